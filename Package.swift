@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "restd",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "restd", targets: ["restd"]),
+        .executable(name: "restctl", targets: ["restctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // Swift D-Bus binding over libdbus-1: values, messages, connections, exported objects.
+        .target(name: "DBusKit", dependencies: ["CDBus"]),
+        // sd-event loop, and the glue that drives a DBusKit connection from it.
+        .target(name: "EventLoop", dependencies: ["CSystemd", "CDBus", "DBusKit"]),
+
+        // Names shared by daemon and client: bus name, paths, interfaces, errors.
+        .target(name: "RestProtocol"),
+        // The timer book: pure state machine with an injected clock, no I/O.
+        .target(name: "RestCore"),
+
+        // The daemon: bus faces, store, event-loop wiring.
+        .target(name: "RestDaemon", dependencies: [
+            "DBusKit", "EventLoop", "RestCore", "RestProtocol", "CSystemd",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // The client library behind restctl (and the integration tests).
+        .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
+
+        .executableTarget(name: "restd", dependencies: ["RestDaemon"]),
+        .executableTarget(name: "restctl", dependencies: [
+            "RestClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "RestCoreTests", dependencies: ["RestCore"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
+        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),
+    ]
+)

@@ -1,0 +1,252 @@
+import CDBus
+
+/// A private connection to a message bus. Single-threaded: use it from one thread only.
+/// Without an event loop attached, only the blocking calls make progress.
+public final class Connection {
+    /// The libdbus connection, for glue code that drives it from an event loop.
+    public let raw: OpaquePointer
+
+    private var filters: [(token: Int, handler: (Message) -> Bool)] = []
+    private var nextFilterToken = 0
+    private var subtreeHandler: ((Message) -> Bool)?
+    private var isClosed = false
+
+    private init(raw: OpaquePointer) throws(DBusError) {
+        self.raw = raw
+        // A lost bus must reach our Disconnected filter, not _exit() the process.
+        dbus_connection_set_exit_on_disconnect(raw, 0)
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        guard dbus_connection_add_filter(raw, connectionFilter, userData, nil) != 0 else {
+            throw DBusError(.noMemory, "out of memory")
+        }
+    }
+
+    /// Connects to the bus at `address` and registers (Hello), as a private connection.
+    public static func open(address: String) throws(DBusError) -> Connection {
+        guard DBusValidation.isValidString(address) else {
+            throw DBusError(.invalidArgs, "bus address \"\(address.debugEscaped)\" is not valid")
+        }
+        let error = CErrorBox()
+        guard let raw = dbus_connection_open_private(address, &error.raw) else {
+            throw error.take(fallback: "cannot connect to \(address)")
+        }
+        let connection: Connection
+        do {
+            connection = try Connection(raw: raw)
+        } catch {
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+            throw error
+        }
+        guard dbus_bus_register(raw, &error.raw) != 0 else {
+            throw error.take(fallback: "cannot register with the bus at \(address)")
+        }
+        return connection
+    }
+
+    /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`)
+    /// and never to the system bus.
+    public static func session() throws(DBusError) -> Connection {
+        let error = CErrorBox()
+        guard let raw = dbus_bus_get_private(DBUS_BUS_SESSION, &error.raw) else {
+            throw error.take(fallback: "cannot connect to the session bus")
+        }
+        do {
+            return try Connection(raw: raw)
+        } catch {
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+        dbus_connection_unref(raw)
+    }
+
+    /// Closes the connection; later sends fail quietly.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        dbus_connection_close(raw)
+    }
+
+    public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
+
+    /// This connection's unique name on the bus (":1.42").
+    public var uniqueName: String { dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? "" }
+
+    // MARK: Names and matches
+
+    public enum RequestNameReply: Sendable, Equatable {
+        case primaryOwner, inQueue, exists, alreadyOwner
+    }
+
+    /// Asks for a well-known name (blocking). `doNotQueue` makes it fail when taken.
+    public func requestName(_ name: String, doNotQueue: Bool = true) throws(DBusError) -> RequestNameReply {
+        guard DBusValidation.isValidBusName(name) else {
+            throw DBusError(.invalidArgs, "\"\(name.debugEscaped)\" is not a valid bus name")
+        }
+        let error = CErrorBox()
+        let flags = UInt32(doNotQueue ? DBUS_NAME_FLAG_DO_NOT_QUEUE : 0)
+        let result = dbus_bus_request_name(raw, name, flags, &error.raw)
+        if result < 0 { throw error.take(fallback: "cannot request the name \(name)") }
+        switch result {
+        case DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER: return .primaryOwner
+        case DBUS_REQUEST_NAME_REPLY_IN_QUEUE: return .inQueue
+        case DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER: return .alreadyOwner
+        default: return .exists
+        }
+    }
+
+    /// Adds a match rule on the bus (blocking), so that matching signals reach the filters.
+    public func addMatch(_ rule: String) throws(DBusError) {
+        guard DBusValidation.isValidString(rule) else {
+            throw DBusError(.invalidArgs, "match rule \"\(rule.debugEscaped)\" is not valid")
+        }
+        let error = CErrorBox()
+        dbus_bus_add_match(raw, rule, &error.raw)
+        if error.isSet { throw error.take(fallback: "cannot add match \(rule)") }
+    }
+
+    /// Removes a match rule without waiting for the bus's answer.
+    public func removeMatchAsync(_ rule: String) {
+        guard DBusValidation.isValidString(rule) else { return }
+        dbus_bus_remove_match(raw, rule, nil)
+    }
+
+    // MARK: Sending
+
+    /// Queues a message; it leaves when the event loop (or a flush) writes it.
+    @discardableResult
+    public func send(_ message: Message) -> Bool {
+        guard !isClosed else { return false }
+        return dbus_connection_send(raw, message.raw, nil) != 0
+    }
+
+    /// Writes everything queued (blocking).
+    public func flush() {
+        guard !isClosed else { return }
+        dbus_connection_flush(raw)
+    }
+
+    /// Bytes queued for sending and not yet written.
+    public var outgoingBytes: Int { Int(dbus_connection_get_outgoing_size(raw)) }
+
+    /// Sends a method call and calls `completion` with the reply or error when it arrives, or after
+    /// `timeoutMilliseconds` with org.freedesktop.DBus.Error.NoReply. Needs an event loop.
+    public func call(
+        _ message: Message, timeoutMilliseconds: Int32,
+        completion: @escaping (Result<Message, DBusError>) -> Void
+    ) {
+        var pending: OpaquePointer?
+        guard !isClosed, dbus_connection_send_with_reply(raw, message.raw, &pending, timeoutMilliseconds) != 0,
+              let pending
+        else {
+            completion(.failure(DBusError(.disconnected, "not connected to the bus")))
+            return
+        }
+        let box = Unmanaged.passRetained(PendingCallBox(completion)).toOpaque()
+        guard dbus_pending_call_set_notify(pending, pendingCallNotify, box, pendingCallFree) != 0 else {
+            Unmanaged<PendingCallBox>.fromOpaque(box).release()
+            dbus_pending_call_cancel(pending)
+            dbus_pending_call_unref(pending)
+            completion(.failure(DBusError(.noMemory, "out of memory")))
+            return
+        }
+        dbus_pending_call_unref(pending)
+    }
+
+    /// Sends a method call and waits for its reply; an error reply is thrown.
+    public func callBlocking(_ message: Message, timeoutMilliseconds: Int32) throws(DBusError) -> Message {
+        let error = CErrorBox()
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, timeoutMilliseconds, &error.raw)
+        else { throw error.take(fallback: "no reply") }
+        return Message(owning: reply)
+    }
+
+    /// Reads and dispatches incoming messages, waiting up to `timeoutMilliseconds` (-1: forever).
+    /// For simple clients without an event loop. Returns false once disconnected.
+    public func readWriteDispatch(timeoutMilliseconds: Int32) -> Bool {
+        dbus_connection_read_write_dispatch(raw, timeoutMilliseconds) != 0
+    }
+
+    // MARK: Receiving
+
+    /// Adds a handler that sees every incoming message before object dispatch;
+    /// returning true marks the message handled. Returns a token for `removeFilter`.
+    @discardableResult
+    public func addFilter(_ handler: @escaping (Message) -> Bool) -> Int {
+        nextFilterToken += 1
+        filters.append((nextFilterToken, handler))
+        return nextFilterToken
+    }
+
+    public func removeFilter(_ token: Int) {
+        filters.removeAll { $0.token == token }
+    }
+
+    /// Routes every method call on every object path to `handler` (used by the object server).
+    public func handleAllObjectPaths(_ handler: @escaping (Message) -> Bool) throws(DBusError) {
+        subtreeHandler = handler
+        var vtable = DBusObjectPathVTable()
+        vtable.message_function = objectPathMessage
+        let error = CErrorBox()
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        guard dbus_connection_try_register_fallback(raw, "/", &vtable, userData, &error.raw) != 0 else {
+            throw error.take(fallback: "cannot register the object tree")
+        }
+    }
+
+    fileprivate func runFilters(_ message: Message) -> Bool {
+        // A handler may add or remove filters: iterate over a snapshot.
+        for filter in filters where filter.handler(message) { return true }
+        return false
+    }
+
+    fileprivate func runSubtreeHandler(_ message: Message) -> Bool {
+        subtreeHandler?(message) ?? false
+    }
+}
+
+private final class PendingCallBox {
+    let completion: (Result<Message, DBusError>) -> Void
+    init(_ completion: @escaping (Result<Message, DBusError>) -> Void) { self.completion = completion }
+}
+
+private func connectionFilter(
+    _ connection: OpaquePointer?, _ message: OpaquePointer?, _ userData: UnsafeMutableRawPointer?
+) -> DBusHandlerResult {
+    guard let message, let userData else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    let owner = Unmanaged<Connection>.fromOpaque(userData).takeUnretainedValue()
+    return owner.runFilters(Message(borrowing: message)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+}
+
+private func objectPathMessage(
+    _ connection: OpaquePointer?, _ message: OpaquePointer?, _ userData: UnsafeMutableRawPointer?
+) -> DBusHandlerResult {
+    guard let message, let userData else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    let owner = Unmanaged<Connection>.fromOpaque(userData).takeUnretainedValue()
+    return owner.runSubtreeHandler(Message(borrowing: message)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+}
+
+private func pendingCallNotify(_ pending: OpaquePointer?, _ userData: UnsafeMutableRawPointer?) {
+    guard let pending, let userData else { return }
+    let box = Unmanaged<PendingCallBox>.fromOpaque(userData).takeUnretainedValue()
+    guard let reply = dbus_pending_call_steal_reply(pending) else {
+        box.completion(.failure(DBusError(.noReply, "no reply")))
+        return
+    }
+    let message = Message(owning: reply)
+    if let error = message.asError {
+        box.completion(.failure(error))
+    } else {
+        box.completion(.success(message))
+    }
+}
+
+private func pendingCallFree(_ userData: UnsafeMutableRawPointer?) {
+    guard let userData else { return }
+    Unmanaged<PendingCallBox>.fromOpaque(userData).release()
+}

@@ -1,0 +1,199 @@
+import CDBus
+
+// Reading and writing message bodies with libdbus iterators.
+
+enum Marshalling {
+    /// Throws unless every value can be appended without libdbus aborting: strings valid,
+    /// paths and signatures valid, array elements of the declared type, dict keys basic.
+    static func validate(_ value: DBusValue) throws(DBusError) {
+        switch value {
+        case .string(let s):
+            guard DBusValidation.isValidString(s) else {
+                throw DBusError(.invalidArgs, "string \"\(s.debugEscaped)\" contains NUL or invalid UTF-8")
+            }
+        case .objectPath(let p):
+            guard DBusValidation.isValidObjectPath(p) else {
+                throw DBusError(.invalidArgs, "\"\(p.debugEscaped)\" is not a valid object path")
+            }
+        case .signature(let g):
+            guard DBusValidation.isValidSignature(g) else {
+                throw DBusError(.invalidArgs, "\"\(g.debugEscaped)\" is not a valid signature")
+            }
+        case .variant(let inner):
+            try validate(inner)
+        case .array(let elementType, let elements):
+            _ = try DBusType.parseSingle(DBusType.array(elementType).signature)
+            for element in elements {
+                guard element.type == elementType else {
+                    throw DBusError(.invalidArgs, "array of \(elementType) holds a \(element.type)")
+                }
+                try validate(element)
+            }
+        case .dictionary(let keyType, let valueType, let entries):
+            guard keyType.isBasic else {
+                throw DBusError(.invalidArgs, "dictionary key type \(keyType) is not basic")
+            }
+            _ = try DBusType.parseSingle(DBusType.dictionary(key: keyType, value: valueType).signature)
+            for entry in entries {
+                guard entry.key.type == keyType, entry.value.type == valueType else {
+                    throw DBusError(.invalidArgs, "dictionary a{\(keyType)\(valueType)} holds a \(entry.key.type) → \(entry.value.type) entry")
+                }
+                try validate(entry.key)
+                try validate(entry.value)
+            }
+        case .structure(let fields):
+            guard !fields.isEmpty else { throw DBusError(.invalidArgs, "a structure needs at least one field") }
+            for field in fields { try validate(field) }
+        default:
+            break
+        }
+    }
+
+    /// Appends a validated value. Returns false only when libdbus is out of memory.
+    static func append(_ value: DBusValue, to iter: inout DBusMessageIter) -> Bool {
+        switch value {
+        case .byte(var v): return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_BYTE, &v) != 0
+        case .boolean(let b):
+            var v: dbus_bool_t = b ? 1 : 0
+            return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_BOOLEAN, &v) != 0
+        case .int16(var v): return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_INT16, &v) != 0
+        case .uint16(var v): return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_UINT16, &v) != 0
+        case .int32(var v): return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_INT32, &v) != 0
+        case .uint32(var v): return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_UINT32, &v) != 0
+        case .int64(var v): return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_INT64, &v) != 0
+        case .uint64(var v): return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_UINT64, &v) != 0
+        case .double(var v): return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_DOUBLE, &v) != 0
+        case .unixFD(var v): return dbus_message_iter_append_basic(&iter, CDBUS_TYPE_UNIX_FD, &v) != 0
+        case .string(let s): return appendString(s, type: CDBUS_TYPE_STRING, to: &iter)
+        case .objectPath(let s): return appendString(s, type: CDBUS_TYPE_OBJECT_PATH, to: &iter)
+        case .signature(let s): return appendString(s, type: CDBUS_TYPE_SIGNATURE, to: &iter)
+        case .variant(let inner):
+            return withContainer(CDBUS_TYPE_VARIANT, signature: inner.type.signature, in: &iter) { sub in
+                append(inner, to: &sub)
+            }
+        case .array(let elementType, let elements):
+            return withContainer(CDBUS_TYPE_ARRAY, signature: elementType.signature, in: &iter) { sub in
+                elements.allSatisfy { append($0, to: &sub) }
+            }
+        case .dictionary(let keyType, let valueType, let entries):
+            let entrySignature = "{" + keyType.signature + valueType.signature + "}"
+            return withContainer(CDBUS_TYPE_ARRAY, signature: entrySignature, in: &iter) { sub in
+                entries.allSatisfy { entry in
+                    withContainer(CDBUS_TYPE_DICT_ENTRY, signature: nil, in: &sub) { pair in
+                        append(entry.key, to: &pair) && append(entry.value, to: &pair)
+                    }
+                }
+            }
+        case .structure(let fields):
+            return withContainer(CDBUS_TYPE_STRUCT, signature: nil, in: &iter) { sub in
+                fields.allSatisfy { append($0, to: &sub) }
+            }
+        }
+    }
+
+    private static func appendString(_ string: String, type: Int32, to iter: inout DBusMessageIter) -> Bool {
+        string.withCString { pointer in
+            // libdbus wants the address of the char pointer, not the pointer itself.
+            var cString: UnsafePointer<CChar>? = pointer
+            return dbus_message_iter_append_basic(&iter, type, &cString) != 0
+        }
+    }
+
+    private static func withContainer(
+        _ type: Int32, signature: String?, in iter: inout DBusMessageIter,
+        _ body: (inout DBusMessageIter) -> Bool
+    ) -> Bool {
+        var sub = DBusMessageIter()
+        let opened: Bool
+        if let signature {
+            opened = signature.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) != 0 }
+        } else {
+            opened = dbus_message_iter_open_container(&iter, type, nil, &sub) != 0
+        }
+        guard opened else { return false }
+        guard body(&sub) else {
+            dbus_message_iter_abandon_container(&iter, &sub)
+            return false
+        }
+        return dbus_message_iter_close_container(&iter, &sub) != 0
+    }
+
+    /// Reads every value from the iterator's position to the end of its container.
+    static func readAll(_ iter: inout DBusMessageIter) -> [DBusValue] {
+        var values: [DBusValue] = []
+        while dbus_message_iter_get_arg_type(&iter) != CDBUS_TYPE_INVALID {
+            values.append(read(&iter))
+            dbus_message_iter_next(&iter)
+        }
+        return values
+    }
+
+    /// Reads the value at the iterator's position (libdbus has validated incoming messages).
+    static func read(_ iter: inout DBusMessageIter) -> DBusValue {
+        let code = dbus_message_iter_get_arg_type(&iter)
+        switch code {
+        case CDBUS_TYPE_BYTE: return .byte(basic(&iter, UInt8(0)))
+        case CDBUS_TYPE_BOOLEAN: return .boolean(basic(&iter, dbus_bool_t(0)) != 0)
+        case CDBUS_TYPE_INT16: return .int16(basic(&iter, Int16(0)))
+        case CDBUS_TYPE_UINT16: return .uint16(basic(&iter, UInt16(0)))
+        case CDBUS_TYPE_INT32: return .int32(basic(&iter, Int32(0)))
+        case CDBUS_TYPE_UINT32: return .uint32(basic(&iter, UInt32(0)))
+        case CDBUS_TYPE_INT64: return .int64(basic(&iter, Int64(0)))
+        case CDBUS_TYPE_UINT64: return .uint64(basic(&iter, UInt64(0)))
+        case CDBUS_TYPE_DOUBLE: return .double(basic(&iter, Double(0)))
+        case CDBUS_TYPE_UNIX_FD: return .unixFD(basic(&iter, Int32(-1)))
+        case CDBUS_TYPE_STRING: return .string(readString(&iter))
+        case CDBUS_TYPE_OBJECT_PATH: return .objectPath(readString(&iter))
+        case CDBUS_TYPE_SIGNATURE: return .signature(readString(&iter))
+        case CDBUS_TYPE_VARIANT:
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &sub)
+            return .variant(read(&sub))
+        case CDBUS_TYPE_STRUCT:
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &sub)
+            return .structure(readAll(&sub))
+        case CDBUS_TYPE_ARRAY:
+            let arrayType = currentType(&iter)
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &sub)
+            if case .dictionary(let keyType, let valueType) = arrayType {
+                var entries: [DBusValue.DictEntry] = []
+                while dbus_message_iter_get_arg_type(&sub) == CDBUS_TYPE_DICT_ENTRY {
+                    var pair = DBusMessageIter()
+                    dbus_message_iter_recurse(&sub, &pair)
+                    let key = read(&pair)
+                    dbus_message_iter_next(&pair)
+                    let value = read(&pair)
+                    entries.append(.init(key, value))
+                    dbus_message_iter_next(&sub)
+                }
+                return .dictionary(key: keyType, value: valueType, entries)
+            }
+            guard case .array(let elementType) = arrayType else { preconditionFailure("array iterator") }
+            return .array(elementType, readAll(&sub))
+        default:
+            preconditionFailure("unexpected D-Bus type code \(code) in a validated message")
+        }
+    }
+
+    private static func basic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ initial: T) -> T {
+        var value = initial
+        dbus_message_iter_get_basic(&iter, &value)
+        return value
+    }
+
+    private static func readString(_ iter: inout DBusMessageIter) -> String {
+        var pointer: UnsafePointer<CChar>? = nil
+        dbus_message_iter_get_basic(&iter, &pointer)
+        return pointer.map { String(cString: $0) } ?? ""
+    }
+
+    private static func currentType(_ iter: inout DBusMessageIter) -> DBusType {
+        guard let raw = dbus_message_iter_get_signature(&iter) else { preconditionFailure("out of memory") }
+        defer { dbus_free(raw) }
+        let signature = String(cString: raw)
+        guard let type = try? DBusType.parseSingle(signature) else { preconditionFailure("libdbus signature \(signature)") }
+        return type
+    }
+}

@@ -1,0 +1,141 @@
+import CDBus
+
+/// A D-Bus message; owns one reference to the libdbus message.
+public final class Message {
+    public enum Kind: Sendable, Equatable {
+        case methodCall, methodReturn, error, signal, invalid
+    }
+
+    let raw: OpaquePointer
+
+    /// Takes over a reference the caller owns.
+    init(owning raw: OpaquePointer) { self.raw = raw }
+
+    /// Adds a reference of its own (for messages libdbus lends to a handler).
+    init(borrowing raw: OpaquePointer) {
+        dbus_message_ref(raw)
+        self.raw = raw
+    }
+
+    deinit { dbus_message_unref(raw) }
+
+    // MARK: Creating
+
+    /// A method call; every name is validated first, because libdbus aborts on invalid ones.
+    public static func methodCall(
+        destination: String?, path: String, interface: String?, member: String
+    ) throws(DBusError) -> Message {
+        if let destination, !DBusValidation.isValidBusName(destination) {
+            throw DBusError(.invalidArgs, "\"\(destination.debugEscaped)\" is not a valid bus name")
+        }
+        try check(path: path, interface: interface, member: member)
+        guard let raw = dbus_message_new_method_call(destination, path, interface, member) else {
+            throw DBusError(.noMemory, "out of memory")
+        }
+        return Message(owning: raw)
+    }
+
+    /// A signal from `path`.
+    public static func signal(path: String, interface: String, name: String) throws(DBusError) -> Message {
+        try check(path: path, interface: interface, member: name)
+        guard let raw = dbus_message_new_signal(path, interface, name) else {
+            throw DBusError(.noMemory, "out of memory")
+        }
+        return Message(owning: raw)
+    }
+
+    /// An empty reply to this method call.
+    public func makeReturn() -> Message {
+        guard let reply = dbus_message_new_method_return(raw) else { fatalError("out of memory") }
+        return Message(owning: reply)
+    }
+
+    /// An error reply to this method call; an invalid name or message is replaced, never passed to libdbus.
+    public func makeError(_ error: DBusError) -> Message {
+        let name = DBusValidation.isValidErrorName(error.name) ? error.name : DBusError.Name.failed.rawValue
+        let text = DBusValidation.isValidString(error.message) ? error.message : error.message.debugEscaped
+        guard let reply = dbus_message_new_error(raw, name, text) else { fatalError("out of memory") }
+        return Message(owning: reply)
+    }
+
+    private static func check(path: String, interface: String?, member: String) throws(DBusError) {
+        guard DBusValidation.isValidObjectPath(path) else {
+            throw DBusError(.invalidArgs, "\"\(path.debugEscaped)\" is not a valid object path")
+        }
+        if let interface, !DBusValidation.isValidInterfaceName(interface) {
+            throw DBusError(.invalidArgs, "\"\(interface.debugEscaped)\" is not a valid interface name")
+        }
+        guard DBusValidation.isValidMemberName(member) else {
+            throw DBusError(.invalidArgs, "\"\(member.debugEscaped)\" is not a valid member name")
+        }
+    }
+
+    // MARK: Body
+
+    /// Appends values to the body. Everything is validated before the first byte is written,
+    /// so a throw leaves the message unchanged.
+    public func append(_ values: [DBusValue]) throws(DBusError) {
+        for value in values { try Marshalling.validate(value) }
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(raw, &iter)
+        for value in values {
+            guard Marshalling.append(value, to: &iter) else { throw DBusError(.noMemory, "out of memory") }
+        }
+    }
+
+    public func append(_ values: DBusValue...) throws(DBusError) { try append(values) }
+
+    /// The body's values.
+    public func arguments() -> [DBusValue] {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iter) != 0 else { return [] }
+        return Marshalling.readAll(&iter)
+    }
+
+    // MARK: Header
+
+    public var kind: Kind {
+        switch dbus_message_get_type(raw) {
+        case CDBUS_MESSAGE_TYPE_METHOD_CALL: return .methodCall
+        case CDBUS_MESSAGE_TYPE_METHOD_RETURN: return .methodReturn
+        case CDBUS_MESSAGE_TYPE_ERROR: return .error
+        case CDBUS_MESSAGE_TYPE_SIGNAL: return .signal
+        default: return .invalid
+        }
+    }
+
+    public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+    public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+    public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
+    public var serial: UInt32 { dbus_message_get_serial(raw) }
+    public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+
+    public var noReplyExpected: Bool {
+        get { dbus_message_get_no_reply(raw) != 0 }
+        set { dbus_message_set_no_reply(raw, newValue ? 1 : 0) }
+    }
+
+    /// Sets the destination (for unicast signals); a name libdbus would reject is refused.
+    public func setDestination(_ name: String) throws(DBusError) {
+        guard DBusValidation.isValidBusName(name) else {
+            throw DBusError(.invalidArgs, "\"\(name.debugEscaped)\" is not a valid bus name")
+        }
+        guard dbus_message_set_destination(raw, name) != 0 else { throw DBusError(.noMemory, "out of memory") }
+    }
+
+    /// Whether this is the given signal (interface and member).
+    public func isSignal(_ interface: String, _ member: String) -> Bool {
+        dbus_message_is_signal(raw, interface, member) != 0
+    }
+
+    /// The error carried by an error message: its name and first string argument.
+    public var asError: DBusError? {
+        guard kind == .error else { return nil }
+        let text = arguments().first?.string ?? ""
+        return DBusError(name: errorName ?? DBusError.Name.failed.rawValue, message: text)
+    }
+}

@@ -1,0 +1,49 @@
+/// The names of restd's D-Bus API, shared by the daemon and its clients.
+public enum RestBus {
+    /// The well-known bus name restd owns.
+    public static let name = "io.restd.Rest1"
+    /// The manager object.
+    public static let managerPath = "/io/restd/Rest1"
+    /// Parent of the timer objects: `/io/restd/Rest1/timer/<id>`.
+    public static let timersPath = "/io/restd/Rest1/timer"
+
+    public static let managerInterface = "io.restd.Rest1.Manager"
+    public static let timerInterface = "io.restd.Rest1.Timer"
+
+    /// The object path of the timer with this (already validated) id.
+    public static func timerPath(id: String) -> String { timersPath + "/" + id }
+
+    /// The version reported by the `Version` property and `--version`.
+    public static let version = "0.1.0"
+}
+
+/// Error names of io.restd.Rest1 (besides org.freedesktop.DBus.Error.InvalidArgs).
+public enum RestErrorName {
+    public static let noSuchTimer = "io.restd.Rest1.Error.NoSuchTimer"
+    public static let invalidState = "io.restd.Rest1.Error.InvalidState"
+    public static let limitExceeded = "io.restd.Rest1.Error.LimitExceeded"
+    /// A mutation could not be stored (disk full, read-only state directory): nothing changed.
+    public static let storageFailed = "io.restd.Rest1.Error.StorageFailed"
+    public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+}
+
+/// Keys of the `options` dictionary of Start.
+public enum StartOption {
+    public static let label = "label"
+    public static let next = "next"
+    public static let notify = "notify"
+}
+
+/// Property names of io.restd.Rest1.Timer.
+public enum TimerProperty {
+    public static let id = "Id"
+    public static let label = "Label"
+    public static let next = "Next"
+    public static let state = "State"
+    public static let durationUSec = "DurationUSec"
+    public static let startedAtUSec = "StartedAtUSec"
+    public static let endsAtUSec = "EndsAtUSec"
+    public static let remainingUSec = "RemainingUSec"
+    public static let expiredAtUSec = "ExpiredAtUSec"
+    public static let notify = "Notify"
+}
