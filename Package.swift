@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // C libraries, found through pkg-config.
@@ -31,11 +32,14 @@ let package = Package(
         .target(name: "RestDaemon", dependencies: [
             "DBusKit", "EventLoop", "RestCore", "RestProtocol", "CSystemd",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // The client library behind restctl (and the integration tests).
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
 
-        .executableTarget(name: "restd", dependencies: ["RestDaemon"]),
+        .executableTarget(name: "restd", dependencies: [
+            "RestDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .executableTarget(name: "restctl", dependencies: [
             "RestClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -43,6 +47,7 @@ let package = Package(
         .testTarget(name: "RestCoreTests", dependencies: ["RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore"]),
+        .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),
         .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),
     ]
 )

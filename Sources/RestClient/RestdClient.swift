@@ -1,0 +1,107 @@
+import DBusKit
+import RestProtocol
+
+/// Talks to restd over the session bus with blocking calls: what restctl and the tests use.
+public final class RestdClient {
+    public let connection: Connection
+    /// How long to wait for restd (ms); generous, as a busy desktop may be slow.
+    public var timeoutMilliseconds: Int32 = 25_000
+
+    /// Connects to the session bus, or to `address` when given.
+    public init(address: String? = nil) throws(ClientError) {
+        do {
+            if let address {
+                connection = try Connection.open(address: address)
+            } else {
+                connection = try Connection.session()
+            }
+        } catch {
+            throw .noBus(error.message)
+        }
+    }
+
+    // MARK: Manager methods
+
+    /// Starts (or replaces) the timer `id`; returns its object path.
+    @discardableResult
+    public func start(id: String, durationUSec: UInt64, label: String? = nil, next: String? = nil, notify: Bool? = nil) throws(ClientError) -> String {
+        var options: [String: DBusValue] = [:]
+        if let label { options[StartOption.label] = .string(label) }
+        if let next { options[StartOption.next] = .string(next) }
+        if let notify { options[StartOption.notify] = .boolean(notify) }
+        let reply = try callManager("Start", [.string(id), .uint64(durationUSec), .vardict(options)])
+        guard case .objectPath(let path)? = reply.first else { throw .badReply("Start returned no object path") }
+        return path
+    }
+
+    public func pause(id: String) throws(ClientError) { _ = try callManager("Pause", [.string(id)]) }
+    public func resume(id: String) throws(ClientError) { _ = try callManager("Resume", [.string(id)]) }
+    public func restart(id: String) throws(ClientError) { _ = try callManager("Restart", [.string(id)]) }
+    public func cancel(id: String) throws(ClientError) { _ = try callManager("Cancel", [.string(id)]) }
+
+    /// Lengthens (positive) or shortens (negative) the timer `id`.
+    public func adjust(id: String, deltaUSec: Int64) throws(ClientError) {
+        _ = try callManager("Adjust", [.string(id), .int64(deltaUSec)])
+    }
+
+    // MARK: Reading
+
+    /// One timer's current properties.
+    public func timer(id: String) throws(ClientError) -> TimerSnapshot {
+        guard DBusValidation.isValidPathElement(id) else {
+            throw .refused(DBusError(name: RestErrorName.invalidArgs, message: "timer id \"\(id.debugEscaped)\" is invalid"))
+        }
+        let reply: [DBusValue]
+        do {
+            reply = try call(path: RestBus.timerPath(id: id), interface: "org.freedesktop.DBus.Properties",
+                             member: "GetAll", [.string(RestBus.timerInterface)])
+        } catch .refused(let error) where error.hasName(.unknownObject) {
+            throw .refused(DBusError(name: RestErrorName.noSuchTimer, message: "no timer \"\(id)\""))
+        }
+        guard let properties = reply.first?.vardictEntries else { throw .badReply("GetAll returned no dictionary") }
+        return try TimerSnapshot(properties: properties)
+    }
+
+    /// Every timer, by id.
+    public func timers() throws(ClientError) -> [TimerSnapshot] {
+        let reply = try call(path: RestBus.managerPath, interface: "org.freedesktop.DBus.ObjectManager",
+                             member: "GetManagedObjects", [])
+        guard let objects = reply.first?.dictEntries else { throw .badReply("GetManagedObjects returned no dictionary") }
+        var timers: [TimerSnapshot] = []
+        for object in objects {
+            guard let interfaces = object.value.dictEntries,
+                  let timer = interfaces.first(where: { $0.key.string == RestBus.timerInterface }),
+                  let properties = timer.value.vardictEntries
+            else { continue }
+            timers.append(try TimerSnapshot(properties: properties))
+        }
+        return timers.sorted { $0.id < $1.id }
+    }
+
+    /// The daemon's version.
+    public func version() throws(ClientError) -> String {
+        let reply = try call(path: RestBus.managerPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                             [.string(RestBus.managerInterface), .string("Version")])
+        guard let version = reply.first?.unwrapped.string else { throw .badReply("Version is not a string") }
+        return version
+    }
+
+    // MARK: Calls
+
+    private func callManager(_ member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {
+        try call(path: RestBus.managerPath, interface: RestBus.managerInterface, member: member, arguments)
+    }
+
+    /// One blocking method call to restd. Not being on the bus becomes `.daemonNotRunning`.
+    public func call(path: String, interface: String, member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {
+        do {
+            let message = try Message.methodCall(destination: RestBus.name, path: path, interface: interface, member: member)
+            try message.append(arguments)
+            return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds).arguments()
+        } catch {
+            if error.hasName(.serviceUnknown) || error.hasName(.nameHasNoOwner) { throw .daemonNotRunning }
+            if error.hasName(.disconnected) || error.hasName(.noServer) { throw .noBus(error.message) }
+            throw .refused(error)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import DBusKit
+import RestProtocol
+
+/// The D-Bus contract of restd, as served at run time. `dbus/io.restd.Rest1.xml` documents the
+/// same interfaces, and a test keeps the two identical.
+enum BusInterfaces {
+    typealias Arg = InterfaceDescription.Argument
+    typealias Method = InterfaceDescription.Method
+    typealias Property = InterfaceDescription.Property
+    typealias Annotation = InterfaceDescription.Annotation
+
+    static let options = DBusType.dictionary(key: .string, value: .variant)
+
+    static let manager = InterfaceDescription(
+        name: RestBus.managerInterface,
+        methods: [
+            Method("Start", in: [Arg("id", .string), Arg("duration_usec", .uint64), Arg("options", options)],
+                   out: [Arg("timer", .objectPath)]),
+            Method("Pause", in: [Arg("id", .string)]),
+            Method("Resume", in: [Arg("id", .string)]),
+            Method("Adjust", in: [Arg("id", .string), Arg("delta_usec", .int64)]),
+            Method("Restart", in: [Arg("id", .string)]),
+            Method("Cancel", in: [Arg("id", .string)]),
+        ],
+        signals: [
+            .init("Expired", [Arg("id", .string), Arg("timer", .objectPath),
+                              Arg("deadline_usec", .uint64), Arg("fired_usec", .uint64)]),
+        ],
+        properties: [
+            Property("Version", .string, annotations: [.emitsChangedSignal("const")]),
+        ])
+
+    static let timer = InterfaceDescription(
+        name: RestBus.timerInterface,
+        methods: [
+            Method("Pause"),
+            Method("Resume"),
+            Method("Adjust", in: [Arg("delta_usec", .int64)]),
+            Method("Restart"),
+            Method("Cancel"),
+        ],
+        properties: [
+            Property(TimerProperty.id, .string, annotations: [.emitsChangedSignal("const")]),
+            Property(TimerProperty.label, .string),
+            Property(TimerProperty.next, .string),
+            Property(TimerProperty.state, .string),
+            Property(TimerProperty.durationUSec, .uint64),
+            Property(TimerProperty.startedAtUSec, .uint64),
+            Property(TimerProperty.endsAtUSec, .uint64),
+            Property(TimerProperty.remainingUSec, .uint64),
+            Property(TimerProperty.expiredAtUSec, .uint64),
+            Property(TimerProperty.notify, .boolean),
+        ])
+}

@@ -1,0 +1,154 @@
+import CSystemd
+import DBusKit
+import EventLoop
+import Glibc
+import Logging
+import RestCore
+import RestProtocol
+
+/// Where the daemon keeps its state and which bus it serves.
+public struct DaemonSettings: Sendable {
+    /// An explicit bus address (tests); nil means the session bus. Never the system bus.
+    public var busAddress: String?
+    /// The directory holding `state.sqlite`.
+    public var stateDirectory: String
+    public var limits: TimerLimits
+
+    public init(busAddress: String?, stateDirectory: String, limits: TimerLimits = .standard) {
+        self.busAddress = busAddress
+        self.stateDirectory = stateDirectory
+        self.limits = limits
+    }
+
+    /// `$XDG_STATE_HOME/restd`, else `~/.local/state/restd`.
+    public static func defaultStateDirectory() -> String {
+        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+            return state + "/restd"
+        }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "."
+        return home + "/.local/state/restd"
+    }
+}
+
+/// Why the daemon could not start or had to stop.
+public struct DaemonError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// restd: timers on the bus, kept in SQLite, expiring from one armed timer.
+public final class Daemon {
+    private let logger: Logger
+    private let loop: EventLoop
+    private let connection: Connection
+    private let driver: BusDriver
+    private let server: ObjectServer
+    private let service: TimerService
+    private let clock = SystemClock()
+    private var expiryTimer: TimerSource!
+    private var clockWatcher: WallClockWatcher?
+    private var signalSources: [SignalSource] = []
+    /// Events found while loading state (expired while down, dropped), announced once on the bus.
+    private let recoveryEvents: [TimerEvent]
+
+    /// Loads the state and connects to the bus; the daemon serves nothing until `run()`.
+    public init(settings: DaemonSettings, logger: Logger) throws {
+        self.logger = logger
+        let now = clock.now()
+
+        let (store, movedAside) = try TimerStore.open(directory: settings.stateDirectory, now: now.realtime)
+        for path in movedAside {
+            logger.warning("the state file could not be read and was moved aside to \(path); starting empty")
+        }
+        let (book, events) = TimerBook.restoring(try store.loadAll(), limits: settings.limits, now: now)
+        recoveryEvents = events
+        service = TimerService(book: book, store: store, clock: clock, logger: logger)
+        do {
+            try store.apply(events)
+        } catch {
+            logger.error("could not store the state recovered at start-up: \(error)")
+        }
+
+        loop = try EventLoop()
+        do {
+            if let address = settings.busAddress {
+                connection = try Connection.open(address: address)
+            } else {
+                connection = try Connection.session()
+            }
+        } catch {
+            throw DaemonError("cannot connect to the session bus: \(error.message)")
+        }
+        driver = try BusDriver(connection: connection, loop: loop)
+        server = try ObjectServer(connection: connection)
+        try setUp()
+    }
+
+    private func setUp() throws {
+        let signals = TimerSignals(server: server)
+        service.onCommit = { signals.publish($0) }
+
+        expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
+            self.service.runDue()
+        }
+        expiryTimer.isEnabled = false
+        service.scheduleWakeup = { [unowned self] boottime in
+            if let boottime { self.expiryTimer.schedule(at: boottime) } else { self.expiryTimer.isEnabled = false }
+        }
+        clockWatcher = try WallClockWatcher(loop: loop) { [unowned self] in self.service.wallClockChanged() }
+
+        server.export(path: RestBus.managerPath, interfaces: [ManagerFace.make(service: service)])
+        server.addObjectManager(at: RestBus.managerPath)
+        server.exportSubtree(at: RestBus.timersPath, TimerFace.subtree(service: service))
+
+        connection.addFilter { [unowned self] message in self.handleBusEvent(message) }
+
+        for signal in [SIGTERM, SIGINT] {
+            signalSources.append(try loop.addSignal(signal) { [unowned self] in
+                self.logger.info("stopping on signal \(signal)")
+                self.loop.exit(0)
+            })
+        }
+    }
+
+    /// Owns the bus name, announces readiness, and serves until told to stop.
+    /// Returns the process exit status.
+    public func run() throws -> Int32 {
+        let reply: Connection.RequestNameReply
+        do {
+            reply = try connection.requestName(RestBus.name)
+        } catch {
+            throw DaemonError("cannot own the bus name \(RestBus.name): \(error.message)")
+        }
+        guard reply == .primaryOwner || reply == .alreadyOwner else {
+            throw DaemonError("another restd already owns \(RestBus.name) on this bus")
+        }
+        service.announce(recoveryEvents)
+        logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
+        _ = sd_notify(0, "READY=1\nSTATUS=\(statusLine())")
+        let code = try loop.run()
+        connection.flush()  // a reply queued just before stopping must still leave
+        return code
+    }
+
+    private func statusLine() -> String {
+        let running = service.book.timers.values.filter { $0.state == .running }.count
+        return "\(running) timer\(running == 1 ? "" : "s") running"
+    }
+
+    /// Bus-level events: losing the bus or the name ends the daemon with a failure status, so
+    /// that systemd restarts it.
+    private func handleBusEvent(_ message: Message) -> Bool {
+        if message.isSignal("org.freedesktop.DBus.Local", "Disconnected") {
+            logger.error("lost the connection to the bus; exiting")
+            loop.exit(1)
+            return true
+        }
+        if message.isSignal("org.freedesktop.DBus", "NameLost"), message.arguments().first?.string == RestBus.name {
+            logger.error("lost the bus name \(RestBus.name); exiting")
+            loop.exit(1)
+            return true
+        }
+        return false
+    }
+}
