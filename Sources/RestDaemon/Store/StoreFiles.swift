@@ -1,0 +1,108 @@
+import Foundation
+import RestCore
+
+/// The file-system chores around the state file: private modes, and moving a broken file
+/// aside instead of deleting it.
+enum StoreFiles {
+    /// What a path holds, as far as the store cares.
+    enum Kind: Equatable {
+        case absent
+        case regularFile(size: Int64)
+        /// Anything else, described for a sentence: "a directory", "a symbolic link".
+        case other(String)
+    }
+
+    /// `mkdir -p` with mode 0700 for what it creates; an existing directory is set to 0700.
+    static func makePrivateDirectory(_ path: String) throws(StoreError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw StoreError(description: "could not create the state directory \(prefix): \(errorText())")
+            }
+            prefix += "/"
+        }
+        // stat, not lstat: a symbolic link to a directory is a fine state directory.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw StoreError(description: "could not use the state directory \(path): it is not a directory")
+        }
+        try restrict(path, mode: 0o700)
+    }
+
+    /// Classifies `path` without following a symbolic link.
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            return errno == ENOENT ? .absent : .other("inaccessible (\(errorText()))")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile(size: Int64(info.st_size))
+        case S_IFDIR: return .other("a directory")
+        case S_IFLNK: return .other("a symbolic link")
+        case S_IFIFO: return .other("a FIFO")
+        case S_IFSOCK: return .other("a socket")
+        default: return .other("a device node")
+        }
+    }
+
+    /// Creates `path` if absent with mode 0600, or sets an existing file to 0600.
+    static func makePrivateFile(_ path: String) throws(StoreError) {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            throw StoreError(description: "could not create the state file \(path): \(errorText())")
+        }
+        defer { Glibc.close(fd) }
+        // The umask may have removed bits but never adds any; fchmod makes the mode exact.
+        guard fchmod(fd, 0o600) == 0 else {
+            throw StoreError(description: "could not make the state file \(path) private: \(errorText())")
+        }
+    }
+
+    /// Sets the mode of `path`, optionally tolerating its absence.
+    static func restrict(_ path: String, mode: mode_t, ignoringAbsence: Bool = false) throws(StoreError) {
+        guard chmod(path, mode) == 0 else {
+            if ignoringAbsence, errno == ENOENT { return }
+            throw StoreError(
+                description: "could not set mode \(String(mode, radix: 8)) on \(path): \(errorText())")
+        }
+    }
+
+    /// Renames `path` and its companions to `<path>.broken-<UTC time>[-<n>]<companion>`,
+    /// picking a name none of them has yet, and returns the new paths (the main file first).
+    static func moveAside(_ path: String, companions: [String], now: USec) throws(StoreError) -> [String] {
+        let suffixes = [""] + companions
+        let stem = "\(path).broken-\(utcStamp(now))"
+        var target = stem
+        var counter = 2
+        while suffixes.contains(where: { kind(of: target + $0) != .absent }) {
+            target = "\(stem)-\(counter)"
+            counter += 1
+        }
+        // Companions first: a -wal left behind without its main file would be replayed
+        // into the fresh database created next.
+        var moved: [String] = []
+        for suffix in companions + [""] where kind(of: path + suffix) != .absent {
+            guard rename(path + suffix, target + suffix) == 0 else {
+                throw StoreError(
+                    description: "could not move the unreadable state file \(path + suffix) aside: \(errorText())")
+            }
+            moved.append(target + suffix)
+        }
+        return moved.sorted()
+    }
+
+    /// `YYYYmmddTHHMMSSZ` for a CLOCK_REALTIME value in µs.
+    static func utcStamp(_ usec: USec) -> String {
+        var seconds = time_t(clamping: usec / 1_000_000)
+        var fields = tm()
+        gmtime_r(&seconds, &fields)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(fields.tm_year + 1900)\(two(fields.tm_mon + 1))\(two(fields.tm_mday))"
+            + "T\(two(fields.tm_hour))\(two(fields.tm_min))\(two(fields.tm_sec))Z"
+    }
+
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+}

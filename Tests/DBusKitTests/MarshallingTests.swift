@@ -1,0 +1,94 @@
+import DBusKit
+import Testing
+
+@Suite struct MarshallingTests {
+    private func roundTrip(_ values: [DBusValue]) throws -> [DBusValue] {
+        let message = try Message.methodCall(destination: "org.example.Test", path: "/org/example", interface: "org.example.I", member: "M")
+        try message.append(values)
+        return message.arguments()
+    }
+
+    @Test func everyBasicTypeSurvivesARoundTrip() throws {
+        let values: [DBusValue] = [
+            .byte(255), .boolean(true), .boolean(false), .int16(-32768), .uint16(65535), .int32(-7), .uint32(7),
+            .int64(.min), .uint64(.max), .double(-1.5), .string("Bankdrücken ✓"), .objectPath("/io/restd/Rest1"),
+            .signature("a{sv}"),
+        ]
+        #expect(try roundTrip(values) == values)
+    }
+
+    @Test func containersSurviveARoundTrip() throws {
+        let values: [DBusValue] = [
+            .array(.string, []),
+            .array(.int32, [.int32(1), .int32(2)]),
+            .vardict(["label": .string("Squat"), "notify": .boolean(false), "n": .uint64(3)]),
+            .dictionary(key: .objectPath, value: .array(.string), [.init(.objectPath("/a"), .strings(["x", "y"]))]),
+            .structure([.string("s"), .variant(.structure([.int32(1), .double(2)]))]),
+            .variant(.variant(.byte(1))),
+            .array(.array(.byte), [.array(.byte, [.byte(1)]), .array(.byte, [])]),
+        ]
+        #expect(try roundTrip(values) == values)
+    }
+
+    @Test func theMessageSignatureMatchesTheValues() throws {
+        let message = try Message.signal(path: "/a", interface: "org.example.I", name: "S")
+        try message.append(.string("x"), .uint64(1), .vardict([:]))
+        #expect(message.signature == "sta{sv}")
+    }
+
+    @Test func invalidValuesAreRefusedBeforeAnythingIsWritten() throws {
+        let message = try Message.signal(path: "/a", interface: "org.example.I", name: "S")
+        let refused: [DBusValue] = [
+            .string("nul\u{0}inside"),
+            .objectPath("/trailing/"),
+            .objectPath("no-slash"),
+            .objectPath("/a//b"),
+            .signature("a{vs}"),
+            .array(.string, [.int32(1)]),
+            .dictionary(key: .variant, value: .string, []),
+            .structure([]),
+        ]
+        for value in refused {
+            #expect(throws: DBusError.self) { try message.append(.int32(1), value) }
+        }
+        #expect(message.signature == "", "a refused append leaves the body untouched")
+    }
+
+    @Test func invalidNamesAreRefusedInsteadOfAbortingInLibdbus() {
+        #expect(throws: DBusError.self) { try Message.methodCall(destination: nil, path: "/a/", interface: nil, member: "M") }
+        #expect(throws: DBusError.self) { try Message.methodCall(destination: nil, path: "/a", interface: "noDots", member: "M") }
+        #expect(throws: DBusError.self) { try Message.methodCall(destination: nil, path: "/a", interface: nil, member: "1bad") }
+        #expect(throws: DBusError.self) { try Message.methodCall(destination: "bad..name", path: "/a", interface: nil, member: "M") }
+        #expect(throws: DBusError.self) { try Message.signal(path: "/a", interface: "a.b", name: "bad-member") }
+    }
+
+    @Test func errorRepliesWithInvalidTextAreMadeSafe() throws {
+        let call = try Message.methodCall(destination: nil, path: "/a", interface: nil, member: "M")
+        let reply = call.makeError(DBusError(name: "not an error name", message: "with\u{0}nul"))
+        #expect(reply.errorName == DBusError.Name.failed.rawValue)
+        #expect(reply.asError?.message == "with\\u{0}nul")
+    }
+}
+
+@Suite struct TypeTests {
+    @Test func signaturesParseAndPrint() throws {
+        let types = try DBusType.parse("sta{sv}a(ii)av")
+        #expect(types == [.string, .uint64, .dictionary(key: .string, value: .variant),
+                          .array(.structure([.int32, .int32])), .array(.variant)])
+        #expect(DBusType.signature(of: types) == "sta{sv}a(ii)av")
+    }
+
+    @Test func badSignaturesAreRefused() {
+        for bad in ["a", "(", "a{vs}", "{ss}", "z", "s\u{0}"] {
+            #expect(throws: DBusError.self) { try DBusType.parse(bad) }
+        }
+    }
+
+    @Test func objectPathRules() {
+        #expect(DBusValidation.isValidObjectPath("/"))
+        #expect(DBusValidation.isValidObjectPath("/io/restd/Rest1/timer/default_1"))
+        for bad in ["", "io", "/io/", "//", "/a//b", "/a-b", "/ä"] {
+            #expect(!DBusValidation.isValidObjectPath(bad), "\(bad)")
+        }
+    }
+}
