@@ -1,0 +1,82 @@
+import Foundation
+import RestClient
+import RestProtocol
+import Testing
+
+/// kill -9 after acknowledged mutations loses nothing; state rules on start-up.
+@Suite("Persistence", .serialized)
+struct PersistenceTests {
+    @Test("timers started, paused, resumed and adjusted survive kill -9 with the same deadlines")
+    func survivesKill9() throws {
+        let daemon = try RunningDaemon()
+        let client = daemon.client
+        try client.start(id: "running", durationUSec: 600_000_000, label: "Squat", next: "Bench press")
+        try client.start(id: "paused", durationUSec: 300_000_000, notify: false)
+        try client.pause(id: "paused")
+        try client.start(id: "resumed", durationUSec: 120_000_000)
+        try client.pause(id: "resumed")
+        try client.resume(id: "resumed")
+        try client.adjust(id: "resumed", deltaUSec: 45_000_000)
+        try client.start(id: "gone", durationUSec: 120_000_000)
+        try client.cancel(id: "gone")
+        let before = try client.timers()
+
+        try daemon.crashAndRestart()
+        let after = try daemon.client.timers()
+        #expect(after == before)
+        #expect(after.map(\.id) == ["paused", "resumed", "running"])
+    }
+
+    @Test("a running timer whose deadline passed while restd was down comes back expired, with Expired")
+    func deadlinePassedWhileDown() throws {
+        let daemon = try RunningDaemon()
+        try daemon.client.start(id: "short", durationUSec: 1_000_000)
+        let endsAt = try daemon.client.timer(id: "short").endsAtUSec
+        _ = daemon.restd.kill9()
+        RunningDaemon.waitUntilPast(endsAt)
+
+        let watcher = try SignalWatcher.restd(bus: daemon.bus)
+        let restd = try RestdProcess.start(bus: daemon.bus, stateHome: daemon.state.path)
+        defer { restd.terminate() }
+        let expired = try watcher.waitFor(where: { $0.member == "Expired" })
+        #expect(expired.arguments().first == .string("short"))
+        #expect(expired.arguments()[2] == .uint64(endsAt))
+        let client = try RestdClient(address: daemon.bus.address)
+        let timer = try client.timer(id: "short")
+        #expect(timer.state == "expired")
+        #expect(timer.expiredAtUSec == endsAt)
+    }
+
+    @Test("an unreadable state file is moved aside, named in the log, and restd starts empty")
+    func corruptStateIsMovedAside() throws {
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        let directory = state.path("restd")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let garbage = Data("this is not a database, it is a shopping list".utf8) + Data(repeating: 0xA5, count: 5000)
+        try garbage.write(to: URL(fileURLWithPath: directory + "/state.sqlite"))
+
+        let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
+        defer { restd.terminate() }
+        let client = try RestdClient(address: bus.address)
+        #expect(try client.timers().isEmpty)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let moved = try #require(files.first { $0.hasPrefix("state.sqlite.broken-") }, "\(files)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + moved)) == garbage)
+        #expect(restd.log().contains(moved), "\(restd.log())")
+
+        try client.start(id: "fresh", durationUSec: 60_000_000)
+        #expect(try client.timers().map(\.id) == ["fresh"])
+    }
+
+    @Test("the state directory is 0700 and the database 0600")
+    func permissions() throws {
+        let daemon = try RunningDaemon()
+        try daemon.client.start(id: "t", durationUSec: 60_000_000)
+        let directory = daemon.state.path("restd")
+        let dirMode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
+        let fileMode = try FileManager.default.attributesOfItem(atPath: directory + "/state.sqlite")[.posixPermissions] as? Int
+        #expect(dirMode == 0o700)
+        #expect(fileMode == 0o600)
+    }
+}
