@@ -1,0 +1,39 @@
+/// Renders durations for sentences: "1 min 30 s", "24 h", "1.5 s", "250 ms", "12 µs".
+public enum DurationText {
+    /// Describes `usec` with the largest units that fit, dropping zero parts.
+    public static func describe(_ usec: USec) -> String {
+        let second: USec = 1_000_000
+        if usec == 0 { return "0 s" }
+        if usec < 1_000 { return "\(usec) µs" }
+        if usec < second {
+            let fraction = usec % 1_000
+            return fraction == 0 ? "\(usec / 1_000) ms" : "\(usec / 1_000).\(decimals(fraction, digits: 3)) ms"
+        }
+        let hours = usec / (3_600 * second)
+        let minutes = usec / (60 * second) % 60
+        let seconds = usec / second % 60
+        let fraction = usec % second
+        var parts: [String] = []
+        if hours > 0 { parts.append("\(hours) h") }
+        if minutes > 0 { parts.append("\(minutes) min") }
+        if fraction > 0 {
+            parts.append("\(seconds).\(decimals(fraction, digits: 6)) s")
+        } else if seconds > 0 {
+            parts.append("\(seconds) s")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// Describes a signed amount with its sign: "+30 s", "-1 min".
+    public static func describe(signed usec: Int64) -> String {
+        (usec < 0 ? "-" : "+") + describe(usec.magnitude)
+    }
+
+    // A fraction as decimals with trailing zeros removed: (500_000, 6 digits) → "5".
+    private static func decimals(_ fraction: USec, digits count: Int) -> String {
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: count - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return digits
+    }
+}

@@ -1,0 +1,77 @@
+/// Where a timer is in its life.
+public enum TimerState: String, Sendable {
+    /// Counting down towards its deadline.
+    case running
+    /// Frozen with some time left.
+    case paused
+    /// Ran out; kept for a while so callers can see it.
+    case expired
+}
+
+/// One rest timer, as kept in memory and on disk.
+public struct RestTimer: Sendable, Equatable {
+    /// The timer's name.
+    public var id: TimerID
+    /// A short description shown in the notification.
+    public var label: String
+    /// What to do once the rest is over.
+    public var next: String
+    /// Whether expiry sends a desktop notification.
+    public var notify: Bool
+    /// The duration given at the last Start: what Restart runs again.
+    public var baseDurationUSec: USec
+    /// Running, paused or expired.
+    public var state: TimerState
+    /// The length of the current run including adjustments: 60 s then +30 s is 90 s;
+    /// +30 s on an expired timer starts a run of 30 s.
+    public var durationUSec: USec
+    /// CLOCK_REALTIME start of the current run.
+    public var startedAtUSec: USec
+    /// CLOCK_REALTIME deadline while running, 0 otherwise.
+    public var endsAtUSec: USec
+    /// Time left: frozen while paused, as of the last change while running, 0 when expired.
+    public var remainingUSec: USec
+    /// CLOCK_REALTIME of expiry (the deadline), 0 unless expired.
+    public var expiredAtUSec: USec
+    /// CLOCK_REALTIME of the last change, for dropping timers nobody touches.
+    public var updatedAtUSec: USec
+    /// CLOCK_BOOTTIME deadline while running, 0 otherwise; not persisted, rebuilt from
+    /// `endsAtUSec` on restore because boottime restarts at every boot.
+    public var deadlineBoottime: USec
+
+    /// Creates a timer from all of its fields.
+    public init(
+        id: TimerID,
+        label: String,
+        next: String,
+        notify: Bool,
+        baseDurationUSec: USec,
+        state: TimerState,
+        durationUSec: USec,
+        startedAtUSec: USec,
+        endsAtUSec: USec,
+        remainingUSec: USec,
+        expiredAtUSec: USec,
+        updatedAtUSec: USec,
+        deadlineBoottime: USec
+    ) {
+        self.id = id
+        self.label = label
+        self.next = next
+        self.notify = notify
+        self.baseDurationUSec = baseDurationUSec
+        self.state = state
+        self.durationUSec = durationUSec
+        self.startedAtUSec = startedAtUSec
+        self.endsAtUSec = endsAtUSec
+        self.remainingUSec = remainingUSec
+        self.expiredAtUSec = expiredAtUSec
+        self.updatedAtUSec = updatedAtUSec
+        self.deadlineBoottime = deadlineBoottime
+    }
+
+    /// The options this timer was started with.
+    public var options: TimerOptions {
+        TimerOptions(label: label, next: next, notify: notify)
+    }
+}

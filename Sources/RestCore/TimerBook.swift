@@ -1,0 +1,339 @@
+/// The set of timers and every rule about them.
+///
+/// Operations do not mutate: they plan, returning the events that would happen, and `apply`
+/// carries them out. The daemon writes the events to disk first and applies them only when
+/// the write succeeded, so memory never holds a state that the disk does not.
+public struct TimerBook: Sendable, Equatable {
+    /// The timers by id.
+    public private(set) var timers: [TimerID: RestTimer]
+    /// The bounds enforced by the operations.
+    public let limits: TimerLimits
+
+    /// Creates an empty book.
+    public init(limits: TimerLimits = .standard) {
+        self.timers = [:]
+        self.limits = limits
+    }
+
+    /// The timer called `id`, if any.
+    public func timer(_ id: TimerID) -> RestTimer? {
+        timers[id]
+    }
+
+    /// All timers in id order.
+    public var sortedTimers: [RestTimer] {
+        timers.values.sorted { $0.id < $1.id }
+    }
+
+    /// Carries out planned events: added and changed timers are stored, removed ones deleted.
+    public mutating func apply(_ events: [TimerEvent]) {
+        for event in events {
+            switch event {
+            case .added(let timer), .changed(from: _, to: let timer):
+                timers[timer.id] = timer
+            case .removed(let timer):
+                timers[timer.id] = nil
+            case .expired:
+                break
+            }
+        }
+    }
+
+    // MARK: - Operations
+
+    /// Plans starting `id` for `durationUSec`, replacing any timer of that name.
+    public func start(
+        _ id: TimerID, durationUSec: USec, options: TimerOptions, now: Instant
+    ) throws(TimerError) -> [TimerEvent] {
+        guard durationUSec >= limits.minDurationUSec, durationUSec <= limits.maxDurationUSec else {
+            throw .invalidArgs(
+                "duration \(DurationText.describe(durationUSec)) is out of range "
+                    + "\(DurationText.describe(limits.minDurationUSec))…"
+                    + "\(DurationText.describe(limits.maxDurationUSec)), refusing")
+        }
+        try options.validate(limits: limits)
+        let old = timers[id]
+        if old == nil, timers.count >= limits.maxTimers {
+            throw .limitExceeded(
+                "cannot add timer \(MessageText.quoted(id.rawValue)): "
+                    + "at most \(limits.maxTimers) timers may exist at once, refusing")
+        }
+        var fresh = RestTimer(
+            id: id, label: options.label, next: options.next, notify: options.notify,
+            baseDurationUSec: durationUSec, state: .running, durationUSec: 0, startedAtUSec: 0,
+            endsAtUSec: 0, remainingUSec: 0, expiredAtUSec: 0, updatedAtUSec: 0, deadlineBoottime: 0)
+        fresh = Self.freshRun(of: fresh, durationUSec: durationUSec, now: now)
+        guard let old else { return [.added(fresh)] }
+        return Self.change(from: old, to: fresh)
+    }
+
+    /// Plans freezing a running timer; pausing a paused timer changes nothing.
+    public func pause(_ id: TimerID, now: Instant) throws(TimerError) -> [TimerEvent] {
+        let timer = try existing(id)
+        switch timer.state {
+        case .paused:
+            return []
+        case .expired:
+            throw .invalidState("timer \(Self.quoted(id)) has expired and cannot be paused")
+        case .running:
+            let left = timer.deadlineBoottime.subtractingSaturated(now.boottime)
+            // The deadline passed but due() has not run yet: the next pass expires it.
+            // Pausing at zero would leave a paused timer with nothing left.
+            guard left > 0 else {
+                throw .invalidState("timer \(Self.quoted(id)) has already run out and cannot be paused")
+            }
+            var paused = timer
+            paused.state = .paused
+            paused.remainingUSec = left
+            paused.endsAtUSec = 0
+            paused.deadlineBoottime = 0
+            paused.updatedAtUSec = now.realtime
+            return Self.change(from: timer, to: paused)
+        }
+    }
+
+    /// Plans continuing a paused timer; resuming a running timer changes nothing.
+    public func resume(_ id: TimerID, now: Instant) throws(TimerError) -> [TimerEvent] {
+        let timer = try existing(id)
+        switch timer.state {
+        case .running:
+            return []
+        case .expired:
+            throw .invalidState(
+                "timer \(Self.quoted(id)) has expired and cannot be resumed; restart it or add time")
+        case .paused:
+            var running = timer
+            running.state = .running
+            running.endsAtUSec = now.realtime.addingSaturated(timer.remainingUSec)
+            running.deadlineBoottime = now.boottime.addingSaturated(timer.remainingUSec)
+            running.updatedAtUSec = now.realtime
+            return Self.change(from: timer, to: running)
+        }
+    }
+
+    /// Plans adding (positive) or removing (negative) time.
+    ///
+    /// A timer brought to zero or below expires at once; time added to an expired timer
+    /// starts a new run of that length.
+    public func adjust(_ id: TimerID, deltaUSec: Int64, now: Instant) throws(TimerError) -> [TimerEvent] {
+        guard deltaUSec != 0, deltaUSec.magnitude <= limits.maxDurationUSec else {
+            throw .invalidArgs(
+                "adjustment \(DurationText.describe(signed: deltaUSec)) is out of range: "
+                    + "use a non-zero amount of at most \(DurationText.describe(limits.maxDurationUSec)) "
+                    + "either way, refusing")
+        }
+        let timer = try existing(id)
+        switch timer.state {
+        case .running:
+            let left = timer.deadlineBoottime.subtractingSaturated(now.boottime)
+            return try adjusted(timer, left: left, deltaUSec: deltaUSec, now: now)
+        case .paused:
+            return try adjusted(timer, left: timer.remainingUSec, deltaUSec: deltaUSec, now: now)
+        case .expired:
+            guard deltaUSec > 0 else {
+                throw .invalidState("timer \(Self.quoted(id)) has expired; cannot shorten an expired timer")
+            }
+            return Self.change(from: timer, to: Self.freshRun(of: timer, durationUSec: deltaUSec.magnitude, now: now))
+        }
+    }
+
+    /// Plans a fresh run of the duration last given to Start, from any state.
+    public func restart(_ id: TimerID, now: Instant) throws(TimerError) -> [TimerEvent] {
+        let timer = try existing(id)
+        return Self.change(from: timer, to: Self.freshRun(of: timer, durationUSec: timer.baseDurationUSec, now: now))
+    }
+
+    /// Plans removing a timer.
+    public func cancel(_ id: TimerID, now: Instant) throws(TimerError) -> [TimerEvent] {
+        [.removed(try existing(id))]
+    }
+
+    // MARK: - Time passing
+
+    /// Plans what is due at `now`: running timers past their deadline expire, expired
+    /// timers past retention and paused timers left untouched too long are removed.
+    public func due(now: Instant) -> [TimerEvent] {
+        var events: [TimerEvent] = []
+        for timer in timers.values.filter({ isDue($0, now: now) }).sorted(by: { $0.id < $1.id }) {
+            if timer.state == .running {
+                events += Self.expiry(of: timer, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
+            } else {
+                events.append(.removed(timer))
+            }
+        }
+        return events
+    }
+
+    /// The earliest CLOCK_BOOTTIME instant at which `due` would plan something, or nil
+    /// when nothing is pending, so that an idle daemon never wakes up.
+    public func nextWakeup(now: Instant) -> USec? {
+        var earliest: USec?
+        for timer in timers.values {
+            let wakeup = wakeupBoottime(of: timer, now: now)
+            earliest = Swift.min(earliest ?? wakeup, wakeup)
+        }
+        return earliest
+    }
+
+    /// Plans re-publishing wall-clock deadlines after CLOCK_REALTIME jumped.
+    ///
+    /// Running timers keep their boottime deadline, so the time left is unchanged; only the
+    /// wall-clock `endsAtUSec` and `startedAtUSec` move, and only changed timers are reported.
+    public func wallClockChanged(now: Instant) -> [TimerEvent] {
+        var events: [TimerEvent] = []
+        for timer in sortedTimers where timer.state == .running {
+            let left = timer.deadlineBoottime.subtractingSaturated(now.boottime)
+            let endsAt = now.realtime.addingSaturated(left)
+            guard endsAt != timer.endsAtUSec else { continue }
+            var moved = timer
+            moved.startedAtUSec =
+                endsAt > timer.endsAtUSec
+                ? timer.startedAtUSec.addingSaturated(endsAt - timer.endsAtUSec)
+                : timer.startedAtUSec.subtractingSaturated(timer.endsAtUSec - endsAt)
+            moved.endsAtUSec = endsAt
+            moved.remainingUSec = left
+            events.append(.changed(from: timer, to: moved))
+        }
+        return events
+    }
+
+    /// Rebuilds the book at daemon start-up from stored timers.
+    ///
+    /// The stored wall-clock deadline is authoritative. Running timers whose deadline passed
+    /// expire (with an `.expired` event); those whose expiry is already past retention, like
+    /// expired timers past retention and timers untouched for too long, are removed silently,
+    /// as a daemon that had kept running would already have removed them. The returned book
+    /// has the events applied; the daemon persists and announces them.
+    public static func restoring(
+        _ stored: [RestTimer], limits: TimerLimits = .standard, now: Instant
+    ) -> (book: TimerBook, events: [TimerEvent]) {
+        var book = TimerBook(limits: limits)
+        for var timer in stored {
+            // Boottime restarts at every boot: rebuild the deadline from the wall clock.
+            timer.deadlineBoottime =
+                timer.state == .running ? boottime(forRealtime: timer.endsAtUSec, now: now) : 0
+            book.timers[timer.id] = timer
+        }
+        var events: [TimerEvent] = []
+        for timer in book.sortedTimers {
+            let untouched = timer.updatedAtUSec.addingSaturated(limits.untouchedDropUSec) <= now.realtime
+            switch timer.state {
+            case _ where untouched:
+                events.append(.removed(timer))
+            case .running where timer.endsAtUSec <= now.realtime:
+                if timer.endsAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime {
+                    events.append(.removed(timer))
+                } else {
+                    events += expiry(of: timer, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
+                }
+            case .expired where timer.expiredAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime:
+                events.append(.removed(timer))
+            default:
+                break
+            }
+        }
+        book.apply(events)
+        return (book, events)
+    }
+
+    // MARK: - Helpers
+
+    private func existing(_ id: TimerID) throws(TimerError) -> RestTimer {
+        guard let timer = timers[id] else {
+            throw .noSuchTimer("no timer \(Self.quoted(id))")
+        }
+        return timer
+    }
+
+    private func adjusted(
+        _ timer: RestTimer, left: USec, deltaUSec: Int64, now: Instant
+    ) throws(TimerError) -> [TimerEvent] {
+        var updated = timer
+        updated.durationUSec = timer.durationUSec.addingSaturated(signed: deltaUSec)
+        updated.updatedAtUSec = now.realtime
+        let newLeft = left.addingSaturated(signed: deltaUSec)
+        if newLeft == 0 {
+            return Self.expiry(of: updated, from: timer, deadlineUSec: now.realtime, now: now)
+        }
+        guard newLeft <= limits.maxDurationUSec else {
+            throw .invalidArgs(
+                "timer \(Self.quoted(timer.id)) would have \(DurationText.describe(newLeft)) left; "
+                    + "at most \(DurationText.describe(limits.maxDurationUSec)) is allowed, refusing")
+        }
+        updated.remainingUSec = newLeft
+        if timer.state == .running {
+            updated.endsAtUSec = now.realtime.addingSaturated(newLeft)
+            updated.deadlineBoottime = now.boottime.addingSaturated(newLeft)
+        }
+        return Self.change(from: timer, to: updated)
+    }
+
+    private func isDue(_ timer: RestTimer, now: Instant) -> Bool {
+        switch timer.state {
+        case .running:
+            timer.deadlineBoottime <= now.boottime
+        case .expired:
+            timer.expiredAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime
+        case .paused:
+            timer.updatedAtUSec.addingSaturated(limits.untouchedDropUSec) <= now.realtime
+        }
+    }
+
+    private func wakeupBoottime(of timer: RestTimer, now: Instant) -> USec {
+        switch timer.state {
+        case .running:
+            timer.deadlineBoottime
+        case .expired:
+            Self.boottime(
+                forRealtime: timer.expiredAtUSec.addingSaturated(limits.expiredRetentionUSec), now: now)
+        case .paused:
+            Self.boottime(
+                forRealtime: timer.updatedAtUSec.addingSaturated(limits.untouchedDropUSec), now: now)
+        }
+    }
+
+    /// Converts a wall-clock moment to CLOCK_BOOTTIME as seen at `now`; past moments map to now.
+    private static func boottime(forRealtime realtime: USec, now: Instant) -> USec {
+        now.boottime.addingSaturated(realtime.subtractingSaturated(now.realtime))
+    }
+
+    /// `timer` running afresh for `durationUSec` from `now`; base duration and options kept.
+    private static func freshRun(of timer: RestTimer, durationUSec: USec, now: Instant) -> RestTimer {
+        var run = timer
+        run.state = .running
+        run.durationUSec = durationUSec
+        run.startedAtUSec = now.realtime
+        run.endsAtUSec = now.realtime.addingSaturated(durationUSec)
+        run.deadlineBoottime = now.boottime.addingSaturated(durationUSec)
+        run.remainingUSec = durationUSec
+        run.expiredAtUSec = 0
+        run.updatedAtUSec = now.realtime
+        return run
+    }
+
+    /// The events for `updated` (a modified `original`) expiring with the given deadline.
+    private static func expiry(
+        of updated: RestTimer, from original: RestTimer, deadlineUSec: USec, now: Instant
+    ) -> [TimerEvent] {
+        var expired = updated
+        expired.state = .expired
+        expired.expiredAtUSec = deadlineUSec
+        expired.remainingUSec = 0
+        expired.endsAtUSec = 0
+        expired.deadlineBoottime = 0
+        expired.updatedAtUSec = now.realtime
+        return [
+            .changed(from: original, to: expired),
+            .expired(id: original.id, deadlineUSec: deadlineUSec, firedUSec: now.realtime),
+        ]
+    }
+
+    // Emit a change only when a value changed: a no-op must not wake up bus clients.
+    private static func change(from old: RestTimer, to new: RestTimer) -> [TimerEvent] {
+        old == new ? [] : [.changed(from: old, to: new)]
+    }
+
+    private static func quoted(_ id: TimerID) -> String {
+        MessageText.quoted(id.rawValue)
+    }
+}

@@ -1,0 +1,22 @@
+/// One change planned by `TimerBook`: persisted first, then applied and announced.
+public enum TimerEvent: Sendable, Equatable {
+    /// A timer with a new id.
+    case added(RestTimer)
+    /// An existing timer changed; Start on an existing id replaces it in place.
+    case changed(from: RestTimer, to: RestTimer)
+    /// A timer went away.
+    case removed(RestTimer)
+    /// A timer ran out; accompanies the `.changed` that moved it to `.expired`.
+    /// `apply` ignores it: it exists so the daemon can signal and notify.
+    case expired(id: TimerID, deadlineUSec: USec, firedUSec: USec)
+
+    /// The id of the timer the event is about.
+    public var timerID: TimerID {
+        switch self {
+        case .added(let timer), .removed(let timer), .changed(from: _, to: let timer):
+            timer.id
+        case .expired(let id, _, _):
+            id
+        }
+    }
+}

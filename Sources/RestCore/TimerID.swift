@@ -1,0 +1,53 @@
+/// The name of a timer: 1–64 ASCII letters, digits and underscores.
+///
+/// The rule is strict on purpose: the id becomes part of a D-Bus object path, where anything
+/// else is invalid and would make libdbus abort the daemon.
+public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The validated name.
+    public let rawValue: String
+
+    /// The timer used when the caller names none.
+    public static let `default` = TimerID(validated: "default")
+
+    /// The longest id accepted, in characters.
+    public static let maxLength = 64
+
+    /// Validates `text` as an id; the empty string stands for `TimerID.default`.
+    public init(parsing text: String) throws(TimerError) {
+        if text.isEmpty {
+            self = .default
+            return
+        }
+        let utf8 = text.utf8
+        guard utf8.count <= Self.maxLength, utf8.allSatisfy(Self.isAllowed) else {
+            let length = text.unicodeScalars.count
+            let lengthNote = length > Self.maxLength ? " (\(length) characters)" : ""
+            throw .invalidArgs(
+                "timer id \(MessageText.quoted(text))\(lengthNote) is invalid: "
+                    + "use 1–\(Self.maxLength) characters of A–Z, a–z, 0–9 and _")
+        }
+        rawValue = text
+    }
+
+    private init(validated: String) {
+        rawValue = validated
+    }
+
+    // Bytes, not Characters: "é" or a fullwidth digit must not slip through.
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: TimerID, rhs: TimerID) -> Bool {
+        // Ids are ASCII, so byte order is the natural, locale-free order.
+        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
+}

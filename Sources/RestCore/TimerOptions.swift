@@ -1,0 +1,40 @@
+/// What a caller may set besides the duration when starting a timer.
+public struct TimerOptions: Sendable, Equatable {
+    /// A short description shown in the notification ("Tea").
+    public var label: String
+    /// What to do once the rest is over ("back to the report").
+    public var next: String
+    /// Whether expiry sends a desktop notification.
+    public var notify: Bool
+
+    /// Creates options; by default no texts and a notification on expiry.
+    public init(label: String = "", next: String = "", notify: Bool = true) {
+        self.label = label
+        self.next = next
+        self.notify = notify
+    }
+
+    /// Checks a caller-supplied text: at most `limits.maxTextBytes` UTF-8 bytes and no
+    /// control characters (general category Cc: C0, DEL, C1, NUL).
+    ///
+    /// Texts travel into notifications and the journal; a NUL would be cut off by C string
+    /// APIs and other control characters could forge log lines.
+    public static func validateText(_ s: String, field: String, limits: TimerLimits) throws(TimerError) {
+        let bytes = s.utf8.count
+        guard bytes <= limits.maxTextBytes else {
+            throw .invalidArgs("\(field) is \(bytes) bytes long; at most \(limits.maxTextBytes) are allowed")
+        }
+        // Positions count Unicode scalars from 1, so "\r\n" reports the \r where it is.
+        for (offset, scalar) in s.unicodeScalars.enumerated()
+        where scalar.properties.generalCategory == .control {
+            throw .invalidArgs(
+                "\(field) contains a control character (\(MessageText.codePoint(scalar))) at position \(offset + 1)")
+        }
+    }
+
+    /// Validates both texts of these options.
+    public func validate(limits: TimerLimits) throws(TimerError) {
+        try Self.validateText(label, field: "label", limits: limits)
+        try Self.validateText(next, field: "next", limits: limits)
+    }
+}

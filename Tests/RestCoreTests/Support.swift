@@ -1,0 +1,90 @@
+import RestCore
+import Synchronization
+import Testing
+
+let second: USec = 1_000_000
+let minute: USec = 60 * second
+let hour: USec = 60 * minute
+
+/// A clock the tests move by hand.
+final class ManualTimeSource: TimeSource {
+    private let current: Mutex<Instant>
+
+    /// Starts in November 2023, about 83 minutes after boot.
+    init(_ start: Instant = Instant(realtime: 1_700_000_000 * second, boottime: 5_000 * second)) {
+        current = Mutex(start)
+    }
+
+    func now() -> Instant {
+        current.withLock { $0 }
+    }
+
+    /// Time passes normally: both clocks advance.
+    func advance(_ usec: USec) {
+        current.withLock {
+            $0.realtime += usec
+            $0.boottime += usec
+        }
+    }
+
+    /// Someone sets the wall clock; boottime does not move.
+    func jumpWallClock(by usec: Int64) {
+        current.withLock { $0.realtime = UInt64(Int64($0.realtime) + usec) }
+    }
+
+    /// The machine sleeps: CLOCK_BOOTTIME keeps counting through suspend, so both advance.
+    func suspend(for usec: USec) {
+        advance(usec)
+    }
+}
+
+func tid(_ text: String) -> TimerID {
+    do {
+        return try TimerID(parsing: text)
+    } catch {
+        fatalError("test id \(text) is invalid: \(error)")
+    }
+}
+
+extension TimerBook {
+    /// Applies planned events and hands them back, the way the daemon commits a plan.
+    @discardableResult
+    mutating func commit(_ events: [TimerEvent]) -> [TimerEvent] {
+        apply(events)
+        return events
+    }
+}
+
+extension TimerError {
+    var kind: String {
+        switch self {
+        case .invalidArgs: "invalidArgs"
+        case .noSuchTimer: "noSuchTimer"
+        case .invalidState: "invalidState"
+        case .limitExceeded: "limitExceeded"
+        }
+    }
+}
+
+/// Runs `body` and returns the TimerError it threw, or nil; any other error fails the test.
+func thrown(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> TimerError? {
+    do {
+        try body()
+        return nil
+    } catch let error as TimerError {
+        return error
+    } catch {
+        Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// A book with one timer "tea" started at the clock's current time.
+func bookWithTea(_ clock: ManualTimeSource, durationUSec: USec = 60 * second, limits: TimerLimits = .standard)
+    throws -> TimerBook
+{
+    var book = TimerBook(limits: limits)
+    try book.commit(
+        book.start(tid("tea"), durationUSec: durationUSec, options: TimerOptions(label: "Tea"), now: clock.now()))
+    return book
+}
