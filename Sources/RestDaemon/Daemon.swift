@@ -57,10 +57,13 @@ public final class Daemon {
         let now = clock.now()
 
         let (store, movedAside) = try TimerStore.open(directory: settings.stateDirectory, now: now.realtime)
-        for path in movedAside {
-            logger.warning("the state file could not be read and was moved aside to \(path); starting empty")
+        if let first = movedAside.first {
+            let reason = store.movedAsideReason ?? "it could not be read"
+            logger.warning("the state file was moved aside to \(first) (\(reason)); starting empty",
+                           metadata: ["moved": .array(movedAside.map { .string($0) })])
         }
-        let (book, events) = TimerBook.restoring(try store.loadAll(), limits: settings.limits, now: now)
+        let stored = try store.loadAll { skipped in logger.warning("skipping a stored timer: \(skipped)") }
+        let (book, events) = TimerBook.restoring(stored, limits: settings.limits, now: now)
         recoveryEvents = events
         service = TimerService(book: book, store: store, clock: clock, logger: logger)
         do {

@@ -73,9 +73,8 @@ final class TimerStore: Sendable {
             return nil
         case .other(let kind):
             return "\(path) is \(kind), not a database file"
-        case .regularFile(let size):
-            // SQLite treats an empty file as an empty database; nothing there to keep.
-            if size == 0 { return nil }
+        case .regularFile:
+            break
         }
         // Read-only, so that examining a broken file cannot alter its bytes (a read-write
         // open would, for one, rewrite the header to switch it to WAL).
@@ -86,9 +85,9 @@ final class TimerStore: Sendable {
             let checker = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? checker.close() }
             return try checker.read { db in try schemaProblem(db, path: path) }
-        } catch let error as DatabaseError where isFileProblem(error) {
+        } catch let error as DatabaseError where isFileProblem(error, path: path) {
             return "\(path) cannot be read: \(reason(error))"
-        } catch let error as DatabaseError {
+        } catch {
             throw StoreError(description: "could not read the state file \(path): \(reason(error))")
         }
     }
@@ -101,7 +100,9 @@ final class TimerStore: Sendable {
         }
         let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
         if check != ["ok"] {
-            return "\(path) fails the integrity check: \(check.prefix(3).joined(separator: "; "))"
+            // Skip the "*** in database main ***" banner; two findings are enough for a log line.
+            let findings = check.filter { !$0.hasPrefix("*** ") }.prefix(2)
+            return "\(path) fails the integrity check: \(findings.joined(separator: "; "))"
         }
         let tables = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
@@ -125,11 +126,13 @@ final class TimerStore: Sendable {
     }
 
     /// Errors that mean the file itself is unusable, as opposed to the system being in trouble.
-    private static func isFileProblem(_ error: DatabaseError) -> Bool {
+    private static func isFileProblem(_ error: DatabaseError, path: String) -> Bool {
         switch error.resultCode {
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH,
-             .SQLITE_FORMAT, .SQLITE_EMPTY:
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_PERM, .SQLITE_AUTH, .SQLITE_FORMAT, .SQLITE_EMPTY:
             true
+        case .SQLITE_CANTOPEN:
+            // Unreadable file, or only out of file descriptors? Only the first is the file's fault.
+            access(path, R_OK | W_OK) != 0 && (errno == EACCES || errno == EPERM)
         case .SQLITE_IOERR:
             // A short read means a truncated file; other I/O errors may be passing.
             error.extendedResultCode == .SQLITE_IOERR_SHORT_READ
@@ -217,10 +220,19 @@ final class TimerStore: Sendable {
                     }
                 }
             }
-        } catch let error as StoreError {
-            throw error
         } catch {
             throw StoreError(description: "could not write the state file \(path): \(Self.reason(error))")
+        }
+    }
+
+    /// The value of a read-only PRAGMA on the store's own connection ("synchronous",
+    /// "journal_mode"): per-connection settings cannot be seen from any other connection.
+    func pragma(_ name: String) throws -> String? {
+        precondition(name.allSatisfy { $0.isLetter || $0 == "_" }, "not a pragma name: \(name)")
+        do {
+            return try queue.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
+        } catch {
+            throw StoreError(description: "could not read the state file \(path): \(Self.reason(error))")
         }
     }
 
@@ -263,7 +275,7 @@ final class TimerStore: Sendable {
             // SQLite integers are signed; realistic µs times are far below Int64.max.
             guard let int = Int64(exactly: value) else {
                 throw StoreError(
-                    description: "could not write timer \(MessageText.quoted(timer.id.rawValue)) to \(TimerStore.fileName): \(name) \(value) is out of range")
+                    description: "timer \(MessageText.quoted(timer.id.rawValue)) has \(name) \(value), out of range")
             }
             return int
         }
@@ -286,7 +298,7 @@ final class TimerStore: Sendable {
             // Control characters would end up in notifications and the journal.
             guard let value = String.fromDatabaseValue(row[name]),
                 !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else { throw invalid("has a \(name) that is not text without control characters") }
+            else { throw invalid("has a \(name) that is missing or contains a control character") }
             return value
         }
         func usec(_ name: String) throws(StoreError) -> USec {
@@ -322,6 +334,7 @@ final class TimerStore: Sendable {
 
     /// A short reason for a log line: "disk full" rather than SQLite's full error dump.
     static func reason(_ error: any Error) -> String {
+        if let error = error as? StoreError { return error.description }
         guard let error = error as? DatabaseError else { return "\(error)" }
         switch error.resultCode {
         case .SQLITE_FULL: return "disk full"

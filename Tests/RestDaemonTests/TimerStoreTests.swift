@@ -1,0 +1,433 @@
+import Foundation
+import GRDB
+import RestCore
+import Testing
+
+#if canImport(RestDaemon)
+@testable import RestDaemon
+#else
+@testable import RestStore
+#endif
+
+/// A fixed "now" for file names: 2023-11-14 22:13:20 UTC.
+private let now: USec = 1_700_000_000_000_000
+private let stamp = "20231114T221320Z"
+
+/// A fresh directory under /tmp, removed when the test ends.
+private final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        var template = Array((base + "restd-store-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw StoreError(description: "mkdtemp failed") }
+        path = String(cString: made)
+    }
+
+    /// The state directory inside it; not created, so that `open` has to create it.
+    var state: String { path + "/state" }
+    var database: String { state + "/state.sqlite" }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+private func timer(_ id: String, label: String = "Tea", state: TimerState = .running) throws -> RestTimer {
+    RestTimer(
+        id: try TimerID(parsing: id), label: label, next: "write report", notify: true,
+        baseDurationUSec: 300_000_000, state: state, durationUSec: 330_000_000,
+        startedAtUSec: now, endsAtUSec: state == .running ? now + 330_000_000 : 0,
+        remainingUSec: state == .expired ? 0 : 120_000_000, expiredAtUSec: state == .expired ? now : 0,
+        updatedAtUSec: now + 5, deadlineBoottime: 0)
+}
+
+private func mode(_ path: String) -> mode_t {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0
+}
+
+private func write(_ data: Data, to path: String) throws {
+    try data.write(to: URL(fileURLWithPath: path))
+}
+
+private func bytes(_ path: String) -> Data? {
+    FileManager.default.contents(atPath: path)
+}
+
+/// Runs SQL on a database file directly, to build the files a test needs.
+private func withDatabase(_ path: String, _ body: (Database) throws -> Void) throws {
+    let queue = try DatabaseQueue(path: path)
+    try queue.writeWithoutTransaction(body)
+    try queue.close()
+}
+
+@Suite struct TimerStoreTests {
+    @Test func roundTripsTimers() throws {
+        let dir = try TemporaryDirectory()
+        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        #expect(moved.isEmpty)
+        #expect(store.movedAsideReason == nil)
+        #expect(try store.loadAll().isEmpty)
+
+        var running = try timer("tea")
+        running.deadlineBoottime = 12_345  // not persisted
+        let paused = try timer("nap", label: "Ünïcödé 🍵", state: .paused)
+        let expired = try timer("coffee", state: .expired)
+        try store.apply([.added(running), .added(paused), .added(expired)])
+
+        var expected = running
+        expected.deadlineBoottime = 0
+        #expect(try store.loadAll() == [expired, paused, expected])
+    }
+
+    @Test func upsertsThenDeletes() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let original = try timer("tea")
+        var changed = original
+        changed.label = "Green tea"
+        changed.state = .paused
+        try store.apply([.added(original)])
+        try store.apply([.changed(from: original, to: changed)])
+        #expect(try store.loadAll() == [changed])
+        // Start on an existing id arrives as .changed; an .added for a present id also upserts.
+        try store.apply([.added(original)])
+        #expect(try store.loadAll() == [original])
+        try store.apply([.expired(id: original.id, deadlineUSec: 1, firedUSec: 2)])
+        #expect(try store.loadAll() == [original])
+        try store.apply([.removed(original)])
+        #expect(try store.loadAll().isEmpty)
+    }
+
+    @Test func appliesAllEventsInOneTransaction() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        var tooLate = try timer("b")
+        tooLate.endsAtUSec = .max  // does not fit an SQLite integer
+        let error = try #require(throws: StoreError.self) { try store.apply([.added(try timer("a")), .added(tooLate)]) }
+        #expect(error.description == "could not write the state file \(dir.database): "
+            + "timer \"b\" has ends_at_usec 18446744073709551615, out of range")
+        #expect(try store.loadAll().isEmpty)
+    }
+
+    @Test func anEmptyListTouchesNothing() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        try store.close()
+        // A closed store fails any transaction; an empty list must not even start one.
+        try store.apply([])
+        let error = try #require(throws: StoreError.self) { try store.apply([.added(try timer("tea"))]) }
+        #expect(error.description.hasPrefix("could not write the state file \(dir.database): "))
+    }
+
+    @Test func createsPrivateDirectoryAndFiles() throws {
+        let dir = try TemporaryDirectory()
+        let nested = dir.state + "/deeper"
+        let store = try TimerStore.open(directory: nested, now: now).store
+        try store.apply([.added(try timer("tea"))])
+        #expect(mode(dir.state) == 0o700)
+        #expect(mode(nested) == 0o700)
+        for suffix in ["", "-wal", "-shm"] {
+            #expect(FileManager.default.fileExists(atPath: nested + "/state.sqlite" + suffix))
+            #expect(mode(nested + "/state.sqlite" + suffix) == 0o600, "mode of state.sqlite\(suffix)")
+        }
+    }
+
+    @Test func tightensAnExistingDirectoryAndFile() throws {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(
+            atPath: dir.state, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        try TimerStore.open(directory: dir.state, now: now).store.close()
+        chmod(dir.database, 0o644)
+        let reopened = try TimerStore.open(directory: dir.state, now: now)
+        #expect(reopened.movedAside.isEmpty)
+        #expect(mode(dir.state) == 0o700)
+        #expect(mode(dir.database) == 0o600)
+    }
+
+    @Test func refusesAStateDirectoryThatIsAFile() throws {
+        let dir = try TemporaryDirectory()
+        try write(Data("x".utf8), to: dir.state)
+        let error = try #require(throws: StoreError.self) { _ = try TimerStore.open(directory: dir.state, now: now) }
+        #expect(error.description == "could not use the state directory \(dir.state): it is not a directory")
+        #expect(bytes(dir.state) == Data("x".utf8))
+    }
+
+    @Test func reopeningSeesCommittedData() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let tea = try timer("tea")
+        try store.apply([.added(tea), .added(try timer("nap")), .removed(try timer("nap"))])
+        try store.close()
+
+        let reopened = try TimerStore.open(directory: dir.state, now: now)
+        #expect(reopened.movedAside.isEmpty)
+        #expect(try reopened.store.loadAll() == [tea])
+    }
+
+    @Test func committedDataSurvivesAProcessThatNeverClosed() throws {
+        // What kill -9 leaves behind: the files as they are on disk, -wal unmerged.
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let tea = try timer("tea")
+        try store.apply([.added(tea)])
+        let crashed = dir.path + "/crashed"
+        try FileManager.default.createDirectory(atPath: crashed, withIntermediateDirectories: false)
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: dir.database + suffix, toPath: crashed + "/state.sqlite" + suffix)
+        }
+        #expect(bytes(crashed + "/state.sqlite-wal")?.isEmpty == false)
+
+        let recovered = try TimerStore.open(directory: crashed, now: now)
+        #expect(recovered.movedAside.isEmpty)
+        #expect(try recovered.store.loadAll() == [tea])
+    }
+
+    @Test func usesWALWithFullSynchronous() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        #expect(try store.pragma("journal_mode") == "wal")
+        #expect(try store.pragma("synchronous") == "2")  // FULL
+        try store.close()
+        let queue = try DatabaseQueue(path: dir.database)
+        #expect(try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
+        try queue.close()
+    }
+
+    @Test func skipsAndReportsInvalidRows() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let tea = try timer("tea")
+        try store.apply([.added(tea)])
+        try store.close()
+        try withDatabase(dir.database) { db in
+            let columns = "id, label, next, notify, base_duration_usec, state, duration_usec, started_at_usec, "
+                + "ends_at_usec, remaining_usec, expired_at_usec, updated_at_usec"
+            for values in [
+                "'a-b', '', '', 1, 1, 'running', 1, 1, 1, 1, 0, 1",
+                "'nap', '', '', 1, 1, 'sleeping', 1, 1, 1, 1, 0, 1",
+                "'old', '', '', 1, 1, 'paused', 1, -5, 0, 1, 0, 1",
+                "'bell', char(7), '', 1, 1, 'paused', 1, 1, 0, 1, 0, 1",
+            ] {
+                try db.execute(sql: "INSERT INTO timers (\(columns)) VALUES (\(values))")
+            }
+        }
+        let reopened = try TimerStore.open(directory: dir.state, now: now)
+        #expect(reopened.movedAside.isEmpty)
+        var skipped: [String] = []
+        #expect(try reopened.store.loadAll { skipped.append($0) } == [tea])
+        #expect(skipped == [
+            #"skipped a stored timer: row "a-b" has an invalid id: "#
+                + #"timer id "a-b" is invalid: use 1–64 characters of A–Z, a–z, 0–9 and _"#,
+            #"skipped a stored timer: row "bell" has a label that is missing or contains a control character"#,
+            #"skipped a stored timer: row "nap" has an unknown state "sleeping""#,
+            #"skipped a stored timer: row "old" has an invalid started_at_usec"#,
+        ])
+    }
+
+    @Test func formatsUTCStamps() {
+        #expect(StoreFiles.utcStamp(0) == "19700101T000000Z")
+        #expect(StoreFiles.utcStamp(now) == stamp)
+        #expect(StoreFiles.utcStamp(951_782_400_999_999) == "20000229T000000Z")
+    }
+
+    @Test func anEmptyFileIsAFreshDatabase() throws {
+        let dir = try TemporaryDirectory()
+        try StoreFiles.makePrivateDirectory(dir.state)
+        try write(Data(), to: dir.database)
+        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        #expect(moved.isEmpty)
+        try store.apply([.added(try timer("tea"))])
+        #expect(try store.loadAll().count == 1)
+    }
+}
+
+/// Every way a state file can be unusable: moved aside intact, and a fresh store results.
+@Suite struct TimerStoreRecoveryTests {
+    enum Damage: String, CaseIterable, CustomTestStringConvertible {
+        case randomBytes, textFile, truncatedHeader, truncatedPages, corruptPage, directory, symlink
+        case futureVersion, invalidVersion, missingTable, oddTable, unversionedTables
+
+        var testDescription: String { rawValue }
+
+        /// What the sentence in `movedAsideReason` says.
+        var reasonPhrase: String {
+            switch self {
+            case .randomBytes, .textFile: "cannot be read: not a database"
+            case .truncatedHeader, .truncatedPages: "cannot be read: "
+            case .corruptPage: "fails the integrity check: "
+            case .directory: "is a directory, not a database file"
+            case .symlink: "is a symbolic link, not a database file"
+            case .futureVersion: "has schema version 2, newer than this restd understands (1)"
+            case .invalidVersion: "has an invalid schema version -1"
+            case .missingTable: "has schema version 1 but no timers table"
+            case .oddTable: "has a timers table with unexpected columns (id, seconds)"
+            case .unversionedTables: "has no schema version but holds tables (photos)"
+            }
+        }
+    }
+
+    /// Fills the state directory with a damaged state file.
+    private func damage(_ kind: Damage, in dir: TemporaryDirectory) throws {
+        let path = dir.database
+        try StoreFiles.makePrivateDirectory(dir.state)
+        switch kind {
+        case .randomBytes:
+            var generator = SplitMix(seed: 42)
+            let data = Data((0..<8192).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+            try write(data, to: path)
+        case .textFile:
+            try write(Data("restd state\n".utf8), to: path)
+        case .truncatedHeader, .truncatedPages, .corruptPage:
+            try fillStore(dir)
+            let handle = try #require(FileHandle(forUpdatingAtPath: path))
+            defer { try? handle.close() }
+            switch kind {
+            case .truncatedHeader:
+                try handle.truncate(atOffset: 60)
+            case .truncatedPages:
+                try handle.truncate(atOffset: 4096 + 1000)
+            default:
+                // Garbage in the middle of a b-tree page, header left intact.
+                try handle.seek(toOffset: 3 * 4096 + 8)
+                handle.write(Data(repeating: 0xA5, count: 2000))
+            }
+        case .directory:
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            try write(Data("keep".utf8), to: path + "/inside")
+        case .symlink:
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: dir.path + "/elsewhere")
+        case .futureVersion:
+            try withDatabase(path) { db in
+                try db.execute(sql: "CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 2")
+            }
+        case .invalidVersion:
+            try withDatabase(path) { try $0.execute(sql: "PRAGMA user_version = -1") }
+        case .missingTable:
+            try withDatabase(path) { try $0.execute(sql: "PRAGMA user_version = 1") }
+        case .oddTable:
+            try withDatabase(path) { db in
+                try db.execute(sql: "CREATE TABLE timers (id TEXT PRIMARY KEY, seconds INTEGER); PRAGMA user_version = 1")
+            }
+        case .unversionedTables:
+            try withDatabase(path) { try $0.execute(sql: "CREATE TABLE photos (id INTEGER PRIMARY KEY, data BLOB)") }
+        }
+    }
+
+    /// A real state file with several pages of timers.
+    private func fillStore(_ dir: TemporaryDirectory) throws {
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        try store.apply((0..<60).map { .added(try timer("t\($0)", label: String(repeating: "x", count: 200))) })
+        try store.close()
+    }
+
+    @Test(arguments: Damage.allCases)
+    func movesAsideAndStartsFresh(_ kind: Damage) throws {
+        let dir = try TemporaryDirectory()
+        try damage(kind, in: dir)
+        let original = bytes(dir.database)
+
+        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let brokenPath = dir.database + ".broken-" + stamp
+        // Checking a WAL-mode file may leave -wal and -shm beside it; they move along.
+        #expect(moved.first == brokenPath)
+        #expect(Set(moved).isSubset(of: [brokenPath, brokenPath + "-wal", brokenPath + "-shm"]))
+        let reason = try #require(store.movedAsideReason)
+        #expect(reason.hasPrefix(dir.database + " ") && reason.contains(kind.reasonPhrase), "\(reason)")
+        #expect(bytes(brokenPath) == original, "the moved file keeps its bytes")
+        switch kind {
+        case .directory: #expect(bytes(brokenPath + "/inside") == Data("keep".utf8))
+        case .symlink: #expect(StoreFiles.kind(of: brokenPath) == .other("a symbolic link"))
+        default: #expect(StoreFiles.kind(of: brokenPath) != .absent)
+        }
+        #expect(try store.loadAll().isEmpty)
+        let tea = try timer("tea")
+        try store.apply([.added(tea)])
+        #expect(try store.loadAll() == [tea])
+        #expect(mode(dir.database) == 0o600)
+    }
+
+    @Test func explainsWhy() throws {
+        let dir = try TemporaryDirectory()
+        try damage(.futureVersion, in: dir)
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        #expect(store.movedAsideReason
+            == "\(dir.database) has schema version 2, newer than this restd understands (1)")
+
+        let other = try TemporaryDirectory()
+        try damage(.directory, in: other)
+        #expect(try TimerStore.open(directory: other.state, now: now).store.movedAsideReason
+            == "\(other.database) is a directory, not a database file")
+    }
+
+    @Test func movesCompanionsAlongAndKeepsTheirBytes() throws {
+        let dir = try TemporaryDirectory()
+        try damage(.textFile, in: dir)
+        try write(Data("wal bytes".utf8), to: dir.database + "-wal")
+        try write(Data("shm bytes".utf8), to: dir.database + "-shm")
+
+        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let base = dir.database + ".broken-" + stamp
+        #expect(moved == [base, base + "-shm", base + "-wal"])
+        #expect(try store.loadAll().isEmpty)
+        #expect(bytes(base + "-wal") == Data("wal bytes".utf8))
+        // The -shm is SQLite's rebuildable index: the read-only check may rewrite it.
+        #expect(StoreFiles.kind(of: base + "-shm") != .absent)
+
+    }
+
+    @Test func addsACounterWhenTheNameIsTaken() throws {
+        let dir = try TemporaryDirectory()
+        try damage(.textFile, in: dir)
+        let base = dir.database + ".broken-" + stamp
+        try write(Data("first".utf8), to: base)
+        try write(Data("second".utf8), to: base + "-2-wal")
+
+        let moved = try TimerStore.open(directory: dir.state, now: now).movedAside
+
+        #expect(moved == [base + "-3"])
+        #expect(bytes(base) == Data("first".utf8))
+        #expect(bytes(base + "-2-wal") == Data("second".utf8))
+        #expect(bytes(base + "-3") == Data("restd state\n".utf8))
+    }
+
+    @Test func aLockedFileIsAnErrorNotMovedAside() throws {
+        let dir = try TemporaryDirectory()
+        try fillStore(dir)
+        let holder = try DatabaseQueue(path: dir.database)
+        try holder.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(sql: "UPDATE timers SET label = 'held' WHERE id = 't0'")
+        }
+
+        let error = try #require(throws: StoreError.self) { _ = try TimerStore.open(directory: dir.state, now: now) }
+
+        #expect(error.description == "could not read the state file \(dir.database): the file is locked by another process")
+        #expect(StoreFiles.kind(of: dir.database + ".broken-" + stamp) == .absent)
+        try holder.close()
+        #expect(try TimerStore.open(directory: dir.state, now: now).store.loadAll().count == 60)
+    }
+
+    @Test func leavesAHealthyFileInPlace() throws {
+        let dir = try TemporaryDirectory()
+        try fillStore(dir)
+        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        #expect(moved.isEmpty)
+        #expect(try store.loadAll().count == 60)
+    }
+}
+
+/// A tiny deterministic generator, so the "random" file is the same on every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
