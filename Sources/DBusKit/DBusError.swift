@@ -41,6 +41,12 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public func hasName(_ other: Name) -> Bool { name == other.rawValue }
+
+    /// The error with a name and message libdbus accepts (it aborts on invalid ones).
+    var safeForWire: DBusError {
+        DBusError(name: DBusValidation.isValidErrorName(name) ? name : Name.failed.rawValue,
+                  message: DBusValidation.isValidString(message) ? message : message.debugEscaped)
+    }
 }
 
 /// Owns a libdbus `DBusError` for the length of one call.

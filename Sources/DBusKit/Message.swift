@@ -52,9 +52,8 @@ public final class Message {
 
     /// An error reply to this method call; an invalid name or message is replaced, never passed to libdbus.
     public func makeError(_ error: DBusError) -> Message {
-        let name = DBusValidation.isValidErrorName(error.name) ? error.name : DBusError.Name.failed.rawValue
-        let text = DBusValidation.isValidString(error.message) ? error.message : error.message.debugEscaped
-        guard let reply = dbus_message_new_error(raw, name, text) else { fatalError("out of memory") }
+        let safe = error.safeForWire
+        guard let reply = dbus_message_new_error(raw, safe.name, safe.message) else { fatalError("out of memory") }
         return Message(owning: reply)
     }
 

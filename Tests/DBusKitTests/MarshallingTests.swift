@@ -1,4 +1,4 @@
-import DBusKit
+@testable import DBusKit
 import Testing
 
 @Suite struct MarshallingTests {
@@ -62,11 +62,12 @@ import Testing
         #expect(throws: DBusError.self) { try Message.signal(path: "/a", interface: "a.b", name: "bad-member") }
     }
 
-    @Test func errorRepliesWithInvalidTextAreMadeSafe() throws {
-        let call = try Message.methodCall(destination: nil, path: "/a", interface: nil, member: "M")
-        let reply = call.makeError(DBusError(name: "not an error name", message: "with\u{0}nul"))
-        #expect(reply.errorName == DBusError.Name.failed.rawValue)
-        #expect(reply.asError?.message == "with\\u{0}nul")
+    @Test func errorRepliesWithInvalidTextAreMadeSafe() {
+        let safe = DBusError(name: "not an error name", message: "with\u{0}nul").safeForWire
+        #expect(safe.name == DBusError.Name.failed.rawValue)
+        #expect(safe.message == "with\\u{0}nul")
+        let fine = DBusError(name: "io.restd.Rest1.Error.NoSuchTimer", message: "no timer \"x\"")
+        #expect(fine.safeForWire == fine)
     }
 }
 
