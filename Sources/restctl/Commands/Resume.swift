@@ -1,0 +1,15 @@
+import ArgumentParser
+import RestClient
+
+extension Restctl {
+    struct Resume: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Resume a paused timer.")
+
+        @OptionGroup var timer: TimerSelection
+
+        func run() throws {
+            let id = timer.timerID
+            try Daemon.act(on: id) { client throws(ClientError) in try client.resume(id: id) }
+        }
+    }
+}

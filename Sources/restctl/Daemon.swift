@@ -1,0 +1,23 @@
+import RestClient
+
+/// restctl's way to restd: one connection per run, client errors turned into `RestctlError`.
+enum Daemon {
+    /// Connects to restd on the session bus and runs `body` with the client.
+    static func withClient<T>(_ body: (RestdClient) throws(ClientError) -> T) throws(RestctlError) -> T {
+        do {
+            let client = try RestdClient()
+            return try body(client)
+        } catch {
+            throw RestctlError(error)
+        }
+    }
+
+    /// Runs `action` on timer `id`, then prints the timer's status line.
+    static func act(on id: String, _ action: (RestdClient) throws(ClientError) -> Void) throws(RestctlError) {
+        let snapshot = try withClient { client throws(ClientError) in
+            try action(client)
+            return try client.timer(id: id)
+        }
+        print(TimerLine.format(snapshot, now: WallClock.nowUSec()))
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import RestClient
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// restctl: the command-line client of restd.
+struct Restctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restctl",
+        abstract: "Control the rest timers of restd.",
+        discussion: """
+            Commands that act on a timer take --id (default: default). A duration is \
+            whole seconds (90), units in the order h, m, s (90s, 2m, 1m30s, 1h2m3s) \
+            or a clock time (1:30 is m:ss, 1:02:03 is h:mm:ss).
+
+            Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage \
+            error, 69 when restd cannot be reached, 76 when its reply makes no sense.
+            """,
+        version: RestdClient.clientVersion,
+        subcommands: [
+            Start.self, Pause.self, Resume.self, Add.self, Sub.self,
+            Restart.self, Cancel.self, Status.self, List.self,
+        ])
+
+    /// Parses and runs a command. A runtime failure becomes one line on stderr and its
+    /// exit status, never a backtrace; argument problems go through ArgumentParser.
+    static func main() {
+        let status: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            status = 0
+        } catch let failure as RestctlError {
+            // Whatever was printed before the failure comes first.
+            fflush(nil)
+            StandardError.write("restctl: \(failure.oneLine)\n")
+            status = failure.exitCode
+        } catch {
+            fflush(nil)
+            exit(withError: error)
+        }
+        // Under systemd or in a pipe stdout is fully buffered: flush before leaving.
+        fflush(nil)
+        Glibc.exit(status)
+    }
+}
+
+/// Unbuffered writes to file descriptor 2 (the global `stderr` is off limits in Swift 6).
+enum StandardError {
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

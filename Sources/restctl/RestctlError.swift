@@ -1,0 +1,53 @@
+import RestClient
+
+/// Why restctl gave up at run time: a sentence for stderr and the exit status to leave with.
+struct RestctlError: Error, CustomStringConvertible {
+    enum Kind {
+        /// No bus, no restd on it, or restd did not answer (EX_UNAVAILABLE).
+        case unavailable
+        /// restd refused the request (a bad id, state, or range).
+        case refused
+        /// restd answered something that does not follow the contract (EX_PROTOCOL).
+        case badReply
+    }
+
+    let kind: Kind
+    let message: String
+
+    init(_ error: ClientError) {
+        switch error {
+        case .noBus, .daemonNotRunning:
+            kind = .unavailable
+            message = error.description
+        case .refused(let dbusError):
+            kind = Self.unanswered.contains(dbusError.name) ? .unavailable : .refused
+            // People read the sentence; the error name is for programs.
+            message = dbusError.message.isEmpty ? dbusError.name : dbusError.message
+        case .badReply:
+            kind = .badReply
+            message = error.description
+        }
+    }
+
+    var exitCode: Int32 {
+        switch kind {
+        case .unavailable: 69
+        case .refused: 1
+        case .badReply: 76
+        }
+    }
+
+    /// The message on one line, whatever the daemon or libdbus put in it.
+    var oneLine: String {
+        String(message.map { $0.isNewline ? " " : $0 })
+    }
+
+    var description: String { message }
+
+    // The call went out but no reply came back: restd is hung or went away mid-call.
+    private static let unanswered: Set<String> = [
+        "org.freedesktop.DBus.Error.NoReply",
+        "org.freedesktop.DBus.Error.Timeout",
+        "org.freedesktop.DBus.Error.Disconnected",
+    ]
+}

@@ -1,0 +1,348 @@
+import Foundation
+import RestClient
+import Testing
+
+/// restctl against the real restd on a private bus: whole outputs, exit statuses, error lines.
+///
+/// Times that depend on the clock are checked on paused timers (frozen, so exact) or with
+/// patterns that allow for a slow machine; nothing here sleeps.
+@Suite("restctl", .serialized)
+struct RestctlTests {
+    /// A private bus with restd on it, and the state directory it keeps.
+    final class Fixture {
+        let bus: TestBus
+        let state: TempDirectory
+        let restd: RestdProcess
+
+        init() throws {
+            bus = try TestBus()
+            state = try TempDirectory(prefix: "restd-state")
+            restd = try RestdProcess.start(bus: bus, stateHome: state.path)
+        }
+
+        /// Runs restctl on this bus; the failure message carries restd's log.
+        @discardableResult
+        func run(_ args: String...) -> CommandResult {
+            restctl(bus, args)
+        }
+
+        func log() -> String { restd.log() }
+    }
+
+    static let squat = "Squat · Next: Bench press"
+
+    // MARK: Commands and their output
+
+    @Test("start prints the new timer; status shows it; status --json has every field in order")
+    func startAndStatus() throws {
+        let daemon = try Fixture()
+        let start = daemon.run("start", "90", "--label", "Squat", "--next", "Bench press")
+        #expect(start.status == 0 && start.stderr.isEmpty, "\(start)\n\(daemon.log())")
+        #expect(matches(start.stdout, #"default  running  1:(30|2\d)  Squat · Next: Bench press\n"#), "\(start)")
+
+        let status = daemon.run("status")
+        #expect(status.status == 0 && status.stderr.isEmpty, "\(status)")
+        #expect(matches(status.stdout, #"default  running  1:(30|2\d)  Squat · Next: Bench press\n"#), "\(status)")
+
+        let before = Date()
+        let json = daemon.run("status", "--json")
+        #expect(json.status == 0 && json.stderr.isEmpty, "\(json)")
+        let iso = #""\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z""#
+        #expect(matches(json.stdout, #"\{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
+            + #""duration_usec":90000000,"remaining_usec":\d+,"started_at":"# + iso + #","ends_at":"# + iso
+            + #","expired_at":null\}\n"#), "\(json)")
+        let object = try #require(jsonObject(json.stdout), "\(json)")
+        let remaining = try #require(object["remaining_usec"] as? Int)
+        #expect(remaining > 60_000_000 && remaining <= 90_000_000, "\(json)")
+        let started = try #require(instant(object["started_at"]), "\(json)")
+        let ends = try #require(instant(object["ends_at"]), "\(json)")
+        #expect(abs(ends.timeIntervalSince(started) - 90) < 0.002, "\(json)")
+        #expect(abs(started.timeIntervalSince(before)) < 60, "started_at is not the wall clock: \(json)")
+    }
+
+    @Test("start without a duration runs 90 s; --no-notify and --id are passed on")
+    func startDefaults() throws {
+        let daemon = try Fixture()
+        let start = daemon.run("start", "--id", "plank", "--no-notify")
+        #expect(matches(start.stdout, #"plank  running  1:(30|2\d)\n"#), "\(start)\n\(daemon.log())")
+        let json = daemon.run("status", "--id", "plank", "--json")
+        let object = try #require(jsonObject(json.stdout), "\(json)")
+        #expect(object["duration_usec"] as? Int == 90_000_000, "\(json)")
+        #expect(object["notify"] as? Bool == false, "\(json)")
+        #expect(object["label"] as? String == "" && object["next"] as? String == "", "\(json)")
+        #expect(daemon.run("status").status == 1, "the default timer was not started")
+    }
+
+    @Test("pause freezes the time; add and sub change it exactly; resume, restart and cancel")
+    func lifecycle() throws {
+        let daemon = try Fixture()
+        #expect(daemon.run("start", "90", "--label", "Squat", "--next", "Bench press").succeeded, "\(daemon.log())")
+
+        let pause = daemon.run("pause")
+        #expect(pause.status == 0 && pause.stderr.isEmpty, "\(pause)")
+        #expect(matches(pause.stdout, #"default  paused   1:(30|2\d)  Squat · Next: Bench press\n"#), "\(pause)")
+
+        // Paused, the time left is frozen: every reading from here on is exact.
+        let left = try remainingUSec(daemon)
+        #expect(left > 60_000_000 && left < 90_000_000)
+        #expect(daemon.run("status").stdout == "default  paused   \(TimeFormat.countdown(usec: left))  \(Self.squat)\n")
+        let frozen = daemon.run("status", "--json")
+        #expect(frozen.stdout == daemon.run("status", "--json").stdout)
+        #expect(frozen.stdout.contains(#","remaining_usec":\#(left),"#), "\(frozen)")
+        #expect(frozen.stdout.hasSuffix(#","ends_at":null,"expired_at":null}"# + "\n"), "\(frozen)")
+
+        let add = daemon.run("add", "30")
+        #expect(add.status == 0 && add.stderr.isEmpty, "\(add)")
+        #expect(add.stdout == "default  paused   \(TimeFormat.countdown(usec: left + 30_000_000))  \(Self.squat)\n", "\(add)")
+        #expect(try remainingUSec(daemon) == left + 30_000_000)
+
+        let sub = daemon.run("sub", "10")
+        #expect(sub.stdout == "default  paused   \(TimeFormat.countdown(usec: left + 20_000_000))  \(Self.squat)\n", "\(sub)")
+        #expect(try remainingUSec(daemon) == left + 20_000_000)
+
+        let add2 = daemon.run("add", "1:30")
+        #expect(add2.stdout == "default  paused   \(TimeFormat.countdown(usec: left + 110_000_000))  \(Self.squat)\n", "\(add2)")
+
+        let resume = daemon.run("resume")
+        #expect(resume.status == 0 && resume.stderr.isEmpty, "\(resume)")
+        #expect(matches(resume.stdout, #"default  running  [0-3]:\d\d  Squat · Next: Bench press\n"#), "\(resume)")
+        #expect(try remainingUSec(daemon) <= left + 110_000_000)
+
+        let restart = daemon.run("restart")
+        #expect(restart.status == 0 && restart.stderr.isEmpty, "\(restart)")
+        #expect(matches(restart.stdout, #"default  running  1:(30|2\d)  Squat · Next: Bench press\n"#), "\(restart)")
+
+        let cancel = daemon.run("cancel")
+        #expect(cancel.status == 0 && cancel.stdout.isEmpty && cancel.stderr.isEmpty, "\(cancel)")
+        let gone = daemon.run("status")
+        #expect(gone.status == 1 && gone.stdout.isEmpty, "\(gone)")
+        #expect(gone.stderr == "restctl: no timer \"default\"\n", "\(gone)")
+    }
+
+    @Test("sub down to nothing expires the timer at once; add starts a new run")
+    func expiry() throws {
+        let daemon = try Fixture()
+        #expect(daemon.run("start", "1m", "--label", "Squat").succeeded, "\(daemon.log())")
+        let sub = daemon.run("sub", "2m")
+        #expect(sub.status == 0, "\(sub)\n\(daemon.log())")
+        #expect(matches(sub.stdout, #"default  expired  0:00 \(\+0:0\d\)  Squat\n"#), "\(sub)")
+        let json = daemon.run("status", "--json")
+        let object = try #require(jsonObject(json.stdout), "\(json)")
+        #expect(object["state"] as? String == "expired" && object["remaining_usec"] as? Int == 0, "\(json)")
+        #expect(instant(object["expired_at"]) != nil && object["ends_at"] is NSNull, "\(json)")
+
+        let shorten = daemon.run("sub", "10")
+        #expect(shorten.status == 1 && shorten.stdout.isEmpty, "\(shorten)")
+        #expect(shorten.stderr == "restctl: timer \"default\" has expired; cannot shorten an expired timer\n", "\(shorten)")
+
+        let add = daemon.run("add", "30")
+        #expect(matches(add.stdout, #"default  running  0:(30|2\d)  Squat\n"#), "\(add)")
+    }
+
+    @Test("list shows every timer by id, columns aligned; nothing or [] when there are none")
+    func list() throws {
+        let daemon = try Fixture()
+        let empty = daemon.run("list")
+        #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr.isEmpty, "\(empty)\n\(daemon.log())")
+        let emptyJSON = daemon.run("list", "--json")
+        #expect(emptyJSON.status == 0 && emptyJSON.stdout == "[]\n", "\(emptyJSON)")
+
+        #expect(daemon.run("start", "2m", "--id", "plank_2", "--next", "Rows").succeeded)
+        #expect(daemon.run("pause", "--id", "plank_2").succeeded)
+        #expect(daemon.run("start", "1:02:03", "--id", "a", "--label", "Nap").succeeded)
+        #expect(daemon.run("pause", "--id", "a").succeeded)
+        let plank = try remainingUSec(daemon, id: "plank_2")
+        let nap = try remainingUSec(daemon, id: "a")
+
+        let list = daemon.run("list")
+        #expect(list.status == 0 && list.stderr.isEmpty, "\(list)")
+        #expect(list.stdout == """
+            a        paused   \(TimeFormat.countdown(usec: nap))  Nap
+            plank_2  paused   \(TimeFormat.countdown(usec: plank))  Next: Rows
+
+            """, "\(list)")
+        #expect(matches(list.stdout, #"a        paused   1:0[12]:\d\d  Nap\nplank_2  paused   [12]:\d\d  Next: Rows\n"#))
+
+        let json = daemon.run("list", "--json")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json)")
+        #expect(array.map { $0["id"] as? String } == ["a", "plank_2"], "\(json)")
+        #expect(array.map { $0["remaining_usec"] as? Int } == [Int(nap), Int(plank)], "\(json)")
+        #expect(array.map { $0["state"] as? String } == ["paused", "paused"], "\(json)")
+        #expect(array.map { $0["label"] as? String } == ["Nap", ""], "\(json)")
+        #expect(array.map { $0["next"] as? String } == ["", "Rows"], "\(json)")
+        #expect(array.map { $0["duration_usec"] as? Int } == [3_723_000_000, 120_000_000], "\(json)")
+        #expect(json.stdout.hasPrefix(#"[{"id":"a","state":"paused","label":"Nap","next":"","notify":true,"duration_usec":3723000000,"#), "\(json)")
+    }
+
+    @Test("texts travel and come back escaped in JSON")
+    func texts() throws {
+        let daemon = try Fixture()
+        let label = #"say "hi" \ Étirement ☕"#
+        #expect(daemon.run("start", "90", "--label", label).succeeded, "\(daemon.log())")
+        #expect(daemon.run("pause").succeeded)
+        let json = daemon.run("status", "--json")
+        #expect(json.stdout.contains(#""label":"say \"hi\" \\ Étirement ☕","next":"","#), "\(json)")
+        #expect(jsonObject(json.stdout)?["label"] as? String == label, "\(json)")
+        #expect(daemon.run("status").stdout.hasSuffix("  \(label)\n"))
+    }
+
+    // MARK: Errors
+
+    @Test("restd's refusals: its sentence on one line, exit 1, nothing on stdout")
+    func refusals() throws {
+        let daemon = try Fixture()
+        for args in [["pause", "--id", "nope"], ["status", "--id", "nope"], ["cancel", "--id", "nope"],
+                     ["add", "30", "--id", "nope"], ["restart", "--id", "nope"]] {
+            let result = restctl(daemon.bus, args)
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr == "restctl: no timer \"nope\"\n", "\(result)")
+        }
+        let tooLong = daemon.run("start", "25h")
+        #expect(tooLong.status == 1 && tooLong.stdout.isEmpty, "\(tooLong)")
+        #expect(tooLong.stderr == "restctl: duration 25 h is out of range 1 s…24 h, refusing\n", "\(tooLong)")
+
+        let control = daemon.run("start", "--label", "a\nb")
+        #expect(control.status == 1 && control.stdout.isEmpty, "\(control)")
+        #expect(control.stderr.hasPrefix("restctl: label contains a control character"), "\(control)")
+        #expect(control.stderr.filter { $0 == "\n" }.count == 1, "\(control)")
+    }
+
+    @Test("argument problems exit 64 with a sentence, before anything reaches the bus",
+          arguments: [
+              (["start", "1x"], #"Error: duration "1x" is not understood; give "#),
+              (["start", "1:75"], #"Error: duration "1:75" has 75 seconds; after a colon use 00 to 59"#),
+              (["add", "0"], #"Error: duration "0" is zero; give at least 1 second"#),
+              (["sub", ""], "Error: duration is empty; give "),
+              (["status", "--id", "x-y"], #"Error: timer id "x-y" is invalid: use 1–64 characters"#),
+              (["pause", "--id", "a/b"], #"Error: timer id "a/b" is invalid"#),
+              (["add"], "Error: Missing expected argument '<duration>'"),
+              (["frobnicate"], "Error: Unexpected argument 'frobnicate'"),
+          ])
+    func usageErrors(args: [String], stderrPrefix: String) throws {
+        // No restd at all: a usage error must not even try to connect.
+        let bus = try TestBus()
+        let result = restctl(bus, args)
+        #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.hasPrefix(stderrPrefix), "\(result)")
+        #expect(!result.stderr.contains("restd is not running"), "\(result)")
+    }
+
+    @Test("no restd on the bus: one sentence on stderr, exit 69", arguments: [
+        ["status"], ["list"], ["list", "--json"], ["start"], ["cancel"], ["add", "30", "--id", "x"],
+    ])
+    func noDaemon(args: [String]) throws {
+        let bus = try TestBus()
+        let result = restctl(bus, args)
+        #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr == "restctl: restd is not running on the session bus; start it with "
+            + "`systemctl --user start restd`, or run `restd` in another terminal.\n", "\(result)")
+    }
+
+    @Test("no bus at all: one sentence on stderr, exit 69")
+    func noBus() throws {
+        let dir = try TempDirectory(prefix: "restctl-nobus")
+        let executable = try BuildProducts.executable("restctl")
+        let result = Command.run([executable, "status"],
+                                 environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir.path("missing"))"])
+        #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.hasPrefix("restctl: cannot reach the D-Bus session bus ("), "\(result)")
+        #expect(result.stderr.hasSuffix("); is DBUS_SESSION_BUS_ADDRESS set? `make run` prints the line to export.\n"),
+                "\(result)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
+    }
+
+    @Test("restd going away between two commands is reported, not crashed on")
+    func daemonGone() throws {
+        let daemon = try Fixture()
+        #expect(daemon.run("start", "90").succeeded, "\(daemon.log())")
+        daemon.restd.kill9()
+        let result = daemon.run("status")
+        #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.hasPrefix("restctl: restd is not running on the session bus;"), "\(result)")
+    }
+
+    // MARK: Help and version
+
+    @Test("--help lists every command")
+    func help() throws {
+        let bus = try TestBus()
+        let result = restctl(bus, ["--help"], environment: ["COLUMNS": "80"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(result.stdout == """
+            OVERVIEW: Control the rest timers of restd.
+
+            Commands that act on a timer take --id (default: default). A duration is whole
+            seconds (90), units in the order h, m, s (90s, 2m, 1m30s, 1h2m3s) or a clock
+            time (1:30 is m:ss, 1:02:03 is h:mm:ss).
+
+            Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage
+            error, 69 when restd cannot be reached, 76 when its reply makes no sense.
+
+            USAGE: restctl <subcommand>
+
+            OPTIONS:
+              --version               Show the version.
+              -h, --help              Show help information.
+
+            SUBCOMMANDS:
+              start                   Start (or replace) a timer.
+              pause                   Pause a running timer.
+              resume                  Resume a paused timer.
+              add                     Add time to a timer.
+              sub                     Take time off a timer.
+              restart                 Run a timer again for its original duration.
+              cancel                  Remove a timer.
+              status                  Show one timer.
+              list                    Show every timer, one line each.
+
+              See 'restctl help <subcommand>' for detailed help.
+
+            """, "\(result)")
+    }
+
+    @Test("start --help shows its arguments and the shared --id")
+    func startHelp() throws {
+        let bus = try TestBus()
+        let result = restctl(bus, ["start", "--help"], environment: ["COLUMNS": "80"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains(
+            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--id <id>]\n"), "\(result)")
+        #expect(result.stdout.contains("  --id <id>               The timer to act on. (default: default)\n"), "\(result)")
+    }
+
+    @Test("--version prints the protocol version")
+    func version() throws {
+        let bus = try TestBus()
+        let result = restctl(bus, "--version")
+        #expect(result.status == 0 && result.stdout == "\(RestdClient.clientVersion)\n", "\(result)")
+    }
+
+    // MARK: Helpers
+
+    /// `remaining_usec` of a timer, from `status --json`.
+    private func remainingUSec(_ daemon: Fixture, id: String = "default") throws -> UInt64 {
+        let json = daemon.run("status", "--json", "--id", id)
+        let object = try #require(jsonObject(json.stdout), "\(json)")
+        let value = try #require(object["remaining_usec"] as? Int, "\(json)")
+        return UInt64(value)
+    }
+}
+
+/// `text` matches `pattern` as a whole.
+private func matches(_ text: String, _ pattern: String) -> Bool {
+    guard let regex = try? Regex(pattern) else { return false }
+    return text.wholeMatch(of: regex) != nil
+}
+
+/// `text` as a JSON object, or nil when it is not one.
+private func jsonObject(_ text: String) -> [String: Any]? {
+    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+}
+
+/// An ISO 8601 instant with milliseconds, or nil.
+private func instant(_ value: Any?) -> Date? {
+    guard let text = value as? String else { return nil }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.date(from: text)
+}
