@@ -185,19 +185,26 @@ final class ChildProcess: @unchecked Sendable {
         let state = self.state
         let childPID = pid
         let reaper = Thread {
-            var status: Int32 = 0
-            var result: pid_t
-            repeat { result = waitpid(childPID, &status, 0) } while result < 0 && errno == EINTR
+            // Wait without reaping, record the end under the lock, and only then
+            // reap: while `termination` is nil the pid cannot have been reused,
+            // so `signal(_:)` never hits another process.
+            var info = siginfo_t()
+            var result: Int32
+            repeat {
+                result = waitid(P_PID, id_t(childPID), &info, WEXITED | WNOWAIT)
+            } while result < 0 && errno == EINTR
             let termination: Termination
             if result < 0 {
                 termination = .exited(-1)  // reaped by someone else (ECHILD): unknown
-            } else if status & 0x7f == 0 {
-                termination = .exited((status >> 8) & 0xff)
+            } else if info.si_code == CLD_EXITED {
+                termination = .exited(info._sifields._sigchld.si_status)
             } else {
-                termination = .signaled(status & 0x7f)
+                termination = .signaled(info._sifields._sigchld.si_status)
             }
             exitCondition.lock()
             state.termination = termination
+            var status: Int32 = 0
+            while waitpid(childPID, &status, 0) < 0 && errno == EINTR {}
             exitCondition.broadcast()
             exitCondition.unlock()
         }
