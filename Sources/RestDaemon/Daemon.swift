@@ -89,7 +89,7 @@ public final class Daemon {
 
     private func setUp() throws {
         let signals = TimerSignals(server: server)
-        service.onCommit = { signals.publish($0) }
+        service.observe { signals.publish($0) }
 
         expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
             self.service.runDue()

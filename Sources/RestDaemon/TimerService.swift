@@ -11,8 +11,9 @@ final class TimerService {
     private let clock: TimeSource
     private let logger: Logger
 
-    /// Called with every batch of events once it is stored and applied.
-    var onCommit: ([TimerEvent]) -> Void = { _ in }
+    /// Called, in order, with every batch of events once it is stored and applied
+    /// (bus signals, notifications, status).
+    private var observers: [([TimerEvent]) -> Void] = []
     /// Called with the CLOCK_BOOTTIME instant of the next wake-up, or nil when none is needed.
     var scheduleWakeup: (USec?) -> Void = { _ in }
 
@@ -75,16 +76,25 @@ final class TimerService {
         apply(events, now: now ?? clock.now())
     }
 
+    /// Adds an observer of committed events.
+    func observe(_ observer: @escaping ([TimerEvent]) -> Void) {
+        observers.append(observer)
+    }
+
     /// Announces events already applied to the book (the ones start-up recovery produced).
     func announce(_ events: [TimerEvent]) {
-        onCommit(events)
+        notifyObservers(events)
         rearm(now: clock.now())
     }
 
     private func apply(_ events: [TimerEvent], now: Instant) {
         book.apply(events)
-        onCommit(events)
+        notifyObservers(events)
         rearm(now: now)
+    }
+
+    private func notifyObservers(_ events: [TimerEvent]) {
+        for observer in observers { observer(events) }
     }
 
     func rearm(now: Instant) {
