@@ -1,0 +1,85 @@
+import RestCore
+import Testing
+
+@Suite struct LiveActivityTests {
+    @Test func knownKeysMergeLatestWins() throws {
+        var live = LiveActivity()
+        let result1 = try live.update(["heart_rate": .integer(120), "exercise": .string("Squat")], boottime: 0)
+        #expect(result1)
+        let result2 = try live.update(["heart_rate": .integer(142)], boottime: 1)
+        #expect(result2)
+        #expect(live.fields == ["heart_rate": .integer(142), "exercise": .string("Squat")])
+    }
+
+    @Test func anUpdateThatChangesNothingReportsNoChangeButRefreshesTheHeartRate() throws {
+        var live = LiveActivity()
+        _ = try live.update(["heart_rate": .integer(120)], boottime: 0)
+        let result3 = try live.update(["heart_rate": .integer(120)], boottime: 5_000_000)
+        #expect(result3 == false)
+        #expect(live.staleAt == 15_000_000)
+    }
+
+    @Test func aStaleHeartRateIsRemoved() throws {
+        var live = LiveActivity()
+        _ = try live.update(["heart_rate": .integer(120), "workout": .string("Legs")], boottime: 0)
+        let result4 = live.removeStale(boottime: 9_999_999)
+        #expect(result4 == false)
+        let result5 = live.removeStale(boottime: 10_000_000)
+        #expect(result5)
+        #expect(live.fields == ["workout": .string("Legs")])
+        #expect(live.staleAt == nil)
+    }
+
+    @Test("refused updates change nothing", arguments: [
+        ["heart_rate": LiveValue.integer(19)],
+        ["heart_rate": .integer(251)],
+        ["heart_rate": .string("fast")],
+        ["heart_rate": .double(120)],
+        ["progress_done": .integer(-1)],
+        ["progress_total": .integer(1001)],
+        ["progress_done": .integer(6), "progress_total": .integer(5)],
+        ["exercise": .integer(1)],
+        ["exercise": .string(String(repeating: "a", count: 257))],
+        ["workout": .string("bell\u{7}")],
+        ["colour": .string("red")],
+        ["x_": .string("empty suffix")],
+        ["x_UPPER": .string("no")],
+        ["x_" + String(repeating: "a", count: 31): .boolean(true)],
+        ["x_nan": .double(.nan)],
+        ["heart_rate": .integer(100), "bogus": .boolean(true)],
+    ] as [[String: LiveValue]])
+    func refused(_ update: [String: LiveValue]) throws {
+        var live = LiveActivity()
+        _ = try live.update(["exercise": .string("Squat"), "progress_total": .integer(5)], boottime: 0)
+        let before = live
+        #expect(throws: LiveError.self) { try live.update(update, boottime: 1) }
+        #expect(live == before)
+    }
+
+    @Test func progressDoneMayNotPassTheTotalAlreadySet() throws {
+        var live = LiveActivity()
+        _ = try live.update(["progress_total": .integer(3)], boottime: 0)
+        #expect(throws: LiveError.invalidArgs("progress_done 4 is more than progress_total 3")) {
+            try live.update(["progress_done": .integer(4)], boottime: 0)
+        }
+    }
+
+    @Test func customKeysAreCappedAtSixteen() throws {
+        var live = LiveActivity()
+        var keys: [String: LiveValue] = [:]
+        for i in 0..<16 { keys["x_k\(i)"] = .integer(Int64(i)) }
+        _ = try live.update(keys, boottime: 0)
+        #expect(throws: LiveError.self) { try live.update(["x_one_more": .boolean(true)], boottime: 0) }
+        _ = try live.update(["x_k0": .string("replacing is fine"), "x_k1": .double(1.5)], boottime: 0)
+    }
+
+    @Test func endClearsEverything() throws {
+        var live = LiveActivity()
+        let result6 = live.end()
+        #expect(result6 == false)
+        _ = try live.update(["heart_rate": .integer(100)], boottime: 0)
+        let result7 = live.end()
+        #expect(result7)
+        #expect(live.fields.isEmpty && live.staleAt == nil)
+    }
+}
