@@ -44,6 +44,33 @@ public final class RestdClient {
         _ = try callManager("Adjust", [.string(id), .int64(deltaUSec)])
     }
 
+    // MARK: Live activity
+
+    /// Merges live fields (heart_rate, progress_done, progress_total, exercise, workout, x_…).
+    public func updateLive(_ fields: [String: DBusValue]) throws(ClientError) {
+        _ = try callLive("Update", [.vardict(fields)])
+    }
+
+    /// Ends the live activity: every field cleared.
+    public func endLive() throws(ClientError) { _ = try callLive("End", []) }
+
+    /// Asks for the unicast Changed signal at no more than `rateHz`.
+    public func subscribeLive(rateHz: Double) throws(ClientError) { _ = try callLive("Subscribe", [.double(rateHz)]) }
+
+    public func unsubscribeLive() throws(ClientError) { _ = try callLive("Unsubscribe", []) }
+
+    /// The last broadcast snapshot of the live fields.
+    public func liveFields() throws(ClientError) -> [String: DBusValue] {
+        let reply = try call(path: RestBus.livePath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                             [.string(RestBus.liveInterface), .string(LiveProperty.fields)])
+        guard let fields = reply.first?.unwrapped.vardictEntries else { throw .badReply("Fields is not a dictionary") }
+        return fields
+    }
+
+    private func callLive(_ member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {
+        try call(path: RestBus.livePath, interface: RestBus.liveInterface, member: member, arguments)
+    }
+
     // MARK: Reading
 
     /// One timer's current properties.

@@ -13,11 +13,14 @@ public struct DaemonSettings: Sendable {
     /// The directory holding `state.sqlite`.
     public var stateDirectory: String
     public var limits: TimerLimits
+    public var liveLimits: LiveLimits
 
-    public init(busAddress: String?, stateDirectory: String, limits: TimerLimits = .standard) {
+    public init(busAddress: String?, stateDirectory: String, limits: TimerLimits = .standard,
+                liveLimits: LiveLimits = .standard) {
         self.busAddress = busAddress
         self.stateDirectory = stateDirectory
         self.limits = limits
+        self.liveLimits = liveLimits
     }
 
     /// `$XDG_STATE_HOME/restd`, else `~/.local/state/restd`.
@@ -44,6 +47,7 @@ public final class Daemon {
     private let driver: BusDriver
     private let server: ObjectServer
     private let service: TimerService
+    private var live: LiveService!
     private let clock = SystemClock()
     private var expiryTimer: TimerSource!
     private var clockWatcher: WallClockWatcher?
@@ -84,10 +88,10 @@ public final class Daemon {
         }
         driver = try BusDriver(connection: connection, loop: loop)
         server = try ObjectServer(connection: connection)
-        try setUp()
+        try setUp(settings: settings)
     }
 
-    private func setUp() throws {
+    private func setUp(settings: DaemonSettings) throws {
         let signals = TimerSignals(server: server)
         service.observe { signals.publish($0) }
 
@@ -104,7 +108,12 @@ public final class Daemon {
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerFace.subtree(service: service))
 
+        live = try LiveService(loop: loop, server: server, clock: clock, limits: settings.liveLimits, logger: logger)
+        server.export(path: RestBus.livePath, interfaces: [LiveFace.make(live: live)])
+
         connection.addFilter { [unowned self] message in self.handleBusEvent(message) }
+        // Every peer leaving the bus, so that its subscription ends with it.
+        try connection.addMatch(Self.peerLeftRule)
 
         for signal in [SIGTERM, SIGINT] {
             signalSources.append(try loop.addSignal(signal) { [unowned self] in
@@ -139,6 +148,9 @@ public final class Daemon {
         return "\(running) timer\(running == 1 ? "" : "s") running"
     }
 
+    private static let peerLeftRule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+        + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg2=''"
+
     /// Bus-level events: losing the bus or the name ends the daemon with a failure status, so
     /// that systemd restarts it.
     private func handleBusEvent(_ message: Message) -> Bool {
@@ -151,6 +163,11 @@ public final class Daemon {
             logger.error("lost the bus name \(RestBus.name); exiting")
             loop.exit(1)
             return true
+        }
+        if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged"), message.sender == "org.freedesktop.DBus" {
+            let args = message.arguments()
+            if args.count == 3, let name = args[0].string, args[2].string == "" { live.unsubscribe(name) }
+            return false  // other parts may watch names too
         }
         return false
     }

@@ -7,8 +7,12 @@ public enum RestBus {
     /// Parent of the timer objects: `/io/restd/Rest1/timer/<id>`.
     public static let timersPath = "/io/restd/Rest1/timer"
 
+    /// The live activity object.
+    public static let livePath = "/io/restd/Rest1/live"
+
     public static let managerInterface = "io.restd.Rest1.Manager"
     public static let timerInterface = "io.restd.Rest1.Timer"
+    public static let liveInterface = "io.restd.Rest1.Live"
 
     /// The object path of the timer with this (already validated) id.
     public static func timerPath(id: String) -> String { timersPath + "/" + id }
@@ -46,4 +50,12 @@ public enum TimerProperty {
     public static let remainingUSec = "RemainingUSec"
     public static let expiredAtUSec = "ExpiredAtUSec"
     public static let notify = "Notify"
+}
+
+/// Property names of io.restd.Rest1.Live.
+public enum LiveProperty {
+    public static let fields = "Fields"
+    public static let active = "Active"
+    public static let updatedAtUSec = "UpdatedAtUSec"
+    public static let maxRateHz = "MaxRateHz"
 }

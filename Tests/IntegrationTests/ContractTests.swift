@@ -62,12 +62,12 @@ struct ContractTests {
     @Test("Introspect of the running daemon matches dbus/io.restd.Rest1.xml exactly")
     func introspectionMatchesContract() throws {
         let contract = try Self.interfaces(inXML: try Self.contractFile())
-        #expect(Set(contract.keys) == [RestBus.managerInterface, RestBus.timerInterface])
+        #expect(Set(contract.keys) == [RestBus.managerInterface, RestBus.timerInterface, RestBus.liveInterface])
 
         let daemon = try RunningDaemon()
         try daemon.client.start(id: "probe", durationUSec: 60_000_000)
         var served: [String: [String]] = [:]
-        for path in [RestBus.managerPath, RestBus.timerPath(id: "probe")] {
+        for path in [RestBus.managerPath, RestBus.timerPath(id: "probe"), RestBus.livePath] {
             let result = gdbus(daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", path, "--xml")
             #expect(result.succeeded, "\(result)")
             for (name, shape) in try Self.interfaces(inXML: result.stdout) where name.hasPrefix("io.restd.") {

@@ -52,3 +52,23 @@ enum BusInterfaces {
             Property(TimerProperty.notify, .boolean),
         ])
 }
+
+extension BusInterfaces {
+    static let live = InterfaceDescription(
+        name: RestBus.liveInterface,
+        methods: [
+            Method("Update", in: [Arg("fields", options)]),
+            Method("End"),
+            Method("Subscribe", in: [Arg("max_rate_hz", .double)]),
+            Method("Unsubscribe"),
+        ],
+        signals: [
+            .init("Changed", [Arg("fields", options), Arg("at_usec", .uint64)]),
+        ],
+        properties: [
+            Property(LiveProperty.fields, .dictionary(key: .string, value: .variant)),
+            Property(LiveProperty.active, .boolean),
+            Property(LiveProperty.updatedAtUSec, .uint64),
+            Property(LiveProperty.maxRateHz, .double, annotations: [.emitsChangedSignal("const")]),
+        ])
+}

@@ -1,0 +1,181 @@
+import CSystemd
+import DBusKit
+import EventLoop
+import Glibc
+import Logging
+import RestCore
+import RestProtocol
+
+/// The live activity on the bus: producers' updates merged, then published through throttled
+/// streams — the broadcast (PropertiesChanged of Fields, at MaxRateHz) and one per subscriber
+/// (the unicast Changed signal, at the rate it asked for). Each stream has exactly one timer,
+/// armed only while a trailing publication is pending: nothing wakes up when nothing changes.
+final class LiveService {
+    typealias Fields = [String: LiveValue]
+
+    private let loop: EventLoop
+    private let server: ObjectServer
+    private let clock: TimeSource
+    private let logger: Logger
+    private var activity: LiveActivity
+    private var broadcast: Stream!
+    private var subscribers: [String: Stream] = [:]
+    private var staleTimer: TimerSource!
+    /// CLOCK_REALTIME of the broadcast's last publication.
+    private(set) var updatedAtUSec: USec = 0
+    private var broadcastWasEmpty = true
+    let broadcastRateHz: Double
+
+    /// Called when the number of subscribers changes (for the service status).
+    var onSubscribersChanged: () -> Void = {}
+
+    /// One throttled stream and its one timer, which fires the trailing edge.
+    private final class Stream {
+        var throttle: ThrottledStream<Fields>
+        private(set) var timer: TimerSource!
+
+        init(intervalUSec: USec, loop: EventLoop, onTrailingEdge: @escaping (Stream) -> Void) throws {
+            throttle = ThrottledStream(intervalUSec: intervalUSec, lastPublished: [:])
+            timer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1000) { [unowned self] _ in
+                onTrailingEdge(self)
+            }
+            timer.isEnabled = false
+        }
+    }
+
+    init(loop: EventLoop, server: ObjectServer, clock: TimeSource, limits: LiveLimits, logger: Logger) throws {
+        self.loop = loop
+        self.server = server
+        self.clock = clock
+        self.logger = logger
+        activity = LiveActivity(limits: limits)
+        broadcastRateHz = limits.broadcastRateHz
+        broadcast = try Stream(intervalUSec: ThrottledStream<Fields>.interval(forRateHz: limits.broadcastRateHz), loop: loop) {
+            [unowned self] stream in self.fire(stream, to: nil)
+        }
+        staleTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1000) { [unowned self] _ in
+            self.removeStaleHeartRate()
+        }
+        staleTimer.isEnabled = false
+    }
+
+    var subscriberCount: Int { subscribers.count }
+
+    /// The last broadcast snapshot: what the Fields property shows.
+    var publishedFields: Fields { broadcast.throttle.lastPublished ?? [:] }
+
+    // MARK: Producers
+
+    func update(_ entries: Fields) throws(DBusError) {
+        let now = clock.now()
+        let changed: Bool
+        do {
+            changed = try activity.update(entries, boottime: now.boottime)
+        } catch {
+            throw error.dbusError
+        }
+        rearmStaleTimer()
+        if changed { offerToAll(now: now) }
+    }
+
+    func end() {
+        let now = clock.now()
+        guard activity.end() else { return }
+        rearmStaleTimer()
+        // The end of an activity is published at once on every stream, outside the rate.
+        act(on: broadcast, broadcast.throttle.publishImmediately([:], now: now.boottime), to: nil, now: now)
+        for (name, stream) in subscribers {
+            act(on: stream, stream.throttle.publishImmediately([:], now: now.boottime), to: name, now: now)
+        }
+    }
+
+    private func removeStaleHeartRate() {
+        let now = clock.now()
+        guard activity.removeStale(boottime: now.boottime) else { return rearmStaleTimer() }
+        logger.debug("heart_rate went stale and was removed")
+        rearmStaleTimer()
+        offerToAll(now: now)
+    }
+
+    private func rearmStaleTimer() {
+        if let staleAt = activity.staleAt { staleTimer.schedule(at: staleAt) } else { staleTimer.isEnabled = false }
+    }
+
+    // MARK: Subscribers
+
+    func subscribe(_ name: String, rateHz: Double) throws(DBusError) {
+        let limits = activity.limits
+        guard rateHz.isFinite, limits.subscriberRateHz.contains(rateHz) else {
+            throw DBusError(.invalidArgs,
+                "max_rate_hz \(rateHz) is out of range \(limits.subscriberRateHz.lowerBound)…\(limits.subscriberRateHz.upperBound) Hz")
+        }
+        let interval = ThrottledStream<Fields>.interval(forRateHz: rateHz)
+        let now = clock.now()
+        if let stream = subscribers[name] {
+            act(on: stream, stream.throttle.setInterval(interval), to: name, now: now)
+            return
+        }
+        guard subscribers.count < limits.maxSubscribers else {
+            throw DBusError(name: RestErrorName.limitExceeded,
+                            message: "at most \(limits.maxSubscribers) subscribers are served at once, refusing")
+        }
+        let stream: Stream
+        do {
+            stream = try Stream(intervalUSec: interval, loop: loop) { [unowned self] stream in self.fire(stream, to: name) }
+        } catch {
+            throw DBusError(.failed, "cannot add a subscriber: \(error)")
+        }
+        subscribers[name] = stream
+        onSubscribersChanged()
+        // A new subscriber gets the current fields at once, if there are any.
+        act(on: stream, stream.throttle.offer(activity.fields, now: now.boottime), to: name, now: now)
+    }
+
+    func unsubscribe(_ name: String) {
+        guard let stream = subscribers.removeValue(forKey: name) else { return }
+        stream.timer.cancel()
+        onSubscribersChanged()
+    }
+
+    // MARK: Publishing
+
+    private func offerToAll(now: Instant) {
+        act(on: broadcast, broadcast.throttle.offer(activity.fields, now: now.boottime), to: nil, now: now)
+        for (name, stream) in subscribers {
+            act(on: stream, stream.throttle.offer(activity.fields, now: now.boottime), to: name, now: now)
+        }
+    }
+
+    private func fire(_ stream: Stream, to name: String?) {
+        let now = clock.now()
+        act(on: stream, stream.throttle.fire(activity.fields, now: now.boottime), to: name, now: now)
+    }
+
+    private func act(on stream: Stream, _ action: ThrottledStream<Fields>.Action, to name: String?, now: Instant) {
+        switch action {
+        case .publish(let fields):
+            if let name {
+                server.emitSignal(path: RestBus.livePath, interface: RestBus.liveInterface, name: "Changed",
+                                  arguments: [LiveValues.dictionary(fields), .uint64(now.realtime)], destination: name)
+            } else {
+                publishBroadcast(fields, now: now)
+            }
+        case .schedule(let due):
+            stream.timer.schedule(at: due)
+        case .none:
+            break
+        }
+    }
+
+    /// PropertiesChanged of the live object: Fields and UpdatedAtUSec, and Active when it flips.
+    private func publishBroadcast(_ fields: Fields, now: Instant) {
+        var changed: [String: DBusValue] = [
+            LiveProperty.fields: LiveValues.dictionary(fields),
+            LiveProperty.updatedAtUSec: .uint64(now.realtime),
+        ]
+        if fields.isEmpty != broadcastWasEmpty { changed[LiveProperty.active] = .boolean(!fields.isEmpty) }
+        broadcastWasEmpty = fields.isEmpty
+        updatedAtUSec = now.realtime
+        server.emitPropertiesChanged(path: RestBus.livePath, interface: RestBus.liveInterface, changed: changed)
+    }
+}
