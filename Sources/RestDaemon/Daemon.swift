@@ -126,21 +126,30 @@ public final class Daemon {
     /// Owns the bus name, announces readiness, and serves until told to stop.
     /// Returns the process exit status.
     public func run() throws -> Int32 {
-        let reply: Connection.RequestNameReply
-        do {
-            reply = try connection.requestName(RestBus.name)
-        } catch {
-            throw DaemonError("cannot own the bus name \(RestBus.name): \(error.message)")
-        }
-        guard reply == .primaryOwner || reply == .alreadyOwner else {
-            throw DaemonError("another restd already owns \(RestBus.name) on this bus")
-        }
+        try ownBusName()
         service.announce(recoveryEvents)
         logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
         _ = sd_notify(0, "READY=1\nSTATUS=\(statusLine())")
         let code = try loop.run()
         connection.flush()  // a reply queued just before stopping must still leave
         return code
+    }
+
+    /// Takes the bus name. A predecessor that was just killed may still hold it for a moment,
+    /// until the bus notices its socket closed: wait up to 5 s for it to be released, then give up.
+    private func ownBusName() throws {
+        for attempt in 0..<100 {
+            let reply: Connection.RequestNameReply
+            do {
+                reply = try connection.requestName(RestBus.name)
+            } catch {
+                throw DaemonError("cannot own the bus name \(RestBus.name): \(error.message)")
+            }
+            if reply == .primaryOwner || reply == .alreadyOwner { return }
+            if attempt == 0 { logger.info("\(RestBus.name) is taken; waiting up to 5 s for it to be released") }
+            usleep(50_000)
+        }
+        throw DaemonError("another restd already owns \(RestBus.name) on this bus")
     }
 
     private func statusLine() -> String {
