@@ -294,6 +294,8 @@ struct RestctlTests {
               cancel                  Remove a timer.
               status                  Show one timer.
               list                    Show every timer, one line each.
+              live                    Send live fields (heart rate, progress) to restd.
+              watch                   Print the timer and live fields as they change.
 
               See 'restctl help <subcommand>' for detailed help.
 
