@@ -215,7 +215,7 @@ final class TimerStore: Sendable {
                     case .removed(let timer):
                         try db.cachedStatement(sql: "DELETE FROM timers WHERE id = ?")
                             .execute(arguments: [timer.id.rawValue])
-                    case .expired:
+                    case .expired, .warning:
                         break
                     }
                 }
