@@ -32,6 +32,8 @@ public enum StartOption {
     public static let label = "label"
     public static let next = "next"
     public static let notify = "notify"
+    /// A pre-alert this long (µs, t) before the end; 0 for none.
+    public static let warn = "warn_usec"
 }
 
 /// Property names of io.restd.Rest1.Timer.
@@ -46,4 +48,5 @@ public enum TimerProperty {
     public static let remainingUSec = "RemainingUSec"
     public static let expiredAtUSec = "ExpiredAtUSec"
     public static let notify = "Notify"
+    public static let warnUSec = "WarnUSec"
 }

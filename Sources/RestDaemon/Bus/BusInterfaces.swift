@@ -50,5 +50,6 @@ enum BusInterfaces {
             Property(TimerProperty.remainingUSec, .uint64),
             Property(TimerProperty.expiredAtUSec, .uint64),
             Property(TimerProperty.notify, .boolean),
+            Property(TimerProperty.warnUSec, .uint64),
         ])
 }
