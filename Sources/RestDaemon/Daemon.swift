@@ -4,6 +4,7 @@ import EventLoop
 import Glibc
 import Logging
 import RestCore
+import RestNotify
 import RestProtocol
 
 /// Where the daemon keeps its state and which bus it serves.
@@ -13,11 +14,17 @@ public struct DaemonSettings: Sendable {
     /// The directory holding `state.sqlite`.
     public var stateDirectory: String
     public var limits: TimerLimits
+    /// The language of desktop notifications; by default the one LC_ALL, LC_MESSAGES or LANG selects.
+    public var messages: Messages
 
-    public init(busAddress: String?, stateDirectory: String, limits: TimerLimits = .standard) {
+    public init(
+        busAddress: String?, stateDirectory: String, limits: TimerLimits = .standard,
+        messages: Messages = Messages.forEnvironment { getenv($0).map { String(cString: $0) } }
+    ) {
         self.busAddress = busAddress
         self.stateDirectory = stateDirectory
         self.limits = limits
+        self.messages = messages
     }
 
     /// `$XDG_STATE_HOME/restd`, else `~/.local/state/restd`.
@@ -45,6 +52,7 @@ public final class Daemon {
     private let server: ObjectServer
     private let service: TimerService
     private let clock = SystemClock()
+    private var notifier: Notifier!
     private var expiryTimer: TimerSource!
     private var clockWatcher: WallClockWatcher?
     private var signalSources: [SignalSource] = []
@@ -84,12 +92,15 @@ public final class Daemon {
         }
         driver = try BusDriver(connection: connection, loop: loop)
         server = try ObjectServer(connection: connection)
-        try setUp()
+        try setUp(settings)
     }
 
-    private func setUp() throws {
+    private func setUp(_ settings: DaemonSettings) throws {
         let signals = TimerSignals(server: server)
         service.observe { signals.publish($0) }
+        // After the signals: Expired is on its way before a notification is even asked for.
+        notifier = Notifier(connection: connection, service: service, clock: clock, logger: logger,
+                            messages: settings.messages)
 
         expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
             self.service.runDue()
@@ -126,6 +137,7 @@ public final class Daemon {
         guard reply == .primaryOwner || reply == .alreadyOwner else {
             throw DaemonError("another restd already owns \(RestBus.name) on this bus")
         }
+        notifier.start()
         service.announce(recoveryEvents)
         logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
         _ = sd_notify(0, "READY=1\nSTATUS=\(statusLine())")
