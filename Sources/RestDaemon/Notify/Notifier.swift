@@ -135,7 +135,10 @@ final class Notifier {
         let generation = self.generation
         callServer("GetCapabilities", []) { [unowned self] result in
             // Another owner since: its capabilities are asked anew, and what was held is re-planned.
-            guard generation == self.generation else { return }
+            guard generation == self.generation else {
+                if case .failure(let error) = result { noteFailure(error) }
+                return
+            }
             let waiting = held
             held = []
             switch result {
@@ -172,7 +175,11 @@ final class Notifier {
         ]
         let generation = self.generation
         callServer("Notify", arguments) { [unowned self] result in
-            guard generation == self.generation else { return }
+            // From an earlier owner (which crashed in the middle of it, say): only worth a log line.
+            guard generation == self.generation else {
+                if case .failure(let error) = result { noteFailure(error) }
+                return
+            }
             switch result {
             case .success(let reply):
                 guard case .uint32(let id)? = reply.arguments().first else {
