@@ -186,6 +186,17 @@ public struct NotificationTracker: Sendable {
         }
     }
 
+    /// A server appeared where there was none: what could not be shown is tried again. Calls
+    /// under way stay valid (D-Bus activation delivers them to the server that appeared), and
+    /// nothing was on screen to forget.
+    public mutating func retryFailed() {
+        for id in Array(entries.keys) {
+            guard var entry = entries[id] else { continue }
+            entry.failed = nil
+            entries[id] = entry.isEmpty ? nil : entry
+        }
+    }
+
     // MARK: Reading
 
     /// Whether `id` is a notification restd created on the current server.

@@ -17,8 +17,10 @@ final class NotifyingDaemon {
 
     /// - capabilities: those of the mock server to start first; nil starts none.
     /// - locale: LC_ALL for restd (set explicitly, so that the tests do not depend on the caller's).
-    init(capabilities: [String]? = NotificationServer.fullCapabilities, locale: String = "C.UTF-8") throws {
-        bus = try TestBus()
+    /// - serviceDirectories: for D-Bus activation.
+    init(capabilities: [String]? = NotificationServer.fullCapabilities, locale: String = "C.UTF-8",
+         serviceDirectories: [String] = []) throws {
+        bus = try TestBus(serviceDirectories: serviceDirectories)
         state = try TempDirectory(prefix: "restd-state")
         calls = try MockCalls(bus: bus)
         signals = try SignalWatcher.restd(bus: bus)
@@ -254,6 +256,25 @@ struct NotificationTests {
         #expect(notify.body == "Squat · ended 3 min ago · Next: Bench press")
         #expect(notify.summary == "Rest over")
         // a_old sorts first: had it been shown, it would have been the first Notify.
+        #expect(daemon.calls.calls("Notify").count == 1)
+    }
+
+    @Test("a D-Bus activatable server is started by the first notification, which it then shows once")
+    func activatedServer() throws {
+        let services = try TempDirectory(prefix: "restd-svc")
+        try services.write("org.freedesktop.Notifications.service", """
+            [D-BUS Service]
+            Name=org.freedesktop.Notifications
+            Exec=\(NotificationServer.python) -m dbusmock --template notification_daemon -p '{"capabilities": "body actions"}'
+
+            """)
+        let daemon = try NotifyingDaemon(capabilities: nil, serviceDirectories: [services.path])
+        try daemon.client.start(id: "t", durationUSec: 1_000_000, label: "T")
+        try daemon.expectOnTime("t")
+        let notify = try daemon.calls.waitFor("Notify")
+        #expect(notify.map(\.labelInBody) == ["T"], "\(daemon.bus.log())")
+        #expect(notify.first?.actions?.isEmpty == false)
+        // Once: a call that woke the server up is not repeated when its name then appears.
         #expect(daemon.calls.calls("Notify").count == 1)
     }
 

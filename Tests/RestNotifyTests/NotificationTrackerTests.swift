@@ -200,6 +200,24 @@ extension NotificationTracker.Command {
         #expect(s.commands().isEmpty)
     }
 
+    @Test func aServerAppearingRetriesWhatFailedAndKeepsWhatIsUnderWay() throws {
+        var s = Scenario()
+        try s.start("a")
+        try s.start("b", 2 * minute)
+        s.advance(minute)
+        s.tracker.failed(try #require(s.commands().first?.ticket))
+        s.advance(minute)
+        let underWay = try #require(s.commands().first?.ticket)
+        #expect(underWay.timerID == tid("b"))
+
+        s.tracker.retryFailed()
+        #expect(s.commands().map(\.shape) == ["show a expired replacing 0"])
+        // b's call reaches the server that appeared: its answer still counts.
+        s.tracker.shown(underWay, id: 1)
+        #expect(s.tracker.shownID(tid("b")) == 1)
+        #expect(s.commands().isEmpty)
+    }
+
     @Test func aNewAlertIsTriedEvenAfterAFailure() throws {
         var s = Scenario()
         try s.start("t", 30 * second, warn: 10 * second)

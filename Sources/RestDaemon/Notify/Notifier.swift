@@ -241,16 +241,24 @@ final class Notifier {
     private func ownerChanged(_ message: Message) {
         let arguments = message.arguments()
         guard message.sender == "org.freedesktop.DBus", message.signature == "sss",
-              arguments[0].string == Self.busName, let newOwner = arguments[2].string
+              arguments[0].string == Self.busName, let oldOwner = arguments[1].string,
+              let newOwner = arguments[2].string
         else { return }
-        generation += 1
-        owner = newOwner.isEmpty ? nil : newOwner
-        capabilities = .unknown
-        held = []
         logger.debug(newOwner.isEmpty ? "the notification server left the bus" : "notification server: \(newOwner)")
-        // Show again what is wanted: on a new server at once, and on none through D-Bus
-        // activation, if a server can be activated.
-        tracker.serverChanged()
+        owner = newOwner.isEmpty ? nil : newOwner
+        if oldOwner.isEmpty {
+            // A server appeared where there was none (perhaps activated by our own call, which
+            // then reaches it): nothing of ours was on screen, only what failed is tried again.
+            tracker.retryFailed()
+        } else {
+            // The server left or was replaced: its ids and capabilities mean nothing now, and
+            // everything still wanted is shown again, on the new one or, when none is there,
+            // on one D-Bus activation may start.
+            generation += 1
+            capabilities = .unknown
+            held = []
+            tracker.serverChanged()
+        }
         pump()
     }
 
