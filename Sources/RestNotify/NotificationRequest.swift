@@ -139,7 +139,8 @@ public enum NotificationContent {
         } else if alert.timerID != .default {
             parts.append(alert.timerID.rawValue)
         }
-        if case .expired(let deadline) = alert.kind, let late = lateNote(deadlineUSec: deadline, now: now, messages: messages) {
+        if case .expired(let deadline) = alert.kind,
+           let late = lateNote(deadlineUSec: deadline, now: now, messages: messages) {
             parts.append(late)
         }
         if !alert.next.isEmpty { parts.append(messages.next(alert.next)) }

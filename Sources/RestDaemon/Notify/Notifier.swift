@@ -77,8 +77,10 @@ final class Notifier {
         for rule in rules {
             callBus("AddMatch", [.string(rule)]) { [unowned self] result in
                 if case .failure(let error) = result {
-                    self.logger.error(
-                        "cannot watch the notification server (\(error.message)); notification actions and a server appearing later will go unnoticed")
+                    self.logger.error("""
+                        cannot watch the notification server (\(error.message)); notification actions \
+                        and a server appearing later will go unnoticed
+                        """)
                 }
             }
         }
@@ -284,8 +286,10 @@ final class Notifier {
             return
         }
         failing = true
-        logger.warning(
-            "cannot show desktop notifications: \(error.message) (\(error.name)); timers run and Expired is emitted as usual, and notifications come back with a notification server")
+        logger.warning("""
+            cannot show desktop notifications: \(error.message) (\(error.name)); timers run and Expired \
+            is emitted as usual, and notifications come back with a notification server
+            """)
     }
 
     private func noteSuccess() {
