@@ -27,10 +27,12 @@ let package = Package(
         .target(name: "RestProtocol"),
         // The timer book: pure state machine with an injected clock, no I/O.
         .target(name: "RestCore"),
+        // What desktop notifications say and when they are shown, replaced or closed: pure, no I/O.
+        .target(name: "RestNotify", dependencies: ["RestCore"]),
 
         // The daemon: bus faces, store, event-loop wiring.
         .target(name: "RestDaemon", dependencies: [
-            "DBusKit", "EventLoop", "RestCore", "RestProtocol", "CSystemd",
+            "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSystemd",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -45,6 +47,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "RestCoreTests", dependencies: ["RestCore"]),
+        .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),

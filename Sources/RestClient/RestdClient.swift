@@ -24,11 +24,15 @@ public final class RestdClient {
 
     /// Starts (or replaces) the timer `id`; returns its object path.
     @discardableResult
-    public func start(id: String, durationUSec: UInt64, label: String? = nil, next: String? = nil, notify: Bool? = nil) throws(ClientError) -> String {
+    public func start(
+        id: String, durationUSec: UInt64, label: String? = nil, next: String? = nil, notify: Bool? = nil,
+        warnUSec: UInt64? = nil
+    ) throws(ClientError) -> String {
         var options: [String: DBusValue] = [:]
         if let label { options[StartOption.label] = .string(label) }
         if let next { options[StartOption.next] = .string(next) }
         if let notify { options[StartOption.notify] = .boolean(notify) }
+        if let warnUSec { options[StartOption.warn] = .uint64(warnUSec) }
         let reply = try callManager("Start", [.string(id), .uint64(durationUSec), .vardict(options)])
         guard case .objectPath(let path)? = reply.first else { throw .badReply("Start returned no object path") }
         return path

@@ -4,6 +4,7 @@ import EventLoop
 import Glibc
 import Logging
 import RestCore
+import RestNotify
 import RestProtocol
 
 /// Where the daemon keeps its state and which bus it serves.
@@ -14,13 +15,19 @@ public struct DaemonSettings: Sendable {
     public var stateDirectory: String
     public var limits: TimerLimits
     public var liveLimits: LiveLimits
+    /// The language of desktop notifications; by default the one LC_ALL, LC_MESSAGES or LANG selects.
+    public var messages: Messages
 
-    public init(busAddress: String?, stateDirectory: String, limits: TimerLimits = .standard,
-                liveLimits: LiveLimits = .standard) {
+    public init(
+        busAddress: String?, stateDirectory: String, limits: TimerLimits = .standard,
+        liveLimits: LiveLimits = .standard,
+        messages: Messages = Messages.forEnvironment { getenv($0).map { String(cString: $0) } }
+    ) {
         self.busAddress = busAddress
         self.stateDirectory = stateDirectory
         self.limits = limits
         self.liveLimits = liveLimits
+        self.messages = messages
     }
 
     /// `$XDG_STATE_HOME/restd`, else `~/.local/state/restd`.
@@ -49,6 +56,7 @@ public final class Daemon {
     private let service: TimerService
     private var live: LiveService!
     private let clock = SystemClock()
+    private var notifier: Notifier!
     private var expiryTimer: TimerSource!
     private var clockWatcher: WallClockWatcher?
     private var signalSources: [SignalSource] = []
@@ -94,6 +102,9 @@ public final class Daemon {
     private func setUp(settings: DaemonSettings) throws {
         let signals = TimerSignals(server: server)
         service.observe { signals.publish($0) }
+        // After the signals: Expired is on its way before a notification is even asked for.
+        notifier = Notifier(connection: connection, service: service, clock: clock, logger: logger,
+                            messages: settings.messages)
 
         expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
             self.service.runDue()
@@ -127,6 +138,7 @@ public final class Daemon {
     /// Returns the process exit status.
     public func run() throws -> Int32 {
         try ownBusName()
+        notifier.start()
         service.announce(recoveryEvents)
         logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
         _ = sd_notify(0, "READY=1\nSTATUS=\(statusLine())")

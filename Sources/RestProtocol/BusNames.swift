@@ -36,6 +36,8 @@ public enum StartOption {
     public static let label = "label"
     public static let next = "next"
     public static let notify = "notify"
+    /// A pre-alert this long (µs, t) before the end; 0 for none.
+    public static let warn = "warn_usec"
 }
 
 /// Property names of io.restd.Rest1.Timer.
@@ -50,6 +52,7 @@ public enum TimerProperty {
     public static let remainingUSec = "RemainingUSec"
     public static let expiredAtUSec = "ExpiredAtUSec"
     public static let notify = "Notify"
+    public static let warnUSec = "WarnUSec"
 }
 
 /// Property names of io.restd.Rest1.Live.

@@ -50,6 +50,7 @@ enum BusInterfaces {
             Property(TimerProperty.remainingUSec, .uint64),
             Property(TimerProperty.expiredAtUSec, .uint64),
             Property(TimerProperty.notify, .boolean),
+            Property(TimerProperty.warnUSec, .uint64),
         ])
 }
 

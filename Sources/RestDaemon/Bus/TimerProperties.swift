@@ -16,6 +16,7 @@ enum TimerProperties {
             TimerProperty.remainingUSec: .uint64(timer.remainingUSec),
             TimerProperty.expiredAtUSec: .uint64(timer.expiredAtUSec),
             TimerProperty.notify: .boolean(timer.notify),
+            TimerProperty.warnUSec: .uint64(timer.warnUSec),
         ]
     }
 
