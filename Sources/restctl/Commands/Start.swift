@@ -19,18 +19,24 @@ extension Restctl {
         @Flag(name: .customLong("no-notify"), help: "Send no desktop notification when it runs out.")
         var noNotify = false
 
+        @Option(help: ArgumentHelp("Warn with a notification this long before the end (e.g. 10s).",
+                                   valueName: "duration"))
+        var warn: String?
+
         @OptionGroup var timer: TimerSelection
 
         func validate() throws {
             _ = try durationUSec(duration)
+            if let warn { _ = try durationUSec(warn) }
         }
 
         func run() throws {
             let usec = try durationUSec(duration)
+            let warnUSec = try warn.map { text throws(ValidationError) in try durationUSec(text) }
             let id = timer.timerID
             try Daemon.act(on: id) { client throws(ClientError) in
                 try client.start(id: id, durationUSec: usec, label: label, next: next,
-                                 notify: noNotify ? false : nil)
+                                 notify: noNotify ? false : nil, warnUSec: warnUSec)
             }
         }
     }
