@@ -47,3 +47,10 @@ public enum TimerProperty {
     public static let expiredAtUSec = "ExpiredAtUSec"
     public static let notify = "Notify"
 }
+
+/// Property names of io.restd.Rest1.Manager.
+public enum ManagerProperty {
+    public static let version = "Version"
+    /// The rest `restctl start` uses when no duration is given (`default_duration` in config.toml).
+    public static let defaultDurationUSec = "DefaultDurationUSec"
+}
