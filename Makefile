@@ -259,14 +259,16 @@ echo "export DBUS_SESSION_BUS_ADDRESS=$address"
 echo "# No session bus was found, so this is a private one: paste the line above into other terminals to reach it."
 
 # The command runs as a child that keeps the terminal's stdin and Ctrl-C
-# (which reaches it through the terminal); TERM and HUP sent to this script
-# (say by make, when it is stopped) are passed on to it. The bus is stopped
-# only once the command has exited.
+# (which reaches it through the terminal); TERM sent to this script (say by
+# make, when it is stopped) is passed on to it, and so is a hang-up, as TERM:
+# restd takes SIGHUP as "reload the configuration", but a private bus must not
+# outlive the terminal that started it. The bus is stopped only once the
+# command has exited.
 ( trap - INT QUIT; exec "$@" ) <&0 &
 command_pid=$!
 trap ':' INT
 trap 'kill -TERM "$command_pid" 2>/dev/null || true' TERM
-trap 'kill -HUP "$command_pid" 2>/dev/null || true' HUP
+trap 'kill -TERM "$command_pid" 2>/dev/null || true' HUP
 while kill -0 "$command_pid" 2>/dev/null; do
   wait "$command_pid" || true
 done
