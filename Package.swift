@@ -11,7 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries, found through pkg-config.
@@ -35,6 +36,7 @@ let package = Package(
             "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSystemd",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // The client library behind restctl (and the integration tests).
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),

@@ -117,6 +117,23 @@ public final class RestdClient {
         return version
     }
 
+    /// The rest to start when the user gives no duration: restd's `DefaultDurationUSec`
+    /// (its configured `default_duration`), or 90 s from a restd too old to have the property.
+    public func defaultDurationUSec() throws(ClientError) -> UInt64 {
+        let reply: [DBusValue]
+        do {
+            reply = try call(path: RestBus.managerPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                             [.string(RestBus.managerInterface), .string(ManagerProperty.defaultDurationUSec)])
+        } catch .refused(let error) where error.hasName(.unknownProperty) || error.name == RestErrorName.invalidArgs {
+            return Self.fallbackDefaultDurationUSec
+        }
+        guard let usec = reply.first?.unwrapped.uint64 else { throw .badReply("DefaultDurationUSec is not a uint64") }
+        return usec
+    }
+
+    /// The default rest of a restd without `DefaultDurationUSec`.
+    public static let fallbackDefaultDurationUSec: UInt64 = 90_000_000
+
     // MARK: Calls
 
     private func callManager(_ member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {

@@ -6,8 +6,10 @@
 public struct TimerBook: Sendable, Equatable {
     /// The timers by id.
     public private(set) var timers: [TimerID: RestTimer]
-    /// The bounds enforced by the operations.
-    public let limits: TimerLimits
+    /// The bounds enforced by the operations; a reloaded configuration may change them.
+    /// Nothing is planned by the change itself: lower limits apply to what comes next (a lower
+    /// `maxTimers` keeps existing timers), and a shorter retention shows up in `due`.
+    public var limits: TimerLimits
 
     /// Creates an empty book.
     public init(limits: TimerLimits = .standard) {

@@ -62,3 +62,10 @@ public enum LiveProperty {
     public static let updatedAtUSec = "UpdatedAtUSec"
     public static let maxRateHz = "MaxRateHz"
 }
+
+/// Property names of io.restd.Rest1.Manager.
+public enum ManagerProperty {
+    public static let version = "Version"
+    /// The rest `restctl start` uses when no duration is given (`default_duration` in config.toml).
+    public static let defaultDurationUSec = "DefaultDurationUSec"
+}

@@ -27,7 +27,8 @@ enum BusInterfaces {
                               Arg("deadline_usec", .uint64), Arg("fired_usec", .uint64)]),
         ],
         properties: [
-            Property("Version", .string, annotations: [.emitsChangedSignal("const")]),
+            Property(ManagerProperty.version, .string, annotations: [.emitsChangedSignal("const")]),
+            Property(ManagerProperty.defaultDurationUSec, .uint64),
         ])
 
     static let timer = InterfaceDescription(
