@@ -94,6 +94,9 @@ public final class Daemon {
                                       "moved": .array(movedAside.map { .string($0) })])
         }
         let stored = try store.loadAll { skipped in logger.warning("skipping a stored timer: \(skipped)") }
+        if let readOnly = store.readOnlyReason {
+            logger.warning("\(readOnly): serving \(stored.count) stored timer(s); every change will be refused")
+        }
         let limits = settings.configuration.limits(base: settings.limits)
         let (book, events) = TimerBook.restoring(stored, limits: limits, now: now)
         recoveryEvents = events

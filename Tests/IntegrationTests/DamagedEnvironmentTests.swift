@@ -4,7 +4,7 @@ import RestClient
 import RestProtocol
 import Testing
 
-/// A full disk, and the bus going away.
+/// A full disk, a read-only state directory, and the bus going away.
 @Suite("Damaged environment", .serialized)
 struct DamagedEnvironmentTests {
     /// restd in a user and mount namespace of its own, with its state on a small tmpfs: the test
@@ -74,6 +74,34 @@ struct DamagedEnvironmentTests {
         try client.pause(id: "long")
         #expect(try client.timers().map(\.id) == ["long", "new", "short"])
         #expect(disk.restd.log().contains("could not"), "\(disk.restd.log())")
+    }
+
+    @Test("read-only state directory: restd serves what it has, refuses mutations, still expires timers")
+    func readOnlyStateDirectory() throws {
+        let daemon = try RunningDaemon()
+        try daemon.client.start(id: "long", durationUSec: 3_600_000_000, label: "Kept")
+        try daemon.client.start(id: "short", durationUSec: 3_000_000)
+        let before = try daemon.client.timers()
+        daemon.restd.terminate()
+        #expect(try daemon.restd.waitForExit() == 0)
+
+        // The same state, bind-mounted read-only in restd's own mount namespace (a read-only
+        // remount is refused while files are open for writing, so it has to be so from the start).
+        let script = "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
+            + "mount -o remount,bind,ro \"$XDG_STATE_HOME\" && exec \"$0\""
+        let watcher = try SignalWatcher.restd(bus: daemon.bus)
+        let restd = try RestdProcess(bus: daemon.bus, stateHome: daemon.state.path,
+                                     arguments: ["--user", "--map-root-user", "--mount", "--propagation", "private",
+                                                 "/bin/sh", "-c", script, try BuildProducts.executable("restd")],
+                                     executable: "/usr/bin/unshare")
+        defer { restd.terminate() }
+        try restd.waitUntilReady()
+        let client = try RestdClient(address: daemon.bus.address)
+        #expect(try client.timers().map(\.id) == before.map(\.id))
+        #expect { try client.start(id: "new", durationUSec: 60_000_000) } throws: { Self.isStorageFailure($0) }
+        try watcher.waitFor(where: { $0.member == "Expired" && $0.arguments().first == .string("short") })
+        #expect(try client.timer(id: "short").state == "expired")
+        #expect(restd.log().contains("read-only"), "\(restd.log())")
     }
 
     @Test("the bus dies: restd exits non-zero at once, and on a new bus it has every timer")

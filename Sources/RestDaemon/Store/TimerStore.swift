@@ -25,12 +25,16 @@ final class TimerStore: Sendable {
     /// Why the previous state file was moved aside at open, nil when it was not.
     let movedAsideReason: String?
 
+    /// Why changes cannot be saved (the state directory is read-only), nil when they can.
+    let readOnlyReason: String?
+
     private let queue: DatabaseQueue
 
-    private init(path: String, queue: DatabaseQueue, movedAsideReason: String?) {
+    private init(path: String, queue: DatabaseQueue, movedAsideReason: String?, readOnlyReason: String? = nil) {
         self.path = path
         self.queue = queue
         self.movedAsideReason = movedAsideReason
+        self.readOnlyReason = readOnlyReason
     }
 
     // MARK: - Opening
@@ -44,6 +48,9 @@ final class TimerStore: Sendable {
     /// overwritten. Errors that say nothing about the file itself (disk full, locked, I/O)
     /// are thrown instead, so a healthy file is never set aside by accident.
     static func open(directory: String, now: USec) throws -> (store: TimerStore, movedAside: [String]) {
+        if StoreFiles.isReadOnlyDirectory(directory) {
+            return (try openReadOnlyCopy(directory: directory, now: now), [])
+        }
         try StoreFiles.makePrivateDirectory(directory)
         let path = directory + "/" + fileName
 
@@ -55,6 +62,26 @@ final class TimerStore: Sendable {
         }
         let queue = try openWritable(path)
         return (TimerStore(path: path, queue: queue, movedAsideReason: reason), movedAside)
+    }
+
+    /// A state directory that cannot be written (a read-only mount): the state is copied, with
+    /// its -wal, into a private scratch directory and read from there, so that the timers are
+    /// served and keep expiring while every change is refused. The originals are not touched;
+    /// a copy that cannot be read is ignored and restd starts empty.
+    private static func openReadOnlyCopy(directory: String, now: USec) throws -> TimerStore {
+        let path = directory + "/" + fileName
+        let scratch = try StoreFiles.makeScratchDirectory()
+        let copy = scratch + "/" + fileName
+        for suffix in ["", "-wal"] where FileManager.default.isReadableFile(atPath: path + suffix) {
+            try? FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+        if (try? diagnose(copy)) != nil {
+            // Unreadable (or not readable as a state file): serve nothing rather than guess.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+        }
+        let queue = try openWritable(copy)
+        return TimerStore(path: path, queue: queue, movedAsideReason: nil,
+                          readOnlyReason: "the state directory \(directory) is read-only")
     }
 
     /// Closes the database; later calls fail.
@@ -215,6 +242,7 @@ final class TimerStore: Sendable {
     /// removed ones deleted. An empty list touches nothing.
     func apply(_ events: [TimerEvent]) throws {
         guard !events.isEmpty else { return }
+        if let readOnlyReason { throw StoreError(description: "cannot save changes: \(readOnlyReason)") }
         do {
             try queue.write { db in
                 for event in events {
