@@ -327,6 +327,23 @@ struct NotificationTests {
         #expect(shown.allSatisfy { $0.server == daemon.server?.uniqueName })
     }
 
+    @Test("a server that replies with the wrong signatures: timers expire on time, restd answers at once")
+    func wrongSignatureServer() throws {
+        let daemon = try NotifyingDaemon()
+        let odd = try #require(daemon.server)
+        // Capabilities as one string, ids as strings: nothing the specification allows.
+        try odd.addMethod("GetCapabilities", in: "", out: "s", code: "ret = 'actions body-markup'")
+        try odd.addMethod("Notify", in: "susssasa{sv}i", out: "s", code: "ret = 'forty-two'")
+        try daemon.client.start(id: "a", durationUSec: 1_000_000, label: "A")
+        try daemon.expectOnTime("a")
+        try daemon.calls.waitFor("GetCapabilities")
+        try daemon.expectPromptAnswer()
+        try daemon.client.start(id: "b", durationUSec: 1_000_000, label: "B")
+        try daemon.expectOnTime("b")
+        try daemon.expectPromptAnswer()
+        #expect(daemon.restd.isRunning, "\(daemon.restd.log())")
+    }
+
     @Test("a server that crashes in the middle of Notify: the timer expires on time, one warning, a new server works")
     func crashingServer() throws {
         let daemon = try NotifyingDaemon()
