@@ -19,6 +19,7 @@ public struct DaemonSettings: Sendable {
     public var configuration: RestdConfiguration
     /// The limits the configuration does not set.
     public var limits: TimerLimits
+    /// The live limits the configuration does not set (`[live]` sets the rate and staleness).
     public var liveLimits: LiveLimits
     /// The language of desktop notifications; by default the one LC_ALL, LC_MESSAGES or LANG selects.
     public var messages: Messages
@@ -148,8 +149,13 @@ public final class Daemon {
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerFace.subtree(service: service))
 
-        live = try LiveService(loop: loop, server: server, clock: clock, limits: settings.liveLimits, logger: logger)
+        live = try LiveService(loop: loop, server: server, clock: clock,
+                               limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
         server.export(path: RestBus.livePath, interfaces: [LiveFace.make(live: live)])
+        observeConfiguration { [unowned self] _, new in
+            self.live.setBroadcastRate(new.live.broadcastRate)
+            self.live.setHeartRateStaleness(new.live.heartRateStalenessUSec)
+        }
 
         connection.addFilter { [unowned self] message in self.handleBusEvent(message) }
         // Every peer leaving the bus, so that its subscription ends with it.

@@ -31,9 +31,10 @@ struct ConfigFileTests {
         #expect(defaults.notifications.urgency == .normal)
         #expect(defaults.notifications.actions == [.restart, .add30s])
         #expect(defaults.notifications.soundCommand == nil)
-        #expect(defaults.live.broadcastRate == 1)
-        #expect(defaults.live.broadcastIntervalUSec == 1_000_000)
+        #expect(defaults.live.broadcastRate == 2)
+        #expect(defaults.live.broadcastIntervalUSec == 500_000)
         #expect(defaults.live.heartRateStalenessUSec == 10_000_000)
+        #expect(defaults.liveLimits() == LiveLimits.standard)
     }
 
     @Test("every key is read")
@@ -61,6 +62,7 @@ struct ConfigFileTests {
         #expect(config.notifications.urgency == .critical)
         #expect(config.notifications.urgency.hint == 2)
         #expect(config.notifications.actions == [.add1m, .cancel])
+        #expect(config.liveLimits().broadcastRateHz == 2.5 && config.liveLimits().heartRateStaleUSec == 30_000_000)
         #expect(config.notifications.soundCommand == ["paplay", "/usr/share/sounds/freedesktop/stereo/complete.oga"])
         let limits = config.limits()
         #expect(limits.maxTimers == 50 && limits.expiredRetentionUSec == 600_000_000)
@@ -99,8 +101,11 @@ struct ConfigFileTests {
         ("max_timers = 10001", "config.toml:1: max_timers: 10001 is out of range 1…10000"),
         ("max_timers = \"ten\"", "config.toml:1: max_timers: expected an integer from 1 to 10000, found a string"),
         ("expired_retention = \"2d\"", "config.toml:1: expired_retention: \"2d\" is not a duration; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
-        ("[live]\nbroadcast_rate = 0", "config.toml:2: live.broadcast_rate: 0.0 is out of range 0.1…10.0 updates per second"),
-        ("[live]\nbroadcast_rate = nan", "config.toml:2: live.broadcast_rate: nan is out of range 0.1…10.0 updates per second"),
+        ("[live]\nbroadcast_rate = 0", "config.toml:2: live.broadcast_rate: 0.0 is out of range 0.01…20.0 updates per second"),
+        ("[live]\nbroadcast_rate = 0.009", "config.toml:2: live.broadcast_rate: 0.009 is out of range 0.01…20.0 updates per second"),
+        ("[live]\nbroadcast_rate = 20.5", "config.toml:2: live.broadcast_rate: 20.5 is out of range 0.01…20.0 updates per second"),
+        ("[live]\nbroadcast_rate = nan", "config.toml:2: live.broadcast_rate: nan is out of range 0.01…20.0 updates per second"),
+        ("[live]\nbroadcast_rate = inf", "config.toml:2: live.broadcast_rate: inf is out of range 0.01…20.0 updates per second"),
         ("[live]\nheart_rate_staleness = \"11m\"", "config.toml:2: live.heart_rate_staleness: 11 min is out of range 1 s…10 min"),
         ("[notifications]\nurgency = \"urgent\"", "config.toml:2: notifications.urgency: \"urgent\" is not one of \"low\", \"normal\", \"critical\""),
         ("[notifications]\nurgency = 2", "config.toml:2: notifications.urgency: expected one of \"low\", \"normal\", \"critical\", found an integer"),
@@ -138,7 +143,7 @@ struct ConfigFileTests {
             """) == [
                 "config.toml:1: max_timers: 0 is out of range 1…10000",
                 "config.toml:3: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\"",
-                "config.toml:5: live.broadcast_rate: 100.0 is out of range 0.1…10.0 updates per second",
+                "config.toml:5: live.broadcast_rate: 100.0 is out of range 0.01…20.0 updates per second",
             ])
     }
 

@@ -40,9 +40,11 @@ struct ConfigKey: Sendable {
                   show: { ConfigValue.showDuration($0.expiredRetentionUSec) }) { value, config throws(ConfigValueError) in
             config.expiredRetentionUSec = try ConfigValue.duration(value, min: 0, max: 86_400_000_000)
         },
-        ConfigKey(path: "live.broadcast_rate", defaultText: "1", appliesOnReload: true,
+        // The same range as a subscriber's rate: the broadcast is one more stream like theirs.
+        ConfigKey(path: "live.broadcast_rate", defaultText: "2", appliesOnReload: true,
                   show: { ConfigValue.showNumber($0.live.broadcastRate) }) { value, config throws(ConfigValueError) in
-            config.live.broadcastRate = try ConfigValue.number(value, in: 0.1...10, unit: "updates per second")
+            config.live.broadcastRate = try ConfigValue.number(value, in: LiveLimits.standard.subscriberRateHz,
+                                                               unit: "updates per second")
         },
         ConfigKey(path: "live.heart_rate_staleness", defaultText: "\"10s\"", appliesOnReload: true,
                   show: { ConfigValue.showDuration($0.live.heartRateStalenessUSec) }) { value, config throws(ConfigValueError) in

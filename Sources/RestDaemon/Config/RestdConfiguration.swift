@@ -12,14 +12,14 @@ public struct RestdConfiguration: Sendable, Equatable {
     public var live = Live()
     public var notifications = Notifications()
 
-    /// Settings of the live broadcast (`[live]`).
+    /// Settings of the live activity (`[live]`).
     public struct Live: Sendable, Equatable {
-        /// Live updates per second at most.
-        public var broadcastRate: Double = 1
-        /// A heart rate older than this is no longer shown.
-        public var heartRateStalenessUSec: USec = 10_000_000
+        /// The broadcast's rate: PropertiesChanged of Fields at most this often (the MaxRateHz property).
+        public var broadcastRate: Double = LiveLimits.standard.broadcastRateHz
+        /// A heart rate not refreshed for this long is removed.
+        public var heartRateStalenessUSec: USec = LiveLimits.standard.heartRateStaleUSec
 
-        /// The shortest time between two live updates.
+        /// The shortest time between two broadcasts.
         public var broadcastIntervalUSec: USec { USec((1_000_000 / broadcastRate).rounded()) }
     }
 
@@ -65,6 +65,14 @@ public struct RestdConfiguration: Sendable, Equatable {
         var limits = base
         limits.maxTimers = maxTimers
         limits.expiredRetentionUSec = expiredRetentionUSec
+        return limits
+    }
+
+    /// `base` with the live settings this configuration sets.
+    public func liveLimits(base: LiveLimits = .standard) -> LiveLimits {
+        var limits = base
+        limits.broadcastRateHz = live.broadcastRate
+        limits.heartRateStaleUSec = live.heartRateStalenessUSec
         return limits
     }
 }
