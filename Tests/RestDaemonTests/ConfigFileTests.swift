@@ -1,5 +1,6 @@
 import Foundation
 import RestCore
+import RestNotify
 import Testing
 
 @testable import RestDaemon
@@ -28,8 +29,12 @@ struct ConfigFileTests {
         let defaults = RestdConfiguration()
         #expect(defaults.defaultDurationUSec == 90_000_000)
         #expect(defaults.limits() == TimerLimits.standard)
-        #expect(defaults.notifications.urgency == .normal)
-        #expect(defaults.notifications.actions == [.restart, .add30s])
+        // The issues' contract: "Rest over" stays until dismissed (urgency byte 2), with "+30 s"
+        // and "Again"; the broadcast at 2 Hz; a heart rate stale after 10 s.
+        #expect(defaults.notifications.urgency == .critical)
+        #expect(defaults.notifications.urgency.hint == 2)
+        #expect(defaults.notifications.actions == [.add30s, .restart])
+        #expect(defaults.notifications.style == NotificationStyle.standard)
         #expect(defaults.notifications.soundCommand == nil)
         #expect(defaults.live.broadcastRate == 2)
         #expect(defaults.live.broadcastIntervalUSec == 500_000)
@@ -62,6 +67,7 @@ struct ConfigFileTests {
         #expect(config.notifications.urgency == .critical)
         #expect(config.notifications.urgency.hint == 2)
         #expect(config.notifications.actions == [.add1m, .cancel])
+        #expect(config.notifications.style == NotificationStyle(urgency: .critical, actions: [.add1m, .cancel]))
         #expect(config.liveLimits().broadcastRateHz == 2.5 && config.liveLimits().heartRateStaleUSec == 30_000_000)
         #expect(config.notifications.soundCommand == ["paplay", "/usr/share/sounds/freedesktop/stereo/complete.oga"])
         let limits = config.limits()
@@ -109,9 +115,9 @@ struct ConfigFileTests {
         ("[live]\nheart_rate_staleness = \"11m\"", "config.toml:2: live.heart_rate_staleness: 11 min is out of range 1 s…10 min"),
         ("[notifications]\nurgency = \"urgent\"", "config.toml:2: notifications.urgency: \"urgent\" is not one of \"low\", \"normal\", \"critical\""),
         ("[notifications]\nurgency = 2", "config.toml:2: notifications.urgency: expected one of \"low\", \"normal\", \"critical\", found an integer"),
-        ("[notifications]\nactions = [\"restart\", \"snooze\"]", "config.toml:2: notifications.actions: \"snooze\" is not one of \"restart\", \"add_30s\", \"add_1m\", \"cancel\""),
+        ("[notifications]\nactions = [\"restart\", \"snooze\"]", "config.toml:2: notifications.actions: \"snooze\" is not one of \"add_30s\", \"add_1m\", \"restart\", \"cancel\""),
         ("[notifications]\nactions = [\"restart\", \"restart\"]", "config.toml:2: notifications.actions: \"restart\" is listed twice"),
-        ("[notifications]\nactions = \"restart\"", "config.toml:2: notifications.actions: expected a list of \"restart\", \"add_30s\", \"add_1m\", \"cancel\", found a string"),
+        ("[notifications]\nactions = \"restart\"", "config.toml:2: notifications.actions: expected a list of \"add_30s\", \"add_1m\", \"restart\", \"cancel\", found a string"),
         ("[notifications]\nsound_command = \"paplay x.oga\"", "config.toml:2: notifications.sound_command: expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found a string"),
         ("[notifications]\nsound_command = []", "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"),
         ("[notifications]\nsound_command = [\"\"]", "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"),
@@ -263,6 +269,12 @@ struct ConfigFileTests {
             #expect(row != nil, "README has no row for \(key.path)")
             #expect(row?.contains("`\(key.defaultText)`") ?? false || (key.defaultText == "(none)" && row?.contains("none") ?? false),
                     "README row of \(key.path) does not show its default \(key.defaultText)")
+            // The last column says what a reload does: "applies …", or "at the next start".
+            let reload = row?.split(separator: "|").last?.trimmingCharacters(in: .whitespaces) ?? ""
+            #expect(reload.hasPrefix(key.appliesOnReload ? "applies" : "at the next start"),
+                    "README row of \(key.path) says \"\(reload)\" on reload")
         }
+        let allApply = ConfigKey.all.allSatisfy(\.appliesOnReload)
+        #expect(readme.contains("Every key applies on reload") == allApply)
     }
 }

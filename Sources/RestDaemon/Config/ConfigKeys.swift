@@ -1,5 +1,6 @@
 import DBusKit
 import RestCore
+import RestNotify
 import TOMLKit
 
 /// Why a value cannot be used, without the file and line (the parser adds them).
@@ -50,13 +51,13 @@ struct ConfigKey: Sendable {
                   show: { ConfigValue.showDuration($0.live.heartRateStalenessUSec) }) { value, config throws(ConfigValueError) in
             config.live.heartRateStalenessUSec = try ConfigValue.duration(value, min: 1_000_000, max: 600_000_000)
         },
-        ConfigKey(path: "notifications.urgency", defaultText: "\"normal\"", appliesOnReload: true,
+        ConfigKey(path: "notifications.urgency", defaultText: "\"critical\"", appliesOnReload: true,
                   show: { ConfigValue.showStrings([$0.notifications.urgency.rawValue], list: false) }) { value, config throws(ConfigValueError) in
             config.notifications.urgency = try ConfigValue.choice(value, RestdConfiguration.Urgency.self)
         },
-        ConfigKey(path: "notifications.actions", defaultText: "[\"restart\", \"add_30s\"]", appliesOnReload: true,
+        ConfigKey(path: "notifications.actions", defaultText: "[\"add_30s\", \"restart\"]", appliesOnReload: true,
                   show: { ConfigValue.showStrings($0.notifications.actions.map(\.rawValue), list: true) }) { value, config throws(ConfigValueError) in
-            config.notifications.actions = try ConfigValue.choices(value, RestdConfiguration.NotificationAction.self)
+            config.notifications.actions = try ConfigValue.choices(value, NotificationAction.self)
         },
         ConfigKey(path: "notifications.sound_command", defaultText: "(none)", appliesOnReload: true,
                   show: { $0.notifications.soundCommand.map { ConfigValue.showStrings($0, list: true) } ?? "(none)" }) { value, config throws(ConfigValueError) in
