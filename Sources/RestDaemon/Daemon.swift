@@ -131,9 +131,13 @@ public final class Daemon {
         }
         service.observe { [unowned self] _ in self.status.refresh() }
         // After the signals: Expired is on its way before a notification is even asked for.
+        let sound = SoundCommand(loop: loop, argv: configuration.notifications.soundCommand, logger: logger)
         notifier = Notifier(connection: connection, service: service, clock: clock, logger: logger,
-                            messages: settings.messages, style: configuration.notifications.style)
-        observeConfiguration { [unowned self] _, new in self.notifier.style = new.notifications.style }
+                            messages: settings.messages, style: configuration.notifications.style, sound: sound)
+        observeConfiguration { [unowned self] _, new in
+            self.notifier.style = new.notifications.style
+            sound.argv = new.notifications.soundCommand
+        }
 
         expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
             self.service.runDue()

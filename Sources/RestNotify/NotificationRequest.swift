@@ -65,15 +65,20 @@ public struct ServerCapabilities: Equatable, Sendable {
     public var actions: Bool
     /// `body-markup`: the body is parsed as markup.
     public var bodyMarkup: Bool
+    /// `sound`: the server plays sounds (the `sound-name` hint); else restd's `sound_command`
+    /// stands in for it.
+    public var sound: Bool
 
-    public init(actions: Bool, bodyMarkup: Bool) {
+    public init(actions: Bool, bodyMarkup: Bool, sound: Bool = false) {
         self.actions = actions
         self.bodyMarkup = bodyMarkup
+        self.sound = sound
     }
 
     /// From the list GetCapabilities returns.
     public init(advertised: [String]) {
-        self.init(actions: advertised.contains("actions"), bodyMarkup: advertised.contains("body-markup"))
+        self.init(actions: advertised.contains("actions"), bodyMarkup: advertised.contains("body-markup"),
+                  sound: advertised.contains("sound"))
     }
 }
 

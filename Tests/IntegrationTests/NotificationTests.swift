@@ -312,6 +312,61 @@ struct NotificationTests {
         #expect(try daemon.client.timer(id: "a").durationUSec == 30_000_000)
     }
 
+    @Test("sound_command runs when Rest over is shown, exactly when the server has no sound capability",
+          arguments: [["body", "actions"], NotificationServer.fullCapabilities])
+    func soundCommand(_ capabilities: [String]) throws {
+        let sounds = try TempDirectory(prefix: "restd-snd")
+        // A space in the name: the argv reaches the program as it is, without a shell.
+        let played = sounds.path("rest over")
+        let daemon = try NotifyingDaemon(capabilities: capabilities, config: """
+            [notifications]
+            sound_command = ["touch", "\(played)"]
+            """)
+        try daemon.client.start(id: "t", durationUSec: 1_000_000)
+        try daemon.calls.waitFor("Notify")
+        // Logged after restd decided on the sound, in the same turn of its loop.
+        let log = try daemon.restd.waitForLog("notification 1 for timer t: Rest over")
+        if capabilities.contains("sound") {
+            #expect(!log.contains("sound command started"), "\(log)")
+            #expect(!FileManager.default.fileExists(atPath: played))
+        } else {
+            #expect(log.contains("sound command started: touch"), "\(log)")
+            try waitForFile(played)
+            // restd reaps it: no zombie stays behind.
+            try daemon.restd.waitForLog("finished")
+            try waitUntil("restd has no child left") { children(of: daemon.restd.pid).isEmpty }
+        }
+        #expect(!daemon.restd.log().contains("warning"), "\(daemon.restd.log())")
+    }
+
+    @Test("a sound command that cannot be started is logged once; a reload brings one that works")
+    func soundCommandMissing() throws {
+        let daemon = try NotifyingDaemon(capabilities: ["body", "actions"], config: """
+            [notifications]
+            sound_command = ["/nonexistent/restd-no-player", "x.oga"]
+            """)
+        try daemon.client.start(id: "a", durationUSec: 1_000_000)
+        try daemon.calls.waitFor("Notify")
+        try daemon.restd.waitForLog("cannot run the sound command /nonexistent/restd-no-player: No such file or directory")
+        try daemon.client.start(id: "b", durationUSec: 1_000_000)
+        try daemon.calls.waitFor("Notify", count: 2)
+        let log = try daemon.restd.waitForLog("the sound command failed again")
+        #expect(log.components(separatedBy: "further failures are logged only with --verbose").count - 1 == 1, "\(log)")
+        try daemon.expectPromptAnswer()
+        #expect(daemon.restd.isRunning)
+
+        // SIGHUP: the next Rest over runs the new command.
+        let sounds = try TempDirectory(prefix: "restd-snd")
+        let played = sounds.path("played")
+        try daemon.reload(config: "[notifications]\nsound_command = [\"touch\", \"\(played)\"]\n")
+        try daemon.restd.waitForLog("changed: notifications.sound_command")
+        try daemon.client.start(id: "c", durationUSec: 1_000_000)
+        try daemon.calls.waitFor("Notify", count: 3)
+        try waitForFile(played)
+        let after = try daemon.restd.waitForLog("finished")
+        #expect(!after.contains("works again"), "a new command starts with a clean slate")
+    }
+
     // MARK: One notification per timer
 
     @Test("replacing or cancelling a timer closes its Rest over notification")
@@ -479,4 +534,27 @@ private func setDeadline(of id: String, to endsAt: UInt64, in state: TempDirecto
         """
     let result = Command.run([NotificationServer.python, "-c", script, database, id, String(endsAt)])
     guard result.succeeded else { throw HarnessError.failed("could not edit \(database): \(result)") }
+}
+
+/// Waits (generous timeout) until `path` exists: what a command restd started leaves behind.
+private func waitForFile(_ path: String, timeout: Double = 30) throws {
+    try waitUntil("\(path) to exist", timeout: timeout) { FileManager.default.fileExists(atPath: path) }
+}
+
+/// Waits (generous timeout, looking every 20 ms) until `condition` holds.
+private func waitUntil(_ description: String, timeout: Double = 30, _ condition: () -> Bool) throws {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        guard Date() < deadline else { throw HarnessError.timedOut("waiting for \(description)") }
+        usleep(20_000)
+    }
+}
+
+/// The pids of a process's children, zombies included (/proc/PID/task/*/children).
+private func children(of pid: Int32) -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.flatMap { task in
+        ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+            .split(separator: " ").map(String.init)
+    }
 }

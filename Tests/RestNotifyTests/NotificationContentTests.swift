@@ -99,7 +99,10 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
     }
 
     @Test func capabilitiesFromTheAdvertisedList() {
-        #expect(ServerCapabilities(advertised: ["body", "body-markup", "actions", "sound"]) == everything)
+        #expect(ServerCapabilities(advertised: ["body", "body-markup", "actions"]) == everything)
+        #expect(ServerCapabilities(advertised: ["body", "body-markup", "actions", "sound"])
+            == ServerCapabilities(actions: true, bodyMarkup: true, sound: true))
+        #expect(ServerCapabilities(advertised: ["sound"]) == ServerCapabilities(actions: false, bodyMarkup: false, sound: true))
         #expect(ServerCapabilities(advertised: ["body", "icon-static"]) == nothing)
         #expect(ServerCapabilities(advertised: ["actions"]) == ServerCapabilities(actions: true, bodyMarkup: false))
         #expect(ServerCapabilities(advertised: []) == nothing)

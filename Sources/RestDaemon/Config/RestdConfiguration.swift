@@ -31,8 +31,8 @@ public struct RestdConfiguration: Sendable, Equatable {
         /// The buttons offered, in order (only where the server has the `actions` capability);
         /// the `default` action, which dismisses, always comes first.
         public var actions: [NotificationAction] = NotificationStyle.standard.actions
-        /// A program (argv, no shell) played instead when the server lacks the `sound` capability;
-        /// nil plays nothing.
+        /// A program (argv, no shell) run when "Rest over" is shown by a server without the
+        /// `sound` capability; nil plays nothing.
         public var soundCommand: [String]?
 
         /// How "Rest over" looks with these settings.

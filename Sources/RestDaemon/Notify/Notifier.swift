@@ -5,7 +5,8 @@ import RestNotify
 
 /// Shows desktop notifications for timers through org.freedesktop.Notifications (Desktop
 /// Notifications Specification 1.3): "Rest over" on expiry, with the urgency and buttons
-/// `[notifications]` sets, and the optional pre-alert.
+/// `[notifications]` sets, the optional pre-alert, and the sound command where the server has no
+/// sound of its own.
 ///
 /// `NotificationTracker` decides what to show, replace and close; this class only talks to the
 /// server. Every call is asynchronous with a 2 s timeout and nothing waits for one, so a
@@ -28,6 +29,8 @@ final class Notifier {
     /// The urgency and buttons of "Rest over" (`[notifications]`); a reload changes them for the
     /// next notification.
     var style: NotificationStyle
+    /// Stands in for the server's sound when it has none.
+    private let sound: SoundCommand
     private var tracker = NotificationTracker()
 
     private enum CapabilityState {
@@ -55,13 +58,14 @@ final class Notifier {
     private var pumpAgain = false
 
     init(connection: Connection, service: TimerService, clock: TimeSource, logger: Logger, messages: Messages,
-         style: NotificationStyle) {
+         style: NotificationStyle, sound: SoundCommand) {
         self.connection = connection
         self.service = service
         self.clock = clock
         self.logger = logger
         self.messages = messages
         self.style = style
+        self.sound = sound
         service.observe { [unowned self] events in
             self.tracker.record(events)
             self.pump()
@@ -196,6 +200,8 @@ final class Notifier {
                 }
                 if owner == nil { owner = reply.sender }
                 noteSuccess()
+                // Once the server has shown it, as its own sound would come with it; never both.
+                if case .expired = notification.alert.kind, !capabilities.sound { sound.play() }
                 logger.debug("notification \(id) for timer \(notification.ticket.timerID): \(request.summary)")
                 tracker.shown(notification.ticket, id: id)
             case .failure(let error):
