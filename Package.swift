@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "RestCoreTests", dependencies: ["RestCore"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
-        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore"]),
+        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),
         .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),
     ]

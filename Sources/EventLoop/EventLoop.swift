@@ -86,6 +86,25 @@ public final class EventLoop {
         return source
     }
 
+    /// Calls `handler` once when child process `pid` exits; sd-event reaps it after the handler
+    /// returns. sd-event insists that SIGCHLD be blocked, so it is blocked in the calling thread
+    /// (the loop's); where the kernel has pidfds, as on every supported one, sd-event watches
+    /// the child's pidfd and the signal itself is never needed.
+    public func addChild(pid: pid_t, _ handler: @escaping (ChildExit) -> Void) throws(SystemError) -> ChildSource {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGCHLD)
+        let masked = pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        guard masked == 0 else { throw SystemError(errno: masked, "cannot block SIGCHLD") }
+        let source = ChildSource(handler: handler)
+        var raw: OpaquePointer?
+        let userData = Unmanaged.passUnretained(source).toOpaque()
+        let result = sd_event_add_child(self.raw, &raw, pid, WEXITED, childCallback, userData)
+        guard result >= 0, let raw else { throw SystemError(errno: -result, "cannot watch child process \(pid)") }
+        source.attach(raw)
+        return source
+    }
+
     /// A source that runs once per iteration while enabled (off after creation).
     public func addDefer(_ handler: @escaping () -> Void) throws(SystemError) -> DeferSource {
         let source = DeferSource(handler: handler)
@@ -179,6 +198,26 @@ public final class SignalSource: EventSource {
     fileprivate init(handler: @escaping () -> Void) { self.handler = handler }
 }
 
+/// How a child process ended.
+public enum ChildExit: Equatable, Sendable, CustomStringConvertible {
+    /// It exited with this status.
+    case exited(Int32)
+    /// A signal ended it.
+    case killed(signal: Int32)
+
+    public var description: String {
+        switch self {
+        case .exited(let status): "exited with status \(status)"
+        case .killed(let signal): "was killed by signal \(signal)"
+        }
+    }
+}
+
+public final class ChildSource: EventSource {
+    fileprivate let handler: (ChildExit) -> Void
+    fileprivate init(handler: @escaping (ChildExit) -> Void) { self.handler = handler }
+}
+
 public final class DeferSource: EventSource {
     fileprivate let handler: () -> Void
     fileprivate init(handler: @escaping () -> Void) { self.handler = handler }
@@ -208,6 +247,16 @@ private func signalCallback(_ source: OpaquePointer?, _ info: UnsafePointer<sign
     let source = Unmanaged<SignalSource>.fromOpaque(userData).takeUnretainedValue()
     // The handler may release its own source (and so this closure): keep both alive until it returns.
     withExtendedLifetime(source) { source.handler() }
+    return 0
+}
+
+private func childCallback(_ source: OpaquePointer?, _ info: UnsafePointer<siginfo_t>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let userData, let info else { return 0 }
+    let source = Unmanaged<ChildSource>.fromOpaque(userData).takeUnretainedValue()
+    let status = info.pointee._sifields._sigchld.si_status
+    let exit: ChildExit = info.pointee.si_code == CLD_EXITED ? .exited(status) : .killed(signal: status)
+    // The handler may release its own source (and so this closure): keep both alive until it returns.
+    withExtendedLifetime(source) { source.handler(exit) }
     return 0
 }
 

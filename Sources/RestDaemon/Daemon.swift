@@ -19,6 +19,7 @@ public struct DaemonSettings: Sendable {
     public var configuration: RestdConfiguration
     /// The limits the configuration does not set.
     public var limits: TimerLimits
+    /// The live limits the configuration does not set (`[live]` sets the rate and staleness).
     public var liveLimits: LiveLimits
     /// The language of desktop notifications; by default the one LC_ALL, LC_MESSAGES or LANG selects.
     public var messages: Messages
@@ -133,8 +134,13 @@ public final class Daemon {
         }
         service.observe { [unowned self] _ in self.status.refresh() }
         // After the signals: Expired is on its way before a notification is even asked for.
+        let sound = SoundCommand(loop: loop, argv: configuration.notifications.soundCommand, logger: logger)
         notifier = Notifier(connection: connection, service: service, clock: clock, logger: logger,
-                            messages: settings.messages)
+                            messages: settings.messages, style: configuration.notifications.style, sound: sound)
+        observeConfiguration { [unowned self] _, new in
+            self.notifier.style = new.notifications.style
+            sound.argv = new.notifications.soundCommand
+        }
 
         expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
             self.service.runDue()
@@ -151,8 +157,13 @@ public final class Daemon {
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerFace.subtree(service: service))
 
-        live = try LiveService(loop: loop, server: server, clock: clock, limits: settings.liveLimits, logger: logger)
+        live = try LiveService(loop: loop, server: server, clock: clock,
+                               limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
         server.export(path: RestBus.livePath, interfaces: [LiveFace.make(live: live)])
+        observeConfiguration { [unowned self] _, new in
+            self.live.setBroadcastRate(new.live.broadcastRate)
+            self.live.setHeartRateStaleness(new.live.heartRateStalenessUSec)
+        }
 
         connection.addFilter { [unowned self] message in self.handleBusEvent(message) }
         // Every peer leaving the bus, so that its subscription ends with it.

@@ -18,8 +18,12 @@ public struct Messages: Sendable {
     public let units: Units
     /// The label of the action that adds 30 s to an expired timer.
     public let addThirtySeconds: String
+    /// The label of the action that adds a minute to an expired timer.
+    public let addOneMinute: String
     /// The label of the action that restarts the timer with its duration.
     public let again: String
+    /// The label of the action that cancels (removes) the timer.
+    public let cancel: String
     /// The label of the default action (clicking the notification), which dismisses it.
     public let dismiss: String
 
@@ -38,7 +42,9 @@ public struct Messages: Sendable {
         endedAgo: { "ended \($0) ago" },
         units: Units(seconds: "s", minutes: "min", hours: "h"),
         addThirtySeconds: "+30 s",
+        addOneMinute: "+1 min",
         again: "Again",
+        cancel: "Cancel",
         dismiss: "Dismiss")
 
     // The wording of the iOS app behind restd: "Pause beendet! — Weiter mit: Bankdrücken".
@@ -50,7 +56,9 @@ public struct Messages: Sendable {
         endedAgo: { "vor \($0) beendet" },
         units: Units(seconds: "s", minutes: "Min.", hours: "Std."),
         addThirtySeconds: "+30 s",
+        addOneMinute: "+1 Min.",
         again: "Nochmal",
+        cancel: "Abbrechen",
         dismiss: "Schließen")
 
     /// Every language restd speaks; the first is the default.

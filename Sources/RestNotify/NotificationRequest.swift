@@ -10,7 +10,7 @@ public struct NotificationRequest: Equatable, Sendable {
     public var summary: String
     /// Plain text, or markup with every character escaped when the server parses markup.
     public var body: String
-    /// Action keys and labels, alternating: ["default", "Dismiss", "add-30s", "+30 s", …].
+    /// Action keys and labels, alternating: ["default", "Dismiss", "add_30s", "+30 s", …].
     public var actions: [String]
     public var hints: Hints
     /// Milliseconds; 0 never expires, -1 leaves it to the server.
@@ -53,14 +53,10 @@ public struct NotificationRequest: Equatable, Sendable {
     }
 }
 
-/// The action keys of restd's notifications.
+/// The action keys of restd's notifications besides the buttons (`NotificationAction.key`).
 public enum ActionKey {
     /// Clicking the notification: dismisses it.
     public static let dismiss = "default"
-    /// Adjust +30 s: an expired timer runs again for 30 s.
-    public static let addThirtySeconds = "add-30s"
-    /// Restart with the duration of the last Start.
-    public static let again = "again"
 }
 
 /// What a notification server said it can do (GetCapabilities), as far as restd cares.
@@ -69,15 +65,20 @@ public struct ServerCapabilities: Equatable, Sendable {
     public var actions: Bool
     /// `body-markup`: the body is parsed as markup.
     public var bodyMarkup: Bool
+    /// `sound`: the server plays sounds (the `sound-name` hint); else restd's `sound_command`
+    /// stands in for it.
+    public var sound: Bool
 
-    public init(actions: Bool, bodyMarkup: Bool) {
+    public init(actions: Bool, bodyMarkup: Bool, sound: Bool = false) {
         self.actions = actions
         self.bodyMarkup = bodyMarkup
+        self.sound = sound
     }
 
     /// From the list GetCapabilities returns.
     public init(advertised: [String]) {
-        self.init(actions: advertised.contains("actions"), bodyMarkup: advertised.contains("body-markup"))
+        self.init(actions: advertised.contains("actions"), bodyMarkup: advertised.contains("body-markup"),
+                  sound: advertised.contains("sound"))
     }
 }
 
@@ -94,12 +95,13 @@ public enum NotificationContent {
 
     /// The Notify arguments for `alert` at `now`, replacing notification `replacesID` (0: none).
     ///
-    /// "Rest over" is critical, so that it stays until dismissed, and carries the actions when
-    /// the server has them; the pre-alert is low-urgency, silent, without actions, and expires
-    /// as the server likes. User text is escaped when the server parses markup.
+    /// "Rest over" has the style's urgency (critical by default, so that it stays until
+    /// dismissed) and, when the server has them, the `default` action (dismiss) followed by the
+    /// style's buttons in order; the pre-alert is low-urgency, silent, without actions, and
+    /// expires as the server likes. User text is escaped when the server parses markup.
     public static func request(
         for alert: Alert, replacing replacesID: UInt32, capabilities: ServerCapabilities,
-        messages: Messages, now: USec
+        messages: Messages, style: NotificationStyle = .standard, now: USec
     ) -> NotificationRequest {
         let plainBody = body(of: alert, messages: messages, now: now)
         let summary: String
@@ -115,13 +117,11 @@ public enum NotificationContent {
             timeout = -1
         case .expired:
             summary = messages.restOver
-            actions = [
-                ActionKey.dismiss, messages.dismiss,
-                ActionKey.addThirtySeconds, messages.addThirtySeconds,
-                ActionKey.again, messages.again,
-            ]
-            hints = .init(urgency: .critical, category: category, soundName: soundName, desktopEntry: desktopEntry)
-            timeout = 0
+            actions = [ActionKey.dismiss, messages.dismiss] + style.actions.flatMap { [$0.key, $0.label(messages)] }
+            hints = .init(urgency: style.urgency, category: category, soundName: soundName, desktopEntry: desktopEntry)
+            // Critical stays until dismissed; a configured low or normal one goes when the server
+            // lets ordinary notifications go.
+            timeout = style.urgency == .critical ? 0 : -1
         }
         return NotificationRequest(
             appName: appName, replacesID: replacesID, icon: icon, summary: summary,

@@ -24,12 +24,15 @@ public struct NotificationTracker: Sendable {
         public let timerID: TimerID
     }
 
-    /// What an action the user invoked asks of the timers.
-    public enum Request: Equatable, Sendable {
-        /// Adjust by +30 s: the expired timer runs again for 30 s.
-        case addThirtySeconds(TimerID)
-        /// Restart with the duration of the last Start.
-        case restart(TimerID)
+    /// What an action the user invoked asks of the timers: `action` on timer `timerID`.
+    public struct Request: Equatable, Sendable {
+        public let action: NotificationAction
+        public let timerID: TimerID
+
+        public init(_ action: NotificationAction, _ timerID: TimerID) {
+            self.action = action
+            self.timerID = timerID
+        }
     }
 
     private struct Entry: Sendable {
@@ -156,22 +159,19 @@ public struct NotificationTracker: Sendable {
     }
 
     /// ActionInvoked: what the action asks of the timers, nil for ids restd did not create and
-    /// for keys it does not know. The default action dismisses the notification.
-    public mutating func invoked(id: UInt32, action: String) -> Request? {
+    /// for keys it does not know. The default action dismisses the notification. Any button key
+    /// is honoured on "Rest over", not only those of the current style: a reload may have
+    /// changed the buttons after this notification offered its own.
+    public mutating func invoked(id: UInt32, action key: String) -> Request? {
         guard let (timerID, entry) = entries.first(where: { $0.value.shown?.id == id }),
               let shown = entry.shown
         else { return nil }
-        switch action {
-        case ActionKey.dismiss:
+        if key == ActionKey.dismiss {
             entries[timerID]?.wanted = nil
             return nil
-        case ActionKey.addThirtySeconds where Self.isExpiry(shown.alert):
-            return .addThirtySeconds(timerID)
-        case ActionKey.again where Self.isExpiry(shown.alert):
-            return .restart(timerID)
-        default:
-            return nil
         }
+        guard let action = NotificationAction(key: key), Self.isExpiry(shown.alert) else { return nil }
+        return Request(action, timerID)
     }
 
     /// Another server (or none) owns the name now: the ids of the old one mean nothing, answers

@@ -66,7 +66,7 @@ struct ConfigurationTests {
         #expect(bad.status == 78, "\(bad)")
         #expect(bad.stdout.isEmpty, "\(bad)")
         #expect(bad.stderr == """
-            \(broken.file):2: live.broadcast_rate: 50.0 is out of range 0.1…10.0 updates per second
+            \(broken.file):2: live.broadcast_rate: 50.0 is out of range 0.01…20.0 updates per second
             \(broken.file):4: unknown key "live.mystery"; the keys are default_duration, max_timers, expired_retention, \
             live.broadcast_rate, live.heart_rate_staleness, notifications.urgency, notifications.actions, \
             notifications.sound_command
@@ -108,7 +108,7 @@ struct ConfigurationTests {
         let client = try RestdClient(address: bus.address)
         try client.start(id: "one", durationUSec: 60_000_000)
 
-        try config.write("default_duration = 45\nmax_timers = 1\n[notifications]\nurgency = \"critical\"\n")
+        try config.write("default_duration = 45\nmax_timers = 1\n[notifications]\nurgency = \"normal\"\n")
         restd.signal(SIGHUP)
         let changed = try watcher.waitFor(where: { $0.member == "PropertiesChanged" && $0.path == RestBus.managerPath })
         #expect(changed.changedProperties == [ManagerProperty.defaultDurationUSec: .uint64(45_000_000)])
@@ -130,7 +130,7 @@ struct ConfigurationTests {
 
         // The same values again: no PropertiesChanged for the manager. Removing the file then
         // brings the defaults back with exactly one, which must be the next one seen.
-        try config.write("default_duration = 45\nmax_timers = 1\n[notifications]\nurgency = \"critical\"\n")
+        try config.write("default_duration = 45\nmax_timers = 1\n[notifications]\nurgency = \"normal\"\n")
         restd.signal(SIGHUP)
         try restd.waitForLog(containing: "reloaded the configuration from \(config.file); nothing changed")
         try FileManager.default.removeItem(atPath: config.file)

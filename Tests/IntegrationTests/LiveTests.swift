@@ -3,6 +3,9 @@ import Foundation
 import RestClient
 import RestProtocol
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The live activity on a real bus: updates merged and throttled to the broadcast and to subscribers.
 @Suite("Live activity", .serialized)
@@ -181,6 +184,95 @@ struct LiveTests {
             }
         }
         #expect(accepted, "the place of the subscriber that left was freed")
+    }
+
+    // MARK: [live] in config.toml
+
+    /// restd on a private bus, reading `config` as its config.toml.
+    final class ConfiguredDaemon {
+        let bus: TestBus
+        let state: TempDirectory
+        let configHome: TempDirectory
+        let restd: RestdProcess
+        let client: RestdClient
+        let watcher: SignalWatcher
+
+        init(config: String) throws {
+            bus = try TestBus()
+            state = try TempDirectory(prefix: "restd-state")
+            configHome = try TempDirectory(prefix: "restd-cfg")
+            try configHome.write("restd/config.toml", config)
+            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: configHome.path)
+            client = try RestdClient(address: bus.address)
+            watcher = try SignalWatcher.restd(bus: bus)
+        }
+
+        func maxRateHz() -> String {
+            busctl(bus, "get-property", RestBus.name, RestBus.livePath, RestBus.liveInterface, "MaxRateHz").output
+        }
+
+        /// Writes a new config.toml, sends SIGHUP, and waits for the reload's log line.
+        func reload(_ config: String, expecting line: String) throws {
+            try configHome.write("restd/config.toml", config)
+            restd.signal(SIGHUP)
+            try restd.waitForLog(containing: line)
+        }
+    }
+
+    private static func fields(of message: Message) -> [String: DBusValue]? {
+        isBroadcast(message) ? message.changedProperties["Fields"]?.vardictEntries : nil
+    }
+
+    @Test("heart_rate_staleness from config.toml: a heart rate not refreshed for 1 s is removed, and that is broadcast")
+    func stalenessFromConfig() throws {
+        let daemon = try ConfiguredDaemon(config: "[live]\nheart_rate_staleness = \"1s\"\nbroadcast_rate = 5\n")
+        #expect(daemon.maxRateHz() == "d 5", "\(daemon.restd.log())")
+        try daemon.client.updateLive(["heart_rate": .uint32(131), "exercise": .string("Row")])
+        let shown = try daemon.watcher.waitFor(where: { Self.fields(of: $0)?["heart_rate"] != nil })
+        let removed = try daemon.watcher.waitFor(where: {
+            guard let fields = Self.fields(of: $0) else { return false }
+            return fields["heart_rate"] == nil
+        })
+        #expect(shown.changedProperties["Fields"]?.vardictEntries == ["heart_rate": .int64(131), "exercise": .string("Row")])
+        #expect(removed.changedProperties["Fields"]?.vardictEntries == ["exercise": .string("Row")])
+        #expect(try daemon.client.liveFields() == ["exercise": .string("Row")])
+        // restd's own timestamps of the two broadcasts: removed no earlier than 1 s after it was
+        // sent, and well before the default 10 s, so it was the configured staleness that did it.
+        let sent = try #require(shown.changedProperties["UpdatedAtUSec"]?.uint64)
+        let gone = try #require(removed.changedProperties["UpdatedAtUSec"]?.uint64)
+        #expect(gone >= sent + 1_000_000, "removed \(Int64(gone) - Int64(sent)) µs after it was sent")
+        #expect(gone < sent + 10_000_000, "removed \(Int64(gone) - Int64(sent)) µs after it was sent: the default staleness")
+    }
+
+    @Test("SIGHUP: a new broadcast_rate is MaxRateHz with PropertiesChanged, a new staleness holds from the next heart rate")
+    func liveReload() throws {
+        let daemon = try ConfiguredDaemon(config: "[live]\nheart_rate_staleness = \"10m\"\n")
+        #expect(daemon.maxRateHz() == "d 2", "the default")
+        try daemon.client.updateLive(["heart_rate": .uint32(120)])
+        try daemon.watcher.waitFor(where: { Self.fields(of: $0)?["heart_rate"] != nil })
+
+        try daemon.reload("[live]\nheart_rate_staleness = \"1s\"\nbroadcast_rate = 0.5\n",
+                          expecting: "changed: live.broadcast_rate, live.heart_rate_staleness")
+        let rate = try daemon.watcher.waitFor(where: {
+            $0.member == "PropertiesChanged" && $0.path == RestBus.livePath && $0.changedProperties["MaxRateHz"] != nil
+        })
+        #expect(rate.changedProperties == ["MaxRateHz": .double(0.5)])
+        #expect(daemon.maxRateHz() == "d 0.5")
+
+        // The same heart rate again publishes nothing, but refreshes it under the new staleness.
+        try daemon.client.updateLive(["heart_rate": .uint32(120)])
+        try daemon.watcher.waitFor(where: { Self.fields(of: $0) == [:] })
+        #expect(try daemon.client.liveFields().isEmpty)
+
+        // The same file again: nothing changes, and no PropertiesChanged of MaxRateHz. Then a
+        // broadcast, which arrives after anything the reload would have sent.
+        try daemon.reload("[live]\nheart_rate_staleness = \"1s\"\nbroadcast_rate = 0.5\n", expecting: "nothing changed")
+        try daemon.client.updateLive(["x_marker": .boolean(true)])
+        let marker = try daemon.watcher.waitFor(where: { Self.fields(of: $0)?["x_marker"] != nil })
+        let rateChanges = daemon.watcher.received.prefix { $0 !== marker }.filter {
+            $0.member == "PropertiesChanged" && $0.changedProperties["MaxRateHz"] != nil
+        }
+        #expect(rateChanges.count == 1, "\(rateChanges.map(\.changedProperties))")
     }
 
     @Test("live fields are not persisted")

@@ -3,12 +3,17 @@ import Foundation
 import RestClient
 import RestProtocol
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A private bus with a recorder of mock-server calls, restd's signals, maybe a notification
 /// server, and restd (verbose, so that repeated failures show up in its log).
 final class NotifyingDaemon {
     let bus: TestBus
     let state: TempDirectory
+    /// XDG_CONFIG_HOME: restd/config.toml inside is what restd reads (and reads again on SIGHUP).
+    let configHome: TempDirectory
     let calls: MockCalls
     let signals: SignalWatcher
     var server: NotificationServer?
@@ -18,24 +23,35 @@ final class NotifyingDaemon {
     /// - capabilities: those of the mock server to start first; nil starts none.
     /// - locale: LC_ALL for restd (set explicitly, so that the tests do not depend on the caller's).
     /// - serviceDirectories: for D-Bus activation.
+    /// - config: the text of restd's config.toml; nil for none (the defaults).
     init(capabilities: [String]? = NotificationServer.fullCapabilities, locale: String = "C.UTF-8",
-         serviceDirectories: [String] = []) throws {
+         serviceDirectories: [String] = [], config: String? = nil) throws {
         bus = try TestBus(serviceDirectories: serviceDirectories)
         state = try TempDirectory(prefix: "restd-state")
+        configHome = try TempDirectory(prefix: "restd-cfg")
+        if let config { try configHome.write("restd/config.toml", config) }
         calls = try MockCalls(bus: bus)
         signals = try SignalWatcher.restd(bus: bus)
         if let capabilities { server = try NotificationServer(bus: bus, capabilities: capabilities) }
-        restd = try RestdProcess.start(bus: bus, stateHome: state.path, arguments: ["--verbose"],
-                                       environment: ["LC_ALL": locale])
+        restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: configHome.path,
+                                       arguments: ["--verbose"], environment: ["LC_ALL": locale])
         client = try RestdClient(address: bus.address)
+    }
+
+    /// Writes a new config.toml and sends SIGHUP; returns once restd has logged the reload.
+    func reload(config: String) throws {
+        try configHome.write("restd/config.toml", config)
+        let before = restd.log().components(separatedBy: "reloaded the configuration").count - 1
+        restd.signal(SIGHUP)
+        try restd.waitForLog("reloaded the configuration", count: before + 1)
     }
 
     /// kill -9 restd, let `change` edit its state file, and start it again.
     func restartRestd(editingState change: () throws -> Void) throws {
         restd.kill9()
         try change()
-        restd = try RestdProcess.start(bus: bus, stateHome: state.path, arguments: ["--verbose"],
-                                       environment: ["LC_ALL": "C.UTF-8"])
+        restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: configHome.path,
+                                       arguments: ["--verbose"], environment: ["LC_ALL": "C.UTF-8"])
     }
 
     /// Waits for the Expired signal of `id`: its deadline and when restd fired it.
@@ -90,7 +106,7 @@ struct NotificationTests {
         #expect(notify.icon == "appointment-soon")
         #expect(notify.summary == "Rest over")
         #expect(notify.body == "Squat · Next: Bench press")
-        #expect(notify.actions == ["default", "Dismiss", "add-30s", "+30 s", "again", "Again"])
+        #expect(notify.actions == ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"])
         #expect(notify.hints == [
             "urgency": .byte(2), "category": .string("x-restd.timer"),
             "sound-name": .string("alarm-clock-elapsed"), "desktop-entry": .string("restd"),
@@ -117,7 +133,7 @@ struct NotificationTests {
             #expect(notify.body == "<b>x</b> & y · Next: a<i>b")
         }
         #expect(notify.actions == (capabilities.contains("actions")
-            ? ["default", "Dismiss", "add-30s", "+30 s", "again", "Again"] : []))
+            ? ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"] : []))
         #expect(notify.summary == "Rest over")
     }
 
@@ -128,7 +144,7 @@ struct NotificationTests {
         let notify = try #require(try daemon.calls.waitFor("Notify").first)
         #expect(notify.summary == "Pause beendet")
         #expect(notify.body == "Kniebeuge · Weiter mit: Bankdrücken")
-        #expect(notify.actions == ["default", "Schließen", "add-30s", "+30 s", "again", "Nochmal"])
+        #expect(notify.actions == ["default", "Schließen", "add_30s", "+30 s", "restart", "Nochmal"])
     }
 
     @Test("a timer started with notify false shows nothing, and Expired still comes")
@@ -152,7 +168,7 @@ struct NotificationTests {
         let notify = try #require(try daemon.calls.waitFor("Notify").first)
         let id = 1  // the template numbers notifications 1, 2, 3…
         try daemon.serverEmits("ActivationToken", "us", .uint32(UInt32(id)), .string("token-123"))
-        try daemon.serverEmits("ActionInvoked", "us", .uint32(UInt32(id)), .string("add-30s"))
+        try daemon.serverEmits("ActionInvoked", "us", .uint32(UInt32(id)), .string("add_30s"))
         let close = try #require(try daemon.calls.waitFor("CloseNotification").first)
         #expect(close.closedID == Int64(id))
         let timer = try daemon.client.timer(id: "t")
@@ -170,7 +186,7 @@ struct NotificationTests {
         try daemon.client.adjust(id: "t", deltaUSec: 1_000_000)  // this run: 2 s; Start said 1 s
         try daemon.expired("t")
         try daemon.calls.waitFor("Notify")
-        try daemon.serverEmits("ActionInvoked", "us", .uint32(1), .string("again"))
+        try daemon.serverEmits("ActionInvoked", "us", .uint32(1), .string("restart"))
         let restarted = try daemon.signals.waitFor("the restart") {
             $0.member == "PropertiesChanged" && $0.changedProperties["State"] == .string("running")
         }
@@ -187,11 +203,11 @@ struct NotificationTests {
         try daemon.expired("t")
         try daemon.calls.waitFor("Notify")
         // Not restd's notification: nothing happens.
-        try daemon.serverEmits("ActionInvoked", "us", .uint32(999), .string("again"))
+        try daemon.serverEmits("ActionInvoked", "us", .uint32(999), .string("restart"))
         try daemon.serverEmits("NotificationClosed", "uu", .uint32(999), .uint32(2))
         // Restd's id, but not from the notification server.
         let forged = gdbus(daemon.bus, "emit", "--object-path", NotificationServer.path,
-                           "--signal", "\(NotificationServer.interface).ActionInvoked", "uint32 1", "'again'")
+                           "--signal", "\(NotificationServer.interface).ActionInvoked", "uint32 1", "'restart'")
         #expect(forged.succeeded, "\(forged)")
         // The real thing, last: once its effect is seen, the others have been handled too.
         try daemon.serverEmits("ActionInvoked", "us", .uint32(1), .string("default"))
@@ -200,6 +216,155 @@ struct NotificationTests {
         let timer = try daemon.client.timer(id: "t")
         #expect(timer.state == "expired", "no action restarted it")
         #expect(daemon.calls.calls("Notify").count == 1)
+    }
+
+    // MARK: [notifications] in config.toml
+
+    @Test("urgency and buttons come from config.toml, in its order; the pre-alert stays low and without buttons")
+    func styleFromConfig() throws {
+        let daemon = try NotifyingDaemon(config: """
+            [notifications]
+            urgency = "normal"
+            actions = ["cancel", "add_1m"]
+            """)
+        try daemon.client.start(id: "t", durationUSec: 2_000_000, label: "Plank", warnUSec: 1_000_000)
+        let shown = try daemon.calls.waitFor("Notify", count: 2)
+        let (warning, expiry) = (shown[0], shown[1])
+        #expect(warning.hints?["urgency"] == .byte(0))
+        #expect(warning.actions == [])
+        #expect(expiry.summary == "Rest over")
+        #expect(expiry.hints?["urgency"] == .byte(1))
+        #expect(expiry.actions == ["default", "Dismiss", "cancel", "Cancel", "add_1m", "+1 min"])
+        #expect(expiry.expireTimeout == -1, "only a critical Rest over is kept until dismissed")
+    }
+
+    @Test("German labels for every button")
+    func germanButtons() throws {
+        let daemon = try NotifyingDaemon(locale: "de_DE.UTF-8", config: """
+            [notifications]
+            actions = ["add_30s", "add_1m", "restart", "cancel"]
+            """)
+        try daemon.client.start(id: "t", durationUSec: 1_000_000)
+        let notify = try #require(try daemon.calls.waitFor("Notify").first)
+        #expect(notify.actions == ["default", "Schließen", "add_30s", "+30 s", "add_1m", "+1 Min.", "restart", "Nochmal",
+                                   "cancel", "Abbrechen"])
+        #expect(notify.hints?["urgency"] == .byte(2))
+    }
+
+    @Test("actions = [] leaves only the default action, which dismisses")
+    func noButtons() throws {
+        let daemon = try NotifyingDaemon(config: "[notifications]\nactions = []\n")
+        try daemon.client.start(id: "t", durationUSec: 1_000_000)
+        let notify = try #require(try daemon.calls.waitFor("Notify").first)
+        #expect(notify.actions == ["default", "Dismiss"])
+    }
+
+    @Test("+1 min runs the expired timer again for a minute and closes its notification")
+    func addOneMinute() throws {
+        let daemon = try NotifyingDaemon(config: "[notifications]\nactions = [\"add_1m\", \"cancel\"]\n")
+        try daemon.client.start(id: "t", durationUSec: 1_000_000)
+        try daemon.expired("t")
+        try daemon.calls.waitFor("Notify")
+        try daemon.serverEmits("ActionInvoked", "us", .uint32(1), .string("add_1m"))
+        let running = try daemon.signals.waitFor("the +1 min run") {
+            $0.member == "PropertiesChanged" && $0.changedProperties["State"] == .string("running")
+        }
+        #expect(running.changedProperties["DurationUSec"] == .uint64(60_000_000))
+        #expect(try #require(try daemon.calls.waitFor("CloseNotification").first).closedID == 1)
+        let timer = try daemon.client.timer(id: "t")
+        #expect(timer.state == "running" && timer.durationUSec == 60_000_000)
+        #expect(timer.remainingUSec > 30_000_000, "a minute, not 30 s")
+    }
+
+    @Test("Cancel removes the timer and closes its notification")
+    func cancelAction() throws {
+        let daemon = try NotifyingDaemon(config: "[notifications]\nactions = [\"add_1m\", \"cancel\"]\n")
+        try daemon.client.start(id: "t", durationUSec: 1_000_000)
+        try daemon.expired("t")
+        try daemon.calls.waitFor("Notify")
+        try daemon.serverEmits("ActionInvoked", "us", .uint32(1), .string("cancel"))
+        let removed = try daemon.signals.waitFor("the timer's removal") { $0.member == "InterfacesRemoved" }
+        #expect(removed.arguments().first == .objectPath(RestBus.timerPath(id: "t")))
+        #expect(try #require(try daemon.calls.waitFor("CloseNotification").first).closedID == 1)
+        #expect(try daemon.client.timers().isEmpty)
+        #expect(!daemon.restd.log().contains("could not be carried out"), "\(daemon.restd.log())")
+    }
+
+    @Test("SIGHUP: the next notification has the new urgency and buttons; one already shown keeps its own")
+    func reloadChangesTheNextNotification() throws {
+        let daemon = try NotifyingDaemon()
+        try daemon.client.start(id: "a", durationUSec: 1_000_000)
+        let first = try #require(try daemon.calls.waitFor("Notify").first)
+        #expect(first.hints?["urgency"] == .byte(2))
+        #expect(first.actions == ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"])
+
+        try daemon.reload(config: "[notifications]\nurgency = \"low\"\nactions = [\"cancel\"]\n")
+        try daemon.restd.waitForLog("changed: notifications.urgency, notifications.actions")
+        try daemon.client.start(id: "b", durationUSec: 1_000_000)
+        let second = try daemon.calls.waitFor("Notify", count: 2)[1]
+        #expect(second.body == "b")
+        #expect(second.hints?["urgency"] == .byte(0))
+        #expect(second.actions == ["default", "Dismiss", "cancel", "Cancel"])
+
+        // The first notification still offers +30 s, and it still works.
+        try daemon.serverEmits("ActionInvoked", "us", .uint32(1), .string("add_30s"))
+        #expect(try #require(try daemon.calls.waitFor("CloseNotification").first).closedID == 1)
+        #expect(try daemon.client.timer(id: "a").durationUSec == 30_000_000)
+    }
+
+    @Test("sound_command runs when Rest over is shown, exactly when the server has no sound capability",
+          arguments: [["body", "actions"], NotificationServer.fullCapabilities])
+    func soundCommand(_ capabilities: [String]) throws {
+        let sounds = try TempDirectory(prefix: "restd-snd")
+        // A space in the name: the argv reaches the program as it is, without a shell.
+        let played = sounds.path("rest over")
+        let daemon = try NotifyingDaemon(capabilities: capabilities, config: """
+            [notifications]
+            sound_command = ["touch", "\(played)"]
+            """)
+        try daemon.client.start(id: "t", durationUSec: 1_000_000)
+        try daemon.calls.waitFor("Notify")
+        // Logged after restd decided on the sound, in the same turn of its loop.
+        let log = try daemon.restd.waitForLog("notification 1 for timer t: Rest over")
+        if capabilities.contains("sound") {
+            #expect(!log.contains("sound command started"), "\(log)")
+            #expect(!FileManager.default.fileExists(atPath: played))
+        } else {
+            #expect(log.contains("sound command started: touch"), "\(log)")
+            try waitForFile(played)
+            // restd reaps it: no zombie stays behind.
+            try daemon.restd.waitForLog("finished")
+            try waitUntil("restd has no child left") { children(of: daemon.restd.pid).isEmpty }
+        }
+        #expect(!daemon.restd.log().contains("warning"), "\(daemon.restd.log())")
+    }
+
+    @Test("a sound command that cannot be started is logged once; a reload brings one that works")
+    func soundCommandMissing() throws {
+        let daemon = try NotifyingDaemon(capabilities: ["body", "actions"], config: """
+            [notifications]
+            sound_command = ["/nonexistent/restd-no-player", "x.oga"]
+            """)
+        try daemon.client.start(id: "a", durationUSec: 1_000_000)
+        try daemon.calls.waitFor("Notify")
+        try daemon.restd.waitForLog("cannot run the sound command /nonexistent/restd-no-player: No such file or directory")
+        try daemon.client.start(id: "b", durationUSec: 1_000_000)
+        try daemon.calls.waitFor("Notify", count: 2)
+        let log = try daemon.restd.waitForLog("the sound command failed again")
+        #expect(log.components(separatedBy: "further failures are logged only with --verbose").count - 1 == 1, "\(log)")
+        try daemon.expectPromptAnswer()
+        #expect(daemon.restd.isRunning)
+
+        // SIGHUP: the next Rest over runs the new command.
+        let sounds = try TempDirectory(prefix: "restd-snd")
+        let played = sounds.path("played")
+        try daemon.reload(config: "[notifications]\nsound_command = [\"touch\", \"\(played)\"]\n")
+        try daemon.restd.waitForLog("changed: notifications.sound_command")
+        try daemon.client.start(id: "c", durationUSec: 1_000_000)
+        try daemon.calls.waitFor("Notify", count: 3)
+        try waitForFile(played)
+        let after = try daemon.restd.waitForLog("finished")
+        #expect(!after.contains("works again"), "a new command starts with a clean slate")
     }
 
     // MARK: One notification per timer
@@ -386,4 +551,27 @@ private func setDeadline(of id: String, to endsAt: UInt64, in state: TempDirecto
         """
     let result = Command.run([NotificationServer.python, "-c", script, database, id, String(endsAt)])
     guard result.succeeded else { throw HarnessError.failed("could not edit \(database): \(result)") }
+}
+
+/// Waits (generous timeout) until `path` exists: what a command restd started leaves behind.
+private func waitForFile(_ path: String, timeout: Double = 30) throws {
+    try waitUntil("\(path) to exist", timeout: timeout) { FileManager.default.fileExists(atPath: path) }
+}
+
+/// Waits (generous timeout, looking every 20 ms) until `condition` holds.
+private func waitUntil(_ description: String, timeout: Double = 30, _ condition: () -> Bool) throws {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        guard Date() < deadline else { throw HarnessError.timedOut("waiting for \(description)") }
+        usleep(20_000)
+    }
+}
+
+/// The pids of a process's children, zombies included (/proc/PID/task/*/children).
+private func children(of pid: Int32) -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.flatMap { task in
+        ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+            .split(separator: " ").map(String.init)
+    }
 }

@@ -30,6 +30,28 @@ import Testing
         #expect(live.staleAt == nil)
     }
 
+    @Test func aNewStalenessAppliesFromTheNextRefreshOn() throws {
+        var live = LiveActivity()
+        _ = try live.update(["heart_rate": .integer(120)], boottime: 0)
+        #expect(live.staleAt == 10_000_000)
+        live.setHeartRateStaleUSec(1_000_000)
+        #expect(live.limits.heartRateStaleUSec == 1_000_000)
+        // The value already shown keeps the deadline it came with…
+        #expect(live.staleAt == 10_000_000)
+        let early = live.removeStale(boottime: 5_000_000)
+        #expect(early == false)
+        // …and the next refresh gets the new interval.
+        _ = try live.update(["heart_rate": .integer(121)], boottime: 6_000_000)
+        #expect(live.staleAt == 7_000_000)
+        let removed = live.removeStale(boottime: 7_000_000)
+        #expect(removed)
+        #expect(live.fields.isEmpty)
+        // Other fields do not refresh the heart rate's deadline.
+        _ = try live.update(["heart_rate": .integer(122)], boottime: 8_000_000)
+        _ = try live.update(["exercise": .string("Squat")], boottime: 8_500_000)
+        #expect(live.staleAt == 9_000_000)
+    }
+
     @Test("refused updates change nothing", arguments: [
         ["heart_rate": LiveValue.integer(19)],
         ["heart_rate": .integer(251)],

@@ -1,5 +1,6 @@
 import Foundation
 import RestCore
+import RestNotify
 import Testing
 
 @testable import RestDaemon
@@ -28,12 +29,17 @@ struct ConfigFileTests {
         let defaults = RestdConfiguration()
         #expect(defaults.defaultDurationUSec == 90_000_000)
         #expect(defaults.limits() == TimerLimits.standard)
-        #expect(defaults.notifications.urgency == .normal)
-        #expect(defaults.notifications.actions == [.restart, .add30s])
+        // The issues' contract: "Rest over" stays until dismissed (urgency byte 2), with "+30 s"
+        // and "Again"; the broadcast at 2 Hz; a heart rate stale after 10 s.
+        #expect(defaults.notifications.urgency == .critical)
+        #expect(defaults.notifications.urgency.hint == 2)
+        #expect(defaults.notifications.actions == [.add30s, .restart])
+        #expect(defaults.notifications.style == NotificationStyle.standard)
         #expect(defaults.notifications.soundCommand == nil)
-        #expect(defaults.live.broadcastRate == 1)
-        #expect(defaults.live.broadcastIntervalUSec == 1_000_000)
+        #expect(defaults.live.broadcastRate == 2)
+        #expect(defaults.live.broadcastIntervalUSec == 500_000)
         #expect(defaults.live.heartRateStalenessUSec == 10_000_000)
+        #expect(defaults.liveLimits() == LiveLimits.standard)
     }
 
     @Test("every key is read")
@@ -61,6 +67,8 @@ struct ConfigFileTests {
         #expect(config.notifications.urgency == .critical)
         #expect(config.notifications.urgency.hint == 2)
         #expect(config.notifications.actions == [.add1m, .cancel])
+        #expect(config.notifications.style == NotificationStyle(urgency: .critical, actions: [.add1m, .cancel]))
+        #expect(config.liveLimits().broadcastRateHz == 2.5 && config.liveLimits().heartRateStaleUSec == 30_000_000)
         #expect(config.notifications.soundCommand == ["paplay", "/usr/share/sounds/freedesktop/stereo/complete.oga"])
         let limits = config.limits()
         #expect(limits.maxTimers == 50 && limits.expiredRetentionUSec == 600_000_000)
@@ -99,14 +107,17 @@ struct ConfigFileTests {
         ("max_timers = 10001", "config.toml:1: max_timers: 10001 is out of range 1…10000"),
         ("max_timers = \"ten\"", "config.toml:1: max_timers: expected an integer from 1 to 10000, found a string"),
         ("expired_retention = \"2d\"", "config.toml:1: expired_retention: \"2d\" is not a duration; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
-        ("[live]\nbroadcast_rate = 0", "config.toml:2: live.broadcast_rate: 0.0 is out of range 0.1…10.0 updates per second"),
-        ("[live]\nbroadcast_rate = nan", "config.toml:2: live.broadcast_rate: nan is out of range 0.1…10.0 updates per second"),
+        ("[live]\nbroadcast_rate = 0", "config.toml:2: live.broadcast_rate: 0.0 is out of range 0.01…20.0 updates per second"),
+        ("[live]\nbroadcast_rate = 0.009", "config.toml:2: live.broadcast_rate: 0.009 is out of range 0.01…20.0 updates per second"),
+        ("[live]\nbroadcast_rate = 20.5", "config.toml:2: live.broadcast_rate: 20.5 is out of range 0.01…20.0 updates per second"),
+        ("[live]\nbroadcast_rate = nan", "config.toml:2: live.broadcast_rate: nan is out of range 0.01…20.0 updates per second"),
+        ("[live]\nbroadcast_rate = inf", "config.toml:2: live.broadcast_rate: inf is out of range 0.01…20.0 updates per second"),
         ("[live]\nheart_rate_staleness = \"11m\"", "config.toml:2: live.heart_rate_staleness: 11 min is out of range 1 s…10 min"),
         ("[notifications]\nurgency = \"urgent\"", "config.toml:2: notifications.urgency: \"urgent\" is not one of \"low\", \"normal\", \"critical\""),
         ("[notifications]\nurgency = 2", "config.toml:2: notifications.urgency: expected one of \"low\", \"normal\", \"critical\", found an integer"),
-        ("[notifications]\nactions = [\"restart\", \"snooze\"]", "config.toml:2: notifications.actions: \"snooze\" is not one of \"restart\", \"add_30s\", \"add_1m\", \"cancel\""),
+        ("[notifications]\nactions = [\"restart\", \"snooze\"]", "config.toml:2: notifications.actions: \"snooze\" is not one of \"add_30s\", \"add_1m\", \"restart\", \"cancel\""),
         ("[notifications]\nactions = [\"restart\", \"restart\"]", "config.toml:2: notifications.actions: \"restart\" is listed twice"),
-        ("[notifications]\nactions = \"restart\"", "config.toml:2: notifications.actions: expected a list of \"restart\", \"add_30s\", \"add_1m\", \"cancel\", found a string"),
+        ("[notifications]\nactions = \"restart\"", "config.toml:2: notifications.actions: expected a list of \"add_30s\", \"add_1m\", \"restart\", \"cancel\", found a string"),
         ("[notifications]\nsound_command = \"paplay x.oga\"", "config.toml:2: notifications.sound_command: expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found a string"),
         ("[notifications]\nsound_command = []", "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"),
         ("[notifications]\nsound_command = [\"\"]", "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"),
@@ -138,7 +149,7 @@ struct ConfigFileTests {
             """) == [
                 "config.toml:1: max_timers: 0 is out of range 1…10000",
                 "config.toml:3: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\"",
-                "config.toml:5: live.broadcast_rate: 100.0 is out of range 0.1…10.0 updates per second",
+                "config.toml:5: live.broadcast_rate: 100.0 is out of range 0.01…20.0 updates per second",
             ])
     }
 
@@ -258,6 +269,12 @@ struct ConfigFileTests {
             #expect(row != nil, "README has no row for \(key.path)")
             #expect(row?.contains("`\(key.defaultText)`") ?? false || (key.defaultText == "(none)" && row?.contains("none") ?? false),
                     "README row of \(key.path) does not show its default \(key.defaultText)")
+            // The last column says what a reload does: "applies …", or "at the next start".
+            let reload = row?.split(separator: "|").last?.trimmingCharacters(in: .whitespaces) ?? ""
+            #expect(reload.hasPrefix(key.appliesOnReload ? "applies" : "at the next start"),
+                    "README row of \(key.path) says \"\(reload)\" on reload")
         }
+        let allApply = ConfigKey.all.allSatisfy(\.appliesOnReload)
+        #expect(readme.contains("Every key applies on reload") == allApply)
     }
 }

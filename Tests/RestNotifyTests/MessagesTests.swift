@@ -43,7 +43,10 @@ import Testing
     @Test func everyLanguageSaysEverything() {
         for messages in Messages.table {
             #expect(!messages.restOver.isEmpty && !messages.again.isEmpty && !messages.dismiss.isEmpty)
-            #expect(!messages.addThirtySeconds.isEmpty)
+            #expect(!messages.addThirtySeconds.isEmpty && !messages.addOneMinute.isEmpty && !messages.cancel.isEmpty)
+            // Every button has a label of its own in every language.
+            let labels = NotificationAction.allCases.map { $0.label(messages) } + [messages.dismiss]
+            #expect(Set(labels).count == labels.count, "\(messages.code): \(labels)")
             #expect(messages.next("X").contains("X"))
             #expect(messages.timeLeft("X").contains("X"))
             #expect(messages.endedAgo("X").contains("X"))
@@ -58,7 +61,8 @@ import Testing
         #expect(en.next("Bench press") == "Next: Bench press")
         #expect(en.timeLeft("10 s") == "10 s left")
         #expect(en.endedAgo("3 min") == "ended 3 min ago")
-        #expect([en.dismiss, en.addThirtySeconds, en.again] == ["Dismiss", "+30 s", "Again"])
+        #expect([en.dismiss, en.addThirtySeconds, en.addOneMinute, en.again, en.cancel]
+            == ["Dismiss", "+30 s", "+1 min", "Again", "Cancel"])
     }
 
     @Test func german() {
@@ -67,7 +71,8 @@ import Testing
         #expect(de.next("Bankdrücken") == "Weiter mit: Bankdrücken")
         #expect(de.timeLeft("10 s") == "Noch 10 s")
         #expect(de.endedAgo("3 Min.") == "vor 3 Min. beendet")
-        #expect([de.dismiss, de.addThirtySeconds, de.again] == ["Schließen", "+30 s", "Nochmal"])
+        #expect([de.dismiss, de.addThirtySeconds, de.addOneMinute, de.again, de.cancel]
+            == ["Schließen", "+30 s", "+1 Min.", "Nochmal", "Abbrechen"])
     }
 
     @Test(arguments: [

@@ -28,11 +28,53 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
         #expect(request == NotificationRequest(
             appName: "restd", replacesID: 0, icon: "appointment-soon", summary: "Rest over",
             body: "Squat · Next: Bench press",
-            actions: ["default", "Dismiss", "add-30s", "+30 s", "again", "Again"],
+            actions: ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"],
             hints: .init(urgency: .critical, category: "x-restd.timer", soundName: "alarm-clock-elapsed",
                          desktopEntry: "restd"),
             expireTimeoutMS: 0))
         #expect(NotificationRequest.Urgency.critical.rawValue == 2)
+    }
+
+    @Test func theStyleSetsUrgencyAndButtonsInItsOrder() {
+        let style = NotificationStyle(urgency: .normal, actions: [.cancel, .add1m, .restart, .add30s])
+        let request = NotificationContent.request(
+            for: squat, replacing: 0, capabilities: everything, messages: .english, style: style, now: deadline)
+        #expect(request.hints.urgency == .normal)
+        #expect(request.actions == ["default", "Dismiss", "cancel", "Cancel", "add_1m", "+1 min", "restart", "Again",
+                                    "add_30s", "+30 s"])
+        #expect(request.expireTimeoutMS == -1, "only a critical one is kept until dismissed")
+        #expect(request.hints.soundName == "alarm-clock-elapsed")
+
+        let german = NotificationContent.request(
+            for: squat, replacing: 0, capabilities: everything, messages: .german, style: style, now: deadline)
+        #expect(german.actions == ["default", "Schließen", "cancel", "Abbrechen", "add_1m", "+1 Min.", "restart", "Nochmal",
+                                   "add_30s", "+30 s"])
+
+        let low = NotificationContent.request(
+            for: squat, replacing: 0, capabilities: everything, messages: .english,
+            style: NotificationStyle(urgency: .low, actions: []), now: deadline)
+        #expect(low.hints.urgency == .low)
+        #expect(low.actions == ["default", "Dismiss"], "the default action dismisses, whatever the buttons")
+    }
+
+    @Test func thePreAlertIgnoresTheStyle() {
+        let warning = Alert(.warning(deadlineUSec: deadline), timerID: tid("squat"))
+        let style = NotificationStyle(urgency: .critical, actions: [.cancel, .add1m])
+        let request = NotificationContent.request(
+            for: warning, replacing: 0, capabilities: everything, messages: .english, style: style,
+            now: deadline - 10 * second)
+        #expect(request.hints.urgency == .low)
+        #expect(request.actions.isEmpty)
+    }
+
+    @Test func theStandardStyleIsCriticalWithAddThirtySecondsAndAgain() {
+        #expect(NotificationStyle.standard == NotificationStyle(urgency: .critical, actions: [.add30s, .restart]))
+        #expect(NotificationAction.add30s.deltaUSec == 30_000_000 && NotificationAction.add1m.deltaUSec == 60_000_000)
+        #expect(NotificationAction.restart.deltaUSec == nil && NotificationAction.cancel.deltaUSec == nil)
+        for action in NotificationAction.allCases {
+            #expect(NotificationAction(key: action.key) == action)
+        }
+        #expect(NotificationAction(key: ActionKey.dismiss) == nil)
     }
 
     @Test func noActionsUnlessAdvertised() {
@@ -57,7 +99,10 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
     }
 
     @Test func capabilitiesFromTheAdvertisedList() {
-        #expect(ServerCapabilities(advertised: ["body", "body-markup", "actions", "sound"]) == everything)
+        #expect(ServerCapabilities(advertised: ["body", "body-markup", "actions"]) == everything)
+        #expect(ServerCapabilities(advertised: ["body", "body-markup", "actions", "sound"])
+            == ServerCapabilities(actions: true, bodyMarkup: true, sound: true))
+        #expect(ServerCapabilities(advertised: ["sound"]) == ServerCapabilities(actions: false, bodyMarkup: false, sound: true))
         #expect(ServerCapabilities(advertised: ["body", "icon-static"]) == nothing)
         #expect(ServerCapabilities(advertised: ["actions"]) == ServerCapabilities(actions: true, bodyMarkup: false))
         #expect(ServerCapabilities(advertised: []) == nothing)
@@ -82,7 +127,7 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
             for: alert, replacing: 0, capabilities: everything, messages: .german, now: deadline + 3 * minute + 20 * second)
         #expect(request.summary == "Pause beendet")
         #expect(request.body == "Kniebeuge · vor 3 Min. beendet · Weiter mit: Bankdrücken")
-        #expect(request.actions == ["default", "Schließen", "add-30s", "+30 s", "again", "Nochmal"])
+        #expect(request.actions == ["default", "Schließen", "add_30s", "+30 s", "restart", "Nochmal"])
         let warning = NotificationContent.request(
             for: Alert(.warning(deadlineUSec: deadline), timerID: tid("squat")), replacing: 0,
             capabilities: everything, messages: .german, now: deadline - 10 * second)

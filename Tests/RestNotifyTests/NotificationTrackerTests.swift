@@ -324,14 +324,17 @@ extension NotificationTracker.Command {
         s.advance(50 * second)
         s.tracker.shown(try #require(s.commands().first?.ticket), id: 4)
         // The pre-alert has no actions; its default action dismisses it.
-        #expect(s.tracker.invoked(id: 4, action: ActionKey.addThirtySeconds) == nil)
-        #expect(s.tracker.invoked(id: 4, action: ActionKey.again) == nil)
+        for action in NotificationAction.allCases {
+            #expect(s.tracker.invoked(id: 4, action: action.key) == nil, "\(action)")
+        }
         s.advance(10 * second)
         s.tracker.shown(try #require(s.commands().first?.ticket), id: 4)
-        #expect(s.tracker.invoked(id: 4, action: ActionKey.addThirtySeconds) == .addThirtySeconds(tid("t")))
-        #expect(s.tracker.invoked(id: 4, action: ActionKey.again) == .restart(tid("t")))
+        for action in NotificationAction.allCases {
+            #expect(s.tracker.invoked(id: 4, action: action.key) == .init(action, tid("t")), "\(action)")
+        }
         #expect(s.tracker.invoked(id: 4, action: "reboot") == nil)
-        #expect(s.tracker.invoked(id: 5, action: ActionKey.again) == nil, "not an id restd created")
+        #expect(s.tracker.invoked(id: 4, action: "add-30s") == nil, "keys are the config names")
+        #expect(s.tracker.invoked(id: 5, action: NotificationAction.restart.key) == nil, "not an id restd created")
         #expect(s.commands().isEmpty, "asking is not doing: the timer change closes it")
 
         #expect(s.tracker.invoked(id: 4, action: ActionKey.dismiss) == nil)

@@ -1,11 +1,12 @@
 /// The current live activity: heart rate, progress, exercise and custom fields, merged from
 /// producers' updates. Pure: every method takes the time it happens at.
 public struct LiveActivity: Sendable, Equatable {
-    public let limits: LiveLimits
+    public private(set) var limits: LiveLimits
     /// The current fields (not yet necessarily published: streams throttle that).
     public private(set) var fields: [String: LiveValue] = [:]
-    /// CLOCK_BOOTTIME of the last heart_rate update, for staleness.
-    public private(set) var heartRateRefreshedAt: USec?
+    /// CLOCK_BOOTTIME at which heart_rate goes stale, fixed when it is sent: a new staleness
+    /// interval applies from the next refresh on.
+    private var heartRateStaleAt: USec?
 
     public init(limits: LiveLimits = .standard) {
         self.limits = limits
@@ -27,7 +28,7 @@ public struct LiveActivity: Sendable, Equatable {
         guard customCount <= limits.maxCustomKeys else {
             throw .limitExceeded("at most \(limits.maxCustomKeys) custom x_ keys may be set; this update would make \(customCount)")
         }
-        if entries[LiveKey.heartRate] != nil { heartRateRefreshedAt = boottime }
+        if entries[LiveKey.heartRate] != nil { heartRateStaleAt = boottime.addingSaturated(limits.heartRateStaleUSec) }
         let changed = merged != fields
         fields = merged
         return changed
@@ -35,23 +36,30 @@ public struct LiveActivity: Sendable, Equatable {
 
     /// Clears every field. Returns whether anything was set.
     public mutating func end() -> Bool {
-        heartRateRefreshedAt = nil
+        heartRateStaleAt = nil
         defer { fields = [:] }
         return !fields.isEmpty
     }
 
     /// When heart_rate goes stale (CLOCK_BOOTTIME), nil when it is not set.
     public var staleAt: USec? {
-        guard fields[LiveKey.heartRate] != nil, let refreshed = heartRateRefreshedAt else { return nil }
-        return refreshed.addingSaturated(limits.heartRateStaleUSec)
+        guard fields[LiveKey.heartRate] != nil else { return nil }
+        return heartRateStaleAt
     }
 
     /// Removes heart_rate when it has not been refreshed in time. Returns whether it was removed.
     public mutating func removeStale(boottime: USec) -> Bool {
         guard let staleAt, boottime >= staleAt else { return false }
         fields[LiveKey.heartRate] = nil
-        heartRateRefreshedAt = nil
+        heartRateStaleAt = nil
         return true
+    }
+
+    /// A new staleness interval (a configuration reload). It applies from the next heart_rate
+    /// update on: one already shown keeps the deadline it was sent with, so a reload neither
+    /// removes a fresh value at once nor keeps an old one longer than promised when it came.
+    public mutating func setHeartRateStaleUSec(_ interval: USec) {
+        limits.heartRateStaleUSec = interval
     }
 
     private func validated(key: String, value: LiveValue) throws(LiveError) -> LiveValue {

@@ -71,6 +71,6 @@ extension BusInterfaces {
             Property(LiveProperty.fields, .dictionary(key: .string, value: .variant)),
             Property(LiveProperty.active, .boolean),
             Property(LiveProperty.updatedAtUSec, .uint64),
-            Property(LiveProperty.maxRateHz, .double, annotations: [.emitsChangedSignal("const")]),
+            Property(LiveProperty.maxRateHz, .double, annotations: [.emitsChangedSignal("true")]),
         ])
 }

@@ -1,5 +1,6 @@
 import DBusKit
 import RestCore
+import RestNotify
 import TOMLKit
 
 /// Why a value cannot be used, without the file and line (the parser adds them).
@@ -40,21 +41,23 @@ struct ConfigKey: Sendable {
                   show: { ConfigValue.showDuration($0.expiredRetentionUSec) }) { value, config throws(ConfigValueError) in
             config.expiredRetentionUSec = try ConfigValue.duration(value, min: 0, max: 86_400_000_000)
         },
-        ConfigKey(path: "live.broadcast_rate", defaultText: "1", appliesOnReload: true,
+        // The same range as a subscriber's rate: the broadcast is one more stream like theirs.
+        ConfigKey(path: "live.broadcast_rate", defaultText: "2", appliesOnReload: true,
                   show: { ConfigValue.showNumber($0.live.broadcastRate) }) { value, config throws(ConfigValueError) in
-            config.live.broadcastRate = try ConfigValue.number(value, in: 0.1...10, unit: "updates per second")
+            config.live.broadcastRate = try ConfigValue.number(value, in: LiveLimits.standard.subscriberRateHz,
+                                                               unit: "updates per second")
         },
         ConfigKey(path: "live.heart_rate_staleness", defaultText: "\"10s\"", appliesOnReload: true,
                   show: { ConfigValue.showDuration($0.live.heartRateStalenessUSec) }) { value, config throws(ConfigValueError) in
             config.live.heartRateStalenessUSec = try ConfigValue.duration(value, min: 1_000_000, max: 600_000_000)
         },
-        ConfigKey(path: "notifications.urgency", defaultText: "\"normal\"", appliesOnReload: true,
+        ConfigKey(path: "notifications.urgency", defaultText: "\"critical\"", appliesOnReload: true,
                   show: { ConfigValue.showStrings([$0.notifications.urgency.rawValue], list: false) }) { value, config throws(ConfigValueError) in
             config.notifications.urgency = try ConfigValue.choice(value, RestdConfiguration.Urgency.self)
         },
-        ConfigKey(path: "notifications.actions", defaultText: "[\"restart\", \"add_30s\"]", appliesOnReload: true,
+        ConfigKey(path: "notifications.actions", defaultText: "[\"add_30s\", \"restart\"]", appliesOnReload: true,
                   show: { ConfigValue.showStrings($0.notifications.actions.map(\.rawValue), list: true) }) { value, config throws(ConfigValueError) in
-            config.notifications.actions = try ConfigValue.choices(value, RestdConfiguration.NotificationAction.self)
+            config.notifications.actions = try ConfigValue.choices(value, NotificationAction.self)
         },
         ConfigKey(path: "notifications.sound_command", defaultText: "(none)", appliesOnReload: true,
                   show: { $0.notifications.soundCommand.map { ConfigValue.showStrings($0, list: true) } ?? "(none)" }) { value, config throws(ConfigValueError) in

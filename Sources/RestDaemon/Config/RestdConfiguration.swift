@@ -1,4 +1,5 @@
 import RestCore
+import RestNotify
 
 /// restd's settings from `config.toml`, with the defaults for what the file leaves out.
 /// Every key is declared once, in `ConfigKeys.all`, which also documents it.
@@ -12,25 +13,32 @@ public struct RestdConfiguration: Sendable, Equatable {
     public var live = Live()
     public var notifications = Notifications()
 
-    /// Settings of the live broadcast (`[live]`).
+    /// Settings of the live activity (`[live]`).
     public struct Live: Sendable, Equatable {
-        /// Live updates per second at most.
-        public var broadcastRate: Double = 1
-        /// A heart rate older than this is no longer shown.
-        public var heartRateStalenessUSec: USec = 10_000_000
+        /// The broadcast's rate: PropertiesChanged of Fields at most this often (the MaxRateHz property).
+        public var broadcastRate: Double = LiveLimits.standard.broadcastRateHz
+        /// A heart rate not refreshed for this long is removed.
+        public var heartRateStalenessUSec: USec = LiveLimits.standard.heartRateStaleUSec
 
-        /// The shortest time between two live updates.
+        /// The shortest time between two broadcasts.
         public var broadcastIntervalUSec: USec { USec((1_000_000 / broadcastRate).rounded()) }
     }
 
     /// Settings of the desktop notification shown when a rest is over (`[notifications]`).
     public struct Notifications: Sendable, Equatable {
-        public var urgency: Urgency = .normal
-        /// The buttons offered, in order (only where the server has the `actions` capability).
-        public var actions: [NotificationAction] = [.restart, .add30s]
-        /// A program (argv, no shell) played instead when the server lacks the `sound` capability;
-        /// nil plays nothing.
+        /// Critical by default: "Rest over" stays until dismissed.
+        public var urgency: Urgency = .critical
+        /// The buttons offered, in order (only where the server has the `actions` capability);
+        /// the `default` action, which dismisses, always comes first.
+        public var actions: [NotificationAction] = NotificationStyle.standard.actions
+        /// A program (argv, no shell) run when "Rest over" is shown by a server without the
+        /// `sound` capability; nil plays nothing.
         public var soundCommand: [String]?
+
+        /// How "Rest over" looks with these settings.
+        public var style: NotificationStyle {
+            NotificationStyle(urgency: urgency.notificationUrgency, actions: actions)
+        }
     }
 
     /// Urgency levels of the Desktop Notifications specification.
@@ -38,24 +46,15 @@ public struct RestdConfiguration: Sendable, Equatable {
         case low, normal, critical
 
         /// The value of the notification's `urgency` hint (a byte).
-        public var hint: UInt8 {
+        public var hint: UInt8 { notificationUrgency.rawValue }
+
+        var notificationUrgency: NotificationRequest.Urgency {
             switch self {
-            case .low: 0
-            case .normal: 1
-            case .critical: 2
+            case .low: .low
+            case .normal: .normal
+            case .critical: .critical
             }
         }
-    }
-
-    /// What a notification button does. The raw value is the name in `config.toml`.
-    public enum NotificationAction: String, Sendable, CaseIterable {
-        /// Rest again for the timer's last duration.
-        case restart
-        /// Run the expired timer on for 30 s / one minute.
-        case add30s = "add_30s"
-        case add1m = "add_1m"
-        /// Remove the timer.
-        case cancel
     }
 
     public init() {}
@@ -65,6 +64,14 @@ public struct RestdConfiguration: Sendable, Equatable {
         var limits = base
         limits.maxTimers = maxTimers
         limits.expiredRetentionUSec = expiredRetentionUSec
+        return limits
+    }
+
+    /// `base` with the live settings this configuration sets.
+    public func liveLimits(base: LiveLimits = .standard) -> LiveLimits {
+        var limits = base
+        limits.broadcastRateHz = live.broadcastRate
+        limits.heartRateStaleUSec = live.heartRateStalenessUSec
         return limits
     }
 }

@@ -25,7 +25,8 @@ final class LiveService {
     /// CLOCK_REALTIME of the broadcast's last publication.
     private(set) var updatedAtUSec: USec = 0
     private var broadcastWasEmpty = true
-    let broadcastRateHz: Double
+    /// The broadcast's rate (the MaxRateHz property): `[live] broadcast_rate`.
+    private(set) var broadcastRateHz: Double
 
     /// Called when the number of subscribers changes (for the service status).
     var onSubscribersChanged: () -> Void = {}
@@ -66,6 +67,25 @@ final class LiveService {
     }
 
     var subscriberCount: Int { subscribers.count }
+
+    // MARK: Configuration
+
+    /// A new broadcast rate (a reload): MaxRateHz changes, with PropertiesChanged, and a
+    /// publication already pending moves to the end of the new interval.
+    func setBroadcastRate(_ rateHz: Double) {
+        guard rateHz != broadcastRateHz else { return }
+        broadcastRateHz = rateHz
+        server.emitPropertiesChanged(path: RestBus.livePath, interface: RestBus.liveInterface,
+                                     changed: [LiveProperty.maxRateHz: .double(rateHz)])
+        let interval = ThrottledStream<Fields>.interval(forRateHz: rateHz)
+        act(on: broadcast, broadcast.throttle.setInterval(interval), to: nil, now: clock.now())
+    }
+
+    /// A new staleness interval for heart_rate (a reload); it applies from the next update of
+    /// heart_rate on (see `LiveActivity.setHeartRateStaleUSec`).
+    func setHeartRateStaleness(_ usec: USec) {
+        activity.setHeartRateStaleUSec(usec)
+    }
 
     /// The last broadcast snapshot: what the Fields property shows.
     var publishedFields: Fields { broadcast.throttle.lastPublished ?? [:] }

@@ -4,8 +4,9 @@ import RestCore
 import RestNotify
 
 /// Shows desktop notifications for timers through org.freedesktop.Notifications (Desktop
-/// Notifications Specification 1.3): "Rest over" on expiry, the optional pre-alert, and the
-/// `+30 s` and `Again` actions.
+/// Notifications Specification 1.3): "Rest over" on expiry, with the urgency and buttons
+/// `[notifications]` sets, the optional pre-alert, and the sound command where the server has no
+/// sound of its own.
 ///
 /// `NotificationTracker` decides what to show, replace and close; this class only talks to the
 /// server. Every call is asynchronous with a 2 s timeout and nothing waits for one, so a
@@ -25,6 +26,11 @@ final class Notifier {
     private let clock: TimeSource
     private let logger: Logger
     private let messages: Messages
+    /// The urgency and buttons of "Rest over" (`[notifications]`); a reload changes them for the
+    /// next notification.
+    var style: NotificationStyle
+    /// Stands in for the server's sound when it has none.
+    private let sound: SoundCommand
     private var tracker = NotificationTracker()
 
     private enum CapabilityState {
@@ -51,12 +57,15 @@ final class Notifier {
     private var isPumping = false
     private var pumpAgain = false
 
-    init(connection: Connection, service: TimerService, clock: TimeSource, logger: Logger, messages: Messages) {
+    init(connection: Connection, service: TimerService, clock: TimeSource, logger: Logger, messages: Messages,
+         style: NotificationStyle, sound: SoundCommand) {
         self.connection = connection
         self.service = service
         self.clock = clock
         self.logger = logger
         self.messages = messages
+        self.style = style
+        self.sound = sound
         service.observe { [unowned self] events in
             self.tracker.record(events)
             self.pump()
@@ -164,7 +173,7 @@ final class Notifier {
     private func notify(_ notification: Held, capabilities: ServerCapabilities) {
         let request = NotificationContent.request(
             for: notification.alert, replacing: notification.replacing, capabilities: capabilities,
-            messages: messages, now: clock.now().realtime)
+            messages: messages, style: style, now: clock.now().realtime)
         var hints: [String: DBusValue] = [
             "urgency": .byte(request.hints.urgency.rawValue),
             "category": .string(request.hints.category),
@@ -191,6 +200,8 @@ final class Notifier {
                 }
                 if owner == nil { owner = reply.sender }
                 noteSuccess()
+                // Once the server has shown it, as its own sound would come with it; never both.
+                if case .expired = notification.alert.kind, !capabilities.sound { sound.play() }
                 logger.debug("notification \(id) for timer \(notification.ticket.timerID): \(request.summary)")
                 tracker.shown(notification.ticket, id: id)
             case .failure(let error):
@@ -266,12 +277,17 @@ final class Notifier {
 
     /// Carries out an action the user chose in a notification, as if it had come over the bus.
     private func perform(_ request: NotificationTracker.Request) {
+        let id = request.timerID
+        logger.debug("notification action \(request.action.key) for timer \(id)")
         do {
-            switch request {
-            case .addThirtySeconds(let id):
-                try service.perform { book, now throws(TimerError) in try book.adjust(id, deltaUSec: 30_000_000, now: now) }
-            case .restart(let id):
+            switch request.action {
+            case .add30s, .add1m:
+                let delta = request.action.deltaUSec ?? 0
+                try service.perform { book, now throws(TimerError) in try book.adjust(id, deltaUSec: delta, now: now) }
+            case .restart:
                 try service.perform { book, now throws(TimerError) in try book.restart(id, now: now) }
+            case .cancel:
+                try service.perform { book, now throws(TimerError) in try book.cancel(id, now: now) }
             }
         } catch {
             logger.warning("a notification's action could not be carried out: \(error.message)")

@@ -1,0 +1,112 @@
+import EventLoop
+import Glibc
+import Logging
+
+/// Runs `[notifications] sound_command` when "Rest over" is shown by a notification server that
+/// cannot play sounds itself (no `sound` capability).
+///
+/// The command is an argv, started with `posix_spawnp` (no shell, found on PATH), which returns
+/// once the program is running or failed to start, so the loop never waits for it. Its exit
+/// comes back through the loop (an sd-event child source), which reaps it. At most one runs at a
+/// time: when several rests end together, one sound is enough. The first failure (the program
+/// cannot be started, or it ends with an error) is logged as a warning, later ones at debug
+/// level, until it works again or a reload brings another command.
+final class SoundCommand {
+    private let loop: EventLoop
+    private let logger: Logger
+    /// The command in force; nil plays nothing.
+    var argv: [String]? {
+        didSet {
+            if argv != oldValue { failing = false }
+        }
+    }
+    /// The running child's pid, nil when none runs.
+    private var runningPID: pid_t?
+    /// The child source of the last child. Released only when the next one starts, not inside
+    /// its own handler: sd-event reaps the child after that handler returns.
+    private var childSource: ChildSource?
+    private var failing = false
+
+    init(loop: EventLoop, argv: [String]?, logger: Logger) {
+        self.loop = loop
+        self.argv = argv
+        self.logger = logger
+    }
+
+    /// Starts the command, unless there is none or it is still running.
+    func play() {
+        guard let argv, let program = argv.first else { return }
+        if let runningPID {
+            logger.debug("the sound command (pid \(runningPID)) is still running; not starting another")
+            return
+        }
+        let pid: pid_t
+        do {
+            pid = try Self.spawn(argv)
+        } catch {
+            noteFailure("cannot run the sound command \(program): \(String(cString: strerror(error.errno)))")
+            return
+        }
+        logger.debug("sound command started: \(program) (pid \(pid))")
+        do {
+            childSource = try loop.addChild(pid: pid) { [unowned self] exit in self.ended(pid, exit) }
+            runningPID = pid
+        } catch {
+            // Cannot happen with SIGCHLD blocked; the child then stays a zombie until restd exits.
+            childSource = nil
+            logger.error("cannot watch the sound command (pid \(pid)): \(error)")
+        }
+    }
+
+    private func ended(_ pid: pid_t, _ exit: ChildExit) {
+        runningPID = nil
+        guard exit == .exited(0) else {
+            noteFailure("the sound command \(argv?.first ?? "?") (pid \(pid)) \(exit)")
+            return
+        }
+        logger.debug("sound command (pid \(pid)) finished")
+        if failing {
+            failing = false
+            logger.info("the sound command works again")
+        }
+    }
+
+    private func noteFailure(_ message: String) {
+        if failing {
+            logger.debug("the sound command failed again: \(message)")
+            return
+        }
+        failing = true
+        logger.warning("\(message); further failures are logged only with --verbose")
+    }
+
+    /// posix_spawnp with stdin from /dev/null, stdout and stderr shared with restd (so the
+    /// command's complaints reach restd's log), and restd's blocked signals and ignored
+    /// SIGPIPE undone: the child starts as if from a shell. Returns the pid.
+    private static func spawn(_ argv: [String]) throws(SystemError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
+        cArguments.append(nil)
+        defer { for argument in cArguments { free(argument) } }
+        var pid: pid_t = 0
+        // glibc reports a program that cannot be executed (ENOENT, EACCES) as posix_spawnp's result.
+        let result = posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, environ)
+        guard result == 0 else { throw SystemError(errno: result, "cannot run \(argv[0])") }
+        return pid
+    }
+}
