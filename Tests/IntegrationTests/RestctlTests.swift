@@ -288,6 +288,7 @@ struct RestctlTests {
               start                   Start (or replace) a timer.
               pause                   Pause a running timer.
               resume                  Resume a paused timer.
+              toggle                  Pause or resume a timer, or start one.
               add                     Add time to a timer.
               sub                     Take time off a timer.
               restart                 Run a timer again for its original duration.
