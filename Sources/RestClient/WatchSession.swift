@@ -25,7 +25,7 @@ public final class WatchSession {
     /// The session's connection to restd, for calls of its own (`start --wait` starts the
     /// timer with it, so that no signal can fall between the start and the watch).
     public let client: RestdClient
-    /// The wall clock the ticks follow (µs); tests may set their own.
+    /// The wall clock (µs) that ticks and lines are computed from.
     public var clock: () -> UInt64 = WallClock.nowUSec
     private var connection: Connection { client.connection }
     private let timerPath: String
