@@ -48,6 +48,42 @@ public final class RestdClient {
         _ = try callManager("Adjust", [.string(id), .int64(deltaUSec)])
     }
 
+    /// What a click on a status bar does: pauses a running timer, resumes a paused one,
+    /// restarts an expired one, and starts one of `DefaultDurationUSec` when there is none.
+    public func toggle(id: String) throws(ClientError) {
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                return try toggleOnce(id: id)
+            } catch .refused(let error) where attempts < 2
+                && (error.name == RestErrorName.invalidState || error.name == RestErrorName.noSuchTimer) {
+                // The timer changed between reading and acting (it ran out, or was cancelled):
+                // look again, once.
+                continue
+            }
+        }
+    }
+
+    private func toggleOnce(id: String) throws(ClientError) {
+        let current: TimerSnapshot?
+        do {
+            current = try timer(id: id)
+        } catch .refused(let error) where error.name == RestErrorName.noSuchTimer {
+            current = nil
+        }
+        guard let current else {
+            try start(id: id, durationUSec: try defaultDurationUSec())
+            return
+        }
+        switch current.state {
+        case "running": try pause(id: id)
+        case "paused": try resume(id: id)
+        case "expired": try restart(id: id)
+        default: throw .badReply("timer \"\(id)\" is in a state restctl does not know: \(current.state)")
+        }
+    }
+
     // MARK: Live activity
 
     /// Merges live fields (heart_rate, progress_done, progress_total, exercise, workout, x_…).

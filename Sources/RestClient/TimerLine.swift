@@ -43,7 +43,7 @@ public enum TimerLine {
 
     // restd refuses control characters in texts; line and paragraph separators and
     // anything a future daemon lets through are escaped so that a timer stays one line.
-    private static func visible(_ text: String) -> String {
+    static func visible(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar.properties.generalCategory {

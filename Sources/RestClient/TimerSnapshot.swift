@@ -13,6 +13,8 @@ public struct TimerSnapshot: Equatable, Sendable {
     public var remainingUSec: UInt64
     public var expiredAtUSec: UInt64
     public var notify: Bool
+    /// How long before the end the pre-alert comes; 0 for none (and from a restd without it).
+    public var warnUSec: UInt64
 
     /// Reads the properties of one timer object.
     public init(properties: [String: DBusValue]) throws(ClientError) {
@@ -34,6 +36,7 @@ public struct TimerSnapshot: Equatable, Sendable {
         remainingUSec = try usec(TimerProperty.remainingUSec)
         expiredAtUSec = try usec(TimerProperty.expiredAtUSec)
         notify = properties[TimerProperty.notify]?.bool ?? true
+        warnUSec = properties[TimerProperty.warnUSec]?.uint64 ?? 0
     }
 
     /// Time left at the wall-clock instant `now`: counted down from EndsAtUSec while running,

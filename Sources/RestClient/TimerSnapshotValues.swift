@@ -3,7 +3,7 @@ extension TimerSnapshot {
     public init(
         id: String, label: String = "", next: String = "", state: String,
         durationUSec: UInt64, startedAtUSec: UInt64 = 0, endsAtUSec: UInt64 = 0,
-        remainingUSec: UInt64 = 0, expiredAtUSec: UInt64 = 0, notify: Bool = true
+        remainingUSec: UInt64 = 0, expiredAtUSec: UInt64 = 0, notify: Bool = true, warnUSec: UInt64 = 0
     ) {
         self.id = id
         self.label = label
@@ -15,5 +15,6 @@ extension TimerSnapshot {
         self.remainingUSec = remainingUSec
         self.expiredAtUSec = expiredAtUSec
         self.notify = notify
+        self.warnUSec = warnUSec
     }
 }

@@ -3,8 +3,8 @@ import RestCore
 
 /// How `restctl watch` writes a state: one line each, without the newline.
 ///
-/// A format is a pure function of the state and the wall clock, so that a later format (a
-/// bar, a local countdown) is one more case here and one more test file.
+/// A format is a pure function of the state and the wall clock; what changes by time alone
+/// changes at the instants `WatchTick` gives, for every format.
 public enum WatchFormat: String, CaseIterable, Sendable {
     /// `default  running  1:23  Squat · Next: Bench press | heart_rate=142 progress=3/5 exercise="Bench press"`;
     /// `idle` when there is no timer. See `LiveFieldsText`.
@@ -12,6 +12,18 @@ public enum WatchFormat: String, CaseIterable, Sendable {
     /// `{"timer":{…TimerJSON…},"live":{"heart_rate":142,"progress_done":3,"progress_total":5}}`;
     /// `"timer":null` when there is no timer, `"live":{}` when there are no fields.
     case json
+    /// waybar's custom module with `return-type: json`:
+    /// `{"text":"1:23 Squat → Bench press ♥142 3/5","alt":"running","tooltip":"…","class":"running","percentage":7}`.
+    /// Text and tooltip are Pango markup to waybar, so `&`, `<` and `>` are escaped.
+    case waybar
+    /// polybar's `custom/script` with `tail = true`: the bar text (`BarText`), with `%{`
+    /// (where polybar's formatting tags begin) written `% {`.
+    case polybar
+    /// i3blocks with `interval=persist`: the bar text, one full_text per line.
+    case i3blocks
+    /// i3status-rust's `custom` block with `json = true`:
+    /// `{"icon":"pomodoro_break","state":"Good","text":"1:23 Squat → Bench press","short_text":"1:23"}`.
+    case i3statusRs = "i3status-rs"
 
     /// The line for `state` at wall-clock time `now` (µs).
     public func line(_ state: WatchState, now: UInt64) -> String {
@@ -23,7 +35,59 @@ public enum WatchFormat: String, CaseIterable, Sendable {
         case .json:
             return "{\"timer\":" + (state.timer.map { TimerJSON.object($0, now: now) } ?? "null")
                 + ",\"live\":" + LiveFieldsText.json(state.live) + "}"
+        case .waybar:
+            let kind = JSONText.quoted(BarText.kind(state.timer))
+            return "{\"text\":" + JSONText.quoted(Self.markupEscaped(BarText.line(state, now: now)))
+                + ",\"alt\":" + kind
+                + ",\"tooltip\":" + JSONText.quoted(Self.markupEscaped(BarText.tooltip(state, now: now)))
+                + ",\"class\":" + kind
+                + ",\"percentage\":" + String(BarText.percentage(state.timer, now: now)) + "}"
+        case .polybar:
+            return BarText.line(state, now: now).replacing("%{", with: "% {")
+        case .i3blocks:
+            return BarText.line(state, now: now)
+        case .i3statusRs:
+            return "{\"icon\":" + JSONText.quoted(Self.i3statusIcon(state.timer))
+                + ",\"state\":" + JSONText.quoted(Self.i3statusState(state.timer, now: now))
+                + ",\"text\":" + JSONText.quoted(BarText.line(state, now: now))
+                + ",\"short_text\":" + JSONText.quoted(BarText.time(state.timer, now: now)) + "}"
         }
+    }
+
+    /// Icon names every i3status-rust icon set has: a break, a pause, a bell, a stop.
+    static func i3statusIcon(_ timer: TimerSnapshot?) -> String {
+        switch timer?.state {
+        case "running": "pomodoro_break"
+        case "paused": "pomodoro_paused"
+        case "expired": "bell"
+        default: "pomodoro_stopped"
+        }
+    }
+
+    /// Good while resting, Warning within the timer's pre-alert, Info paused, Critical once
+    /// the rest is over (time to work), Idle without a timer.
+    static func i3statusState(_ timer: TimerSnapshot?, now: UInt64) -> String {
+        guard let timer else { return "Idle" }
+        switch timer.state {
+        case "running": return BarText.isWithinWarning(timer, now: now) ? "Warning" : "Good"
+        case "paused": return "Info"
+        case "expired": return "Critical"
+        default: return "Idle"
+        }
+    }
+
+    /// `&`, `<` and `>` as entities, for texts that are read as Pango markup.
+    static func markupEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 }
 

@@ -7,19 +7,26 @@ import RestProtocol
 /// PropertiesChanged on its object, InterfacesAdded/Removed and Expired on the manager. The
 /// live fields come from Subscribe and the unicast Changed signal. restd leaving the bus
 /// (NameOwnerChanged) makes the state idle; its coming back makes the session read the timer
-/// and subscribe again. Nothing wakes up while nothing happens on the bus.
+/// and subscribe again. Between signals it wakes only at the instants `WatchTick` gives (once
+/// a second, on the second of EndsAtUSec, while a timer runs or is over): a paused timer or
+/// none wakes nothing.
 ///
 /// Single-threaded, like its connection: create and run it on one thread.
 public final class WatchSession {
     public let timerID: String
-    public let rateHz: Double
+    /// The live-field rate to subscribe at; nil: no live fields.
+    public let rateHz: Double?
     /// What is known now.
     public private(set) var state = WatchState.idle
     /// Told, once per restd, when Subscribe was refused for a reason worth going on without
     /// live fields (too many subscribers); the sentence is restd's.
     public var onWarning: (String) -> Void = { _ in }
 
-    private let client: RestdClient
+    /// The session's connection to restd, for calls of its own (`start --wait` starts the
+    /// timer with it, so that no signal can fall between the start and the watch).
+    public let client: RestdClient
+    /// The wall clock (µs) that ticks and lines are computed from.
+    public var clock: () -> UInt64 = WallClock.nowUSec
     private var connection: Connection { client.connection }
     private let timerPath: String
     /// restd's unique name while it is on the bus.
@@ -35,9 +42,10 @@ public final class WatchSession {
 
     private static let busDriver = "org.freedesktop.DBus"
 
-    /// Connects to the session bus (or `address`) and asks for restd's signals. Throws
-    /// `.noBus` when there is no bus; restd need not be running.
-    public init(timerID: String, rateHz: Double, address: String? = nil) throws(ClientError) {
+    /// Connects to the session bus (or `address`) and asks for restd's signals; subscribes to
+    /// the live fields at `rateHz` unless it is nil. Throws `.noBus` when there is no bus;
+    /// restd need not be running.
+    public init(timerID: String, rateHz: Double?, address: String? = nil) throws(ClientError) {
         self.timerID = timerID
         self.rateHz = rateHz
         timerPath = RestBus.timerPath(id: timerID)
@@ -63,23 +71,37 @@ public final class WatchSession {
         }
     }
 
-    /// Reads what restd has, calls `emit` with it, then once per change of the state until
-    /// `emit` returns false. Throws when the bus goes away, or when restd refuses the
-    /// subscription (a rate out of range) or answers nonsense.
-    public func run(_ emit: (WatchState) -> Bool) throws(ClientError) {
+    /// restd is on the bus (as far as the signals seen so far tell).
+    public var isDaemonPresent: Bool { owner != nil }
+
+    /// `state` is restd's, read and followed since: not waiting for a reading.
+    public var isFollowing: Bool { owner != nil && !needsReading && !retryPending }
+
+    /// Reads what restd has, calls `emit` with it and the wall clock, then once per change of
+    /// the state and (with `ticking`) at every `WatchTick`, until `emit` returns false. Throws
+    /// when the bus goes away, or when restd refuses the subscription (a rate out of range) or
+    /// answers nonsense.
+    public func run(ticking: Bool = true, _ emit: (WatchState, _ now: UInt64) -> Bool) throws(ClientError) {
         owner = try currentOwner()
         needsReading = owner != nil
         var shown: WatchState?
+        var tick: UInt64?
         while true {
             try catchUp()
-            if state != shown {
+            let now = clock()
+            if state != shown || tick.map({ now >= $0 }) == true {
                 shown = state
-                guard emit(state) else { return }
+                guard emit(state, now) else { return }
             }
-            // Nothing to do until the bus has something for us (or a reading is to be retried).
-            guard connection.readWriteDispatch(timeoutMilliseconds: retryPending ? 1_000 : -1) else {
-                throw Self.busClosed
+            tick = ticking ? WatchTick.next(after: now, state.timer) : nil
+            // Nothing to do until the bus has something for us, the display's next second
+            // comes, or a reading is to be retried.
+            var timeout: Int32 = retryPending ? 1_000 : -1
+            if let tick {
+                let untilTick = WatchTick.timeoutMilliseconds(from: now, to: tick)
+                timeout = timeout < 0 ? untilTick : min(timeout, untilTick)
             }
+            guard connection.readWriteDispatch(timeoutMilliseconds: timeout) else { throw Self.busClosed }
         }
     }
 
@@ -132,6 +154,7 @@ public final class WatchSession {
         }
         state.timer = try Self.timer(at: timerPath, in: objects.arguments())
         readSerial = objects.serial
+        guard let rateHz else { return }
         do {
             _ = try call(owner, RestBus.livePath, RestBus.liveInterface, "Subscribe", [.double(rateHz)])
         } catch {

@@ -84,9 +84,11 @@ extension TimerSnapshot {
             case (TimerProperty.remainingUSec, .uint64(let usec)): remainingUSec = usec
             case (TimerProperty.expiredAtUSec, .uint64(let usec)): expiredAtUSec = usec
             case (TimerProperty.notify, .boolean(let flag)): notify = flag
+            case (TimerProperty.warnUSec, .uint64(let usec)): warnUSec = usec
             case (TimerProperty.id, _), (TimerProperty.label, _), (TimerProperty.next, _), (TimerProperty.state, _),
                  (TimerProperty.durationUSec, _), (TimerProperty.startedAtUSec, _), (TimerProperty.endsAtUSec, _),
-                 (TimerProperty.remainingUSec, _), (TimerProperty.expiredAtUSec, _), (TimerProperty.notify, _):
+                 (TimerProperty.remainingUSec, _), (TimerProperty.expiredAtUSec, _), (TimerProperty.notify, _),
+                 (TimerProperty.warnUSec, _):
                 understood = false
             default:
                 break  // a property a newer restd added

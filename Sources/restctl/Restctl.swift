@@ -21,7 +21,7 @@ struct Restctl: ParsableCommand {
             """,
         version: RestdClient.clientVersion,
         subcommands: [
-            Start.self, Pause.self, Resume.self, Add.self, Sub.self,
+            Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
             Restart.self, Cancel.self, Status.self, List.self, Live.self, Watch.self,
         ])
 

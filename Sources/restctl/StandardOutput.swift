@@ -9,11 +9,16 @@ import Darwin
 enum StandardOutput {
     /// Writes `line` and a newline; returns errno when it could not (EPIPE: nobody reads).
     static func writeLine(_ line: String) -> Int32? {
-        var text = line + "\n"
+        write(line + "\n")
+    }
+
+    /// Writes `text` as it is; returns errno when it could not.
+    static func write(_ text: String) -> Int32? {
+        var text = text
         return text.withUTF8 { bytes -> Int32? in
             var offset = 0
             while offset < bytes.count {
-                let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
                 if written >= 0 {
                     offset += written
                     continue

@@ -171,18 +171,28 @@ struct RestctlLiveTests {
         #expect(watch.stdout == """
             OVERVIEW: Print the timer and live fields as they change.
 
-            One line per change: the timer's line, or idle when there is no such timer,
-            then " | " and the live fields (heart_rate=142 progress=3/5 exercise="Bench
-            press" …). With --json, one object per line: {"timer":{…} or null,"live":{…}}.
+            One line per change, and once a second while the timer runs or is over (on the
+            second of its end); nothing wakes it while the timer is paused or there is
+            none.
+
+            text: the timer's line, or idle when there is no such timer, then " | " and the
+            live fields (heart_rate=142 progress=3/5 exercise="Bench press" …). json:
+            {"timer":{…} or null,"live":{…}}. waybar: JSON for a custom module with
+            return-type json (text, alt, tooltip, class running, paused, expired or idle,
+            percentage of the rest gone by). polybar, i3blocks: the bar's text (1:23 Squat
+            → Bench press ♥142 3/5, paused 1:02, +0:12 once over, idle). i3status-rs: JSON
+            for a custom block with json = true (icon, state, text, short_text).
 
             restd may stop and start meanwhile: the watch shows idle and goes on. It ends
             quietly when its output is closed, and with status 69 when the bus goes away.
 
-            USAGE: restctl watch [--id <id>] [--json] [--rate <hz>]
+            USAGE: restctl watch [--id <id>] [--format <format>] [--json] [--rate <hz>]
 
             OPTIONS:
               --id <id>               The timer to act on. (default: default)
-              --json                  Print JSON instead of text.
+              --format <format>       How to write each line, text by default. (values:
+                                      text, json, waybar, polybar, i3blocks, i3status-rs)
+              --json                  The same as --format json.
               --rate <hz>             The most live-field updates per second. (default: 2.0)
               --version               Show the version.
               -h, --help              Show help information.
@@ -349,64 +359,6 @@ struct RestctlLiveTests {
         #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.hasPrefix("restctl: cannot reach the D-Bus session bus ("), "\(result)")
     }
-}
-
-/// `restctl watch` running in the background, its stdout and stderr in files.
-private final class WatchProcess {
-    let directory: TempDirectory
-    let outputPath: String
-    let errorPath: String
-    let child: ChildProcess
-    /// Lines already matched by a wait: each wait looks at the lines after them.
-    private var consumed = 0
-
-    init(bus: TestBus, arguments: [String] = []) throws {
-        directory = try TempDirectory(prefix: "restctl-watch")
-        outputPath = directory.path("stdout")
-        errorPath = directory.path("stderr")
-        let out = try openLogFile(outputPath)
-        defer { close(out) }
-        let err = try openLogFile(errorPath)
-        defer { close(err) }
-        child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: ["watch"] + arguments,
-                                 environment: TestEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address]),
-                                 stdout: out, stderr: err)
-    }
-
-    /// Every complete line written so far.
-    var lines: [String] {
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-    }
-
-    func errors() -> String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
-
-    var isRunning: Bool { child.isRunning }
-
-    /// Waits for a line after the last one matched to satisfy `predicate`; returns it.
-    /// Polling the file is the waiting, not the assertion: the timeout is generous.
-    @discardableResult
-    func waitForLine(timeout: Double = 30, _ predicate: (String) -> Bool) throws -> String {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while true {
-            let all = lines
-            if let index = all.indices.dropFirst(consumed).first(where: { predicate(all[$0]) }) {
-                consumed = index + 1
-                return all[index]
-            }
-            if let termination = child.termination {
-                throw HarnessError.failed("restctl watch \(termination); its output:\n\(all.joined(separator: "\n"))\n"
-                    + "stderr:\n\(errors())")
-            }
-            guard Date() < deadline else {
-                throw HarnessError.timedOut("no such line from restctl watch within \(timeout) s; its output:\n"
-                    + all.joined(separator: "\n") + "\nstderr:\n\(errors())")
-            }
-            usleep(5_000)
-        }
-    }
-
-    func stop() { child.stop(grace: 5) }
 }
 
 /// `text` matches `pattern` as a whole.

@@ -288,6 +288,7 @@ struct RestctlTests {
               start                   Start (or replace) a timer.
               pause                   Pause a running timer.
               resume                  Resume a paused timer.
+              toggle                  Pause or resume a timer, or start one.
               add                     Add time to a timer.
               sub                     Take time off a timer.
               restart                 Run a timer again for its original duration.
@@ -308,7 +309,7 @@ struct RestctlTests {
         let result = restctl(bus, ["start", "--help"], environment: ["COLUMNS": "80"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(
-            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--id <id>]\n"), "\(result)")
+            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--wait] [--id <id>]\n"), "\(result)")
         #expect(result.stdout.contains("  --id <id>               The timer to act on. (default: default)\n"), "\(result)")
     }
 

@@ -11,22 +11,37 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             abstract: "Print the timer and live fields as they change.",
             discussion: """
-                One line per change: the timer's line, or idle when there is no such timer, \
-                then " | " and the live fields (heart_rate=142 progress=3/5 \
-                exercise="Bench press" …). With --json, one object per line: \
-                {"timer":{…} or null,"live":{…}}.
+                One line per change, and once a second while the timer runs or is over (on the \
+                second of its end); nothing wakes it while the timer is paused or there is none.
+
+                text: the timer's line, or idle when there is no such timer, then " | " and \
+                the live fields (heart_rate=142 progress=3/5 exercise="Bench press" …). \
+                json: {"timer":{…} or null,"live":{…}}. waybar: JSON for a custom module \
+                with return-type json (text, alt, tooltip, class running, paused, expired or \
+                idle, percentage of the rest gone by). polybar, i3blocks: the bar's text \
+                (1:23 Squat → Bench press ♥142 3/5, paused 1:02, +0:12 once over, idle). \
+                i3status-rs: JSON for a custom block with json = true (icon, state, text, \
+                short_text).
 
                 restd may stop and start meanwhile: the watch shows idle and goes on. It ends \
                 quietly when its output is closed, and with status 69 when the bus goes away.
                 """)
 
         @OptionGroup var timer: TimerSelection
-        @OptionGroup var output: OutputFormat
+
+        @Option(help: ArgumentHelp("How to write each line, text by default.", valueName: "format"))
+        var format: WatchFormat?
+
+        @Flag(help: "The same as --format json.")
+        var json = false
 
         @Option(help: ArgumentHelp("The most live-field updates per second.", valueName: "hz"))
         var rate: Double = 2
 
         func validate() throws {
+            if json, let format, format != .json {
+                throw ValidationError("--json is --format json; give one format only")
+            }
             let range = LiveInput.subscriberRateHz
             guard rate.isFinite, range.contains(rate) else {
                 throw ValidationError("--rate \(number(rate)) is out of range \(number(range.lowerBound))…\(number(range.upperBound)) Hz")
@@ -36,7 +51,7 @@ extension Restctl {
         func run() throws {
             // A closed stdout must be an error from write(2) (EPIPE), not a silent death.
             signal(SIGPIPE, SIG_IGN)
-            let format: WatchFormat = output.json ? .json : .text
+            let format = self.format ?? (json ? .json : .text)
             let session: WatchSession
             do {
                 session = try WatchSession(timerID: timer.timerID, rateHz: rate)
@@ -47,8 +62,8 @@ extension Restctl {
             var previous: String?
             var writeError: Int32?
             do {
-                try session.run { state in
-                    let line = format.line(state, now: WallClock.nowUSec())
+                try session.run { state, now in
+                    let line = format.line(state, now: now)
                     guard line != previous else { return true }
                     previous = line
                     writeError = StandardOutput.writeLine(line)
@@ -67,3 +82,6 @@ extension Restctl {
         }
     }
 }
+
+// restctl is where formats become arguments; RestClient knows nothing of ArgumentParser.
+extension WatchFormat: ExpressibleByArgument {}

@@ -1,0 +1,135 @@
+import DBusKit
+import RestCore
+
+/// What a status bar shows of a watch state: short, one line, the same words in every bar.
+///
+///     1:23 Squat → Bench press ♥142 3/5
+///     paused 1:02 Squat
+///     +0:12 Squat → Bench press
+///     idle
+///
+/// Time is counted in the whole seconds `WatchTick` wakes for (left rounded up, overtime
+/// rounded down), and so is the percentage: a line changes only at a tick or when restd
+/// announces something.
+public enum BarText {
+    /// Time, texts, then heart rate and progress when there is a live activity.
+    public static func line(_ state: WatchState, now: UInt64) -> String {
+        var parts = [time(state.timer, now: now)]
+        if let timer = state.timer {
+            let texts = texts(timer)
+            if !texts.isEmpty { parts.append(texts) }
+        }
+        return (parts + live(state.live)).joined(separator: " ")
+    }
+
+    /// `1:23` while running, `paused 1:02`, `+0:12` (overtime) once expired, `idle` without a timer.
+    public static func time(_ timer: TimerSnapshot?, now: UInt64) -> String {
+        guard let timer else { return "idle" }
+        switch timer.state {
+        case "running": return TimeFormat.countdown(usec: timer.remaining(at: now))
+        case "paused": return "paused " + TimeFormat.countdown(usec: timer.remaining(at: now))
+        case "expired": return "+" + TimeFormat.elapsed(usec: timer.overtime(at: now))
+        default: return TimerLine.visible(timer.state)  // a state a newer restd has
+        }
+    }
+
+    /// `Squat → Bench press`, `Squat`, `→ Bench press`, or "".
+    public static func texts(_ timer: TimerSnapshot) -> String {
+        let label = TimerLine.visible(timer.label)
+        let next = TimerLine.visible(timer.next)
+        switch (label.isEmpty, next.isEmpty) {
+        case (false, false): return label + " → " + next
+        case (false, true): return label
+        case (true, false): return "→ " + next
+        case (true, true): return ""
+        }
+    }
+
+    /// `♥142` and `3/5` (done/total), those of them the live fields have.
+    public static func live(_ fields: [String: DBusValue]) -> [String] {
+        var parts: [String] = []
+        if let heartRate = integer(fields[LiveKey.heartRate]) { parts.append("♥" + heartRate) }
+        if let done = integer(fields[LiveKey.progressDone]), let total = integer(fields[LiveKey.progressTotal]) {
+            parts.append(done + "/" + total)
+        }
+        return parts
+    }
+
+    /// `running`, `paused`, `expired`, or `idle` without a timer: a class for styling.
+    public static func kind(_ timer: TimerSnapshot?) -> String {
+        timer.map { TimerLine.visible($0.state) } ?? "idle"
+    }
+
+    /// How much of the current run has gone by, 0…100 (rounded down): 0 without a timer,
+    /// 100 once expired.
+    public static func percentage(_ timer: TimerSnapshot?, now: UInt64) -> Int {
+        Int(gone(timer, now: now, of: 100))
+    }
+
+    /// The part of the current run gone by, in `scale` parts (rounded down), counting the time
+    /// left in the whole seconds shown. DurationUSec is the run with its adjustments, so adding
+    /// time moves the bar back.
+    static func gone(_ timer: TimerSnapshot?, now: UInt64, of scale: UInt64) -> UInt64 {
+        guard let timer else { return 0 }
+        switch timer.state {
+        case "expired":
+            return scale
+        case "running", "paused":
+            let duration = timer.durationUSec
+            guard duration > 0 else { return 0 }
+            let left = min(shownRemainingUSec(timer, now: now), duration)
+            let (product, overflow) = (duration - left).multipliedReportingOverflow(by: scale)
+            if !overflow { return product / duration }
+            return UInt64(Double(duration - left) / Double(duration) * Double(scale))
+        default:
+            return 0
+        }
+    }
+
+    /// The time left rounded up to whole seconds, as the countdown shows it.
+    static func shownRemainingUSec(_ timer: TimerSnapshot, now: UInt64) -> UInt64 {
+        let left = timer.remaining(at: now)
+        let seconds = left / WatchTick.second + (left % WatchTick.second > 0 ? 1 : 0)
+        let (usec, overflow) = seconds.multipliedReportingOverflow(by: WatchTick.second)
+        return overflow ? .max : usec
+    }
+
+    /// Within the timer's pre-alert (WarnUSec): what `restd` announces with its "10 s left"
+    /// notification, counted in shown seconds so that it starts at a tick.
+    static func isWithinWarning(_ timer: TimerSnapshot, now: UInt64) -> Bool {
+        guard timer.state == "running", timer.warnUSec > 0 else { return false }
+        return shownRemainingUSec(timer, now: now) <= timer.warnUSec
+    }
+
+    /// Several lines for a tooltip: the texts, where the rest stands, the live fields.
+    ///
+    ///     Squat · Next: Bench press
+    ///     1:23 left of 1:30
+    ///     heart_rate=142 progress=3/5 exercise="Bench press"
+    public static func tooltip(_ state: WatchState, now: UInt64) -> String {
+        var lines: [String] = []
+        if let timer = state.timer {
+            let texts = TimerLine.texts(label: timer.label, next: timer.next)
+            if !texts.isEmpty { lines.append(texts) }
+            let left = TimeFormat.countdown(usec: timer.remaining(at: now))
+            let of = " of " + TimeFormat.countdown(usec: timer.durationUSec)
+            switch timer.state {
+            case "running": lines.append(left + " left" + of)
+            case "paused": lines.append("paused, " + left + " left" + of)
+            case "expired": lines.append("over " + TimeFormat.elapsed(usec: timer.overtime(at: now)) + " ago")
+            default: lines.append(TimerLine.visible(timer.state))
+            }
+        } else {
+            lines.append("no rest timer")
+        }
+        if !state.live.isEmpty { lines.append(LiveFieldsText.text(state.live)) }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func integer(_ value: DBusValue?) -> String? {
+        guard let value = value?.unwrapped else { return nil }
+        if let integer = value.int64 { return String(integer) }
+        if let integer = value.uint64 { return String(integer) }
+        return nil
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import RestClient
+
+extension Restctl {
+    struct Toggle: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pause or resume a timer, or start one.",
+            discussion: """
+                Made for a click on a status bar: a running timer is paused, a paused one \
+                resumed, an expired one restarted (its last duration again, with its label \
+                and next), and without a timer a rest of restd's default_duration starts.
+                """)
+
+        @OptionGroup var timer: TimerSelection
+
+        func run() throws {
+            let id = timer.timerID
+            try Daemon.act(on: id) { client throws(ClientError) in try client.toggle(id: id) }
+        }
+    }
+}

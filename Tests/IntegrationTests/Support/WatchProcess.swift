@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `restctl watch` (or another long-running restctl command) in the background, its stdout and
+/// stderr in files.
+final class WatchProcess {
+    let directory: TempDirectory
+    let outputPath: String
+    let errorPath: String
+    let child: ChildProcess
+    /// Lines already matched by a wait: each wait looks at the lines after them.
+    private var consumed = 0
+
+    init(bus: TestBus, arguments: [String] = [], command: String = "watch") throws {
+        directory = try TempDirectory(prefix: "restctl-watch")
+        outputPath = directory.path("stdout")
+        errorPath = directory.path("stderr")
+        let out = try openLogFile(outputPath)
+        defer { close(out) }
+        let err = try openLogFile(errorPath)
+        defer { close(err) }
+        child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: [command] + arguments,
+                                 environment: TestEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address]),
+                                 stdout: out, stderr: err)
+    }
+
+    /// Every complete line written so far.
+    var lines: [String] {
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    func errors() -> String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+    var isRunning: Bool { child.isRunning }
+
+    /// Waits for a line after the last one matched to satisfy `predicate`; returns it.
+    /// Polling the file is the waiting, not the assertion: the timeout is generous.
+    @discardableResult
+    func waitForLine(timeout: Double = 30, _ predicate: (String) -> Bool) throws -> String {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            let all = lines
+            if let index = all.indices.dropFirst(consumed).first(where: { predicate(all[$0]) }) {
+                consumed = index + 1
+                return all[index]
+            }
+            let command = "restctl " + child.arguments.joined(separator: " ")
+            if let termination = child.termination {
+                throw HarnessError.failed("\(command) \(termination); its output:\n\(all.joined(separator: "\n"))\n"
+                    + "stderr:\n\(errors())")
+            }
+            guard Date() < deadline else {
+                throw HarnessError.timedOut("no such line from \(command) within \(timeout) s; its output:\n"
+                    + all.joined(separator: "\n") + "\nstderr:\n\(errors())")
+            }
+            usleep(5_000)
+        }
+    }
+
+    func stop() { child.stop(grace: 5) }
+}
