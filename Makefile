@@ -7,7 +7,8 @@
 #
 # Variables: ARGS (for restd, `make run ARGS=--verbose`), SWIFT_FLAGS (for
 # every swift build/test, e.g. `-j 2`), TEST_FLAGS (for swift test, e.g.
-# `--filter Harness`), SWIFT (the swift driver).
+# `--filter Harness`), BENCH_ARGS (for restd-bench, e.g. `--only 1,3`),
+# SWIFT (the swift driver).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -23,6 +24,7 @@ endif
 SWIFT ?= swift
 SWIFT_FLAGS ?=
 TEST_FLAGS ?=
+BENCH_ARGS ?=
 ARGS ?=
 CMD ?=
 
@@ -32,8 +34,14 @@ export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
 
 # Where `swift build` puts the debug executables (asked at recipe time).
 BIN_DIR = $$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))
+RELEASE_FLAGS := -c release
+RELEASE_BIN_DIR = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path $(SWIFT_FLAGS))
 
-.PHONY: help check-swift deps build release test run with-bus clean
+# Every benchmark scenario at a tiny size, on the debug build: a check that the harness
+# still works (CI runs it in `make test`), not a measurement. Under a minute.
+BENCH_SMOKE = "$(BIN_DIR)/restd-bench" --smoke --json .build/bench-smoke.json
+
+.PHONY: help check-swift deps build release test bench bench-smoke run with-bus clean
 
 help:
 	@echo 'restd — make targets:'
@@ -42,6 +50,8 @@ help:
 	@echo '  make test [TEST_FLAGS=…]   build everything and run all tests'
 	@echo '  make build                 debug build'
 	@echo '  make release               release build (swift build -c release)'
+	@echo '  make bench [BENCH_ARGS=…]  release build, then every benchmark; writes bench/results.json'
+	@echo '  make bench-smoke           every benchmark at a tiny size on the debug build (part of make test)'
 	@echo '  make deps                  install the missing Debian packages (apt-get, sudo if not root)'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
 	@echo '  make clean                 remove .build'
@@ -57,11 +67,19 @@ build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 
 release: deps
-	$(SWIFT) build -c release $(SWIFT_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
+	$(BENCH_SMOKE)
+
+# restd-bench starts its own dbus-daemon and the restd built next to it; see docs/PERFORMANCE.md.
+bench: release
+	"$(RELEASE_BIN_DIR)/restd-bench" $(BENCH_ARGS)
+
+bench-smoke: build
+	$(BENCH_SMOKE)
 
 run: build
 	@bash -c 'eval "$$RUN_ON_SESSION_BUS"' make-run "$(BIN_DIR)/restd" $(ARGS)
