@@ -4,6 +4,7 @@ import RestClient
 extension Restctl {
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Start (or replace) a timer.")
 
         @Argument(help: ArgumentHelp("How long to rest: 90, 90s, 1m30s, 1:30, 1h2m3s or 1:02:03.",
