@@ -74,12 +74,12 @@ enum Scale {
         ]
         let reference = context.expiryP99.map { (p99: $0, name: "scenario 1's p99 \(fixed($0, 2)) ms") }
             ?? context.floorP99.map { (p99: $0, name: "floor p99 \(fixed($0, 3)) ms") }
-        metrics += analysis.metrics(scenario: 6, title: "\(expiring) of \(grouped(Double(total))) timers over \(fixed(spreadSeconds, 0)) s",
+        var expiry = analysis.metrics(scenario: 6, title: "\(expiring) of \(grouped(Double(total))) timers over \(fixed(spreadSeconds, 0)) s",
                                     baseline: reference?.name ?? "scenario 1 not run", target: "p99 within 5 ms of scenario 1's",
                                     limit: (reference?.p99 ?? .infinity) + 5, spreadMS: nil)
         if reference == nil {
-            for i in metrics.indices where metrics[i].verdict == .met { metrics[i].verdict = .info }
+            for i in expiry.indices where expiry[i].verdict == .met { expiry[i].verdict = .info }
         }
-        return metrics
+        return metrics + expiry
     }
 }
