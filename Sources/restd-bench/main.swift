@@ -22,8 +22,15 @@ struct RestdBench: ParsableCommand {
     @Option(help: ArgumentHelp("Write the results here.", valueName: "path"))
     var json = "bench/results.json"
 
+    @Option(help: ArgumentHelp("Measure this restd instead of the one next to restd-bench (to compare builds).",
+                               valueName: "path"))
+    var restd: String?
+
     @Flag(help: .hidden)
     var tickBaseline = false
+
+    @Option(help: .hidden)
+    var signalFloor: String?
 
     func validate() throws {
         _ = try selection()
@@ -40,7 +47,8 @@ struct RestdBench: ParsableCommand {
 
     func run() throws {
         if tickBaseline { TickBaseline.run() }
-        let context = try BenchContext(smoke: smoke)
+        if let signalFloor { SignalFloor.run(signalFloor) }
+        let context = try BenchContext(smoke: smoke, restd: restd)
         let machine = MachineInfo.read(restd: context.restd)
         print("restd-bench\(smoke ? " --smoke" : ""): \(machine.cpuModel), \(machine.cores) cores, \(machine.kernel), "
             + "\(machine.build) build, load average \(fixed(machine.loadAverageAtStart))")

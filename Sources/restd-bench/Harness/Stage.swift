@@ -15,17 +15,18 @@ final class BenchContext {
     var expiryP99: Double?
     var floorP99: Double?
 
-    init(smoke: Bool) throws {
+    init(smoke: Bool, restd: String? = nil) throws {
         self.smoke = smoke
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
             throw BenchError("cannot read /proc/self/exe")
         }
         benchExecutable = executable
         let directory = (executable as NSString).deletingLastPathComponent
-        restd = directory + "/restd"
+        self.restd = restd.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+            ?? directory + "/restd"
         restctl = directory + "/restctl"
-        for binary in [restd, restctl] where access(binary, X_OK) != 0 {
-            throw BenchError("\(binary) was not found next to restd-bench: build the whole package (`swift build`)")
+        for binary in [self.restd, restctl] where access(binary, X_OK) != 0 {
+            throw BenchError("\(binary) was not found: build the whole package (`swift build`)")
         }
     }
 

@@ -1,3 +1,4 @@
+import CDBus
 import CSystemd
 import Glibc
 
@@ -35,5 +36,39 @@ enum TickBaseline {
         timerfd_settime(fd, 0, &spec, nil)
         var expirations: UInt64 = 0
         while true { _ = read(fd, &expirations, 8) }
+    }
+}
+
+/// The floor of an expiry *announced on the bus*: a separate process that wakes from an
+/// absolute CLOCK_REALTIME timerfd and at once emits one small signal through the
+/// dbus-daemon, as restd does for Expired, with none of restd's work in between.
+/// `restd-bench --signal-floor COUNT:GAP:ADDRESS` runs it; scenario 1 records the arrivals.
+enum SignalFloor {
+    static let interface = "io.restd.Bench.Floor"
+    static let match = "type='signal',interface='\(interface)'"
+
+    static func run(_ spec: String) -> Never {
+        let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, let count = Int(parts[0]), let gap = Double(parts[1]),
+              let client = try? BusClient(address: parts[2])
+        else { exit(2) }
+        let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
+        for _ in 0..<count {
+            let target = Clock.realtimeNSec + Int64(Double.random(in: 0.5...1.5) * gap * 1e9)
+            var spec = itimerspec(it_interval: timespec(),
+                                  it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
+            timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+            var expirations: UInt64 = 0
+            while read(fd, &expirations, 8) < 0 && errno == EINTR {}
+            guard let signal = dbus_message_new_signal("/io/restd/Bench", interface, "Fired") else { exit(1) }
+            var iter = DBusMessageIter()
+            dbus_message_iter_init_append(signal, &iter)
+            RawMessage.append(.int64(target), to: &iter)
+            dbus_connection_send(client.raw, signal, nil)
+            dbus_message_unref(signal)
+            client.connection.flush()
+        }
+        client.connection.flush()
+        exit(0)
     }
 }

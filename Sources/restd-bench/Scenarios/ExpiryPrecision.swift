@@ -15,13 +15,19 @@ enum ExpiryPrecision {
         let stage = try context.stage()
         try stage.startRestd()
         let notifications = try FakeNotificationServer(address: stage.bus.address)
-        let recorder = try SignalRecorder(address: stage.bus.address, matches: [expiredMatch])
+        let recorder = try SignalRecorder(address: stage.bus.address, matches: [expiredMatch, SignalFloor.match])
         let client = try stage.client()
 
-        // Part A: deadlines spread evenly over the window, the floor measured meanwhile.
+        // Part A: deadlines spread evenly over the window, the floors measured meanwhile: a
+        // bare timerfd sleep in a thread here, and a process that sleeps the same way and
+        // then sends a signal through the bus (restd's path without restd's work).
+        let meanGap = spreadSeconds / Double(spreadCount)
+        let signalFloor = try Child(context.benchExecutable,
+                                    ["--signal-floor", "\(spreadCount):\(meanGap):\(stage.bus.address)"],
+                                    environment: childEnvironment())
         let floor = Locked<[Double]>([])
         let floorThread = BenchThread(name: "timerfd floor") {
-            let samples = TimerfdFloor.measure(samples: spreadCount, meanGap: spreadSeconds / Double(spreadCount))
+            let samples = TimerfdFloor.measure(samples: spreadCount, meanGap: meanGap)
             floor.withLock { $0 = samples }
         }
         let lead = 1.2
@@ -31,6 +37,7 @@ enum ExpiryPrecision {
         }
         let spreadRun = try ExpiryRun.start(spread, client: client, recorder: recorder)
         floorThread.join(timeout: spreadSeconds * 3 + 60)
+        if signalFloor.wait(timeout: spreadSeconds * 2 + 30) != 0 { throw BenchError("the signal floor process failed") }
 
         // Part B: many deadlines inside 100 ms, far enough ahead for every Start to be in.
         let startRate = max(spreadRun.startsPerSecond, 20)
@@ -51,7 +58,16 @@ enum ExpiryPrecision {
             metrics.append(Metric(1, "Floor: absolute CLOCK_REALTIME timerfd sleep, \(floorSummary.count) samples",
                                   percentiles(floorSummary, digits: 3), values: floorSummary.values.msKeys))
         }
-        let floorText = floorSummary.map { "floor p99 \(fixed($0.p99, 3)) ms" }
+        let busFloor = Summary(records.filter { $0.message.member == "Fired" }.compactMap { record in
+            record.message.arguments.first?.int64.map { Double(record.arrivalNSec - $0) / 1e6 }
+        })
+        if let busFloor {
+            metrics.append(Metric(1, "Floor over the bus: the same sleep, then one signal via dbus-daemon",
+                                  percentiles(busFloor, digits: 3), values: busFloor.values.msKeys,
+                                  note: "a separate process; restd's path without restd's own work"))
+        }
+        let floorText = [floorSummary.map { "floor p99 \(fixed($0.p99, 3)) ms" },
+                         busFloor.map { "over the bus \(fixed($0.p99, 3)) ms" }].compactMap { $0 }.joined(separator: "; ")
         let floorLimit = (floorSummary?.p99 ?? 0) + 5
 
         let spreadTitle = "\(spreadCount) timers over \(fixed(spreadSeconds, 0)) s"
