@@ -30,7 +30,8 @@ enum ExpiryPrecision {
             let samples = TimerfdFloor.measure(samples: spreadCount, meanGap: meanGap)
             floor.withLock { $0 = samples }
         }
-        let lead = 1.2
+        // Far enough ahead that every Start is in before the first deadline (the run reports it if not).
+        let lead = 2.0
         let now = Clock.realtimeUSec
         let spread = (0..<spreadCount).map { i in
             (id: "spread_\(i)", target: now + Int64((lead + spreadSeconds * Double(i) / Double(spreadCount)) * 1e6))
@@ -93,6 +94,9 @@ struct ExpiryRun {
     /// EndsAtUSec of each timer, as restd published it after Start.
     let deadlines: [String: Int64]
     let startsPerSecond: Double
+    /// When the last Start was answered, against the earliest deadline (µs; > 0: they overlapped,
+    /// and the first expiries waited for Start calls).
+    let startsOverlapUSec: Int64
 
     var deadlineSpreadMS: Double {
         guard let low = deadlines.values.min(), let high = deadlines.values.max() else { return 0 }
@@ -110,6 +114,7 @@ struct ExpiryRun {
                                     .vardict(["label": .string(BusClient.label(timers[i].id))])])
         }
         if result.errors > 0 { throw BenchError("\(result.errors) Start calls failed; the first: \(result.firstError ?? "?")") }
+        let startsDone = Clock.realtimeUSec
         let ids = Set(timers.map(\.id))
         let published = try client.timers().filter { ids.contains($0.key) }
         let deadlines = published.mapValues(\.endsAt).filter { $0.value > 0 }
@@ -121,7 +126,8 @@ struct ExpiryRun {
         }
         // A notification follows its Expired closely; give stragglers a moment.
         Clock.sleep(0.3)
-        return ExpiryRun(ids: ids, deadlines: deadlines, startsPerSecond: Double(result.sent) / max(result.seconds, 1e-9))
+        return ExpiryRun(ids: ids, deadlines: deadlines, startsPerSecond: Double(result.sent) / max(result.seconds, 1e-9),
+                         startsOverlapUSec: startsDone - (deadlines.values.min() ?? startsDone))
     }
 
     struct Analysis {
@@ -131,6 +137,7 @@ struct ExpiryRun {
         var inDaemon: Summary?
         var notify: Summary?
         var notificationsSeen: Int
+        var startsOverlapUSec: Int64
     }
 
     func analyse(records: [SignalRecorder.Record], notifications: [FakeNotificationServer.Notification]) -> Analysis {
@@ -155,7 +162,8 @@ struct ExpiryRun {
             notify.append(Double(note.arrivalNSec / 1000 - deadline) / 1000)
         }
         return Analysis(expected: ids.count, expired: Summary(expired), inDaemon: Summary(inDaemon),
-                        notify: Summary(notify), notificationsSeen: notifications.isEmpty ? 0 : matched)
+                        notify: Summary(notify), notificationsSeen: notifications.isEmpty ? 0 : matched,
+                        startsOverlapUSec: startsOverlapUSec)
     }
 
     /// The timer a notification is about: the "[id]" label the bench gave it, in the summary,
@@ -182,6 +190,8 @@ extension ExpiryRun.Analysis {
     func metrics(scenario: Int, title: String, baseline: String?, target: String, limit: Double, spreadMS: Double?) -> [Metric] {
         var metrics: [Metric] = []
         let spreadNote = spreadMS.map { "deadlines spread over \(fixed($0, 1)) ms" }
+        let overlapNote = startsOverlapUSec > 0
+            ? "the Start calls ended \(fixed(Double(startsOverlapUSec) / 1000, 0)) ms after the first deadline" : nil
         if let expired {
             let complete = expired.count == expected
             var values = expired.values.msKeys
@@ -189,7 +199,7 @@ extension ExpiryRun.Analysis {
             metrics.append(Metric(scenario, "Expired lateness, \(title)", percentiles(expired),
                                   baseline: baseline, target: target, verdict: Verdict(complete && expired.p99 <= limit),
                                   values: values,
-                                  note: [complete ? nil : "only \(expired.count) of \(expected) arrived", spreadNote]
+                                  note: [complete ? nil : "only \(expired.count) of \(expected) arrived", spreadNote, overlapNote]
                                       .compactMap { $0 }.joined(separator: "; ").nilIfEmpty))
         } else {
             metrics.append(Metric(scenario, "Expired lateness, \(title)", "no Expired received", target: target, verdict: .missed))
