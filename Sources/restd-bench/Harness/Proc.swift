@@ -46,6 +46,15 @@ enum Proc {
         read("/proc/\(pid)/status").flatMap { field($0, "VmRSS") }
     }
 
+    /// The resident set split: anonymous memory (heap, stacks, written data) and file-backed
+    /// pages (the binary's and libraries' code and read-only data, shared and reclaimable), KiB.
+    static func rssSplitKiB(_ pid: pid_t) -> (anonymous: Int, file: Int)? {
+        guard let status = read("/proc/\(pid)/status"), let anonymous = field(status, "RssAnon"),
+              let file = field(status, "RssFile")
+        else { return nil }
+        return (anonymous, file)
+    }
+
     /// Proportional set size in KiB (shared pages divided among their users).
     static func pssKiB(_ pid: pid_t) -> Int? {
         read("/proc/\(pid)/smaps_rollup").flatMap { field($0, "Pss") }

@@ -28,6 +28,7 @@ enum Footprint {
         Clock.sleep(0.5)
         let rss = Proc.rssKiB(restd.pid) ?? 0
         let pss = Proc.pssKiB(restd.pid) ?? 0
+        let split = Proc.rssSplitKiB(restd.pid) ?? (0, 0)
         let threads = Proc.threadCount(restd.pid) ?? 0
         var warm: [Double] = []
         for _ in 0..<warmCalls {
@@ -58,9 +59,11 @@ enum Footprint {
         let activation = Summary(activated)!
         let warmSummary = Summary(warm)!
         return [
-            Metric(7, "Idle RSS, no timers", "\(mib(rss)) (PSS \(mib(pss)), \(threads) thread\(threads == 1 ? "" : "s"))",
+            Metric(7, "Idle RSS, no timers", "\(mib(rss)): \(mib(split.anonymous)) anonymous, \(mib(split.file)) file-backed; "
+                       + "PSS \(mib(pss)); \(threads) thread\(threads == 1 ? "" : "s")",
                    target: "< 12 MB", verdict: Verdict(Double(rss) * 1024 < 12e6),
-                   values: ["rss_kib": Double(rss), "pss_kib": Double(pss), "threads": Double(threads)]),
+                   values: ["rss_kib": Double(rss), "rss_anon_kib": Double(split.anonymous), "rss_file_kib": Double(split.file),
+                            "pss_kib": Double(pss), "threads": Double(threads)]),
             Metric(7, "Start-up to READY=1, no timers", "median \(fixed(startup.p50, 1)) ms, max \(fixed(startup.max, 1)) ms",
                    baseline: "first start (creates the state file): \(fixed(firstStart, 1)) ms",
                    target: "< 50 ms", verdict: Verdict(startup.p50 < 50),
