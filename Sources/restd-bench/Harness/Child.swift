@@ -116,7 +116,8 @@ func childEnvironment(_ overrides: [String: String] = [:]) -> [String: String] {
 /// The path of `program` found on PATH (or in /usr/bin, /bin), nil when there is none.
 func which(_ program: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    for directory in path.split(separator: ":") + ["/usr/bin", "/bin"] {
+    let directories: [String] = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
+    for directory in directories {
         let candidate = "\(directory)/\(program)"
         if access(candidate, X_OK) == 0 { return candidate }
     }
