@@ -9,6 +9,10 @@
 # every swift build/test, e.g. `-j 2`), TEST_FLAGS (for swift test, e.g.
 # `--filter Harness`), BENCH_ARGS (for restd-bench, e.g. `--only 1,3`),
 # SWIFT (the swift driver).
+#
+# Install: `make install` (PREFIX=/usr/local), `make install PREFIX=$HOME/.local`
+# for one user; DESTDIR is honoured; `make uninstall` with the same variables
+# removes what it put there. Every directory below can be overridden.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -30,7 +34,7 @@ CMD ?=
 
 # Build headers and libraries, and the programs the tests and `make run` use.
 export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
-	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock
+	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock man-db
 
 # Where `swift build` puts the debug executables (asked at recipe time).
 BIN_DIR = $$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))
@@ -43,21 +47,61 @@ RELEASE_BIN_DIR = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path $(SWIFT_FLA
 # still works (CI runs it in `make test`), not a measurement. Under a minute.
 BENCH_SMOKE = "$(BIN_DIR)/restd-bench" --smoke --json .build/bench-smoke.json
 
-.PHONY: help check-swift deps build release test bench bench-smoke run with-bus clean
+# --- Install layout ----------------------------------------------------------
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+# systemd looks for user units in /usr/lib and /usr/local/lib, but under ~/.local
+# only in ~/.local/share/systemd/user.
+ifeq ($(patsubst %/,%,$(PREFIX)),$(HOME)/.local)
+  USERUNITDIR ?= $(DATADIR)/systemd/user
+else
+  USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+endif
+DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
+DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+# release: optimised, with the Swift runtime linked in (--static-swift-stdlib), so the
+# installed programs do not depend on where the toolchain is. debug: the test build
+# as it is (what `make install-check` installs, to spare CI a release build).
+INSTALL_CONFIG ?= release
+ifeq ($(INSTALL_CONFIG),release)
+  INSTALL_BUILD_FLAGS := -c release --static-swift-stdlib
+else ifeq ($(INSTALL_CONFIG),debug)
+  INSTALL_BUILD_FLAGS :=
+else
+  $(error INSTALL_CONFIG must be release or debug, not $(INSTALL_CONFIG))
+endif
+# The date written into the man pages `make man` generates (kept fixed, so that
+# regenerating unchanged help gives identical files).
+MAN_DATE ?= 2026-11-21
+
+.PHONY: help check-swift deps build release test test-asan bench bench-smoke run with-bus clean install uninstall
+.PHONY: install-check man
 
 help:
 	@echo 'restd — make targets:'
 	@echo '  make run [ARGS=--verbose]  build restd and run it in the foreground on the session bus'
 	@echo '                             (on a private bus, whose address is printed, if there is none)'
-	@echo '  make test [TEST_FLAGS=…]   build everything and run all tests'
+	@echo '  make test [TEST_FLAGS=…]   build everything and run all tests (then again under ASan)'
+	@echo '  make test-asan             the tests under AddressSanitizer only'
 	@echo '  make build                 debug build'
 	@echo '  make release               release build (swift build -c release --static-swift-stdlib)'
 	@echo '  make bench [BENCH_ARGS=…]  release build, then every benchmark; writes bench/results.json'
 	@echo '  make bench-smoke           every benchmark at a tiny size on the debug build (part of make test)'
 	@echo '  make deps                  install the missing Debian packages (apt-get, sudo if not root)'
+	@echo '  make install [PREFIX=…]    release build, then install programs, unit, activation file,'
+	@echo '                             interface, completions and man pages (PREFIX=/usr/local; DESTDIR too)'
+	@echo '  make uninstall [PREFIX=…]  remove what make install put there'
+	@echo '  make install-check         install the debug build into a temporary DESTDIR and check the tree'
+	@echo '  make man                   regenerate man/man1 with swift-argument-parser'"'"'s generate-manual'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
 	@echo '  make clean                 remove .build'
-	@echo 'Variables: ARGS, SWIFT_FLAGS (e.g. -j 2), TEST_FLAGS (e.g. --filter Harness), SWIFT.'
+	@echo 'Variables: ARGS, SWIFT_FLAGS (e.g. -j 2), TEST_FLAGS (e.g. --filter Harness), BENCH_ARGS, SWIFT.'
 
 check-swift:
 	@bash -c 'eval "$$CHECK_SWIFT"' check-swift $(SWIFT)
@@ -75,6 +119,43 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
 	$(BENCH_SMOKE)
+	$(MAKE) --no-print-directory install-check
+	$(MAKE) --no-print-directory test-asan
+
+# The whole suite once more under AddressSanitizer, against an instrumented restd and restctl
+# (a build folder of its own). Leak detection is off: at exit the Swift runtime and XCTest hold
+# allocations that LeakSanitizer reports, and that would change the exit statuses the tests
+# check. RSS means nothing under ASan's quarantine, so the tests leave memory growth to the
+# plain run when RESTD_SANITIZER is set.
+ASAN_FLAGS = --sanitize=address --scratch-path .build-asan
+test-asan: deps
+	$(SWIFT) build --build-tests $(ASAN_FLAGS) $(SWIFT_FLAGS)
+	RESTD_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 \
+	RESTD_BIN_DIR="$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path)" \
+	$(SWIFT) test --skip-build $(ASAN_FLAGS) $(SWIFT_FLAGS) $(TEST_FLAGS)
+
+# The install layout, for the install script (passed explicitly rather than exported,
+# so that the sub-makes of install-check compute their own).
+INSTALL_DIRS = DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' USERUNITDIR='$(USERUNITDIR)' \
+	DBUSSERVICEDIR='$(DBUSSERVICEDIR)' DBUSINTERFACEDIR='$(DBUSINTERFACEDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' \
+	ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' MANDIR='$(MANDIR)'
+
+# Builds (release unless INSTALL_CONFIG=debug) and installs every file.
+install: deps
+	$(SWIFT) build $(INSTALL_BUILD_FLAGS) $(SWIFT_FLAGS)
+	@$(INSTALL_DIRS) bash -c 'eval "$$INSTALL_FILES"' make-install install "$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) $(SWIFT_FLAGS) --show-bin-path)"
+
+uninstall:
+	@$(INSTALL_DIRS) bash -c 'eval "$$INSTALL_FILES"' make-uninstall uninstall
+
+# Installs the debug build into a temporary DESTDIR (twice: PREFIX=/usr/local and
+# PREFIX=$$HOME/.local), checks the tree, uninstalls, and checks nothing is left;
+# also checks that man/man1 matches what `make man` would generate now.
+install-check: deps
+	@bash -c 'eval "$$INSTALL_CHECK"' install-check "$(MAKE)" "$(SWIFT)" "$(MAN_DATE)"
+
+man: deps
+	@bash -c 'eval "$$GENERATE_MAN"' make-man "$(SWIFT)" "$(MAN_DATE)" man/man1
 
 # restd-bench starts its own dbus-daemon and the restd built next to it; see docs/PERFORMANCE.md.
 bench: release
@@ -213,21 +294,171 @@ echo "export DBUS_SESSION_BUS_ADDRESS=$address"
 echo "# No session bus was found, so this is a private one: paste the line above into other terminals to reach it."
 
 # The command runs as a child that keeps the terminal's stdin and Ctrl-C
-# (which reaches it through the terminal); TERM and HUP sent to this script
-# (say by make, when it is stopped) are passed on to it. The bus is stopped
-# only once the command has exited.
+# (which reaches it through the terminal); TERM sent to this script (say by
+# make, when it is stopped) is passed on to it, and so is a hang-up, as TERM:
+# restd takes SIGHUP as "reload the configuration", but a private bus must not
+# outlive the terminal that started it. The bus is stopped only once the
+# command has exited.
 ( trap - INT QUIT; exec "$@" ) <&0 &
 command_pid=$!
 trap ':' INT
 trap 'kill -TERM "$command_pid" 2>/dev/null || true' TERM
-trap 'kill -HUP "$command_pid" 2>/dev/null || true' HUP
+trap 'kill -TERM "$command_pid" 2>/dev/null || true' HUP
 while kill -0 "$command_pid" 2>/dev/null; do
   wait "$command_pid" || true
 done
 wait "$command_pid"
 endef
 
+# Usage: bash -c 'eval "$INSTALL_FILES"' NAME install BIN_DIR | NAME uninstall
+# Installs (or removes) every file, into $DESTDIR; the directories come from the
+# make variables exported below.
+define install_files
+set -euo pipefail
+action=${1:-}
+bin_dir=${2:-}
+case $action in
+  install) [ -x "$bin_dir/restd" ] && [ -x "$bin_dir/restctl" ] || { echo "error: no built restd and restctl in \"$bin_dir\"" >&2; exit 1; } ;;
+  uninstall) ;;
+  *) echo "error: install_files: unknown action \"$action\"" >&2; exit 2 ;;
+esac
+root=${DESTDIR:-}
+# source, mode, target (relative to $root)
+files=(
+  "bin:restd 755 $BINDIR/restd"
+  "bin:restctl 755 $BINDIR/restctl"
+  "unit:systemd/restd.service 644 $USERUNITDIR/restd.service"
+  "activation:dbus/io.restd.Rest1.service 644 $DBUSSERVICEDIR/io.restd.Rest1.service"
+  "file:dbus/io.restd.Rest1.xml 644 $DBUSINTERFACEDIR/io.restd.Rest1.xml"
+  "completion:bash 644 $BASHCOMPDIR/restctl"
+  "completion:zsh 644 $ZSHCOMPDIR/_restctl"
+  "completion:fish 644 $FISHCOMPDIR/restctl.fish"
+  "file:man/man1/restd.1 644 $MANDIR/man1/restd.1"
+  "file:man/man1/restctl.1 644 $MANDIR/man1/restctl.1"
+)
+for entry in "${files[@]}"; do
+  read -r source mode target <<<"$entry"
+  kind=${source%%:*}
+  name=${source#*:}
+  path=$root$target
+  if [ "$action" = uninstall ]; then
+    if [ -e "$path" ] || [ -L "$path" ]; then rm -f "$path" && echo "removed $path"; fi
+    continue
+  fi
+  mkdir -p "$(dirname "$path")"
+  tmp=$(mktemp "$(dirname "$path")/.install.XXXXXX")
+  case $kind in
+    bin) cp "$bin_dir/$name" "$tmp" ;;
+    file) cp "$name" "$tmp" ;;
+    unit) sed "s|^ExecStart=.*|ExecStart=$BINDIR/restd|" "$name" >"$tmp" ;;
+    activation) sed "s|^Exec=.*|Exec=$BINDIR/restd|" "$name" >"$tmp" ;;
+    completion) "$bin_dir/restctl" --generate-completion-script "$name" >"$tmp" ;;
+  esac
+  chmod "$mode" "$tmp"
+  mv -f "$tmp" "$path"
+  echo "installed $path"
+done
+if [ "$action" = install ]; then
+  echo "As the user who runs it: systemctl --user daemon-reload && systemctl --user enable --now restd"
+fi
+endef
+
+# Usage: bash -c 'eval "$GENERATE_MAN"' man SWIFT DATE OUTPUT_DIR
+# Runs swift-argument-parser's generate-manual plugin on the debug build and copies
+# restd.1 and restctl.1 (one page each, subcommands included) to OUTPUT_DIR, with
+# the blank lines it leaves between paragraphs made into .Pp (mdoc warns of them).
+define generate_man
+set -euo pipefail
+swift=$1 date=$2 output=$3
+plugin_output=.build/plugins/GenerateManual/outputs
+rm -rf "$plugin_output"
+"$swift" package plugin generate-manual --configuration debug --date "$date" >/dev/null
+mkdir -p "$output"
+for page in restd/restd.1 restctl/restctl.1; do
+  sed 's/^$/.Pp/' "$plugin_output/$page" >"$output/${page#*/}"
+done
+endef
+
+# Usage: bash -c 'eval "$INSTALL_CHECK"' install-check MAKE SWIFT MAN_DATE
+define install_check
+set -uo pipefail
+make=$1 swift=$2 man_date=$3
+passed=0 failed=0
+check() {  # check DESCRIPTION COMMAND…
+  local description=$1; shift
+  if "$@" >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "install-check: FAILED: $description" >&2; fi
+}
+no_files_under() { [ -z "$(find "$1" -type f -o -type l)" ]; }
+renders_cleanly() {  # renders_cleanly MANPATH PAGE: man prints no warning
+  local warnings
+  warnings=$(MANPATH=$1 MANWIDTH=80 man --warnings=all "$2" 2>&1 >/dev/null) && [ -z "$warnings" ]
+}
+verifies() {  # verifies UNIT DESTDIR MANPATH: systemd-analyze verify, the binary looked up inside DESTDIR
+  local copy=$work/verify/restd.service
+  mkdir -p "$work/verify"
+  sed "s|^ExecStart=|ExecStart=$2|" "$1" >"$copy"
+  local errors
+  errors=$(MANPATH=$3 systemd-analyze verify "$copy" 2>&1) && [ -z "$errors" ]
+}
+uninstall_leaves_nothing() {  # uninstall_leaves_nothing DESTDIR PREFIX
+  "$make" --no-print-directory uninstall DESTDIR="$1" PREFIX="$2" && no_files_under "$1"
+}
+work=$(mktemp -d "${TMPDIR:-/tmp}/restd-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The system-wide layout.
+dest=$work/system
+"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX=/usr/local >"$work/install.log" 2>&1   || { cat "$work/install.log" >&2; echo "install-check: make install failed" >&2; exit 1; }
+p=$dest/usr/local
+check "restd is installed, executable"           test -x "$p/bin/restd"
+check "restctl is installed, executable"         test -x "$p/bin/restctl"
+check "the installed restctl runs"               "$p/bin/restctl" --version
+check "the installed restd checks a config"      "$p/bin/restd" --check-config --config "$work/none.toml"
+check "the user unit is in lib/systemd/user"     test -f "$p/lib/systemd/user/restd.service"
+check "ExecStart= names the installed restd"     grep -qx 'ExecStart=/usr/local/bin/restd' "$p/lib/systemd/user/restd.service"
+check "the unit is otherwise the committed one"  diff <(grep -v '^ExecStart=' systemd/restd.service) <(grep -v '^ExecStart=' "$p/lib/systemd/user/restd.service")
+check "systemd-analyze verify accepts the installed unit (ExecStart= inside DESTDIR)" \
+  verifies "$p/lib/systemd/user/restd.service" "$dest" "$p/share/man"
+check "Exec= names the installed restd"          grep -qx 'Exec=/usr/local/bin/restd' "$p/share/dbus-1/services/io.restd.Rest1.service"
+check "the activation file names the unit"       grep -qx 'SystemdService=restd.service' "$p/share/dbus-1/services/io.restd.Rest1.service"
+check "the interface XML is installed as is"     cmp dbus/io.restd.Rest1.xml "$p/share/dbus-1/interfaces/io.restd.Rest1.xml"
+check "the bash completion parses"               bash -n "$p/share/bash-completion/completions/restctl"
+check "the bash completion knows the commands"   grep -q 'start pause resume' "$p/share/bash-completion/completions/restctl"
+check "the zsh completion is a #compdef file"    grep -q '^#compdef restctl' "$p/share/zsh/site-functions/_restctl"
+check "the fish completion completes restctl"    grep -q "complete -c 'restctl'" "$p/share/fish/vendor_completions.d/restctl.fish"
+check "restd.1 is installed"                     test -f "$p/share/man/man1/restd.1"
+check "restctl.1 is installed"                   test -f "$p/share/man/man1/restctl.1"
+check "man finds and renders restd(1) cleanly"   renders_cleanly "$p/share/man" restd
+check "man finds and renders restctl(1) cleanly" renders_cleanly "$p/share/man" restctl
+check "nothing is installed with other modes"    test -z "$(find "$dest" -type f ! -perm 644 ! -perm 755)"
+check "uninstall removes every file"            uninstall_leaves_nothing "$dest" /usr/local
+
+# The per-user layout: units under share/, where systemd looks in ~/.local.
+dest=$work/user
+home_prefix=$HOME/.local
+"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX="$home_prefix" >"$work/install-user.log" 2>&1   || { cat "$work/install-user.log" >&2; echo "install-check: make install PREFIX=~/.local failed" >&2; exit 1; }
+check "under ~/.local the unit is in share/systemd/user" test -f "$dest$home_prefix/share/systemd/user/restd.service"
+check "under ~/.local ExecStart= names ~/.local/bin/restd" grep -qx "ExecStart=$home_prefix/bin/restd" "$dest$home_prefix/share/systemd/user/restd.service"
+check "under ~/.local Exec= names ~/.local/bin/restd" grep -qx "Exec=$home_prefix/bin/restd" "$dest$home_prefix/share/dbus-1/services/io.restd.Rest1.service"
+check "uninstall under ~/.local removes every file" uninstall_leaves_nothing "$dest" "$home_prefix"
+
+# The committed man pages are what the current help text generates.
+bash -c "$GENERATE_MAN" generate-man "$swift" "$man_date" "$work/man" >"$work/man.log" 2>&1 || cat "$work/man.log" >&2
+if diff -u man/man1/restd.1 "$work/man/restd.1" && diff -u man/man1/restctl.1 "$work/man/restctl.1"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "install-check: FAILED: man/man1 is out of date with the help text; run \`make man\` and commit the result" >&2
+fi
+
+echo "install-check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
+endef
+
 # Exported unexpanded ($(value …)), so the scripts above stay plain bash.
 check-swift: export CHECK_SWIFT := $(value check_swift)
 deps: export INSTALL_MISSING_PACKAGES := $(value install_missing_packages)
 run with-bus: export RUN_ON_SESSION_BUS := $(value run_on_session_bus)
+install uninstall install-check: export INSTALL_FILES := $(value install_files)
+man install-check: export GENERATE_MAN := $(value generate_man)
+install-check: export INSTALL_CHECK := $(value install_check)

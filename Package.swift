@@ -11,7 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries, found through pkg-config.
@@ -27,12 +28,15 @@ let package = Package(
         .target(name: "RestProtocol"),
         // The timer book: pure state machine with an injected clock, no I/O.
         .target(name: "RestCore"),
+        // What desktop notifications say and when they are shown, replaced or closed: pure, no I/O.
+        .target(name: "RestNotify", dependencies: ["RestCore"]),
 
         // The daemon: bus faces, store, event-loop wiring.
         .target(name: "RestDaemon", dependencies: [
-            "DBusKit", "EventLoop", "RestCore", "RestProtocol", "CSystemd",
+            "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSystemd",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // The client library behind restctl (and the integration tests).
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
@@ -51,6 +55,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "RestCoreTests", dependencies: ["RestCore"]),
+        .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),

@@ -172,6 +172,14 @@ public final class Connection {
         dbus_connection_read_write_dispatch(raw, timeoutMilliseconds) != 0
     }
 
+    /// Reads what has arrived, without waiting, and dispatches all of it. For simple clients
+    /// without an event loop.
+    public func dispatchAvailable() {
+        guard !isClosed else { return }
+        dbus_connection_read_write(raw, 0)
+        while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+    }
+
     // MARK: Receiving
 
     /// Adds a handler that sees every incoming message before object dispatch;

@@ -24,11 +24,15 @@ public final class RestdClient {
 
     /// Starts (or replaces) the timer `id`; returns its object path.
     @discardableResult
-    public func start(id: String, durationUSec: UInt64, label: String? = nil, next: String? = nil, notify: Bool? = nil) throws(ClientError) -> String {
+    public func start(
+        id: String, durationUSec: UInt64, label: String? = nil, next: String? = nil, notify: Bool? = nil,
+        warnUSec: UInt64? = nil
+    ) throws(ClientError) -> String {
         var options: [String: DBusValue] = [:]
         if let label { options[StartOption.label] = .string(label) }
         if let next { options[StartOption.next] = .string(next) }
         if let notify { options[StartOption.notify] = .boolean(notify) }
+        if let warnUSec { options[StartOption.warn] = .uint64(warnUSec) }
         let reply = try callManager("Start", [.string(id), .uint64(durationUSec), .vardict(options)])
         guard case .objectPath(let path)? = reply.first else { throw .badReply("Start returned no object path") }
         return path
@@ -112,6 +116,23 @@ public final class RestdClient {
         guard let version = reply.first?.unwrapped.string else { throw .badReply("Version is not a string") }
         return version
     }
+
+    /// The rest to start when the user gives no duration: restd's `DefaultDurationUSec`
+    /// (its configured `default_duration`), or 90 s from a restd too old to have the property.
+    public func defaultDurationUSec() throws(ClientError) -> UInt64 {
+        let reply: [DBusValue]
+        do {
+            reply = try call(path: RestBus.managerPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                             [.string(RestBus.managerInterface), .string(ManagerProperty.defaultDurationUSec)])
+        } catch .refused(let error) where error.hasName(.unknownProperty) || error.name == RestErrorName.invalidArgs {
+            return Self.fallbackDefaultDurationUSec
+        }
+        guard let usec = reply.first?.unwrapped.uint64 else { throw .badReply("DefaultDurationUSec is not a uint64") }
+        return usec
+    }
+
+    /// The default rest of a restd without `DefaultDurationUSec`.
+    public static let fallbackDefaultDurationUSec: UInt64 = 90_000_000
 
     // MARK: Calls
 

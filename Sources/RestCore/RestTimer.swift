@@ -18,6 +18,11 @@ public struct RestTimer: Sendable, Equatable {
     public var next: String
     /// Whether expiry sends a desktop notification.
     public var notify: Bool
+    /// How long before the deadline a pre-alert is due; 0 for none. Less than the base duration.
+    public var warnUSec: USec
+    /// Whether the time left is already within `warnUSec`, so no (further) pre-alert is due in
+    /// this run: set when the pre-alert fires, and when a change leaves `warnUSec` or less.
+    public var warned: Bool
     /// The duration given at the last Start: what Restart runs again.
     public var baseDurationUSec: USec
     /// Running, paused or expired.
@@ -53,7 +58,9 @@ public struct RestTimer: Sendable, Equatable {
         remainingUSec: USec,
         expiredAtUSec: USec,
         updatedAtUSec: USec,
-        deadlineBoottime: USec
+        deadlineBoottime: USec,
+        warnUSec: USec = 0,
+        warned: Bool = false
     ) {
         self.id = id
         self.label = label
@@ -68,10 +75,12 @@ public struct RestTimer: Sendable, Equatable {
         self.expiredAtUSec = expiredAtUSec
         self.updatedAtUSec = updatedAtUSec
         self.deadlineBoottime = deadlineBoottime
+        self.warnUSec = warnUSec
+        self.warned = warned
     }
 
     /// The options this timer was started with.
     public var options: TimerOptions {
-        TimerOptions(label: label, next: next, notify: notify)
+        TimerOptions(label: label, next: next, notify: notify, warnUSec: warnUSec)
     }
 }

@@ -6,8 +6,10 @@
 public struct TimerBook: Sendable, Equatable {
     /// The timers by id.
     public private(set) var timers: [TimerID: RestTimer]
-    /// The bounds enforced by the operations.
-    public let limits: TimerLimits
+    /// The bounds enforced by the operations; a reloaded configuration may change them.
+    /// Nothing is planned by the change itself: lower limits apply to what comes next (a lower
+    /// `maxTimers` keeps existing timers), and a shorter retention shows up in `due`.
+    public var limits: TimerLimits
 
     /// Creates an empty book.
     public init(limits: TimerLimits = .standard) {
@@ -33,7 +35,7 @@ public struct TimerBook: Sendable, Equatable {
                 timers[timer.id] = timer
             case .removed(let timer):
                 timers[timer.id] = nil
-            case .expired:
+            case .expired, .warning:
                 break
             }
         }
@@ -51,7 +53,7 @@ public struct TimerBook: Sendable, Equatable {
                     + "\(DurationText.describe(limits.minDurationUSec))…"
                     + "\(DurationText.describe(limits.maxDurationUSec)), refusing")
         }
-        try options.validate(limits: limits)
+        try options.validate(durationUSec: durationUSec, limits: limits)
         let old = timers[id]
         if old == nil, timers.count >= limits.maxTimers {
             throw .limitExceeded(
@@ -61,7 +63,8 @@ public struct TimerBook: Sendable, Equatable {
         var fresh = RestTimer(
             id: id, label: options.label, next: options.next, notify: options.notify,
             baseDurationUSec: durationUSec, state: .running, durationUSec: 0, startedAtUSec: 0,
-            endsAtUSec: 0, remainingUSec: 0, expiredAtUSec: 0, updatedAtUSec: 0, deadlineBoottime: 0)
+            endsAtUSec: 0, remainingUSec: 0, expiredAtUSec: 0, updatedAtUSec: 0, deadlineBoottime: 0,
+            warnUSec: options.warnUSec)
         fresh = Self.freshRun(of: fresh, durationUSec: durationUSec, now: now)
         guard let old else { return [.added(fresh)] }
         return Self.change(from: old, to: fresh)
@@ -150,14 +153,19 @@ public struct TimerBook: Sendable, Equatable {
 
     // MARK: - Time passing
 
-    /// Plans what is due at `now`: running timers past their deadline expire, expired
+    /// Plans what is due at `now`: running timers past their deadline expire, running timers
+    /// whose time left dropped to their pre-alert time get their one warning of the run, expired
     /// timers past retention and paused timers left untouched too long are removed.
     public func due(now: Instant) -> [TimerEvent] {
         var events: [TimerEvent] = []
         for timer in timers.values.filter({ isDue($0, now: now) }).sorted(by: { $0.id < $1.id }) {
-            if timer.state == .running {
+            switch timer.state {
+            case .running where timer.deadlineBoottime <= now.boottime:
+                // A deadline passed together with the pre-alert time (a suspend): only the expiry.
                 events += Self.expiry(of: timer, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
-            } else {
+            case .running:
+                events += Self.warning(of: timer, now: now)
+            case .paused, .expired:
                 events.append(.removed(timer))
             }
         }
@@ -261,6 +269,7 @@ public struct TimerBook: Sendable, Equatable {
                     + "at most \(DurationText.describe(limits.maxDurationUSec)) is allowed, refusing")
         }
         updated.remainingUSec = newLeft
+        updated.warned = Self.isWithinWarning(left: newLeft, warnUSec: timer.warnUSec)
         if timer.state == .running {
             updated.endsAtUSec = now.realtime.addingSaturated(newLeft)
             updated.deadlineBoottime = now.boottime.addingSaturated(newLeft)
@@ -271,7 +280,7 @@ public struct TimerBook: Sendable, Equatable {
     private func isDue(_ timer: RestTimer, now: Instant) -> Bool {
         switch timer.state {
         case .running:
-            timer.deadlineBoottime <= now.boottime
+            timer.deadlineBoottime <= now.boottime || (Self.warningBoottime(of: timer) ?? .max) <= now.boottime
         case .expired:
             timer.expiredAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime
         case .paused:
@@ -282,7 +291,7 @@ public struct TimerBook: Sendable, Equatable {
     private func wakeupBoottime(of timer: RestTimer, now: Instant) -> USec {
         switch timer.state {
         case .running:
-            timer.deadlineBoottime
+            Self.warningBoottime(of: timer) ?? timer.deadlineBoottime
         case .expired:
             Self.boottime(
                 forRealtime: timer.expiredAtUSec.addingSaturated(limits.expiredRetentionUSec), now: now)
@@ -308,7 +317,35 @@ public struct TimerBook: Sendable, Equatable {
         run.remainingUSec = durationUSec
         run.expiredAtUSec = 0
         run.updatedAtUSec = now.realtime
+        // A run no longer than the pre-alert time (+30 s with a 1 min pre-alert) gets none.
+        run.warned = isWithinWarning(left: durationUSec, warnUSec: timer.warnUSec)
         return run
+    }
+
+    /// Whether `left` is already within the pre-alert time, so that no pre-alert is due.
+    /// A change made on purpose (shortening, a short run) that leaves this little time shows
+    /// none: the pre-alert is for time running out, not for the caller's own action.
+    private static func isWithinWarning(left: USec, warnUSec: USec) -> Bool {
+        warnUSec != 0 && left <= warnUSec
+    }
+
+    /// The CLOCK_BOOTTIME instant of a running timer's pending pre-alert, nil when none is due.
+    private static func warningBoottime(of timer: RestTimer) -> USec? {
+        guard timer.state == .running, timer.warnUSec != 0, !timer.warned else { return nil }
+        return timer.deadlineBoottime.subtractingSaturated(timer.warnUSec)
+    }
+
+    /// The events for a running timer reaching its pre-alert time: `warned` is set (not a
+    /// touch, so `updatedAtUSec` stays) and the warning is announced.
+    private static func warning(of timer: RestTimer, now: Instant) -> [TimerEvent] {
+        var warned = timer
+        warned.warned = true
+        return [
+            .changed(from: timer, to: warned),
+            .warning(
+                id: timer.id, remainingUSec: timer.deadlineBoottime.subtractingSaturated(now.boottime),
+                deadlineUSec: timer.endsAtUSec),
+        ]
     }
 
     /// The events for `updated` (a modified `original`) expiring with the given deadline.

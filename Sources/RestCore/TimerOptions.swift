@@ -6,12 +6,15 @@ public struct TimerOptions: Sendable, Equatable {
     public var next: String
     /// Whether expiry sends a desktop notification.
     public var notify: Bool
+    /// How long before the end a pre-alert is due ("10 s left"); 0 for none.
+    public var warnUSec: USec
 
-    /// Creates options; by default no texts and a notification on expiry.
-    public init(label: String = "", next: String = "", notify: Bool = true) {
+    /// Creates options; by default no texts, a notification on expiry and no pre-alert.
+    public init(label: String = "", next: String = "", notify: Bool = true, warnUSec: USec = 0) {
         self.label = label
         self.next = next
         self.notify = notify
+        self.warnUSec = warnUSec
     }
 
     /// Checks a caller-supplied text: at most `limits.maxTextBytes` UTF-8 bytes and no
@@ -32,9 +35,26 @@ public struct TimerOptions: Sendable, Equatable {
         }
     }
 
-    /// Validates both texts of these options.
-    public func validate(limits: TimerLimits) throws(TimerError) {
+    /// Validates both texts of these options, and the pre-alert against the duration it is for.
+    public func validate(durationUSec: USec, limits: TimerLimits) throws(TimerError) {
         try Self.validateText(label, field: "label", limits: limits)
         try Self.validateText(next, field: "next", limits: limits)
+        try Self.validateWarning(warnUSec, durationUSec: durationUSec, limits: limits)
+    }
+
+    /// Checks a pre-alert time: 0 (none), or at least the shortest duration (1 s) and less than
+    /// the duration, so that the pre-alert comes after the start and before the end.
+    public static func validateWarning(_ warnUSec: USec, durationUSec: USec, limits: TimerLimits) throws(TimerError) {
+        guard warnUSec != 0 else { return }
+        guard warnUSec >= limits.minDurationUSec else {
+            throw .invalidArgs(
+                "warn_usec \(DurationText.describe(warnUSec)) is too short: use 0 for no pre-alert "
+                    + "or at least \(DurationText.describe(limits.minDurationUSec)), refusing")
+        }
+        guard warnUSec < durationUSec else {
+            throw .invalidArgs(
+                "warn_usec \(DurationText.describe(warnUSec)) must be less than the duration "
+                    + "\(DurationText.describe(durationUSec)), refusing")
+        }
     }
 }

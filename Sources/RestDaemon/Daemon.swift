@@ -4,23 +4,38 @@ import EventLoop
 import Glibc
 import Logging
 import RestCore
+import RestNotify
 import RestProtocol
 
-/// Where the daemon keeps its state and which bus it serves.
+/// Where the daemon keeps its state, which bus it serves, and how it is configured.
 public struct DaemonSettings: Sendable {
     /// An explicit bus address (tests); nil means the session bus. Never the system bus.
     public var busAddress: String?
     /// The directory holding `state.sqlite`.
     public var stateDirectory: String
+    /// The configuration file, read again on SIGHUP.
+    public var configPath: String
+    /// The configuration read at start-up.
+    public var configuration: RestdConfiguration
+    /// The limits the configuration does not set.
     public var limits: TimerLimits
     public var liveLimits: LiveLimits
+    /// The language of desktop notifications; by default the one LC_ALL, LC_MESSAGES or LANG selects.
+    public var messages: Messages
 
-    public init(busAddress: String?, stateDirectory: String, limits: TimerLimits = .standard,
-                liveLimits: LiveLimits = .standard) {
+    public init(
+        busAddress: String?, stateDirectory: String, configPath: String = ConfigFile.defaultPath(),
+        configuration: RestdConfiguration = RestdConfiguration(), limits: TimerLimits = .standard,
+        liveLimits: LiveLimits = .standard,
+        messages: Messages = Messages.forEnvironment { getenv($0).map { String(cString: $0) } }
+    ) {
         self.busAddress = busAddress
         self.stateDirectory = stateDirectory
+        self.configPath = configPath
+        self.configuration = configuration
         self.limits = limits
         self.liveLimits = liveLimits
+        self.messages = messages
     }
 
     /// `$XDG_STATE_HOME/restd`, else `~/.local/state/restd`.
@@ -49,6 +64,14 @@ public final class Daemon {
     private let service: TimerService
     private var live: LiveService!
     private let clock = SystemClock()
+    private var notifier: Notifier!
+    private let settings: DaemonSettings
+    /// The configuration in force: the start-up one, or the last one a reload accepted.
+    private(set) var configuration: RestdConfiguration
+    /// Called after a reload changed the configuration, with the old and the new one.
+    private var configurationObservers: [(RestdConfiguration, RestdConfiguration) -> Void] = []
+    /// systemd's STATUS= line; other features add their parts to it.
+    let status = StatusReporter()
     private var expiryTimer: TimerSource!
     private var clockWatcher: WallClockWatcher?
     private var signalSources: [SignalSource] = []
@@ -58,16 +81,24 @@ public final class Daemon {
     /// Loads the state and connects to the bus; the daemon serves nothing until `run()`.
     public init(settings: DaemonSettings, logger: Logger) throws {
         self.logger = logger
+        self.settings = settings
+        self.configuration = settings.configuration
         let now = clock.now()
 
         let (store, movedAside) = try TimerStore.open(directory: settings.stateDirectory, now: now.realtime)
         if let first = movedAside.first {
             let reason = store.movedAsideReason ?? "it could not be read"
             logger.warning("the state file was moved aside to \(first) (\(reason)); starting empty",
-                           metadata: ["moved": .array(movedAside.map { .string($0) })])
+                           metadata: [LogMessageID.metadataKey: .string(LogMessageID.stateRecovered),
+                                      "state_file": .string(store.path),
+                                      "moved": .array(movedAside.map { .string($0) })])
         }
         let stored = try store.loadAll { skipped in logger.warning("skipping a stored timer: \(skipped)") }
-        let (book, events) = TimerBook.restoring(stored, limits: settings.limits, now: now)
+        if let readOnly = store.readOnlyReason {
+            logger.warning("\(readOnly): serving \(stored.count) stored timer(s); every change will be refused")
+        }
+        let limits = settings.configuration.limits(base: settings.limits)
+        let (book, events) = TimerBook.restoring(stored, limits: limits, now: now)
         recoveryEvents = events
         service = TimerService(book: book, store: store, clock: clock, logger: logger)
         do {
@@ -94,6 +125,16 @@ public final class Daemon {
     private func setUp(settings: DaemonSettings) throws {
         let signals = TimerSignals(server: server)
         service.observe { signals.publish($0) }
+        service.observe { [unowned self] events in self.logExpiries(events) }
+        status.addPart { [unowned self] in
+            let timers = self.service.book.timers.values
+            return StatusReporter.timersPhrase(running: timers.filter { $0.state == .running }.count,
+                                               paused: timers.filter { $0.state == .paused }.count)
+        }
+        service.observe { [unowned self] _ in self.status.refresh() }
+        // After the signals: Expired is on its way before a notification is even asked for.
+        notifier = Notifier(connection: connection, service: service, clock: clock, logger: logger,
+                            messages: settings.messages)
 
         expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
             self.service.runDue()
@@ -104,7 +145,9 @@ public final class Daemon {
         }
         clockWatcher = try WallClockWatcher(loop: loop) { [unowned self] in self.service.wallClockChanged() }
 
-        server.export(path: RestBus.managerPath, interfaces: [ManagerFace.make(service: service)])
+        server.export(path: RestBus.managerPath, interfaces: [
+            ManagerFace.make(service: service) { [unowned self] in self.configuration.defaultDurationUSec },
+        ])
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerFace.subtree(service: service))
 
@@ -115,37 +158,96 @@ public final class Daemon {
         // Every peer leaving the bus, so that its subscription ends with it.
         try connection.addMatch(Self.peerLeftRule)
 
+        // Signals are handled between loop iterations, so a write in progress always completes.
         for signal in [SIGTERM, SIGINT] {
             signalSources.append(try loop.addSignal(signal) { [unowned self] in
-                self.logger.info("stopping on signal \(signal)")
+                self.logger.info("stopping on signal \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
+                ServiceManager.notify("STOPPING=1")
                 self.loop.exit(0)
             })
+        }
+        signalSources.append(try loop.addSignal(SIGHUP) { [unowned self] in self.reloadConfiguration() })
+        // Pings systemd at half of WatchdogSec= when the unit sets it (WATCHDOG_USEC); else nothing.
+        loop.enableWatchdog()
+    }
+
+    /// Calls `observer` with the old and the new configuration after each reload that changed it.
+    func observeConfiguration(_ observer: @escaping (RestdConfiguration, RestdConfiguration) -> Void) {
+        configurationObservers.append(observer)
+    }
+
+    /// SIGHUP: reads the configuration file again. A file with problems is logged and changes
+    /// nothing; a good one is put into force at once (every key applies on reload).
+    func reloadConfiguration() {
+        ServiceManager.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.read(CLOCK_MONOTONIC))")
+        defer { status.announceReady() }
+        let loaded: (configuration: RestdConfiguration, found: Bool)
+        do {
+            loaded = try ConfigFile.load(path: settings.configPath)
+        } catch {
+            for problem in error.problems { logger.error("\(problem)") }
+            logger.error("the configuration was not reloaded; the previous one stays in force")
+            return
+        }
+        let old = configuration
+        let new = loaded.configuration
+        let changed = ConfigKey.changedKeys(from: old, to: new)
+        let source = loaded.found ? settings.configPath : "the defaults (\(settings.configPath) does not exist)"
+        guard !changed.isEmpty else {
+            logger.info("reloaded the configuration from \(source); nothing changed")
+            return
+        }
+        configuration = new
+        service.setLimits(new.limits(base: settings.limits))
+        if new.defaultDurationUSec != old.defaultDurationUSec {
+            server.emitPropertiesChanged(path: RestBus.managerPath, interface: RestBus.managerInterface,
+                                         changed: [ManagerProperty.defaultDurationUSec: .uint64(new.defaultDurationUSec)])
+        }
+        for observer in configurationObservers { observer(old, new) }
+        logger.info("reloaded the configuration from \(source); changed: \(changed.joined(separator: ", "))")
+    }
+
+    /// One journal entry per expiry, with TIMER_ID and a fixed MESSAGE_ID.
+    private func logExpiries(_ events: [TimerEvent]) {
+        for case .expired(let id, let deadline, let fired) in events {
+            let late = fired > deadline ? fired - deadline : 0
+            logger.info("timer \(id.rawValue) expired",
+                        metadata: [LogMessageID.metadataKey: .string(LogMessageID.timerExpired),
+                                   "timer_id": .string(id.rawValue),
+                                   "deadline_usec": .stringConvertible(deadline),
+                                   "late_usec": .stringConvertible(late)])
         }
     }
 
     /// Owns the bus name, announces readiness, and serves until told to stop.
     /// Returns the process exit status.
     public func run() throws -> Int32 {
-        let reply: Connection.RequestNameReply
-        do {
-            reply = try connection.requestName(RestBus.name)
-        } catch {
-            throw DaemonError("cannot own the bus name \(RestBus.name): \(error.message)")
-        }
-        guard reply == .primaryOwner || reply == .alreadyOwner else {
-            throw DaemonError("another restd already owns \(RestBus.name) on this bus")
-        }
+        try ownBusName()
+        notifier.start()
         service.announce(recoveryEvents)
         logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
-        _ = sd_notify(0, "READY=1\nSTATUS=\(statusLine())")
+        // Only now is the state loaded and the name owned: what Type=notify waits for.
+        status.announceReady()
         let code = try loop.run()
         connection.flush()  // a reply queued just before stopping must still leave
         return code
     }
 
-    private func statusLine() -> String {
-        let running = service.book.timers.values.filter { $0.state == .running }.count
-        return "\(running) timer\(running == 1 ? "" : "s") running"
+    /// Takes the bus name. A predecessor that was just killed may still hold it for a moment,
+    /// until the bus notices its socket closed: wait up to 5 s for it to be released, then give up.
+    private func ownBusName() throws {
+        for attempt in 0..<100 {
+            let reply: Connection.RequestNameReply
+            do {
+                reply = try connection.requestName(RestBus.name)
+            } catch {
+                throw DaemonError("cannot own the bus name \(RestBus.name): \(error.message)")
+            }
+            if reply == .primaryOwner || reply == .alreadyOwner { return }
+            if attempt == 0 { logger.info("\(RestBus.name) is taken; waiting up to 5 s for it to be released") }
+            usleep(50_000)
+        }
+        throw DaemonError("another restd already owns \(RestBus.name) on this bus")
     }
 
     private static let peerLeftRule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"

@@ -79,6 +79,16 @@ final class TimerService {
         }
     }
 
+    /// Puts new limits (from a reloaded configuration) into force: what they make due now (an
+    /// expired timer past a shorter retention) goes at once, and the wake-up is re-armed.
+    func setLimits(_ limits: TimerLimits) {
+        guard limits != book.limits else { return }
+        book.limits = limits
+        let now = clock.now()
+        runDue(now: now)
+        rearm(now: now)
+    }
+
     /// Adds an observer of committed events.
     func observe(_ observer: @escaping ([TimerEvent]) -> Void) {
         observers.append(observer)

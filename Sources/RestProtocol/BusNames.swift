@@ -36,6 +36,8 @@ public enum StartOption {
     public static let label = "label"
     public static let next = "next"
     public static let notify = "notify"
+    /// A pre-alert this long (µs, t) before the end; 0 for none.
+    public static let warn = "warn_usec"
 }
 
 /// Property names of io.restd.Rest1.Timer.
@@ -50,6 +52,7 @@ public enum TimerProperty {
     public static let remainingUSec = "RemainingUSec"
     public static let expiredAtUSec = "ExpiredAtUSec"
     public static let notify = "Notify"
+    public static let warnUSec = "WarnUSec"
 }
 
 /// Property names of io.restd.Rest1.Live.
@@ -58,4 +61,11 @@ public enum LiveProperty {
     public static let active = "Active"
     public static let updatedAtUSec = "UpdatedAtUSec"
     public static let maxRateHz = "MaxRateHz"
+}
+
+/// Property names of io.restd.Rest1.Manager.
+public enum ManagerProperty {
+    public static let version = "Version"
+    /// The rest `restctl start` uses when no duration is given (`default_duration` in config.toml).
+    public static let defaultDurationUSec = "DefaultDurationUSec"
 }

@@ -9,10 +9,17 @@ struct RestctlError: Error, CustomStringConvertible {
         case refused
         /// restd answered something that does not follow the contract (EX_PROTOCOL).
         case badReply
+        /// restctl could not do all it was asked (lines of a stream skipped, stdout not writable).
+        case failed
     }
 
     let kind: Kind
     let message: String
+
+    init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
 
     init(_ error: ClientError) {
         switch error {
@@ -32,7 +39,7 @@ struct RestctlError: Error, CustomStringConvertible {
     var exitCode: Int32 {
         switch kind {
         case .unavailable: 69
-        case .refused: 1
+        case .refused, .failed: 1
         case .badReply: 76
         }
     }

@@ -1,14 +1,27 @@
 import ArgumentParser
+import Glibc
 import Logging
 import RestDaemon
 
-/// restd: the rest-timer daemon. Its life: load state, connect, own the name, serve, stop.
+/// restd: the rest-timer daemon. Its life: read the configuration, load state, connect, own the
+/// name, announce readiness, serve, stop.
 struct Restd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restd",
         abstract: "Rest timers on the D-Bus session bus.",
-        discussion: "Keeps wall-clock rest timers that survive restarts, and serves them as io.restd.Rest1.",
+        discussion: """
+            Keeps wall-clock rest timers that survive restarts, and serves them as io.restd.Rest1. \
+            It reads $XDG_CONFIG_HOME/restd/config.toml (else ~/.config/restd/config.toml) at start-up \
+            and again on SIGHUP, and stops cleanly on SIGTERM or SIGINT.
+
+            Exit status: 0 after SIGTERM or SIGINT, or when --check-config finds the file good; \
+            78 when the configuration file has a problem; 1 for any other failure, losing the bus \
+            included.
+            """,
         version: "0.1.0")
+
+    /// EX_CONFIG: the unit's RestartPreventExitStatus= keeps systemd from retrying a broken file.
+    static let configurationProblem: Int32 = 78
 
     @Option(name: .long, help: ArgumentHelp("Serve this bus address instead of the session bus.", valueName: "address"))
     var address: String?
@@ -16,19 +29,34 @@ struct Restd: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Keep state here instead of $XDG_STATE_HOME/restd.", valueName: "directory"))
     var stateDir: String?
 
+    @Option(name: .long, help: ArgumentHelp("Read this configuration file instead of $XDG_CONFIG_HOME/restd/config.toml.",
+                                            valueName: "file"))
+    var config: String?
+
+    @Flag(name: .long, help: "Check the configuration file, print what is wrong with it, and exit.")
+    var checkConfig = false
+
     @Flag(name: .long, help: "Log debug messages.")
     var verbose = false
 
     func run() throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
-            return handler
-        }
-        var logger = Logger(label: "restd")
-        logger.logLevel = verbose ? .debug : .info
+        let configPath = config ?? ConfigFile.defaultPath()
+        if checkConfig { try Self.check(configPath) }
 
-        let settings = DaemonSettings(busAddress: address, stateDirectory: stateDir ?? DaemonSettings.defaultStateDirectory())
+        RestLogging.bootstrap(level: verbose ? .debug : .info)
+        let logger = Logger(label: "restd")
+
+        let configuration: RestdConfiguration
+        do {
+            configuration = try ConfigFile.load(path: configPath).configuration
+        } catch {
+            for problem in error.problems { logger.critical("\(problem)") }
+            logger.critical("refusing to start with a broken configuration; `restd --check-config` checks a fix")
+            throw ExitCode(Self.configurationProblem)
+        }
+
+        let settings = DaemonSettings(busAddress: address, stateDirectory: stateDir ?? DaemonSettings.defaultStateDirectory(),
+                                      configPath: configPath, configuration: configuration)
         let status: Int32
         do {
             let daemon = try Daemon(settings: settings, logger: logger)
@@ -38,6 +66,35 @@ struct Restd: ParsableCommand {
             throw ExitCode.failure
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `--check-config`: problems on stderr and exit 78, or one line on stdout and exit 0.
+    static func check(_ path: String) throws -> Never {
+        do {
+            let (_, found) = try ConfigFile.load(path: path)
+            print(found ? "\(path): ok" : "\(path): not found; restd uses the defaults")
+            fflush(nil)
+            throw ExitCode.success
+        } catch let error as ConfigError {
+            FileDescriptorOutput.standardError(error.description + "\n")
+            throw ExitCode(configurationProblem)
+        }
+    }
+}
+
+/// Unbuffered writes to fd 2 (the global `stderr` is off limits in Swift 6).
+enum FileDescriptorOutput {
+    static func standardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
     }
 }
 

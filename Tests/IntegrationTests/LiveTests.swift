@@ -191,3 +191,37 @@ struct LiveTests {
         #expect(try daemon.client.liveFields().isEmpty)
     }
 }
+
+/// A subscriber that stops reading must not make the bus buffer for it without bound.
+@Suite("Slow subscriber", .serialized)
+struct SlowSubscriberTests {
+    @Test("a subscriber that never reads is dropped once the bus holds 256 KiB for it")
+    func neverReadingSubscriberIsDropped() throws {
+        let daemon = try RunningDaemon()
+        // Subscribes at 20 Hz, then never reads its socket again.
+        let stalled = try Connection.open(address: daemon.bus.address)
+        let subscribe = try Message.methodCall(destination: RestBus.name, path: RestBus.livePath,
+                                               interface: RestBus.liveInterface, member: "Subscribe")
+        try subscribe.append(.double(20))
+        _ = try stalled.callBlocking(subscribe, timeoutMilliseconds: 30_000)
+
+        // Large, ever-changing fields, so that every publication is a few kilobytes.
+        let producer = try RestdClient(address: daemon.bus.address)
+        var fields: [String: DBusValue] = [:]
+        for key in 0..<15 { fields["x_pad\(key)"] = .string(String(repeating: "p", count: 250)) }
+        let deadline = Date().addingTimeInterval(60)
+        var dropped = false
+        var round: Int64 = 0
+        while !dropped && Date() < deadline {
+            round += 1
+            fields["x_round"] = .int64(round)
+            try producer.updateLive(fields)
+            usleep(25_000)  // pacing the producer at 40 Hz
+            dropped = daemon.restd.log().contains("does not read its messages")
+        }
+        #expect(dropped, "\(daemon.restd.log())")
+        #expect(daemon.restd.isRunning)
+        #expect(try producer.liveFields()["x_round"] != nil, "restd still serves everyone else")
+        withExtendedLifetime(stalled) {}
+    }
+}

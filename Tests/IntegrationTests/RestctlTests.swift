@@ -294,6 +294,8 @@ struct RestctlTests {
               cancel                  Remove a timer.
               status                  Show one timer.
               list                    Show every timer, one line each.
+              live                    Send live fields (heart rate, progress) to restd.
+              watch                   Print the timer and live fields as they change.
 
               See 'restctl help <subcommand>' for detailed help.
 
@@ -306,7 +308,7 @@ struct RestctlTests {
         let result = restctl(bus, ["start", "--help"], environment: ["COLUMNS": "80"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(
-            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--id <id>]\n"), "\(result)")
+            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--id <id>]\n"), "\(result)")
         #expect(result.stdout.contains("  --id <id>               The timer to act on. (default: default)\n"), "\(result)")
     }
 

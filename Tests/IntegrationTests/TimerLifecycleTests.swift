@@ -35,6 +35,21 @@ struct TimerLifecycleTests {
         #expect(timer.endsAtUSec == timer.startedAtUSec + 60_000_000)
     }
 
+    @Test("the warn_usec option is kept and read back as WarnUSec")
+    func warnOption() throws {
+        let daemon = try RunningDaemon()
+        let start = busctl(daemon.bus, "call", RestBus.name, RestBus.managerPath, RestBus.managerInterface,
+                           "Start", "sta{sv}", "w", "60000000", "1", "warn_usec", "t", "10000000")
+        #expect(start.succeeded, "\(start)")
+        let read = busctl(daemon.bus, "get-property", RestBus.name, RestBus.timerPath(id: "w"), RestBus.timerInterface,
+                          "WarnUSec")
+        #expect(read.output == "t 10000000", "\(read)")
+        try daemon.client.start(id: "plain", durationUSec: 60_000_000)
+        let plain = busctl(daemon.bus, "get-property", RestBus.name, RestBus.timerPath(id: "plain"),
+                           RestBus.timerInterface, "WarnUSec")
+        #expect(plain.output == "t 0", "\(plain)")
+    }
+
     @Test("pause freezes, resume runs on, adjust lengthens, restart runs the Start duration again")
     func pauseResumeAdjustRestart() throws {
         let daemon = try RunningDaemon()
@@ -87,6 +102,8 @@ struct TimerLifecycleTests {
             (call("Start", "x", "90000000", "{'label': <'\(String(repeating: "é", count: 129))'>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
             (call("Start", "x", "90000000", "{'next': <'bell\\u0007'>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
             (call("Adjust", "x", "0"), "org.freedesktop.DBus.Error.InvalidArgs"),
+            (call("Start", "x", "90000000", "{'warn_usec': <uint64 90000000>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
+            (call("Start", "x", "90000000", "{'warn_usec': <10000000>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
         ]
         for (result, name) in cases {
             #expect(!result.succeeded, "\(result)")

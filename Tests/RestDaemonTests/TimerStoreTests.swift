@@ -192,8 +192,97 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
         try store.close()
         let queue = try DatabaseQueue(path: dir.database)
         #expect(try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
-        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
         try queue.close()
+    }
+
+    @Test func keepsThePreAlertAndItsFlag() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        var tea = try timer("tea")
+        tea.warnUSec = 10_000_000
+        var warned = tea
+        warned.warned = true
+        try store.apply([.added(tea)])
+        #expect(try store.loadAll() == [tea])
+        try store.apply([.changed(from: tea, to: warned),
+                         .warning(id: tea.id, remainingUSec: 10_000_000, deadlineUSec: tea.endsAtUSec)])
+        try store.close()
+        #expect(try TimerStore.open(directory: dir.state, now: now).store.loadAll() == [warned])
+    }
+
+    /// A state file as restd 0.1.0 (schema version 1) wrote it.
+    private func writeVersion1File(_ dir: TemporaryDirectory) throws {
+        try StoreFiles.makePrivateDirectory(dir.state)
+        try withDatabase(dir.database) { db in
+            try db.execute(sql: """
+                CREATE TABLE timers (
+                    id TEXT PRIMARY KEY NOT NULL, label TEXT NOT NULL, next TEXT NOT NULL,
+                    notify INTEGER NOT NULL, base_duration_usec INTEGER NOT NULL, state TEXT NOT NULL,
+                    duration_usec INTEGER NOT NULL, started_at_usec INTEGER NOT NULL,
+                    ends_at_usec INTEGER NOT NULL, remaining_usec INTEGER NOT NULL,
+                    expired_at_usec INTEGER NOT NULL, updated_at_usec INTEGER NOT NULL
+                ) STRICT;
+                INSERT INTO timers VALUES ('tea', 'Tea', 'write report', 1, 300000000, 'running', 330000000,
+                    \(now), \(now + 330_000_000), 120000000, 0, \(now + 5));
+                INSERT INTO timers VALUES ('nap', 'Ünïcödé 🍵', 'write report', 0, 300000000, 'paused', 330000000,
+                    \(now), 0, 120000000, 0, \(now + 5));
+                PRAGMA user_version = 1;
+                """)
+        }
+    }
+
+    @Test func migratesAVersion1FileInPlace() throws {
+        let dir = try TemporaryDirectory()
+        try writeVersion1File(dir)
+        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        #expect(moved.isEmpty)
+        #expect(store.movedAsideReason == nil)
+        var nap = try timer("nap", label: "Ünïcödé 🍵", state: .paused)
+        nap.notify = false
+        let tea = try timer("tea")
+        // Old rows come back unchanged, without a pre-alert.
+        #expect(try store.loadAll() == [nap, tea])
+        #expect(tea.warnUSec == 0 && !tea.warned)
+
+        var warnedTea = tea
+        warnedTea.warnUSec = 30_000_000
+        warnedTea.warned = true
+        try store.apply([.changed(from: tea, to: warnedTea)])
+        try store.close()
+
+        let queue = try DatabaseQueue(path: dir.database)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        let columns = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM pragma_table_info('timers')") }
+        #expect(columns.suffix(2) == ["warn_usec", "warned"])
+        try queue.close()
+        let reopened = try TimerStore.open(directory: dir.state, now: now)
+        #expect(reopened.movedAside.isEmpty)
+        #expect(try reopened.store.loadAll() == [nap, warnedTea])
+    }
+
+    @Test func aVersion1FileWithTheWrongColumnsIsNotMigrated() throws {
+        let dir = try TemporaryDirectory()
+        try StoreFiles.makePrivateDirectory(dir.state)
+        try withDatabase(dir.database) { db in
+            // Already has the new columns but claims version 1: not a file restd wrote.
+            try db.execute(sql: "CREATE TABLE timers (id TEXT PRIMARY KEY, warn_usec INTEGER); PRAGMA user_version = 1")
+        }
+        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        #expect(moved.count == 1)
+        #expect(store.movedAsideReason?.contains("unexpected columns (id, warn_usec)") == true)
+        #expect(try store.loadAll().isEmpty)
+    }
+
+    @Test func rejectsRowsWithAnInvalidWarnedFlag() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        try store.apply([.added(try timer("tea"))])
+        try store.close()
+        try withDatabase(dir.database) { try $0.execute(sql: "UPDATE timers SET warned = 7") }
+        var skipped: [String] = []
+        #expect(try TimerStore.open(directory: dir.state, now: now).store.loadAll { skipped.append($0) }.isEmpty)
+        #expect(skipped == [#"skipped a stored timer: row "tea" has a warned value that is neither 0 nor 1"#])
     }
 
     @Test func skipsAndReportsInvalidRows() throws {
@@ -260,7 +349,7 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
             case .corruptPage: "fails the integrity check: "
             case .directory: "is a directory, not a database file"
             case .symlink: "is a symbolic link, not a database file"
-            case .futureVersion: "has schema version 2, newer than this restd understands (1)"
+            case .futureVersion: "has schema version 3, newer than this restd understands (2)"
             case .invalidVersion: "has an invalid schema version -1"
             case .missingTable: "has schema version 1 but no timers table"
             case .oddTable: "has a timers table with unexpected columns (id, seconds)"
@@ -301,7 +390,7 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: dir.path + "/elsewhere")
         case .futureVersion:
             try withDatabase(path) { db in
-                try db.execute(sql: "CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 2")
+                try db.execute(sql: "CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 3")
             }
         case .invalidVersion:
             try withDatabase(path) { try $0.execute(sql: "PRAGMA user_version = -1") }
@@ -354,7 +443,7 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
         try damage(.futureVersion, in: dir)
         let store = try TimerStore.open(directory: dir.state, now: now).store
         #expect(store.movedAsideReason
-            == "\(dir.database) has schema version 2, newer than this restd understands (1)")
+            == "\(dir.database) has schema version 3, newer than this restd understands (2)")
 
         let other = try TemporaryDirectory()
         try damage(.directory, in: other)

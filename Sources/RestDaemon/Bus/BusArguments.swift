@@ -12,7 +12,7 @@ enum BusArguments {
         }
     }
 
-    /// The `options` of Start: label (s), next (s), notify (b).
+    /// The `options` of Start: label (s), next (s), notify (b), warn_usec (t).
     static func startOptions(_ value: DBusValue) throws(DBusError) -> TimerOptions {
         guard let entries = value.vardictEntries else {
             throw DBusError(.invalidArgs, "options must be a dictionary of string to variant (a{sv})")
@@ -27,9 +27,15 @@ enum BusArguments {
             case StartOption.notify:
                 guard let flag = value.bool else { throw wrongType(key, expected: "a boolean (b)", got: value) }
                 options.notify = flag
+            case StartOption.warn:
+                guard case .uint64(let usec) = value else {
+                    throw wrongType(key, expected: "an unsigned 64-bit integer (t)", got: value)
+                }
+                options.warnUSec = usec
             default:
                 throw DBusError(.invalidArgs,
-                    "unknown option \"\(key.debugEscaped)\"; the options are \(StartOption.label), \(StartOption.next) and \(StartOption.notify)")
+                    "unknown option \"\(key.debugEscaped)\"; the options are \(StartOption.label), \(StartOption.next), "
+                        + "\(StartOption.notify) and \(StartOption.warn)")
             }
         }
         return options

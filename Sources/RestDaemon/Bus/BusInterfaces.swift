@@ -27,7 +27,8 @@ enum BusInterfaces {
                               Arg("deadline_usec", .uint64), Arg("fired_usec", .uint64)]),
         ],
         properties: [
-            Property("Version", .string, annotations: [.emitsChangedSignal("const")]),
+            Property(ManagerProperty.version, .string, annotations: [.emitsChangedSignal("const")]),
+            Property(ManagerProperty.defaultDurationUSec, .uint64),
         ])
 
     static let timer = InterfaceDescription(
@@ -50,6 +51,7 @@ enum BusInterfaces {
             Property(TimerProperty.remainingUSec, .uint64),
             Property(TimerProperty.expiredAtUSec, .uint64),
             Property(TimerProperty.notify, .boolean),
+            Property(TimerProperty.warnUSec, .uint64),
         ])
 }
 

@@ -4,7 +4,8 @@ import RestProtocol
 
 /// io.restd.Rest1.Manager at /io/restd/Rest1: timers addressed by id.
 enum ManagerFace {
-    static func make(service: TimerService) -> ExportedInterface {
+    /// `defaultDuration` reads the configuration in force (it changes on reload).
+    static func make(service: TimerService, defaultDuration: @escaping () -> USec) -> ExportedInterface {
         ExportedInterface(BusInterfaces.manager, call: { call throws(DBusError) in
             let args = call.arguments
             let id = try BusArguments.timerID(args[0])
@@ -25,7 +26,11 @@ enum ManagerFace {
                 return []
             }
         }, property: { name in
-            name == "Version" ? .string(RestBus.version) : nil
+            switch name {
+            case ManagerProperty.version: .string(RestBus.version)
+            case ManagerProperty.defaultDurationUSec: .uint64(defaultDuration())
+            default: nil
+            }
         })
     }
 }

@@ -13,11 +13,11 @@ enum TimerProperties {
     static let names = [
         TimerProperty.id, TimerProperty.label, TimerProperty.next, TimerProperty.state, TimerProperty.durationUSec,
         TimerProperty.startedAtUSec, TimerProperty.endsAtUSec, TimerProperty.remainingUSec,
-        TimerProperty.expiredAtUSec, TimerProperty.notify,
+        TimerProperty.expiredAtUSec, TimerProperty.notify, TimerProperty.warnUSec,
     ]
 
     /// One property's value, without building the others: GetAll and GetManagedObjects ask
-    /// for each property by name, so building them all for each would cost ten times as much.
+    /// for each property by name, so building them all for each would cost eleven times as much.
     static func value(_ name: String, of timer: RestTimer) -> DBusValue? {
         switch name {
         case TimerProperty.id: .string(timer.id.rawValue)
@@ -30,6 +30,7 @@ enum TimerProperties {
         case TimerProperty.remainingUSec: .uint64(timer.remainingUSec)
         case TimerProperty.expiredAtUSec: .uint64(timer.expiredAtUSec)
         case TimerProperty.notify: .boolean(timer.notify)
+        case TimerProperty.warnUSec: .uint64(timer.warnUSec)
         default: nil
         }
     }

@@ -4,6 +4,7 @@ import RestProtocol
 
 /// Announces committed timer events on the bus: one PropertiesChanged per changed timer per
 /// batch carrying only the values that changed, InterfacesAdded/Removed, and Expired.
+/// A pre-alert (`.warning`) has no signal of its own: it is a desktop notification only.
 struct TimerSignals {
     let server: ObjectServer
 
@@ -24,6 +25,8 @@ struct TimerSignals {
                 let path = RestBus.timerPath(id: id.rawValue)
                 server.emitSignal(path: RestBus.managerPath, interface: RestBus.managerInterface, name: "Expired",
                                   arguments: [.string(id.rawValue), .objectPath(path), .uint64(deadline), .uint64(fired)])
+            case .warning:
+                continue
             }
         }
     }

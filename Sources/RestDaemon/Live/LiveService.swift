@@ -21,6 +21,7 @@ final class LiveService {
     private var broadcast: Stream!
     private var subscribers: [String: Stream] = [:]
     private var staleTimer: TimerSource!
+    private let backlog: SubscriberBacklog
     /// CLOCK_REALTIME of the broadcast's last publication.
     private(set) var updatedAtUSec: USec = 0
     private var broadcastWasEmpty = true
@@ -49,6 +50,7 @@ final class LiveService {
         self.clock = clock
         self.logger = logger
         activity = LiveActivity(limits: limits)
+        backlog = SubscriberBacklog(connection: server.connection, logger: logger)
         broadcastRateHz = limits.broadcastRateHz
         broadcast = try Stream(intervalUSec: ThrottledStream<Fields>.interval(forRateHz: limits.broadcastRateHz), loop: loop) {
             [unowned self] stream in self.fire(stream, to: nil)
@@ -57,6 +59,10 @@ final class LiveService {
             self.removeStaleHeartRate()
         }
         staleTimer.isEnabled = false
+        backlog.onOverflow = { [unowned self] name, queued in
+            logger.warning("subscriber \(name) does not read its messages (\(queued) bytes waiting on the bus); dropped")
+            unsubscribe(name)
+        }
     }
 
     var subscriberCount: Int { subscribers.count }
@@ -134,6 +140,7 @@ final class LiveService {
     func unsubscribe(_ name: String) {
         guard let stream = subscribers.removeValue(forKey: name) else { return }
         stream.timer.cancel()
+        backlog.forget(name)
         onSubscribersChanged()
     }
 
@@ -157,6 +164,7 @@ final class LiveService {
             if let name {
                 server.emitSignal(path: RestBus.livePath, interface: RestBus.liveInterface, name: "Changed",
                                   arguments: [LiveValues.dictionary(fields), .uint64(now.realtime)], destination: name)
+                backlog.sent(to: name)
             } else {
                 publishBroadcast(fields, now: now)
             }

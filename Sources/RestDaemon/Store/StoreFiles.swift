@@ -30,6 +30,32 @@ enum StoreFiles {
         try restrict(path, mode: 0o700)
     }
 
+    /// An existing directory that cannot be written to: a read-only mount, or one without write
+    /// permission for us.
+    static func isReadOnlyDirectory(_ path: String) -> Bool {
+        guard case .directory = directoryKind(path) else { return false }
+        return access(path, W_OK) != 0 && (errno == EROFS || errno == EACCES)
+    }
+
+    private enum DirectoryKind { case directory, other }
+
+    private static func directoryKind(_ path: String) -> DirectoryKind {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
+    }
+
+    /// A fresh private directory for scratch copies, under $XDG_RUNTIME_DIR or $TMPDIR or /tmp.
+    static func makeScratchDirectory() throws(StoreError) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates: [String] = [environment["XDG_RUNTIME_DIR"], environment["TMPDIR"]].compactMap { $0 } + ["/tmp"]
+        let base = candidates.first { !$0.isEmpty && access($0, W_OK) == 0 } ?? "/tmp"
+        var template = Array("\(base)/restd-readonly.XXXXXX".utf8CString)
+        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw StoreError(description: "could not create a scratch directory in \(base): \(errorText())")
+        }
+        return String(cString: created)
+    }
+
     /// Classifies `path` without following a symbolic link.
     static func kind(of path: String) -> Kind {
         var info = stat()

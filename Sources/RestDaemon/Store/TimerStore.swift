@@ -14,8 +14,9 @@ struct StoreError: Error, CustomStringConvertible {
 /// nothing asynchronously: the daemon calls them from its sd-event loop, where the main
 /// dispatch queue never runs.
 final class TimerStore: Sendable {
-    /// The schema this code writes; `PRAGMA user_version` of a current file.
-    static let schemaVersion = 1
+    /// The schema this code writes; `PRAGMA user_version` of a current file. Files of an older
+    /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`).
+    static let schemaVersion = 2
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -24,12 +25,16 @@ final class TimerStore: Sendable {
     /// Why the previous state file was moved aside at open, nil when it was not.
     let movedAsideReason: String?
 
+    /// Why changes cannot be saved (the state directory is read-only), nil when they can.
+    let readOnlyReason: String?
+
     private let queue: DatabaseQueue
 
-    private init(path: String, queue: DatabaseQueue, movedAsideReason: String?) {
+    private init(path: String, queue: DatabaseQueue, movedAsideReason: String?, readOnlyReason: String? = nil) {
         self.path = path
         self.queue = queue
         self.movedAsideReason = movedAsideReason
+        self.readOnlyReason = readOnlyReason
     }
 
     // MARK: - Opening
@@ -43,6 +48,9 @@ final class TimerStore: Sendable {
     /// overwritten. Errors that say nothing about the file itself (disk full, locked, I/O)
     /// are thrown instead, so a healthy file is never set aside by accident.
     static func open(directory: String, now: USec) throws -> (store: TimerStore, movedAside: [String]) {
+        if StoreFiles.isReadOnlyDirectory(directory) {
+            return (try openReadOnlyCopy(directory: directory, now: now), [])
+        }
         try StoreFiles.makePrivateDirectory(directory)
         let path = directory + "/" + fileName
 
@@ -54,6 +62,26 @@ final class TimerStore: Sendable {
         }
         let queue = try openWritable(path)
         return (TimerStore(path: path, queue: queue, movedAsideReason: reason), movedAside)
+    }
+
+    /// A state directory that cannot be written (a read-only mount): the state is copied, with
+    /// its -wal, into a private scratch directory and read from there, so that the timers are
+    /// served and keep expiring while every change is refused. The originals are not touched;
+    /// a copy that cannot be read is ignored and restd starts empty.
+    private static func openReadOnlyCopy(directory: String, now: USec) throws -> TimerStore {
+        let path = directory + "/" + fileName
+        let scratch = try StoreFiles.makeScratchDirectory()
+        let copy = scratch + "/" + fileName
+        for suffix in ["", "-wal"] where FileManager.default.isReadableFile(atPath: path + suffix) {
+            try? FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+        if (try? diagnose(copy)) != nil {
+            // Unreadable (or not readable as a state file): serve nothing rather than guess.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+        }
+        let queue = try openWritable(copy)
+        return TimerStore(path: path, queue: queue, movedAsideReason: nil,
+                          readOnlyReason: "the state directory \(directory) is read-only")
     }
 
     /// Closes the database; later calls fail.
@@ -111,12 +139,12 @@ final class TimerStore: Sendable {
             return nil
         case 0:
             return "\(path) has no schema version but holds tables (\(tables.joined(separator: ", ")))"
-        case schemaVersion:
+        case 1...schemaVersion:
             guard tables.contains("timers") else {
                 return "\(path) has schema version \(version) but no timers table"
             }
             let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('timers')")
-            guard Set(columns) == Set(Column.all) else {
+            guard Set(columns) == Set(Column.all(version: version)) else {
                 return "\(path) has a timers table with unexpected columns (\(columns.joined(separator: ", ")))"
             }
             return nil
@@ -157,9 +185,17 @@ final class TimerStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
             let queue = try DatabaseQueue(path: path, configuration: configuration)
+            // One transaction: a failed migration leaves the file as it was.
             try queue.write { db in
-                if try Int.fetchOne(db, sql: "PRAGMA user_version") == 0 {
+                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                if version == 0 {
                     try db.execute(sql: createTimersTable)
+                } else {
+                    for step in migrations where step.from >= version {
+                        try db.execute(sql: step.sql)
+                    }
+                }
+                if version != schemaVersion {
                     try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
                 }
             }
@@ -206,6 +242,7 @@ final class TimerStore: Sendable {
     /// removed ones deleted. An empty list touches nothing.
     func apply(_ events: [TimerEvent]) throws {
         guard !events.isEmpty else { return }
+        if let readOnlyReason { throw StoreError(description: "cannot save changes: \(readOnlyReason)") }
         do {
             try queue.write { db in
                 for event in events {
@@ -215,7 +252,7 @@ final class TimerStore: Sendable {
                     case .removed(let timer):
                         try db.cachedStatement(sql: "DELETE FROM timers WHERE id = ?")
                             .execute(arguments: [timer.id.rawValue])
-                    case .expired:
+                    case .expired, .warning:
                         break
                     }
                 }
@@ -239,12 +276,29 @@ final class TimerStore: Sendable {
     // MARK: - Rows
 
     private enum Column {
-        static let all = [
+        /// The columns of schema version 1.
+        static let version1 = [
             "id", "label", "next", "notify", "base_duration_usec", "state", "duration_usec",
             "started_at_usec", "ends_at_usec", "remaining_usec", "expired_at_usec", "updated_at_usec",
         ]
+        /// The columns of the current schema.
+        static let all = version1 + ["warn_usec", "warned"]
         static let list = all.joined(separator: ", ")
+
+        /// The columns a file of schema `version` has.
+        static func all(version: Int) -> [String] {
+            version == 1 ? version1 : all
+        }
     }
+
+    /// The steps from each older schema version to the next; `from` is the version they start at.
+    /// A column added here gets a default, so that rows written by an older restd stay valid.
+    private static let migrations: [(from: Int, sql: String)] = [
+        (1, """
+            ALTER TABLE timers ADD COLUMN warn_usec INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE timers ADD COLUMN warned INTEGER NOT NULL DEFAULT 0
+            """),
+    ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.
     private static let createTimersTable = """
@@ -260,7 +314,9 @@ final class TimerStore: Sendable {
             ends_at_usec INTEGER NOT NULL,
             remaining_usec INTEGER NOT NULL,
             expired_at_usec INTEGER NOT NULL,
-            updated_at_usec INTEGER NOT NULL
+            updated_at_usec INTEGER NOT NULL,
+            warn_usec INTEGER NOT NULL DEFAULT 0,
+            warned INTEGER NOT NULL DEFAULT 0
         ) STRICT
         """
 
@@ -285,6 +341,7 @@ final class TimerStore: Sendable {
             try integer(timer.durationUSec, "duration_usec"), try integer(timer.startedAtUSec, "started_at_usec"),
             try integer(timer.endsAtUSec, "ends_at_usec"), try integer(timer.remainingUSec, "remaining_usec"),
             try integer(timer.expiredAtUSec, "expired_at_usec"), try integer(timer.updatedAtUSec, "updated_at_usec"),
+            try integer(timer.warnUSec, "warn_usec"), timer.warned ? 1 : 0,
         ]
     }
 
@@ -318,16 +375,19 @@ final class TimerStore: Sendable {
         guard let state = stateText.flatMap(TimerState.init(rawValue:)) else {
             throw invalid("has an unknown state \(MessageText.quoted(stateText ?? "?"))")
         }
-        guard let notify = Int64.fromDatabaseValue(row["notify"]), notify == 0 || notify == 1 else {
-            throw invalid("has a notify value that is neither 0 nor 1")
+        func flag(_ name: String) throws(StoreError) -> Bool {
+            guard let value = Int64.fromDatabaseValue(row[name]), value == 0 || value == 1 else {
+                throw invalid("has a \(name) value that is neither 0 nor 1")
+            }
+            return value == 1
         }
         return RestTimer(
-            id: id, label: try text("label"), next: try text("next"), notify: notify == 1,
+            id: id, label: try text("label"), next: try text("next"), notify: try flag("notify"),
             baseDurationUSec: try usec("base_duration_usec"), state: state,
             durationUSec: try usec("duration_usec"), startedAtUSec: try usec("started_at_usec"),
             endsAtUSec: try usec("ends_at_usec"), remainingUSec: try usec("remaining_usec"),
             expiredAtUSec: try usec("expired_at_usec"), updatedAtUSec: try usec("updated_at_usec"),
-            deadlineBoottime: 0)
+            deadlineBoottime: 0, warnUSec: try usec("warn_usec"), warned: try flag("warned"))
     }
 
     // MARK: - Error sentences

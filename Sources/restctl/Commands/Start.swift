@@ -7,9 +7,10 @@ extension Restctl {
             commandName: "start",
             abstract: "Start (or replace) a timer.")
 
-        @Argument(help: ArgumentHelp("How long to rest: 90, 90s, 1m30s, 1:30, 1h2m3s or 1:02:03.",
-                                     valueName: "duration"))
-        var duration = "90"
+        @Argument(help: ArgumentHelp(
+            "How long to rest: 90, 90s, 1m30s, 1:30, 1h2m3s or 1:02:03. Without it, restd's default_duration (90 s unless configured).",
+            valueName: "duration"))
+        var duration: String?
 
         @Option(help: ArgumentHelp("What the rest is for.", valueName: "text"))
         var label: String?
@@ -20,18 +21,27 @@ extension Restctl {
         @Flag(name: .customLong("no-notify"), help: "Send no desktop notification when it runs out.")
         var noNotify = false
 
+        @Option(help: ArgumentHelp("Warn with a notification this long before the end (e.g. 10s).",
+                                   valueName: "duration"))
+        var warn: String?
+
         @OptionGroup var timer: TimerSelection
 
         func validate() throws {
-            _ = try durationUSec(duration)
+            if let duration { _ = try durationUSec(duration) }
+            if let warn { _ = try durationUSec(warn) }
         }
 
         func run() throws {
-            let usec = try durationUSec(duration)
+            let given = try duration.map(durationUSec)
+            let warnUSec = try warn.map { text throws(ValidationError) in try durationUSec(text) }
             let id = timer.timerID
             try Daemon.act(on: id) { client throws(ClientError) in
+                // Asked only when needed: the default lives in restd's configuration.
+                let usec: UInt64
+                if let given { usec = given } else { usec = try client.defaultDurationUSec() }
                 try client.start(id: id, durationUSec: usec, label: label, next: next,
-                                 notify: noNotify ? false : nil)
+                                 notify: noNotify ? false : nil, warnUSec: warnUSec)
             }
         }
     }

@@ -25,6 +25,12 @@ final class SignalWatcher {
         try SignalWatcher(bus: bus, rules: ["type='signal',sender='io.restd.Rest1'"])
     }
 
+    /// Reads what has arrived and forgets it: for long tests whose peer only has to keep reading.
+    func discardReceived() {
+        connection.dispatchAvailable()
+        received.removeAll()
+    }
+
     /// Waits until a received signal satisfies `predicate` (generous timeout); returns it.
     @discardableResult
     func waitFor(timeout: Double = 30, _ description: String = "signal",

@@ -1,0 +1,224 @@
+import DBusKit
+import RestProtocol
+
+/// Follows one timer and the live fields on the bus, for `restctl watch`.
+///
+/// The timer is read once (GetManagedObjects) and then followed through its signals:
+/// PropertiesChanged on its object, InterfacesAdded/Removed and Expired on the manager. The
+/// live fields come from Subscribe and the unicast Changed signal. restd leaving the bus
+/// (NameOwnerChanged) makes the state idle; its coming back makes the session read the timer
+/// and subscribe again. Nothing wakes up while nothing happens on the bus.
+///
+/// Single-threaded, like its connection: create and run it on one thread.
+public final class WatchSession {
+    public let timerID: String
+    public let rateHz: Double
+    /// What is known now.
+    public private(set) var state = WatchState.idle
+    /// Told, once per restd, when Subscribe was refused for a reason worth going on without
+    /// live fields (too many subscribers); the sentence is restd's.
+    public var onWarning: (String) -> Void = { _ in }
+
+    private let client: RestdClient
+    private var connection: Connection { client.connection }
+    private let timerPath: String
+    /// restd's unique name while it is on the bus.
+    private var owner: String?
+    /// The serial of the reply the timer was read from: restd's signals sent before it are
+    /// already in that reading, and are not applied again (out of date by then).
+    private var readSerial = UInt32.max
+    private var needsReading = false
+    /// A reading failed without restd leaving the bus (it did not answer in time): try again.
+    private var retryPending = false
+    /// Messages seen by the filter, to tell whether a dispatch call dispatched one.
+    private var received = 0
+
+    private static let busDriver = "org.freedesktop.DBus"
+
+    /// Connects to the session bus (or `address`) and asks for restd's signals. Throws
+    /// `.noBus` when there is no bus; restd need not be running.
+    public init(timerID: String, rateHz: Double, address: String? = nil) throws(ClientError) {
+        self.timerID = timerID
+        self.rateHz = rateHz
+        timerPath = RestBus.timerPath(id: timerID)
+        client = try RestdClient(address: address)
+        let restd = "type='signal',sender='\(RestBus.name)'"
+        let rules = [
+            "type='signal',sender='\(Self.busDriver)',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
+                + "member='NameOwnerChanged',arg0='\(RestBus.name)'",
+            "\(restd),path='\(timerPath)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+                + "arg0='\(RestBus.timerInterface)'",
+            "\(restd),path='\(RestBus.managerPath)',interface='org.freedesktop.DBus.ObjectManager',arg0path='\(timerPath)'",
+            "\(restd),path='\(RestBus.managerPath)',interface='\(RestBus.managerInterface)',member='Expired',arg0='\(timerID)'",
+            // Changed is unicast: the bus delivers it to its destination without a rule.
+        ]
+        do {
+            for rule in rules { try client.connection.addMatch(rule) }
+        } catch {
+            throw Self.clientError(error)
+        }
+        client.connection.addFilter { [unowned self] message in
+            self.receive(message)
+            return false
+        }
+    }
+
+    /// Reads what restd has, calls `emit` with it, then once per change of the state until
+    /// `emit` returns false. Throws when the bus goes away, or when restd refuses the
+    /// subscription (a rate out of range) or answers nonsense.
+    public func run(_ emit: (WatchState) -> Bool) throws(ClientError) {
+        owner = try currentOwner()
+        needsReading = owner != nil
+        var shown: WatchState?
+        while true {
+            try catchUp()
+            if state != shown {
+                shown = state
+                guard emit(state) else { return }
+            }
+            // Nothing to do until the bus has something for us (or a reading is to be retried).
+            guard connection.readWriteDispatch(timeoutMilliseconds: retryPending ? 1_000 : -1) else {
+                throw Self.busClosed
+            }
+        }
+    }
+
+    /// Reads when a reading is due and applies every signal already received, so that one
+    /// burst (a reading and the Changed that Subscribe sends at once, a PropertiesChanged and
+    /// its Expired) makes one state, not a line per message.
+    private func catchUp() throws(ClientError) {
+        if owner != nil && retryPending { try read() }
+        // Bounded, so that a flood of signals cannot keep the state from being shown.
+        for _ in 0..<1_000 {
+            if owner == nil {
+                needsReading = false
+                retryPending = false
+            }
+            if needsReading { try read() }
+            let before = received
+            guard connection.readWriteDispatch(timeoutMilliseconds: 0) else { throw Self.busClosed }
+            // Nothing was queued: the call only read (and left what came for the next pass).
+            if received == before { return }
+        }
+    }
+
+    private static let busClosed = ClientError.noBus("the connection to the bus was closed")
+
+    // MARK: Reading
+
+    private func currentOwner() throws(ClientError) -> String? {
+        let reply: Message
+        do {
+            reply = try call(Self.busDriver, "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                             [.string(RestBus.name)])
+        } catch {
+            if error.hasName(.nameHasNoOwner) { return nil }
+            throw Self.clientError(error)
+        }
+        guard let name = reply.arguments().first?.string else { throw .badReply("GetNameOwner returned no name") }
+        return name
+    }
+
+    /// Reads the timer and subscribes to the live fields, from the current owner.
+    private func read() throws(ClientError) {
+        guard let owner else { return }
+        needsReading = false
+        retryPending = false
+        let objects: Message
+        do {
+            objects = try call(owner, RestBus.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", [])
+        } catch {
+            return try couldNotRead(error)
+        }
+        state.timer = try Self.timer(at: timerPath, in: objects.arguments())
+        readSerial = objects.serial
+        do {
+            _ = try call(owner, RestBus.livePath, RestBus.liveInterface, "Subscribe", [.double(rateHz)])
+        } catch {
+            if error.name == RestErrorName.limitExceeded { return onWarning(error.message) }
+            try couldNotRead(error)
+        }
+    }
+
+    /// restd gone (its NameOwnerChanged is on its way) or slow: wait, and try again in a
+    /// while when it is still there. Anything else is the end of the watch.
+    private func couldNotRead(_ error: DBusError) throws(ClientError) {
+        let transient: [DBusError.Name] = [.serviceUnknown, .nameHasNoOwner, .noReply, .timeout]
+        guard transient.contains(where: error.hasName) else { throw Self.clientError(error) }
+        retryPending = true
+    }
+
+    private func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                      _ arguments: [DBusValue]) throws(DBusError) -> Message {
+        let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+        try message.append(arguments)
+        return try connection.callBlocking(message, timeoutMilliseconds: client.timeoutMilliseconds)
+    }
+
+    /// The timer at `path` in a GetManagedObjects reply, nil when there is none.
+    static func timer(at path: String, in arguments: [DBusValue]) throws(ClientError) -> TimerSnapshot? {
+        guard let objects = arguments.first?.dictEntries else { throw .badReply("GetManagedObjects returned no dictionary") }
+        guard let object = objects.first(where: { $0.key.string == path }) else { return nil }
+        guard let properties = object.value.vardictEntries?[RestBus.timerInterface]?.vardictEntries else {
+            throw .badReply("the object \(path) has no \(RestBus.timerInterface) properties")
+        }
+        return try TimerSnapshot(properties: properties)
+    }
+
+    // MARK: Signals
+
+    private func receive(_ message: Message) {
+        received += 1
+        guard message.kind == .signal else { return }
+        if message.sender == Self.busDriver, message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
+            return ownerChanged(message.arguments())
+        }
+        guard let owner, message.sender == owner else { return }
+        let arguments = message.arguments()
+        var applied = true
+        if message.isSignal(RestBus.liveInterface, "Changed"), message.path == RestBus.livePath {
+            // Each Changed carries every field: no ordering against readings to worry about.
+            applied = state.apply(.liveChanged(arguments.first?.vardictEntries ?? [:]))
+        } else if readSerial == UInt32.max || message.serial <= readSerial {
+            return  // sent before the reading (which has it), or the reading is still to come
+        } else if message.isSignal("org.freedesktop.DBus.Properties", "PropertiesChanged"), message.path == timerPath,
+                  arguments.first?.string == RestBus.timerInterface {
+            let changed = arguments.dropFirst().first?.vardictEntries ?? [:]
+            let invalidated = arguments.dropFirst(2).first?.arrayElements?.compactMap(\.string) ?? []
+            applied = state.apply(.timerChanged(changed, invalidated: invalidated))
+        } else if message.isSignal("org.freedesktop.DBus.ObjectManager", "InterfacesAdded"),
+                  arguments.first?.string == timerPath {
+            let interfaces = arguments.dropFirst().first?.vardictEntries ?? [:]
+            guard let properties = interfaces[RestBus.timerInterface]?.vardictEntries else { return }
+            applied = state.apply(.timerAdded(properties))
+        } else if message.isSignal("org.freedesktop.DBus.ObjectManager", "InterfacesRemoved"),
+                  arguments.first?.string == timerPath {
+            let interfaces = arguments.dropFirst().first?.arrayElements?.compactMap(\.string) ?? []
+            guard interfaces.contains(RestBus.timerInterface) else { return }
+            applied = state.apply(.timerRemoved)
+        } else if message.isSignal(RestBus.managerInterface, "Expired"), arguments.first?.string == timerID {
+            guard arguments.count >= 3, let deadline = arguments[2].uint64 else { return }
+            applied = state.apply(.timerExpired(deadlineUSec: deadline))
+        }
+        if !applied { needsReading = true }
+    }
+
+    private func ownerChanged(_ arguments: [DBusValue]) {
+        guard arguments.count >= 3, arguments[0].string == RestBus.name, let newOwner = arguments[2].string else { return }
+        if newOwner.isEmpty {
+            owner = nil
+            state.apply(.daemonGone)
+        } else if newOwner != owner {
+            // A new restd: its timers come from its store, its live fields start empty.
+            owner = newOwner
+            state.apply(.daemonGone)
+            readSerial = UInt32.max
+            needsReading = true
+        }
+    }
+
+    private static func clientError(_ error: DBusError) -> ClientError {
+        if error.hasName(.disconnected) || error.hasName(.noServer) { return .noBus(error.message) }
+        return .refused(error)
+    }
+}

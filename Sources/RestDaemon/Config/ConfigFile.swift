@@ -1,0 +1,160 @@
+import Glibc
+import TOMLKit
+
+/// Reads `config.toml`: TOML syntax through TOMLKit, then every key checked against
+/// `ConfigKey.all`. All problems are collected, each as `file:line: reason`.
+public enum ConfigFile {
+    /// `$XDG_CONFIG_HOME/restd/config.toml`, else `~/.config/restd/config.toml`.
+    public static func defaultPath() -> String {
+        if let config = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), config.hasPrefix("/") {
+            return config + "/restd/config.toml"
+        }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "."
+        return home + "/.config/restd/config.toml"
+    }
+
+    /// The configuration in `path`; the defaults when there is no such file (`found` false).
+    public static func load(path: String) throws(ConfigError) -> (configuration: RestdConfiguration, found: Bool) {
+        let bytes: [UInt8]
+        switch readFile(path) {
+        case .success(let contents):
+            bytes = contents
+        case .failure(let code) where code == ENOENT:
+            return (RestdConfiguration(), false)
+        case .failure(let code):
+            throw ConfigError([ConfigProblem(file: path, line: nil, reason: "cannot be read: \(String(cString: strerror(code)))")])
+        }
+        return (try parse(bytes, file: path), true)
+    }
+
+    /// Parses a whole file's bytes; `file` is the name used in problems.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> RestdConfiguration {
+        // TOMLKit hands the text to C++ as a C string: a NUL would silently end the file there.
+        if let nul = bytes.firstIndex(of: 0) {
+            throw ConfigError([ConfigProblem(file: file, line: lineNumber(at: nul, in: bytes),
+                                             reason: "the file contains a NUL byte; TOML files are UTF-8 text")])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let bad = firstInvalidUTF8(bytes)
+            throw ConfigError([ConfigProblem(file: file, line: lineNumber(at: bad, in: bytes),
+                                             reason: "the file is not valid UTF-8, as TOML requires")])
+        }
+        return try parse(text, file: file)
+    }
+
+    /// Parses TOML text; `file` is the name used in problems.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> RestdConfiguration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError([ConfigProblem(file: file, line: error.source.begin.line,
+                                             reason: "not valid TOML: \(error.description)")])
+        } catch {
+            throw ConfigError([ConfigProblem(file: file, line: nil, reason: "not valid TOML: \(error)")])
+        }
+
+        let locator = KeyLocator(text)
+        var configuration = RestdConfiguration()
+        var problems: [ConfigProblem] = []
+        func problem(_ path: String, _ reason: String) {
+            problems.append(ConfigProblem(file: file, line: locator.line(of: path), reason: reason))
+        }
+        let keys = Dictionary(uniqueKeysWithValues: ConfigKey.all.map { ($0.path, $0) })
+
+        func visit(_ table: TOMLTable, prefix: String) {
+            for name in table.keys {
+                guard let value = table[name] else { continue }
+                let path = prefix.isEmpty ? name : prefix + "." + name
+                if let key = keys[path] {
+                    do {
+                        try key.read(value, &configuration)
+                    } catch {
+                        problem(path, "\(path): \(error.reason)")
+                    }
+                } else if prefix.isEmpty, ConfigKey.tables.contains(name) {
+                    guard let inner = value.table else {
+                        problem(path, "\(path) must be a table ([\(path)]), found \(ConfigValue.describe(value.type))")
+                        continue
+                    }
+                    visit(inner, prefix: path)
+                } else {
+                    problem(path, unknownKeyReason(path))
+                }
+            }
+        }
+        visit(table, prefix: "")
+        guard problems.isEmpty else {
+            throw ConfigError(problems.sorted { ($0.line ?? 0, $0.reason) < ($1.line ?? 0, $1.reason) })
+        }
+        return configuration
+    }
+
+    /// "unknown key …", with the closest known key when one is near.
+    static func unknownKeyReason(_ path: String) -> String {
+        let known = ConfigKey.all.map(\.path)
+        let nearest = known.map { ($0, editDistance($0, path)) }.min { $0.1 < $1.1 }
+        var reason = "unknown key \"\(path)\""
+        if let nearest, nearest.1 <= 3 {
+            reason += "; did you mean \"\(nearest.0)\"?"
+        } else {
+            reason += "; the keys are " + known.joined(separator: ", ")
+        }
+        return reason
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var diagonal = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let above = row[j]
+                row[j] = min(above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
+                diagonal = above
+            }
+        }
+        return row[b.count]
+    }
+
+    private static func lineNumber(at offset: Int, in bytes: [UInt8]) -> Int {
+        bytes[..<offset].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    }
+
+    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int {
+        // The longest valid prefix ends at the first bad byte.
+        var low = 0, high = bytes.count
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if String(validating: bytes[..<middle], as: UTF8.self) != nil { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    private enum ReadResult {
+        case success([UInt8])
+        case failure(Int32)
+    }
+
+    private static func readFile(_ path: String) -> ReadResult {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(errno) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return .failure(EISDIR) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(errno)
+            }
+            if count == 0 { return .success(bytes) }
+            guard bytes.count + count <= 1_048_576 else { return .failure(EFBIG) }
+            bytes += chunk[..<count]
+        }
+    }
+}

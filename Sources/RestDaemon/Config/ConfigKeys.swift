@@ -1,0 +1,238 @@
+import DBusKit
+import RestCore
+import TOMLKit
+
+/// Why a value cannot be used, without the file and line (the parser adds them).
+struct ConfigValueError: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// One key of `config.toml`: the single place that says where it lives, how it is read and
+/// checked, its default, and whether SIGHUP applies it. Adding a key is one entry in `all`
+/// plus a field in `RestdConfiguration` (and a line in the README, which a test checks).
+struct ConfigKey: Sendable {
+    /// The dotted path: `max_timers`, `notifications.urgency`.
+    let path: String
+    /// The default, as it would be written in the file.
+    let defaultText: String
+    /// Whether a reload (SIGHUP) applies a new value to the running daemon.
+    let appliesOnReload: Bool
+    /// The value in `configuration`, written as in the file (`defaultText` for the defaults).
+    let show: @Sendable (RestdConfiguration) -> String
+    let read: @Sendable (TOMLValueConvertible, inout RestdConfiguration) throws(ConfigValueError) -> Void
+
+    /// The table the key lives in ("" for the top level) and its own name.
+    var table: String { path.contains(".") ? String(path[..<path.lastIndex(of: ".")!]) : "" }
+    var name: String { path.contains(".") ? String(path[path.index(after: path.lastIndex(of: ".")!)...]) : path }
+
+    static let all: [ConfigKey] = [
+        ConfigKey(path: "default_duration", defaultText: "\"90s\"", appliesOnReload: true,
+                  show: { ConfigValue.showDuration($0.defaultDurationUSec) }) { value, config throws(ConfigValueError) in
+            config.defaultDurationUSec = try ConfigValue.duration(value, min: TimerLimits.standard.minDurationUSec,
+                                                                  max: TimerLimits.standard.maxDurationUSec)
+        },
+        ConfigKey(path: "max_timers", defaultText: "10000", appliesOnReload: true,
+                  show: { String($0.maxTimers) }) { value, config throws(ConfigValueError) in
+            config.maxTimers = try ConfigValue.integer(value, in: 1...TimerLimits.standard.maxTimers)
+        },
+        ConfigKey(path: "expired_retention", defaultText: "\"1h\"", appliesOnReload: true,
+                  show: { ConfigValue.showDuration($0.expiredRetentionUSec) }) { value, config throws(ConfigValueError) in
+            config.expiredRetentionUSec = try ConfigValue.duration(value, min: 0, max: 86_400_000_000)
+        },
+        ConfigKey(path: "live.broadcast_rate", defaultText: "1", appliesOnReload: true,
+                  show: { ConfigValue.showNumber($0.live.broadcastRate) }) { value, config throws(ConfigValueError) in
+            config.live.broadcastRate = try ConfigValue.number(value, in: 0.1...10, unit: "updates per second")
+        },
+        ConfigKey(path: "live.heart_rate_staleness", defaultText: "\"10s\"", appliesOnReload: true,
+                  show: { ConfigValue.showDuration($0.live.heartRateStalenessUSec) }) { value, config throws(ConfigValueError) in
+            config.live.heartRateStalenessUSec = try ConfigValue.duration(value, min: 1_000_000, max: 600_000_000)
+        },
+        ConfigKey(path: "notifications.urgency", defaultText: "\"normal\"", appliesOnReload: true,
+                  show: { ConfigValue.showStrings([$0.notifications.urgency.rawValue], list: false) }) { value, config throws(ConfigValueError) in
+            config.notifications.urgency = try ConfigValue.choice(value, RestdConfiguration.Urgency.self)
+        },
+        ConfigKey(path: "notifications.actions", defaultText: "[\"restart\", \"add_30s\"]", appliesOnReload: true,
+                  show: { ConfigValue.showStrings($0.notifications.actions.map(\.rawValue), list: true) }) { value, config throws(ConfigValueError) in
+            config.notifications.actions = try ConfigValue.choices(value, RestdConfiguration.NotificationAction.self)
+        },
+        ConfigKey(path: "notifications.sound_command", defaultText: "(none)", appliesOnReload: true,
+                  show: { $0.notifications.soundCommand.map { ConfigValue.showStrings($0, list: true) } ?? "(none)" }) { value, config throws(ConfigValueError) in
+            config.notifications.soundCommand = try ConfigValue.command(value)
+        },
+    ]
+
+    /// The tables that hold keys ("" is the top level).
+    static var tables: Set<String> { Set(all.map(\.table)).subtracting([""]) }
+
+    /// The paths of the keys whose values differ between `old` and `new`, in `all` order.
+    static func changedKeys(from old: RestdConfiguration, to new: RestdConfiguration) -> [String] {
+        all.filter { $0.show(old) != $0.show(new) }.map(\.path)
+    }
+}
+
+/// Readers of typed values; each refuses with a sentence that names what would be accepted.
+enum ConfigValue {
+    static let durationForms = "whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"
+
+    /// A duration: whole seconds as an integer, or a string such as "90s", "1m30s", "2h".
+    static func duration(_ value: TOMLValueConvertible, min: USec, max: USec) throws(ConfigValueError) -> USec {
+        let seconds: UInt64
+        if let int = value.int {
+            guard int >= 0 else { throw ConfigValueError("\(int) is negative; give \(durationForms)") }
+            seconds = UInt64(int)
+        } else if let text = value.string {
+            guard let parsed = parseDuration(text) else {
+                throw ConfigValueError("\"\(text.debugEscaped)\" is not a duration; give \(durationForms)")
+            }
+            seconds = parsed
+        } else {
+            throw ConfigValueError("expected a duration, found \(describe(value.type)); give \(durationForms)")
+        }
+        let (usec, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        guard !overflow, usec >= min, usec <= max else {
+            let shown = overflow ? "\(seconds) s" : DurationText.describe(usec)
+            throw ConfigValueError("\(shown) is out of range \(DurationText.describe(min))…\(DurationText.describe(max))")
+        }
+        return usec
+    }
+
+    /// "90", "90s", "2m", "1h", "1m30s", "1h2m3s": units in the order h, m, s, each at most once.
+    static func parseDuration(_ text: String) -> UInt64? {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return nil }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        if bytes.allSatisfy(isDigit) { return UInt64(text) }
+        var total: UInt64 = 0
+        var previousUnit = UInt64.max
+        var index = 0
+        while index < bytes.count {
+            let start = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            guard index > start, index < bytes.count,
+                  let amount = UInt64(String(decoding: bytes[start..<index], as: UTF8.self))
+            else { return nil }
+            let unit: UInt64
+            switch bytes[index] {
+            case UInt8(ascii: "h"): unit = 3_600
+            case UInt8(ascii: "m"): unit = 60
+            case UInt8(ascii: "s"): unit = 1
+            default: return nil
+            }
+            guard unit < previousUnit else { return nil }
+            previousUnit = unit
+            let (part, overflow) = amount.multipliedReportingOverflow(by: unit)
+            let (sum, overflow2) = total.addingReportingOverflow(part)
+            guard !overflow, !overflow2 else { return nil }
+            total = sum
+            index += 1
+        }
+        return total
+    }
+
+    static func integer(_ value: TOMLValueConvertible, in range: ClosedRange<Int>) throws(ConfigValueError) -> Int {
+        guard let int = value.int else {
+            throw ConfigValueError("expected an integer from \(range.lowerBound) to \(range.upperBound), found \(describe(value.type))")
+        }
+        guard range.contains(int) else {
+            throw ConfigValueError("\(int) is out of range \(range.lowerBound)…\(range.upperBound)")
+        }
+        return int
+    }
+
+    static func number(_ value: TOMLValueConvertible, in range: ClosedRange<Double>, unit: String) throws(ConfigValueError) -> Double {
+        let number: Double
+        if let int = value.int {
+            number = Double(int)
+        } else if let double = value.double {
+            number = double
+        } else {
+            throw ConfigValueError("expected a number of \(unit) from \(range.lowerBound) to \(range.upperBound), found \(describe(value.type))")
+        }
+        guard range.contains(number) else {  // NaN is in no range
+            throw ConfigValueError("\(number) is out of range \(range.lowerBound)…\(range.upperBound) \(unit)")
+        }
+        return number
+    }
+
+    static func choice<T: RawRepresentable & CaseIterable>(_ value: TOMLValueConvertible, _: T.Type) throws(ConfigValueError) -> T
+    where T.RawValue == String {
+        let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        guard let text = value.string else {
+            throw ConfigValueError("expected one of \(allowed), found \(describe(value.type))")
+        }
+        guard let choice = T(rawValue: text) else {
+            throw ConfigValueError("\"\(text.debugEscaped)\" is not one of \(allowed)")
+        }
+        return choice
+    }
+
+    static func choices<T: RawRepresentable & CaseIterable & Equatable>(_ value: TOMLValueConvertible, _: T.Type) throws(ConfigValueError) -> [T]
+    where T.RawValue == String {
+        let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        guard let array = value.array else {
+            throw ConfigValueError("expected a list of \(allowed), found \(describe(value.type))")
+        }
+        var result: [T] = []
+        for element in array {
+            let choice = try Self.choice(element, T.self)
+            guard !result.contains(choice) else { throw ConfigValueError("\"\(choice.rawValue)\" is listed twice") }
+            result.append(choice)
+        }
+        return result
+    }
+
+    /// A program and its arguments, run without a shell: ["paplay", "/path/sound.oga"].
+    static func command(_ value: TOMLValueConvertible) throws(ConfigValueError) -> [String] {
+        let expected = "a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\")"
+        guard let array = value.array else {
+            throw ConfigValueError("expected \(expected), found \(describe(value.type))")
+        }
+        var argv: [String] = []
+        for element in array {
+            guard let word = element.string else {
+                throw ConfigValueError("expected \(expected), found \(describe(element.type)) in the list")
+            }
+            argv.append(word)
+        }
+        guard let program = argv.first, !program.isEmpty else {
+            throw ConfigValueError("the list is empty or names no program; leave the key out for no sound")
+        }
+        return argv
+    }
+
+    /// A duration as the file would say it, in the largest unit that divides it: "90s", "2m", "1h".
+    static func showDuration(_ usec: USec) -> String {
+        let seconds = usec / 1_000_000
+        if seconds > 0, seconds % 3_600 == 0 { return "\"\(seconds / 3_600)h\"" }
+        if seconds > 0, seconds % 60 == 0 { return "\"\(seconds / 60)m\"" }
+        return "\"\(seconds)s\""
+    }
+
+    /// A number without a needless ".0": 1, 2.5.
+    static func showNumber(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
+    /// One TOML string ("low") or a list of them (["restart", "add_30s"]).
+    static func showStrings(_ strings: [String], list: Bool) -> String {
+        let quoted = strings.map { string in
+            "\"" + string.flatMap { $0 == "\"" || $0 == "\\" ? ["\\", $0] : [$0] } + "\""
+        }
+        return list ? "[" + quoted.joined(separator: ", ") + "]" : quoted.joined()
+    }
+
+    static func describe(_ type: TOMLType) -> String {
+        switch type {
+        case .table: "a table"
+        case .array: "a list"
+        case .string: "a string"
+        case .int: "an integer"
+        case .double: "a floating-point number"
+        case .bool: "a boolean"
+        case .date: "a date"
+        case .time: "a time"
+        case .dateTime: "a date-time"
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import CSystemd
+import Glibc
+import Logging
+
+/// restd's log handler: structured entries to the journal when stderr is the journal, plain
+/// lines on stderr otherwise; never both. A value, as swift-log asks of handlers.
+public struct RestLogHandler: LogHandler {
+    /// Where entries go; decided once, at start-up.
+    public enum Destination: Sendable {
+        /// `sd_journal_sendv`, with upper-case fields from the metadata.
+        case journal
+        /// One human-readable line per entry on fd 2.
+        case standardError
+    }
+
+    public let identifier: String
+    public let destination: Destination
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+
+    public init(identifier: String, destination: Destination, logLevel: Logger.Level = .info) {
+        self.identifier = identifier
+        self.destination = destination
+        self.logLevel = logLevel
+    }
+
+    /// The journal when systemd connected stderr to it (`JOURNAL_STREAM`), else stderr.
+    public static func detectDestination() -> Destination {
+        JournalStream.standardErrorIsJournal() ? .journal : .standardError
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let own = event.metadata { merged.merge(own) { _, new in new } }
+        let message = event.message.description
+
+        if destination == .journal {
+            let fields = JournalFields.make(level: event.level, message: message, metadata: merged,
+                                            identifier: identifier, file: event.file,
+                                            function: event.function, line: event.line)
+            // A journal that refuses the entry must not swallow it: say it on stderr instead.
+            if Self.sendToJournal(fields) >= 0 { return }
+        }
+        let line = StderrLine.format(time: StderrLine.localTime(), level: event.level,
+                                     message: message, metadata: merged)
+        Self.writeToStandardError(line + "\n")
+    }
+
+    /// One `sd_journal_sendv` call; its result (negative errno on failure).
+    static func sendToJournal(_ fields: [JournalField]) -> Int32 {
+        // All fields in one buffer; the iovecs point into it while it is pinned.
+        var buffer: [UInt8] = []
+        var ranges: [(offset: Int, count: Int)] = []
+        for field in fields {
+            let start = buffer.count
+            buffer += field.name.utf8
+            buffer.append(UInt8(ascii: "="))
+            buffer += field.value.utf8
+            ranges.append((start, buffer.count - start))
+        }
+        return buffer.withUnsafeMutableBytes { bytes in
+            let vectors = ranges.map { range in
+                iovec(iov_base: bytes.baseAddress! + range.offset, iov_len: range.count)
+            }
+            return vectors.withUnsafeBufferPointer { sd_journal_sendv($0.baseAddress, Int32($0.count)) }
+        }
+    }
+
+    /// Writes all of `text` to fd 2 with write(2): unbuffered, one call for a short line, so
+    /// lines of concurrent writers do not interleave.
+    static func writeToStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}
+
+/// The human-readable form of an entry on stderr: `21:10:00.123 warning: message (key=value)`.
+public enum StderrLine {
+    public static func format(time: String, level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        var line = "\(time) \(level): \(message)"
+        // The message id is for the journal; on a terminal it is noise.
+        let shown = metadata.filter { $0.key != LogMessageID.metadataKey }.sorted { $0.key < $1.key }
+        if !shown.isEmpty {
+            line += " (" + shown.map { "\($0.key)=\(JournalFields.text($0.value))" }.joined(separator: ", ") + ")"
+        }
+        // One entry, one line: a newline inside a message would forge the start of another.
+        return String(line.map { $0.isNewline ? " " : $0 })
+    }
+
+    /// The local time of day with milliseconds, `HH:MM:SS.mmm`.
+    static func localTime() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let millis = Int(now.tv_nsec / 1_000_000)
+        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)"
+    }
+}
+
+/// The process-wide logging set-up of restd.
+public enum RestLogging {
+    /// Routes every `Logger` to a `RestLogHandler` at `level`, to the journal or to stderr as
+    /// `destination` says (detected from `JOURNAL_STREAM` when nil). Call once, first thing.
+    public static func bootstrap(level: Logger.Level, destination: RestLogHandler.Destination? = nil) {
+        let destination = destination ?? RestLogHandler.detectDestination()
+        LoggingSystem.bootstrap { label in
+            RestLogHandler(identifier: label, destination: destination, logLevel: level)
+        }
+    }
+}

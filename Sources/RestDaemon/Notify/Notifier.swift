@@ -1,0 +1,328 @@
+import DBusKit
+import Logging
+import RestCore
+import RestNotify
+
+/// Shows desktop notifications for timers through org.freedesktop.Notifications (Desktop
+/// Notifications Specification 1.3): "Rest over" on expiry, the optional pre-alert, and the
+/// `+30 s` and `Again` actions.
+///
+/// `NotificationTracker` decides what to show, replace and close; this class only talks to the
+/// server. Every call is asynchronous with a 2 s timeout and nothing waits for one, so a
+/// missing, silent or crashing server can delay nothing but its own notifications: timers
+/// expire and Expired is emitted regardless. The server is addressed by its well-known name and
+/// never cached: its capabilities are asked once per owner, and when the name changes hands
+/// (NameOwnerChanged) everything still wanted is shown on the new owner.
+final class Notifier {
+    static let busName = "org.freedesktop.Notifications"
+    static let path = "/org/freedesktop/Notifications"
+    static let interface = "org.freedesktop.Notifications"
+    /// The longest any call to the notification server may take.
+    static let timeoutMilliseconds: Int32 = 2_000
+
+    private let connection: Connection
+    private let service: TimerService
+    private let clock: TimeSource
+    private let logger: Logger
+    private let messages: Messages
+    private var tracker = NotificationTracker()
+
+    private enum CapabilityState {
+        case unknown
+        case asking
+        case known(ServerCapabilities)
+    }
+
+    /// Notify calls waiting for the capabilities of the current owner.
+    private struct Held {
+        let ticket: NotificationTracker.Ticket
+        let alert: Alert
+        let replacing: UInt32
+    }
+
+    private var capabilities = CapabilityState.unknown
+    private var held: [Held] = []
+    /// Bumped whenever the name changes hands, so that answers from an earlier owner are told apart.
+    private var generation: UInt64 = 0
+    /// The unique name of the current owner when known: signals from anyone else are ignored.
+    private var owner: String?
+    /// Whether the last call failed; the first failure is logged as a warning, the rest as debug.
+    private var failing = false
+    private var isPumping = false
+    private var pumpAgain = false
+
+    init(connection: Connection, service: TimerService, clock: TimeSource, logger: Logger, messages: Messages) {
+        self.connection = connection
+        self.service = service
+        self.clock = clock
+        self.logger = logger
+        self.messages = messages
+        service.observe { [unowned self] events in
+            self.tracker.record(events)
+            self.pump()
+        }
+        connection.addFilter { [unowned self] message in
+            self.handle(message)
+            return false  // others may want these signals too
+        }
+    }
+
+    /// Subscribes to the server's signals and to changes of its owner, without waiting.
+    func start() {
+        let rules = [
+            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.busName)'",
+            "type='signal',sender='\(Self.busName)',path='\(Self.path)',interface='\(Self.interface)'",
+        ]
+        for rule in rules {
+            callBus("AddMatch", [.string(rule)]) { [unowned self] result in
+                if case .failure(let error) = result {
+                    self.logger.error("""
+                        cannot watch the notification server (\(error.message)); notification actions \
+                        and a server appearing later will go unnoticed
+                        """)
+                }
+            }
+        }
+        // After the match rules, on the same connection: no change of owner can fall in between.
+        let generation = self.generation
+        callBus("GetNameOwner", [.string(Self.busName)]) { [unowned self] result in
+            guard generation == self.generation, case .success(let reply) = result,
+                  let name = reply.arguments().first?.string
+            else { return }
+            self.owner = name
+            self.logger.debug("notification server: \(name)")
+        }
+        logger.debug("notifications in \(messages.code)")
+    }
+
+    // MARK: Carrying out what the tracker decides
+
+    /// Makes the calls the tracker asks for. Completions that come back at once (a broken
+    /// connection) re-enter here; they are run as one more round instead.
+    private func pump() {
+        if isPumping {
+            pumpAgain = true
+            return
+        }
+        isPumping = true
+        defer { isPumping = false }
+        repeat {
+            pumpAgain = false
+            for command in tracker.commands(now: clock.now().realtime) {
+                switch command {
+                case .show(let ticket, let alert, let replacing):
+                    show(Held(ticket: ticket, alert: alert, replacing: replacing))
+                case .close(let id):
+                    close(id)
+                }
+            }
+        } while pumpAgain
+    }
+
+    private func show(_ notification: Held) {
+        switch capabilities {
+        case .known(let capabilities):
+            notify(notification, capabilities: capabilities)
+        case .asking:
+            held.append(notification)
+        case .unknown:
+            held.append(notification)
+            askCapabilities()
+        }
+    }
+
+    private func askCapabilities() {
+        capabilities = .asking
+        let generation = self.generation
+        callServer("GetCapabilities", []) { [unowned self] result in
+            // Another owner since: its capabilities are asked anew, and what was held is re-planned.
+            guard generation == self.generation else {
+                if case .failure(let error) = result { noteFailure(error) }
+                return
+            }
+            let waiting = held
+            held = []
+            switch result {
+            case .success(let reply):
+                // Anything but a list of strings is read as no capabilities: plain text, no actions.
+                let advertised = reply.arguments().first?.arrayElements?.compactMap(\.string) ?? []
+                let known = ServerCapabilities(advertised: advertised)
+                capabilities = .known(known)
+                if owner == nil { owner = reply.sender }
+                logger.debug("notification server \(reply.sender ?? "?") can: \(advertised.joined(separator: " "))")
+                for notification in waiting { notify(notification, capabilities: known) }
+            case .failure(let error):
+                capabilities = .unknown
+                noteFailure(error)
+                for notification in waiting { tracker.failed(notification.ticket) }
+            }
+            pump()
+        }
+    }
+
+    private func notify(_ notification: Held, capabilities: ServerCapabilities) {
+        let request = NotificationContent.request(
+            for: notification.alert, replacing: notification.replacing, capabilities: capabilities,
+            messages: messages, now: clock.now().realtime)
+        var hints: [String: DBusValue] = [
+            "urgency": .byte(request.hints.urgency.rawValue),
+            "category": .string(request.hints.category),
+            "desktop-entry": .string(request.hints.desktopEntry),
+        ]
+        if let sound = request.hints.soundName { hints["sound-name"] = .string(sound) }
+        let arguments: [DBusValue] = [
+            .string(request.appName), .uint32(request.replacesID), .string(request.icon), .string(request.summary),
+            .string(request.body), .strings(request.actions), .vardict(hints), .int32(request.expireTimeoutMS),
+        ]
+        let generation = self.generation
+        callServer("Notify", arguments) { [unowned self] result in
+            // From an earlier owner (which crashed in the middle of it, say): only worth a log line.
+            guard generation == self.generation else {
+                if case .failure(let error) = result { noteFailure(error) }
+                return
+            }
+            switch result {
+            case .success(let reply):
+                guard case .uint32(let id)? = reply.arguments().first else {
+                    noteFailure(DBusError(.failed, "Notify answered \"\(reply.signature)\" instead of an id"))
+                    tracker.failed(notification.ticket)
+                    break
+                }
+                if owner == nil { owner = reply.sender }
+                noteSuccess()
+                logger.debug("notification \(id) for timer \(notification.ticket.timerID): \(request.summary)")
+                tracker.shown(notification.ticket, id: id)
+            case .failure(let error):
+                noteFailure(error)
+                tracker.failed(notification.ticket)
+            }
+            pump()
+        }
+    }
+
+    private func close(_ id: UInt32) {
+        callServer("CloseNotification", [.uint32(id)]) { [unowned self] result in
+            // The notification may be gone already (dismissed, server restarted): nothing to do.
+            if case .failure(let error) = result {
+                logger.debug("closing notification \(id): \(error.message)")
+            }
+        }
+    }
+
+    // MARK: Signals
+
+    private func handle(_ message: Message) {
+        guard message.kind == .signal else { return }
+        if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
+            ownerChanged(message)
+            return
+        }
+        // Only the owner we are talking to speaks for the notifications we created.
+        guard message.interface == Self.interface, message.path == Self.path,
+              let sender = message.sender, sender == owner
+        else { return }
+        let arguments = message.arguments()
+        switch (message.member, message.signature) {
+        case ("ActionInvoked"?, "us"):
+            guard case .uint32(let id) = arguments[0], let key = arguments[1].string else { return }
+            let request = tracker.invoked(id: id, action: key)
+            if let request { perform(request) }
+            pump()
+        case ("NotificationClosed"?, "uu"):
+            guard case .uint32(let id) = arguments[0] else { return }
+            tracker.closed(id: id)
+            pump()
+        default:
+            // ActivationToken (sent before ActionInvoked for servers that support it) and
+            // anything newer: nothing to do.
+            break
+        }
+    }
+
+    private func ownerChanged(_ message: Message) {
+        let arguments = message.arguments()
+        guard message.sender == "org.freedesktop.DBus", message.signature == "sss",
+              arguments[0].string == Self.busName, let oldOwner = arguments[1].string,
+              let newOwner = arguments[2].string
+        else { return }
+        logger.debug(newOwner.isEmpty ? "the notification server left the bus" : "notification server: \(newOwner)")
+        owner = newOwner.isEmpty ? nil : newOwner
+        if oldOwner.isEmpty {
+            // A server appeared where there was none (perhaps activated by our own call, which
+            // then reaches it): nothing of ours was on screen, only what failed is tried again.
+            tracker.retryFailed()
+        } else {
+            // The server left or was replaced: its ids and capabilities mean nothing now, and
+            // everything still wanted is shown again, on the new one or, when none is there,
+            // on one D-Bus activation may start.
+            generation += 1
+            capabilities = .unknown
+            held = []
+            tracker.serverChanged()
+        }
+        pump()
+    }
+
+    /// Carries out an action the user chose in a notification, as if it had come over the bus.
+    private func perform(_ request: NotificationTracker.Request) {
+        do {
+            switch request {
+            case .addThirtySeconds(let id):
+                try service.perform { book, now throws(TimerError) in try book.adjust(id, deltaUSec: 30_000_000, now: now) }
+            case .restart(let id):
+                try service.perform { book, now throws(TimerError) in try book.restart(id, now: now) }
+            }
+        } catch {
+            logger.warning("a notification's action could not be carried out: \(error.message)")
+        }
+    }
+
+    // MARK: Calls and their failures
+
+    private func noteFailure(_ error: DBusError) {
+        if failing {
+            logger.debug("desktop notification failed again: \(error.message)")
+            return
+        }
+        failing = true
+        logger.warning("""
+            cannot show desktop notifications: \(error.message) (\(error.name)); timers run and Expired \
+            is emitted as usual, and notifications come back with a notification server
+            """)
+    }
+
+    private func noteSuccess() {
+        guard failing else { return }
+        failing = false
+        logger.info("desktop notifications work again")
+    }
+
+    private func callServer(
+        _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
+    ) {
+        call(destination: Self.busName, path: Self.path, interface: Self.interface, member, arguments, completion)
+    }
+
+    private func callBus(
+        _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
+    ) {
+        call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+             member, arguments, completion)
+    }
+
+    private func call(
+        destination: String, path: String, interface: String, _ member: String, _ arguments: [DBusValue],
+        _ completion: @escaping (Result<Message, DBusError>) -> Void
+    ) {
+        let message: Message
+        do {
+            message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+            try message.append(arguments)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        connection.call(message, timeoutMilliseconds: Self.timeoutMilliseconds, completion: completion)
+    }
+}

@@ -1,0 +1,157 @@
+import RestCore
+
+/// The arguments of one org.freedesktop.Notifications.Notify call, before they are D-Bus values.
+public struct NotificationRequest: Equatable, Sendable {
+    public var appName: String
+    /// The server's id of the notification this one replaces, 0 for a new one.
+    public var replacesID: UInt32
+    /// A name from the freedesktop icon theme.
+    public var icon: String
+    public var summary: String
+    /// Plain text, or markup with every character escaped when the server parses markup.
+    public var body: String
+    /// Action keys and labels, alternating: ["default", "Dismiss", "add-30s", "+30 s", …].
+    public var actions: [String]
+    public var hints: Hints
+    /// Milliseconds; 0 never expires, -1 leaves it to the server.
+    public var expireTimeoutMS: Int32
+
+    public init(
+        appName: String, replacesID: UInt32, icon: String, summary: String, body: String, actions: [String],
+        hints: Hints, expireTimeoutMS: Int32
+    ) {
+        self.appName = appName
+        self.replacesID = replacesID
+        self.icon = icon
+        self.summary = summary
+        self.body = body
+        self.actions = actions
+        self.hints = hints
+        self.expireTimeoutMS = expireTimeoutMS
+    }
+
+    /// The hints restd sets (Desktop Notifications Specification, "Hints").
+    public struct Hints: Equatable, Sendable {
+        public var urgency: Urgency
+        public var category: String
+        /// A name from the freedesktop sound theme, nil for no sound.
+        public var soundName: String?
+        /// The desktop file (without ".desktop") of the application sending it.
+        public var desktopEntry: String
+
+        public init(urgency: Urgency, category: String, soundName: String?, desktopEntry: String) {
+            self.urgency = urgency
+            self.category = category
+            self.soundName = soundName
+            self.desktopEntry = desktopEntry
+        }
+    }
+
+    /// The `urgency` hint's byte.
+    public enum Urgency: UInt8, Sendable {
+        case low = 0, normal = 1, critical = 2
+    }
+}
+
+/// The action keys of restd's notifications.
+public enum ActionKey {
+    /// Clicking the notification: dismisses it.
+    public static let dismiss = "default"
+    /// Adjust +30 s: an expired timer runs again for 30 s.
+    public static let addThirtySeconds = "add-30s"
+    /// Restart with the duration of the last Start.
+    public static let again = "again"
+}
+
+/// What a notification server said it can do (GetCapabilities), as far as restd cares.
+public struct ServerCapabilities: Equatable, Sendable {
+    /// `actions`: buttons are shown and ActionInvoked is emitted.
+    public var actions: Bool
+    /// `body-markup`: the body is parsed as markup.
+    public var bodyMarkup: Bool
+
+    public init(actions: Bool, bodyMarkup: Bool) {
+        self.actions = actions
+        self.bodyMarkup = bodyMarkup
+    }
+
+    /// From the list GetCapabilities returns.
+    public init(advertised: [String]) {
+        self.init(actions: advertised.contains("actions"), bodyMarkup: advertised.contains("body-markup"))
+    }
+}
+
+/// Turns an alert into the Notify call that shows it.
+public enum NotificationContent {
+    public static let appName = "restd"
+    /// "An appointment will occur soon" in the freedesktop Icon Naming Specification: the nearest
+    /// standard icon to a rest that ends; every common icon theme has it.
+    public static let icon = "appointment-soon"
+    public static let category = "x-restd.timer"
+    /// From the freedesktop Sound Naming Specification.
+    public static let soundName = "alarm-clock-elapsed"
+    public static let desktopEntry = "restd"
+
+    /// The Notify arguments for `alert` at `now`, replacing notification `replacesID` (0: none).
+    ///
+    /// "Rest over" is critical, so that it stays until dismissed, and carries the actions when
+    /// the server has them; the pre-alert is low-urgency, silent, without actions, and expires
+    /// as the server likes. User text is escaped when the server parses markup.
+    public static func request(
+        for alert: Alert, replacing replacesID: UInt32, capabilities: ServerCapabilities,
+        messages: Messages, now: USec
+    ) -> NotificationRequest {
+        let plainBody = body(of: alert, messages: messages, now: now)
+        let summary: String
+        let actions: [String]
+        let hints: NotificationRequest.Hints
+        let timeout: Int32
+        switch alert.kind {
+        case .warning(let deadline):
+            let left = deadline > now ? deadline - now : 0
+            summary = messages.timeLeft(messages.duration(seconds: (left + 999_999) / 1_000_000))
+            actions = []
+            hints = .init(urgency: .low, category: category, soundName: nil, desktopEntry: desktopEntry)
+            timeout = -1
+        case .expired:
+            summary = messages.restOver
+            actions = [
+                ActionKey.dismiss, messages.dismiss,
+                ActionKey.addThirtySeconds, messages.addThirtySeconds,
+                ActionKey.again, messages.again,
+            ]
+            hints = .init(urgency: .critical, category: category, soundName: soundName, desktopEntry: desktopEntry)
+            timeout = 0
+        }
+        return NotificationRequest(
+            appName: appName, replacesID: replacesID, icon: icon, summary: summary,
+            body: capabilities.bodyMarkup ? Markup.escaped(plainBody) : plainBody,
+            actions: capabilities.actions ? actions : [], hints: hints, expireTimeoutMS: timeout)
+    }
+
+    /// The body as plain text: what the rest was for (the label, else the timer's id unless it is
+    /// "default"), how long ago it ended when that is news, and the next exercise, joined by " · ".
+    /// "Squat · Next: Bench press", "Squat · ended 3 min ago · Next: Bench press".
+    public static func body(of alert: Alert, messages: Messages, now: USec) -> String {
+        var parts: [String] = []
+        if !alert.label.isEmpty {
+            parts.append(alert.label)
+        } else if alert.timerID != .default {
+            parts.append(alert.timerID.rawValue)
+        }
+        if case .expired(let deadline) = alert.kind,
+           let late = lateNote(deadlineUSec: deadline, now: now, messages: messages) {
+            parts.append(late)
+        }
+        if !alert.next.isEmpty { parts.append(messages.next(alert.next)) }
+        return parts.joined(separator: " · ")
+    }
+
+    /// "ended 42 s ago", "ended 3 min ago" (whole minutes, rounded down) for a rest that ended at
+    /// least `Alert.lateUSec` before `now`; nil for one announced on time.
+    public static func lateNote(deadlineUSec: USec, now: USec, messages: Messages) -> String? {
+        guard now > deadlineUSec, now - deadlineUSec >= Alert.lateUSec else { return nil }
+        let seconds = (now - deadlineUSec) / 1_000_000
+        return messages.endedAgo(messages.duration(seconds: seconds < 60 ? seconds : seconds / 60 * 60))
+    }
+}

@@ -1,0 +1,220 @@
+import RestCore
+
+/// Decides, per timer, which notification should be on screen and what it takes to get there:
+/// show, replace (replaces_id) or close. Holds the ids the notification server gave out.
+///
+/// Pure: the caller feeds it committed timer events and the server's answers and signals, asks
+/// for `commands(now:)` after each, and carries them out. Every Notify it is asked for is
+/// answered with `shown` or `failed`; until then no other call is made for that timer, so that
+/// a replacement always knows the id it replaces. What is wanted is remembered, so a
+/// notification that could not be shown is shown when a server appears (`serverChanged`).
+public struct NotificationTracker: Sendable {
+    /// One call to make to the notification server.
+    public enum Command: Equatable, Sendable {
+        /// Notify with this alert, replacing `replacing` (0: none). Answer with `shown` or `failed`.
+        case show(ticket: Ticket, alert: Alert, replacing: UInt32)
+        /// CloseNotification. Nothing needs to be reported back.
+        case close(id: UInt32)
+    }
+
+    /// Identifies one Notify call, so that an answer from an earlier server is not taken for
+    /// one from the current server.
+    public struct Ticket: Hashable, Sendable {
+        let serial: UInt64
+        public let timerID: TimerID
+    }
+
+    /// What an action the user invoked asks of the timers.
+    public enum Request: Equatable, Sendable {
+        /// Adjust by +30 s: the expired timer runs again for 30 s.
+        case addThirtySeconds(TimerID)
+        /// Restart with the duration of the last Start.
+        case restart(TimerID)
+    }
+
+    private struct Entry: Sendable {
+        /// What should be on screen; nil: nothing.
+        var wanted: Alert?
+        /// What is on screen, as far as the current server told us, and its id there.
+        var shown: (id: UInt32, alert: Alert)?
+        /// The Notify call under way, and what it shows.
+        var pending: (ticket: Ticket, alert: Alert)?
+        /// An alert the current server failed to show: not tried again until the server changes.
+        var failed: Alert?
+
+        var isEmpty: Bool { wanted == nil && shown == nil && pending == nil && failed == nil }
+    }
+
+    private var entries: [TimerID: Entry] = [:]
+    private var nextSerial: UInt64 = 0
+
+    public init() {}
+
+    // MARK: Timer events
+
+    /// Takes in a batch of committed events. `.expired` and `.warning` follow the `.changed` that
+    /// brought their timer to that state in the same batch, as TimerBook plans them.
+    public mutating func record(_ events: [TimerEvent]) {
+        var latest: [TimerID: RestTimer] = [:]
+        for event in events {
+            switch event {
+            case .added(let timer):
+                latest[timer.id] = timer
+                entries[timer.id, default: Entry()].wanted = nil
+            case .changed(let old, let new):
+                latest[new.id] = new
+                if Self.invalidates(from: old, to: new) {
+                    entries[new.id, default: Entry()].wanted = nil
+                } else if let wanted = entries[new.id]?.wanted, case .warning = wanted.kind {
+                    // Still inside the pre-alert time, with a new deadline (a wall-clock step,
+                    // a few seconds added): the pre-alert is brought up to date in place.
+                    entries[new.id]?.wanted = Alert(.warning(deadlineUSec: new.endsAtUSec), timer: new)
+                }
+            case .removed(let timer):
+                latest[timer.id] = nil
+                entries[timer.id, default: Entry()].wanted = nil
+            case .expired(let id, let deadline, _):
+                guard let timer = latest[id], timer.notify else { continue }
+                entries[id, default: Entry()].wanted = Alert(.expired(deadlineUSec: deadline), timer: timer)
+            case .warning(let id, _, let deadline):
+                guard let timer = latest[id], timer.notify else { continue }
+                entries[id, default: Entry()].wanted = Alert(.warning(deadlineUSec: deadline), timer: timer)
+            }
+        }
+    }
+
+    /// Whether a change makes what is on screen for the timer wrong. The alert of an expiry or
+    /// a pre-alert is set by its own event right after; any other change to a timer that notifies
+    /// clears it unless the timer is still running inside its pre-alert time (a wall-clock step,
+    /// a few seconds added), where "10 s left" still holds.
+    private static func invalidates(from old: RestTimer, to new: RestTimer) -> Bool {
+        guard new.notify else { return true }
+        switch new.state {
+        case .expired: return old.state != .expired
+        case .paused: return true
+        case .running: return old.state != .running || !new.warned
+        }
+    }
+
+    // MARK: Reconciling
+
+    /// The calls that bring the screen to what is wanted, as far as they can be made now.
+    public mutating func commands(now: USec) -> [Command] {
+        var commands: [Command] = []
+        for id in entries.keys.sorted() {
+            guard var entry = entries[id] else { continue }
+            defer { entries[id] = entry.isEmpty ? nil : entry }
+            // One call at a time per timer: the answer may carry the id the next call replaces.
+            guard entry.pending == nil else { continue }
+            if let wanted = entry.wanted, wanted.isStale(now: now) { entry.wanted = nil }
+            if let wanted = entry.wanted {
+                guard entry.shown?.alert != wanted, entry.failed != wanted else { continue }
+                nextSerial += 1
+                let ticket = Ticket(serial: nextSerial, timerID: id)
+                entry.pending = (ticket, wanted)
+                commands.append(.show(ticket: ticket, alert: wanted, replacing: entry.shown?.id ?? 0))
+            } else {
+                entry.failed = nil
+                if let shown = entry.shown {
+                    entry.shown = nil
+                    commands.append(.close(id: shown.id))
+                }
+            }
+        }
+        return commands
+    }
+
+    // MARK: The server's answers and signals
+
+    /// The server showed the alert of `ticket` under `id`.
+    public mutating func shown(_ ticket: Ticket, id: UInt32) {
+        guard var entry = entries[ticket.timerID], let pending = entry.pending, pending.ticket == ticket else { return }
+        entry.pending = nil
+        entry.failed = nil
+        entry.shown = (id, pending.alert)
+        entries[ticket.timerID] = entry
+    }
+
+    /// The Notify call of `ticket` failed; its alert is not tried again on this server.
+    public mutating func failed(_ ticket: Ticket) {
+        guard var entry = entries[ticket.timerID], let pending = entry.pending, pending.ticket == ticket else { return }
+        entry.pending = nil
+        entry.failed = pending.alert
+        entries[ticket.timerID] = entry
+    }
+
+    /// NotificationClosed: the user dismissed it, it expired, or the server closed it. Nothing
+    /// for its timer is shown again until the timer's next alert. Ids restd did not create are
+    /// ignored.
+    public mutating func closed(id: UInt32) {
+        guard let (timerID, entry) = entries.first(where: { $0.value.shown?.id == id }) else { return }
+        var updated = entry
+        updated.shown = nil
+        // A replacement under way for this id (the pre-alert turning into "Rest over") still shows.
+        if updated.pending == nil { updated.wanted = nil }
+        entries[timerID] = updated.isEmpty ? nil : updated
+    }
+
+    /// ActionInvoked: what the action asks of the timers, nil for ids restd did not create and
+    /// for keys it does not know. The default action dismisses the notification.
+    public mutating func invoked(id: UInt32, action: String) -> Request? {
+        guard let (timerID, entry) = entries.first(where: { $0.value.shown?.id == id }),
+              let shown = entry.shown
+        else { return nil }
+        switch action {
+        case ActionKey.dismiss:
+            entries[timerID]?.wanted = nil
+            return nil
+        case ActionKey.addThirtySeconds where Self.isExpiry(shown.alert):
+            return .addThirtySeconds(timerID)
+        case ActionKey.again where Self.isExpiry(shown.alert):
+            return .restart(timerID)
+        default:
+            return nil
+        }
+    }
+
+    /// Another server (or none) owns the name now: the ids of the old one mean nothing, answers
+    /// still to come from it are ignored, and whatever is wanted is tried again.
+    public mutating func serverChanged() {
+        for id in Array(entries.keys) {
+            guard var entry = entries[id] else { continue }
+            entry.shown = nil
+            entry.pending = nil
+            entry.failed = nil
+            entries[id] = entry.isEmpty ? nil : entry
+        }
+    }
+
+    /// A server appeared where there was none: what could not be shown is tried again. Calls
+    /// under way stay valid (D-Bus activation delivers them to the server that appeared), and
+    /// nothing was on screen to forget.
+    public mutating func retryFailed() {
+        for id in Array(entries.keys) {
+            guard var entry = entries[id] else { continue }
+            entry.failed = nil
+            entries[id] = entry.isEmpty ? nil : entry
+        }
+    }
+
+    // MARK: Reading
+
+    /// Whether `id` is a notification restd created on the current server.
+    public func owns(id: UInt32) -> Bool {
+        entries.values.contains { $0.shown?.id == id }
+    }
+
+    /// The alert wanted on screen for a timer.
+    public func wanted(_ timer: TimerID) -> Alert? {
+        entries[timer]?.wanted
+    }
+
+    /// The server's id of what is on screen for a timer.
+    public func shownID(_ timer: TimerID) -> UInt32? {
+        entries[timer]?.shown?.id
+    }
+
+    private static func isExpiry(_ alert: Alert) -> Bool {
+        if case .expired = alert.kind { true } else { false }
+    }
+}

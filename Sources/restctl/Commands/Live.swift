@@ -1,0 +1,121 @@
+import ArgumentParser
+import RestClient
+
+extension Restctl {
+    struct Live: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send live fields (heart rate, progress) to restd.",
+            discussion: """
+                The fields given are sent as one update; --end clears every field.
+
+                With --stdin, each line of standard input is one update, as key=value fields \
+                (heart_rate=142 progress_done=3 exercise="Bench press") or a flat JSON object \
+                ({"heart_rate":142,"exercise":"Bench press"}). Empty lines and lines starting \
+                with # are skipped. A line that cannot be read, or that restd refuses, is \
+                reported on stderr with its number and skipped; the stream goes on, and the \
+                exit status at its end is 1 if any line was skipped, else 0. restd going away \
+                ends the stream with status 69.
+
+                heart_rate, progress_done and progress_total are integers; exercise and workout \
+                are texts. Custom keys x_[a-z0-9_]{1,30} take true or false, an integer, a \
+                decimal number (2.5, 1e3; in JSON 142 is an integer and 142.0 a number), or a \
+                text; in key=value lines, quote a text with spaces as "…", with \\" and \\\\ inside.
+                """)
+
+        @Option(name: .customLong("heart-rate"), help: ArgumentHelp("Heart rate in beats per minute.", valueName: "bpm"))
+        var heartRate: Int64?
+
+        @Option(help: ArgumentHelp("How many sets are done (progress_done).", valueName: "n"))
+        var done: Int64?
+
+        @Option(help: ArgumentHelp("How many sets there are (progress_total).", valueName: "n"))
+        var total: Int64?
+
+        @Option(help: ArgumentHelp("The exercise under way.", valueName: "text"))
+        var exercise: String?
+
+        @Option(help: ArgumentHelp("The workout's name.", valueName: "text"))
+        var workout: String?
+
+        @Option(name: .customLong("set"),
+                help: ArgumentHelp("Any field, typed as in --stdin lines (x_zone=3); may be repeated.", valueName: "key=value"))
+        var assignments: [String] = []
+
+        @Flag(help: "End the activity: clear every field.")
+        var end = false
+
+        @Flag(help: "Read one update per line from standard input, until its end.")
+        var stdin = false
+
+        func validate() throws {
+            let hasFields = heartRate != nil || done != nil || total != nil || exercise != nil || workout != nil
+                || !assignments.isEmpty
+            if stdin && (hasFields || end) {
+                throw ValidationError("--stdin reads every update from standard input; give no fields or --end with it")
+            }
+            if end && hasFields {
+                throw ValidationError("--end clears every field; give no fields with it")
+            }
+            if !stdin && !end && !hasFields {
+                throw ValidationError("give at least one field (--heart-rate, --done, --total, --exercise, --workout, "
+                    + "--set KEY=VALUE), --end or --stdin.")
+            }
+            do {
+                _ = try fields()
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+
+        func run() throws {
+            if stdin { return try stream() }
+            if end { return try Daemon.withClient { client throws(ClientError) in try client.endLive() } }
+            let fields = try fields()
+            try Daemon.withClient { client throws(ClientError) in try client.updateLive(fields) }
+        }
+
+        private func fields() throws(InputError) -> [String: LiveInput.Value] {
+            try LiveInput.fields(heartRate: heartRate, done: done, total: total, exercise: exercise, workout: workout,
+                                 assignments: assignments)
+        }
+
+        /// One update per line over one connection; a bad line is reported and skipped.
+        private func stream() throws(RestctlError) {
+            let client: RestdClient
+            do {
+                client = try RestdClient()
+            } catch {
+                throw RestctlError(error)
+            }
+            var number = 0
+            var updates = 0
+            var skipped = 0
+            while let line = readLine(strippingNewline: true) {
+                number += 1
+                let fields: [String: LiveInput.Value]
+                do {
+                    fields = try LiveInput.parseLine(line)
+                } catch {
+                    updates += 1
+                    skipped += 1
+                    StandardError.write("restctl: line \(number): \(error.message)\n")
+                    continue
+                }
+                if fields.isEmpty { continue }
+                updates += 1
+                do {
+                    try client.updateLive(fields)
+                } catch {
+                    let failure = RestctlError(error)
+                    // Anything but a refusal of this very line (restd or the bus gone) ends the stream.
+                    guard failure.kind == .refused else { throw RestctlError(failure.kind, "line \(number): \(failure.message)") }
+                    skipped += 1
+                    StandardError.write("restctl: line \(number): \(failure.oneLine)\n")
+                }
+            }
+            if skipped > 0 {
+                throw RestctlError(.failed, "skipped \(skipped) of \(updates) \(updates == 1 ? "update" : "updates")")
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import DBusKit
+import Foundation
+import RestClient
+import RestProtocol
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// config.toml as restd reads it: at start-up (refusing a broken file), with --check-config,
+/// and again on SIGHUP. Waits on signals, NOTIFY_SOCKET messages and log lines, never on time.
+@Suite("Configuration", .serialized)
+struct ConfigurationTests {
+    /// An XDG_CONFIG_HOME whose restd/config.toml holds `text`.
+    final class ConfigHome {
+        let directory: TempDirectory
+        var path: String { directory.path }
+        var file: String { directory.path("restd/config.toml") }
+
+        init(_ text: String?) throws {
+            directory = try TempDirectory(prefix: "restd-cfg")
+            if let text { try write(text) }
+        }
+
+        func write(_ text: String) throws {
+            try directory.write("restd/config.toml", text)
+        }
+    }
+
+    static func restdCommand(_ arguments: [String], configHome: String) throws -> CommandResult {
+        Command.run([try BuildProducts.executable("restd")] + arguments, environment: ["XDG_CONFIG_HOME": configHome])
+    }
+
+    static func defaultDuration(_ bus: TestBus) -> String {
+        busctl(bus, "get-property", RestBus.name, RestBus.managerPath, RestBus.managerInterface,
+               ManagerProperty.defaultDurationUSec).output
+    }
+
+    @Test("a broken config.toml refuses start-up: file:line: reason in the log, status 78, name never owned")
+    func brokenAtStartup() throws {
+        let config = try ConfigHome("# restd\nmax_timers = 0\n[notifications]\nurgency = \"loud\"\n")
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        let restd = try RestdProcess(bus: bus, stateHome: state.path, configHome: config.path)
+        #expect(try restd.waitForExit() == 78, "\(restd.log())")
+        let log = restd.log()
+        #expect(log.contains("\(config.file):2: max_timers: 0 is out of range 1…10000"), "\(log)")
+        #expect(log.contains("\(config.file):4: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\""), "\(log)")
+        #expect(log.contains("refusing to start with a broken configuration"), "\(log)")
+        // It never got as far as the state directory.
+        #expect(!FileManager.default.fileExists(atPath: state.path("restd")))
+    }
+
+    @Test("--check-config: 0 and ok for a good file, 0 for none, 78 and file:line: reason for a broken one")
+    func checkConfig() throws {
+        let good = try ConfigHome("default_duration = \"2m\"\n")
+        let ok = try Self.restdCommand(["--check-config"], configHome: good.path)
+        #expect(ok.status == 0 && ok.stdout == "\(good.file): ok\n" && ok.stderr.isEmpty, "\(ok)")
+
+        let none = try ConfigHome(nil)
+        let missing = try Self.restdCommand(["--check-config"], configHome: none.path)
+        #expect(missing.status == 0 && missing.stdout == "\(none.file): not found; restd uses the defaults\n", "\(missing)")
+
+        let broken = try ConfigHome("[live]\nbroadcast_rate = 50\n\nmystery = 1\n")
+        let bad = try Self.restdCommand(["--check-config"], configHome: broken.path)
+        #expect(bad.status == 78, "\(bad)")
+        #expect(bad.stdout.isEmpty, "\(bad)")
+        #expect(bad.stderr == """
+            \(broken.file):2: live.broadcast_rate: 50.0 is out of range 0.1…10.0 updates per second
+            \(broken.file):4: unknown key "live.mystery"; the keys are default_duration, max_timers, expired_retention, \
+            live.broadcast_rate, live.heart_rate_staleness, notifications.urgency, notifications.actions, \
+            notifications.sound_command
+
+            """, "\(bad)")
+
+        // --config names another file; a syntax error carries TOMLKit's line.
+        let other = try TempDirectory(prefix: "restd-cfg")
+        let path = try other.write("other.toml", "max_timers = 3\nmax_timers = [\n")
+        let syntax = try Self.restdCommand(["--check-config", "--config", path], configHome: good.path)
+        #expect(syntax.status == 78 && syntax.stderr.hasPrefix("\(path):2: not valid TOML: "), "\(syntax)")
+    }
+
+    @Test("the start-up configuration is in force: DefaultDurationUSec, restctl start, max_timers")
+    func startupConfiguration() throws {
+        let config = try ConfigHome("default_duration = \"2m\"\nmax_timers = 1\n")
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        let restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+        #expect(Self.defaultDuration(bus) == "t 120000000", "\(restd.log())")
+        let start = restctl(bus, "start")
+        #expect(start.succeeded && start.stdout.hasPrefix("default  running  "), "\(start)")
+        let snapshot = try RestdClient(address: bus.address).timer(id: "default")
+        #expect(snapshot.durationUSec == 120_000_000)
+        let second = restctl(bus, "start", "10", "--id", "two")
+        #expect(second.status == 1 && second.stderr.contains("at most 1 timers may exist at once"), "\(second)")
+    }
+
+    @Test("SIGHUP applies a good file at once, and keeps the old one when the new one is broken")
+    func reload() throws {
+        let config = try ConfigHome("default_duration = \"2m\"\n")
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        let notify = try NotifySocket()
+        let restd = try RestdProcess(bus: bus, stateHome: state.path, configHome: config.path,
+                                     environment: notify.environment)
+        try notify.waitFor(line: "READY=1")
+        let watcher = try SignalWatcher.restd(bus: bus)
+        let client = try RestdClient(address: bus.address)
+        try client.start(id: "one", durationUSec: 60_000_000)
+
+        try config.write("default_duration = 45\nmax_timers = 1\n[notifications]\nurgency = \"critical\"\n")
+        restd.signal(SIGHUP)
+        let changed = try watcher.waitFor(where: { $0.member == "PropertiesChanged" && $0.path == RestBus.managerPath })
+        #expect(changed.changedProperties == [ManagerProperty.defaultDurationUSec: .uint64(45_000_000)])
+        try notify.waitFor(line: "RELOADING=1")
+        try notify.waitFor(line: "READY=1")
+        try restd.waitForLog(containing: "reloaded the configuration from \(config.file); changed: default_duration, max_timers, notifications.urgency")
+        #expect(restctl(bus, "start", "--id", "one").stdout.hasPrefix("one  running  0:4"))
+        let refused = restctl(bus, "start", "10", "--id", "two")
+        #expect(refused.status == 1 && refused.stderr.contains("at most 1 timers"), "\(refused)")
+
+        // A broken file changes nothing, and says why.
+        try config.write("default_duration = 45\nmax_timers = \"many\"\n")
+        restd.signal(SIGHUP)
+        let log = try restd.waitForLog(containing: "the configuration was not reloaded; the previous one stays in force")
+        #expect(log.contains("\(config.file):2: max_timers: expected an integer from 1 to 10000, found a string"), "\(log)")
+        #expect(restd.isRunning)
+        #expect(Self.defaultDuration(bus) == "t 45000000")
+        #expect(restctl(bus, "start", "10", "--id", "two").status == 1, "max_timers = 1 still holds")
+
+        // The same values again: no PropertiesChanged for the manager. Removing the file then
+        // brings the defaults back with exactly one, which must be the next one seen.
+        try config.write("default_duration = 45\nmax_timers = 1\n[notifications]\nurgency = \"critical\"\n")
+        restd.signal(SIGHUP)
+        try restd.waitForLog(containing: "reloaded the configuration from \(config.file); nothing changed")
+        try FileManager.default.removeItem(atPath: config.file)
+        restd.signal(SIGHUP)
+        let next = try watcher.waitFor(where: { $0.member == "PropertiesChanged" && $0.path == RestBus.managerPath && $0 !== changed })
+        #expect(next.changedProperties == [ManagerProperty.defaultDurationUSec: .uint64(90_000_000)])
+        try restd.waitForLog(containing: "reloaded the configuration from the defaults (\(config.file) does not exist)")
+        #expect(restctl(bus, "start", "10", "--id", "two").succeeded, "max_timers is back to 10000")
+    }
+
+    @Test("a shorter expired_retention on reload removes expired timers at once")
+    func retentionReload() throws {
+        let config = try ConfigHome(nil)
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        let restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+        let watcher = try SignalWatcher.restd(bus: bus)
+        let client = try RestdClient(address: bus.address)
+        try client.start(id: "short", durationUSec: 1_000_000)
+        try watcher.waitFor(where: { $0.member == "Expired" })
+        #expect(try client.timer(id: "short").state == "expired")
+
+        try config.write("expired_retention = 0\n")
+        restd.signal(SIGHUP)
+        let removed = try watcher.waitFor(where: { $0.member == "InterfacesRemoved" })
+        #expect(removed.arguments().first == .objectPath(RestBus.timerPath(id: "short")), "\(restd.log())")
+        #expect(try client.timers().isEmpty)
+    }
+
+    @Test("an expiry is logged with its timer id; the message id stays out of stderr")
+    func expiryLogged() throws {
+        let daemon = try RunningDaemon()
+        let watcher = try SignalWatcher.restd(bus: daemon.bus)
+        try daemon.client.start(id: "squat", durationUSec: 1_000_000)
+        try watcher.waitFor(where: { $0.member == "Expired" })
+        let log = try daemon.restd.waitForLog(containing: "info: timer squat expired (")
+        let line = try #require(log.split(separator: "\n").first { $0.contains("timer squat expired") })
+        #expect(line.contains("timer_id=squat") && line.contains("deadline_usec=") && line.contains("late_usec="), "\(line)")
+        #expect(!log.contains("message_id") && !log.contains(LogMessageIDs.timerExpired), "\(log)")
+    }
+}
+
+/// The journal MESSAGE_IDs restd documents (Sources/RestDaemon/Logging/LogMessageID.swift).
+enum LogMessageIDs {
+    static let timerExpired = "31539ef581fd4385a8910d77db46c94c"
+    static let stateRecovered = "97b3b6b15a0345279aa2d762546f1e51"
+}

@@ -1,0 +1,126 @@
+import DBusKit
+import Foundation
+import RestClient
+import RestProtocol
+import Testing
+
+/// A full disk, a read-only state directory, and the bus going away.
+@Suite("Damaged environment", .serialized)
+struct DamagedEnvironmentTests {
+    /// restd in a user and mount namespace of its own, with its state on a small tmpfs: the test
+    /// can fill or remount that disk without root and without touching the machine's disks.
+    final class SmallDisk {
+        let bus: TestBus
+        let state: TempDirectory
+        let restd: RestdProcess
+
+        init(bus: TestBus, state: TempDirectory, sizeKiB: Int = 512) throws {
+            self.bus = bus
+            self.state = state
+            let script = "mount -t tmpfs -o size=\(sizeKiB)k,mode=0700 tmpfs \"$XDG_STATE_HOME\" && exec \"$0\""
+            restd = try RestdProcess(bus: bus, stateHome: state.path,
+                                     arguments: ["--user", "--map-root-user", "--mount", "--propagation", "private",
+                                                 "/bin/sh", "-c", script, try BuildProducts.executable("restd")],
+                                     executable: "/usr/bin/unshare")
+            try restd.waitUntilReady()
+        }
+
+        /// A path on restd's tmpfs, as the test sees it through restd's mount namespace.
+        func path(_ name: String) -> String { "/proc/\(restd.pid)/root\(state.path)/\(name)" }
+
+        /// Fills the disk to the last byte.
+        func fill() {
+            let handle = FileHandle(forWritingAtPath: path("filler")) ?? {
+                FileManager.default.createFile(atPath: path("filler"), contents: nil)
+                return FileHandle(forWritingAtPath: path("filler"))!
+            }()
+            let chunk = Data(repeating: 0x55, count: 4096)
+            while (try? handle.write(contentsOf: chunk)) != nil {}
+            try? handle.close()
+        }
+
+        func free() throws { try FileManager.default.removeItem(atPath: path("filler")) }
+    }
+
+    static func isStorageFailure(_ error: Error) -> Bool {
+        if case .refused(let refusal)? = error as? ClientError { return refusal.name == RestErrorName.storageFailed }
+        return false
+    }
+
+    @Test("disk full: mutations refused clearly, timers still expire, writes work again when space returns")
+    func diskFull() throws {
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-full")
+        let disk = try SmallDisk(bus: bus, state: state)
+        let client = try RestdClient(address: bus.address)
+        try client.start(id: "long", durationUSec: 3_600_000_000, label: "Before")
+        try client.start(id: "short", durationUSec: 2_000_000)
+        let watcher = try SignalWatcher.restd(bus: bus)
+        let before = try client.timers()
+
+        disk.fill()
+        #expect { try client.start(id: "new", durationUSec: 60_000_000) } throws: { Self.isStorageFailure($0) }
+        #expect { try client.pause(id: "long") } throws: { Self.isStorageFailure($0) }
+        #expect { try client.cancel(id: "long") } throws: { Self.isStorageFailure($0) }
+        #expect(try client.timers() == before, "nothing in memory diverged from what is stored")
+
+        // The running timer still expires on time, full disk or not.
+        try watcher.waitFor(where: { $0.member == "Expired" && $0.arguments().first == .string("short") })
+        #expect(try client.timer(id: "short").state == "expired")
+        #expect(disk.restd.isRunning)
+
+        try disk.free()
+        try client.start(id: "new", durationUSec: 60_000_000)
+        try client.pause(id: "long")
+        #expect(try client.timers().map(\.id) == ["long", "new", "short"])
+        #expect(disk.restd.log().contains("could not"), "\(disk.restd.log())")
+    }
+
+    @Test("read-only state directory: restd serves what it has, refuses mutations, still expires timers")
+    func readOnlyStateDirectory() throws {
+        let daemon = try RunningDaemon()
+        try daemon.client.start(id: "long", durationUSec: 3_600_000_000, label: "Kept")
+        try daemon.client.start(id: "short", durationUSec: 3_000_000)
+        let before = try daemon.client.timers()
+        daemon.restd.terminate()
+        #expect(try daemon.restd.waitForExit() == 0)
+
+        // The same state, bind-mounted read-only in restd's own mount namespace (a read-only
+        // remount is refused while files are open for writing, so it has to be so from the start).
+        let script = "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
+            + "mount -o remount,bind,ro \"$XDG_STATE_HOME\" && exec \"$0\""
+        let watcher = try SignalWatcher.restd(bus: daemon.bus)
+        let restd = try RestdProcess(bus: daemon.bus, stateHome: daemon.state.path,
+                                     arguments: ["--user", "--map-root-user", "--mount", "--propagation", "private",
+                                                 "/bin/sh", "-c", script, try BuildProducts.executable("restd")],
+                                     executable: "/usr/bin/unshare")
+        defer { restd.terminate() }
+        try restd.waitUntilReady()
+        let client = try RestdClient(address: daemon.bus.address)
+        #expect(try client.timers().map(\.id) == before.map(\.id))
+        #expect { try client.start(id: "new", durationUSec: 60_000_000) } throws: { Self.isStorageFailure($0) }
+        try watcher.waitFor(where: { $0.member == "Expired" && $0.arguments().first == .string("short") })
+        #expect(try client.timer(id: "short").state == "expired")
+        #expect(restd.log().contains("read-only"), "\(restd.log())")
+    }
+
+    @Test("the bus dies: restd exits non-zero at once, and on a new bus it has every timer")
+    func busKilled() throws {
+        let daemon = try RunningDaemon()
+        try daemon.client.start(id: "a", durationUSec: 600_000_000, label: "kept")
+        try daemon.client.start(id: "b", durationUSec: 300_000_000)
+        try daemon.client.pause(id: "b")
+        let before = try daemon.client.timers()
+
+        daemon.bus.kill()
+        let status = try daemon.restd.waitForExit()
+        #expect(status != 0, "\(daemon.restd.log())")
+        #expect(daemon.restd.log().contains("lost the connection to the bus"))
+
+        let newBus = try TestBus()
+        let restd = try RestdProcess.start(bus: newBus, stateHome: daemon.state.path)
+        defer { restd.terminate() }
+        let client = try RestdClient(address: newBus.address)
+        #expect(try client.timers() == before)
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+import RestCore
+import Testing
+
+@testable import RestDaemon
+
+/// Parsing and checking config.toml: every key, every refusal with its line.
+@Suite("Configuration file")
+struct ConfigFileTests {
+    private func parse(_ text: String) throws(ConfigError) -> RestdConfiguration {
+        try ConfigFile.parse(text, file: "config.toml")
+    }
+
+    /// The problems of a file that must be refused, as `file:line: reason` lines.
+    private func problems(_ text: String) -> [String] {
+        do {
+            _ = try parse(text)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test("an empty file, or only comments, gives the defaults")
+    func defaults() throws {
+        #expect(try parse("") == RestdConfiguration())
+        #expect(try parse("# nothing here\n\n") == RestdConfiguration())
+        let defaults = RestdConfiguration()
+        #expect(defaults.defaultDurationUSec == 90_000_000)
+        #expect(defaults.limits() == TimerLimits.standard)
+        #expect(defaults.notifications.urgency == .normal)
+        #expect(defaults.notifications.actions == [.restart, .add30s])
+        #expect(defaults.notifications.soundCommand == nil)
+        #expect(defaults.live.broadcastRate == 1)
+        #expect(defaults.live.broadcastIntervalUSec == 1_000_000)
+        #expect(defaults.live.heartRateStalenessUSec == 10_000_000)
+    }
+
+    @Test("every key is read")
+    func everyKey() throws {
+        let config = try parse("""
+            default_duration = "2m"
+            max_timers = 50
+            expired_retention = 600
+
+            [live]
+            broadcast_rate = 2.5
+            heart_rate_staleness = "30s"
+
+            [notifications]
+            urgency = "critical"
+            actions = ["add_1m", "cancel"]
+            sound_command = ["paplay", "/usr/share/sounds/freedesktop/stereo/complete.oga"]
+            """)
+        #expect(config.defaultDurationUSec == 120_000_000)
+        #expect(config.maxTimers == 50)
+        #expect(config.expiredRetentionUSec == 600_000_000)
+        #expect(config.live.broadcastRate == 2.5)
+        #expect(config.live.broadcastIntervalUSec == 400_000)
+        #expect(config.live.heartRateStalenessUSec == 30_000_000)
+        #expect(config.notifications.urgency == .critical)
+        #expect(config.notifications.urgency.hint == 2)
+        #expect(config.notifications.actions == [.add1m, .cancel])
+        #expect(config.notifications.soundCommand == ["paplay", "/usr/share/sounds/freedesktop/stereo/complete.oga"])
+        let limits = config.limits()
+        #expect(limits.maxTimers == 50 && limits.expiredRetentionUSec == 600_000_000)
+        #expect(limits.maxDurationUSec == TimerLimits.standard.maxDurationUSec)
+    }
+
+    @Test("dotted keys and inline tables work like tables")
+    func otherSpellings() throws {
+        let dotted = try parse("notifications.urgency = \"low\"\nlive = { broadcast_rate = 4 }\n")
+        #expect(dotted.notifications.urgency == .low)
+        #expect(dotted.live.broadcastRate == 4)
+        #expect(try parse("notifications.actions = []").notifications.actions == [])
+    }
+
+    @Test("durations: seconds, or h/m/s strings", arguments: [
+        ("90", 90), ("\"90\"", 90), ("\"90s\"", 90), ("\"1m30s\"", 90), ("\"2m\"", 120), ("\"1h\"", 3600),
+        ("\"1h2m3s\"", 3723), ("\"24h\"", 86_400),
+    ])
+    func durations(text: String, seconds: UInt64) throws {
+        #expect(try parse("default_duration = \(text)").defaultDurationUSec == seconds * 1_000_000)
+    }
+
+    @Test("zero retention is allowed: expired timers go at once")
+    func zeroRetention() throws {
+        #expect(try parse("expired_retention = \"0s\"").expiredRetentionUSec == 0)
+    }
+
+    @Test("bad values are refused with their line and a sentence", arguments: [
+        ("default_duration = 0", "config.toml:1: default_duration: 0 s is out of range 1 s…24 h"),
+        ("\n\ndefault_duration = \"25h\"", "config.toml:3: default_duration: 25 h is out of range 1 s…24 h"),
+        ("default_duration = -5", "config.toml:1: default_duration: -5 is negative; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
+        ("default_duration = \"1:30\"", "config.toml:1: default_duration: \"1:30\" is not a duration; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
+        ("default_duration = \"30s1m\"", "config.toml:1: default_duration: \"30s1m\" is not a duration; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
+        ("default_duration = 1.5", "config.toml:1: default_duration: expected a duration, found a floating-point number; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
+        ("max_timers = 0", "config.toml:1: max_timers: 0 is out of range 1…10000"),
+        ("max_timers = 10001", "config.toml:1: max_timers: 10001 is out of range 1…10000"),
+        ("max_timers = \"ten\"", "config.toml:1: max_timers: expected an integer from 1 to 10000, found a string"),
+        ("expired_retention = \"2d\"", "config.toml:1: expired_retention: \"2d\" is not a duration; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
+        ("[live]\nbroadcast_rate = 0", "config.toml:2: live.broadcast_rate: 0.0 is out of range 0.1…10.0 updates per second"),
+        ("[live]\nbroadcast_rate = nan", "config.toml:2: live.broadcast_rate: nan is out of range 0.1…10.0 updates per second"),
+        ("[live]\nheart_rate_staleness = \"11m\"", "config.toml:2: live.heart_rate_staleness: 11 min is out of range 1 s…10 min"),
+        ("[notifications]\nurgency = \"urgent\"", "config.toml:2: notifications.urgency: \"urgent\" is not one of \"low\", \"normal\", \"critical\""),
+        ("[notifications]\nurgency = 2", "config.toml:2: notifications.urgency: expected one of \"low\", \"normal\", \"critical\", found an integer"),
+        ("[notifications]\nactions = [\"restart\", \"snooze\"]", "config.toml:2: notifications.actions: \"snooze\" is not one of \"restart\", \"add_30s\", \"add_1m\", \"cancel\""),
+        ("[notifications]\nactions = [\"restart\", \"restart\"]", "config.toml:2: notifications.actions: \"restart\" is listed twice"),
+        ("[notifications]\nactions = \"restart\"", "config.toml:2: notifications.actions: expected a list of \"restart\", \"add_30s\", \"add_1m\", \"cancel\", found a string"),
+        ("[notifications]\nsound_command = \"paplay x.oga\"", "config.toml:2: notifications.sound_command: expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found a string"),
+        ("[notifications]\nsound_command = []", "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"),
+        ("[notifications]\nsound_command = [\"\"]", "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"),
+        ("[notifications]\nsound_command = [\"paplay\", 3]", "config.toml:2: notifications.sound_command: expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found an integer in the list"),
+    ])
+    func badValues(text: String, expected: String) {
+        #expect(problems(text) == [expected])
+    }
+
+    @Test("unknown keys and tables are refused, with the nearest key when one is close")
+    func unknownKeys() {
+        #expect(problems("max_timer = 5") == ["config.toml:1: unknown key \"max_timer\"; did you mean \"max_timers\"?"])
+        #expect(problems("# c\n[notifications]\n\nurgncy = \"low\"")
+            == ["config.toml:4: unknown key \"notifications.urgncy\"; did you mean \"notifications.urgency\"?"])
+        let far = problems("[server]\nport = 80")
+        #expect(far.count == 1)
+        #expect(far[0].hasPrefix("config.toml:1: unknown key \"server\"; the keys are default_duration, max_timers"), "\(far)")
+        #expect(problems("live = 3") == ["config.toml:1: live must be a table ([live]), found an integer"])
+    }
+
+    @Test("every problem is reported, in line order")
+    func manyProblems() {
+        #expect(problems("""
+            max_timers = 0
+            [notifications]
+            urgency = "loud"
+            [live]
+            broadcast_rate = 100
+            """) == [
+                "config.toml:1: max_timers: 0 is out of range 1…10000",
+                "config.toml:3: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\"",
+                "config.toml:5: live.broadcast_rate: 100.0 is out of range 0.1…10.0 updates per second",
+            ])
+    }
+
+    @Test("TOML syntax errors carry TOMLKit's line")
+    func syntaxErrors() {
+        let unterminated = problems("max_timers = 5\ndefault_duration = \"90s\n")
+        #expect(unterminated.count == 1)
+        #expect(unterminated[0].hasPrefix("config.toml:2: not valid TOML: "), "\(unterminated)")
+        let duplicate = problems("max_timers = 5\n\nmax_timers = 6\n")
+        #expect(duplicate.count == 1 && duplicate[0].hasPrefix("config.toml:3: not valid TOML: "), "\(duplicate)")
+        let garbage = problems("this is not toml")
+        #expect(garbage.count == 1 && garbage[0].hasPrefix("config.toml:1: not valid TOML: "), "\(garbage)")
+    }
+
+    @Test("a NUL byte or invalid UTF-8 is refused at its line")
+    func badBytes() {
+        func problems(_ bytes: [UInt8]) -> [String] {
+            do {
+                _ = try ConfigFile.parse(bytes, file: "c.toml")
+                return []
+            } catch {
+                return error.problems.map(\.description)
+            }
+        }
+        #expect(problems(Array("max_timers = 5\n# a\0b\n".utf8)) == ["c.toml:2: the file contains a NUL byte; TOML files are UTF-8 text"])
+        #expect(problems(Array("max_timers = 5\n\n# caf".utf8) + [0xE9, 0x0A]) == ["c.toml:3: the file is not valid UTF-8, as TOML requires"])
+    }
+
+    @Test("a missing file gives the defaults; an unreadable one is refused without a line")
+    func files() throws {
+        let directory = NSTemporaryDirectory() + "restd-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let missing = try ConfigFile.load(path: directory + "/none.toml")
+        #expect(!missing.found && missing.configuration == RestdConfiguration())
+
+        let good = directory + "/good.toml"
+        try "max_timers = 7\n".write(toFile: good, atomically: true, encoding: .utf8)
+        let loaded = try ConfigFile.load(path: good)
+        #expect(loaded.found && loaded.configuration.maxTimers == 7)
+
+        #expect(throws: ConfigError([ConfigProblem(file: directory, line: nil, reason: "cannot be read: Is a directory")])) {
+            try ConfigFile.load(path: directory)
+        }
+    }
+
+    @Test("the key locator follows tables, dotted and quoted keys, and skips multi-line strings")
+    func locator() {
+        let locator = KeyLocator("""
+            # top
+            max_timers = 1
+            text = \"\"\"
+            urgency = "inside a string"
+            \"\"\"
+            [notifications]
+              "urgency" = "low"
+            [ live ]
+            a.b = 1
+            """)
+        #expect(locator.line(of: "max_timers") == 2)
+        #expect(locator.line(of: "urgency") == nil)
+        #expect(locator.line(of: "notifications.urgency") == 7)
+        #expect(locator.line(of: "notifications.actions") == 6)  // its table
+        #expect(locator.line(of: "live") == 8)
+        #expect(locator.line(of: "live.a.b") == 9)
+        #expect(locator.line(of: "nothing") == nil)
+    }
+
+    // MARK: The key table
+
+    @Test("each key's documented default is what an empty file gives")
+    func defaultsMatchDocs() {
+        let defaults = RestdConfiguration()
+        for key in ConfigKey.all {
+            #expect(key.show(defaults) == key.defaultText, "\(key.path)")
+        }
+    }
+
+    @Test("a file written from the shown values reads back the same configuration")
+    func showRoundTrips() throws {
+        var config = RestdConfiguration()
+        config.defaultDurationUSec = 150_000_000
+        config.maxTimers = 12
+        config.expiredRetentionUSec = 7_200_000_000
+        config.live.broadcastRate = 0.5
+        config.notifications.urgency = .low
+        config.notifications.actions = [.cancel]
+        config.notifications.soundCommand = ["play", "a \"b\".oga"]
+        var text = ""
+        var table = ""
+        for key in ConfigKey.all where key.show(config) != "(none)" {
+            if key.table != table {
+                table = key.table
+                text += "[\(table)]\n"
+            }
+            text += "\(key.name) = \(key.show(config))\n"
+        }
+        #expect(try parse(text) == config, "\(text)")
+    }
+
+    @Test("changedKeys names exactly the keys that differ")
+    func changedKeys() {
+        var new = RestdConfiguration()
+        #expect(ConfigKey.changedKeys(from: RestdConfiguration(), to: new).isEmpty)
+        new.maxTimers = 3
+        new.notifications.soundCommand = ["x"]
+        #expect(ConfigKey.changedKeys(from: RestdConfiguration(), to: new) == ["max_timers", "notifications.sound_command"])
+    }
+
+    @Test("the README documents every key with its default")
+    func readmeDocumentsKeys() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        for key in ConfigKey.all {
+            let row = rows.first { $0.hasPrefix("| `\(key.path)` |") }
+            #expect(row != nil, "README has no row for \(key.path)")
+            #expect(row?.contains("`\(key.defaultText)`") ?? false || (key.defaultText == "(none)" && row?.contains("none") ?? false),
+                    "README row of \(key.path) does not show its default \(key.defaultText)")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import RestCore
+import RestNotify
+import Testing
+
+@Suite struct LanguageChoiceTests {
+    func messages(_ environment: [String: String]) -> String {
+        Messages.forEnvironment { environment[$0] }.code
+    }
+
+    @Test func englishByDefault() {
+        #expect(messages([:]) == "en")
+        #expect(messages(["LANG": "C"]) == "en")
+        #expect(messages(["LANG": "POSIX"]) == "en")
+        #expect(messages(["LANG": "C.UTF-8"]) == "en")
+        #expect(messages(["LANG": "fr_FR.UTF-8"]) == "en")
+        #expect(messages(["LANG": "en_GB.UTF-8"]) == "en")
+    }
+
+    @Test(arguments: ["de", "de_DE", "de_DE.UTF-8", "de_AT@euro", "de_CH.utf8", "DE_de"])
+    func germanLocaleNames(_ name: String) {
+        #expect(messages(["LANG": name]) == "de")
+    }
+
+    @Test func theFirstVariableThatIsSetWins() {
+        #expect(messages(["LC_ALL": "de_DE.UTF-8", "LC_MESSAGES": "en_US.UTF-8", "LANG": "en_US.UTF-8"]) == "de")
+        #expect(messages(["LC_ALL": "C", "LC_MESSAGES": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"]) == "en")
+        #expect(messages(["LC_MESSAGES": "de_DE.UTF-8", "LANG": "en_US.UTF-8"]) == "de")
+        #expect(messages(["LC_MESSAGES": "en_US.UTF-8", "LANG": "de_DE.UTF-8"]) == "en")
+        // Set but empty counts as unset, as in POSIX.
+        #expect(messages(["LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"]) == "de")
+        // Other locale categories do not choose the language of messages.
+        #expect(messages(["LC_TIME": "de_DE.UTF-8", "LC_CTYPE": "de_DE.UTF-8"]) == "en")
+    }
+
+    @Test func everyLanguageOfTheTableCanBeChosen() {
+        for messages in Messages.table {
+            #expect(Messages.forLanguage(messages.code).code == messages.code)
+            #expect(Messages.forEnvironment { $0 == "LANG" ? messages.code + "_XX.UTF-8" : nil }.code == messages.code)
+        }
+        #expect(Set(Messages.table.map(\.code)).count == Messages.table.count)
+    }
+
+    @Test func everyLanguageSaysEverything() {
+        for messages in Messages.table {
+            #expect(!messages.restOver.isEmpty && !messages.again.isEmpty && !messages.dismiss.isEmpty)
+            #expect(!messages.addThirtySeconds.isEmpty)
+            #expect(messages.next("X").contains("X"))
+            #expect(messages.timeLeft("X").contains("X"))
+            #expect(messages.endedAgo("X").contains("X"))
+        }
+    }
+}
+
+@Suite struct MessageWordingTests {
+    @Test func english() {
+        let en = Messages.english
+        #expect(en.restOver == "Rest over")
+        #expect(en.next("Bench press") == "Next: Bench press")
+        #expect(en.timeLeft("10 s") == "10 s left")
+        #expect(en.endedAgo("3 min") == "ended 3 min ago")
+        #expect([en.dismiss, en.addThirtySeconds, en.again] == ["Dismiss", "+30 s", "Again"])
+    }
+
+    @Test func german() {
+        let de = Messages.german
+        #expect(de.restOver == "Pause beendet")
+        #expect(de.next("Bankdrücken") == "Weiter mit: Bankdrücken")
+        #expect(de.timeLeft("10 s") == "Noch 10 s")
+        #expect(de.endedAgo("3 Min.") == "vor 3 Min. beendet")
+        #expect([de.dismiss, de.addThirtySeconds, de.again] == ["Schließen", "+30 s", "Nochmal"])
+    }
+
+    @Test(arguments: [
+        (UInt64(0), "0 s", "0 s"), (1, "1 s", "1 s"), (42, "42 s", "42 s"), (60, "1 min", "1 Min."),
+        (90, "1 min 30 s", "1 Min. 30 s"), (3600, "1 h", "1 Std."), (3900, "1 h 5 min", "1 Std. 5 Min."),
+        (3661, "1 h 1 min 1 s", "1 Std. 1 Min. 1 s"),
+    ])
+    func durations(_ seconds: UInt64, _ english: String, _ german: String) {
+        #expect(Messages.english.duration(seconds: seconds) == english)
+        #expect(Messages.german.duration(seconds: seconds) == german)
+    }
+}
+
+@Suite struct MarkupTests {
+    @Test func escapesWhatMarkupGivesMeaningTo() {
+        #expect(Markup.escaped("<b>x</b> & y") == "&lt;b&gt;x&lt;/b&gt; &amp; y")
+        #expect(Markup.escaped("&amp;") == "&amp;amp;")
+        #expect(Markup.escaped("<a href=\"x\">link</a>") == "&lt;a href=\"x\"&gt;link&lt;/a&gt;")
+    }
+
+    @Test func leavesEverythingElseAlone() {
+        let text = "Bankdrücken · \"Kniebeuge\" 'tief' 🏋️ 100%"
+        #expect(Markup.escaped(text) == text)
+        #expect(Markup.escaped("") == "")
+    }
+
+    @Test func escapesAnAngleBracketEvenInsideAGraphemeCluster() {
+        // "<" + COMBINING LONG SOLIDUS OVERLAY is one Character, but a parser still sees "<".
+        #expect(Markup.escaped("a<\u{0338}b") == "a&lt;\u{0338}b")
+        #expect(!Markup.escaped("<\u{0338}>\u{0338}&\u{0301}").unicodeScalars.contains { "<>".unicodeScalars.contains($0) })
+    }
+}

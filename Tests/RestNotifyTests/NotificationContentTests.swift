@@ -1,0 +1,137 @@
+import RestCore
+import RestNotify
+import Testing
+
+let second: USec = 1_000_000
+let minute: USec = 60 * second
+let hour: USec = 60 * minute
+/// A wall-clock instant in November 2023.
+let deadline: USec = 1_700_000_000 * second
+
+func tid(_ text: String) -> TimerID {
+    do {
+        return try TimerID(parsing: text)
+    } catch {
+        fatalError("test id \(text) is invalid: \(error)")
+    }
+}
+
+let everything = ServerCapabilities(actions: true, bodyMarkup: true)
+let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
+
+@Suite struct NotificationContentTests {
+    let squat = Alert(.expired(deadlineUSec: deadline), timerID: tid("squat"), label: "Squat", next: "Bench press")
+
+    @Test func restOverWithEverythingTheServerCanDo() {
+        let request = NotificationContent.request(
+            for: squat, replacing: 0, capabilities: everything, messages: .english, now: deadline + 2_000)
+        #expect(request == NotificationRequest(
+            appName: "restd", replacesID: 0, icon: "appointment-soon", summary: "Rest over",
+            body: "Squat · Next: Bench press",
+            actions: ["default", "Dismiss", "add-30s", "+30 s", "again", "Again"],
+            hints: .init(urgency: .critical, category: "x-restd.timer", soundName: "alarm-clock-elapsed",
+                         desktopEntry: "restd"),
+            expireTimeoutMS: 0))
+        #expect(NotificationRequest.Urgency.critical.rawValue == 2)
+    }
+
+    @Test func noActionsUnlessAdvertised() {
+        let request = NotificationContent.request(
+            for: squat, replacing: 7, capabilities: ServerCapabilities(actions: false, bodyMarkup: true),
+            messages: .english, now: deadline)
+        #expect(request.actions.isEmpty)
+        #expect(request.replacesID == 7)
+        #expect(request.hints.urgency == .critical)
+    }
+
+    @Test func userTextIsEscapedOnlyForServersThatParseMarkup() {
+        let nasty = Alert(.expired(deadlineUSec: deadline), timerID: tid("x"), label: "<b>x</b> & y", next: "a<i>&amp;")
+        let markup = NotificationContent.request(
+            for: nasty, replacing: 0, capabilities: everything, messages: .english, now: deadline)
+        #expect(markup.body == "&lt;b&gt;x&lt;/b&gt; &amp; y · Next: a&lt;i&gt;&amp;amp;")
+        let plain = NotificationContent.request(
+            for: nasty, replacing: 0, capabilities: nothing, messages: .english, now: deadline)
+        #expect(plain.body == "<b>x</b> & y · Next: a<i>&amp;")
+        // The summary is plain text by the specification, and ours never holds user text.
+        #expect(markup.summary == "Rest over" && plain.summary == "Rest over")
+    }
+
+    @Test func capabilitiesFromTheAdvertisedList() {
+        #expect(ServerCapabilities(advertised: ["body", "body-markup", "actions", "sound"]) == everything)
+        #expect(ServerCapabilities(advertised: ["body", "icon-static"]) == nothing)
+        #expect(ServerCapabilities(advertised: ["actions"]) == ServerCapabilities(actions: true, bodyMarkup: false))
+        #expect(ServerCapabilities(advertised: []) == nothing)
+    }
+
+    @Test func theBodyNamesWhatIsSet() {
+        func body(_ id: String, _ label: String, _ next: String) -> String {
+            NotificationContent.body(
+                of: Alert(.expired(deadlineUSec: deadline), timerID: tid(id), label: label, next: next),
+                messages: .english, now: deadline)
+        }
+        #expect(body("squat", "Squat", "Bench press") == "Squat · Next: Bench press")
+        #expect(body("squat", "Squat", "") == "Squat")
+        #expect(body("squat", "", "Bench press") == "squat · Next: Bench press")
+        #expect(body("", "", "Bench press") == "Next: Bench press")
+        #expect(body("", "", "") == "")
+    }
+
+    @Test func germanWording() {
+        let alert = Alert(.expired(deadlineUSec: deadline), timerID: tid("squat"), label: "Kniebeuge", next: "Bankdrücken")
+        let request = NotificationContent.request(
+            for: alert, replacing: 0, capabilities: everything, messages: .german, now: deadline + 3 * minute + 20 * second)
+        #expect(request.summary == "Pause beendet")
+        #expect(request.body == "Kniebeuge · vor 3 Min. beendet · Weiter mit: Bankdrücken")
+        #expect(request.actions == ["default", "Schließen", "add-30s", "+30 s", "again", "Nochmal"])
+        let warning = NotificationContent.request(
+            for: Alert(.warning(deadlineUSec: deadline), timerID: tid("squat")), replacing: 0,
+            capabilities: everything, messages: .german, now: deadline - 10 * second)
+        #expect(warning.summary == "Noch 10 s")
+        #expect(warning.body == "squat")
+    }
+
+    @Test func thePreAlertIsQuietAndSaysWhatIsLeft() {
+        let warning = Alert(.warning(deadlineUSec: deadline), timerID: tid("squat"), label: "Squat", next: "Bench press")
+        let request = NotificationContent.request(
+            for: warning, replacing: 0, capabilities: everything, messages: .english, now: deadline - 10 * second)
+        #expect(request == NotificationRequest(
+            appName: "restd", replacesID: 0, icon: "appointment-soon", summary: "10 s left",
+            body: "Squat · Next: Bench press", actions: [],
+            hints: .init(urgency: .low, category: "x-restd.timer", soundName: nil, desktopEntry: "restd"),
+            expireTimeoutMS: -1))
+        // Rounded up to the second: 9.5 s left still reads "10 s left".
+        func summary(left: USec) -> String {
+            NotificationContent.request(for: warning, replacing: 0, capabilities: nothing, messages: .english,
+                                        now: deadline - left).summary
+        }
+        #expect(summary(left: 9_500_000) == "10 s left")
+        #expect(summary(left: 10 * second + 1) == "11 s left")
+        #expect(summary(left: 90 * second) == "1 min 30 s left")
+    }
+
+    @Test(arguments: [
+        (USec(0), nil), (4_999_999, nil), (5 * second, "ended 5 s ago"), (42 * second + 900_000, "ended 42 s ago"),
+        (59 * second, "ended 59 s ago"), (60 * second, "ended 1 min ago"), (3 * minute + 59 * second, "ended 3 min ago"),
+        (59 * minute + 59 * second, "ended 59 min ago"), (hour, "ended 1 h ago"),
+    ] as [(USec, String?)])
+    func lateWording(_ late: USec, _ expected: String?) {
+        #expect(NotificationContent.lateNote(deadlineUSec: deadline, now: deadline + late, messages: .english) == expected)
+    }
+
+    @Test func aLateRestSaysSoInTheBody() {
+        let request = NotificationContent.request(
+            for: squat, replacing: 0, capabilities: everything, messages: .english, now: deadline + 3 * minute + 5 * second)
+        #expect(request.body == "Squat · ended 3 min ago · Next: Bench press")
+        // A clock set back makes nothing "late".
+        #expect(NotificationContent.lateNote(deadlineUSec: deadline, now: deadline - hour, messages: .english) == nil)
+    }
+
+    @Test func staleAlerts() {
+        #expect(!squat.isStale(now: deadline - minute))
+        #expect(!squat.isStale(now: deadline + hour))
+        #expect(squat.isStale(now: deadline + hour + 1))
+        let warning = Alert(.warning(deadlineUSec: deadline), timerID: tid("squat"))
+        #expect(!warning.isStale(now: deadline - 1))
+        #expect(warning.isStale(now: deadline))
+    }
+}
