@@ -48,6 +48,12 @@ let package = Package(
             "RestClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Benchmarks (`make bench`): starts its own dbus-daemon and restd, measures, reports.
+        .executableTarget(name: "restd-bench", dependencies: [
+            "DBusKit", "CDBus", "CSystemd", "RestProtocol",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
         .testTarget(name: "RestCoreTests", dependencies: ["RestCore"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),

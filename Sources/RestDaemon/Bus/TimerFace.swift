@@ -25,7 +25,7 @@ enum TimerFace {
             }
             return []
         }, property: { name in
-            service.book.timer(id).flatMap { TimerProperties.all(of: $0)[name] }
+            service.book.timer(id).flatMap { TimerProperties.value(name, of: $0) }
         })
     }
 

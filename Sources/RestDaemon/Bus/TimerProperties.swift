@@ -5,19 +5,34 @@ import RestProtocol
 /// A timer's io.restd.Rest1.Timer properties.
 enum TimerProperties {
     static func all(of timer: RestTimer) -> [String: DBusValue] {
-        [
-            TimerProperty.id: .string(timer.id.rawValue),
-            TimerProperty.label: .string(timer.label),
-            TimerProperty.next: .string(timer.next),
-            TimerProperty.state: .string(timer.state.rawValue),
-            TimerProperty.durationUSec: .uint64(timer.durationUSec),
-            TimerProperty.startedAtUSec: .uint64(timer.startedAtUSec),
-            TimerProperty.endsAtUSec: .uint64(timer.endsAtUSec),
-            TimerProperty.remainingUSec: .uint64(timer.remainingUSec),
-            TimerProperty.expiredAtUSec: .uint64(timer.expiredAtUSec),
-            TimerProperty.notify: .boolean(timer.notify),
-            TimerProperty.warnUSec: .uint64(timer.warnUSec),
-        ]
+        var values: [String: DBusValue] = [:]
+        for name in names { values[name] = value(name, of: timer) }
+        return values
+    }
+
+    static let names = [
+        TimerProperty.id, TimerProperty.label, TimerProperty.next, TimerProperty.state, TimerProperty.durationUSec,
+        TimerProperty.startedAtUSec, TimerProperty.endsAtUSec, TimerProperty.remainingUSec,
+        TimerProperty.expiredAtUSec, TimerProperty.notify, TimerProperty.warnUSec,
+    ]
+
+    /// One property's value, without building the others: GetAll and GetManagedObjects ask
+    /// for each property by name, so building them all for each would cost eleven times as much.
+    static func value(_ name: String, of timer: RestTimer) -> DBusValue? {
+        switch name {
+        case TimerProperty.id: .string(timer.id.rawValue)
+        case TimerProperty.label: .string(timer.label)
+        case TimerProperty.next: .string(timer.next)
+        case TimerProperty.state: .string(timer.state.rawValue)
+        case TimerProperty.durationUSec: .uint64(timer.durationUSec)
+        case TimerProperty.startedAtUSec: .uint64(timer.startedAtUSec)
+        case TimerProperty.endsAtUSec: .uint64(timer.endsAtUSec)
+        case TimerProperty.remainingUSec: .uint64(timer.remainingUSec)
+        case TimerProperty.expiredAtUSec: .uint64(timer.expiredAtUSec)
+        case TimerProperty.notify: .boolean(timer.notify)
+        case TimerProperty.warnUSec: .uint64(timer.warnUSec)
+        default: nil
+        }
     }
 
     /// Only the properties whose values differ: what PropertiesChanged carries.

@@ -4,6 +4,7 @@ import RestClient
 extension Restctl {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add time to a timer.",
             discussion: "An expired timer starts a new run of that length.")
 

@@ -3,7 +3,7 @@ import RestClient
 
 extension Restctl {
     struct Cancel: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a timer.")
+        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Remove a timer.")
 
         @OptionGroup var timer: TimerSelection
 

@@ -4,6 +4,7 @@ import RestClient
 extension Restctl {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "Show every timer, one line each.",
             discussion: "Prints nothing (or [] with --json) when there are no timers.")
 

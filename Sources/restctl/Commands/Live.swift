@@ -4,6 +4,7 @@ import RestClient
 extension Restctl {
     struct Live: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "live",
             abstract: "Send live fields (heart rate, progress) to restd.",
             discussion: """
                 The fields given are sent as one update; --end clears every field.

@@ -3,7 +3,7 @@ import RestClient
 
 extension Restctl {
     struct Pause: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pause a running timer.")
+        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a running timer.")
 
         @OptionGroup var timer: TimerSelection
 

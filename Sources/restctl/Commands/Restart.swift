@@ -4,6 +4,7 @@ import RestClient
 extension Restctl {
     struct Restart: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restart",
             abstract: "Run a timer again for its original duration.")
 
         @OptionGroup var timer: TimerSelection

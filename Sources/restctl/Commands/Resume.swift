@@ -3,7 +3,7 @@ import RestClient
 
 extension Restctl {
     struct Resume: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Resume a paused timer.")
+        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused timer.")
 
         @OptionGroup var timer: TimerSelection
 

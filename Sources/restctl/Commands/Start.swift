@@ -4,6 +4,7 @@ import RestClient
 extension Restctl {
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Start (or replace) a timer.",
             discussion: """
                 With --wait, restctl stays until the rest is over: in a terminal it shows a \

@@ -3,7 +3,7 @@ import RestClient
 
 extension Restctl {
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one timer.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show one timer.")
 
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat

@@ -4,6 +4,7 @@ import RestClient
 extension Restctl {
     struct Sub: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sub",
             abstract: "Take time off a timer.",
             discussion: "A timer left with no time expires at once.")
 

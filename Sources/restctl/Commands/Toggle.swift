@@ -4,6 +4,7 @@ import RestClient
 extension Restctl {
     struct Toggle: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "toggle",
             abstract: "Pause or resume a timer, or start one.",
             discussion: """
                 Made for a click on a status bar: a running timer is paused, a paused one \

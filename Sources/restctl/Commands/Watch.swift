@@ -9,6 +9,7 @@ import Darwin
 extension Restctl {
     struct Watch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Print the timer and live fields as they change.",
             discussion: """
                 One line per change, and once a second while the timer runs or is over (on the \

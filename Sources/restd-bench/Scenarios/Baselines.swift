@@ -1,0 +1,74 @@
+import CDBus
+import CSystemd
+import Glibc
+
+/// The physical floor of expiry lateness on this machine: how late a thread wakes from an
+/// absolute CLOCK_REALTIME timerfd, with nothing else in the way.
+enum TimerfdFloor {
+    /// Lateness in ms of `samples` sleeps, each to a deadline `meanGap` seconds (±50 %) after
+    /// the previous wake-up, so that they spread over about samples × meanGap seconds.
+    static func measure(samples: Int, meanGap: Double) -> [Double] {
+        let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var lateness: [Double] = []
+        lateness.reserveCapacity(samples)
+        for _ in 0..<samples {
+            let target = Clock.realtimeNSec + Int64(Double.random(in: 0.5...1.5) * meanGap * 1e9)
+            var spec = itimerspec(it_interval: timespec(),
+                                  it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
+            guard timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) == 0 else { return lateness }
+            var expirations: UInt64 = 0
+            while read(fd, &expirations, 8) < 0 && errno == EINTR {}
+            lateness.append(Double(Clock.realtimeNSec - target) / 1e6)
+        }
+        return lateness
+    }
+}
+
+/// The design restd replaces: a process that wakes once a second (60 wake-ups a minute)
+/// to count down. `restd-bench --tick-baseline` runs it until killed; scenario 2 counts its
+/// context switches the same way as restd's.
+enum TickBaseline {
+    static func run() -> Never {
+        let fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC))
+        var spec = itimerspec(it_interval: timespec(tv_sec: 1, tv_nsec: 0), it_value: timespec(tv_sec: 1, tv_nsec: 0))
+        timerfd_settime(fd, 0, &spec, nil)
+        var expirations: UInt64 = 0
+        while true { _ = read(fd, &expirations, 8) }
+    }
+}
+
+/// The floor of an expiry *announced on the bus*: a separate process that wakes from an
+/// absolute CLOCK_REALTIME timerfd and at once emits one small signal through the
+/// dbus-daemon, as restd does for Expired, with none of restd's work in between.
+/// `restd-bench --signal-floor COUNT:GAP:ADDRESS` runs it; scenario 1 records the arrivals.
+enum SignalFloor {
+    static let interface = "io.restd.Bench.Floor"
+    static let match = "type='signal',interface='\(interface)'"
+
+    static func run(_ spec: String) -> Never {
+        let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, let count = Int(parts[0]), let gap = Double(parts[1]),
+              let client = try? BusClient(address: parts[2])
+        else { exit(2) }
+        let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
+        for _ in 0..<count {
+            let target = Clock.realtimeNSec + Int64(Double.random(in: 0.5...1.5) * gap * 1e9)
+            var spec = itimerspec(it_interval: timespec(),
+                                  it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
+            timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+            var expirations: UInt64 = 0
+            while read(fd, &expirations, 8) < 0 && errno == EINTR {}
+            guard let signal = dbus_message_new_signal("/io/restd/Bench", interface, "Fired") else { exit(1) }
+            var iter = DBusMessageIter()
+            dbus_message_iter_init_append(signal, &iter)
+            RawMessage.append(.int64(target), to: &iter)
+            dbus_connection_send(client.raw, signal, nil)
+            dbus_message_unref(signal)
+            client.connection.flush()
+        }
+        client.connection.flush()
+        exit(0)
+    }
+}

@@ -1,0 +1,87 @@
+import Glibc
+import RestProtocol
+
+/// Scenario 6: restd with 10,000 timers (its limit): how long starting them takes through
+/// D-Bus, its memory, GetManagedObjects, start-up with them all persisted, and expiry
+/// lateness at that size against scenario 1's.
+enum Scale {
+    static func run(_ context: BenchContext) throws -> [Metric] {
+        let total = context.size(10_000, smoke: 200)
+        let expiring = context.size(200, smoke: 10)
+        let spreadSeconds = context.size(10.0, smoke: 1.0)
+        let startups = context.size(3, smoke: 1)
+        let listings = context.size(5, smoke: 2)
+
+        let stage = try context.stage()
+        var restd = try stage.startRestd()
+        var client = try stage.client()
+        let rssEmpty = Proc.rssKiB(restd.pid) ?? 0
+
+        let meter = CPUMeter(pid: restd.pid)
+        let started = try client.startTimers((0..<total).map { (id: "scale_\($0)", durationUSec: 3_600_000_000) })
+        let startCPU = meter.read()
+        Clock.sleep(0.5)
+        let rssFull = Proc.rssKiB(restd.pid) ?? 0
+
+        var listing: [Double] = []
+        var bytes = 0
+        for _ in 0..<listings {
+            let call = RawMessage.call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+            let timed = try client.timedCall(call)
+            listing.append(timed.seconds * 1000)
+            bytes = timed.bytes
+        }
+
+        // Start-up with every timer persisted: restart restd, time spawn → READY=1.
+        var startupTimes: [Double] = []
+        for _ in 0..<startups {
+            restd = try stage.startRestd()
+            startupTimes.append(restd.startupSeconds * 1000)
+        }
+        Clock.sleep(0.5)
+        let rssRestarted = Proc.rssKiB(restd.pid) ?? 0
+
+        // Expiry at this size: replace some timers (the count stays at the limit) with
+        // deadlines spread as in scenario 1.
+        client = try stage.client()
+        let notifications = try FakeNotificationServer(address: stage.bus.address)
+        let recorder = try SignalRecorder(address: stage.bus.address, matches: [expiredMatch])
+        // Starts are slower at this size: lead by the time they take, as measured above.
+        let lead = 1.5 + 1.5 * Double(expiring) / max(started.rate, 20)
+        let now = Clock.realtimeUSec
+        let timers = (0..<expiring).map { i in
+            (id: "scale_\(i)", target: now + Int64((lead + spreadSeconds * Double(i) / Double(expiring)) * 1e6))
+        }
+        let run = try ExpiryRun.start(timers, client: client, recorder: recorder)
+        let analysis = run.analyse(records: recorder.stop(), notifications: notifications.stop())
+
+        let mib = { (kib: Int) in fixed(Double(kib) / 1024, 1) + " MiB" }
+        let startup = Summary(startupTimes)!
+        let list = Summary(listing)!
+        var metrics = [
+            Metric(6, "Start \(grouped(Double(total))) timers (pipelined, 64 in flight)",
+                   "\(fixed(started.seconds, 2)) s = \(grouped(started.rate)) calls/s; restd CPU \(fixed(startCPU.seconds, 2)) s",
+                   values: ["seconds": started.seconds, "calls_per_s": started.rate, "restd_cpu_s": startCPU.seconds]),
+            Metric(6, "restd RSS with \(grouped(Double(total))) timers", "\(mib(rssFull)) (empty: \(mib(rssEmpty)); after restart: \(mib(rssRestarted)))",
+                   target: "< 40 MB", verdict: Verdict(Double(rssFull) * 1024 < 40e6 && Double(rssRestarted) * 1024 < 40e6),
+                   values: ["rss_kib": Double(rssFull), "rss_empty_kib": Double(rssEmpty), "rss_restarted_kib": Double(rssRestarted)]),
+            Metric(6, "GetManagedObjects with \(grouped(Double(total))) timers",
+                   "median \(fixed(list.p50, 1)) ms, max \(fixed(list.max, 1)) ms; reply \(grouped(Double(bytes) / 1024)) KiB",
+                   values: list.values.msKeys.merging(["reply_bytes": Double(bytes)]) { a, _ in a },
+                   note: "\(listings) calls, sent to reply read"),
+            Metric(6, "Start-up to READY=1 with \(grouped(Double(total))) persisted timers",
+                   "median \(fixed(startup.p50, 1)) ms, max \(fixed(startup.max, 1)) ms",
+                   target: "< 500 ms", verdict: Verdict(startup.p50 < 500), values: startup.values.msKeys,
+                   note: "\(startups) restarts"),
+        ]
+        let reference = context.expiryP99.map { (p99: $0, name: "scenario 1's p99 \(fixed($0, 2)) ms") }
+            ?? context.floorP99.map { (p99: $0, name: "floor p99 \(fixed($0, 3)) ms") }
+        var expiry = analysis.metrics(scenario: 6, title: "\(expiring) of \(grouped(Double(total))) timers over \(fixed(spreadSeconds, 0)) s",
+                                    baseline: reference?.name ?? "scenario 1 not run", target: "p99 within 5 ms of scenario 1's",
+                                    limit: (reference?.p99 ?? .infinity) + 5, spreadMS: nil)
+        if reference == nil {
+            for i in expiry.indices where expiry[i].verdict == .met { expiry[i].verdict = .info }
+        }
+        return metrics + expiry
+    }
+}

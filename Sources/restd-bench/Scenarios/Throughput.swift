@@ -1,0 +1,93 @@
+import CDBus
+import DBusKit
+import RestProtocol
+
+/// Scenario 3: calls per second answered with a window of calls in flight, for Live.Update
+/// and for two baselines with the same client: Peer.Ping to the dbus-daemon itself (the
+/// bus's ceiling) and Peer.Ping to restd (libdbus answers it inside restd's loop before any
+/// Swift code runs: the ceiling of a call routed through restd). Rounds alternate the three.
+enum Throughput {
+    static func run(_ context: BenchContext) throws -> [Metric] {
+        let seconds = context.size(5.0, smoke: 0.3)
+        let rounds = context.size(3, smoke: 1)
+        let window = 64
+
+        let stage = try context.stage()
+        let restd = try stage.startRestd()
+        let client = try stage.client()
+
+        let pingBus = RawMessage.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping")
+        let pingRestd = RawMessage.call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.Peer", "Ping")
+        // Every update changes the heart rate, as a real producer's would (an update that
+        // changes nothing is cheaper: restd publishes nothing for it).
+        let updates = (0..<64).map { i in
+            RawMessage.call(RestBus.name, RestBus.livePath, RestBus.liveInterface, "Update",
+                            [.vardict(["heart_rate": .int32(Int32(60 + i))])])
+        }
+        defer {
+            dbus_message_unref(pingBus)
+            dbus_message_unref(pingRestd)
+            updates.forEach { dbus_message_unref($0) }
+        }
+
+        struct Kind {
+            let name: String
+            let next: (Int) -> OpaquePointer
+            var rates: [Double] = []
+            var restdCPU: [Double] = []
+            var busCPU: [Double] = []
+            var errors = 0
+            var firstError: String?
+        }
+        func copy(_ template: OpaquePointer) -> OpaquePointer {
+            guard let message = dbus_message_copy(template) else { fatalError("out of memory") }
+            return message
+        }
+        var kinds = [
+            Kind(name: "bus", next: { _ in copy(pingBus) }),
+            Kind(name: "restd", next: { _ in copy(pingRestd) }),
+            Kind(name: "update", next: { i in copy(updates[i % updates.count]) }),
+        ]
+        // A short warm-up, so that the first measured round does not pay for first calls.
+        _ = try client.pipeline(window: window, duration: min(0.3, seconds)) { i in copy(updates[i % updates.count]) }
+        for _ in 0..<rounds {
+            for k in kinds.indices {
+                let restdMeter = CPUMeter(pid: restd.pid)
+                let busMeter = CPUMeter(pid: stage.bus.pid)
+                let result = try client.pipeline(window: window, duration: seconds, kinds[k].next)
+                kinds[k].restdCPU.append(restdMeter.read().share)
+                kinds[k].busCPU.append(busMeter.read().share)
+                kinds[k].rates.append(result.rate)
+                kinds[k].errors += result.errors
+                kinds[k].firstError = kinds[k].firstError ?? result.firstError
+            }
+        }
+        let bus = kinds[0]
+        let ping = kinds[1]
+        let update = kinds[2]
+        let ratio = median(update.rates) / max(median(ping.rates), 1)
+        func cpu(_ kind: Kind) -> String {
+            "restd CPU \(fixed(median(kind.restdCPU) * 100, 0)) %, dbus-daemon \(fixed(median(kind.busCPU) * 100, 0)) %"
+        }
+        func values(_ kind: Kind) -> [String: Double] {
+            var values: [String: Double] = ["calls_per_s": median(kind.rates), "restd_cpu_share": median(kind.restdCPU),
+                                            "dbus_daemon_cpu_share": median(kind.busCPU), "errors": Double(kind.errors)]
+            for (i, rate) in kind.rates.enumerated() { values["round\(i + 1)_calls_per_s"] = rate }
+            return values
+        }
+        let shape = "\(window) in flight, \(rounds) × \(fixed(seconds, 1)) s, median"
+        var metrics = [
+            Metric(3, "Peer.Ping to dbus-daemon (the bus's ceiling)", "\(grouped(median(bus.rates))) calls/s; \(cpu(bus))",
+                   values: values(bus), note: shape),
+            Metric(3, "Peer.Ping to restd (ceiling through restd's loop)", "\(grouped(median(ping.rates))) calls/s; \(cpu(ping))",
+                   baseline: "\(fixed(median(ping.rates) / max(median(bus.rates), 1) * 100, 0)) % of the bus's",
+                   values: values(ping), note: shape),
+            Metric(3, "Live.Update", "\(grouped(median(update.rates))) calls/s; \(cpu(update))",
+                   baseline: "\(fixed(ratio * 100, 0)) % of Ping to restd", target: "≥ 70 % of Ping to restd",
+                   verdict: update.errors == 0 ? Verdict(ratio >= 0.7) : .missed, values: values(update),
+                   note: update.errors == 0 ? shape : "\(update.errors) errors; the first: \(update.firstError ?? "")"),
+        ]
+        metrics[2].values["ratio_to_ping_restd"] = ratio
+        return metrics
+    }
+}
