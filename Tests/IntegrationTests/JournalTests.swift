@@ -67,15 +67,29 @@ final class JournalHarness {
     private let stderrPath: String
 
     // Listens on the journal socket and appends each datagram to a file as <4-byte length><bytes>.
+    // On SIGTERM it first drains what is still queued: restd's last entries (sent just before it
+    // exited) may not have been read yet.
     private static let listener = """
-        import socket, sys
+        import signal, socket, sys
+        class Stop(Exception): pass
+        def stop(*_): raise Stop()
+        signal.signal(signal.SIGTERM, stop)
         s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         s.bind("/run/systemd/journal/socket")
-        open(sys.argv[2], "w").close()
         out = open(sys.argv[1], "ab", buffering=0)
-        while True:
-            data = s.recv(1 << 22)
-            out.write(len(data).to_bytes(4, "big") + data)
+        open(sys.argv[2], "w").close()
+        try:
+            while True:
+                data = s.recv(1 << 22)
+                out.write(len(data).to_bytes(4, "big") + data)
+        except Stop:
+            s.setblocking(False)
+            try:
+                while True:
+                    data = s.recv(1 << 22)
+                    out.write(len(data).to_bytes(4, "big") + data)
+            except BlockingIOError:
+                pass
         """
 
     // $1 restd, $2 listener, $3 datagram file, $4 ready marker, $5 stderr file, $6 JOURNAL_STREAM mode.
@@ -90,6 +104,7 @@ final class JournalHarness {
         status=0
         "$1" 2>"$5" || status=$?
         kill "$listener"
+        wait "$listener" || true
         exit "$status"
         """
 
