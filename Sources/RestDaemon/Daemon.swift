@@ -128,9 +128,18 @@ public final class Daemon {
         service.observe { signals.publish($0) }
         service.observe { [unowned self] events in self.logExpiries(events) }
         status.addPart { [unowned self] in
-            let timers = self.service.book.timers.values
-            return StatusReporter.timersPhrase(running: timers.filter { $0.state == .running }.count,
-                                               paused: timers.filter { $0.state == .paused }.count)
+            // Counted in one pass, without copying the timers into arrays: this runs after every
+            // committed batch, so with 10,000 timers two filtered copies took half of restd's time.
+            var running = 0
+            var paused = 0
+            for timer in self.service.book.timers.values {
+                switch timer.state {
+                case .running: running += 1
+                case .paused: paused += 1
+                case .expired: break
+                }
+            }
+            return StatusReporter.timersPhrase(running: running, paused: paused)
         }
         service.observe { [unowned self] _ in self.status.refresh() }
         // After the signals: Expired is on its way before a notification is even asked for.

@@ -72,19 +72,24 @@ enum ThrottleUnderLoad {
         let records = observer.stop()
 
         let final = Int64(count - 1)
-        func stream(_ member: String, fields: (ReceivedMessage) -> [String: DBusValue]?) -> (arrivals: [Int64], finalAt: Int64?) {
-            var arrivals: [Int64] = []
-            var finalAt: Int64?
+        func stream(_ member: String, fields: (ReceivedMessage) -> [String: DBusValue]?,
+                    publishedAt: (ReceivedMessage) -> Int64?) -> Stream {
+            var result = Stream()
             for record in records where record.message.member == member && record.arrivalNSec / 1000 >= startRealtime {
-                arrivals.append(record.arrivalNSec / 1000)
-                if finalAt == nil, fields(record.message)?["x_seq"]?.unwrapped.int64 == final { finalAt = record.arrivalNSec / 1000 }
+                let arrival = record.arrivalNSec / 1000
+                result.emissions.append((arrival, publishedAt(record.message) ?? arrival))
+                if result.finalAt == nil, fields(record.message)?["x_seq"]?.unwrapped.int64 == final { result.finalAt = arrival }
             }
-            return (arrivals, finalAt)
+            return result
         }
-        let broadcast = stream("PropertiesChanged") { message in
+        let broadcast = stream("PropertiesChanged", fields: { message in
             message.arguments.count > 1 ? message.arguments[1].vardictEntries?["Fields"]?.unwrapped.vardictEntries : nil
-        }
-        let subscriber = stream("Changed") { $0.arguments.first?.vardictEntries }
+        }, publishedAt: { message in
+            message.arguments.count > 1
+                ? message.arguments[1].vardictEntries?[LiveProperty.updatedAtUSec]?.unwrapped.uint64.map(Int64.init) : nil
+        })
+        let subscriber = stream("Changed", fields: { $0.arguments.first?.vardictEntries },
+                                publishedAt: { $0.arguments.count > 1 ? $0.arguments[1].uint64.map(Int64.init) : nil })
 
         var metrics = [
             Metric(4, "Producer: Live.Update at \(grouped(rate))/s for \(fixed(seconds, 0)) s",
@@ -103,18 +108,27 @@ enum ThrottleUnderLoad {
         return metrics
     }
 
+    /// One observed stream: each emission's arrival and restd's own publication time (the
+    /// `at_usec` of Changed, the `UpdatedAtUSec` in the broadcast), and when the final value came.
+    struct Stream {
+        var emissions: [(arrival: Int64, published: Int64)] = []
+        var finalAt: Int64?
+    }
+
     /// Rate and final-value lag of one stream. The rate is counted over the producer's run:
-    /// a leading edge at once, then one emission per interval.
-    static func describe(name: String, hz: Double, stream: (arrivals: [Int64], finalAt: Int64?),
+    /// a leading edge at once, then one emission per interval. Gaps are between restd's
+    /// publication times, so that one emission delayed on its way (a busy machine) is not
+    /// taken for two published too close together; the lag is measured at arrival.
+    static func describe(name: String, hz: Double, stream: Stream,
                          lastSent: Int64, startRealtime: Int64, seconds: Double) -> [Metric] {
         let interval = 1 / hz
-        let during = stream.arrivals.filter { $0 <= lastSent + Int64(interval * 1e6) }
+        let during = stream.emissions.filter { $0.arrival <= lastSent + Int64(interval * 1e6) }.map(\.published)
         let gaps = zip(during.dropFirst(), during).map { Double($0 - $1) / 1e6 }
         let observedHz = gaps.isEmpty ? 0 : Double(gaps.count) / gaps.reduce(0, +)
         let shortest = gaps.min() ?? 0
-        // Exactly the rate: no two emissions closer than the interval (1 ms of timer accuracy
-        // and a little transit jitter allowed), and no fewer than the interval allows.
-        let expected = Int(seconds * hz)
+        // Exactly the rate: no two publications closer than the interval (the throttle's timer
+        // has 1 ms of accuracy; 20 ms allowed), and no fewer than the interval allows.
+        let expected = Int((seconds * hz).rounded())
         let rateMet = shortest >= interval - 0.02 && during.count >= expected && during.count <= expected + 2
         var metrics = [
             Metric(4, "\(name): emissions", "\(during.count) in \(fixed(seconds, 1)) s = \(fixed(observedHz, 2)) Hz, "
