@@ -43,6 +43,17 @@ BIN_DIR = $$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN_DIR = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path $(SWIFT_FLAGS))
 
+# `$(RUN_TESTS) LOG swift test …`: runs the tests with their output also kept in LOG; when
+# anything fails, the failures are printed once more at the very end, where the tail of a
+# long CI log still shows which test it was and why.
+RUN_TESTS = run_tests() { \
+	  local log=$$1; shift; mkdir -p "$$(dirname "$$log")"; \
+	  "$$@" 2>&1 | tee "$$log" && return 0; local status=$$?; \
+	  echo; echo "=== what failed (the whole output is in $$log) ==="; \
+	  grep -E -A6 '✘|error:|Fatal error|Test crashed|Exited with' "$$log" | grep -v '^✔' | tail -n 120; \
+	  return $$status; \
+	}; run_tests
+
 # Every benchmark scenario at a tiny size, on the debug build: a check that the harness
 # still works (CI runs it in `make test`), not a measurement. Under a minute.
 BENCH_SMOKE = "$(BIN_DIR)/restd-bench" --smoke --json .build/bench-smoke.json
@@ -117,7 +128,7 @@ release: deps
 
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
+	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
 	$(BENCH_SMOKE)
 	$(MAKE) --no-print-directory install-check
 	$(MAKE) --no-print-directory test-asan
@@ -130,7 +141,7 @@ test: deps
 ASAN_FLAGS = --sanitize=address --scratch-path .build-asan
 test-asan: deps
 	$(SWIFT) build --build-tests $(ASAN_FLAGS) $(SWIFT_FLAGS)
-	RESTD_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 \
+	$(RUN_TESTS) .build-asan/test.log env RESTD_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 \
 	RESTD_BIN_DIR="$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path)" \
 	$(SWIFT) test --skip-build $(ASAN_FLAGS) $(SWIFT_FLAGS) $(TEST_FLAGS)
 
