@@ -206,7 +206,10 @@ struct CrashLoopTests {
             }
         }
         worker.start()
-        while log.withLock({ $0.count }) < 100 { usleep(1000) }  // the burst is under way
+        // The burst is under way (or the worker gave up, which the check below reports).
+        let deadline = Date().addingTimeInterval(60)
+        while log.withLock({ $0.count }) < 100, !worker.isFinished, Date() < deadline { usleep(1000) }
+        try #require(log.withLock { $0.count } >= 100, "the burst did not get going\n\(daemon.restd.log())")
         daemon.restd.terminate()
         #expect(try daemon.restd.waitForExit() == 0, "\(daemon.restd.log())")
         while !worker.isFinished { usleep(1000) }

@@ -66,33 +66,30 @@ final class JournalHarness {
     private let datagrams: String
     private let stderrPath: String
 
-    // Listens on the journal socket and appends each datagram to a file as <4-byte length><bytes>.
-    // On SIGTERM it first drains what is still queued: restd's last entries (sent just before it
-    // exited) may not have been read yet.
+    // Listens on the journal socket and appends each datagram to a file as <4-byte length><bytes>,
+    // until the end marker the script sends once restd has exited. Datagrams on the socket are
+    // read in the order they were sent, so everything restd sent is in the file by then (a
+    // signal to stop could land between a recv and its write, and lose restd's last entry).
     private static let listener = """
-        import signal, socket, sys
-        class Stop(Exception): pass
-        def stop(*_): raise Stop()
-        signal.signal(signal.SIGTERM, stop)
+        import socket, sys
         s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         s.bind("/run/systemd/journal/socket")
         out = open(sys.argv[1], "ab", buffering=0)
         open(sys.argv[2], "w").close()
-        try:
-            while True:
-                data = s.recv(1 << 22)
-                out.write(len(data).to_bytes(4, "big") + data)
-        except Stop:
-            s.setblocking(False)
-            try:
-                while True:
-                    data = s.recv(1 << 22)
-                    out.write(len(data).to_bytes(4, "big") + data)
-            except BlockingIOError:
-                pass
+        while True:
+            data = s.recv(1 << 22)
+            if data == b"RESTD_TEST_END":
+                break
+            out.write(len(data).to_bytes(4, "big") + data)
         """
 
-    // $1 restd, $2 listener, $3 datagram file, $4 ready marker, $5 stderr file, $6 JOURNAL_STREAM mode.
+    private static let endMarker = """
+        import socket
+        socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"RESTD_TEST_END", "/run/systemd/journal/socket")
+        """
+
+    // $1 restd, $2 listener, $3 datagram file, $4 ready marker, $5 stderr file, $6 JOURNAL_STREAM
+    // mode, $7 the end-marker sender.
     private static let script = """
         set -eu
         mount -t tmpfs tmpfs /run
@@ -103,8 +100,8 @@ final class JournalHarness {
         if [ "$6" = matching ]; then export JOURNAL_STREAM=$(stat -c %d:%i "$5"); else export JOURNAL_STREAM=1:1; fi
         status=0
         "$1" 2>"$5" || status=$?
-        kill "$listener"
-        wait "$listener" || true
+        /usr/bin/python3 "$7"
+        wait "$listener"
         exit "$status"
         """
 
@@ -112,6 +109,7 @@ final class JournalHarness {
         bus = try TestBus()
         directory = try TempDirectory(prefix: "restd-journal")
         let listener = try directory.write("listener.py", Self.listener)
+        let endMarker = try directory.write("end-marker.py", Self.endMarker)
         let script = try directory.write("run.sh", Self.script)
         datagrams = directory.path("datagrams")
         stderrPath = directory.path("stderr")
@@ -125,7 +123,7 @@ final class JournalHarness {
             executable: TestEnvironment.which("unshare") ?? "/usr/bin/unshare",
             arguments: ["-m", "--propagation", "private", "/bin/bash", script, try BuildProducts.executable("restd"),
                         listener, datagrams, directory.path("listening"), stderrPath,
-                        journalStream == .matching ? "matching" : "mismatched"],
+                        journalStream == .matching ? "matching" : "mismatched", endMarker],
             environment: TestEnvironment.make([
                 "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_STATE_HOME": state,
                 "XDG_CONFIG_HOME": try directory.subdirectory("config"),

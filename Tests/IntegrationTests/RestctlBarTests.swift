@@ -50,7 +50,8 @@ struct RestctlBarTests {
             #expect(line == bar.running(seconds: seconds, durationSeconds: 120, progress: true))
             shown.append(seconds)
         }
-        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 - $1 == 1 }, "\(watch.lines)")
+        // Counting down (a second apart, unless the machine stalled restctl for longer).
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 > $1 }, "\(watch.lines)")
 
         // Over: the overtime ticks up, in the expired class.
         #expect(restctl(daemon.bus, "sub", "5m").succeeded)
@@ -61,7 +62,7 @@ struct RestctlBarTests {
             #expect(line == bar.expired(overtime: seconds, progress: true))
             overtime.append(seconds)
         }
-        #expect(overtime[1] == overtime[0] + 1, "\(watch.lines)")
+        #expect(overtime[1] > overtime[0], "\(watch.lines)")
 
         #expect(restctl(daemon.bus, "cancel").succeeded)
         try watch.waitForLine { $0 == bar.idle(progress: true) }
@@ -100,25 +101,25 @@ struct RestctlBarTests {
         try watch.waitForLine { $0 == "idle" }
         // A window long enough to see a once-a-second tick twice, were there one.
         let pid = watch.child.pid
-        var before = try contextSwitches(pid)
+        var before = try settledContextSwitches(pid)
         usleep(2_500_000)
         #expect(try contextSwitches(pid) == before, "restctl woke up while idle")
 
         #expect(restctl(daemon.bus, "start", "90", "--label", "Squat").succeeded)
         #expect(restctl(daemon.bus, "pause").succeeded)
         try watch.waitForLine { $0.hasPrefix("paused ") }
-        before = try contextSwitches(pid)
+        before = try settledContextSwitches(pid)
         usleep(2_500_000)
         #expect(try contextSwitches(pid) == before, "restctl woke up while paused")
 
-        // The same measure sees the ticks of a running timer.
+        // The same measure sees the ticks of a running timer (the second line below was
+        // written after `before` was read, whatever was already there).
         #expect(restctl(daemon.bus, "resume").succeeded)
         try watch.waitForLine { !$0.hasPrefix("paused ") }
         before = try contextSwitches(pid)
-        let lines = watch.lines.count
         try watch.waitForLine { _ in true }
         try watch.waitForLine { _ in true }
-        #expect(try contextSwitches(pid) > before && watch.lines.count >= lines + 2)
+        #expect(try contextSwitches(pid) > before)
     }
 
     @Test("a bar closing its pipe ends the watch quietly, status 0")
@@ -176,6 +177,20 @@ struct RestctlBarTests {
     }
 
     /// Context switches of every thread of `pid` so far: unchanged means it never woke up.
+    /// The context switches once restctl has gone to sleep: right after it wrote a line it may
+    /// still be on its way into poll(2), and that last switch is not a wake-up. Readings 250 ms
+    /// apart until two agree (a precondition, with a generous limit).
+    private func settledContextSwitches(_ pid: Int32) throws -> Int {
+        var last = try contextSwitches(pid)
+        for _ in 0..<120 {
+            usleep(250_000)
+            let now = try contextSwitches(pid)
+            if now == last { return now }
+            last = now
+        }
+        throw HarnessError.timedOut("restctl (pid \(pid)) kept running for 30 s")
+    }
+
     private func contextSwitches(_ pid: Int32) throws -> Int {
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
         var total = 0

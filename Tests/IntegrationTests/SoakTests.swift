@@ -29,7 +29,7 @@ struct SoakTests {
             let id = "t\(Int.random(in: 0..<64, using: &random))"
             do throws(ClientError) {
                 switch Int.random(in: 0..<10, using: &random) {
-                case 0, 1: try client.start(id: id, durationUSec: UInt64.random(in: 60...7200, using: &random) * 1_000_000,
+                case 0, 1: try client.start(id: id, durationUSec: UInt64.random(in: 3600...7200, using: &random) * 1_000_000,
                                             label: "soak \(index)")
                 case 2: try client.pause(id: id)
                 case 3: try client.resume(id: id)
