@@ -52,6 +52,8 @@ final class Notifier {
     private var generation: UInt64 = 0
     /// The unique name of the current owner when known: signals from anyone else are ignored.
     private var owner: String?
+    /// Bumped whenever a server takes the name where there was none.
+    private var appearances: UInt64 = 0
     /// Whether the last call failed; the first failure is logged as a warning, the rest as debug.
     private var failing = false
     private var isPumping = false
@@ -144,6 +146,7 @@ final class Notifier {
     private func askCapabilities() {
         capabilities = .asking
         let generation = self.generation
+        let appearances = self.appearances
         callServer("GetCapabilities", []) { [unowned self] result in
             // Another owner since: its capabilities are asked anew, and what was held is re-planned.
             guard generation == self.generation else {
@@ -161,6 +164,12 @@ final class Notifier {
                 if owner == nil { owner = reply.sender }
                 logger.debug("notification server \(reply.sender ?? "?") can: \(advertised.joined(separator: " "))")
                 for notification in waiting { notify(notification, capabilities: known) }
+            case .failure(let error) where appearances != self.appearances:
+                // A server took the name while we asked: it was being started (D-Bus activation by
+                // this very call, say) and did not answer in time. Asked again, now that it is up.
+                logger.debug("a notification server appeared while asking for its capabilities (\(error.message)); asking again")
+                held = waiting
+                askCapabilities()
             case .failure(let error):
                 capabilities = .unknown
                 noteFailure(error)
@@ -260,6 +269,7 @@ final class Notifier {
         logger.debug(newOwner.isEmpty ? "the notification server left the bus" : "notification server: \(newOwner)")
         owner = newOwner.isEmpty ? nil : newOwner
         if oldOwner.isEmpty {
+            appearances += 1
             // A server appeared where there was none (perhaps activated by our own call, which
             // then reaches it): nothing of ours was on screen, only what failed is tried again.
             tracker.retryFailed()
