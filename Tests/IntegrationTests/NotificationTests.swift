@@ -445,6 +445,43 @@ struct NotificationTests {
         #expect(daemon.calls.calls("Notify").count == 1)
     }
 
+    @Test("an activated server that takes its name at once but answers only after restd's 2 s timeout is asked again")
+    func slowActivatedServer() throws {
+        let services = try TempDirectory(prefix: "restd-svc")
+        // A dbusmock template: like a server that is up on the bus but still loading, the first
+        // GetCapabilities is answered after 3 s, when restd has given up on it.
+        let template = try services.write("slow_notifications.py", """
+            BUS_NAME = 'org.freedesktop.Notifications'
+            MAIN_OBJ = '/org/freedesktop/Notifications'
+            MAIN_IFACE = 'org.freedesktop.Notifications'
+            SYSTEM_BUS = False
+
+            def load(mock, parameters):
+                mock.next_id = 1
+                mock.slow = True
+                mock.AddMethods(MAIN_IFACE, [
+                    ('GetCapabilities', '', 'as',
+                     'import time\\nif self.slow:\\n    self.slow = False\\n    time.sleep(3)\\nret = ["body", "actions"]'),
+                    ('CloseNotification', 'u', '', ''),
+                    ('Notify', 'susssasa{sv}i', 'u', 'ret = self.next_id\\nself.next_id += 1'),
+                ])
+
+            """)
+        try services.write("org.freedesktop.Notifications.service", """
+            [D-BUS Service]
+            Name=org.freedesktop.Notifications
+            Exec=\(NotificationServer.python) -m dbusmock --template \(template)
+
+            """)
+        let daemon = try NotifyingDaemon(capabilities: nil, serviceDirectories: [services.path])
+        try daemon.client.start(id: "t", durationUSec: 1_000_000, label: "T")
+        try daemon.expectOnTime("t")
+        let notify = try daemon.calls.waitFor("Notify")
+        #expect(notify.map(\.labelInBody) == ["T"], "\(daemon.restd.log())")
+        #expect(daemon.calls.calls("GetCapabilities").count == 2, "asked again once")
+        #expect(daemon.calls.calls("Notify").count == 1)
+    }
+
     // MARK: Failures
 
     @Test("no server: timers expire on time, one warning, and notifications come when a server does")
