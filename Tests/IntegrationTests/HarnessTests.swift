@@ -129,7 +129,8 @@ struct HarnessTests {
 
     @Test("Command.run escalates to SIGKILL when SIGTERM is ignored")
     func commandTimeoutKill() {
-        let result = Command.run(["sh", "-c", "trap '' TERM; echo started; exec sleep 60"], timeout: 1)
+        // 5 s: the shell has to have set its trap before the timeout, even on a stalled machine.
+        let result = Command.run(["sh", "-c", "trap '' TERM; echo started; exec sleep 60"], timeout: 5)
         #expect(result.timedOut, "\(result)")
         #expect(result.status == -SIGKILL, "\(result)")
         #expect(result.stdout == "started\n", "\(result)")

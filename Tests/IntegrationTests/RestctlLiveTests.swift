@@ -275,8 +275,8 @@ struct RestctlLiveTests {
         let watch = try WatchProcess(bus: daemon.bus, arguments: ["--id", "quick"])
         defer { watch.stop() }
         try watch.waitForLine { $0 == "idle" }
-        #expect(restctl(daemon.bus, "start", "1", "--id", "quick", "--label", "Jump").succeeded)
-        try watch.waitForLine { matches($0, #"quick  running  0:0[01]  Jump"#) }
+        #expect(restctl(daemon.bus, "start", "3", "--id", "quick", "--label", "Jump").succeeded)
+        try watch.waitForLine { matches($0, #"quick  running  0:0[0-3]  Jump"#) }
         try watch.waitForLine { matches($0, #"quick  expired  0:00 \(\+0:0\d\)  Jump"#) }
         #expect(restctl(daemon.bus, "cancel").succeeded)  // the default timer: nothing to print
         #expect(restctl(daemon.bus, "add", "30", "--id", "quick").succeeded)

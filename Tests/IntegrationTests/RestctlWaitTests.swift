@@ -94,8 +94,16 @@ struct RestctlWaitTests {
                                  environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address, "SHELL": "/bin/sh"])
         #expect(result.status == 0, "\(result)")
         let erase = "\u{1B}[K"
-        // Half of the rest gone: ten of twenty cells.
-        #expect(result.stdout.contains("\r0:02 [██████████          ] Squat" + erase), "\(result.stdout.debugDescription)")
+        // Each frame's bar is the part of the rest gone when it was drawn: with s seconds shown
+        // (rounded up), 4 − s to 5 − s of the 4 s, so 5·(4 − s) to 5·(5 − s) − 1 full cells of 20.
+        // Frames come once a second (a machine that stalls restctl may skip one).
+        let frames = result.stdout.matches(of: #/\r0:0([1-3]) \[([█▏▎▍▌▋▊▉ ]{20})\] Squat\x{1B}\[K/#)
+        #expect(!frames.isEmpty, "\(result.stdout.debugDescription)")
+        for frame in frames {
+            let shown = Int(frame.output.1)!
+            let full = frame.output.2.filter { $0 == "█" }.count
+            #expect((5 * (4 - shown)...(5 * (5 - shown) - 1)).contains(full), "\(frame.output.0.debugDescription)")
+        }
         #expect(result.stdout.hasPrefix("\r0:0"), "\(result.stdout.debugDescription)")
         let end = try #require(result.stdout.range(of: "\r" + erase + "default  expired  0:00 (+"),
                                "\(result.stdout.debugDescription)")
