@@ -49,7 +49,7 @@ struct RestctlTests {
         #expect(json.status == 0 && json.stderr.isEmpty, "\(json)")
         let iso = #""\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z""#
         #expect(matches(json.stdout, #"\{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
-            + #""duration_usec":90000000,"remaining_usec":\d+,"started_at":"# + iso + #","ends_at":"# + iso
+            + #""duration_usec":90000000,"warn_usec":0,"remaining_usec":\d+,"started_at":"# + iso + #","ends_at":"# + iso
             + #","expired_at":null\}\n"#), "\(json)")
         let object = try #require(jsonObject(json.stdout), "\(json)")
         let remaining = try #require(object["remaining_usec"] as? Int)
@@ -58,6 +58,16 @@ struct RestctlTests {
         let ends = try #require(instant(object["ends_at"]), "\(json)")
         #expect(abs(ends.timeIntervalSince(started) - 90) < 0.002, "\(json)")
         #expect(abs(started.timeIntervalSince(before)) < 60, "started_at is not the wall clock: \(json)")
+    }
+
+    @Test("start --warn sets the pre-alert, shown as warn_usec by status --json")
+    func startWarn() throws {
+        let daemon = try Fixture()
+        #expect(daemon.run("start", "90", "--warn", "10").status == 0)
+        let object = try #require(jsonObject(daemon.run("status", "--json").stdout))
+        #expect(object["warn_usec"] as? Int == 10_000_000, "\(object)")
+        let tooLong = daemon.run("start", "30", "--warn", "1m")
+        #expect(tooLong.status != 0 && !tooLong.stderr.isEmpty, "\(tooLong)")
     }
 
     @Test("start without a duration runs 90 s; --no-notify and --id are passed on")
