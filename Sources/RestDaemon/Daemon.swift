@@ -250,6 +250,7 @@ public final class Daemon {
         status.announceReady()
         let code = try loop.run()
         connection.flush()  // a reply queued just before stopping must still leave
+        service.closeStore()
         return code
     }
 

@@ -89,6 +89,15 @@ final class TimerService {
         rearm(now: now)
     }
 
+    /// Closes the store when restd stops (nothing is written after the loop has ended).
+    func closeStore() {
+        do {
+            try store.close()
+        } catch {
+            logger.error("\(error)")
+        }
+    }
+
     /// Adds an observer of committed events.
     func observe(_ observer: @escaping ([TimerEvent]) -> Void) {
         observers.append(observer)

@@ -31,7 +31,7 @@ struct DamagedEnvironmentTests {
         /// Fills the disk to the last byte.
         func fill() {
             let handle = FileHandle(forWritingAtPath: path("filler")) ?? {
-                FileManager.default.createFile(atPath: path("filler"), contents: nil)
+                _ = FileManager.default.createFile(atPath: path("filler"), contents: nil)
                 return FileHandle(forWritingAtPath: path("filler"))!
             }()
             let chunk = Data(repeating: 0x55, count: 4096)
@@ -94,9 +94,11 @@ struct DamagedEnvironmentTests {
         let script = "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
             + "mount -o remount,bind,ro \"$XDG_STATE_HOME\" && exec \"$0\""
         let watcher = try SignalWatcher.restd(bus: daemon.bus)
+        let runtime = try TempDirectory(prefix: "restd-runtime")
         let restd = try RestdProcess(bus: daemon.bus, stateHome: daemon.state.path,
                                      arguments: ["--user", "--map-root-user", "--mount", "--propagation", "private",
                                                  "/bin/sh", "-c", script, try BuildProducts.executable("restd")],
+                                     environment: ["XDG_RUNTIME_DIR": runtime.path],
                                      executable: "/usr/bin/unshare")
         defer { restd.terminate() }
         try restd.waitUntilReady()
@@ -106,6 +108,13 @@ struct DamagedEnvironmentTests {
         try watcher.waitFor(where: { $0.member == "Expired" && $0.arguments().first == .string("short") })
         #expect(try client.timer(id: "short").state == "expired")
         #expect(restd.log().contains("read-only"), "\(restd.log())")
+
+        // The copy it served from is in a private directory under $XDG_RUNTIME_DIR, gone when it stops.
+        let scratch = try FileManager.default.contentsOfDirectory(atPath: runtime.path)
+        #expect(scratch.count == 1 && scratch.first?.hasPrefix("restd-readonly.") == true, "\(scratch)")
+        restd.terminate()
+        #expect(try restd.waitForExit() == 0, "\(restd.log())")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime.path).isEmpty)
     }
 
     @Test("the bus dies: restd exits non-zero at once, and on a new bus it has every timer")

@@ -29,12 +29,17 @@ final class TimerStore: Sendable {
     let readOnlyReason: String?
 
     private let queue: DatabaseQueue
+    /// The private directory holding the copy a read-only state directory is served from:
+    /// removed when the store is closed.
+    private let scratchDirectory: String?
 
-    private init(path: String, queue: DatabaseQueue, movedAsideReason: String?, readOnlyReason: String? = nil) {
+    private init(path: String, queue: DatabaseQueue, movedAsideReason: String?, readOnlyReason: String? = nil,
+                 scratchDirectory: String? = nil) {
         self.path = path
         self.queue = queue
         self.movedAsideReason = movedAsideReason
         self.readOnlyReason = readOnlyReason
+        self.scratchDirectory = scratchDirectory
     }
 
     // MARK: - Opening
@@ -79,18 +84,25 @@ final class TimerStore: Sendable {
             // Unreadable (or not readable as a state file): serve nothing rather than guess.
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
         }
-        let queue = try openWritable(copy)
+        let queue: DatabaseQueue
+        do {
+            queue = try openWritable(copy)
+        } catch {
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw error
+        }
         return TimerStore(path: path, queue: queue, movedAsideReason: nil,
-                          readOnlyReason: "the state directory \(directory) is read-only")
+                          readOnlyReason: "the state directory \(directory) is read-only", scratchDirectory: scratch)
     }
 
-    /// Closes the database; later calls fail.
+    /// Closes the database, and removes the scratch copy of a read-only state; later calls fail.
     func close() throws {
         do {
             try queue.close()
         } catch {
             throw StoreError(description: "could not close the state file \(path): \(Self.reason(error))")
         }
+        if let scratchDirectory { try? FileManager.default.removeItem(atPath: scratchDirectory) }
     }
 
     /// Returns nil when `path` is absent or a readable current state file, otherwise a
