@@ -34,7 +34,7 @@ CMD ?=
 
 # Build headers and libraries, and the programs the tests and `make run` use.
 export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
-	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock man-db
+	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock man-db desktop-file-utils
 
 # Where `swift build` puts the debug executables (asked at recipe time).
 BIN_DIR = $$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))
@@ -76,6 +76,7 @@ DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+APPLICATIONSDIR ?= $(DATADIR)/applications
 # release: optimised, with the Swift runtime linked in (--static-swift-stdlib), so the
 # installed programs do not depend on where the toolchain is. debug: the test build
 # as it is (what `make install-check` installs, to spare CI a release build).
@@ -149,7 +150,7 @@ test-asan: deps
 # so that the sub-makes of install-check compute their own).
 INSTALL_DIRS = DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' USERUNITDIR='$(USERUNITDIR)' \
 	DBUSSERVICEDIR='$(DBUSSERVICEDIR)' DBUSINTERFACEDIR='$(DBUSINTERFACEDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' \
-	ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' MANDIR='$(MANDIR)'
+	ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' MANDIR='$(MANDIR)' APPLICATIONSDIR='$(APPLICATIONSDIR)'
 
 # Builds (release unless INSTALL_CONFIG=debug) and installs every file.
 install: deps
@@ -346,6 +347,7 @@ files=(
   "completion:fish 644 $FISHCOMPDIR/restctl.fish"
   "file:man/man1/restd.1 644 $MANDIR/man1/restd.1"
   "file:man/man1/restctl.1 644 $MANDIR/man1/restctl.1"
+  "desktop:data/restd.desktop 644 $APPLICATIONSDIR/restd.desktop"
 )
 for entry in "${files[@]}"; do
   read -r source mode target <<<"$entry"
@@ -363,6 +365,7 @@ for entry in "${files[@]}"; do
     file) cp "$name" "$tmp" ;;
     unit) sed "s|^ExecStart=.*|ExecStart=$BINDIR/restd|" "$name" >"$tmp" ;;
     activation) sed "s|^Exec=.*|Exec=$BINDIR/restd|" "$name" >"$tmp" ;;
+    desktop) sed "s|^Exec=restctl |Exec=$BINDIR/restctl |" "$name" >"$tmp" ;;
     completion) "$bin_dir/restctl" --generate-completion-script "$name" >"$tmp" ;;
   esac
   chmod "$mode" "$tmp"
@@ -441,6 +444,8 @@ check "restd.1 is installed"                     test -f "$p/share/man/man1/rest
 check "restctl.1 is installed"                   test -f "$p/share/man/man1/restctl.1"
 check "man finds and renders restd(1) cleanly"   renders_cleanly "$p/share/man" restd
 check "man finds and renders restctl(1) cleanly" renders_cleanly "$p/share/man" restctl
+check "the desktop entry is valid"              desktop-file-validate "$p/share/applications/restd.desktop"
+check "its Exec= names the installed restctl"    grep -qx 'Exec=/usr/local/bin/restctl watch' "$p/share/applications/restd.desktop"
 check "nothing is installed with other modes"    test -z "$(find "$dest" -type f ! -perm 644 ! -perm 755)"
 check "uninstall removes every file"            uninstall_leaves_nothing "$dest" /usr/local
 
