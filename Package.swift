@@ -48,6 +48,10 @@ let package = Package(
             "RestClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
+        // for the benchmark and the integration tests (not a product: nothing ships with it).
+        .target(name: "ProcessHarness"),
+
         // Benchmarks (`make bench`): starts its own dbus-daemon and restd, measures, reports.
         .executableTarget(name: "restd-bench", dependencies: [
             "DBusKit", "CDBus", "CSystemd", "RestProtocol",
