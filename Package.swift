@@ -63,6 +63,6 @@ let package = Package(
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit", "ProcessHarness"]),
     ]
 )
