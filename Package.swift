@@ -58,10 +58,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "RestCoreTests", dependencies: ["RestCore"]),
+        .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "ProcessHarness"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
-        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify"]),
+        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify", "ProcessHarness"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),
         .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit", "ProcessHarness"]),
     ]
