@@ -48,17 +48,21 @@ let package = Package(
             "RestClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
+        // for the benchmark and the integration tests (not a product: nothing ships with it).
+        .target(name: "ProcessHarness"),
+
         // Benchmarks (`make bench`): starts its own dbus-daemon and restd, measures, reports.
         .executableTarget(name: "restd-bench", dependencies: [
-            "DBusKit", "CDBus", "CSystemd", "RestProtocol",
+            "DBusKit", "CDBus", "CSystemd", "RestProtocol", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "RestCoreTests", dependencies: ["RestCore"]),
+        .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "ProcessHarness"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
-        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify"]),
+        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify", "ProcessHarness"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit", "ProcessHarness"]),
     ]
 )

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing

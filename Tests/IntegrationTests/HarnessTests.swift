@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 import Testing
 #if canImport(Glibc)
 import Glibc

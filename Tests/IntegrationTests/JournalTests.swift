@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
@@ -54,7 +55,7 @@ final class JournalHarness {
     enum Stream { case matching, mismatched }
 
     static let isAvailable: Bool = {
-        guard geteuid() == 0, TestEnvironment.which("unshare") != nil, TestEnvironment.which("/usr/bin/python3") != nil else {
+        guard geteuid() == 0, ChildEnvironment.which("unshare") != nil, ChildEnvironment.which("/usr/bin/python3") != nil else {
             return false
         }
         return Command.run(["unshare", "-m", "true"]).succeeded
@@ -120,11 +121,11 @@ final class JournalHarness {
         let log = try openLogFile(directory.path("script.log"))
         defer { close(log) }
         child = try ChildProcess(
-            executable: TestEnvironment.which("unshare") ?? "/usr/bin/unshare",
+            executable: ChildEnvironment.which("unshare") ?? "/usr/bin/unshare",
             arguments: ["-m", "--propagation", "private", "/bin/bash", script, try BuildProducts.executable("restd"),
                         listener, datagrams, directory.path("listening"), stderrPath,
                         journalStream == .matching ? "matching" : "mismatched", endMarker],
-            environment: TestEnvironment.make([
+            environment: ChildEnvironment.make([
                 "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_STATE_HOME": state,
                 "XDG_CONFIG_HOME": try directory.subdirectory("config"),
             ]),

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 import RestClient
 import Testing
 #if canImport(Glibc)
@@ -132,7 +133,7 @@ struct RestctlBarTests {
         let errors = try anonymousFile()
         let child = try ChildProcess(executable: try BuildProducts.executable("restctl"),
                                      arguments: ["watch", "--format", "i3status-rs"],
-                                     environment: TestEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
                                      stdout: fds[1], stderr: errors.fileDescriptor)
         close(fds[1])
         defer { child.killAndReap() }

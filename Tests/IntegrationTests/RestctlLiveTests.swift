@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ProcessHarness
 import RestClient
 import Testing
 #if canImport(Glibc)
@@ -116,7 +117,7 @@ struct RestctlLiveTests {
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         let errors = try anonymousFile()
         let child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
-                                     environment: TestEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
                                      stdin: fds[0], stderr: errors.fileDescriptor)
         close(fds[0])
         defer { child.killAndReap() }
@@ -326,7 +327,7 @@ struct RestctlLiveTests {
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         let errors = try anonymousFile()
         let child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: ["watch"],
-                                     environment: TestEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
                                      stdout: fds[1], stderr: errors.fileDescriptor)
         close(fds[1])
         defer { child.killAndReap() }

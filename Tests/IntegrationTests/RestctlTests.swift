@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 import RestClient
 import Testing
 

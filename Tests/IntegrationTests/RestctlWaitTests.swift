@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -121,7 +122,7 @@ struct RestctlWaitTests {
         // restctl's own pid, for the signal the terminal would send it.
         let command = "echo $$ > \(pidFile); exec \(restctlPath) start 90 --wait --label Squat"
         let script = try ChildProcess(executable: "/usr/bin/script", arguments: ["-qefc", command, "/dev/null"],
-                                      environment: TestEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address,
+                                      environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address,
                                                                          "SHELL": "/bin/sh"]),
                                       stdout: output)
         defer { script.killAndReap() }

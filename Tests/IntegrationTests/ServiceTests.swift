@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
@@ -169,7 +170,7 @@ struct ServiceTests {
 
     @Test("systemd-analyze verify accepts the unit, with ExecStart= pointed at the built restd")
     func unitVerifies() throws {
-        guard TestEnvironment.which("systemd-analyze") != nil else {
+        guard ChildEnvironment.which("systemd-analyze") != nil else {
             Issue.record("systemd-analyze not found (Debian package systemd; `make deps` installs it)")
             return
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ProcessHarness
 import RestCore
 import Testing
 
@@ -364,7 +365,7 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
         try StoreFiles.makePrivateDirectory(dir.state)
         switch kind {
         case .randomBytes:
-            var generator = SplitMix(seed: 42)
+            var generator = SplitMix64(state: 42)
             let data = Data((0..<8192).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
             try write(data, to: path)
         case .textFile:
@@ -505,18 +506,5 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
         let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty)
         #expect(try store.loadAll().count == 60)
-    }
-}
-
-/// A tiny deterministic generator, so the "random" file is the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -81,42 +81,15 @@ enum RawMessage {
     private static func read(_ iter: inout DBusMessageIter) -> DBusValue {
         let type = dbus_message_iter_get_arg_type(&iter)
         switch type {
-        case CDBUS_TYPE_BOOLEAN:
-            var v: dbus_bool_t = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .boolean(v != 0)
-        case CDBUS_TYPE_BYTE:
-            var v: UInt8 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .byte(v)
-        case CDBUS_TYPE_INT16:
-            var v: Int16 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .int16(v)
-        case CDBUS_TYPE_UINT16:
-            var v: UInt16 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .uint16(v)
-        case CDBUS_TYPE_INT32:
-            var v: Int32 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .int32(v)
-        case CDBUS_TYPE_UINT32:
-            var v: UInt32 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .uint32(v)
-        case CDBUS_TYPE_INT64:
-            var v: Int64 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .int64(v)
-        case CDBUS_TYPE_UINT64:
-            var v: UInt64 = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .uint64(v)
-        case CDBUS_TYPE_DOUBLE:
-            var v: Double = 0
-            dbus_message_iter_get_basic(&iter, &v)
-            return .double(v)
+        case CDBUS_TYPE_BOOLEAN: return .boolean(basic(&iter, dbus_bool_t(0)) != 0)
+        case CDBUS_TYPE_BYTE: return .byte(basic(&iter, UInt8(0)))
+        case CDBUS_TYPE_INT16: return .int16(basic(&iter, Int16(0)))
+        case CDBUS_TYPE_UINT16: return .uint16(basic(&iter, UInt16(0)))
+        case CDBUS_TYPE_INT32: return .int32(basic(&iter, Int32(0)))
+        case CDBUS_TYPE_UINT32: return .uint32(basic(&iter, UInt32(0)))
+        case CDBUS_TYPE_INT64: return .int64(basic(&iter, Int64(0)))
+        case CDBUS_TYPE_UINT64: return .uint64(basic(&iter, UInt64(0)))
+        case CDBUS_TYPE_DOUBLE: return .double(basic(&iter, Double(0)))
         case CDBUS_TYPE_STRING, CDBUS_TYPE_OBJECT_PATH, CDBUS_TYPE_SIGNATURE:
             var p: UnsafePointer<CChar>?
             dbus_message_iter_get_basic(&iter, &p)
@@ -151,6 +124,13 @@ enum RawMessage {
         default:
             return .string("<\(type)>")
         }
+    }
+
+    /// The fixed-size basic value at `iter` (the caller has checked its type).
+    private static func basic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ initial: T) -> T {
+        var value = initial
+        dbus_message_iter_get_basic(&iter, &value)
+        return value
     }
 }
 

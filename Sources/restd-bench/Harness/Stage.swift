@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessHarness
 import RestProtocol
 
 /// What every scenario shares: where the binaries are, how big to make things, figures
@@ -50,7 +51,7 @@ final class Stage {
 
     init(context: BenchContext, serviceDirectories: [String]) throws {
         self.context = context
-        bus = try PrivateBus(serviceDirectories: serviceDirectories)
+        bus = try PrivateBus(serviceDirectories: serviceDirectories, prefix: "restd-bench-bus")
         work = try TempDirectory(prefix: "restd-bench")
         stateDirectory = try work.subdirectory("state")
     }

@@ -1,3 +1,4 @@
+import ProcessHarness
 import RestProtocol
 
 /// Scenario 5: wall time of one CLI read of a timer, from spawn to exit, for restctl and
@@ -12,7 +13,7 @@ enum CLILatency {
         try client.manager("Start", [.string("cli"), .uint64(3_600_000_000), .vardict(["label": .string("Squat")])])
         let path = RestBus.timerPath(id: "cli")
         let address = stage.bus.address
-        let environment = childEnvironment(["DBUS_SESSION_BUS_ADDRESS": address])
+        let environment = ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": address])
 
         struct Tool {
             let name: String
@@ -47,8 +48,9 @@ enum CLILatency {
         for _ in 0..<rounds {
             for i in tools.indices.shuffled() {
                 let started = Clock.monotonic
-                let child = try Child(tools[i].executable, tools[i].arguments, environment: environment)
-                let status = child.waitBlocking()
+                let child = try ChildProcess(executable: tools[i].executable, arguments: tools[i].arguments,
+                                             environment: environment)
+                let status = child.waitBlocking().status
                 let elapsed = Clock.monotonic - started
                 guard status == 0 else { throw BenchError("\(tools[i].name) exited with status \(status)") }
                 tools[i].seconds.append(elapsed)

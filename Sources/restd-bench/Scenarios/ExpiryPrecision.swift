@@ -1,4 +1,5 @@
 import DBusKit
+import ProcessHarness
 import RestProtocol
 import Glibc
 
@@ -22,9 +23,9 @@ enum ExpiryPrecision {
         // bare timerfd sleep in a thread here, and a process that sleeps the same way and
         // then sends a signal through the bus (restd's path without restd's work).
         let meanGap = spreadSeconds / Double(spreadCount)
-        let signalFloor = try Child(context.benchExecutable,
-                                    ["--signal-floor", "\(spreadCount):\(meanGap):\(stage.bus.address)"],
-                                    environment: childEnvironment())
+        let signalFloor = try ChildProcess(executable: context.benchExecutable,
+                                           arguments: ["--signal-floor", "\(spreadCount):\(meanGap):\(stage.bus.address)"],
+                                           environment: ChildEnvironment.make())
         let floor = Locked<[Double]>([])
         let floorThread = BenchThread(name: "timerfd floor") {
             let samples = TimerfdFloor.measure(samples: spreadCount, meanGap: meanGap)
@@ -38,7 +39,7 @@ enum ExpiryPrecision {
         }
         let spreadRun = try ExpiryRun.start(spread, client: client, recorder: recorder)
         floorThread.join(timeout: spreadSeconds * 3 + 60)
-        if signalFloor.wait(timeout: spreadSeconds * 2 + 30) != 0 { throw BenchError("the signal floor process failed") }
+        if signalFloor.wait(timeout: spreadSeconds * 2 + 30) != .exited(0) { throw BenchError("the signal floor process failed") }
 
         // Part B: many deadlines inside 100 ms, far enough ahead for every Start to be in.
         let startRate = max(spreadRun.startsPerSecond, 20)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessHarness
 import RestProtocol
 
 /// Scenario 7: an idle restd with no timers: its memory, its start-up time, and the first
@@ -44,7 +45,7 @@ enum Footprint {
         Name=\(RestBus.name)
         Exec=\(context.restd) --state-dir \(activationStage.stateDirectory)
 
-        """.write(toFile: services.file("\(RestBus.name).service"), atomically: true, encoding: .utf8)
+        """.write(toFile: services.path("\(RestBus.name).service"), atomically: true, encoding: .utf8)
         try BusClient(address: activationStage.bus.address).call(
             "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
         var activated: [Double] = []

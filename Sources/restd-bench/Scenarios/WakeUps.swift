@@ -1,4 +1,5 @@
 import Glibc
+import ProcessHarness
 
 /// Scenario 2: how often restd wakes up, counted as the context switches of all its threads,
 /// idle and with timers running, next to a 1 Hz ticking process counted the same way.
@@ -12,7 +13,8 @@ enum WakeUps {
         let restd = try stage.startRestd()
         let recorder = try SignalRecorder(address: stage.bus.address, matches: [expiredMatch])
         let client = try stage.client()
-        let tick = try Child(context.benchExecutable, ["--tick-baseline"], environment: childEnvironment())
+        let tick = try ChildProcess(executable: context.benchExecutable, arguments: ["--tick-baseline"],
+                                    environment: ChildEnvironment.make())
         defer { tick.stop(grace: 1) }
 
         // Idle: nothing talks to restd during the window; the 1 Hz process ticks beside it.

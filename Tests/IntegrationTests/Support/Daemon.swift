@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ProcessHarness
 import RestClient
 
 /// A private bus with a real restd on it and a client of the project's own: what most tests need.

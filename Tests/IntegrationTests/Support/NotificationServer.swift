@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ProcessHarness
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,7 +47,7 @@ final class NotificationServer: @unchecked Sendable {
         let child = try ChildProcess(
             executable: Self.python,
             arguments: ["-m", "dbusmock", "--template", "notification_daemon", "-p", parameters],
-            environment: TestEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address, "PYTHONUNBUFFERED": "1"]),
+            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address, "PYTHONUNBUFFERED": "1"]),
             stdout: log, stderr: log)
         let control: Connection
         do {

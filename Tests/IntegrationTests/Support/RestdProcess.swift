@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +25,7 @@ enum BuildProducts {
                 executables.append(argv0)
             } else if argv0.contains("/") {
                 executables.append(FileManager.default.currentDirectoryPath + "/" + argv0)
-            } else if let found = TestEnvironment.which(argv0) {
+            } else if let found = ChildEnvironment.which(argv0) {
                 executables.append(found)
             }
         }
@@ -60,7 +61,7 @@ enum BuildProducts {
 
 /// A real `restd` process on a `TestBus`.
 ///
-/// It runs with the test's environment minus `TestEnvironment.scrubbed`
+/// It runs with the test's environment minus `ChildEnvironment.scrubbed`
 /// (so no `JOURNAL_STREAM`, `NOTIFY_SOCKET` or inherited bus address) plus
 /// `DBUS_SESSION_BUS_ADDRESS` = the test bus, `XDG_STATE_HOME` = `stateHome`,
 /// `XDG_CONFIG_HOME` = `configHome` and whatever `environment` adds.
@@ -111,7 +112,7 @@ final class RestdProcess: @unchecked Sendable {
         env["XDG_STATE_HOME"] = stateHome
         env["XDG_CONFIG_HOME"] = configHome
         self.child = try ChildProcess(executable: executable, arguments: arguments,
-                                      environment: TestEnvironment.make(env),
+                                      environment: ChildEnvironment.make(env),
                                       stdout: log, stderr: log)
         self.bus = bus
         self.executable = executable
@@ -145,7 +146,7 @@ final class RestdProcess: @unchecked Sendable {
     /// Waits until restd owns its bus name, using `gdbus wait` (event driven,
     /// no polling). Fails early, with the log, if restd exits first.
     func waitUntilReady(timeout: Double = 30) throws {
-        guard let gdbus = TestEnvironment.which("gdbus") else {
+        guard let gdbus = ChildEnvironment.which("gdbus") else {
             throw HarnessError.notFound("gdbus not found in PATH (Debian package libglib2.0-bin)")
         }
         let output = try anonymousFile()
@@ -153,7 +154,7 @@ final class RestdProcess: @unchecked Sendable {
             executable: gdbus,
             arguments: ["wait", "--address", bus.address,
                         "--timeout", String(Int(max(1, timeout.rounded(.up)))), RestdProcess.busName],
-            environment: TestEnvironment.make(), stdout: output.fileDescriptor, stderr: output.fileDescriptor)
+            environment: ChildEnvironment.make(), stdout: output.fileDescriptor, stderr: output.fileDescriptor)
         // gdbus enforces the timeout itself; the margin only guards against it hanging.
         _ = ChildProcess.waitForAny([waiter, child], timeout: timeout + 10)
         if waiter.termination == .exited(0) { return }

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ProcessHarness
 
 /// Listens on the test bus with the project's own binding and waits for signals, so that
 /// tests wait for events instead of sleeping.

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +25,7 @@ final class WatchProcess {
         let err = try openLogFile(errorPath)
         defer { close(err) }
         child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: [command] + arguments,
-                                 environment: TestEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address]),
+                                 environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address]),
                                  stdout: out, stderr: err)
     }
 

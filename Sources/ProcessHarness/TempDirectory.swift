@@ -1,26 +1,22 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// A fresh directory under `$TMPDIR` (or `/tmp`), removed with everything in it
-/// when the object goes away — unless the environment variable `KEEP_TEST_DIRS`
-/// is set, in which case it is kept and its path is printed to stderr so that
-/// logs, databases and bus configurations can be inspected after a run.
+/// A fresh directory under `$TMPDIR` (or `/tmp`), removed with everything in it when the
+/// object goes away — unless the environment variable `KEEP_TEST_DIRS` is set, in which
+/// case it is kept and its path is printed to stderr so that logs, databases and bus
+/// configurations can be inspected after a run.
 ///
-/// Names are kept short on purpose: a bus socket lives inside and a Unix socket
-/// path must fit in 108 bytes.
+/// Names are kept short on purpose: a bus socket lives inside and a Unix socket path must
+/// fit in 108 bytes.
 ///
 /// Sendable without `@unchecked`: every stored property is an immutable value.
-final class TempDirectory: Sendable {
+public final class TempDirectory: Sendable {
     /// Absolute path of the directory (no trailing slash).
-    let path: String
-    let url: URL
+    public let path: String
+    public let url: URL
 
     /// Creates the directory (mode 0700). `prefix` becomes the start of its name.
-    init(prefix: String = "restd") throws {
+    public init(prefix: String = "restd") throws {
         var base = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
         if base.isEmpty { base = "/tmp" }
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
@@ -29,7 +25,7 @@ final class TempDirectory: Sendable {
             mkdtemp(buffer.baseAddress!)
         }
         guard created != nil else {
-            throw HarnessError.system("mkdtemp in \(base)", errno)
+            throw ProcessHarnessError.system("mkdtemp in \(base)", errno)
         }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         self.path = path
@@ -37,11 +33,11 @@ final class TempDirectory: Sendable {
     }
 
     /// The path of `name` inside this directory (nothing is created).
-    func path(_ name: String) -> String { "\(path)/\(name)" }
+    public func path(_ name: String) -> String { "\(path)/\(name)" }
 
     /// Creates (if needed) a subdirectory and returns its path.
     @discardableResult
-    func subdirectory(_ name: String) throws -> String {
+    public func subdirectory(_ name: String) throws -> String {
         let sub = path(name)
         try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
         return sub
@@ -49,7 +45,7 @@ final class TempDirectory: Sendable {
 
     /// Writes `contents` to `name` inside this directory and returns the file's path.
     @discardableResult
-    func write(_ name: String, _ contents: String) throws -> String {
+    public func write(_ name: String, _ contents: String) throws -> String {
         let file = path(name)
         let parent = (file as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
@@ -57,8 +53,8 @@ final class TempDirectory: Sendable {
         return file
     }
 
-    /// Whether directories are kept after the tests (`KEEP_TEST_DIRS` set).
-    static var keepDirectories: Bool {
+    /// Whether directories are kept after the run (`KEEP_TEST_DIRS` set).
+    public static var keepDirectories: Bool {
         ProcessInfo.processInfo.environment["KEEP_TEST_DIRS"] != nil
     }
 

@@ -1,0 +1,191 @@
+import Foundation
+import Glibc
+
+/// Every child's exit state is guarded by this one condition, and every exit broadcasts
+/// it, so a caller can wait for "whichever of these processes ends first" (say `gdbus wait`
+/// versus restd crashing) without polling.
+private let exitCondition = NSCondition()
+
+/// Exit state shared between a `ChildProcess` and its reaper thread (a separate object so
+/// that the thread does not keep the child object alive).
+///
+/// `@unchecked Sendable`: `termination` is only read or written while holding
+/// `exitCondition`.
+private final class ExitState: @unchecked Sendable {
+    var termination: Termination?
+}
+
+/// A launched child process.
+///
+/// Started with posix_spawn rather than Foundation's `Process`, because the caller's
+/// threads (Swift concurrency / Dispatch workers, the benchmark's measuring threads) run
+/// with most signals blocked and `Process` passes that mask on: a child would then ignore
+/// SIGTERM. Here every child starts with an empty signal mask and default signal
+/// dispositions, its standard streams on the given descriptors (or /dev/null) and every
+/// other descriptor closed. A thread per child waits for it with waitid(2) and records how
+/// it ended, so waiting needs no polling. A child still running when the object goes away
+/// is stopped (SIGTERM, SIGKILL 5 s later), so an error path leaks no process.
+///
+/// `@unchecked Sendable`: all stored properties are immutable after `init`; the exit state
+/// lives in `ExitState` and is only touched under `exitCondition`.
+public final class ChildProcess: @unchecked Sendable {
+    public let executable: String
+    public let arguments: [String]
+    public let pid: Int32
+    private let state = ExitState()
+
+    /// Starts `executable` (a path) with `arguments` (not including argv[0], which is
+    /// `argv0` or else the executable) and exactly `environment`. The descriptors are
+    /// duplicated into the child; the caller still owns (and may close) its copies.
+    public init(executable: String, arguments: [String], environment: [String: String],
+                argv0: String? = nil, stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, source, mode) in [(Int32(0), stdin, O_RDONLY), (1, stdout, O_WRONLY), (2, stderr, O_WRONLY)] {
+            if let source {
+                posix_spawn_file_actions_adddup2(&actions, source, target)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", mode, 0)
+            }
+        }
+        if let closeFrom = spawnAddClosefrom {
+            _ = closeFrom(&actions, 3)
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([argv0 ?? executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw ProcessHarnessError.system("cannot start \(executable)", rc) }
+
+        self.executable = executable
+        self.arguments = arguments
+        self.pid = pid
+        let state = self.state
+        let childPID = pid
+        let reaper = Thread {
+            // Wait without reaping, record the end under the lock, and only then reap:
+            // while `termination` is nil the pid cannot have been reused, so `signal(_:)`
+            // never hits another process.
+            var info = siginfo_t()
+            var result: Int32
+            repeat {
+                result = waitid(P_PID, id_t(childPID), &info, WEXITED | WNOWAIT)
+            } while result < 0 && errno == EINTR
+            let termination: Termination
+            if result < 0 {
+                termination = .exited(-1)  // reaped by someone else (ECHILD): unknown
+            } else if info.si_code == CLD_EXITED {
+                termination = .exited(info._sifields._sigchld.si_status)
+            } else {
+                termination = .signaled(info._sifields._sigchld.si_status)
+            }
+            exitCondition.lock()
+            state.termination = termination
+            var status: Int32 = 0
+            while waitpid(childPID, &status, 0) < 0 && errno == EINTR {}
+            exitCondition.broadcast()
+            exitCondition.unlock()
+        }
+        reaper.name = "reaper \(pid)"
+        reaper.start()
+    }
+
+    deinit {
+        if isRunning { stop(grace: 5) }
+    }
+
+    /// How it ended, or nil while it is running.
+    public var termination: Termination? {
+        exitCondition.lock()
+        defer { exitCondition.unlock() }
+        return state.termination
+    }
+
+    public var isRunning: Bool { termination == nil }
+
+    /// Sends `signal` unless the process has already been reaped.
+    public func signal(_ signal: Int32) {
+        exitCondition.lock()
+        defer { exitCondition.unlock() }
+        if state.termination == nil {
+            _ = kill(pid, signal)
+        }
+    }
+
+    /// Waits up to `timeout` seconds (`.infinity` for no limit) for the process to end.
+    /// Returns how it ended, or nil on timeout.
+    @discardableResult
+    public func wait(timeout: Double) -> Termination? {
+        _ = ChildProcess.wait(until: { self.state.termination != nil }, timeout: timeout)
+        return termination
+    }
+
+    /// Waits for the end without a time limit (woken by the exit, no polling).
+    @discardableResult
+    public func waitBlocking() -> Termination {
+        wait(timeout: .infinity)!
+    }
+
+    /// Waits until any of `children` has ended; false on timeout.
+    public static func waitForAny(_ children: [ChildProcess], timeout: Double) -> Bool {
+        wait(until: { children.contains { $0.state.termination != nil } }, timeout: timeout)
+    }
+
+    /// SIGTERM, up to `grace` seconds to go, then SIGKILL; always reaps.
+    @discardableResult
+    public func stop(grace: Double = 10) -> Termination {
+        signal(SIGTERM)
+        if let termination = wait(timeout: grace) { return termination }
+        return killAndReap()
+    }
+
+    /// SIGKILL and reap.
+    @discardableResult
+    public func killAndReap() -> Termination {
+        signal(SIGKILL)
+        // SIGKILL cannot be caught; only a process stuck in the kernel survives it.
+        if let termination = wait(timeout: 60) { return termination }
+        return .signaled(SIGKILL)
+    }
+
+    /// Core wait: `predicate` is evaluated with `exitCondition` held.
+    private static func wait(until predicate: () -> Bool, timeout: Double) -> Bool {
+        let deadline = timeout.isFinite ? Date(timeIntervalSinceNow: max(0, timeout)) : nil
+        exitCondition.lock()
+        defer { exitCondition.unlock() }
+        while !predicate() {
+            if let deadline {
+                if !exitCondition.wait(until: deadline) { return predicate() }
+            } else {
+                exitCondition.wait()
+            }
+        }
+        return true
+    }
+}
+
+/// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), which Swift's Glibc module
+/// does not import; looked up at run time.
+private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+private let spawnAddClosefrom: AddClosefrom? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+        return nil
+    }
+    return unsafeBitCast(symbol, to: AddClosefrom.self)
+}()
