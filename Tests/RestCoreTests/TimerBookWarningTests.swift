@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func aLateWakeupReportsTheTimeActuallyLeft() throws {
-        var book = try bookWithWarning()
+        let book = try bookWithWarning()
         clock.advance(53 * second)
         let events = book.due(now: clock.now())
         #expect(warnings(events) == [

@@ -58,7 +58,7 @@ enum Scale {
         let mib = { (kib: Int) in fixed(Double(kib) / 1024, 1) + " MiB" }
         let startup = Summary(startupTimes)!
         let list = Summary(listing)!
-        var metrics = [
+        let metrics = [
             Metric(6, "Start \(grouped(Double(total))) timers (pipelined, 64 in flight)",
                    "\(fixed(started.seconds, 2)) s = \(grouped(started.rate)) calls/s; restd CPU \(fixed(startCPU.seconds, 2)) s",
                    values: ["seconds": started.seconds, "calls_per_s": started.rate, "restd_cpu_s": startCPU.seconds]),
