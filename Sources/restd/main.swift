@@ -76,24 +76,8 @@ struct Restd: ParsableCommand {
             fflush(nil)
             throw ExitCode.success
         } catch let error as ConfigError {
-            FileDescriptorOutput.standardError(error.description + "\n")
+            RestLogHandler.writeToStandardError(error.description + "\n")
             throw ExitCode(configurationProblem)
-        }
-    }
-}
-
-/// Unbuffered writes to fd 2 (the global `stderr` is off limits in Swift 6).
-enum FileDescriptorOutput {
-    static func standardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
         }
     }
 }

@@ -74,8 +74,9 @@ public struct RestLogHandler: LogHandler {
     }
 
     /// Writes all of `text` to fd 2 with write(2): unbuffered, one call for a short line, so
-    /// lines of concurrent writers do not interleave.
-    static func writeToStandardError(_ text: String) {
+    /// lines of concurrent writers do not interleave (and the global `stderr` is off limits in
+    /// Swift 6). Also what restd's command line uses for its one-line errors.
+    public static func writeToStandardError(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
