@@ -74,6 +74,12 @@ final class NotifyingDaemon {
         #expect(late < 1_000_000, "fired \(late) µs late", sourceLocation: sourceLocation)
     }
 
+    /// Starts a 1 s timer and waits for its Expired, which has to come on time.
+    func startAndExpireOnTime(_ id: String, label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try client.start(id: id, durationUSec: 1_000_000, label: label)
+        try expectOnTime(id, sourceLocation: sourceLocation)
+    }
+
     /// A call to restd is answered at once (well under the 2 s a notification call may take).
     func expectPromptAnswer(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let start = Date()
@@ -437,8 +443,7 @@ struct NotificationTests {
 
             """)
         let daemon = try NotifyingDaemon(capabilities: nil, serviceDirectories: [services.path])
-        try daemon.client.start(id: "t", durationUSec: 1_000_000, label: "T")
-        try daemon.expectOnTime("t")
+        try daemon.startAndExpireOnTime("t", label: "T")
         let notify = try daemon.calls.waitFor("Notify")
         #expect(notify.map(\.labelInBody) == ["T"], "\(daemon.bus.log())")
         #expect(notify.first?.actions?.isEmpty == false)
@@ -475,8 +480,7 @@ struct NotificationTests {
 
             """)
         let daemon = try NotifyingDaemon(capabilities: nil, serviceDirectories: [services.path])
-        try daemon.client.start(id: "t", durationUSec: 1_000_000, label: "T")
-        try daemon.expectOnTime("t")
+        try daemon.startAndExpireOnTime("t", label: "T")
         let notify = try daemon.calls.waitFor("Notify")
         #expect(notify.map(\.labelInBody) == ["T"], "\(daemon.restd.log())")
         #expect(daemon.calls.calls("GetCapabilities").count == 2, "asked again once")
@@ -488,12 +492,10 @@ struct NotificationTests {
     @Test("no server: timers expire on time, one warning, and notifications come when a server does")
     func absentServer() throws {
         let daemon = try NotifyingDaemon(capabilities: nil)
-        try daemon.client.start(id: "a", durationUSec: 1_000_000, label: "A")
-        try daemon.expectOnTime("a")
+        try daemon.startAndExpireOnTime("a", label: "A")
         try daemon.restd.waitForLog("cannot show desktop notifications")
         // Asked again for the next one (not joined to the first ask), failing quietly.
-        try daemon.client.start(id: "b", durationUSec: 1_000_000, label: "B")
-        try daemon.expectOnTime("b")
+        try daemon.startAndExpireOnTime("b", label: "B")
         try daemon.expectPromptAnswer()
         try daemon.restd.waitForLog("desktop notification failed again")
         #expect(daemon.warnings() == 1, "\(daemon.restd.log())")
@@ -513,15 +515,13 @@ struct NotificationTests {
         let silent = try #require(daemon.server)
         // It takes the call, then never answers anything again.
         try silent.addMethod("GetCapabilities", in: "", out: "as", code: "import time; time.sleep(3600)")
-        try daemon.client.start(id: "a", durationUSec: 1_000_000, label: "A")
-        try daemon.expectOnTime("a")
+        try daemon.startAndExpireOnTime("a", label: "A")
         try daemon.calls.waitFor("GetCapabilities")
         // restd's GetCapabilities is now waiting for its 2 s timeout; restd itself is not.
         try daemon.expectPromptAnswer()
         try daemon.restd.waitForLog("cannot show desktop notifications")
         // Still silent for the next timer: asked again, failing again, not logged as a warning again.
-        try daemon.client.start(id: "b", durationUSec: 1_000_000, label: "B")
-        try daemon.expectOnTime("b")
+        try daemon.startAndExpireOnTime("b", label: "B")
         try daemon.expectPromptAnswer()
         try daemon.restd.waitForLog("desktop notification failed again")
         #expect(daemon.warnings() == 1, "\(daemon.restd.log())")
@@ -541,12 +541,10 @@ struct NotificationTests {
         // Capabilities as one string, ids as strings: nothing the specification allows.
         try odd.addMethod("GetCapabilities", in: "", out: "s", code: "ret = 'actions body-markup'")
         try odd.addMethod("Notify", in: "susssasa{sv}i", out: "s", code: "ret = 'forty-two'")
-        try daemon.client.start(id: "a", durationUSec: 1_000_000, label: "A")
-        try daemon.expectOnTime("a")
+        try daemon.startAndExpireOnTime("a", label: "A")
         try daemon.calls.waitFor("GetCapabilities")
         try daemon.expectPromptAnswer()
-        try daemon.client.start(id: "b", durationUSec: 1_000_000, label: "B")
-        try daemon.expectOnTime("b")
+        try daemon.startAndExpireOnTime("b", label: "B")
         try daemon.expectPromptAnswer()
         #expect(daemon.restd.isRunning, "\(daemon.restd.log())")
     }
@@ -556,14 +554,12 @@ struct NotificationTests {
         let daemon = try NotifyingDaemon()
         let crashing = try #require(daemon.server)
         try crashing.addMethod("Notify", in: "susssasa{sv}i", out: "u", code: "import os; os._exit(3)")
-        try daemon.client.start(id: "a", durationUSec: 1_000_000, label: "A")
-        try daemon.expectOnTime("a")
+        try daemon.startAndExpireOnTime("a", label: "A")
         try daemon.calls.waitFor("Notify")
         #expect(crashing.waitForExit() == .exited(3), "\(crashing.log())")
         try daemon.restd.waitForLog("cannot show desktop notifications")
         try daemon.expectPromptAnswer()
-        try daemon.client.start(id: "b", durationUSec: 1_000_000, label: "B")
-        try daemon.expectOnTime("b")
+        try daemon.startAndExpireOnTime("b", label: "B")
         try daemon.restd.waitForLog("desktop notification failed again")
         #expect(daemon.warnings() == 1, "\(daemon.restd.log())")
 
