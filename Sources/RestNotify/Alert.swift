@@ -35,9 +35,14 @@ public struct Alert: Equatable, Sendable {
     /// Whether showing this alert at `now` would be pointless: the pre-alert of a rest that has
     /// ended, or the end of a rest more than an hour ago.
     public func isStale(now: USec) -> Bool {
+        now >= staleAtUSec
+    }
+
+    /// The first instant at which the alert is stale.
+    public var staleAtUSec: USec {
         switch kind {
-        case .warning(let deadline): now >= deadline
-        case .expired(let deadline): now > deadline && now - deadline > Self.tooLateUSec
+        case .warning(let deadline): deadline
+        case .expired(let deadline): deadline > USec.max - Self.tooLateUSec - 1 ? USec.max : deadline + Self.tooLateUSec + 1
         }
     }
 }

@@ -58,6 +58,13 @@ public struct NotificationTracker: Sendable {
 
     private var entries: [TimerID: Entry] = [:]
     private var nextSerial: UInt64 = 0
+    /// Timers whose entry changed since `commands(now:)` last looked: with wanted alerts going
+    /// stale, the only ones that can need a call. After 1,000 expiries at once, every answer asks
+    /// for commands; scanning all entries each time made the burst quadratic.
+    private var touched: Set<TimerID> = []
+    /// No entry left untouched has a wanted alert that goes stale before this instant (it may be
+    /// earlier than needed, which only costs one pass over all entries).
+    private var nextStaleUSec: USec = .max
 
     public init() {}
 
@@ -71,9 +78,11 @@ public struct NotificationTracker: Sendable {
             switch event {
             case .added(let timer):
                 latest[timer.id] = timer
+                touched.insert(timer.id)
                 entries[timer.id, default: Entry()].wanted = nil
             case .changed(let old, let new):
                 latest[new.id] = new
+                touched.insert(new.id)
                 if Self.invalidates(from: old, to: new) {
                     entries[new.id, default: Entry()].wanted = nil
                 } else if let wanted = entries[new.id]?.wanted, case .warning = wanted.kind {
@@ -83,12 +92,15 @@ public struct NotificationTracker: Sendable {
                 }
             case .removed(let timer):
                 latest[timer.id] = nil
+                touched.insert(timer.id)
                 entries[timer.id, default: Entry()].wanted = nil
             case .expired(let id, let deadline, _):
                 guard let timer = latest[id], timer.notify else { continue }
+                touched.insert(id)
                 entries[id, default: Entry()].wanted = Alert(.expired(deadlineUSec: deadline), timer: timer)
             case .warning(let id, _, let deadline):
                 guard let timer = latest[id], timer.notify else { continue }
+                touched.insert(id)
                 entries[id, default: Entry()].wanted = Alert(.warning(deadlineUSec: deadline), timer: timer)
             }
         }
@@ -112,13 +124,29 @@ public struct NotificationTracker: Sendable {
     /// The calls that bring the screen to what is wanted, as far as they can be made now.
     public mutating func commands(now: USec) -> [Command] {
         var commands: [Command] = []
+        // Only touched entries, unless a wanted alert may have gone stale: then all of them.
+        var candidates = touched
+        touched = []
+        if now >= nextStaleUSec {
+            candidates.formUnion(entries.keys)
+            nextStaleUSec = .max
+        }
         // Settled entries would be passed over below; leaving them out before sorting keeps the
-        // order and the outcome, and spares sorting every timer on each answer (after 1,000
-        // expiries at once, 1,000 answers each sorted 1,000 ids and starved the loop).
-        let unsettled = entries.compactMap { $0.value.isSettled(now: now) ? nil : $0.key }
+        // order and the outcome.
+        let unsettled = candidates.filter { id in
+            guard let entry = entries[id] else { return false }
+            if entry.isSettled(now: now) {
+                noteSettled(entry)
+                return false
+            }
+            return true
+        }
         for id in unsettled.sorted() {
             guard var entry = entries[id] else { continue }
-            defer { entries[id] = entry.isEmpty ? nil : entry }
+            defer {
+                // Whatever is left is settled now: a call is under way, or nothing is to be done.
+                if entry.isEmpty { entries[id] = nil } else { entries[id] = entry; noteSettled(entry) }
+            }
             // One call at a time per timer: the answer may carry the id the next call replaces.
             guard entry.pending == nil else { continue }
             if let wanted = entry.wanted, wanted.isStale(now: now) { entry.wanted = nil }
@@ -139,6 +167,13 @@ public struct NotificationTracker: Sendable {
         return commands
     }
 
+    /// Keeps `nextStaleUSec` no later than when a settled entry's wanted alert goes stale. An
+    /// entry with a call under way is looked at again when its answer comes.
+    private mutating func noteSettled(_ entry: Entry) {
+        guard entry.pending == nil, let wanted = entry.wanted else { return }
+        nextStaleUSec = min(nextStaleUSec, wanted.staleAtUSec)
+    }
+
     // MARK: The server's answers and signals
 
     /// The server showed the alert of `ticket` under `id`.
@@ -148,6 +183,7 @@ public struct NotificationTracker: Sendable {
         entry.failed = nil
         entry.shown = (id, pending.alert)
         entries[ticket.timerID] = entry
+        touched.insert(ticket.timerID)
     }
 
     /// The Notify call of `ticket` failed; its alert is not tried again on this server.
@@ -156,6 +192,7 @@ public struct NotificationTracker: Sendable {
         entry.pending = nil
         entry.failed = pending.alert
         entries[ticket.timerID] = entry
+        touched.insert(ticket.timerID)
     }
 
     /// NotificationClosed: the user dismissed it, it expired, or the server closed it. Nothing
@@ -168,6 +205,7 @@ public struct NotificationTracker: Sendable {
         // A replacement under way for this id (the pre-alert turning into "Rest over") still shows.
         if updated.pending == nil { updated.wanted = nil }
         entries[timerID] = updated.isEmpty ? nil : updated
+        touched.insert(timerID)
     }
 
     /// ActionInvoked: what the action asks of the timers, nil for ids restd did not create and
@@ -180,6 +218,7 @@ public struct NotificationTracker: Sendable {
         else { return nil }
         if key == ActionKey.dismiss {
             entries[timerID]?.wanted = nil
+            touched.insert(timerID)
             return nil
         }
         guard let action = NotificationAction(key: key), Self.isExpiry(shown.alert) else { return nil }
@@ -189,6 +228,7 @@ public struct NotificationTracker: Sendable {
     /// Another server (or none) owns the name now: the ids of the old one mean nothing, answers
     /// still to come from it are ignored, and whatever is wanted is tried again.
     public mutating func serverChanged() {
+        touched.formUnion(entries.keys)
         for id in Array(entries.keys) {
             guard var entry = entries[id] else { continue }
             entry.shown = nil
@@ -202,6 +242,7 @@ public struct NotificationTracker: Sendable {
     /// under way stay valid (D-Bus activation delivers them to the server that appeared), and
     /// nothing was on screen to forget.
     public mutating func retryFailed() {
+        touched.formUnion(entries.keys)
         for id in Array(entries.keys) {
             guard var entry = entries[id] else { continue }
             entry.failed = nil

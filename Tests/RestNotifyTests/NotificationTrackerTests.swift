@@ -279,6 +279,39 @@ extension NotificationTracker.Command {
         #expect(late.tracker.wanted(tid("t")) == nil)
     }
 
+    @Test func aRestOverShownAnHourAgoIsClosedByTheNextCommandsAlone() throws {
+        var s = Scenario()
+        try s.start("a")
+        try s.start("b", 2 * minute)
+        s.advance(minute)
+        s.tracker.shown(try #require(s.commands().first?.ticket), id: 1)
+        s.advance(minute)
+        s.tracker.shown(try #require(s.commands().first?.ticket), id: 2)
+        #expect(s.commands().isEmpty)
+        // No event touches either: only time passes. a goes stale first, then b.
+        s.now.realtime += hour - minute
+        #expect(s.commands().isEmpty, "a ended an hour ago exactly: stale only after that")
+        s.now.realtime += 1
+        #expect(s.commands().map(\.shape) == ["close 1"])
+        #expect(s.commands().isEmpty)
+        s.now.realtime += minute
+        #expect(s.commands().map(\.shape) == ["close 2"])
+        #expect(s.commands().isEmpty && s.tracker.wanted(tid("b")) == nil)
+    }
+
+    @Test func aThousandAnswersMakeNoMoreCallsThanNeeded() throws {
+        var s = Scenario()
+        for index in 0..<1000 { try s.start("t\(index)") }
+        s.advance(minute)
+        let shows = s.commands()
+        #expect(shows.count == 1000)
+        for (offset, command) in shows.enumerated() {
+            s.tracker.shown(try #require(command.ticket), id: UInt32(offset + 1))
+            #expect(s.commands().isEmpty)
+        }
+        #expect(s.tracker.shownID(tid("t999")) != nil)
+    }
+
     @Test func closedByTheUserOrTheServerStaysClosed() throws {
         var s = Scenario()
         try s.start("t")
