@@ -37,9 +37,9 @@ public enum WatchFormat: String, CaseIterable, Sendable {
                 + ",\"live\":" + LiveFieldsText.json(state.live) + "}"
         case .waybar:
             let kind = JSONText.quoted(BarText.kind(state.timer))
-            return "{\"text\":" + JSONText.quoted(Self.markupEscaped(BarText.line(state, now: now)))
+            return "{\"text\":" + JSONText.quoted(Markup.escaped(BarText.line(state, now: now)))
                 + ",\"alt\":" + kind
-                + ",\"tooltip\":" + JSONText.quoted(Self.markupEscaped(BarText.tooltip(state, now: now)))
+                + ",\"tooltip\":" + JSONText.quoted(Markup.escaped(BarText.tooltip(state, now: now)))
                 + ",\"class\":" + kind
                 + ",\"percentage\":" + String(BarText.percentage(state.timer, now: now)) + "}"
         case .polybar:
@@ -74,20 +74,6 @@ public enum WatchFormat: String, CaseIterable, Sendable {
         case "expired": return "Critical"
         default: return "Idle"
         }
-    }
-
-    /// `&`, `<` and `>` as entities, for texts that are read as Pango markup.
-    static func markupEscaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
 

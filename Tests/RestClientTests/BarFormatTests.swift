@@ -146,6 +146,9 @@ struct BarFormatTests {
         #expect(WatchFormat.i3blocks.line(state, now: Self.now) == #"1:23 <b>50%{F#f00}</b> & co → a\u{2028}b "q""#)
         #expect(WatchFormat.i3statusRs.line(state, now: Self.now) == #"{"icon":"pomodoro_break","state":"Good","#
             + #""text":"1:23 <b>50%{F#f00}</b> & co → a\\u{2028}b \"q\"","short_text":"1:23"}"#)
+        // "<" with a combining mark is one Character but still a "<" to a markup parser.
+        let combining = WatchState(timer: runningTimer(label: "<\u{301}i>", next: ""))
+        #expect(WatchFormat.waybar.line(combining, now: Self.now).hasPrefix("{\"text\":\"1:23 &lt;\u{301}i&gt;\""))
     }
 
     @Test("every format's line changes only at a tick: the same just before, different at it",

@@ -1,5 +1,6 @@
 /// The markup of notification bodies (Desktop Notifications Specification, "Markup"): a small
-/// XML-like subset that servers advertising `body-markup` parse.
+/// XML-like subset that servers advertising `body-markup` parse. Pango markup, which waybar
+/// reads in its `text` and `tooltip`, needs the same escaping.
 public enum Markup {
     /// `text` with the characters markup gives meaning to replaced by entities, so that a label
     /// "<b>x</b> & y" is shown as written instead of bold, or breaking the body.
