@@ -110,7 +110,7 @@ help:
 	@echo '                             interface, completions and man pages (PREFIX=/usr/local; DESTDIR too)'
 	@echo '  make uninstall [PREFIX=…]  remove what make install put there'
 	@echo '  make install-check         install the debug build into a temporary DESTDIR and check the tree'
-	@echo '  make man                   regenerate man/man1 with swift-argument-parser'"'"'s generate-manual'
+	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
 	@echo '  make clean                 remove .build'
 	@echo 'Variables: ARGS, SWIFT_FLAGS (e.g. -j 2), TEST_FLAGS (e.g. --filter Harness), BENCH_ARGS, SWIFT.'
@@ -379,8 +379,9 @@ endef
 
 # Usage: bash -c 'eval "$GENERATE_MAN"' man SWIFT DATE OUTPUT_DIR
 # Runs swift-argument-parser's generate-manual plugin on the debug build and copies
-# restd.1 and restctl.1 (one page each, subcommands included) to OUTPUT_DIR, with
-# the blank lines it leaves between paragraphs made into .Pp (mdoc warns of them).
+# restctl.1 (one page, subcommands included) to OUTPUT_DIR, with the blank lines it
+# leaves between paragraphs made into .Pp (mdoc warns of them). restd.1 is written by
+# hand: restd reads its few options itself, without swift-argument-parser.
 define generate_man
 set -euo pipefail
 swift=$1 date=$2 output=$3
@@ -388,9 +389,7 @@ plugin_output=.build/plugins/GenerateManual/outputs
 rm -rf "$plugin_output"
 "$swift" package plugin generate-manual --configuration debug --date "$date" >/dev/null
 mkdir -p "$output"
-for page in restd/restd.1 restctl/restctl.1; do
-  sed 's/^$/.Pp/' "$plugin_output/$page" >"$output/${page#*/}"
-done
+sed 's/^$/.Pp/' "$plugin_output/restctl/restctl.1" >"$output/restctl.1"
 endef
 
 # Usage: bash -c 'eval "$INSTALL_CHECK"' install-check MAKE SWIFT MAN_DATE
@@ -403,6 +402,12 @@ check() {  # check DESCRIPTION COMMAND…
   if "$@" >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "install-check: FAILED: $description" >&2; fi
 }
 no_files_under() { [ -z "$(find "$1" -type f -o -type l)" ]; }
+restd_page_lists_options() {  # restd_page_lists_options RESTD PAGE: the hand-written page is complete
+  local option
+  for option in $("$1" --help | grep -oE '^ +(-h, )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
+    grep -q "^\.It Fl ${option#-}" "$2" || grep -q "^\.It Fl h , Fl ${option#-}" "$2" || return 1
+  done
+}
 renders_cleanly() {  # renders_cleanly MANPATH PAGE: man prints no warning
   local warnings
   warnings=$(MANPATH=$1 MANWIDTH=80 man --warnings=all "$2" 2>&1 >/dev/null) && [ -z "$warnings" ]
@@ -444,6 +449,7 @@ check "restd.1 is installed"                     test -f "$p/share/man/man1/rest
 check "restctl.1 is installed"                   test -f "$p/share/man/man1/restctl.1"
 check "man finds and renders restd(1) cleanly"   renders_cleanly "$p/share/man" restd
 check "man finds and renders restctl(1) cleanly" renders_cleanly "$p/share/man" restctl
+check "restd(1) names every option of restd --help" restd_page_lists_options "$p/bin/restd" "$p/share/man/man1/restd.1"
 check "the desktop entry is valid"              desktop-file-validate "$p/share/applications/restd.desktop"
 check "its Exec= names the installed restctl"    grep -qx 'Exec=/usr/local/bin/restctl watch' "$p/share/applications/restd.desktop"
 check "nothing is installed with other modes"    test -z "$(find "$dest" -type f ! -perm 644 ! -perm 755)"
@@ -460,7 +466,7 @@ check "uninstall under ~/.local removes every file" uninstall_leaves_nothing "$d
 
 # The committed man pages are what the current help text generates.
 bash -c "$GENERATE_MAN" generate-man "$swift" "$man_date" "$work/man" >"$work/man.log" 2>&1 || cat "$work/man.log" >&2
-if diff -u man/man1/restd.1 "$work/man/restd.1" && diff -u man/man1/restctl.1 "$work/man/restctl.1"; then
+if diff -u man/man1/restctl.1 "$work/man/restctl.1"; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1))

@@ -10,14 +10,13 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries, found through pkg-config.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Swift D-Bus binding over libdbus-1: values, messages, connections, exported objects.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
@@ -31,19 +30,20 @@ let package = Package(
         // What desktop notifications say and when they are shown, replaced or closed: pure, no I/O.
         .target(name: "RestNotify", dependencies: ["RestCore"]),
 
-        // The daemon: bus faces, store, event-loop wiring.
+        // TOML 1.0 documents into values that know their line: config.toml, workout plans.
+        .target(name: "TOML"),
+
+        // The daemon: bus faces, store, event-loop wiring. Nothing here may start a thread or a
+        // timer of its own (no Foundation, no libdispatch): restd must sleep between rests.
         .target(name: "RestDaemon", dependencies: [
-            "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSystemd",
-            .product(name: "GRDB", package: "GRDB.swift"),
+            "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSystemd", "CSQLite", "TOML",
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // The client library behind restctl (and the integration tests).
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
 
-        .executableTarget(name: "restd", dependencies: [
-            "RestDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        // restd's few options are read by hand: swift-argument-parser would link FoundationEssentials.
+        .executableTarget(name: "restd", dependencies: ["RestDaemon"]),
         .executableTarget(name: "restctl", dependencies: [
             "RestClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -61,7 +61,9 @@ let package = Package(
         .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "ProcessHarness"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
-        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify", "ProcessHarness"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify", "ProcessHarness"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),
         .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit", "ProcessHarness"]),
     ]

@@ -15,6 +15,8 @@ public struct DaemonSettings: Sendable {
     public var stateDirectory: String
     /// The configuration file, read again on SIGHUP.
     public var configPath: String
+    /// Whether the user named `configPath` (`--config`): then it must exist, on reload too.
+    public var configMustExist: Bool
     /// The configuration read at start-up.
     public var configuration: RestdConfiguration
     /// The limits the configuration does not set.
@@ -26,6 +28,7 @@ public struct DaemonSettings: Sendable {
 
     public init(
         busAddress: String?, stateDirectory: String, configPath: String = ConfigFile.defaultPath(),
+        configMustExist: Bool = false,
         configuration: RestdConfiguration = RestdConfiguration(), limits: TimerLimits = .standard,
         liveLimits: LiveLimits = .standard,
         messages: Messages = Messages.forEnvironment { getenv($0).map { String(cString: $0) } }
@@ -33,6 +36,7 @@ public struct DaemonSettings: Sendable {
         self.busAddress = busAddress
         self.stateDirectory = stateDirectory
         self.configPath = configPath
+        self.configMustExist = configMustExist
         self.configuration = configuration
         self.limits = limits
         self.liveLimits = liveLimits
@@ -94,7 +98,7 @@ public final class Daemon {
                                       "state_file": .string(store.path),
                                       "moved": .array(movedAside.map { .string($0) })])
         }
-        let stored = try store.loadAll { skipped in logger.warning("skipping a stored timer: \(skipped)") }
+        let stored = try store.loadAll { skipped in logger.warning("\(skipped)") }
         if let readOnly = store.readOnlyReason {
             logger.warning("\(readOnly): serving \(stored.count) stored timer(s); every change will be refused")
         }
@@ -203,7 +207,7 @@ public final class Daemon {
         defer { status.announceReady() }
         let loaded: (configuration: RestdConfiguration, found: Bool)
         do {
-            loaded = try ConfigFile.load(path: settings.configPath)
+            loaded = try ConfigFile.load(path: settings.configPath, mustExist: settings.configMustExist)
         } catch {
             for problem in error.problems { logger.error("\(problem)") }
             logger.error("the configuration was not reloaded; the previous one stays in force")

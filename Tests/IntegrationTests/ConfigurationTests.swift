@@ -74,11 +74,46 @@ struct ConfigurationTests {
 
             """, "\(bad)")
 
-        // --config names another file; a syntax error carries TOMLKit's line.
+        // --config names another file; a syntax error carries its line.
         let other = try TempDirectory(prefix: "restd-cfg")
         let path = try other.write("other.toml", "max_timers = 3\nmax_timers = [\n")
         let syntax = try Self.restdCommand(["--check-config", "--config", path], configHome: good.path)
         #expect(syntax.status == 78 && syntax.stderr.hasPrefix("\(path):2: not valid TOML: "), "\(syntax)")
+
+        // A file named with --config must exist: a typo is an error, not the defaults.
+        let typo = other.path("tpyo.toml")
+        let absent = try Self.restdCommand(["--check-config", "--config", typo], configHome: good.path)
+        #expect(absent.status == 78 && absent.stdout.isEmpty, "\(absent)")
+        #expect(absent.stderr == "\(typo): does not exist; check the path given to --config\n", "\(absent)")
+    }
+
+    @Test("restd --config with a missing file does not start: exit 78 with the path")
+    func missingExplicitConfig() throws {
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        let other = try TempDirectory(prefix: "restd-cfg")
+        let restd = try RestdProcess(bus: bus, stateHome: state.path, arguments: ["--config", other.path("tpyo.toml")])
+        #expect(try restd.waitForExit() == 78, "\(restd.log())")
+        #expect(restd.log().contains("\(other.path("tpyo.toml")): does not exist"), "\(restd.log())")
+    }
+
+    @Test("restd's own command line: --help, --version, and one line with exit 64 for a mistake")
+    func commandLine() throws {
+        let none = try ConfigHome(nil)
+        let help = try Self.restdCommand(["--help"], configHome: none.path)
+        #expect(help.status == 0 && help.stdout.hasPrefix("USAGE: restd [--address ADDRESS]"), "\(help)")
+        #expect(help.stdout.contains("real elapsed time,\nanchored to the wall clock across restarts"), "\(help)")
+        let version = try Self.restdCommand(["--version"], configHome: none.path)
+        #expect(version.status == 0 && version.stdout == "0.1.0\n", "\(version)")
+        for (arguments, sentence) in [
+            (["help"], "restd: unexpected argument \"help\"; see restd --help\n"),
+            (["--frobnicate"], "restd: unknown option --frobnicate; see restd --help\n"),
+            (["--state-dir"], "restd: --state-dir needs a value; see restd --help\n"),
+            (["--verbose=yes"], "restd: --verbose takes no value\n"),
+        ] {
+            let result = try Self.restdCommand(arguments, configHome: none.path)
+            #expect(result.status == 64 && result.stderr == sentence && result.stdout.isEmpty, "\(arguments): \(result)")
+        }
     }
 
     @Test("the start-up configuration is in force: DefaultDurationUSec, restctl start, max_timers")

@@ -102,25 +102,25 @@ struct RestctlBarTests {
         try watch.waitForLine { $0 == "idle" }
         // A window long enough to see a once-a-second tick twice, were there one.
         let pid = watch.child.pid
-        var before = try settledContextSwitches(pid)
+        var before = try ProcessActivity.settledContextSwitches(pid)
         usleep(2_500_000)
-        #expect(try contextSwitches(pid) == before, "restctl woke up while idle")
+        #expect(try ProcessActivity.contextSwitches(pid) == before, "restctl woke up while idle")
 
         #expect(restctl(daemon.bus, "start", "90", "--label", "Squat").succeeded)
         #expect(restctl(daemon.bus, "pause").succeeded)
         try watch.waitForLine { $0.hasPrefix("paused ") }
-        before = try settledContextSwitches(pid)
+        before = try ProcessActivity.settledContextSwitches(pid)
         usleep(2_500_000)
-        #expect(try contextSwitches(pid) == before, "restctl woke up while paused")
+        #expect(try ProcessActivity.contextSwitches(pid) == before, "restctl woke up while paused")
 
         // The same measure sees the ticks of a running timer (the second line below was
         // written after `before` was read, whatever was already there).
         #expect(restctl(daemon.bus, "resume").succeeded)
         try watch.waitForLine { !$0.hasPrefix("paused ") }
-        before = try contextSwitches(pid)
+        before = try ProcessActivity.contextSwitches(pid)
         try watch.waitForLine { _ in true }
         try watch.waitForLine { _ in true }
-        #expect(try contextSwitches(pid) > before)
+        #expect(try ProcessActivity.contextSwitches(pid) > before)
     }
 
     @Test("a bar closing its pipe ends the watch quietly, status 0")
@@ -175,33 +175,6 @@ struct RestctlBarTests {
         let json = restctl(daemon.bus, "status", "--json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
         return UInt64(try #require(object["remaining_usec"] as? Int, "\(json)"))
-    }
-
-    /// Context switches of every thread of `pid` so far: unchanged means it never woke up.
-    /// The context switches once restctl has gone to sleep: right after it wrote a line it may
-    /// still be on its way into poll(2), and that last switch is not a wake-up. Readings 250 ms
-    /// apart until two agree (a precondition, with a generous limit).
-    private func settledContextSwitches(_ pid: Int32) throws -> Int {
-        var last = try contextSwitches(pid)
-        for _ in 0..<120 {
-            usleep(250_000)
-            let now = try contextSwitches(pid)
-            if now == last { return now }
-            last = now
-        }
-        throw HarnessError.timedOut("restctl (pid \(pid)) kept running for 30 s")
-    }
-
-    private func contextSwitches(_ pid: Int32) throws -> Int {
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-        var total = 0
-        for task in tasks {
-            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
-            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
-                total += Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
-            }
-        }
-        return total
     }
 }
 

@@ -153,7 +153,7 @@ struct ConfigFileTests {
             ])
     }
 
-    @Test("TOML syntax errors carry TOMLKit's line")
+    @Test("TOML syntax errors carry their line")
     func syntaxErrors() {
         let unterminated = problems("max_timers = 5\ndefault_duration = \"90s\n")
         #expect(unterminated.count == 1)
@@ -185,6 +185,11 @@ struct ConfigFileTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let missing = try ConfigFile.load(path: directory + "/none.toml")
         #expect(!missing.found && missing.configuration == RestdConfiguration())
+        // A file the user named (--config) must exist: a typo is not the defaults.
+        #expect(throws: ConfigError([ConfigProblem(file: directory + "/none.toml", line: nil,
+                                                   reason: "does not exist; check the path given to --config")])) {
+            try ConfigFile.load(path: directory + "/none.toml", mustExist: true)
+        }
 
         let good = directory + "/good.toml"
         try "max_timers = 7\n".write(toFile: good, atomically: true, encoding: .utf8)
@@ -196,26 +201,23 @@ struct ConfigFileTests {
         }
     }
 
-    @Test("the key locator follows tables, dotted and quoted keys, and skips multi-line strings")
-    func locator() {
-        let locator = KeyLocator("""
+    @Test("problems are located at the value's line: quoted keys, tables and multi-line strings")
+    func locatesValues() {
+        #expect(problems("""
             # top
-            max_timers = 1
-            text = \"\"\"
+            max_timerz = \"\"\"
             urgency = "inside a string"
             \"\"\"
             [notifications]
-              "urgency" = "low"
+              "urgency" = "loud"
             [ live ]
-            a.b = 1
-            """)
-        #expect(locator.line(of: "max_timers") == 2)
-        #expect(locator.line(of: "urgency") == nil)
-        #expect(locator.line(of: "notifications.urgency") == 7)
-        #expect(locator.line(of: "notifications.actions") == 6)  // its table
-        #expect(locator.line(of: "live") == 8)
-        #expect(locator.line(of: "live.a.b") == 9)
-        #expect(locator.line(of: "nothing") == nil)
+            broadcast_rate = [
+              1 ]
+            """) == [
+                "config.toml:2: unknown key \"max_timerz\"; did you mean \"max_timers\"?",
+                "config.toml:6: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\"",
+                "config.toml:8: live.broadcast_rate: expected a number of updates per second from 0.01 to 20.0, found a list",
+            ])
     }
 
     // MARK: The key table

@@ -1,37 +1,30 @@
 import Foundation
-import GRDB
 import ProcessHarness
 import RestCore
 import Testing
 
-#if canImport(RestDaemon)
 @testable import RestDaemon
-#else
-@testable import RestStore
-#endif
 
 /// A fixed "now" for file names: 2023-11-14 22:13:20 UTC.
 private let now: USec = 1_700_000_000_000_000
 private let stamp = "20231114T221320Z"
 
-/// A fresh directory under /tmp, removed when the test ends.
-private final class TemporaryDirectory {
-    let path: String
+/// A fresh directory (ProcessHarness's), with the names the store tests use.
+private struct TemporaryDirectory {
+    private let directory: TempDirectory
+    var path: String { directory.path }
 
-    init() throws {
-        let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
-        var template = Array((base + "restd-store-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw StoreError(description: "mkdtemp failed") }
-        path = String(cString: made)
-    }
+    init() throws { directory = try TempDirectory(prefix: "restd-store") }
 
     /// The state directory inside it; not created, so that `open` has to create it.
     var state: String { path + "/state" }
     var database: String { state + "/state.sqlite" }
+}
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
+/// A state file written by an earlier restd through GRDB, kept in Fixtures/ (see its README).
+private func fixture(_ name: String) -> String {
+    let here = #filePath
+    return String(here[..<here.lastIndex(of: "/")!]) + "/Fixtures/" + name
 }
 
 private func timer(_ id: String, label: String = "Tea", state: TimerState = .running) throws -> RestTimer {
@@ -57,10 +50,10 @@ private func bytes(_ path: String) -> Data? {
 }
 
 /// Runs SQL on a database file directly, to build the files a test needs.
-private func withDatabase(_ path: String, _ body: (Database) throws -> Void) throws {
-    let queue = try DatabaseQueue(path: path)
-    try queue.writeWithoutTransaction(body)
-    try queue.close()
+private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Void) throws {
+    let database = try SQLiteDatabase(path: path)
+    try body(database)
+    try database.close()
 }
 
 @Suite struct TimerStoreTests {
@@ -191,10 +184,10 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
         #expect(try store.pragma("journal_mode") == "wal")
         #expect(try store.pragma("synchronous") == "2")  // FULL
         try store.close()
-        let queue = try DatabaseQueue(path: dir.database)
-        #expect(try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
-        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
-        try queue.close()
+        try withDatabase(dir.database) { db throws in
+            #expect(try db.strings("PRAGMA journal_mode") == ["wal"])
+            #expect(try db.integer("PRAGMA user_version") == 2)
+        }
     }
 
     @Test func keepsThePreAlertAndItsFlag() throws {
@@ -215,8 +208,8 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
     /// A state file as restd 0.1.0 (schema version 1) wrote it.
     private func writeVersion1File(_ dir: TemporaryDirectory) throws {
         try StoreFiles.makePrivateDirectory(dir.state)
-        try withDatabase(dir.database) { db in
-            try db.execute(sql: """
+        try withDatabase(dir.database) { db throws in
+            try db.execute("""
                 CREATE TABLE timers (
                     id TEXT PRIMARY KEY NOT NULL, label TEXT NOT NULL, next TEXT NOT NULL,
                     notify INTEGER NOT NULL, base_duration_usec INTEGER NOT NULL, state TEXT NOT NULL,
@@ -252,11 +245,10 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
         try store.apply([.changed(from: tea, to: warnedTea)])
         try store.close()
 
-        let queue = try DatabaseQueue(path: dir.database)
-        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
-        let columns = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM pragma_table_info('timers')") }
-        #expect(columns.suffix(2) == ["warn_usec", "warned"])
-        try queue.close()
+        try withDatabase(dir.database) { db throws in
+            #expect(try db.integer("PRAGMA user_version") == 2)
+            #expect(try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(2) == ["warn_usec", "warned"])
+        }
         let reopened = try TimerStore.open(directory: dir.state, now: now)
         #expect(reopened.movedAside.isEmpty)
         #expect(try reopened.store.loadAll() == [nap, warnedTea])
@@ -265,9 +257,9 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
     @Test func aVersion1FileWithTheWrongColumnsIsNotMigrated() throws {
         let dir = try TemporaryDirectory()
         try StoreFiles.makePrivateDirectory(dir.state)
-        try withDatabase(dir.database) { db in
+        try withDatabase(dir.database) { db throws in
             // Already has the new columns but claims version 1: not a file restd wrote.
-            try db.execute(sql: "CREATE TABLE timers (id TEXT PRIMARY KEY, warn_usec INTEGER); PRAGMA user_version = 1")
+            try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, warn_usec INTEGER); PRAGMA user_version = 1")
         }
         let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
         #expect(moved.count == 1)
@@ -280,7 +272,7 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
         let store = try TimerStore.open(directory: dir.state, now: now).store
         try store.apply([.added(try timer("tea"))])
         try store.close()
-        try withDatabase(dir.database) { try $0.execute(sql: "UPDATE timers SET warned = 7") }
+        try withDatabase(dir.database) { try $0.execute("UPDATE timers SET warned = 7") }
         var skipped: [String] = []
         #expect(try TimerStore.open(directory: dir.state, now: now).store.loadAll { skipped.append($0) }.isEmpty)
         #expect(skipped == [#"skipped a stored timer: row "tea" has a warned value that is neither 0 nor 1"#])
@@ -292,7 +284,7 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
         let tea = try timer("tea")
         try store.apply([.added(tea)])
         try store.close()
-        try withDatabase(dir.database) { db in
+        try withDatabase(dir.database) { db throws in
             let columns = "id, label, next, notify, base_duration_usec, state, duration_usec, started_at_usec, "
                 + "ends_at_usec, remaining_usec, expired_at_usec, updated_at_usec"
             for values in [
@@ -301,7 +293,7 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
                 "'old', '', '', 1, 1, 'paused', 1, -5, 0, 1, 0, 1",
                 "'bell', char(7), '', 1, 1, 'paused', 1, 1, 0, 1, 0, 1",
             ] {
-                try db.execute(sql: "INSERT INTO timers (\(columns)) VALUES (\(values))")
+                try db.execute("INSERT INTO timers (\(columns)) VALUES (\(values))")
             }
         }
         let reopened = try TimerStore.open(directory: dir.state, now: now)
@@ -315,6 +307,33 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
             #"skipped a stored timer: row "nap" has an unknown state "sleeping""#,
             #"skipped a stored timer: row "old" has an invalid started_at_usec"#,
         ])
+    }
+
+    /// Files written by restd through GRDB (schema 1 by commit 0da3ab6^, schema 2 by 3524613),
+    /// each holding a running, a paused and an expired timer: they open and migrate.
+    @Test(arguments: ["schema1-restd-0da3ab6.sqlite", "schema2-restd-3524613.sqlite"])
+    func opensFilesWrittenThroughGRDB(_ name: String) throws {
+        let dir = try TemporaryDirectory()
+        try StoreFiles.makePrivateDirectory(dir.state)
+        try StoreFiles.copyFile(fixture(name), to: dir.database)
+        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        #expect(moved.isEmpty)
+        #expect(store.movedAsideReason == nil)
+        let timers = try store.loadAll { Issue.record("skipped: \($0)") }
+        let byID = Dictionary(uniqueKeysWithValues: timers.map { ($0.id.rawValue, $0) })
+        #expect(byID["run"]?.state == .running)
+        #expect(byID["run"]?.label == "Squat" && byID["run"]?.next == "Bench press")
+        #expect(byID["held"]?.state == .paused && byID["held"]?.label == "Ünïcödé 🍵" && byID["held"]?.notify == false)
+        #expect(byID["over"]?.state == .expired)
+        if name.hasPrefix("schema2") { #expect(byID["run"]?.warnUSec == 10_000_000) }
+        // Migrated in place, and writable.
+        var held = try #require(byID["held"])
+        held.label = "Green tea"
+        try store.apply([.changed(from: byID["held"]!, to: held)])
+        try store.close()
+        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 2) }
+        let reopened = try TimerStore.open(directory: dir.state, now: now).store.loadAll()
+        #expect(reopened.first { $0.id.rawValue == "held" }?.label == "Green tea")
     }
 
     @Test func formatsUTCStamps() {
@@ -391,18 +410,18 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: dir.path + "/elsewhere")
         case .futureVersion:
             try withDatabase(path) { db in
-                try db.execute(sql: "CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 3")
+                try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 3")
             }
         case .invalidVersion:
-            try withDatabase(path) { try $0.execute(sql: "PRAGMA user_version = -1") }
+            try withDatabase(path) { try $0.execute("PRAGMA user_version = -1") }
         case .missingTable:
-            try withDatabase(path) { try $0.execute(sql: "PRAGMA user_version = 1") }
+            try withDatabase(path) { try $0.execute("PRAGMA user_version = 1") }
         case .oddTable:
             try withDatabase(path) { db in
-                try db.execute(sql: "CREATE TABLE timers (id TEXT PRIMARY KEY, seconds INTEGER); PRAGMA user_version = 1")
+                try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, seconds INTEGER); PRAGMA user_version = 1")
             }
         case .unversionedTables:
-            try withDatabase(path) { try $0.execute(sql: "CREATE TABLE photos (id INTEGER PRIMARY KEY, data BLOB)") }
+            try withDatabase(path) { try $0.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, data BLOB)") }
         }
     }
 
@@ -486,11 +505,9 @@ private func withDatabase(_ path: String, _ body: (Database) throws -> Void) thr
     @Test func aLockedFileIsAnErrorNotMovedAside() throws {
         let dir = try TemporaryDirectory()
         try fillStore(dir)
-        let holder = try DatabaseQueue(path: dir.database)
-        try holder.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
-            try db.execute(sql: "UPDATE timers SET label = 'held' WHERE id = 't0'")
-        }
+        let holder = try SQLiteDatabase(path: dir.database)
+        try holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+        try holder.execute("UPDATE timers SET label = 'held' WHERE id = 't0'")
 
         let error = try #require(throws: StoreError.self) { _ = try TimerStore.open(directory: dir.state, now: now) }
 

@@ -1,7 +1,7 @@
 import Glibc
-import TOMLKit
+import TOML
 
-/// Reads `config.toml`: TOML syntax through TOMLKit, then every key checked against
+/// Reads `config.toml`: TOML syntax through restd's own `TOMLParser`, then every key checked against
 /// `ConfigKey.all`. All problems are collected, each as `file:line: reason`.
 public enum ConfigFile {
     /// `$XDG_CONFIG_HOME/restd/config.toml`, else `~/.config/restd/config.toml`.
@@ -13,14 +13,19 @@ public enum ConfigFile {
         return home + "/.config/restd/config.toml"
     }
 
-    /// The configuration in `path`; the defaults when there is no such file (`found` false).
-    public static func load(path: String) throws(ConfigError) -> (configuration: RestdConfiguration, found: Bool) {
+    /// The configuration in `path`; the defaults when there is no such file (`found` false),
+    /// unless `mustExist` (a file the user named: a typo must not go unnoticed).
+    public static func load(path: String, mustExist: Bool = false) throws(ConfigError)
+        -> (configuration: RestdConfiguration, found: Bool) {
         let bytes: [UInt8]
         switch readFile(path) {
         case .success(let contents):
             bytes = contents
-        case .failure(let code) where code == ENOENT:
+        case .failure(let code) where code == ENOENT && !mustExist:
             return (RestdConfiguration(), false)
+        case .failure(let code) where code == ENOENT:
+            throw ConfigError([ConfigProblem(file: path, line: nil,
+                                             reason: "does not exist; check the path given to --config")])
         case .failure(let code):
             throw ConfigError([ConfigProblem(file: path, line: nil, reason: "cannot be read: \(String(cString: strerror(code)))")])
         }
@@ -29,7 +34,7 @@ public enum ConfigFile {
 
     /// Parses a whole file's bytes; `file` is the name used in problems.
     public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> RestdConfiguration {
-        // TOMLKit hands the text to C++ as a C string: a NUL would silently end the file there.
+        // TOML forbids NUL anywhere; say so with its line rather than as a syntax error.
         if let nul = bytes.firstIndex(of: 0) {
             throw ConfigError([ConfigProblem(file: file, line: lineNumber(at: nul, in: bytes),
                                              reason: "the file contains a NUL byte; TOML files are UTF-8 text")])
@@ -46,40 +51,35 @@ public enum ConfigFile {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> RestdConfiguration {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError([ConfigProblem(file: file, line: error.source.begin.line,
-                                             reason: "not valid TOML: \(error.description)")])
+            table = try TOMLParser.parse(text)
         } catch {
-            throw ConfigError([ConfigProblem(file: file, line: nil, reason: "not valid TOML: \(error)")])
+            throw ConfigError([ConfigProblem(file: file, line: error.line, reason: "not valid TOML: \(error.reason)")])
         }
 
-        let locator = KeyLocator(text)
         var configuration = RestdConfiguration()
         var problems: [ConfigProblem] = []
-        func problem(_ path: String, _ reason: String) {
-            problems.append(ConfigProblem(file: file, line: locator.line(of: path), reason: reason))
+        func problem(_ line: Int, _ reason: String) {
+            problems.append(ConfigProblem(file: file, line: line, reason: reason))
         }
         let keys = Dictionary(uniqueKeysWithValues: ConfigKey.all.map { ($0.path, $0) })
 
         func visit(_ table: TOMLTable, prefix: String) {
-            for name in table.keys {
-                guard let value = table[name] else { continue }
+            for (name, value) in table.entries {
                 let path = prefix.isEmpty ? name : prefix + "." + name
                 if let key = keys[path] {
                     do {
                         try key.read(value, &configuration)
                     } catch {
-                        problem(path, "\(path): \(error.reason)")
+                        problem(value.line, "\(path): \(error.reason)")
                     }
                 } else if prefix.isEmpty, ConfigKey.tables.contains(name) {
                     guard let inner = value.table else {
-                        problem(path, "\(path) must be a table ([\(path)]), found \(ConfigValue.describe(value.type))")
+                        problem(value.line, "\(path) must be a table ([\(path)]), found \(value.typeDescription)")
                         continue
                     }
                     visit(inner, prefix: path)
                 } else {
-                    problem(path, unknownKeyReason(path))
+                    problem(value.line, unknownKeyReason(path))
                 }
             }
         }

@@ -1,7 +1,7 @@
 import DBusKit
 import RestCore
 import RestNotify
-import TOMLKit
+import TOML
 
 /// Why a value cannot be used, without the file and line (the parser adds them).
 struct ConfigValueError: Error {
@@ -21,7 +21,7 @@ struct ConfigKey: Sendable {
     let appliesOnReload: Bool
     /// The value in `configuration`, written as in the file (`defaultText` for the defaults).
     let show: @Sendable (RestdConfiguration) -> String
-    let read: @Sendable (TOMLValueConvertible, inout RestdConfiguration) throws(ConfigValueError) -> Void
+    let read: @Sendable (TOMLValue, inout RestdConfiguration) throws(ConfigValueError) -> Void
 
     /// The table the key lives in ("" for the top level) and its own name.
     var table: String { path.contains(".") ? String(path[..<path.lastIndex(of: ".")!]) : "" }
@@ -79,9 +79,9 @@ enum ConfigValue {
     static let durationForms = "whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"
 
     /// A duration: whole seconds as an integer, or a string such as "90s", "1m30s", "2h".
-    static func duration(_ value: TOMLValueConvertible, min: USec, max: USec) throws(ConfigValueError) -> USec {
+    static func duration(_ value: TOMLValue, min: USec, max: USec) throws(ConfigValueError) -> USec {
         let seconds: UInt64
-        if let int = value.int {
+        if let int = value.integer {
             guard int >= 0 else { throw ConfigValueError("\(int) is negative; give \(durationForms)") }
             seconds = UInt64(int)
         } else if let text = value.string {
@@ -90,7 +90,7 @@ enum ConfigValue {
             }
             seconds = parsed
         } else {
-            throw ConfigValueError("expected a duration, found \(describe(value.type)); give \(durationForms)")
+            throw ConfigValueError("expected a duration, found \(value.typeDescription); give \(durationForms)")
         }
         let (usec, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
         guard !overflow, usec >= min, usec <= max else {
@@ -133,9 +133,9 @@ enum ConfigValue {
         return total
     }
 
-    static func integer(_ value: TOMLValueConvertible, in range: ClosedRange<Int>) throws(ConfigValueError) -> Int {
-        guard let int = value.int else {
-            throw ConfigValueError("expected an integer from \(range.lowerBound) to \(range.upperBound), found \(describe(value.type))")
+    static func integer(_ value: TOMLValue, in range: ClosedRange<Int>) throws(ConfigValueError) -> Int {
+        guard let int = value.integer.flatMap(Int.init(exactly:)) else {
+            throw ConfigValueError("expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value.typeDescription)")
         }
         guard range.contains(int) else {
             throw ConfigValueError("\(int) is out of range \(range.lowerBound)…\(range.upperBound)")
@@ -143,14 +143,14 @@ enum ConfigValue {
         return int
     }
 
-    static func number(_ value: TOMLValueConvertible, in range: ClosedRange<Double>, unit: String) throws(ConfigValueError) -> Double {
+    static func number(_ value: TOMLValue, in range: ClosedRange<Double>, unit: String) throws(ConfigValueError) -> Double {
         let number: Double
-        if let int = value.int {
+        if let int = value.integer {
             number = Double(int)
-        } else if let double = value.double {
+        } else if let double = value.float {
             number = double
         } else {
-            throw ConfigValueError("expected a number of \(unit) from \(range.lowerBound) to \(range.upperBound), found \(describe(value.type))")
+            throw ConfigValueError("expected a number of \(unit) from \(range.lowerBound) to \(range.upperBound), found \(value.typeDescription)")
         }
         guard range.contains(number) else {  // NaN is in no range
             throw ConfigValueError("\(number) is out of range \(range.lowerBound)…\(range.upperBound) \(unit)")
@@ -158,11 +158,11 @@ enum ConfigValue {
         return number
     }
 
-    static func choice<T: RawRepresentable & CaseIterable>(_ value: TOMLValueConvertible, _: T.Type) throws(ConfigValueError) -> T
+    static func choice<T: RawRepresentable & CaseIterable>(_ value: TOMLValue, _: T.Type) throws(ConfigValueError) -> T
     where T.RawValue == String {
         let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         guard let text = value.string else {
-            throw ConfigValueError("expected one of \(allowed), found \(describe(value.type))")
+            throw ConfigValueError("expected one of \(allowed), found \(value.typeDescription)")
         }
         guard let choice = T(rawValue: text) else {
             throw ConfigValueError("\"\(text.debugEscaped)\" is not one of \(allowed)")
@@ -170,11 +170,11 @@ enum ConfigValue {
         return choice
     }
 
-    static func choices<T: RawRepresentable & CaseIterable & Equatable>(_ value: TOMLValueConvertible, _: T.Type) throws(ConfigValueError) -> [T]
+    static func choices<T: RawRepresentable & CaseIterable & Equatable>(_ value: TOMLValue, _: T.Type) throws(ConfigValueError) -> [T]
     where T.RawValue == String {
         let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         guard let array = value.array else {
-            throw ConfigValueError("expected a list of \(allowed), found \(describe(value.type))")
+            throw ConfigValueError("expected a list of \(allowed), found \(value.typeDescription)")
         }
         var result: [T] = []
         for element in array {
@@ -186,15 +186,15 @@ enum ConfigValue {
     }
 
     /// A program and its arguments, run without a shell: ["paplay", "/path/sound.oga"].
-    static func command(_ value: TOMLValueConvertible) throws(ConfigValueError) -> [String] {
+    static func command(_ value: TOMLValue) throws(ConfigValueError) -> [String] {
         let expected = "a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\")"
         guard let array = value.array else {
-            throw ConfigValueError("expected \(expected), found \(describe(value.type))")
+            throw ConfigValueError("expected \(expected), found \(value.typeDescription)")
         }
         var argv: [String] = []
         for element in array {
             guard let word = element.string else {
-                throw ConfigValueError("expected \(expected), found \(describe(element.type)) in the list")
+                throw ConfigValueError("expected \(expected), found \(element.typeDescription) in the list")
             }
             argv.append(word)
         }
@@ -223,19 +223,5 @@ enum ConfigValue {
             "\"" + string.flatMap { $0 == "\"" || $0 == "\\" ? ["\\", $0] : [$0] } + "\""
         }
         return list ? "[" + quoted.joined(separator: ", ") + "]" : quoted.joined()
-    }
-
-    static func describe(_ type: TOMLType) -> String {
-        switch type {
-        case .table: "a table"
-        case .array: "a list"
-        case .string: "a string"
-        case .int: "an integer"
-        case .double: "a floating-point number"
-        case .bool: "a boolean"
-        case .date: "a date"
-        case .time: "a time"
-        case .dateTime: "a date-time"
-        }
     }
 }

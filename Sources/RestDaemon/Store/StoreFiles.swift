@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import RestCore
 
 /// The file-system chores around the state file: private modes, and moving a broken file
@@ -46,14 +46,45 @@ enum StoreFiles {
 
     /// A fresh private directory for scratch copies, under $XDG_RUNTIME_DIR or $TMPDIR or /tmp.
     static func makeScratchDirectory() throws(StoreError) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let candidates: [String] = [environment["XDG_RUNTIME_DIR"], environment["TMPDIR"]].compactMap { $0 } + ["/tmp"]
+        let candidates = ["XDG_RUNTIME_DIR", "TMPDIR"].compactMap { (name: String) -> String? in
+            getenv(name).map { String(cString: $0) }
+        } + ["/tmp"]
         let base = candidates.first { !$0.isEmpty && access($0, W_OK) == 0 } ?? "/tmp"
         var template = Array("\(base)/restd-readonly.XXXXXX".utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw StoreError(description: "could not create a scratch directory in \(base): \(errorText())")
         }
         return String(cString: created)
+    }
+
+    /// Removes a scratch directory made by `makeScratchDirectory` and the state copy in it.
+    static func removeScratchDirectory(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + "/" + TimerStore.fileName + suffix) }
+        rmdir(path)
+    }
+
+    /// Copies a regular file's bytes to a new private file (0600) at `target`.
+    static func copyFile(_ source: String, to target: String) throws(StoreError) {
+        let input = Glibc.open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw StoreError(description: "could not read \(source): \(errorText())") }
+        defer { Glibc.close(input) }
+        let output = Glibc.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw StoreError(description: "could not create \(target): \(errorText())") }
+        defer { Glibc.close(output) }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw StoreError(description: "could not read \(source): \(errorText())") }
+            if count == 0 { return }
+            var written = 0
+            while written < count {
+                let result = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else { throw StoreError(description: "could not write \(target): \(errorText())") }
+                written += result
+            }
+        }
     }
 
     /// Classifies `path` without following a symbolic link.

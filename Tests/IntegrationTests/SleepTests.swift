@@ -1,0 +1,96 @@
+import DBusKit
+import Foundation
+import ProcessHarness
+import RestClient
+import Testing
+
+/// The daemon a person runs — restarted on its existing state, not started on a fresh one — has
+/// exactly one thread and does not wake while nobody talks to it and no rest is over. Each case
+/// first takes restd through one path that touches the store or the bus, then counts the context
+/// switches of all its threads over 20 s of quiet.
+@Suite("A restarted restd sleeps")
+struct SleepTests {
+    /// The quiet window: long enough for a 1 Hz tick (libdispatch's workqueue monitor, say) to
+    /// show many times over.
+    static let quietSeconds = 20.0
+
+    enum Path: String, CaseIterable, CustomTestStringConvertible {
+        case restartedOnState, brokenFileMovedAside, readOnlyCopy, reload, notificationServerCameAndWent
+        case liveSubscriberLeft, expiry
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test("one thread and no wake-up after", arguments: Path.allCases)
+    func sleepsAfter(_ path: Path) throws {
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        let restd: RestdProcess
+        switch path {
+        case .brokenFileMovedAside:
+            try state.write("restd/state.sqlite", "not a database\n")
+            restd = try RestdProcess.start(bus: bus, stateHome: state.path)
+            try restd.waitForLog(containing: "moved aside")
+        case .readOnlyCopy:
+            try leaveTimers(bus: bus, state: state)
+            // The state bind-mounted read-only in restd's own mount namespace.
+            let script = "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
+                + "mount -o remount,bind,ro \"$XDG_STATE_HOME\" && exec \"$0\""
+            let runtime = try TempDirectory(prefix: "restd-runtime")
+            restd = try RestdProcess(bus: bus, stateHome: state.path,
+                                     arguments: ["--user", "--map-root-user", "--mount", "--propagation", "private",
+                                                 "/bin/sh", "-c", script, try BuildProducts.executable("restd")],
+                                     environment: ["XDG_RUNTIME_DIR": runtime.path],
+                                     executable: "/usr/bin/unshare")
+            try restd.waitUntilReady()
+            try restd.waitForLog(containing: "read-only")
+        default:
+            try leaveTimers(bus: bus, state: state)
+            restd = try RestdProcess.start(bus: bus, stateHome: state.path)
+        }
+        defer { restd.terminate() }
+        let client = try RestdClient(address: bus.address)
+        if path != .brokenFileMovedAside {
+            #expect(try client.timers().map(\.id) == ["held", "run"])
+        }
+
+        switch path {
+        case .restartedOnState, .brokenFileMovedAside, .readOnlyCopy:
+            break
+        case .reload:
+            restd.signal(SIGHUP)
+            try restd.waitForLog(containing: "reloaded the configuration")
+        case .notificationServerCameAndWent:
+            let calls = try MockCalls(bus: bus)
+            let server = try NotificationServer(bus: bus)
+            // A rest that ends while the server is there: restd asks it, then shows "Rest over".
+            try client.start(id: "short", durationUSec: 1_000_000)
+            try calls.waitFor("Notify")
+            server.kill()
+            _ = server.waitForExit()
+        case .liveSubscriberLeft:
+            let watch = try WatchProcess(bus: bus, arguments: ["--json"])
+            _ = try watch.waitForLine { $0.contains("\"run\"") || $0.contains("timer") }
+            watch.stop()
+        case .expiry:
+            let watcher = try SignalWatcher.restd(bus: bus)
+            try client.start(id: "short", durationUSec: 1_000_000)
+            try watcher.waitFor(where: { $0.member == "Expired" && $0.arguments().first == .string("short") })
+        }
+
+        #expect(try ProcessActivity.threads(restd.pid) == 1, "\(restd.log())")
+        let wakeUps = try ProcessActivity.wakeUps(restd.pid, over: Self.quietSeconds)
+        #expect(wakeUps == 0, "restd woke \(wakeUps) times in \(Self.quietSeconds) s of quiet\n\(restd.log())")
+    }
+
+    /// A first restd leaves a running and a paused timer in `state`, then stops (SIGTERM).
+    private func leaveTimers(bus: TestBus, state: TempDirectory) throws {
+        let first = try RestdProcess.start(bus: bus, stateHome: state.path)
+        let client = try RestdClient(address: bus.address)
+        try client.start(id: "run", durationUSec: 3_600_000_000, label: "Squat")
+        try client.start(id: "held", durationUSec: 1_200_000_000)
+        try client.pause(id: "held")
+        first.terminate()
+        #expect(try first.waitForExit() == 0, "\(first.log())")
+    }
+}
