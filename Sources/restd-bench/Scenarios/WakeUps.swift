@@ -44,6 +44,16 @@ enum WakeUps {
             return "\(sample.switches) at \(fixed(Double(sample.time - nearest) / 1000, 0)) ms from the nearest expiry"
         }.joined(separator: ", ")
 
+        // The daemon a person runs: restarted on its state, with timers persisted (half of them
+        // paused, all far from their end), then left alone.
+        try stage.startRestd()
+        _ = try client.startTimers((0..<timerCount).map { (id: "kept_\($0)", durationUSec: 3_600_000_000) })
+        for i in stride(from: 0, to: timerCount, by: 2) { _ = try client.manager("Pause", [.string("kept_\(i)")]) }
+        let restarted = try stage.startRestd()  // stops the one before, SIGTERM
+        Clock.sleep(settle)
+        let restartedThreads = Proc.threadCount(restarted.pid) ?? 0
+        let restartedIdle = try count([restarted.pid, tick.pid], over: window).totals
+
         let restdIdle = idle[0]
         let tickIdle = idle[1]
         let restdBusy = busy[0]
@@ -64,6 +74,14 @@ enum WakeUps {
                             "window_s": window],
                    note: "\(expiredInWindow) of \(timerCount) expired in the window; \(stray) switch(es) away from any expiry "
                        + "(sampled every 50 ms)" + (strayText.isEmpty ? "" : ": " + strayText)),
+            Metric(2, "restd restarted on its state, \(timerCount) persisted timers, idle \(windowText)",
+                   "\(restartedIdle[0].total) context switches (\(restartedIdle[0].text)); \(restartedThreads) thread"
+                       + (restartedThreads == 1 ? "" : "s"),
+                   baseline: "1 Hz tick: \(restartedIdle[1].total)", target: "0, 1 thread",
+                   verdict: Verdict(restartedIdle[0].total == 0 && restartedThreads == 1),
+                   values: ["restd_switches": Double(restartedIdle[0].total), "threads": Double(restartedThreads),
+                            "tick_switches": Double(restartedIdle[1].total), "window_s": window],
+                   note: "the daemon a person runs: started again on the state file a previous restd left"),
             Metric(2, "Wake-ups per minute, idle", "restd \(fixed(Double(restdIdle.total) * 60 / window, 1))",
                    baseline: "1 Hz tick \(fixed(Double(tickIdle.total) * 60 / window, 1))",
                    values: ["restd_per_min": Double(restdIdle.total) * 60 / window,
