@@ -207,11 +207,12 @@ public struct TimerBook: Sendable, Equatable {
 
     /// Rebuilds the book at daemon start-up from stored timers.
     ///
-    /// The stored wall-clock deadline is authoritative. Running timers whose deadline passed
-    /// expire (with an `.expired` event); those whose expiry is already past retention, like
-    /// expired timers past retention and timers untouched for too long, are removed silently,
-    /// as a daemon that had kept running would already have removed them. The returned book
-    /// has the events applied; the daemon persists and announces them.
+    /// The stored wall-clock deadline is authoritative. The rules are those of a running daemon
+    /// (`due`): running timers whose deadline passed expire with an `.expired` event, however
+    /// long ago that was (the person is told the rest ended, "ended 3 h ago"), and are then kept
+    /// for the retention counted from now; expired timers past retention and paused timers
+    /// untouched for too long are removed silently. The returned book has the events applied;
+    /// the daemon persists and announces them.
     public static func restoring(
         _ stored: [RestTimer], limits: TimerLimits = .standard, now: Instant
     ) -> (book: TimerBook, events: [TimerEvent]) {
@@ -224,20 +225,13 @@ public struct TimerBook: Sendable, Equatable {
         }
         var events: [TimerEvent] = []
         for timer in book.sortedTimers {
-            let untouched = timer.updatedAtUSec.addingSaturated(limits.untouchedDropUSec) <= now.realtime
             switch timer.state {
-            case _ where untouched:
-                events.append(.removed(timer))
             case .running where timer.endsAtUSec <= now.realtime:
-                if timer.endsAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime {
-                    events.append(.removed(timer))
-                } else {
-                    events += expiry(of: timer, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
-                }
-            case .expired where timer.expiredAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime:
-                events.append(.removed(timer))
-            default:
+                events += expiry(of: timer, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
+            case .running:
                 break
+            case .expired, .paused:
+                if book.isDue(timer, now: now) { events.append(.removed(timer)) }
             }
         }
         book.apply(events)
@@ -278,11 +272,13 @@ public struct TimerBook: Sendable, Equatable {
     }
 
     private func isDue(_ timer: RestTimer, now: Instant) -> Bool {
+        // Retention counts from when the expiry was handled (`updatedAtUSec`): the deadline for a
+        // timer restd saw run out, the start-up for one that ran out while restd was down.
         switch timer.state {
         case .running:
             timer.deadlineBoottime <= now.boottime || (Self.warningBoottime(of: timer) ?? .max) <= now.boottime
         case .expired:
-            timer.expiredAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime
+            timer.updatedAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime
         case .paused:
             timer.updatedAtUSec.addingSaturated(limits.untouchedDropUSec) <= now.realtime
         }
@@ -294,7 +290,7 @@ public struct TimerBook: Sendable, Equatable {
             Self.warningBoottime(of: timer) ?? timer.deadlineBoottime
         case .expired:
             Self.boottime(
-                forRealtime: timer.expiredAtUSec.addingSaturated(limits.expiredRetentionUSec), now: now)
+                forRealtime: timer.updatedAtUSec.addingSaturated(limits.expiredRetentionUSec), now: now)
         case .paused:
             Self.boottime(
                 forRealtime: timer.updatedAtUSec.addingSaturated(limits.untouchedDropUSec), now: now)

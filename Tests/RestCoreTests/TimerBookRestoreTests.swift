@@ -70,7 +70,10 @@ import Testing
     @Test func expiredTimersPastRetentionAreDroppedOthersKept() throws {
         var book = try bookWithTea(clock)
         try book.commit(book.start(tid("coffee"), durationUSec: 2 * minute, options: .init(), now: clock.now()))
-        clock.advance(2 * minute)
+        // A punctual daemon: each expiry handled at its deadline.
+        clock.advance(minute)
+        book.commit(book.due(now: clock.now()))
+        clock.advance(minute)
         book.commit(book.due(now: clock.now()))
         let tea = try #require(book.timer(tid("tea")))
         // tea expired one minute before coffee; an hour after tea's expiry only coffee remains.
@@ -80,17 +83,21 @@ import Testing
         #expect(restored.sortedTimers.map(\.id) == [tid("coffee")])
     }
 
-    @Test func aRunningTimerThatRanOutLongerAgoThanRetentionIsDroppedSilently() throws {
+    /// The same rule as a running daemon's, whatever the age: a rest that ran out while restd
+    /// was down is announced as over ("ended 2 h ago"), then kept for the retention from now.
+    @Test(arguments: [2 * hour, 25 * hour, 30 * 24 * hour])
+    func aRunningTimerThatRanOutLongAgoIsExpiredAndAnnounced(_ downFor: USec) throws {
         let book = try bookWithTea(clock)
         let original = try #require(book.timer(tid("tea")))
-        let (restored, events) = TimerBook.restoring(stored(book), now: reboot(after: 2 * hour))
-        // Its expiry is older than the retention: a running daemon would have removed it already.
-        guard case .removed(let removed) = try #require(events.first), events.count == 1 else {
-            Issue.record("expected one removal, got \(events)")
-            return
-        }
-        #expect(removed.id == original.id && removed.endsAtUSec == original.endsAtUSec)
-        #expect(restored.timers.isEmpty)
+        let now = reboot(after: downFor)
+        let (restored, events) = TimerBook.restoring(stored(book), now: now)
+        #expect(events.last == .expired(id: tid("tea"), deadlineUSec: original.endsAtUSec, firedUSec: now.realtime))
+        let expired = try #require(restored.timer(tid("tea")))
+        #expect(expired.state == .expired && expired.expiredAtUSec == original.endsAtUSec)
+        #expect(restored.due(now: now).isEmpty)
+        #expect(restored.nextWakeup(now: now) == now.boottime + hour)
+        let later = Instant(realtime: now.realtime + hour, boottime: now.boottime + hour)
+        #expect(restored.due(now: later) == [.removed(expired)])
     }
 
     @Test func theRestoredBookHasTheEventsApplied() throws {
