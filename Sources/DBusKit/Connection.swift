@@ -4,7 +4,7 @@ import CDBus
 /// Without an event loop attached, only the blocking calls make progress.
 public final class Connection {
     /// The libdbus connection, for glue code that drives it from an event loop.
-    public let raw: OpaquePointer
+    package let raw: OpaquePointer
 
     private var filters: [(token: Int, handler: (Message) -> Bool)] = []
     private var nextFilterToken = 0

@@ -38,6 +38,7 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let noServer = Name(rawValue: "org.freedesktop.DBus.Error.NoServer")
         public static let fileNotFound = Name(rawValue: "org.freedesktop.DBus.Error.FileNotFound")
         public static let limitsExceeded = Name(rawValue: "org.freedesktop.DBus.Error.LimitsExceeded")
+        public static let accessDenied = Name(rawValue: "org.freedesktop.DBus.Error.AccessDenied")
     }
 
     public func hasName(_ other: Name) -> Bool { name == other.rawValue }

@@ -3,7 +3,7 @@ import Glibc
 
 /// An sd-event loop. Everything attached to it runs on the thread that calls `run()`.
 public final class EventLoop {
-    public let raw: OpaquePointer
+    package let raw: OpaquePointer
 
     public init() throws(SystemError) {
         var event: OpaquePointer?
@@ -33,13 +33,6 @@ public final class EventLoop {
 
     /// Asks the loop to stop after the current iteration.
     public func exit(_ code: Int32) { sd_event_exit(raw, code) }
-
-    /// The loop's cached time of `clock` for this iteration, in µs.
-    public func now(_ clock: clockid_t) -> UInt64 {
-        var usec: UInt64 = 0
-        _ = sd_event_now(raw, clock, &usec)
-        return usec
-    }
 
     /// Turns on sd-event's watchdog support: it pings systemd at half of `WatchdogSec=` when set.
     public func enableWatchdog() {
@@ -116,17 +109,6 @@ public final class EventLoop {
         source.isEnabled = false
         return source
     }
-
-    /// A source that runs once after every iteration that dispatched something (for batching).
-    public func addPost(_ handler: @escaping () -> Void) throws(SystemError) -> DeferSource {
-        let source = DeferSource(handler: handler)
-        var raw: OpaquePointer?
-        let userData = Unmanaged.passUnretained(source).toOpaque()
-        let result = sd_event_add_post(self.raw, &raw, deferCallback, userData)
-        guard result >= 0, let raw else { throw SystemError(errno: -result, "cannot add a post source") }
-        source.attach(raw)
-        return source
-    }
 }
 
 /// One sd-event source; removed from the loop when released.
@@ -186,11 +168,6 @@ public final class TimerSource: EventSource {
 public final class IOSource: EventSource {
     fileprivate let handler: (UInt32) -> Void
     fileprivate init(handler: @escaping (UInt32) -> Void) { self.handler = handler }
-
-    public func setEvents(_ events: UInt32) {
-        guard let raw else { return }
-        sd_event_source_set_io_events(raw, events)
-    }
 }
 
 public final class SignalSource: EventSource {

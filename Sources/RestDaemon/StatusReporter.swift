@@ -1,12 +1,4 @@
-import CSystemd
-
-/// Talks to the service manager through `sd_notify` (a no-op when `NOTIFY_SOCKET` is unset).
-enum ServiceManager {
-    /// Sends `state` ("READY=1\nSTATUS=…"); sd_notify is not variadic, so the text is preformatted.
-    static func notify(_ state: String) {
-        _ = sd_notify(0, state)
-    }
-}
+import EventLoop
 
 /// Keeps systemd's `STATUS=` line current: "2 timers running, 1 paused".
 ///
@@ -67,5 +59,14 @@ final class StatusReporter {
         }
         if paused > 0 { phrase += ", \(paused) paused" }
         return phrase
+    }
+
+    /// "1 live subscriber", "3 live subscribers"; nil when there are none.
+    static func subscribersPhrase(_ count: Int) -> String? {
+        switch count {
+        case 0: nil
+        case 1: "1 live subscriber"
+        default: "\(count) live subscribers"
+        }
     }
 }

@@ -28,8 +28,8 @@ struct JournalTests {
         #expect(expired["MESSAGE_ID"] == [LogMessageIDs.timerExpired])
         #expect(expired["PRIORITY"] == ["6"])
         #expect(expired["SYSLOG_IDENTIFIER"] == ["restd"])
-        #expect(expired["CODE_FILE"] == ["RestDaemon/Daemon.swift"])
-        #expect(expired["CODE_FUNC"]?.first?.hasPrefix("logExpiries") ?? false, "\(expired)")
+        #expect(expired["CODE_FILE"] == ["RestDaemon/ExpiryLog.swift"])
+        #expect(expired["CODE_FUNC"]?.first?.hasPrefix("timersChanged") ?? false, "\(expired)")
         #expect(Int(expired["CODE_LINE"]?.first ?? "") != nil)
         #expect(expired["DEADLINE_USEC"]?.count == 1 && expired["LATE_USEC"]?.count == 1)
 

@@ -28,6 +28,32 @@ struct PersistenceTests {
         #expect(after.map(\.id) == ["paused", "resumed", "running"])
     }
 
+    @Test("a stored row that is not a valid timer is skipped with one log line, and the others are served")
+    func invalidRowIsSkippedAndLogged() throws {
+        let daemon = try RunningDaemon()
+        try daemon.client.start(id: "good", durationUSec: 600_000_000)
+        daemon.restd.terminate()
+        #expect(try daemon.restd.waitForExit() == 0)
+        // A row no restd writes (an id with a space), put there with Python's sqlite3 module.
+        let database = daemon.state.path("restd/state.sqlite")
+        let insert = Command.run(["/usr/bin/python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("INSERT INTO timers SELECT 'bad id', label, next, notify, base_duration_usec, state, "
+                       "duration_usec, started_at_usec, ends_at_usec, remaining_usec, expired_at_usec, "
+                       "updated_at_usec, warn_usec, warned FROM timers WHERE id = 'good'")
+            db.commit()
+            """, database])
+        try #require(insert.succeeded, "\(insert)")
+
+        let restd = try RestdProcess.start(bus: daemon.bus, stateHome: daemon.state.path)
+        defer { restd.terminate() }
+        #expect(try RestdClient(address: daemon.bus.address).timers().map(\.id) == ["good"])
+        let log = restd.log()
+        #expect(log.components(separatedBy: "skipped a stored timer: row \"bad id\" has an invalid id").count == 2, "\(log)")
+        #expect(!log.contains("skipping a stored timer"), "\(log)")
+    }
+
     @Test("a running timer whose deadline passed while restd was down comes back expired, with Expired")
     func deadlinePassedWhileDown() throws {
         let daemon = try RunningDaemon()

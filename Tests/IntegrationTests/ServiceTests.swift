@@ -60,6 +60,23 @@ struct ServiceTests {
         ], "\(notify.messages)")
     }
 
+    @Test("STATUS= counts live subscribers, and drops them when they leave")
+    func statusCountsSubscribers() throws {
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        let notify = try NotifySocket()
+        let restd = try RestdProcess(bus: bus, stateHome: state.path, environment: notify.environment)
+        try notify.waitFor(line: "READY=1")
+        let first = try WatchProcess(bus: bus, arguments: ["--json"])
+        try notify.waitFor(line: "STATUS=no timers running, 1 live subscriber")
+        let second = try WatchProcess(bus: bus, arguments: ["--json"])
+        try notify.waitFor(line: "STATUS=no timers running, 2 live subscribers")
+        second.stop()
+        first.stop()
+        try notify.waitFor(line: "STATUS=no timers running")
+        #expect(notify.lines.filter { $0.hasPrefix("STATUS=") }.last == "STATUS=no timers running", "\(restd.log())")
+    }
+
     @Test("the watchdog is pinged when WATCHDOG_USEC is set, and not otherwise")
     func watchdog() throws {
         let bus = try TestBus()

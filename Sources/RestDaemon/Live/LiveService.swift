@@ -1,4 +1,3 @@
-import CSystemd
 import DBusKit
 import EventLoop
 import Glibc
@@ -14,7 +13,7 @@ final class LiveService {
     typealias Fields = [String: LiveValue]
 
     private let loop: EventLoop
-    private let server: ObjectServer
+    private let signals: BusSignals
     private let clock: TimeSource
     private let logger: Logger
     private var activity: LiveActivity
@@ -45,13 +44,13 @@ final class LiveService {
         }
     }
 
-    init(loop: EventLoop, server: ObjectServer, clock: TimeSource, limits: LiveLimits, logger: Logger) throws {
+    init(loop: EventLoop, signals: BusSignals, clock: TimeSource, limits: LiveLimits, logger: Logger) throws {
         self.loop = loop
-        self.server = server
+        self.signals = signals
         self.clock = clock
         self.logger = logger
         activity = LiveActivity(limits: limits)
-        backlog = SubscriberBacklog(connection: server.connection, logger: logger)
+        backlog = SubscriberBacklog(connection: signals.server.connection, logger: logger)
         broadcastRateHz = limits.broadcastRateHz
         broadcast = try Stream(intervalUSec: ThrottledStream<Fields>.interval(forRateHz: limits.broadcastRateHz), loop: loop) {
             [unowned self] stream in self.fire(stream, to: nil)
@@ -60,6 +59,13 @@ final class LiveService {
             self.removeStaleHeartRate()
         }
         staleTimer.isEnabled = false
+        // A subscription ends with its subscriber's connection.
+        let connection = signals.server.connection
+        try connection.addMatch(MessageBus.nameOwnerChangedRule(leavingOnly: true))
+        connection.addFilter { [unowned self] message in
+            if let change = message.nameOwnerChange, change.newOwner.isEmpty { unsubscribe(change.name) }
+            return false  // others watch names too
+        }
         backlog.onOverflow = { [unowned self] name, queued in
             logger.warning("subscriber \(name) does not read its messages (\(queued) bytes waiting on the bus); dropped")
             unsubscribe(name)
@@ -75,8 +81,7 @@ final class LiveService {
     func setBroadcastRate(_ rateHz: Double) {
         guard rateHz != broadcastRateHz else { return }
         broadcastRateHz = rateHz
-        server.emitPropertiesChanged(path: RestBus.livePath, interface: RestBus.liveInterface,
-                                     changed: [LiveProperty.maxRateHz: .double(rateHz)])
+        signals.liveChanged([LiveProperty.maxRateHz: .double(rateHz)])
         let interval = ThrottledStream<Fields>.interval(forRateHz: rateHz)
         act(on: broadcast, broadcast.throttle.setInterval(interval), to: nil, now: clock.now())
     }
@@ -182,8 +187,7 @@ final class LiveService {
         switch action {
         case .publish(let fields):
             if let name {
-                server.emitSignal(path: RestBus.livePath, interface: RestBus.liveInterface, name: "Changed",
-                                  arguments: [LiveValues.dictionary(fields), .uint64(now.realtime)], destination: name)
+                signals.liveChanged(fields, atUSec: now.realtime, to: name)
                 backlog.sent(to: name)
             } else {
                 publishBroadcast(fields, now: now)
@@ -198,12 +202,12 @@ final class LiveService {
     /// PropertiesChanged of the live object: Fields and UpdatedAtUSec, and Active when it flips.
     private func publishBroadcast(_ fields: Fields, now: Instant) {
         var changed: [String: DBusValue] = [
-            LiveProperty.fields: LiveValues.dictionary(fields),
+            LiveProperty.fields: LiveArguments.dictionary(fields),
             LiveProperty.updatedAtUSec: .uint64(now.realtime),
         ]
         if fields.isEmpty != broadcastWasEmpty { changed[LiveProperty.active] = .boolean(!fields.isEmpty) }
         broadcastWasEmpty = fields.isEmpty
         updatedAtUSec = now.realtime
-        server.emitPropertiesChanged(path: RestBus.livePath, interface: RestBus.liveInterface, changed: changed)
+        signals.liveChanged(changed)
     }
 }

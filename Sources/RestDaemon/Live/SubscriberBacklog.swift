@@ -45,8 +45,8 @@ final class SubscriberBacklog {
 
     private func check(_ name: String) {
         guard let request = try? Message.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-            interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats"),
+            destination: MessageBus.name, path: MessageBus.path,
+            interface: MessageBus.statsInterface, member: "GetConnectionStats"),
             (try? request.append(.string(name))) != nil
         else { return }
         checking.insert(name)
@@ -60,7 +60,7 @@ final class SubscriberBacklog {
                     onOverflow(name, queued)
                 }
             case .failure(let error) where error.hasName(.unknownMethod) || error.hasName(.unknownInterface)
-                || error.name == "org.freedesktop.DBus.Error.AccessDenied":
+                || error.hasName(.accessDenied):
                 busHasStatistics = false
                 logger.info("the bus offers no connection statistics (\(error.message)); slow subscribers cannot be detected")
             case .failure:

@@ -1,4 +1,4 @@
-import CSystemd
+import EventLoop
 import Glibc
 import Logging
 
@@ -53,24 +53,9 @@ public struct RestLogHandler: LogHandler {
         Self.writeToStandardError(line + "\n")
     }
 
-    /// One `sd_journal_sendv` call; its result (negative errno on failure).
+    /// One journal entry; its result (negative errno on failure).
     static func sendToJournal(_ fields: [JournalField]) -> Int32 {
-        // All fields in one buffer; the iovecs point into it while it is pinned.
-        var buffer: [UInt8] = []
-        var ranges: [(offset: Int, count: Int)] = []
-        for field in fields {
-            let start = buffer.count
-            buffer += field.name.utf8
-            buffer.append(UInt8(ascii: "="))
-            buffer += field.value.utf8
-            ranges.append((start, buffer.count - start))
-        }
-        return buffer.withUnsafeMutableBytes { bytes in
-            let vectors = ranges.map { range in
-                iovec(iov_base: bytes.baseAddress! + range.offset, iov_len: range.count)
-            }
-            return vectors.withUnsafeBufferPointer { sd_journal_sendv($0.baseAddress, Int32($0.count)) }
-        }
+        Journal.send(fields.map { ($0.name, $0.value) })
     }
 
     /// Writes all of `text` to fd 2 with write(2): unbuffered, one call for a short line, so

@@ -22,7 +22,8 @@ final class Notifier {
     static let timeoutMilliseconds: Int32 = 2_000
 
     private let connection: Connection
-    private let service: TimerService
+    /// Carries out what a notification's button asks, through the same commit path as the bus.
+    private let performCommand: (TimerCommand) throws(DBusError) -> Void
     private let clock: TimeSource
     private let logger: Logger
     private let messages: Messages
@@ -39,15 +40,15 @@ final class Notifier {
         case known(ServerCapabilities)
     }
 
-    /// Notify calls waiting for the capabilities of the current owner.
-    private struct Held {
+    /// A Notify call waiting for the capabilities of the current owner.
+    private struct PendingNotify {
         let ticket: NotificationTracker.Ticket
         let alert: Alert
         let replacing: UInt32
     }
 
     private var capabilities = CapabilityState.unknown
-    private var held: [Held] = []
+    private var waitingForCapabilities: [PendingNotify] = []
     /// Bumped whenever the name changes hands, so that answers from an earlier owner are told apart.
     private var generation: UInt64 = 0
     /// The unique name of the current owner when known: signals from anyone else are ignored.
@@ -59,31 +60,32 @@ final class Notifier {
     private var isPumping = false
     private var pumpAgain = false
 
-    init(connection: Connection, service: TimerService, clock: TimeSource, logger: Logger, messages: Messages,
-         style: NotificationStyle, sound: SoundCommand) {
+    init(connection: Connection, clock: TimeSource, logger: Logger, messages: Messages, style: NotificationStyle,
+         sound: SoundCommand, perform: @escaping (TimerCommand) throws(DBusError) -> Void) {
         self.connection = connection
-        self.service = service
+        self.performCommand = perform
         self.clock = clock
         self.logger = logger
         self.messages = messages
         self.style = style
         self.sound = sound
-        service.observe { [unowned self] events in
-            self.tracker.record(events)
-            self.pump()
-        }
         connection.addFilter { [unowned self] message in
             self.handle(message)
             return false  // others may want these signals too
         }
     }
 
+    /// A listener of committed timer events: what to show, replace or close follows from them.
+    func timersChanged(_ events: [TimerEvent]) {
+        tracker.record(events)
+        pump()
+    }
+
     /// Subscribes to the server's signals and to changes of its owner, without waiting.
     func start() {
         let rules = [
-            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.busName)'",
-            "type='signal',sender='\(Self.busName)',path='\(Self.path)',interface='\(Self.interface)'",
+            MessageBus.nameOwnerChangedRule(name: Self.busName),
+            MessageBus.signalsRule(sender: Self.busName, path: Self.path, interface: Self.interface),
         ]
         for rule in rules {
             callBus("AddMatch", [.string(rule)]) { [unowned self] result in
@@ -123,7 +125,7 @@ final class Notifier {
             for command in tracker.commands(now: clock.now().realtime) {
                 switch command {
                 case .show(let ticket, let alert, let replacing):
-                    show(Held(ticket: ticket, alert: alert, replacing: replacing))
+                    show(PendingNotify(ticket: ticket, alert: alert, replacing: replacing))
                 case .close(let id):
                     close(id)
                 }
@@ -131,14 +133,14 @@ final class Notifier {
         } while pumpAgain
     }
 
-    private func show(_ notification: Held) {
+    private func show(_ notification: PendingNotify) {
         switch capabilities {
         case .known(let capabilities):
             notify(notification, capabilities: capabilities)
         case .asking:
-            held.append(notification)
+            waitingForCapabilities.append(notification)
         case .unknown:
-            held.append(notification)
+            waitingForCapabilities.append(notification)
             askCapabilities()
         }
     }
@@ -153,8 +155,8 @@ final class Notifier {
                 if case .failure(let error) = result { noteFailure(error) }
                 return
             }
-            let waiting = held
-            held = []
+            let waiting = waitingForCapabilities
+            waitingForCapabilities = []
             switch result {
             case .success(let reply):
                 // Anything but a list of strings is read as no capabilities: plain text, no actions.
@@ -168,7 +170,7 @@ final class Notifier {
                 // A server took the name while we asked: it was being started (D-Bus activation by
                 // this very call, say) and did not answer in time. Asked again, now that it is up.
                 logger.debug("a notification server appeared while asking for its capabilities (\(error.message)); asking again")
-                held = waiting
+                waitingForCapabilities = waiting
                 askCapabilities()
             case .failure(let error):
                 capabilities = .unknown
@@ -179,7 +181,7 @@ final class Notifier {
         }
     }
 
-    private func notify(_ notification: Held, capabilities: ServerCapabilities) {
+    private func notify(_ notification: PendingNotify, capabilities: ServerCapabilities) {
         let request = NotificationContent.request(
             for: notification.alert, replacing: notification.replacing, capabilities: capabilities,
             messages: messages, style: style, now: clock.now().realtime)
@@ -234,8 +236,8 @@ final class Notifier {
 
     private func handle(_ message: Message) {
         guard message.kind == .signal else { return }
-        if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
-            ownerChanged(message)
+        if let change = message.nameOwnerChange {
+            if change.name == Self.busName { ownerChanged(oldOwner: change.oldOwner, newOwner: change.newOwner) }
             return
         }
         // Only the owner we are talking to speaks for the notifications we created.
@@ -260,12 +262,7 @@ final class Notifier {
         }
     }
 
-    private func ownerChanged(_ message: Message) {
-        let arguments = message.arguments()
-        guard message.sender == "org.freedesktop.DBus", message.signature == "sss",
-              arguments[0].string == Self.busName, let oldOwner = arguments[1].string,
-              let newOwner = arguments[2].string
-        else { return }
+    private func ownerChanged(oldOwner: String, newOwner: String) {
         logger.debug(newOwner.isEmpty ? "the notification server left the bus" : "notification server: \(newOwner)")
         owner = newOwner.isEmpty ? nil : newOwner
         if oldOwner.isEmpty {
@@ -279,7 +276,7 @@ final class Notifier {
             // on one D-Bus activation may start.
             generation += 1
             capabilities = .unknown
-            held = []
+            waitingForCapabilities = []
             tracker.serverChanged()
         }
         pump()
@@ -289,22 +286,17 @@ final class Notifier {
     private func perform(_ request: NotificationTracker.Request) {
         let id = request.timerID
         logger.debug("notification action \(request.action.key) for timer \(id)")
+        let command: TimerCommand = switch request.action {
+        case .add30s, .add1m: .adjust(id, deltaUSec: request.action.deltaUSec ?? 0)
+        case .restart: .restart(id)
+        case .cancel: .cancel(id)
+        }
         do {
-            switch request.action {
-            case .add30s, .add1m:
-                let delta = request.action.deltaUSec ?? 0
-                try service.perform { book, now throws(TimerError) in try book.adjust(id, deltaUSec: delta, now: now) }
-            case .restart:
-                try service.perform { book, now throws(TimerError) in try book.restart(id, now: now) }
-            case .cancel:
-                try service.perform { book, now throws(TimerError) in try book.cancel(id, now: now) }
-            }
+            try performCommand(command)
         } catch {
             logger.warning("a notification's action could not be carried out: \(error.message)")
         }
     }
-
-    // MARK: Calls and their failures
 
     private func noteFailure(_ error: DBusError) {
         if failing {
@@ -333,7 +325,7 @@ final class Notifier {
     private func callBus(
         _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
     ) {
-        call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+        call(destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface,
              member, arguments, completion)
     }
 

@@ -3,7 +3,7 @@ import RestCore
 import RestProtocol
 
 /// io.restd.Rest1.Timer at /io/restd/Rest1/timer/<id>: one object per timer, made on demand.
-enum TimerFace {
+enum TimerObject {
     static func subtree(service: TimerService) -> Subtree {
         Subtree(children: {
             service.book.timers.keys.map(\.rawValue)
@@ -18,10 +18,9 @@ enum TimerFace {
     static func make(id: TimerID, service: TimerService) -> ExportedInterface {
         ExportedInterface(BusInterfaces.timer, call: { call throws(DBusError) in
             if call.member == "Adjust" {
-                let delta = call.arguments[0].int64 ?? 0
-                try service.perform { book, now throws(TimerError) in try book.adjust(id, deltaUSec: delta, now: now) }
+                try service.perform(.adjust(id, deltaUSec: call.arguments[0].int64 ?? 0))
             } else {
-                try perform(call.member, id: id, service: service)
+                try service.perform(try command(call.member, id: id))
             }
             return []
         }, property: { name in
@@ -29,13 +28,13 @@ enum TimerFace {
         })
     }
 
-    /// The argument-less operations both faces share.
-    static func perform(_ member: String, id: TimerID, service: TimerService) throws(DBusError) {
+    /// The argument-less methods both objects share.
+    static func command(_ member: String, id: TimerID) throws(DBusError) -> TimerCommand {
         switch member {
-        case "Pause": try service.perform { book, now throws(TimerError) in try book.pause(id, now: now) }
-        case "Resume": try service.perform { book, now throws(TimerError) in try book.resume(id, now: now) }
-        case "Restart": try service.perform { book, now throws(TimerError) in try book.restart(id, now: now) }
-        case "Cancel": try service.perform { book, now throws(TimerError) in try book.cancel(id, now: now) }
+        case "Pause": .pause(id)
+        case "Resume": .resume(id)
+        case "Restart": .restart(id)
+        case "Cancel": .cancel(id)
         default: throw DBusError(.unknownMethod, "no method \(member)")
         }
     }

@@ -2,29 +2,26 @@ import DBusKit
 import RestCore
 import RestProtocol
 
-/// io.restd.Rest1.Manager at /io/restd/Rest1: timers addressed by id.
-enum ManagerFace {
+/// io.restd.Rest1.Manager at /io/restd/Rest1: timers addressed by id. Each method is decoded
+/// into a `TimerCommand` and carried out by `TimerService.perform`.
+enum ManagerObject {
     /// `defaultDuration` reads the configuration in force (it changes on reload).
     static func make(service: TimerService, defaultDuration: @escaping () -> USec) -> ExportedInterface {
         ExportedInterface(BusInterfaces.manager, call: { call throws(DBusError) in
             let args = call.arguments
             let id = try BusArguments.timerID(args[0])
+            let command: TimerCommand
             switch call.member {
             case "Start":
-                let duration = args[1].uint64 ?? 0
-                let options = try BusArguments.startOptions(args[2])
-                try service.perform { book, now throws(TimerError) in
-                    try book.start(id, durationUSec: duration, options: options, now: now)
-                }
-                return [.objectPath(RestBus.timerPath(id: id.rawValue))]
+                command = .start(id, durationUSec: args[1].uint64 ?? 0, options: try BusArguments.startOptions(args[2]))
             case "Adjust":
-                let delta = args[1].int64 ?? 0
-                try service.perform { book, now throws(TimerError) in try book.adjust(id, deltaUSec: delta, now: now) }
-                return []
+                command = .adjust(id, deltaUSec: args[1].int64 ?? 0)
             default:
-                try TimerFace.perform(call.member, id: id, service: service)
-                return []
+                command = try TimerObject.command(call.member, id: id)
             }
+            try service.perform(command)
+            if case .start = command { return [.objectPath(RestBus.timerPath(id: id.rawValue))] }
+            return []
         }, property: { name in
             switch name {
             case ManagerProperty.version: .string(RestBus.version)

@@ -3,7 +3,7 @@ import RestCore
 import RestProtocol
 
 /// Live field values between D-Bus and the core.
-enum LiveValues {
+enum LiveArguments {
     /// The `fields` of Update: any integer type, double, string or boolean per key.
     static func entries(_ value: DBusValue) throws(DBusError) -> [String: LiveValue] {
         guard let dictionary = value.vardictEntries else {

@@ -3,12 +3,12 @@ import RestCore
 import RestProtocol
 
 /// io.restd.Rest1.Live at /io/restd/Rest1/live: producers update, widgets subscribe.
-enum LiveFace {
+enum LiveObject {
     static func make(live: LiveService) -> ExportedInterface {
         ExportedInterface(BusInterfaces.live, call: { call throws(DBusError) in
             switch call.member {
             case "Update":
-                try live.update(try LiveValues.entries(call.arguments[0]))
+                try live.update(try LiveArguments.entries(call.arguments[0]))
             case "End":
                 live.end()
             case "Subscribe":
@@ -21,7 +21,7 @@ enum LiveFace {
             return []
         }, property: { name in
             switch name {
-            case LiveProperty.fields: LiveValues.dictionary(live.publishedFields)
+            case LiveProperty.fields: LiveArguments.dictionary(live.publishedFields)
             case LiveProperty.active: .boolean(!live.publishedFields.isEmpty)
             case LiveProperty.updatedAtUSec: .uint64(live.updatedAtUSec)
             case LiveProperty.maxRateHz: .double(live.broadcastRateHz)

@@ -1,0 +1,38 @@
+/// What a caller asks of the timers. Every change that comes from outside restd — a method call
+/// on the bus, a notification's button — is one of these, planned by `TimerBook.plan`; restd's
+/// own changes (expiry, clean-up, a wall-clock step) come from `due` and `wallClockChanged`.
+public enum TimerCommand: Sendable, Equatable {
+    /// Start `id` for a duration, replacing any timer of that name.
+    case start(TimerID, durationUSec: USec, options: TimerOptions)
+    case pause(TimerID)
+    case resume(TimerID)
+    /// Add (positive) or remove (negative) time.
+    case adjust(TimerID, deltaUSec: Int64)
+    /// Run again for the last duration, with the same label and next.
+    case restart(TimerID)
+    case cancel(TimerID)
+
+    /// The timer the command is about.
+    public var timerID: TimerID {
+        switch self {
+        case .start(let id, _, _), .pause(let id), .resume(let id), .adjust(let id, _), .restart(let id),
+             .cancel(let id):
+            id
+        }
+    }
+}
+
+extension TimerBook {
+    /// Plans `command`: the events that carrying it out at `now` would cause, or the refusal.
+    /// Nothing changes until the caller applies the events (after storing them).
+    public func plan(_ command: TimerCommand, now: Instant) throws(TimerError) -> [TimerEvent] {
+        switch command {
+        case .start(let id, let duration, let options): try start(id, durationUSec: duration, options: options, now: now)
+        case .pause(let id): try pause(id, now: now)
+        case .resume(let id): try resume(id, now: now)
+        case .adjust(let id, let delta): try adjust(id, deltaUSec: delta, now: now)
+        case .restart(let id): try restart(id, now: now)
+        case .cancel(let id): try cancel(id, now: now)
+        }
+    }
+}

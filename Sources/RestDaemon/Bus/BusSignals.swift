@@ -1,0 +1,63 @@
+import DBusKit
+import RestCore
+import RestProtocol
+
+/// Everything restd says on the bus without being asked, in one place: timers' PropertiesChanged,
+/// InterfacesAdded/Removed and Expired; the Manager's and the live object's PropertiesChanged;
+/// the live Changed signal to each subscriber.
+///
+/// Signals caused by a method call are queued before that call's reply (listeners run while the
+/// call is handled): a caller that sees the reply has already been sent every signal of its
+/// change. The interface XML says so, and a test checks it.
+struct BusSignals {
+    let server: ObjectServer
+
+    // MARK: Timers
+
+    /// A listener of committed timer events: one PropertiesChanged per changed timer per batch
+    /// carrying only the values that changed, InterfacesAdded/Removed, and Expired. A pre-alert
+    /// (`.warning`) has no signal of its own: it is a desktop notification only.
+    func timersChanged(_ events: [TimerEvent]) {
+        for event in events {
+            switch event {
+            case .added(let timer):
+                server.emitInterfacesAdded(path: RestBus.timerPath(id: timer.id.rawValue))
+            case .changed(let old, let new):
+                let changed = TimerProperties.changed(from: old, to: new)
+                guard !changed.isEmpty else { continue }
+                server.emitPropertiesChanged(path: RestBus.timerPath(id: new.id.rawValue),
+                                             interface: RestBus.timerInterface, changed: changed)
+            case .removed(let timer):
+                server.emitInterfacesRemoved(path: RestBus.timerPath(id: timer.id.rawValue),
+                                             interfaces: [RestBus.timerInterface])
+            case .expired(let id, let deadline, let fired):
+                let path = RestBus.timerPath(id: id.rawValue)
+                server.emitSignal(path: RestBus.managerPath, interface: RestBus.managerInterface, name: "Expired",
+                                  arguments: [.string(id.rawValue), .objectPath(path), .uint64(deadline), .uint64(fired)])
+            case .warning:
+                continue
+            }
+        }
+    }
+
+    // MARK: The Manager
+
+    /// DefaultDurationUSec after a reload changed it.
+    func defaultDurationChanged(_ usec: USec) {
+        server.emitPropertiesChanged(path: RestBus.managerPath, interface: RestBus.managerInterface,
+                                     changed: [ManagerProperty.defaultDurationUSec: .uint64(usec)])
+    }
+
+    // MARK: The live activity
+
+    /// The broadcast: PropertiesChanged of the live object.
+    func liveChanged(_ properties: [String: DBusValue]) {
+        server.emitPropertiesChanged(path: RestBus.livePath, interface: RestBus.liveInterface, changed: properties)
+    }
+
+    /// One subscriber's stream: the unicast Changed signal.
+    func liveChanged(_ fields: [String: LiveValue], atUSec: USec, to subscriber: String) {
+        server.emitSignal(path: RestBus.livePath, interface: RestBus.liveInterface, name: "Changed",
+                          arguments: [LiveArguments.dictionary(fields), .uint64(atUSec)], destination: subscriber)
+    }
+}

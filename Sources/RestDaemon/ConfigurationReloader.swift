@@ -1,0 +1,48 @@
+import EventLoop
+import Glibc
+import Logging
+
+/// SIGHUP: reads the configuration file again and puts a good one into force at once (every
+/// key applies on reload). A file with problems is logged and changes nothing.
+final class ConfigurationReloader {
+    /// The configuration in force: the start-up one, or the last one a reload accepted.
+    private(set) var configuration: RestdConfiguration
+    private let path: String
+    private let mustExist: Bool
+    private let logger: Logger
+    private let status: StatusReporter
+    /// Told, in order, of the old and the new configuration after a reload changed it.
+    var listeners: [(_ old: RestdConfiguration, _ new: RestdConfiguration) -> Void] = []
+
+    init(configuration: RestdConfiguration, path: String, mustExist: Bool, status: StatusReporter, logger: Logger) {
+        self.configuration = configuration
+        self.path = path
+        self.mustExist = mustExist
+        self.status = status
+        self.logger = logger
+    }
+
+    func reload() {
+        ServiceManager.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.read(CLOCK_MONOTONIC))")
+        defer { status.announceReady() }
+        let loaded: (configuration: RestdConfiguration, found: Bool)
+        do {
+            loaded = try ConfigFile.load(path: path, mustExist: mustExist)
+        } catch {
+            for problem in error.problems { logger.error("\(problem)") }
+            logger.error("the configuration was not reloaded; the previous one stays in force")
+            return
+        }
+        let old = configuration
+        let new = loaded.configuration
+        let changed = ConfigKey.changedKeys(from: old, to: new)
+        let source = loaded.found ? path : "the defaults (\(path) does not exist)"
+        guard !changed.isEmpty else {
+            logger.info("reloaded the configuration from \(source); nothing changed")
+            return
+        }
+        configuration = new
+        for listener in listeners { listener(old, new) }
+        logger.info("reloaded the configuration from \(source); changed: \(changed.joined(separator: ", "))")
+    }
+}

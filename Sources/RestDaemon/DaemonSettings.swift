@@ -1,0 +1,56 @@
+import Glibc
+import RestCore
+import RestNotify
+
+/// Where the daemon keeps its state, which bus it serves, and how it is configured.
+public struct DaemonSettings: Sendable {
+    /// An explicit bus address (tests); nil means the session bus. Never the system bus.
+    public var busAddress: String?
+    /// The directory holding `state.sqlite`.
+    public var stateDirectory: String
+    /// The configuration file, read again on SIGHUP.
+    public var configPath: String
+    /// Whether the user named `configPath` (`--config`): then it must exist, on reload too.
+    public var configMustExist: Bool
+    /// The configuration read at start-up.
+    public var configuration: RestdConfiguration
+    /// The limits the configuration does not set.
+    public var limits: TimerLimits
+    /// The live limits the configuration does not set (`[live]` sets the rate and staleness).
+    public var liveLimits: LiveLimits
+    /// The language of desktop notifications; by default the one LC_ALL, LC_MESSAGES or LANG selects.
+    public var messages: Messages
+
+    public init(
+        busAddress: String?, stateDirectory: String, configPath: String = ConfigFile.defaultPath(),
+        configMustExist: Bool = false,
+        configuration: RestdConfiguration = RestdConfiguration(), limits: TimerLimits = .standard,
+        liveLimits: LiveLimits = .standard,
+        messages: Messages = Messages.forEnvironment { getenv($0).map { String(cString: $0) } }
+    ) {
+        self.busAddress = busAddress
+        self.stateDirectory = stateDirectory
+        self.configPath = configPath
+        self.configMustExist = configMustExist
+        self.configuration = configuration
+        self.limits = limits
+        self.liveLimits = liveLimits
+        self.messages = messages
+    }
+
+    /// `$XDG_STATE_HOME/restd`, else `~/.local/state/restd`.
+    public static func defaultStateDirectory() -> String {
+        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+            return state + "/restd"
+        }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "."
+        return home + "/.local/state/restd"
+    }
+}
+
+/// Why the daemon could not start or had to stop.
+public struct DaemonError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+

@@ -1,0 +1,146 @@
+import DBusKit
+import EventLoop
+import Glibc
+import Logging
+import RestCore
+import RestProtocol
+
+/// Who hears of a batch of timer events once it is carried out (the bus, the log, notifications,
+/// the service status), in the order the daemon lists them.
+typealias TimerListener = ([TimerEvent]) -> Void
+
+/// The one path by which timers change: it plans in the core, commits to SQLite, applies the
+/// events to the book, tells the listeners, and arms the one timer of the next expiry.
+///
+/// Two orders, on purpose:
+///
+/// - A caller's command (`perform`: bus methods, notification buttons):
+///   plan → commit → apply → listeners (signals) → reply.
+///   The change is on disk before anyone hears of it, so no reply or signal can announce what a
+///   crash would lose; a change that cannot be stored is refused (StorageFailed) and nothing
+///   happens.
+/// - restd's own housekeeping (`runDue`, `wallClockChanged`, start-up recovery):
+///   plan → apply → listeners (signals) → commit.
+///   It cannot be refused: a rest is over on time even when the disk is full, and the disk's sync
+///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. A crash in
+///   between only means that the next start finds the deadline passed and announces the expiry
+///   again; what the disk missed is recomputed from the stored deadline.
+final class TimerService {
+    private(set) var book: TimerBook
+    private let store: TimerStore
+    private let clock: TimeSource
+    private let logger: Logger
+    /// Fires at the next expiry, pre-alert or clean-up (CLOCK_BOOTTIME, 1 µs accuracy); off when none.
+    private var expiryTimer: TimerSource!
+
+    /// Called, in order, with every batch of events once it is carried out. Set once, by the daemon.
+    var listeners: [TimerListener] = []
+
+    init(book: TimerBook, store: TimerStore, clock: TimeSource, loop: EventLoop, logger: Logger) throws(SystemError) {
+        self.book = book
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        // Accuracy 1 µs: sd-event's default would let an expiry fire up to 250 ms late.
+        expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
+            self.runDue()
+        }
+        expiryTimer.isEnabled = false
+    }
+
+    // MARK: A caller's command: commit → apply → signal → reply
+
+    /// Carries out `command`. The change is on disk before this returns, so the caller's reply
+    /// can never announce something a crash would lose.
+    func perform(_ command: TimerCommand) throws(DBusError) {
+        let now = clock.now()
+        // Expire what is due first, so the command sees the state a punctual daemon would have.
+        runDue(now: now)
+        let events: [TimerEvent]
+        do {
+            events = try book.plan(command, now: now)
+        } catch {
+            throw error.dbusError
+        }
+        guard !events.isEmpty else { return }
+        do {
+            try store.apply(events)
+        } catch {
+            logger.error("could not store a change, refusing it: \(error)")
+            throw DBusError(name: RestErrorName.storageFailed,
+                            message: "the change could not be saved (\(error)); nothing was changed")
+        }
+        apply(events, now: now)
+    }
+
+    // MARK: restd's own housekeeping: apply → signal → commit
+
+    /// Expires due timers, sends due pre-alerts and removes old timers; runs when the timer fires.
+    func runDue(now: Instant? = nil) {
+        let now = now ?? clock.now()
+        commitHousekeeping(book.due(now: now), now: now)
+    }
+
+    /// Re-publishes wall-clock instants after the wall clock was set.
+    func wallClockChanged() {
+        let now = clock.now()
+        let events = book.wallClockChanged(now: now)
+        logger.info("wall clock changed; \(events.count) running timer(s) re-published")
+        commitHousekeeping(events, now: now)
+    }
+
+    /// Announces what start-up recovery found (already applied to the book and stored).
+    func announceRecovered(_ events: [TimerEvent]) {
+        tellListeners(events)
+        rearm(now: clock.now())
+    }
+
+    /// Puts new limits (from a reloaded configuration) into force: what they make due now (an
+    /// expired timer past a shorter retention) goes at once, and the wake-up is re-armed.
+    func setLimits(_ limits: TimerLimits) {
+        guard limits != book.limits else { return }
+        book.limits = limits
+        let now = clock.now()
+        runDue(now: now)
+        rearm(now: now)
+    }
+
+    private func commitHousekeeping(_ events: [TimerEvent], now: Instant) {
+        guard !events.isEmpty else { return }
+        apply(events, now: now)
+        do {
+            try store.apply(events)
+        } catch {
+            logger.error("could not store expiry or clean-up: \(error)")
+        }
+    }
+
+    // MARK: Both paths
+
+    private func apply(_ events: [TimerEvent], now: Instant) {
+        book.apply(events)
+        tellListeners(events)
+        rearm(now: now)
+    }
+
+    private func tellListeners(_ events: [TimerEvent]) {
+        for listener in listeners { listener(events) }
+    }
+
+    private func rearm(now: Instant) {
+        if let boottime = book.nextWakeup(now: now) {
+            expiryTimer.schedule(at: boottime)
+        } else {
+            expiryTimer.isEnabled = false
+        }
+    }
+
+    /// Closes the store when restd stops (nothing is written after the loop has ended).
+    func closeStore() {
+        do {
+            try store.close()
+        } catch {
+            logger.error("\(error)")
+        }
+    }
+}
