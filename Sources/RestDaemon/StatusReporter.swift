@@ -1,9 +1,9 @@
 import CSystemd
 
 /// Talks to the service manager through `sd_notify` (a no-op when `NOTIFY_SOCKET` is unset).
-enum ServiceManager {
+public enum ServiceManager {
     /// Sends `state` ("READY=1\nSTATUS=…"); sd_notify is not variadic, so the text is preformatted.
-    static func notify(_ state: String) {
+    public static func notify(_ state: String) {
         _ = sd_notify(0, state)
     }
 }

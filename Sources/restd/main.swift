@@ -51,6 +51,8 @@ struct Restd: ParsableCommand {
             configuration = try ConfigFile.load(path: configPath).configuration
         } catch {
             for problem in error.problems { logger.critical("\(problem)") }
+            // Shown by `systemctl --user status restd` after the exit, journal or not.
+            ServiceManager.notify("STATUS=" + error.problems.map(\.description).joined(separator: "; "))
             logger.critical("refusing to start with a broken configuration; `restd --check-config` checks a fix")
             throw ExitCode(Self.configurationProblem)
         }
