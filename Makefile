@@ -396,7 +396,8 @@ for entry in "${files[@]}"; do
     unit) sed "s|^ExecStart=.*|ExecStart=$BINDIR/restd|" "$name" >"$tmp" ;;
     activation) sed "s|^Exec=.*|Exec=$BINDIR/restd|" "$name" >"$tmp" ;;
     desktop) sed "s|^Exec=restctl |Exec=$BINDIR/restctl |" "$name" >"$tmp" ;;
-    completion) "$bin_dir/restctl" --generate-completion-script "$name" >"$tmp" ;;
+    # A completion is sourced, not run: no #! line (lintian warns of one).
+    completion) "$bin_dir/restctl" --generate-completion-script "$name" | sed '1{/^#!/d}' >"$tmp" ;;
   esac
   chmod "$mode" "$tmp"
   mv -f "$tmp" "$path"
