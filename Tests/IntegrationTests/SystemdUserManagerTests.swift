@@ -42,6 +42,7 @@ struct SystemdUserManagerTests {
     func readinessAndStatus() throws {
         guard Self.canRun else { return }
         let manager = try UserManager()
+        defer { manager.stop() }
         let start = manager.systemctl("start", "restd")
         try #require(start.succeeded, "\(start)\n\(manager.diagnostics())")
         // Type=notify: a call right after `start` returned is answered, with no waiting.
@@ -67,6 +68,7 @@ struct SystemdUserManagerTests {
     func restartAfterKill9() throws {
         guard Self.canRun else { return }
         let manager = try UserManager()
+        defer { manager.stop() }
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
         let client = try RestdClient(address: manager.bus.address)
         try client.start(id: "squat", durationUSec: 600_000_000, label: "Squat")
@@ -86,6 +88,7 @@ struct SystemdUserManagerTests {
     func brokenConfigurationIsNotRetried() throws {
         guard Self.canRun else { return }
         let manager = try UserManager(config: "default_duration = \"90s\"\nmax_timers = 0\n")
+        defer { manager.stop() }
         let start = manager.systemctl("start", "restd")
         #expect(!start.succeeded, "\(start)")
         // Failed and settled: a pending restart would show as activating/auto-restart instead.
@@ -108,6 +111,7 @@ struct SystemdUserManagerTests {
     func reloadAppliesChangedKey() throws {
         guard Self.canRun else { return }
         let manager = try UserManager(config: "default_duration = \"90s\"\n")
+        defer { manager.stop() }
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
         let client = try RestdClient(address: manager.bus.address)
         #expect(try client.defaultDurationUSec() == 90_000_000)
@@ -131,6 +135,7 @@ struct SystemdUserManagerTests {
         guard Self.canRun else { return }
         // systemd forgets an inactive unit's exit status when it unloads it; ExecStopPost= sees it first.
         let manager = try UserManager(dropIns: ["record-exit": Self.recordExit])
+        defer { manager.stop() }
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
         let client = try RestdClient(address: manager.bus.address)
         try client.start(id: "squat", durationUSec: 600_000_000, label: "Squat")
@@ -153,6 +158,7 @@ struct SystemdUserManagerTests {
     func activationThroughSystemd() throws {
         guard Self.canRun else { return }
         let manager = try UserManager()
+        defer { manager.stop() }
         #expect(manager.property("ActiveState") == "inactive")
 
         // restctl from the installation under test; its call activates the name.
@@ -170,6 +176,7 @@ struct SystemdUserManagerTests {
     func watchdogRestartsStalledRestd() throws {
         guard Self.canRun else { return }
         let manager = try UserManager(dropIns: ["quick-watchdog": Self.quickWatchdog])
+        defer { manager.stop() }
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
         #expect(manager.property("WatchdogUSec") == "2s")
         let client = try RestdClient(address: manager.bus.address)
@@ -192,6 +199,7 @@ struct SystemdUserManagerTests {
     func sandboxInForce() throws {
         guard Self.canRun else { return }
         let manager = try UserManager()
+        defer { manager.stop() }
         let server = try NotificationServer(bus: manager.bus)
         let calls = try MockCalls(bus: manager.bus)
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
@@ -218,6 +226,7 @@ struct SystemdUserManagerTests {
     func journal() throws {
         guard Self.canRun else { return }
         let manager = try UserManager()
+        defer { manager.stop() }
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
         let unit = manager.properties(["StandardOutput", "StandardError"])
         #expect(unit == ["StandardOutput": "journal", "StandardError": "inherit"], "\(unit)")

@@ -273,13 +273,14 @@ final class UserManager: @unchecked Sendable {
     /// Stops the manager (SIGTERM, SIGKILL after 30 s), then every process it had started that
     /// is still alive, then journald; all by PID. Safe to call more than once.
     func stop() {
-        let started = descendants(of: manager.pid)
+        // Only while the manager runs is its PID sure to be its own (see ChildProcess).
         if manager.isRunning {
+            let started = descendants(of: manager.pid)
             manager.signal(SIGTERM)
             if manager.wait(timeout: 30) == nil { manager.killAndReap() }
-        }
-        for process in started where process.isAlive {
-            kill(process.pid, SIGKILL)
+            for process in started where process.isAlive {
+                kill(process.pid, SIGKILL)
+            }
         }
         journald.stop(grace: 10)
     }
