@@ -8,7 +8,8 @@
 # Variables: ARGS (for restd, `make run ARGS=--verbose`), SWIFT_FLAGS (for
 # every swift build/test, e.g. `-j 2`), TEST_FLAGS (for swift test, e.g.
 # `--filter Harness`), BENCH_ARGS (for restd-bench, e.g. `--only 1,3`),
-# SWIFT (the swift driver).
+# SWIFT (the swift driver), NO_DEPS=1 (install no Debian packages; debian/rules
+# sets it, since dpkg-checkbuilddeps has checked Build-Depends).
 #
 # Install: `make install` (PREFIX=/usr/local), `make install PREFIX=$HOME/.local`
 # for one user; DESTDIR is honoured; `make uninstall` with the same variables
@@ -32,9 +33,12 @@ BENCH_ARGS ?=
 ARGS ?=
 CMD ?=
 
-# Build headers and libraries, and the programs the tests and `make run` use.
+# Build headers and libraries, the programs the tests and `make run` use, and what
+# `make deb` needs (debhelper, dpkg-dev, lintian).
 export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
-	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock man-db desktop-file-utils
+	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock man-db desktop-file-utils \
+	debhelper dpkg-dev lintian
+NO_DEPS ?=
 
 # Where `swift build` puts the debug executables (asked at recipe time).
 BIN_DIR = $$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))
@@ -93,7 +97,11 @@ endif
 MAN_DATE ?= 2026-11-21
 
 .PHONY: help check-swift deps build release test test-asan bench bench-smoke run with-bus clean install uninstall
-.PHONY: install-check man
+.PHONY: install-check man deb deb-check
+
+# The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
+DEB_VERSION = $$(dpkg-parsechangelog -S Version)
+DEB_FILE = restd_$(DEB_VERSION)_$$(dpkg --print-architecture).deb
 
 help:
 	@echo 'restd — make targets:'
@@ -110,6 +118,9 @@ help:
 	@echo '                             interface, completions and man pages (PREFIX=/usr/local; DESTDIR too)'
 	@echo '  make uninstall [PREFIX=…]  remove what make install put there'
 	@echo '  make install-check         install the debug build into a temporary DESTDIR and check the tree'
+	@echo '  make deb                   build restd_<version>_<arch>.deb here (debian/, static release), run lintian'
+	@echo '  make deb-check             make deb, dpkg -i it, test the installed restd under a systemd user'
+	@echo '                             manager, dpkg -r and --purge it, check nothing is left (root; part of make test)'
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
 	@echo '  make clean                 remove .build'
@@ -119,7 +130,9 @@ check-swift:
 	@bash -c 'eval "$$CHECK_SWIFT"' check-swift $(SWIFT)
 
 deps: check-swift
+ifeq ($(NO_DEPS),)
 	@bash -c 'eval "$$INSTALL_MISSING_PACKAGES"'
+endif
 
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
@@ -132,6 +145,7 @@ test: deps
 	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
 	$(BENCH_SMOKE)
 	$(MAKE) --no-print-directory install-check
+	$(MAKE) --no-print-directory deb-check
 	$(MAKE) --no-print-directory test-asan
 
 # The whole suite once more under AddressSanitizer, against an instrumented restd and restctl
@@ -168,6 +182,22 @@ install-check: deps
 
 man: deps
 	@bash -c 'eval "$$GENERATE_MAN"' make-man "$(SWIFT)" "$(MAN_DATE)" man/man1
+
+# The Debian way, without dpkg-buildpackage only so that the .deb lands here rather than in
+# the parent directory (with it: `dpkg-buildpackage -b -us -uc` puts it in ..). debian/rules
+# runs `make release` and `make install DESTDIR=debian/restd PREFIX=/usr`.
+deb: deps
+	dpkg-checkbuilddeps
+	debian/rules clean
+	DEB_DESTDIR="$(CURDIR)" debian/rules binary
+	lintian --fail-on error,warning "$(DEB_FILE)"
+	@echo "built $(DEB_FILE): sudo apt install ./$(DEB_FILE)"
+
+# Installs the package into this machine (root only: CI), runs SystemdUserManagerTests against
+# the installed /usr/bin/restd and unit, removes and purges it, and checks what is left.
+deb-check: deb
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	@bash -c 'eval "$$DEB_CHECK"' deb-check "$(DEB_FILE)" "$(DEB_VERSION)" "$(SWIFT)" "$(BIN_DIR)" $(SWIFT_FLAGS)
 
 # restd-bench starts its own dbus-daemon and the restd built next to it; see docs/PERFORMANCE.md.
 bench: release
@@ -366,7 +396,8 @@ for entry in "${files[@]}"; do
     unit) sed "s|^ExecStart=.*|ExecStart=$BINDIR/restd|" "$name" >"$tmp" ;;
     activation) sed "s|^Exec=.*|Exec=$BINDIR/restd|" "$name" >"$tmp" ;;
     desktop) sed "s|^Exec=restctl |Exec=$BINDIR/restctl |" "$name" >"$tmp" ;;
-    completion) "$bin_dir/restctl" --generate-completion-script "$name" >"$tmp" ;;
+    # A completion is sourced, not run: no #! line (lintian warns of one).
+    completion) "$bin_dir/restctl" --generate-completion-script "$name" | sed '1{/^#!/d}' >"$tmp" ;;
   esac
   chmod "$mode" "$tmp"
   mv -f "$tmp" "$path"
@@ -477,6 +508,63 @@ echo "install-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
 endef
 
+# Usage: bash -c 'eval "$DEB_CHECK"' deb-check DEB VERSION SWIFT BIN_DIR [SWIFT_FLAGS…]
+define deb_check
+set -uo pipefail
+deb=$1 version=$2 swift=$3 bin_dir=$4; shift 4
+if [ "$(id -u)" -ne 0 ]; then
+  echo "deb-check: not root, so $deb was built and checked by lintian but not installed and tested (CI runs as root)"
+  exit 0
+fi
+if dpkg-query -W -f='${Status}' restd 2>/dev/null | grep -q 'installed'; then
+  echo "deb-check: a restd package is already installed here; remove it first (dpkg -r restd): make test does not replace it" >&2
+  exit 1
+fi
+passed=0 failed=0
+check() {  # check DESCRIPTION COMMAND…
+  local description=$1; shift
+  if "$@" >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "deb-check: FAILED: $description" >&2; fi
+}
+nothing_left() {  # every file of the list is gone
+  local path
+  while read -r path; do [ -e "$path" ] || [ -L "$path" ] && [ ! -d "$path" ] && return 1; done <"$1"
+  return 0
+}
+no_restd_under() { [ -z "$(find "$@" -name '*restd*' 2>/dev/null)" ]; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/restd-deb.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+dpkg -i "$deb" || { echo "deb-check: dpkg -i $deb failed" >&2; exit 1; }
+dpkg -L restd >"$work/files"
+for path in /usr/bin/restd /usr/bin/restctl /usr/lib/systemd/user/restd.service     /usr/share/dbus-1/services/io.restd.Rest1.service /usr/share/dbus-1/interfaces/io.restd.Rest1.xml     /usr/share/man/man1/restd.1.gz /usr/share/man/man1/restctl.1.gz /usr/share/bash-completion/completions/restctl     /usr/share/zsh/vendor-completions/_restctl /usr/share/fish/vendor_completions.d/restctl.fish     /usr/share/applications/restd.desktop /usr/share/doc/restd/copyright; do
+  check "the package installs $path" grep -qx "$path" "$work/files"
+done
+check "restd --version is the package's version"    test "$(/usr/bin/restd --version)" = "$version"
+check "restctl --version is the package's version"  test "$(/usr/bin/restctl --version)" = "$version"
+check "the programs carry the Swift runtime"        bash -c '! ldd /usr/bin/restd /usr/bin/restctl | grep -q libswift'
+check "ExecStart= names /usr/bin/restd"             grep -qx 'ExecStart=/usr/bin/restd' /usr/lib/systemd/user/restd.service
+check "Exec= names /usr/bin/restd"                  grep -qx 'Exec=/usr/bin/restd' /usr/share/dbus-1/services/io.restd.Rest1.service
+check "restd.service is enabled for every user"     test "$(systemctl --global is-enabled restd.service)" = enabled
+
+# The user-manager suite against the package's restd, restctl, unit and activation file.
+if ! env RESTD_INSTALLED_PREFIX=/usr RESTD_BIN_DIR=/usr/bin "$swift" test --skip-build "$@"     --filter SystemdUserManagerTests >"$work/test.log" 2>&1; then
+  cat "$work/test.log" >&2
+  failed=$((failed + 1)); echo "deb-check: FAILED: SystemdUserManagerTests against the installed package" >&2
+else
+  passed=$((passed + 1)); grep -E '^✔ Test run|returned in' "$work/test.log"
+fi
+
+dpkg -r restd >/dev/null
+check "dpkg -r removes every file it installed"     nothing_left "$work/files"
+dpkg --purge restd >/dev/null
+check "dpkg --purge: restd is not enabled any more"  no_restd_under /etc/systemd/user
+check "dpkg --purge: no deb-systemd-helper state"    no_restd_under /var/lib/systemd/deb-systemd-user-helper-enabled /var/lib/systemd/deb-systemd-user-helper-masked
+check "dpkg knows nothing of restd"                  bash -c '! dpkg-query -W restd'
+
+echo "deb-check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
+endef
+
 # Exported unexpanded ($(value …)), so the scripts above stay plain bash.
 check-swift: export CHECK_SWIFT := $(value check_swift)
 deps: export INSTALL_MISSING_PACKAGES := $(value install_missing_packages)
@@ -484,3 +572,4 @@ run with-bus: export RUN_ON_SESSION_BUS := $(value run_on_session_bus)
 install uninstall install-check: export INSTALL_FILES := $(value install_files)
 man install-check: export GENERATE_MAN := $(value generate_man)
 install-check: export INSTALL_CHECK := $(value install_check)
+deb-check: export DEB_CHECK := $(value deb_check)

@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
 
         // restd's few options are read by hand: swift-argument-parser would link FoundationEssentials.
-        .executableTarget(name: "restd", dependencies: ["RestDaemon"]),
+        .executableTarget(name: "restd", dependencies: ["RestDaemon", "EventLoop"]),
         .executableTarget(name: "restctl", dependencies: [
             "RestClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

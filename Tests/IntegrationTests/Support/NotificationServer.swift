@@ -28,7 +28,7 @@ final class NotificationServer: @unchecked Sendable {
     /// What a full-featured server such as GNOME Shell or dunst advertises, as far as restd cares.
     static let fullCapabilities = ["body", "body-markup", "actions", "sound"]
 
-    let bus: TestBus
+    let bus: any BusEndpoint
     let workDirectory: TempDirectory
     let logPath: String
     /// Its unique name on the bus, once it owns org.freedesktop.Notifications.
@@ -38,7 +38,7 @@ final class NotificationServer: @unchecked Sendable {
 
     /// Starts the server and waits (up to `timeout` seconds) until this very process owns
     /// org.freedesktop.Notifications (it takes the name over from an earlier mock).
-    init(bus: TestBus, capabilities: [String] = NotificationServer.fullCapabilities, timeout: Double = 30) throws {
+    init(bus: any BusEndpoint, capabilities: [String] = NotificationServer.fullCapabilities, timeout: Double = 30) throws {
         let work = try TempDirectory(prefix: "restd-notify")
         let logPath = work.path("server.log")
         let log = try openLogFile(logPath)
@@ -183,7 +183,7 @@ struct MockCall: CustomStringConvertible {
 final class MockCalls {
     let watcher: SignalWatcher
 
-    init(bus: TestBus) throws {
+    init(bus: any BusEndpoint) throws {
         watcher = try SignalWatcher(bus: bus, rules: [
             "type='signal',interface='\(NotificationServer.mockInterface)',member='MethodCalled'",
         ])

@@ -8,7 +8,7 @@ final class SignalWatcher {
     let connection: Connection
     private(set) var received: [Message] = []
 
-    init(bus: TestBus, rules: [String]) throws {
+    init(bus: any BusEndpoint, rules: [String]) throws {
         connection = try Connection.open(address: bus.address)
         for rule in rules { try connection.addMatch(rule) }
         connection.addFilter { [unowned self] message in
@@ -22,7 +22,7 @@ final class SignalWatcher {
     }
 
     /// Signals from restd's objects, in arrival order.
-    static func restd(bus: TestBus) throws -> SignalWatcher {
+    static func restd(bus: any BusEndpoint) throws -> SignalWatcher {
         try SignalWatcher(bus: bus, rules: ["type='signal',sender='io.restd.Rest1'"])
     }
 

@@ -5,3 +5,12 @@ import ProcessHarness
 ///     let bus = try TestBus()
 ///     let result = busctl(bus, "list")
 typealias TestBus = PrivateBus
+
+/// A bus the tests can reach by address: a `TestBus`, or the session bus of a real systemd user
+/// manager (`UserManager.bus`). The helpers that only talk to a bus (`restctl`, `SignalWatcher`,
+/// `NotificationServer`, `MockCalls`) take either.
+protocol BusEndpoint {
+    var address: String { get }
+}
+
+extension PrivateBus: BusEndpoint {}

@@ -7,12 +7,12 @@ import Foundation
 
 /// `busctl --address=ADDR args…` (add `--json=short` etc. yourself).
 @discardableResult
-func busctl(_ bus: TestBus, _ args: String...) -> CommandResult {
+func busctl(_ bus: any BusEndpoint, _ args: String...) -> CommandResult {
     busctl(bus, args)
 }
 
 @discardableResult
-func busctl(_ bus: TestBus, _ args: [String], stdin: String? = nil, timeout: Double = 30) -> CommandResult {
+func busctl(_ bus: any BusEndpoint, _ args: [String], stdin: String? = nil, timeout: Double = 30) -> CommandResult {
     Command.run(["busctl", "--address=\(bus.address)"] + args, stdin: stdin, timeout: timeout)
 }
 
@@ -20,24 +20,24 @@ func busctl(_ bus: TestBus, _ args: [String], stdin: String? = nil, timeout: Dou
 /// subcommand, e.g. `gdbus(bus, "call", "--dest", name, "--object-path", path,
 /// "--method", "iface.Method", "arg")`.
 @discardableResult
-func gdbus(_ bus: TestBus, _ subcommand: String, _ args: String...) -> CommandResult {
+func gdbus(_ bus: any BusEndpoint, _ subcommand: String, _ args: String...) -> CommandResult {
     gdbus(bus, subcommand, args)
 }
 
 @discardableResult
-func gdbus(_ bus: TestBus, _ subcommand: String, _ args: [String],
+func gdbus(_ bus: any BusEndpoint, _ subcommand: String, _ args: [String],
            stdin: String? = nil, timeout: Double = 30) -> CommandResult {
     Command.run(["gdbus", subcommand, "--address", bus.address] + args, stdin: stdin, timeout: timeout)
 }
 
 /// The built `restctl` with `DBUS_SESSION_BUS_ADDRESS` set to the test bus.
 @discardableResult
-func restctl(_ bus: TestBus, _ args: String...) -> CommandResult {
+func restctl(_ bus: any BusEndpoint, _ args: String...) -> CommandResult {
     restctl(bus, args)
 }
 
 @discardableResult
-func restctl(_ bus: TestBus, _ args: [String], environment: [String: String] = [:],
+func restctl(_ bus: any BusEndpoint, _ args: [String], environment: [String: String] = [:],
              stdin: String? = nil, timeout: Double = 30) -> CommandResult {
     let executable: String
     do {

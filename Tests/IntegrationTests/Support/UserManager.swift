@@ -1,0 +1,341 @@
+import Foundation
+import ProcessHarness
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real systemd user manager (`systemd --user`, with its `dbus.socket` session bus and a real
+/// `systemd-journald`) in a private mount namespace, for tests of restd as systemd runs it.
+///
+/// This machine has no systemd as PID 1, but a user manager only checks that
+/// `/run/systemd/system` exists: the namespace gets a tmpfs on `/run/systemd` (and on the
+/// journal's directories, so that nothing is written outside), `XDG_RUNTIME_DIR`, `HOME` and the
+/// `XDG_*` homes are temporary directories, and the manager boots `basic.target` (sockets,
+/// the session bus) rather than `default.target`, so that units enabled on the machine (an
+/// installed restd package enables restd.service for every user) are not started behind the
+/// test's back. `systemctl --user` and `journalctl` run inside the namespace through
+/// `nsenter`; the session bus socket is in the runtime directory, which the test reaches
+/// directly.
+///
+/// Where restd.service comes from (`Installation`): by default the committed unit and
+/// activation file are installed under the temporary `XDG_CONFIG_HOME` / `XDG_DATA_HOME` (which
+/// systemd and the bus search before /etc, /usr/local and /usr), their `ExecStart=`/`Exec=`
+/// naming the built restd; with `RESTD_INSTALLED_PREFIX=/usr` the files a package installed
+/// there are used as they are.
+///
+///     let manager = try UserManager()
+///     try manager.systemctl("start", "restd")
+///     let client = try RestdClient(address: manager.bus.address)
+///
+/// `stop()` (at the latest when the object goes away) stops the manager by its PID (SIGTERM:
+/// a user manager then stops every unit and exits), then any process it had started that is
+/// still there, then journald. `@unchecked Sendable`: stored properties are immutable after
+/// `init`; process state lives in `ChildProcess` under its lock.
+final class UserManager: @unchecked Sendable {
+    /// The session bus the manager runs (`$XDG_RUNTIME_DIR/bus`).
+    struct SessionBus: BusEndpoint {
+        let address: String
+    }
+
+    /// Where the manager finds restd.service and io.restd.Rest1.service.
+    enum Installation: Equatable {
+        /// The committed files, installed under the test's temporary prefix with `ExecStart=`
+        /// and `Exec=` naming the restd under test (`BuildProducts`).
+        case committed
+        /// The files installed under this prefix (a package: /usr), used as they are.
+        case installed(prefix: String)
+
+        /// `.installed(prefix: $RESTD_INSTALLED_PREFIX)` when that is set, else `.committed`.
+        static var current: Installation {
+            if let prefix = ProcessInfo.processInfo.environment["RESTD_INSTALLED_PREFIX"], !prefix.isEmpty {
+                return .installed(prefix: prefix)
+            }
+            return .committed
+        }
+    }
+
+    static let systemdExecutable = "/lib/systemd/systemd"
+    static let journaldExecutable = "/lib/systemd/systemd-journald"
+
+    /// Why no user manager can run here, or nil when one can. Mounting in a private mount
+    /// namespace needs root; a container may also refuse unshare(2).
+    static let unavailableReason: String? = {
+        if geteuid() != 0 { return "not root (a private mount namespace for /run/systemd needs root)" }
+        for program in ["unshare", "nsenter"] where ChildEnvironment.which(program) == nil {
+            return "\(program) not found (Debian package util-linux)"
+        }
+        for program in [systemdExecutable, journaldExecutable] where access(program, X_OK) != 0 {
+            return "\(program) not found (Debian package systemd)"
+        }
+        let probe = Command.run(["unshare", "--mount", "--propagation", "private", "true"])
+        if !probe.succeeded { return "unshare --mount is refused here: \(probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines))" }
+        return nil
+    }()
+
+    let installation: Installation
+    let directory: TempDirectory
+    let runtimeDirectory: String
+    let home: String
+    let configHome: String
+    let dataHome: String
+    let stateHome: String
+    let bus: SessionBus
+    /// The restd that restd.service runs.
+    let restdExecutable: String
+    private let manager: ChildProcess
+    private let journald: ChildProcess
+    private let logPath: String
+
+    /// Boots a manager. `dropIns` are written to `restd.service.d/NAME.conf` in the manager's
+    /// configuration directory before it starts (e.g. a shorter `WatchdogSec=`), `config` to
+    /// `$XDG_CONFIG_HOME/restd/config.toml`.
+    init(installation: Installation = .current, dropIns: [String: String] = [:], config: String? = nil,
+         timeout: Double = 30) throws {
+        if let reason = Self.unavailableReason { throw HarnessError.failed("no systemd user manager: \(reason)") }
+        self.installation = installation
+        let directory = try TempDirectory(prefix: "restd-um")
+        self.directory = directory
+        runtimeDirectory = try directory.subdirectory("run")
+        chmod(runtimeDirectory, 0o700)
+        home = try directory.subdirectory("home")
+        configHome = try directory.subdirectory("config")
+        dataHome = try directory.subdirectory("data")
+        stateHome = try directory.subdirectory("state")
+        bus = SessionBus(address: "unix:path=\(runtimeDirectory)/bus")
+        logPath = directory.path("manager.log")
+
+        switch installation {
+        case .committed:
+            restdExecutable = try BuildProducts.executable("restd")
+            let unit = ServiceTests.replacing("ExecStart", with: restdExecutable,
+                                              in: try ServiceTests.repositoryFile("systemd/restd.service"))
+            try directory.write("config/systemd/user/restd.service", unit)
+            let activation = ServiceTests.replacing("Exec", with: restdExecutable,
+                                                    in: try ServiceTests.repositoryFile("dbus/io.restd.Rest1.service"))
+            try directory.write("data/dbus-1/services/io.restd.Rest1.service", activation)
+        case .installed(let prefix):
+            restdExecutable = "\(prefix)/bin/restd"
+        }
+        for (name, text) in dropIns {
+            try directory.write("config/systemd/user/restd.service.d/\(name).conf", text)
+        }
+        if let config { try directory.write("config/restd/config.toml", config) }
+
+        let journaldConfiguration = try directory.write("journald.conf", Self.journaldConfiguration)
+        let ready = directory.path("mounted")
+        let log = try openLogFile(logPath)
+        defer { close(log) }
+        // unshare and then sh exec, so the child's PID is the manager's.
+        manager = try ChildProcess(
+            executable: ChildEnvironment.which("unshare")!,
+            arguments: ["--mount", "--propagation", "private", "/bin/sh", "-c", Self.bootScript, "boot", ready,
+                        journaldConfiguration],
+            environment: ChildEnvironment.make([
+                "HOME": home, "XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome,
+                "XDG_DATA_HOME": dataHome, "XDG_STATE_HOME": stateHome,
+            ]),
+            stdout: log, stderr: log)
+        do {
+            try Self.wait(timeout: timeout, "the namespace's mounts (\(ready))", manager: manager, logPath: logPath) {
+                FileManager.default.fileExists(atPath: ready)
+            }
+            journald = try ChildProcess(executable: ChildEnvironment.which("nsenter")!,
+                                        arguments: ["-t", String(manager.pid), "-m", Self.journaldExecutable],
+                                        // Its own messages on stderr, not in the machine's kernel log.
+                                        environment: ChildEnvironment.make(["SYSTEMD_LOG_TARGET": "console"]),
+                                        stdout: log, stderr: log)
+        } catch {
+            manager.killAndReap()
+            throw error
+        }
+        // The boot script waits for journald's socket, then execs the manager; the manager
+        // is up once it reports a state other than starting.
+        do {
+            try Self.wait(timeout: timeout, "the user manager to finish starting", manager: manager, logPath: logPath) { [self] in
+                let state = systemctl("is-system-running").output
+                return state == "running" || state == "degraded"
+            }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// Mounts, then waits for journald (started by `init` inside the namespace) and becomes the
+    /// user manager, logging to that journal. $1: the file that says the mounts are done;
+    /// $2: journald's configuration.
+    private static let bootScript = """
+        set -eu
+        mount -t tmpfs -o mode=0755 tmpfs /run/systemd
+        mkdir /run/systemd/system /run/systemd/journal
+        [ -d /run/log ] || mkdir /run/log
+        mount -t tmpfs -o mode=0755 tmpfs /run/log
+        mount --bind "$2" /etc/systemd/journald.conf
+        : >"$1"
+        while [ ! -S /run/systemd/journal/stdout ]; do sleep 0.01; done
+        exec \(systemdExecutable) --user --unit=basic.target --log-target=journal
+        """
+
+    /// journald keeps its journal in the namespace's /run/log only, and neither reads nor writes
+    /// the machine's kernel log.
+    private static let journaldConfiguration = """
+        [Journal]
+        Storage=volatile
+        ReadKMsg=no
+        ForwardToSyslog=no
+        ForwardToKMsg=no
+        ForwardToConsole=no
+        ForwardToWall=no
+        Audit=no
+        """
+
+    /// The manager's PID (it is the child this object started).
+    var pid: Int32 { manager.pid }
+
+    /// What journald (and the manager, before it logs to the journal) printed on stderr.
+    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    // MARK: Commands inside the namespace
+
+    /// `systemctl --user ARGS…` in the manager's namespace.
+    @discardableResult
+    func systemctl(_ args: String..., timeout: Double = 60) -> CommandResult {
+        inside(["systemctl", "--user", "--no-pager"] + args, timeout: timeout)
+    }
+
+    /// `journalctl ARGS…` in the manager's namespace (its journald's runtime journal).
+    func journalctl(_ args: String...) -> CommandResult {
+        inside(["journalctl", "--no-pager"] + args)
+    }
+
+    /// Runs `argv` with `nsenter -t PID -m` and the manager's environment variables.
+    func inside(_ argv: [String], timeout: Double = 60) -> CommandResult {
+        Command.run(["nsenter", "-t", String(manager.pid), "-m"] + argv,
+                    environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "HOME": home, "XDG_CONFIG_HOME": configHome,
+                                  "SYSTEMD_COLORS": "0", "SYSTEMD_PAGER": ""],
+                    timeout: timeout)
+    }
+
+    /// Unit properties (`systemctl --user show -p …`), by name.
+    func properties(_ names: [String], of unit: String = "restd.service") -> [String: String] {
+        let result = systemctl("show", unit, "-p", names.joined(separator: ","))
+        var values: [String: String] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            values[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return values
+    }
+
+    func property(_ name: String, of unit: String = "restd.service") -> String {
+        properties([name], of: unit)[name] ?? ""
+    }
+
+    /// restd.service's main PID, 0 when it has none.
+    var restdPID: Int32 { Int32(property("MainPID")) ?? 0 }
+
+    /// Waits (generous timeout) until every property of `unit` has the given value; returns all
+    /// of them as last read. A condition to wait on, never a delay.
+    @discardableResult
+    func waitFor(_ expected: [String: String], of unit: String = "restd.service", timeout: Double = 60) throws -> [String: String] {
+        var last: [String: String] = [:]
+        do {
+            try Self.wait(timeout: timeout, "\(unit) to have \(expected)", manager: manager, logPath: logPath) { [self] in
+                last = properties(Array(expected.keys) + ["ActiveState", "SubState", "MainPID", "NRestarts", "Result"], of: unit)
+                return expected.allSatisfy { last[$0.key] == $0.value }
+            }
+        } catch {
+            throw HarnessError.timedOut("\(error); last seen: \(last)\n\(diagnostics())")
+        }
+        return last
+    }
+
+    /// `systemctl --user status restd` and the journal, for failure messages.
+    func diagnostics() -> String {
+        "--- systemctl --user status restd:\n\(systemctl("status", "restd").stdout)"
+            + "--- journal:\n\(journalctl("-o", "short-monotonic").stdout)--- journald's own log:\n\(log())"
+    }
+
+    /// Journal entries (journalctl's JSON, one object per line) that match `matches`
+    /// (`FIELD=value`), each as field name → value. Binary values (arrays) are left out.
+    func journalEntries(_ matches: String...) throws -> [[String: String]] {
+        let result = inside(["journalctl", "--no-pager", "-o", "json"] + matches)
+        return try result.stdout.split(separator: "\n").map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+            return object.compactMapValues { $0 as? String }
+        }
+    }
+
+    // MARK: Stopping
+
+    /// Stops the manager (SIGTERM, SIGKILL after 30 s), then every process it had started that
+    /// is still alive, then journald; all by PID. Safe to call more than once.
+    func stop() {
+        // Only while the manager runs is its PID sure to be its own (see ChildProcess).
+        if manager.isRunning {
+            let started = descendants(of: manager.pid)
+            manager.signal(SIGTERM)
+            if manager.wait(timeout: 30) == nil { manager.killAndReap() }
+            for process in started where process.isAlive {
+                kill(process.pid, SIGKILL)
+            }
+        }
+        journald.stop(grace: 10)
+    }
+
+    /// A process this manager started: its PID and start time (so that a reused PID is never hit).
+    private struct StartedProcess {
+        let pid: Int32
+        let startTime: String
+
+        var isAlive: Bool { Self.startTime(of: pid) == startTime }
+
+        static func startTime(of pid: Int32) -> String? {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // After "pid (comm)": state is field 3, starttime field 22.
+            return fields.count > 19 ? String(fields[19]) : nil
+        }
+    }
+
+    /// Every process below `root` in the process tree, with its start time.
+    private func descendants(of root: Int32) -> [StartedProcess] {
+        var parents: [Int32: Int32] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(name),
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+        }
+        var found: [StartedProcess] = []
+        for pid in parents.keys {
+            var ancestor = parents[pid]
+            while let current = ancestor, current > 1 {
+                if current == root {
+                    if let start = StartedProcess.startTime(of: pid) { found.append(StartedProcess(pid: pid, startTime: start)) }
+                    break
+                }
+                ancestor = parents[current]
+            }
+        }
+        return found
+    }
+
+    /// Checks `condition` every 20 ms until it holds; fails early, with the log, if the manager exits.
+    private static func wait(timeout: Double, _ what: String, manager: ChildProcess, logPath: String,
+                             until condition: () -> Bool) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if let termination = manager.termination {
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                throw HarnessError.failed("the user manager \(termination) while waiting for \(what)\n--- its log:\n\(log)")
+            }
+            guard Date() < deadline else { throw HarnessError.timedOut("waiting for \(what) (\(timeout) s)") }
+            usleep(20_000)
+        }
+    }
+}
