@@ -64,6 +64,8 @@ public final class Daemon {
     private let server: ObjectServer
     private let service: TimerService
     private var live: LiveService!
+    /// Heart rate from a Bluetooth strap through BlueZ (Bluetooth/).
+    private var strap: HeartRateFollower!
     private let clock = SystemClock()
     private var notifier: Notifier!
     private let settings: DaemonSettings
@@ -173,6 +175,11 @@ public final class Daemon {
             self.live.setBroadcastRate(new.live.broadcastRate)
             self.live.setHeartRateStaleness(new.live.heartRateStalenessUSec)
         }
+        // Heart rate from a Bluetooth strap: one more producer of the live activity.
+        strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
+        strap.onReading = { [unowned self] reading in self.live.applyStrapReading(reading.liveFields) }
+        live.listSensors = { [unowned self] in self.strap.sensors().map(\.busEntry) }
+        observeConfiguration { [unowned self] _, new in self.strap.setChoice(new.heartRate.bluetooth) }
 
         connection.addFilter { [unowned self] message in self.handleBusEvent(message) }
         // Every peer leaving the bus, so that its subscription ends with it.
@@ -248,6 +255,7 @@ public final class Daemon {
         logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
         // Only now is the state loaded and the name owned: what Type=notify waits for.
         status.announceReady()
+        strap.start()  // after readiness: the system bus is not what restd serves on
         let code = try loop.run()
         connection.flush()  // a reply queued just before stopping must still leave
         service.closeStore()
