@@ -176,33 +176,6 @@ struct RestctlBarTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
         return UInt64(try #require(object["remaining_usec"] as? Int, "\(json)"))
     }
-
-    /// Context switches of every thread of `pid` so far: unchanged means it never woke up.
-    /// The context switches once restctl has gone to sleep: right after it wrote a line it may
-    /// still be on its way into poll(2), and that last switch is not a wake-up. Readings 250 ms
-    /// apart until two agree (a precondition, with a generous limit).
-    private func settledContextSwitches(_ pid: Int32) throws -> Int {
-        var last = try contextSwitches(pid)
-        for _ in 0..<120 {
-            usleep(250_000)
-            let now = try contextSwitches(pid)
-            if now == last { return now }
-            last = now
-        }
-        throw HarnessError.timedOut("restctl (pid \(pid)) kept running for 30 s")
-    }
-
-    private func contextSwitches(_ pid: Int32) throws -> Int {
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-        var total = 0
-        for task in tasks {
-            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
-            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
-                total += Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
-            }
-        }
-        return total
-    }
 }
 
 /// What each bar format must print for the timer of these tests (label Squat, next Bench
