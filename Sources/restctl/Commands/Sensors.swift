@@ -5,7 +5,7 @@ extension Restctl {
     struct Sensors: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sensors",
-            abstract: "Show the Bluetooth heart-rate straps restd sees through BlueZ.",
+            abstract: "Show the Bluetooth heart-rate straps restd sees.",
             discussion: """
                 One line per strap BlueZ knows (paired, or seen with the Heart Rate Service): \
                 its address, whether restd is reading it (reading), it is connected but not \
