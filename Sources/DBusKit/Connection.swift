@@ -60,6 +60,22 @@ public final class Connection {
         }
     }
 
+    /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket), as a
+    /// private connection; for clients of system services such as BlueZ.
+    public static func system() throws(DBusError) -> Connection {
+        let error = CErrorBox()
+        guard let raw = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error.raw) else {
+            throw error.take(fallback: "cannot connect to the system bus")
+        }
+        do {
+            return try Connection(raw: raw)
+        } catch {
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+            throw error
+        }
+    }
+
     deinit {
         close()
         dbus_connection_unref(raw)

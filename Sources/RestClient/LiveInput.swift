@@ -6,8 +6,8 @@ import RestCore
 /// (`{"heart_rate":142,"exercise":"Bench press"}`), and `--set KEY=VALUE` arguments.
 ///
 /// Values are typed by key, so that what reaches restd is what its contract asks for:
-/// heart_rate, progress_done and progress_total are integers (sent as `x`); exercise and
-/// workout are always texts; any other key (the custom `x_…` ones, and keys a newer restd may
+/// heart_rate, sensor_battery, progress_done and progress_total are integers (sent as `x`);
+/// exercise, workout and heart_rate_sensor are always texts; any other key (the custom `x_…` ones, and keys a newer restd may
 /// know) is typed by its value — `true`/`false` a boolean, an integer an `x`, a decimal number
 /// a `d`, anything else a text. Numbers are written as JSON writes them (`-5`, `2.5`, `1e3`);
 /// `007` or `+5` are texts. Whether a value is in range is restd's decision.
@@ -16,9 +16,10 @@ public enum LiveInput {
     public typealias Value = DBusValue
 
     /// The keys whose values are integers.
-    public static let integerKeys: Set<String> = [LiveKey.heartRate, LiveKey.progressDone, LiveKey.progressTotal]
+    public static let integerKeys: Set<String> = [LiveKey.heartRate, LiveKey.sensorBattery, LiveKey.progressDone,
+                                                  LiveKey.progressTotal]
     /// The keys whose values are texts, whatever they look like.
-    public static let textKeys: Set<String> = [LiveKey.exercise, LiveKey.workout]
+    public static let textKeys: Set<String> = [LiveKey.exercise, LiveKey.workout, LiveKey.heartRateSensor]
     /// The rates `restctl watch --rate` may ask for, as restd accepts them.
     public static let subscriberRateHz = LiveLimits.standard.subscriberRateHz
 

@@ -107,6 +107,18 @@ public final class RestdClient {
         return fields
     }
 
+    /// The heart-rate straps restd sees through BlueZ (io.restd.Rest1.Live.Sensors).
+    public func sensors() throws(ClientError) -> [SensorSnapshot] {
+        let reply = try callLive("Sensors", [])
+        guard let entries = reply.first?.arrayElements else { throw .badReply("Sensors returned no array") }
+        var sensors: [SensorSnapshot] = []
+        for entry in entries {
+            guard let fields = entry.vardictEntries else { throw .badReply("a sensor is not a dictionary") }
+            sensors.append(try SensorSnapshot(entry: fields))
+        }
+        return sensors
+    }
+
     private func callLive(_ member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {
         try call(path: RestBus.livePath, interface: RestBus.liveInterface, member: member, arguments)
     }

@@ -77,8 +77,9 @@ public enum WatchFormat: String, CaseIterable, Sendable {
     }
 }
 
-/// Live fields as text and as JSON, keys in a fixed order: heart_rate, progress_done,
-/// progress_total, exercise, workout, then every other key sorted.
+/// Live fields as text and as JSON, keys in a fixed order: heart_rate, heart_rate_sensor,
+/// heart_rate_contact, sensor_battery, progress_done, progress_total, exercise, workout, then
+/// every other key sorted.
 public enum LiveFieldsText {
     /// The keys of `fields` in display order.
     public static func orderedKeys(_ fields: [String: DBusValue]) -> [String] {

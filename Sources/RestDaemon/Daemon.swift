@@ -25,6 +25,8 @@ public final class Daemon {
     private let recovered: [TimerEvent]
     private let busName: BusName
     private let live: LiveService
+    /// Heart rate from a Bluetooth strap through BlueZ (Bluetooth/): one more live producer.
+    private let strap: HeartRateFollower
     private let notifier: Notifier
     private let reloader: ConfigurationReloader
     /// systemd's STATUS= line: "2 timers running, 1 paused, 1 live subscriber".
@@ -68,6 +70,9 @@ public final class Daemon {
         }
         live = try LiveService(loop: loop, signals: signals, clock: clock,
                                limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
+        strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
+        strap.onReading = { [unowned live] reading in live.applyStrapReading(reading.liveFields) }
+        live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
 
         // 4. Who hears of committed timer events, in this order: the bus first, so that Expired
         // is on its way before a notification is even asked for.
@@ -91,6 +96,7 @@ public final class Daemon {
                 live.setBroadcastRate(new.live.broadcastRate)
                 live.setHeartRateStaleness(new.live.heartRateStalenessUSec)
             },
+            { [unowned strap] _, new in strap.setChoice(new.heartRate.bluetooth) },
             { old, new in
                 if new.defaultDurationUSec != old.defaultDurationUSec { signals.defaultDurationChanged(new.defaultDurationUSec) }
             },
@@ -130,6 +136,7 @@ public final class Daemon {
             logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
             // Only now is the state loaded and the name owned: what Type=notify waits for.
             status.announceReady()
+            strap.start()  // after readiness: the system bus is not what restd serves on
         }
         let code = try loop.run()
         connection.flush()  // a reply queued just before stopping must still leave

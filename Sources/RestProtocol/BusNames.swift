@@ -69,3 +69,21 @@ public enum ManagerProperty {
     /// The rest `restctl start` uses when no duration is given (`default_duration` in config.toml).
     public static let defaultDurationUSec = "DefaultDurationUSec"
 }
+
+/// Keys of each entry of io.restd.Rest1.Live.Sensors (`aa{sv}`): one heart-rate strap BlueZ knows.
+public enum SensorKey {
+    /// s: the Bluetooth address, `AA:BB:CC:DD:EE:FF`.
+    public static let address = "address"
+    /// s: the name the user sees (BlueZ's Alias).
+    public static let alias = "alias"
+    public static let paired = "paired"
+    public static let connected = "connected"
+    /// x: percent, only when BlueZ reports a battery.
+    public static let battery = "battery"
+    /// x: the last heart rate restd read from it, only when there was one.
+    public static let heartRate = "heart_rate"
+    /// t: when that value came (CLOCK_REALTIME µs), only with heart_rate.
+    public static let heartRateAtUSec = "heart_rate_at_usec"
+    /// b: whether restd reads this strap now.
+    public static let reading = "reading"
+}

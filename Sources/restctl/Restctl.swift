@@ -22,7 +22,7 @@ struct Restctl: ParsableCommand {
         version: RestdClient.clientVersion,
         subcommands: [
             Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
-            Restart.self, Cancel.self, Status.self, List.self, Live.self, Watch.self,
+            Restart.self, Cancel.self, Status.self, List.self, Live.self, Watch.self, Sensors.self,
         ])
 
     /// Parses and runs a command. A runtime failure becomes one line on stderr and its

@@ -605,15 +605,6 @@ private func waitForFile(_ path: String, timeout: Double = 30) throws {
     try waitUntil("\(path) to exist", timeout: timeout) { FileManager.default.fileExists(atPath: path) }
 }
 
-/// Waits (generous timeout, looking every 20 ms) until `condition` holds.
-private func waitUntil(_ description: String, timeout: Double = 30, _ condition: () -> Bool) throws {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        guard Date() < deadline else { throw HarnessError.timedOut("waiting for \(description)") }
-        usleep(20_000)
-    }
-}
-
 /// The pids of a process's children, zombies included (/proc/PID/task/*/children).
 private func children(of pid: Int32) -> [String] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []

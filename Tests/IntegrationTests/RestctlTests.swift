@@ -308,6 +308,7 @@ struct RestctlTests {
               list                    Show every timer, one line each.
               live                    Send live fields (heart rate, progress) to restd.
               watch                   Print the timer and live fields as they change.
+              sensors                 Show the Bluetooth heart-rate straps restd sees.
 
               See 'restctl help <subcommand>' for detailed help.
 

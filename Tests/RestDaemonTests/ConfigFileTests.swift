@@ -39,6 +39,7 @@ struct ConfigFileTests {
         #expect(defaults.live.broadcastRate == 2)
         #expect(defaults.live.broadcastIntervalUSec == 500_000)
         #expect(defaults.live.heartRateStalenessUSec == 10_000_000)
+        #expect(defaults.heartRate.bluetooth == .auto)
         #expect(defaults.liveLimits() == LiveLimits.standard)
     }
 
@@ -53,6 +54,9 @@ struct ConfigFileTests {
             broadcast_rate = 2.5
             heart_rate_staleness = "30s"
 
+            [heart_rate]
+            bluetooth = "a0:9e:1a:12:34:56"
+
             [notifications]
             urgency = "critical"
             actions = ["add_1m", "cancel"]
@@ -64,6 +68,7 @@ struct ConfigFileTests {
         #expect(config.live.broadcastRate == 2.5)
         #expect(config.live.broadcastIntervalUSec == 400_000)
         #expect(config.live.heartRateStalenessUSec == 30_000_000)
+        #expect(config.heartRate.bluetooth == .address("A0:9E:1A:12:34:56"))
         #expect(config.notifications.urgency == .critical)
         #expect(config.notifications.urgency.hint == 2)
         #expect(config.notifications.actions == [.add1m, .cancel])
@@ -113,6 +118,8 @@ struct ConfigFileTests {
         ("[live]\nbroadcast_rate = nan", "config.toml:2: live.broadcast_rate: nan is out of range 0.01…20.0 updates per second"),
         ("[live]\nbroadcast_rate = inf", "config.toml:2: live.broadcast_rate: inf is out of range 0.01…20.0 updates per second"),
         ("[live]\nheart_rate_staleness = \"11m\"", "config.toml:2: live.heart_rate_staleness: 11 min is out of range 1 s…10 min"),
+        ("[heart_rate]\nbluetooth = \"on\"", "config.toml:2: heart_rate.bluetooth: \"on\" is not \"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\")"),
+        ("[heart_rate]\nbluetooth = false", "config.toml:2: heart_rate.bluetooth: expected \"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\"), found a boolean"),
         ("[notifications]\nurgency = \"urgent\"", "config.toml:2: notifications.urgency: \"urgent\" is not one of \"low\", \"normal\", \"critical\""),
         ("[notifications]\nurgency = 2", "config.toml:2: notifications.urgency: expected one of \"low\", \"normal\", \"critical\", found an integer"),
         ("[notifications]\nactions = [\"restart\", \"snooze\"]", "config.toml:2: notifications.actions: \"snooze\" is not one of \"add_30s\", \"add_1m\", \"restart\", \"cancel\""),

@@ -7,6 +7,12 @@ public struct LiveActivity: Sendable, Equatable {
     /// CLOCK_BOOTTIME at which heart_rate goes stale, fixed when it is sent: a new staleness
     /// interval applies from the next refresh on.
     private var heartRateStaleAt: USec?
+    /// The strap's own fields currently shown (heart_rate_sensor, heart_rate_contact,
+    /// sensor_battery), and when they go stale: the strap's last reading plus the staleness.
+    private var strapKeys: Set<String> = []
+    private var strapStaleAt: USec?
+    /// Until when a producer's heart_rate takes precedence over the strap's readings.
+    private var producerPrecedenceUntil: USec?
 
     public init(limits: LiveLimits = .standard) {
         self.limits = limits
@@ -29,6 +35,43 @@ public struct LiveActivity: Sendable, Equatable {
             throw .limitExceeded("at most \(limits.maxCustomKeys) custom x_ keys may be set; this update would make \(customCount)")
         }
         if entries[LiveKey.heartRate] != nil { heartRateStaleAt = boottime.addingSaturated(limits.heartRateStaleUSec) }
+        strapKeys.subtract(entries.keys)
+        if entries[LiveKey.heartRate] != nil {
+            // A person overriding a faulty strap: its readings are set aside for a while, and the
+            // fields that describe it go, since the heart rate shown no longer comes from it.
+            producerPrecedenceUntil = boottime.addingSaturated(limits.producerPrecedenceUSec)
+            for key in strapKeys { merged[key] = nil }
+            strapKeys = []
+            strapStaleAt = nil
+        }
+        let changed = merged != fields
+        fields = merged
+        return changed
+    }
+
+    /// Merges a strap's reading (`HeartRateReading.liveFields`): its own fields replace those of
+    /// its previous reading; heart_rate is only ever set here, and goes stale by the usual rule
+    /// (when contact is lost, say). Ignored while a producer's heart_rate takes precedence.
+    /// A field that does not validate is left out. Returns whether any field changed.
+    public mutating func applyStrapReading(_ entries: [String: LiveValue], boottime: USec) -> Bool {
+        if let until = producerPrecedenceUntil {
+            guard boottime >= until else { return false }
+            producerPrecedenceUntil = nil
+        }
+        var merged = fields
+        var keys: Set<String> = []
+        for (key, value) in entries {
+            guard let value = try? validated(key: key, value: value) else { continue }
+            merged[key] = value
+            if key == LiveKey.heartRate {
+                heartRateStaleAt = boottime.addingSaturated(limits.heartRateStaleUSec)
+            } else {
+                keys.insert(key)
+            }
+        }
+        for key in strapKeys.subtracting(keys) { merged[key] = nil }
+        strapKeys = keys
+        strapStaleAt = keys.isEmpty ? nil : boottime.addingSaturated(limits.heartRateStaleUSec)
         let changed = merged != fields
         fields = merged
         return changed
@@ -37,22 +80,41 @@ public struct LiveActivity: Sendable, Equatable {
     /// Clears every field. Returns whether anything was set.
     public mutating func end() -> Bool {
         heartRateStaleAt = nil
+        strapKeys = []
+        strapStaleAt = nil
+        producerPrecedenceUntil = nil
         defer { fields = [:] }
         return !fields.isEmpty
     }
 
-    /// When heart_rate goes stale (CLOCK_BOOTTIME), nil when it is not set.
+    /// When heart_rate or the strap's fields go stale next (CLOCK_BOOTTIME), nil when neither is set.
     public var staleAt: USec? {
-        guard fields[LiveKey.heartRate] != nil else { return nil }
-        return heartRateStaleAt
+        let heartRate = fields[LiveKey.heartRate] != nil ? heartRateStaleAt : nil
+        let strap = strapKeys.isEmpty ? nil : strapStaleAt
+        switch (heartRate, strap) {
+        case let (a?, b?): return min(a, b)
+        case let (a?, nil): return a
+        case let (nil, b?): return b
+        case (nil, nil): return nil
+        }
     }
 
-    /// Removes heart_rate when it has not been refreshed in time. Returns whether it was removed.
+    /// Removes heart_rate when it has not been refreshed in time, and the strap's fields when no
+    /// reading came in time. Returns whether anything was removed.
     public mutating func removeStale(boottime: USec) -> Bool {
-        guard let staleAt, boottime >= staleAt else { return false }
-        fields[LiveKey.heartRate] = nil
-        heartRateStaleAt = nil
-        return true
+        var removed = false
+        if fields[LiveKey.heartRate] != nil, let due = heartRateStaleAt, boottime >= due {
+            fields[LiveKey.heartRate] = nil
+            heartRateStaleAt = nil
+            removed = true
+        }
+        if !strapKeys.isEmpty, let due = strapStaleAt, boottime >= due {
+            for key in strapKeys { fields[key] = nil }
+            strapKeys = []
+            strapStaleAt = nil
+            removed = true
+        }
+        return removed
     }
 
     /// A new staleness interval (a configuration reload). It applies from the next heart_rate
@@ -74,13 +136,19 @@ public struct LiveActivity: Sendable, Equatable {
             guard (0...limits.maxProgress).contains(count) else {
                 throw .invalidArgs("\(key) \(count) is out of range 0…\(limits.maxProgress)")
             }
-        case LiveKey.exercise, LiveKey.workout:
+        case LiveKey.exercise, LiveKey.workout, LiveKey.heartRateSensor:
             guard case .string(let text) = value else { throw wrongType(key, "a string") }
             try checkText(text, key: key)
+        case LiveKey.heartRateContact:
+            guard case .boolean = value else { throw wrongType(key, "a boolean") }
+        case LiveKey.sensorBattery:
+            guard case .integer(let percent) = value else { throw wrongType(key, "an integer") }
+            guard (0...100).contains(percent) else { throw .invalidArgs("sensor_battery \(percent) is out of range 0…100 %") }
         default:
             guard LiveKey.isCustom(key) else {
-                throw .invalidArgs("unknown key \(MessageText.quoted(key)): use heart_rate, progress_done, progress_total, "
-                    + "exercise, workout, or a custom key x_[a-z0-9_]{1,30}")
+                throw .invalidArgs("unknown key \(MessageText.quoted(key)): use heart_rate, heart_rate_sensor, "
+                    + "heart_rate_contact, sensor_battery, progress_done, progress_total, exercise, workout, "
+                    + "or a custom key x_[a-z0-9_]{1,30}")
             }
             if case .string(let text) = value { try checkText(text, key: key) }
             if case .double(let number) = value, !number.isFinite {

@@ -30,6 +30,8 @@ public struct LiveLimits: Sendable, Equatable {
     public var subscriberRateHz: ClosedRange<Double> = 0.01...20
     /// heart_rate not refreshed for this long is removed (ActivityKit's stale date).
     public var heartRateStaleUSec: USec = 10_000_000
+    /// How long a producer's heart_rate wins over a Bluetooth strap's readings.
+    public var producerPrecedenceUSec: USec = 10_000_000
     /// The broadcast rate of the Fields property (PropertiesChanged).
     public var broadcastRateHz: Double = 2
 
@@ -41,12 +43,18 @@ public struct LiveLimits: Sendable, Equatable {
 /// The keys restd knows, and the custom-key pattern.
 public enum LiveKey {
     public static let heartRate = "heart_rate"
+    /// The strap the heart rate comes from (its Bluetooth alias), whether it has skin contact,
+    /// and its battery in percent: set by restd's own strap reader, or by a producer.
+    public static let heartRateSensor = "heart_rate_sensor"
+    public static let heartRateContact = "heart_rate_contact"
+    public static let sensorBattery = "sensor_battery"
     public static let progressDone = "progress_done"
     public static let progressTotal = "progress_total"
     public static let exercise = "exercise"
     public static let workout = "workout"
 
-    public static let known = [heartRate, progressDone, progressTotal, exercise, workout]
+    public static let known = [heartRate, heartRateSensor, heartRateContact, sensorBattery,
+                               progressDone, progressTotal, exercise, workout]
 
     /// `x_[a-z0-9_]{1,30}`: keys producers may add for their own widgets.
     public static func isCustom(_ key: String) -> Bool {

@@ -63,6 +63,7 @@ extension BusInterfaces {
             Method("End"),
             Method("Subscribe", in: [Arg("max_rate_hz", .double)]),
             Method("Unsubscribe"),
+            Method("Sensors", out: [Arg("sensors", .array(options))]),
         ],
         signals: [
             .init("Changed", [Arg("fields", options), Arg("at_usec", .uint64)]),

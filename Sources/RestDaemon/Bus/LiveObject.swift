@@ -15,6 +15,8 @@ enum LiveObject {
                 try live.subscribe(call.sender, rateHz: call.arguments[0].double ?? 0)
             case "Unsubscribe":
                 live.unsubscribe(call.sender)
+            case "Sensors":
+                return [.array(BusInterfaces.options, live.listSensors().map { .vardict($0) })]
             default:
                 throw DBusError(.unknownMethod, "no method \(call.member)")
             }

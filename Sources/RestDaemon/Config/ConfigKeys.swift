@@ -51,6 +51,13 @@ struct ConfigKey: Sendable {
                   show: { ConfigValue.showDuration($0.live.heartRateStalenessUSec) }) { value, config throws(ConfigValueError) in
             config.live.heartRateStalenessUSec = try ConfigValue.duration(value, min: 1_000_000, max: 600_000_000)
         },
+        ConfigKey(path: "heart_rate.bluetooth", defaultText: "\"auto\"", appliesOnReload: true,
+                  show: { ConfigValue.showStrings([$0.heartRate.bluetooth.description], list: false) }) { value, config throws(ConfigValueError) in
+            let forms = "\"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\")"
+            guard let text = value.string else { throw ConfigValueError("expected \(forms), found \(value.typeDescription)") }
+            guard let choice = StrapChoice(text) else { throw ConfigValueError("\"\(text.debugEscaped)\" is not \(forms)") }
+            config.heartRate.bluetooth = choice
+        },
         ConfigKey(path: "notifications.urgency", defaultText: "\"critical\"", appliesOnReload: true,
                   show: { ConfigValue.showStrings([$0.notifications.urgency.rawValue], list: false) }) { value, config throws(ConfigValueError) in
             config.notifications.urgency = try ConfigValue.choice(value, RestdConfiguration.Urgency.self)

@@ -11,7 +11,14 @@ public struct RestdConfiguration: Sendable, Equatable {
     /// How long an expired timer stays listed (`TimerLimits.expiredRetentionUSec`).
     public var expiredRetentionUSec: USec = TimerLimits.standard.expiredRetentionUSec
     public var live = Live()
+    public var heartRate = HeartRate()
     public var notifications = Notifications()
+
+    /// Where restd reads a heart rate itself (`[heart_rate]`).
+    public struct HeartRate: Sendable, Equatable {
+        /// Which Bluetooth strap, through BlueZ: "auto", "off" or an address.
+        public var bluetooth: StrapChoice = .auto
+    }
 
     /// Settings of the live activity (`[live]`).
     public struct Live: Sendable, Equatable {

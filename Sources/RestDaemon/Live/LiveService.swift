@@ -29,6 +29,9 @@ final class LiveService {
 
     /// Called when the number of subscribers changes (for the service status).
     var onSubscribersChanged: () -> Void = {}
+    /// The heart-rate straps BlueZ knows, as the Sensors method returns them (`aa{sv}`
+    /// entries); empty without a strap reader.
+    var listSensors: () -> [[String: DBusValue]] = { [] }
 
     /// One throttled stream and its one timer, which fires the trailing edge.
     private final class Stream {
@@ -109,6 +112,15 @@ final class LiveService {
         if changed { offerToAll(now: now) }
     }
 
+    /// A strap's reading (restd's own Bluetooth producer): the same throttle and staleness as
+    /// Update, and a producer's heart_rate takes precedence over it for a while.
+    func applyStrapReading(_ entries: Fields) {
+        let now = clock.now()
+        let changed = activity.applyStrapReading(entries, boottime: now.boottime)
+        rearmStaleTimer()
+        if changed { offerToAll(now: now) }
+    }
+
     func end() {
         let now = clock.now()
         guard activity.end() else { return }
@@ -123,7 +135,7 @@ final class LiveService {
     private func removeStaleHeartRate() {
         let now = clock.now()
         guard activity.removeStale(boottime: now.boottime) else { return rearmStaleTimer() }
-        logger.debug("heart_rate went stale and was removed")
+        logger.debug("heart_rate or the strap's fields went stale and were removed")
         rearmStaleTimer()
         offerToAll(now: now)
     }

@@ -12,13 +12,18 @@ final class RestdProcess {
     var pid: pid_t { child.pid }
 
     /// Starts restd and waits until it says READY=1 (it owns its name then).
+    /// - systemBus: the system bus restd follows BlueZ on; nil for none (a socket that does not
+    ///   exist, so that the machine's own bluetoothd never takes part in a measurement).
     init(binary: String, bus: PrivateBus, stateDirectory: String, work: TempDirectory,
-         arguments: [String] = [], timeout: Double = 60) throws {
+         arguments: [String] = [], systemBus: PrivateBus? = nil, timeout: Double = 60) throws {
         let notify = try NotifySocket(path: work.path("notify-\(UInt32.random(in: 0...UInt32.max))"))
         logPath = work.path("restd-\(UInt32.random(in: 0...UInt32.max)).log")
         let log = try openLogFile(logPath)
         defer { close(log) }
-        let environment = ChildEnvironment.make(["NOTIFY_SOCKET": notify.path, "DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let environment = ChildEnvironment.make([
+            "NOTIFY_SOCKET": notify.path, "DBUS_SESSION_BUS_ADDRESS": bus.address,
+            "DBUS_SYSTEM_BUS_ADDRESS": systemBus?.address ?? "unix:path=" + work.path("no-system-bus"),
+        ])
         let started = Clock.monotonic
         child = try ChildProcess(executable: binary,
                                  arguments: ["--address", bus.address, "--state-dir", stateDirectory] + arguments,

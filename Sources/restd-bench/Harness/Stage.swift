@@ -60,9 +60,10 @@ final class Stage {
 
     /// Starts restd (stopping the one running, if any) and waits for READY=1.
     @discardableResult
-    func startRestd() throws -> RestdProcess {
+    func startRestd(systemBus: PrivateBus? = nil) throws -> RestdProcess {
         stopRestd()
-        let process = try RestdProcess(binary: context.restd, bus: bus, stateDirectory: stateDirectory, work: work)
+        let process = try RestdProcess(binary: context.restd, bus: bus, stateDirectory: stateDirectory, work: work,
+                                       systemBus: systemBus)
         restd = process
         return process
     }

@@ -53,6 +53,9 @@ enum WakeUps {
         Clock.sleep(settle)
         let restartedThreads = Proc.threadCount(restarted.pid) ?? 0
         let restartedIdle = try count([restarted.pid, tick.pid], over: window).totals
+        // Idle again, now following BlueZ on a system bus of its own (python-dbusmock's bluez5:
+        // an adapter and a paired strap, not connected): waiting for BlueZ costs nothing.
+        let bluetooth = try idleFollowingBluez(context, window: window, settle: settle)
 
         let restdIdle = idle[0]
         let tickIdle = idle[1]
@@ -82,11 +85,43 @@ enum WakeUps {
                    values: ["restd_switches": Double(restartedIdle[0].total), "threads": Double(restartedThreads),
                             "tick_switches": Double(restartedIdle[1].total), "window_s": window],
                    note: "the daemon a person runs: started again on the state file a previous restd left"),
+            Metric(2, "restd idle, following BlueZ, no strap connected, \(windowText)",
+                   "\(bluetooth.total) context switches (\(bluetooth.text))", target: "0",
+                   verdict: Verdict(bluetooth.total == 0),
+                   values: ["restd_switches": Double(bluetooth.total), "window_s": window],
+                   note: "system bus with python-dbusmock's bluez5: one adapter, one paired heart-rate strap"),
             Metric(2, "Wake-ups per minute, idle", "restd \(fixed(Double(restdIdle.total) * 60 / window, 1))",
                    baseline: "1 Hz tick \(fixed(Double(tickIdle.total) * 60 / window, 1))",
                    values: ["restd_per_min": Double(restdIdle.total) * 60 / window,
                             "tick_per_min": Double(tickIdle.total) * 60 / window]),
         ]
+    }
+
+    /// restd's context switches over `window` while it follows a BlueZ with nothing connected.
+    static func idleFollowingBluez(_ context: BenchContext, window: Double, settle: Double) throws -> Switches {
+        let stage = try context.stage()
+        let system = try PrivateBus(prefix: "restd-bench-system-bus")
+        let bluez = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-m", "dbusmock", "--system", "--template", "bluez5"],
+                                     environment: ChildEnvironment.make(["DBUS_SYSTEM_BUS_ADDRESS": system.address]))
+        defer { _ = bluez.stop(grace: 1) }
+        let client = try BusClient(address: system.address)
+        let deadline = Clock.monotonic + 30
+        while (try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                                [.string("org.bluez")])) == nil {
+            guard Clock.monotonic < deadline, bluez.isRunning else { throw BenchError("python-dbusmock's bluez5 did not start") }
+            Clock.sleep(0.02)
+        }
+        try client.call("org.bluez", "/", "org.bluez.Mock", "AddAdapter", [.string("hci0"), .string("restd-bench")])
+        try client.call("org.bluez", "/", "org.bluez.Mock", "AddDevice", [.string("hci0"), .string("A0:9E:1A:12:34:56"), .string("Polar H10")])
+        try client.call("org.bluez", "/", "org.bluez.Mock", "PairDevice", [.string("hci0"), .string("A0:9E:1A:12:34:56"), .int32(0)])
+        try client.call("org.bluez", "/org/bluez/hci0/dev_A0_9E_1A_12_34_56", "org.freedesktop.DBus.Mock", "UpdateProperties",
+                        [.string("org.bluez.Device1"), .vardict(["UUIDs": .strings(["0000180d-0000-1000-8000-00805f9b34fb"])])])
+        let restd = try stage.startRestd(systemBus: system)
+        Clock.sleep(settle)
+        guard restd.log().contains("no heart-rate strap connected") else {
+            throw BenchError("restd does not follow the bench's BlueZ; its log:\n\(restd.log())")
+        }
+        return try count([restd.pid], over: window).totals[0]
     }
 
     struct Switches {

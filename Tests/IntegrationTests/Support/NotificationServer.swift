@@ -149,6 +149,8 @@ final class NotificationServer: @unchecked Sendable {
 struct MockCall: CustomStringConvertible {
     /// The unique name of the server that got the call.
     let server: String
+    /// The object that got the call.
+    let path: String
     let method: String
     /// The call's arguments, variants unwrapped.
     let arguments: [DBusValue]
@@ -160,6 +162,7 @@ struct MockCall: CustomStringConvertible {
         let body = message.arguments()
         guard let method = body[0].string, let arguments = body[1].arrayElements else { return nil }
         self.server = message.sender ?? ""
+        self.path = message.path ?? ""
         self.method = method
         self.arguments = arguments.map(\.unwrapped)
     }

@@ -64,7 +64,8 @@ enum BuildProducts {
 /// It runs with the test's environment minus `ChildEnvironment.scrubbed`
 /// (so no `JOURNAL_STREAM`, `NOTIFY_SOCKET` or inherited bus address) plus
 /// `DBUS_SESSION_BUS_ADDRESS` = the test bus, `XDG_STATE_HOME` = `stateHome`,
-/// `XDG_CONFIG_HOME` = `configHome` and whatever `environment` adds.
+/// `XDG_CONFIG_HOME` = `configHome`, `DBUS_SYSTEM_BUS_ADDRESS` = a socket that does not exist
+/// (no system bus) and whatever `environment` adds.
 /// stdout and stderr both go to `logPath` in a temporary directory of its own;
 /// `log()` reads it, for failure messages.
 ///
@@ -111,6 +112,10 @@ final class RestdProcess: @unchecked Sendable {
         env["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         env["XDG_STATE_HOME"] = stateHome
         env["XDG_CONFIG_HOME"] = configHome
+        // Never the machine's own system bus (and its bluetoothd): a test that wants one passes it.
+        if env["DBUS_SYSTEM_BUS_ADDRESS"] == nil {
+            env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + work.path("no-system-bus")
+        }
         self.child = try ChildProcess(executable: executable, arguments: arguments,
                                       environment: ChildEnvironment.make(env),
                                       stdout: log, stderr: log)

@@ -1,0 +1,29 @@
+import ArgumentParser
+import RestClient
+
+extension Restctl {
+    struct Sensors: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sensors",
+            abstract: "Show the Bluetooth heart-rate straps restd sees.",
+            discussion: """
+                One line per strap BlueZ knows (paired, or seen with the Heart Rate Service): \
+                its address, whether restd is reading it (reading), it is connected but not \
+                chosen (connected) or it is not connected (away), paired or unpaired, its \
+                battery, the last heart rate restd read from it, and its name. Prints nothing \
+                (or [] with --json) when there is none, when [heart_rate] bluetooth is "off" in \
+                restd's config.toml, or when there is no bluetoothd.
+                """)
+
+        @OptionGroup var output: OutputFormat
+
+        func run() throws {
+            let sensors = try Daemon.withClient { client throws(ClientError) in try client.sensors() }
+            if output.json {
+                print(SensorList.json(sensors))
+            } else {
+                for line in SensorList.lines(sensors, now: WallClock.nowUSec()) { print(line) }
+            }
+        }
+    }
+}
