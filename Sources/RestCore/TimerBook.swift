@@ -151,6 +151,23 @@ public struct TimerBook: Sendable, Equatable {
         [.removed(try existing(id))]
     }
 
+    /// Plans ending a running or paused rest now, on purpose: the timer is over from this moment
+    /// (`expiredAtUSec` = now), without an `.expired` event — nobody needs telling that a rest
+    /// they skipped is over, so there is no Expired signal and no "Rest over" notification.
+    /// Skipping a rest that is already over changes nothing.
+    public func skip(_ id: TimerID, now: Instant) throws(TimerError) -> [TimerEvent] {
+        let timer = try existing(id)
+        guard timer.state != .expired else { return [] }
+        var skipped = timer
+        skipped.state = .expired
+        skipped.expiredAtUSec = now.realtime
+        skipped.remainingUSec = 0
+        skipped.endsAtUSec = 0
+        skipped.deadlineBoottime = 0
+        skipped.updatedAtUSec = now.realtime
+        return Self.change(from: timer, to: skipped)
+    }
+
     // MARK: - Time passing
 
     /// Plans what is due at `now`: running timers past their deadline expire, running timers

@@ -11,12 +11,14 @@ public enum TimerCommand: Sendable, Equatable {
     /// Run again for the last duration, with the same label and next.
     case restart(TimerID)
     case cancel(TimerID)
+    /// End the rest now, on purpose (a Skip button): over, without "Rest over".
+    case skip(TimerID)
 
     /// The timer the command is about.
     public var timerID: TimerID {
         switch self {
         case .start(let id, _, _), .pause(let id), .resume(let id), .adjust(let id, _), .restart(let id),
-             .cancel(let id):
+             .cancel(let id), .skip(let id):
             id
         }
     }
@@ -33,6 +35,7 @@ extension TimerBook {
         case .adjust(let id, let delta): try adjust(id, deltaUSec: delta, now: now)
         case .restart(let id): try restart(id, now: now)
         case .cancel(let id): try cancel(id, now: now)
+        case .skip(let id): try skip(id, now: now)
         }
     }
 }

@@ -346,3 +346,28 @@ import Testing
         #expect(TimerEvent.removed(coffee).timerID == tid("coffee"))
     }
 }
+
+/// Skip: a rest ended on purpose.
+@Suite struct TimerBookSkipTests {
+    let clock = ManualTimeSource()
+
+    @Test(arguments: [false, true])
+    func endsARunningOrPausedRestNowWithoutAnExpiredEvent(_ paused: Bool) throws {
+        var book = try bookWithTea(clock)
+        clock.advance(20 * second)
+        if paused { try book.commit(book.plan(.pause(tid("tea")), now: clock.now())) }
+        clock.advance(5 * second)
+        let before = try #require(book.timer(tid("tea")))
+        let events = try book.plan(.skip(tid("tea")), now: clock.now())
+        guard case .changed(let old, let new)? = events.first, events.count == 1 else {
+            Issue.record("expected one change, got \(events)")
+            return
+        }
+        #expect(old == before)
+        #expect(new.state == .expired && new.expiredAtUSec == clock.now().realtime)
+        #expect(new.remainingUSec == 0 && new.endsAtUSec == 0 && new.deadlineBoottime == 0)
+        book.commit(events)
+        #expect(try book.plan(.skip(tid("tea")), now: clock.now()).isEmpty, "skipping what is over changes nothing")
+        #expect(throws: TimerError.self) { try book.plan(.skip(tid("none")), now: clock.now()) }
+    }
+}
