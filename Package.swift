@@ -45,7 +45,7 @@ let package = Package(
             "RestDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "restctl", dependencies: [
-            "RestClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "RestClient", "RestCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
