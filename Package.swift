@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify", "ProcessHarness"]),
-        .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),
+        .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol"]),
         .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit", "ProcessHarness"]),
     ]
 )

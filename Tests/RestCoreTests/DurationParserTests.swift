@@ -31,6 +31,20 @@ struct DurationParserTests {
         #expect(sentence(text) == "duration \"\(text)\" is negative; give \(Self.forms)")
     }
 
+    @Test("the error tells a negative amount apart, and names the value as the caller calls it")
+    func reasonAndName() {
+        #expect(throws: DurationError(.negative, #"--warn "-5" is negative; give "# + Self.forms)) {
+            try DurationParser.parse("-5", name: "--warn")
+        }
+        #expect(throws: DurationError(.notUnderstood, #"default_duration "1x" is not understood; give "# + Self.forms)) {
+            try DurationParser.parse("1x", name: "default_duration")
+        }
+        #expect(throws: DurationError(.empty, "duration is empty; give " + Self.forms)) { try DurationParser.parse("") }
+        #expect(throws: DurationError(.tooLong, #"duration "9223372036855" is too long to count"#)) {
+            try DurationParser.parse("9223372036855")
+        }
+    }
+
     @Test("refuses what it does not understand", arguments: [
         "abc", "m", "1x", "1m30", "30s1m", "1s1m", "1m1m", "1.5", "1,5", " 90", "90 ", "1 m", "+5",
         "1M", "1H", "1ms", "1:2:3:4", ":30", "1:", "1::30", "1h:30", "1:30s", "٣", "１", "0x10",
