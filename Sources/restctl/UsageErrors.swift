@@ -29,7 +29,10 @@ enum UsageErrors {
             return 0
         }
         let message = Restctl.message(for: error)
-        if code == .validationFailure {
+        if code == .validationFailure, message.hasPrefix("The value ") {
+            // ArgumentParser could not read a value (`--format lemonbar`, `--done x`).
+            write(sentence(message), usage: [])
+        } else if code == .validationFailure {
             // ArgumentParser's own findings, or a ValidationError: the command's shape is wrong.
             let usage = Restctl.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
                 .filter { $0.hasPrefix("Usage:") || $0.hasPrefix("  See ") }
@@ -55,6 +58,11 @@ enum UsageErrors {
     /// mean" kept only when the name is close (it offers `--id` for `--all`).
     private static func sentence(_ message: String) -> String {
         var text = message
+        // "… Please provide one of the following:\n  - text\n  - json" on one line.
+        if let list = text.firstRange(of: ". Please provide one of the following:\n") {
+            let choices = text[list.upperBound...].split(separator: "\n").map { $0.trimmingPrefix("  - ") }
+            text = text[..<list.lowerBound] + "; give one of " + choices.joined(separator: ", ")
+        }
         if let match = text.wholeMatch(of: #/Unknown option '(-*)([^']*)'\. Did you mean '(-*)([^']*)'\?/#) {
             let typed = "\(match.output.1)\(match.output.2)"
             text = nearest(String(match.output.2), among: [String(match.output.4)]) == nil
