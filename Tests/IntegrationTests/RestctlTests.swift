@@ -364,9 +364,10 @@ struct RestctlTests {
         #expect(result.stdout == """
             OVERVIEW: Control the rest timers of restd.
 
-            Commands that act on a timer take --id (default: default). A duration is whole
-            seconds (90), units in the order h, m, s (90s, 2m, 1m30s, 1h2m3s) or a clock
-            time (1:30 is m:ss, 1:02:03 is h:mm:ss).
+            Commands that act on a timer take --id (default: default); an id is 1 to 64 of
+            A-Z, a-z, 0-9, _ and -. A duration is whole seconds (90), units in the order h,
+            m, s (90s, 2m, 1m30s, 1h2m3s) or a clock time (1:30 is m:ss, 1:02:03 is
+            h:mm:ss); a rest is 1 s to 24 h. Commands that print a timer take --json.
 
             Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage
             error, 69 when restd cannot be reached, 76 when its reply makes no sense.
@@ -385,9 +386,11 @@ struct RestctlTests {
               add                     Add time to a timer.
               sub                     Take time off a timer.
               restart                 Run a timer again for its original duration.
-              cancel                  Remove a timer.
+              cancel                  Remove a timer, or every timer with --all.
+              clear                   Remove the timers that are over.
               status                  Show one timer.
               list                    Show every timer, one line each.
+              wait                    Wait until a timer's rest is over.
               live                    Send live fields (heart rate, progress) to restd.
               watch                   Print the timer and live fields as they change.
 
@@ -402,7 +405,7 @@ struct RestctlTests {
         let result = restctl(bus, ["start", "--help"], environment: ["COLUMNS": "80"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(
-            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--wait] [--id <id>]\n"), "\(result)")
+            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--wait] [--id <id>] [--json]\n"), "\(result)")
         #expect(result.stdout.contains("  --id <id>               The timer to act on. (default: default)\n"), "\(result)")
     }
 

@@ -10,7 +10,8 @@ extension Restctl {
                 With --wait, restctl stays until the rest is over: in a terminal it shows a \
                 countdown with a progress bar, otherwise it prints the timer's line and waits \
                 silently. Exit status 0 when the rest is over, 1 when the timer is cancelled \
-                first, 69 when restd goes away. Ctrl-C stops waiting but not the timer.
+                first, 69 when restd goes away. Ctrl-C, SIGTERM and SIGHUP stop the waiting \
+                (with a note on stderr and the signal's status) but not the timer.
                 """)
 
         @Argument(help: ArgumentHelp(
