@@ -409,18 +409,28 @@ fi
 endef
 
 # Usage: bash -c 'eval "$GENERATE_MAN"' man SWIFT DATE OUTPUT_DIR
-# Runs swift-argument-parser's generate-manual plugin on the debug build and copies
-# restctl.1 (one page, subcommands included) to OUTPUT_DIR, with the blank lines it
-# leaves between paragraphs made into .Pp (mdoc warns of them). restd.1 is written by
-# hand: restd reads its few options itself, without swift-argument-parser.
+# Runs swift-argument-parser's generate-manual tool on the debug build of restctl and writes
+# restctl.1 (one page, subcommands included) to OUTPUT_DIR, with the blank lines it leaves
+# between paragraphs made into .Pp (mdoc warns of them). restd.1 is written by hand: restd
+# reads its few options itself, without swift-argument-parser.
+# generate-manual drops every non-ASCII character (…, →, ♥ in restctl's help), so it reads the
+# help through a filter that writes each one as an ASCII placeholder (@u2026@), and the page
+# gets them back as groff glyphs (\[u2026]), which man renders in any locale.
 define generate_man
 set -euo pipefail
 swift=$1 date=$2 output=$3
-plugin_output=.build/plugins/GenerateManual/outputs
-rm -rf "$plugin_output"
-"$swift" package plugin generate-manual --configuration debug --date "$date" >/dev/null
+for product in generate-manual restctl; do "$swift" build --product "$product" >/dev/null; done
+bin=$("$swift" build --show-bin-path)
+work=$(mktemp -d "${TMPDIR:-/tmp}/restd-man.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 mkdir -p "$output"
-sed 's/^$/.Pp/' "$plugin_output/restctl/restctl.1" >"$output/restctl.1"
+program=restctl
+# generate-manual runs the program it is given with --experimental-dump-help.
+printf '#!/bin/sh\n"%s" "$@" | perl -CS -pe '"'"'s/([^\\x00-\\x7F])/sprintf("\\@u%%04X\\@", ord($1))/ge'"'"'\n' \
+  "$bin/$program" >"$work/$program"
+chmod +x "$work/$program"
+"$bin/generate-manual" "$work/$program" --date "$date" --output-directory "$work" >/dev/null
+sed 's/^$/.Pp/' "$work/$program.1" | perl -pe 's/\@u([0-9A-F]{4,6})\@/\\[u$1]/g' >"$output/$program.1"
 endef
 
 # Usage: bash -c 'eval "$INSTALL_CHECK"' install-check MAKE SWIFT MAN_DATE
@@ -442,6 +452,11 @@ restd_page_lists_options() {  # restd_page_lists_options RESTD PAGE: the hand-wr
 renders_cleanly() {  # renders_cleanly MANPATH PAGE: man prints no warning
   local warnings
   warnings=$(MANPATH=$1 MANWIDTH=80 man --warnings=all "$2" 2>&1 >/dev/null) && [ -z "$warnings" ]
+}
+shows_glyphs() {  # shows_glyphs MANPATH: restctl(1) as man renders it has the three characters
+  local page
+  page=$(MANPATH=$1 MANWIDTH=200 LC_ALL=C.UTF-8 man restctl 2>/dev/null)
+  [[ $page == *'"…"'* && $page == *'Squat → Bench press ♥142'* ]]
 }
 verifies() {  # verifies UNIT DESTDIR MANPATH: systemd-analyze verify, the binary looked up inside DESTDIR
   local copy=$work/verify/restd.service
@@ -481,6 +496,9 @@ check "restctl.1 is installed"                   test -f "$p/share/man/man1/rest
 check "man finds and renders restd(1) cleanly"   renders_cleanly "$p/share/man" restd
 check "man finds and renders restctl(1) cleanly" renders_cleanly "$p/share/man" restctl
 check "restd(1) names every option of restd --help" restd_page_lists_options "$p/bin/restd" "$p/share/man/man1/restd.1"
+check "restctl.1 keeps …, → and ♥ (as groff glyphs)" \
+  test "$(grep -o -e '\\\[u2026\]' -e '\\\[u2192\]' -e '\\\[u2665\]' "$p/share/man/man1/restctl.1" | sort -u | wc -l)" -eq 3
+check "man shows them as …, → and ♥ in a UTF-8 locale" shows_glyphs "$p/share/man"
 check "the desktop entry is valid"              desktop-file-validate "$p/share/applications/restd.desktop"
 check "its Exec= names the installed restctl"    grep -qx 'Exec=/usr/local/bin/restctl watch' "$p/share/applications/restd.desktop"
 check "nothing is installed with other modes"    test -z "$(find "$dest" -type f ! -perm 644 ! -perm 755)"

@@ -45,7 +45,7 @@ let package = Package(
         // restd's few options are read by hand: swift-argument-parser would link FoundationEssentials.
         .executableTarget(name: "restd", dependencies: ["RestDaemon", "EventLoop"]),
         .executableTarget(name: "restctl", dependencies: [
-            "RestClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "RestClient", "RestCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "RestClientTests", dependencies: ["RestClient"]),
+        .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol"]),
         .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit", "ProcessHarness"]),
     ]
 )

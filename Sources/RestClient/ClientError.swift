@@ -1,9 +1,12 @@
 import DBusKit
+import RestProtocol
 
 /// Why a client request failed, with one sentence for the user.
 public enum ClientError: Error, Equatable, CustomStringConvertible {
-    /// No session bus to talk to.
+    /// No session bus to talk to (connecting failed).
     case noBus(String)
+    /// The bus closed the connection while restctl was using it (the session ended).
+    case busLost(String)
     /// The bus is there but restd is not on it.
     case daemonNotRunning
     /// restd refused or failed the request; the message is its sentence.
@@ -14,13 +17,21 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noBus(let reason):
-            return "cannot reach the D-Bus session bus (\(reason)); is DBUS_SESSION_BUS_ADDRESS set? `make run` prints the line to export."
+            return "cannot reach the D-Bus session bus (\(reason)); \(ServiceHint.startBus)"
+        case .busLost(let reason):
+            return "the D-Bus session bus went away (\(reason)), and restd with it: the session ended or the bus was stopped"
         case .daemonNotRunning:
-            return "restd is not running on the session bus; start it with `systemctl --user start restd`, or run `restd` in another terminal."
+            return "restd is not running on the session bus; start it: \(ServiceHint.startRestd)"
         case .refused(let error):
             return error.message
         case .badReply(let what):
             return "restd sent an unexpected reply: \(what)"
         }
+    }
+
+    /// restd answered that there is no such timer.
+    public var isNoSuchTimer: Bool {
+        if case .refused(let error) = self { return error.name == RestErrorName.noSuchTimer }
+        return false
     }
 }

@@ -1,4 +1,5 @@
 import DBusKit
+import RestCore
 import RestProtocol
 
 /// Talks to restd over the session bus with blocking calls: what restctl and the tests use.
@@ -42,6 +43,22 @@ public final class RestdClient {
     public func resume(id: String) throws(ClientError) { _ = try callManager("Resume", [.string(id)]) }
     public func restart(id: String) throws(ClientError) { _ = try callManager("Restart", [.string(id)]) }
     public func cancel(id: String) throws(ClientError) { _ = try callManager("Cancel", [.string(id)]) }
+
+    /// Cancels every timer `include` selects (`cancel --all`, `clear`); returns their ids. One
+    /// call per timer: a timer cancelled by someone else meanwhile is simply not counted.
+    @discardableResult
+    public func cancelTimers(where include: (TimerSnapshot) -> Bool) throws(ClientError) -> [String] {
+        var cancelled: [String] = []
+        for timer in try timers() where include(timer) {
+            do {
+                try cancel(id: timer.id)
+                cancelled.append(timer.id)
+            } catch where error.isNoSuchTimer {
+                continue
+            }
+        }
+        return cancelled
+    }
 
     /// Lengthens (positive) or shortens (negative) the timer `id`.
     public func adjust(id: String, deltaUSec: Int64) throws(ClientError) {
@@ -127,8 +144,11 @@ public final class RestdClient {
 
     /// One timer's current properties.
     public func timer(id: String) throws(ClientError) -> TimerSnapshot {
-        guard DBusValidation.isValidPathElement(id) else {
-            throw .refused(DBusError(name: RestErrorName.invalidArgs, message: "timer id \"\(id.debugEscaped)\" is invalid"))
+        // Checked here with restd's rule: the Properties call below would otherwise say "no timer".
+        do {
+            _ = try TimerID(parsing: id)
+        } catch {
+            throw .refused(DBusError(name: RestErrorName.invalidArgs, message: error.message))
         }
         let reply: [DBusValue]
         do {
@@ -155,6 +175,24 @@ public final class RestdClient {
             timers.append(try TimerSnapshot(properties: properties))
         }
         return timers.sorted { $0.id < $1.id }
+    }
+
+    /// restd's unique name on the bus, nil when it is not running. Asks the bus, not restd,
+    /// so that it never starts restd by D-Bus activation.
+    public func daemonOwner() throws(ClientError) -> String? {
+        let reply: [DBusValue]
+        do {
+            let message = try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                 interface: "org.freedesktop.DBus", member: "GetNameOwner")
+            try message.append([.string(RestBus.name)])
+            reply = try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds).arguments()
+        } catch {
+            if error.hasName(.nameHasNoOwner) { return nil }
+            if error.hasName(.disconnected) || error.hasName(.noServer) { throw .busLost(error.message) }
+            throw .refused(error)
+        }
+        guard let name = reply.first?.string else { throw .badReply("GetNameOwner returned no name") }
+        return name
     }
 
     /// The daemon's version.
@@ -196,7 +234,7 @@ public final class RestdClient {
             return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds).arguments()
         } catch {
             if error.hasName(.serviceUnknown) || error.hasName(.nameHasNoOwner) { throw .daemonNotRunning }
-            if error.hasName(.disconnected) || error.hasName(.noServer) { throw .noBus(error.message) }
+            if error.hasName(.disconnected) || error.hasName(.noServer) { throw .busLost(error.message) }
             throw .refused(error)
         }
     }

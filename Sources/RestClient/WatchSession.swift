@@ -124,7 +124,7 @@ public final class WatchSession {
         }
     }
 
-    private static let busClosed = ClientError.noBus("the connection to the bus was closed")
+    private static let busClosed = ClientError.busLost("the connection to the bus was closed")
 
     // MARK: Reading
 
@@ -241,7 +241,7 @@ public final class WatchSession {
     }
 
     private static func clientError(_ error: DBusError) -> ClientError {
-        if error.hasName(.disconnected) || error.hasName(.noServer) { return .noBus(error.message) }
+        if error.hasName(.disconnected) || error.hasName(.noServer) { return .busLost(error.message) }
         return .refused(error)
     }
 }

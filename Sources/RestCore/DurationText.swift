@@ -24,6 +24,19 @@ public enum DurationText {
         return parts.joined(separator: " ")
     }
 
+    /// Describes `usec` the way a person reads a duration in a sentence: whole seconds below an
+    /// hour ("59 min 59 s"), whole minutes from an hour on ("23 h 5 min"), and milliseconds only
+    /// below a second. Rounded to the nearest unit, or down with `roundingDown` (for "at most").
+    public static func readable(_ usec: USec, roundingDown: Bool = false) -> String {
+        let second: USec = 1_000_000
+        if usec < second { return describe(usec < 1_000 ? usec : usec - usec % 1_000) }
+        let unit = usec >= 3_600 * second ? 60 * second : second
+        let down = usec - usec % unit
+        let rounded = roundingDown || usec % unit < unit / 2 ? down : down.addingSaturated(unit)
+        // Rounding up may reach the next hour (59 min 59.6 s is 1 h): drop the seconds then too.
+        return describe(rounded >= 3_600 * second ? rounded - rounded % (60 * second) : rounded)
+    }
+
     /// Describes a signed amount with its sign: "+30 s", "-1 min".
     public static func describe(signed usec: Int64) -> String {
         (usec < 0 ? "-" : "+") + describe(usec.magnitude)

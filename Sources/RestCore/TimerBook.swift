@@ -49,16 +49,17 @@ public struct TimerBook: Sendable, Equatable {
     ) throws(TimerError) -> [TimerEvent] {
         guard durationUSec >= limits.minDurationUSec, durationUSec <= limits.maxDurationUSec else {
             throw .invalidArgs(
-                "duration \(DurationText.describe(durationUSec)) is out of range "
-                    + "\(DurationText.describe(limits.minDurationUSec))…"
-                    + "\(DurationText.describe(limits.maxDurationUSec)), refusing")
+                "duration \(DurationText.describe(durationUSec)) is too \(durationUSec < limits.minDurationUSec ? "short" : "long"): "
+                    + "give a rest of \(DurationText.describe(limits.minDurationUSec)) to "
+                    + "\(DurationText.describe(limits.maxDurationUSec))")
         }
         try options.validate(durationUSec: durationUSec, limits: limits)
         let old = timers[id]
         if old == nil, timers.count >= limits.maxTimers {
             throw .limitExceeded(
                 "cannot add timer \(MessageText.quoted(id.rawValue)): "
-                    + "at most \(limits.maxTimers) timers may exist at once, refusing")
+                    + "at most \(limits.maxTimers) timers may exist at once (expired ones count too); "
+                    + "cancel one, reuse an id, or raise max_timers in config.toml")
         }
         var fresh = RestTimer(
             id: id, label: options.label, next: options.next, notify: options.notify,
@@ -77,13 +78,13 @@ public struct TimerBook: Sendable, Equatable {
         case .paused:
             return []
         case .expired:
-            throw .invalidState("timer \(Self.quoted(id)) has expired and cannot be paused")
+            throw .invalidState("timer \(Self.quoted(id)) has expired and cannot be paused; restart it or add time")
         case .running:
             let left = timer.deadlineBoottime.subtractingSaturated(now.boottime)
             // The deadline passed but due() has not run yet: the next pass expires it.
             // Pausing at zero would leave a paused timer with nothing left.
             guard left > 0 else {
-                throw .invalidState("timer \(Self.quoted(id)) has already run out and cannot be paused")
+                throw .invalidState("timer \(Self.quoted(id)) has already run out and cannot be paused; restart it or add time")
             }
             var paused = timer
             paused.state = .paused
@@ -122,8 +123,7 @@ public struct TimerBook: Sendable, Equatable {
         guard deltaUSec != 0, deltaUSec.magnitude <= limits.maxDurationUSec else {
             throw .invalidArgs(
                 "adjustment \(DurationText.describe(signed: deltaUSec)) is out of range: "
-                    + "use a non-zero amount of at most \(DurationText.describe(limits.maxDurationUSec)) "
-                    + "either way, refusing")
+                    + "give a non-zero amount of at most \(DurationText.describe(limits.maxDurationUSec)) either way")
         }
         let timer = try existing(id)
         switch timer.state {
@@ -134,7 +134,8 @@ public struct TimerBook: Sendable, Equatable {
             return try adjusted(timer, left: timer.remainingUSec, deltaUSec: deltaUSec, now: now)
         case .expired:
             guard deltaUSec > 0 else {
-                throw .invalidState("timer \(Self.quoted(id)) has expired; cannot shorten an expired timer")
+                throw .invalidState(
+                    "timer \(Self.quoted(id)) has expired, so there is no time to take off; add time or restart it")
             }
             return Self.change(from: timer, to: Self.freshRun(of: timer, durationUSec: deltaUSec.magnitude, now: now))
         }
@@ -275,9 +276,14 @@ public struct TimerBook: Sendable, Equatable {
             return Self.expiry(of: updated, from: timer, deadlineUSec: now.realtime, now: now)
         }
         guard newLeft <= limits.maxDurationUSec else {
+            // Only a lengthening gets here; say how much could still be added, if anything.
+            let room = limits.maxDurationUSec.subtractingSaturated(left)
+            let advice = room >= 1_000_000
+                ? "add at most \(DurationText.readable(room, roundingDown: true))"
+                : "it already has that much"
             throw .invalidArgs(
-                "timer \(Self.quoted(timer.id)) would have \(DurationText.describe(newLeft)) left; "
-                    + "at most \(DurationText.describe(limits.maxDurationUSec)) is allowed, refusing")
+                "timer \(Self.quoted(timer.id)) would have \(DurationText.readable(newLeft)) left, and a timer may have "
+                    + "at most \(DurationText.describe(limits.maxDurationUSec)); \(advice)")
         }
         updated.remainingUSec = newLeft
         updated.warned = Self.isWithinWarning(left: newLeft, warnUSec: timer.warnUSec)

@@ -1,7 +1,8 @@
-/// The name of a timer: 1–64 ASCII letters, digits and underscores.
+/// The name of a timer: 1–64 ASCII letters, digits, underscores and dashes (`bench-press`).
 ///
-/// The rule is strict on purpose: the id becomes part of a D-Bus object path, where anything
-/// else is invalid and would make libdbus abort the daemon.
+/// The rule is strict on purpose: the id names a D-Bus object, whose path element is the id
+/// escaped (`RestBus.timerPath(id:)`); a byte outside this set would only make the paths and
+/// the sentences harder to read.
 public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The validated name.
     public let rawValue: String
@@ -24,7 +25,7 @@ public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
             let lengthNote = length > Self.maxLength ? " (\(length) characters)" : ""
             throw .invalidArgs(
                 "timer id \(MessageText.quoted(text))\(lengthNote) is invalid: "
-                    + "use 1–\(Self.maxLength) characters of A–Z, a–z, 0–9 and _")
+                    + "use 1–\(Self.maxLength) characters of A–Z, a–z, 0–9, _ and -")
         }
         rawValue = text
     }
@@ -37,7 +38,7 @@ public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
     private static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
             true
         default:
             false

@@ -48,13 +48,14 @@ public struct TimerOptions: Sendable, Equatable {
         guard warnUSec != 0 else { return }
         guard warnUSec >= limits.minDurationUSec else {
             throw .invalidArgs(
-                "warn_usec \(DurationText.describe(warnUSec)) is too short: use 0 for no pre-alert "
-                    + "or at least \(DurationText.describe(limits.minDurationUSec)), refusing")
+                "the pre-alert (warn_usec) \(DurationText.describe(warnUSec)) is too short: give at least "
+                    + "\(DurationText.describe(limits.minDurationUSec)), or 0 for none")
         }
         guard warnUSec < durationUSec else {
             throw .invalidArgs(
-                "warn_usec \(DurationText.describe(warnUSec)) must be less than the duration "
-                    + "\(DurationText.describe(durationUSec)), refusing")
+                "the pre-alert (warn_usec) \(DurationText.describe(warnUSec)) is not shorter than the duration "
+                    + "\(DurationText.describe(durationUSec)): give less than \(DurationText.describe(durationUSec)), "
+                    + "or 0 for none")
         }
     }
 }

@@ -14,8 +14,10 @@ public enum RestBus {
     public static let timerInterface = "io.restd.Rest1.Timer"
     public static let liveInterface = "io.restd.Rest1.Live"
 
-    /// The object path of the timer with this (already validated) id.
-    public static func timerPath(id: String) -> String { timersPath + "/" + id }
+    /// The object path of the timer with this (already validated) id: its path element is the
+    /// id escaped as systemd's `sd_bus_path_encode` does, so that `bench-press` (a `-` is not
+    /// allowed in an object path) has a path too: `/io/restd/Rest1/timer/bench_2dpress`.
+    public static func timerPath(id: String) -> String { timersPath + "/" + TimerPathElement.encode(id) }
 
     /// The version reported by the `Version` property and `--version`.
     public static let version = "0.1.0"
@@ -86,4 +88,66 @@ public enum SensorKey {
     public static let heartRateAtUSec = "heart_rate_at_usec"
     /// b: whether restd reads this strap now.
     public static let reading = "reading"
+}
+
+/// The escaping between timer ids and the last element of their object paths.
+///
+/// Letters and digits stay as they are (`squat`, `default`); every other byte, `_` and `-`
+/// included, and a digit in the first place, becomes `_` and two lower-case hex digits
+/// (`plank_2` → `plank_5f2`, `bench-press` → `bench_2dpress`, `1` → `_31`). This is
+/// `sd_bus_path_encode(3)`'s rule, so the paths look like systemd's and decode the same way.
+public enum TimerPathElement {
+    public static func encode(_ id: String) -> String {
+        if id.isEmpty { return "_" }
+        var out: [UInt8] = []
+        for (index, byte) in id.utf8.enumerated() {
+            if isLetter(byte) || (index > 0 && isDigit(byte)) {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "_"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The id a path element stands for, or nil when it is not the encoding of anything
+    /// (`encode(decode(e)!) == e` whenever `decode` succeeds).
+    public static func decode(_ element: String) -> String? {
+        if element == "_" { return "" }
+        let bytes = Array(element.utf8)
+        var out: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "_") {
+                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                else { return nil }
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(byte)
+                index += 1
+            }
+        }
+        guard let id = String(validating: out, as: UTF8.self), encode(id) == element else { return nil }
+        return id
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
 }

@@ -12,12 +12,19 @@ enum Daemon {
         }
     }
 
-    /// Runs `action` on timer `id`, then prints the timer's status line.
-    static func act(on id: String, _ action: (RestdClient) throws(ClientError) -> Void) throws(RestctlError) {
+    /// Runs `action` on timer `id`, then prints the timer: its status line, or its JSON object.
+    static func act(on id: String, output: OutputFormat, _ action: (RestdClient) throws(ClientError) -> Void) throws(RestctlError) {
         let snapshot = try withClient { client throws(ClientError) in
             try action(client)
             return try client.timer(id: id)
         }
-        print(TimerLine.format(snapshot, now: WallClock.nowUSec()))
+        print(output.text(snapshot, now: WallClock.nowUSec()))
+    }
+}
+
+extension OutputFormat {
+    /// What the commands that show a timer print for it.
+    func text(_ snapshot: TimerSnapshot, now: UInt64) -> String {
+        json ? TimerJSON.object(snapshot, now: now) : TimerLine.format(snapshot, now: now)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RestClient
+import RestCore
 
 /// `--id`, shared by every command that names a timer.
 struct TimerSelection: ParsableArguments {
@@ -7,15 +8,17 @@ struct TimerSelection: ParsableArguments {
     var id = TimerIDParser.defaultID
 
     func validate() throws {
-        do {
-            _ = try TimerIDParser.parse(id)
-        } catch {
-            throw ValidationError(error.message)
-        }
+        _ = try timerID()
     }
 
-    /// The id to send (validated in `validate()`).
-    var timerID: String { (try? TimerIDParser.parse(id)) ?? id }
+    /// The id to send, or the sentence saying why it cannot be.
+    func timerID() throws(RestctlError) -> String {
+        do {
+            return try TimerIDParser.parse(id)
+        } catch {
+            throw RestctlError(.usage, error.message)
+        }
+    }
 }
 
 /// `--json`, shared by the commands that show timers.
@@ -24,11 +27,66 @@ struct OutputFormat: ParsableArguments {
     var json = false
 }
 
-/// A duration argument in microseconds, or the parser's sentence as a usage error.
-func durationUSec(_ text: String) throws(ValidationError) -> UInt64 {
+/// What a duration on the command line is for: that decides its range and how its sentences
+/// name it. The ranges are restd's (`TimerLimits.standard`, not configurable), checked here
+/// too so that a duration restd would refuse is a usage error before anything is sent.
+enum DurationRole {
+    /// `start`'s DURATION: a rest of 1 s to 24 h.
+    case rest
+    /// `add`'s DURATION: time added, 1 s to 24 h (restd's limit for Adjust).
+    case added
+    /// `sub`'s DURATION: time taken off, 1 s to 24 h.
+    case taken
+    /// `start --warn`: how long before the end the pre-alert comes, at least 1 s.
+    case warning
+
+    var name: String { self == .warning ? "--warn" : "duration" }
+}
+
+/// A duration argument in microseconds, or one sentence (exit 64) naming the flag or argument.
+func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) -> UInt64 {
+    let limits = TimerLimits.standard
+    let usec: UInt64
     do {
-        return try DurationParser.parse(text)
+        usec = try DurationParser.parse(text, name: role.name)
     } catch {
-        throw ValidationError(error.message)
+        guard error.reason == .negative else { throw RestctlError(.usage, error.message) }
+        let amount = String(text.dropFirst())
+        let subject = "\(role.name) \(MessageText.quoted(text)) is negative"
+        switch role {
+        case .rest: throw RestctlError(.usage, "\(subject); give a rest of \(range(limits))")
+        case .added: throw RestctlError(.usage, "\(subject); to take time off, use `restctl sub \(amount)`")
+        case .taken: throw RestctlError(.usage, "\(subject); to add time, use `restctl add \(amount)`")
+        case .warning: throw RestctlError(.usage, "\(subject); give how long before the end to warn, as in 10s")
+        }
     }
+    let subject = "\(role.name) \(MessageText.quoted(text))"
+    switch role {
+    case .rest:
+        guard usec >= limits.minDurationUSec else { throw RestctlError(.usage, "\(subject) is too short: give a rest of \(range(limits))") }
+        guard usec <= limits.maxDurationUSec else { throw RestctlError(.usage, "\(subject) is too long: give a rest of \(range(limits))") }
+    case .added, .taken:
+        guard usec > 0 else { throw RestctlError(.usage, "\(subject) is zero; give at least 1 second") }
+        guard usec <= limits.maxDurationUSec else {
+            throw RestctlError(.usage, "\(subject) is too long: add and sub take at most \(DurationText.describe(limits.maxDurationUSec))")
+        }
+    case .warning:
+        guard usec > 0 else {
+            throw RestctlError(.usage, "\(subject) is zero; leave --warn out for no pre-alert, or give at least "
+                + DurationText.describe(limits.minDurationUSec))
+        }
+    }
+    return usec
+}
+
+/// Checks `--warn` against the rest it is for: the pre-alert must come after the start.
+func checkWarning(_ text: String, warnUSec: UInt64, restUSec: UInt64) throws(RestctlError) {
+    guard warnUSec < restUSec else {
+        throw RestctlError(.usage, "--warn \(MessageText.quoted(text)) is not shorter than the rest "
+            + "(\(DurationText.describe(restUSec))): give a shorter --warn or a longer rest")
+    }
+}
+
+private func range(_ limits: TimerLimits) -> String {
+    "\(DurationText.describe(limits.minDurationUSec)) to \(DurationText.describe(limits.maxDurationUSec))"
 }

@@ -5,25 +5,33 @@ import Glibc
 import Darwin
 #endif
 
-/// `restctl start --wait`: starts the timer, then follows it until its rest is over.
+/// `restctl start --wait` and `restctl wait`: follows a timer until its rest is over.
 ///
-/// The watch is set up before the start, on the same connection, so that no change can fall
-/// between the two. In a terminal a countdown line is redrawn at every second of the timer
-/// (and when restd announces a change); otherwise nothing wakes restctl but restd's signals.
+/// The watch is set up before the start (or the first look at the timer), on the same
+/// connection, so that no change can fall between the two. In a terminal a countdown line is
+/// redrawn at every second of the timer (and when restd announces a change); otherwise nothing
+/// wakes restctl but restd's signals.
 struct RestWait {
     let timerID: String
+    let output: OutputFormat
+    /// Without a terminal, print the timer once it is followed (`start --wait`: what `start`
+    /// prints); `wait` prints nothing there.
+    var announces = true
 
-    func run(starting start: (RestdClient) throws(ClientError) -> Void) throws(RestctlError) {
+    /// Runs `begin` on the session's connection (`start` starts the timer there; `wait` reads it,
+    /// so that a missing timer is restd's "no timer" sentence), then waits.
+    func run(starting begin: (RestdClient) throws(ClientError) -> Void) throws(RestctlError) {
         let terminal = Terminal.isStandardOutput
         let session: WatchSession
         do {
             // The live fields only matter to the countdown.
             session = try WatchSession(timerID: timerID, rateHz: terminal ? 2 : nil)
-            try start(session.client)
+            try begin(session.client)
         } catch {
             throw RestctlError(error)
         }
-        if terminal { Terminal.eraseOnInterrupt() }
+        // In a terminal or not, a signal stops the waiting the same way: a note, then its status.
+        Terminal.noteOnInterrupt(erasing: terminal)
 
         var outcome = WaitOutcome.waiting
         var last: TimerSnapshot?
@@ -40,9 +48,9 @@ struct RestWait {
                         Terminal.draw(line)
                         drawn = line
                     }
-                } else if !announced, session.isFollowing, let timer = state.timer {
+                } else if announces, !announced, session.isFollowing, let timer = state.timer {
                     // What `start` prints, once: the timer as restd has it after the start.
-                    _ = StandardOutput.writeLine(TimerLine.format(timer, now: now))
+                    _ = StandardOutput.writeLine(output.text(timer, now: now))
                     announced = true
                 }
                 return outcome == .waiting
@@ -55,11 +63,12 @@ struct RestWait {
 
         switch outcome {
         case .over:
-            if terminal, let last { print(TimerLine.format(last, now: WallClock.nowUSec())) }
+            if terminal, let last { print(output.text(last, now: WallClock.nowUSec())) }
         case .cancelled:
             throw RestctlError(.failed, "timer \"\(timerID)\" was cancelled before its rest was over")
         case .daemonGone:
-            throw RestctlError(.unavailable, "restd went away before the rest was over")
+            throw RestctlError(.unavailable, "restd stopped before the rest was over; the timer is kept, and "
+                + "restd takes it up again when it starts: \(ServiceHint.startRestd)")
         case .waiting:
             break  // run returns only once the outcome is known
         }

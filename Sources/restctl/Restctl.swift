@@ -12,9 +12,10 @@ struct Restctl: ParsableCommand {
         commandName: "restctl",
         abstract: "Control the rest timers of restd.",
         discussion: """
-            Commands that act on a timer take --id (default: default). A duration is \
-            whole seconds (90), units in the order h, m, s (90s, 2m, 1m30s, 1h2m3s) \
-            or a clock time (1:30 is m:ss, 1:02:03 is h:mm:ss).
+            Commands that act on a timer take --id (default: default); an id is 1 to 64 of \
+            A-Z, a-z, 0-9, _ and -. A duration is whole seconds (90), units in the order h, \
+            m, s (90s, 2m, 1m30s, 1h2m3s) or a clock time (1:30 is m:ss, 1:02:03 is \
+            h:mm:ss); a rest is 1 s to 24 h. Commands that print a timer take --json.
 
             Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage \
             error, 69 when restd cannot be reached, 76 when its reply makes no sense.
@@ -22,15 +23,21 @@ struct Restctl: ParsableCommand {
         version: RestdClient.clientVersion,
         subcommands: [
             Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
-            Restart.self, Cancel.self, Status.self, List.self, Live.self, Watch.self, Sensors.self,
+            Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self, Sensors.self,
         ])
 
-    /// Parses and runs a command. A runtime failure becomes one line on stderr and its
-    /// exit status, never a backtrace; argument problems go through ArgumentParser.
+    /// Parses and runs a command. Every failure becomes `restctl: ` and one sentence on stderr
+    /// with its exit status, never a backtrace: a usage mistake 64 (`UsageErrors`), a failure
+    /// at run time that of its `RestctlError`.
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let sentence = UsageErrors.unknownCommand(in: arguments) {
+            UsageErrors.write(sentence, usage: UsageErrors.topLevelUsage)
+            Glibc.exit(64)
+        }
         let status: Int32
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(ArgumentPreparation.separatingNegativeNumbers(arguments))
             try command.run()
             status = 0
         } catch let failure as RestctlError {
@@ -40,7 +47,7 @@ struct Restctl: ParsableCommand {
             status = failure.exitCode
         } catch {
             fflush(nil)
-            exit(withError: error)
+            status = UsageErrors.report(error)
         }
         // Under systemd or in a pipe stdout is fully buffered: flush before leaving.
         fflush(nil)

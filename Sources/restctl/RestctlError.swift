@@ -3,6 +3,9 @@ import RestClient
 /// Why restctl gave up at run time: a sentence for stderr and the exit status to leave with.
 struct RestctlError: Error, CustomStringConvertible {
     enum Kind {
+        /// A value on the command line that cannot be used (EX_USAGE): the sentence alone,
+        /// without ArgumentParser's usage block, which is for mistakes in the command's shape.
+        case usage
         /// No bus, no restd on it, or restd did not answer (EX_UNAVAILABLE).
         case unavailable
         /// restd refused the request (a bad id, state, or range).
@@ -15,6 +18,8 @@ struct RestctlError: Error, CustomStringConvertible {
 
     let kind: Kind
     let message: String
+    /// restd said there is no such timer (`status --json` prints null then).
+    private(set) var isNoSuchTimer = false
 
     init(_ kind: Kind, _ message: String) {
         self.kind = kind
@@ -22,8 +27,9 @@ struct RestctlError: Error, CustomStringConvertible {
     }
 
     init(_ error: ClientError) {
+        isNoSuchTimer = error.isNoSuchTimer
         switch error {
-        case .noBus, .daemonNotRunning:
+        case .noBus, .busLost, .daemonNotRunning:
             kind = .unavailable
             message = error.description
         case .refused(let dbusError):
@@ -38,6 +44,7 @@ struct RestctlError: Error, CustomStringConvertible {
 
     var exitCode: Int32 {
         switch kind {
+        case .usage: 64
         case .unavailable: 69
         case .refused, .failed: 1
         case .badReply: 76

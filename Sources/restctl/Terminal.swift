@@ -28,29 +28,60 @@ enum Terminal {
         _ = StandardOutput.write("\r\u{1B}[K")
     }
 
-    /// On SIGINT, SIGTERM or SIGHUP: erase the countdown, say that the timer goes on, and end
-    /// as killed by that signal (the shell shows 130 for Ctrl-C), so that a script or loop
-    /// around restctl stops too. The handler only calls async-signal-safe functions.
-    static func eraseOnInterrupt() {
+    /// While waiting (`start --wait`, `wait`), on SIGINT, SIGTERM or SIGHUP: erase the countdown
+    /// (with `erasing`, in a terminal), say on stderr that the timer goes on, and end as killed
+    /// by that signal (the shell shows 130 for Ctrl-C, 143 for SIGTERM), so that a script or loop
+    /// around restctl stops too. The same in a terminal or not: only the erasing differs.
+    static func noteOnInterrupt(erasing: Bool) {
+        // Capture-free handlers (C function pointers); they only call async-signal-safe functions.
+        install(erasing ? { signalNumber in
+            let erase: StaticString = "\r\u{1B}[K"
+            _ = Glibc.write(STDOUT_FILENO, erase.utf8Start, erase.utf8CodeUnitCount)
+            Terminal.stoppedWaiting(signalNumber)
+        } : { signalNumber in
+            Terminal.stoppedWaiting(signalNumber)
+        })
+    }
+
+    /// For `watch` in a terminal, on SIGINT, SIGTERM or SIGHUP: end the line drawn in place, so
+    /// that the shell's prompt comes below it, and end as killed by that signal.
+    static func endLineOnInterrupt() {
+        install { signalNumber in
+            let newline: StaticString = "\n"
+            _ = Glibc.write(STDOUT_FILENO, newline.utf8Start, newline.utf8CodeUnitCount)
+            signal(signalNumber, SIG_DFL)
+            raise(signalNumber)
+        }
+    }
+
+    private static func stoppedWaiting(_ signalNumber: Int32) {
+        let note: StaticString = "restctl: stopped waiting; the timer goes on (restctl cancel ends it)\n"
+        _ = Glibc.write(STDERR_FILENO, note.utf8Start, note.utf8CodeUnitCount)
+        signal(signalNumber, SIG_DFL)
+        raise(signalNumber)
+    }
+
+    private static func install(_ handler: @convention(c) (Int32) -> Void) {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             // A signal the caller ignores (nohup, a background job) stays ignored.
             var current = sigaction()
             sigaction(signalNumber, nil, &current)
-            if let handler = current.__sigaction_handler.sa_handler,
-               unsafeBitCast(handler, to: UnsafeRawPointer.self) == unsafeBitCast(SIG_IGN, to: UnsafeRawPointer.self) {
+            if let installed = current.__sigaction_handler.sa_handler,
+               unsafeBitCast(installed, to: UnsafeRawPointer.self) == unsafeBitCast(SIG_IGN, to: UnsafeRawPointer.self) {
                 continue
             }
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signalNumber in
-                let erase: StaticString = "\r\u{1B}[K"
-                let note: StaticString = "restctl: stopped waiting; the timer goes on (restctl cancel ends it)\n"
-                _ = Glibc.write(STDOUT_FILENO, erase.utf8Start, erase.utf8CodeUnitCount)
-                _ = Glibc.write(STDERR_FILENO, note.utf8Start, note.utf8CodeUnitCount)
-                signal(signalNumber, SIG_DFL)
-                raise(signalNumber)
-            }
+            action.__sigaction_handler.sa_handler = handler
             sigemptyset(&action.sa_mask)
             sigaction(signalNumber, &action, nil)
         }
+    }
+
+    /// Cuts `line` to fit `columns - 1` characters (a full-width line would wrap, and the next
+    /// redraw would land on the line below), ending a cut line with "…".
+    static func fitted(_ line: String, columns: Int) -> String {
+        let room = max(1, columns - 1)
+        guard line.count > room else { return line }
+        return String(line.prefix(room - 1)) + "…"
     }
 }

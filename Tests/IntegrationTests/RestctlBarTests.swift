@@ -77,6 +77,42 @@ struct RestctlBarTests {
         #expect(watch.errors().isEmpty, "\(watch.errors())")
     }
 
+    @Test("the README's table of bar texts is what a bar shows, state by state, live fields included")
+    func readmeTable() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md"), encoding: .utf8)
+        // The rows of the table under "| state | text |": each state and the texts shown for it.
+        let table = try #require(readme.components(separatedBy: "| state | text |\n").dropFirst().first)
+        var texts: [String: [String]] = [:]
+        for row in table.split(separator: "\n").dropFirst().prefix(while: { $0.hasPrefix("|") }) {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            texts[cells[0]] = cells[1].matches(of: #/`([^`]+)`/#).map { String($0.output.1) }
+        }
+        #expect(Set(texts.keys) == ["running", "paused", "over", "no timer"], "\(texts)")
+        // A text as a pattern: any time where the README shows one.
+        func pattern(_ text: String) -> Regex<Substring> {
+            let escaped = text.map { "\\^$.|?*+()[]{}".contains($0) ? "\\\($0)" : String($0) }.joined()
+            return try! Regex(escaped.replacing(#/\d+:\d\d/#, with: #"\d+:\d\d"#))
+        }
+        let daemon = try RunningDaemon()
+        let watch = try WatchProcess(bus: daemon.bus, arguments: ["--format", "polybar"])
+        defer { watch.stop() }
+        func shows(_ state: String, _ index: Int) throws {
+            let text = try #require(texts[state]?.dropFirst(index).first, "no text \(index) for \(state) in \(texts)")
+            try watch.waitForLine { $0.wholeMatch(of: pattern(text)) != nil }
+        }
+        try shows("no timer", 1)  // `idle`
+        #expect(restctl(daemon.bus, "live", "--heart-rate", "142", "--done", "3", "--total", "5").succeeded)
+        try shows("no timer", 0)  // `idle ♥142 3/5`
+        #expect(restctl(daemon.bus, "start", "90", "--label", "Squat", "--next", "Bench press").succeeded)
+        try shows("running", 0)
+        #expect(restctl(daemon.bus, "pause").succeeded)
+        try shows("paused", 0)
+        #expect(restctl(daemon.bus, "sub", "5m").succeeded)
+        try shows("over", 0)
+    }
+
     @Test("restd going away shows idle and the watch goes on; the timer is back with restd")
     func daemonRestart() throws {
         let daemon = try RunningDaemon()
@@ -148,14 +184,15 @@ struct RestctlBarTests {
     }
 
     @Test("format problems exit 64 before anything reaches the bus", arguments: [
-        (["watch", "--json", "--format", "waybar"], "Error: --json is --format json; give one format only"),
-        (["watch", "--format", "lemonbar"], "Error: The value 'lemonbar' is invalid for '--format <format>'"),
+        (["watch", "--json", "--format", "waybar"], "restctl: --json is --format json; give one format only\nUsage: restctl watch "),
+        (["watch", "--format", "lemonbar"], "restctl: the value 'lemonbar' is invalid for '--format <format>'; "
+            + "give one of text, json, waybar, polybar, i3blocks, i3status-rs\n"),
     ])
     func usageErrors(args: [String], stderrPrefix: String) throws {
         let bus = try TestBus()
         let result = restctl(bus, args)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr.hasPrefix(stderrPrefix), "\(result)")
+        #expect(stderrPrefix.hasSuffix("\n") ? result.stderr == stderrPrefix : result.stderr.hasPrefix(stderrPrefix), "\(result)")
     }
 
     @Test("--json and --format json are the same")

@@ -18,8 +18,8 @@ import Darwin
 /// waiting for a line; nothing here sleeps to assert timing.
 @Suite("restctl live and watch", .serialized)
 struct RestctlLiveTests {
-    static let notRunning = "restd is not running on the session bus; start it with "
-        + "`systemctl --user start restd`, or run `restd` in another terminal."
+    static let notRunning = "restd is not running on the session bus; start it: "
+        + "run `restd` (in another terminal, or as `restd &`)"
 
     // MARK: live
 
@@ -140,24 +140,79 @@ struct RestctlLiveTests {
         #expect(readAll(errors) == refused + "restctl: line 3: \(Self.notRunning)\n")
     }
 
+    @Test("--stdin: the bus dying while waiting for input, then the input ending: 69 with the sentence, not 0")
+    func liveStdinBusGoneWhileIdle() throws {
+        let daemon = try RunningDaemon()
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        let errors = try anonymousFile()
+        let child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
+                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+                                     stdin: fds[0], stderr: errors.fileDescriptor)
+        close(fds[0])
+        defer { child.killAndReap() }
+        // A refused line is the sign that restctl is through with the line before it: a precondition.
+        write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
+        let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while readAll(errors) != refused, Date() < deadline, child.isRunning { usleep(5_000) }
+        #expect(readAll(errors) == refused)
+        daemon.bus.kill()
+        close(fds[1])
+        let termination = child.wait(timeout: 30)
+        #expect(termination == .exited(69), "\(String(describing: termination)): \(readAll(errors))")
+        let said = readAll(errors).dropFirst(refused.count)
+        #expect(said.hasPrefix("restctl: after line 2: the D-Bus session bus went away ("), "\(readAll(errors))")
+        #expect(said.hasSuffix("), and restd with it: the session ended or the bus was stopped\n"), "\(readAll(errors))")
+    }
+
+    @Test("--stdin: restd restarted while waiting for input: the fields sent are gone with it, 69")
+    func liveStdinDaemonRestartedWhileIdle() throws {
+        let daemon = try RunningDaemon()
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        let errors = try anonymousFile()
+        let child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
+                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+                                     stdin: fds[0], stderr: errors.fileDescriptor)
+        close(fds[0])
+        defer { child.killAndReap() }
+        // A refused line is the sign that restctl is through with the line before it: a precondition.
+        write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
+        let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while readAll(errors) != refused, Date() < deadline, child.isRunning { usleep(5_000) }
+        #expect(readAll(errors) == refused)
+        try daemon.crashAndRestart()
+        close(fds[1])
+        let termination = child.wait(timeout: 30)
+        #expect(termination == .exited(69), "\(String(describing: termination)): \(readAll(errors))")
+        #expect(readAll(errors) == refused + "restctl: after line 2: restd stopped, and the live fields sent went with it; "
+            + "send them again once it runs: run `restd` (in another terminal, or as `restd &`)\n", "\(readAll(errors))")
+    }
+
     @Test("argument problems exit 64 before anything reaches the bus", arguments: [
-        (["live"], "Error: give at least one field (--heart-rate, --done, --total, --exercise, --workout, --set KEY=VALUE), --end or --stdin."),
-        (["live", "--end", "--heart-rate", "100"], "Error: --end clears every field; give no fields with it"),
-        (["live", "--stdin", "--exercise", "Squat"], "Error: --stdin reads every update from standard input; give no fields or --end with it"),
-        (["live", "--stdin", "--end"], "Error: --stdin reads every update from standard input; give no fields or --end with it"),
-        (["live", "--set", "x_zone"], #"Error: "x_zone" is not key=value"#),
-        (["live", "--set", "heart_rate=fast"], #"Error: heart_rate "fast" is not an integer"#),
-        (["live", "--heart-rate", "100", "--set", "heart_rate=101"], "Error: heart_rate is given twice"),
-        (["live", "--heart-rate", "fast"], "Error: The value 'fast' is invalid for '--heart-rate <bpm>'"),
-        (["watch", "--rate", "0"], "Error: --rate 0 is out of range 0.01…20 Hz"),
-        (["watch", "--rate", "21"], "Error: --rate 21 is out of range 0.01…20 Hz"),
-        (["watch", "--id", "a-b"], #"Error: timer id "a-b" is invalid"#),
+        (["live"], "restctl: give at least one field (--heart-rate, --done, --total, --exercise, --workout, --set KEY=VALUE), --end or --stdin.\nUsage: restctl live "),
+        (["live", "--end", "--heart-rate", "100"], "restctl: --end clears every field; give no fields with it\nUsage: "),
+        (["live", "--stdin", "--exercise", "Squat"], "restctl: --stdin reads every update from standard input; give no fields or --end with it\nUsage: "),
+        (["live", "--stdin", "--end"], "restctl: --stdin reads every update from standard input; give no fields or --end with it\nUsage: "),
+        (["live", "--set", "x_zone"], "restctl: \"x_zone\" is not key=value\n"),
+        (["live", "--set", "heart_rate=fast"], "restctl: heart_rate \"fast\" is not an integer\n"),
+        (["live", "--heart-rate", "100", "--set", "heart_rate=101"], "restctl: heart_rate is given twice\n"),
+        (["live", "--heart-rate", "fast"], "restctl: the value 'fast' is invalid for '--heart-rate <bpm>'\n"),
+        (["watch", "--rate", "0"], "restctl: --rate 0 is out of range: give 0.01 to 20 updates per second\n"),
+        (["watch", "--rate", "21"], "restctl: --rate 21 is out of range: give 0.01 to 20 updates per second\n"),
+        (["watch", "--rate", "-1"], "restctl: --rate -1 is out of range: give 0.01 to 20 updates per second\n"),
+        (["watch", "--id", "a.b"], "restctl: timer id \"a.b\" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -\n"),
     ])
-    func usageErrors(args: [String], stderrPrefix: String) throws {
+    func usageErrors(args: [String], stderr: String) throws {
+        // A value that cannot be used is one sentence; a command of the wrong shape adds the usage lines.
         let bus = try TestBus()
         let result = restctl(bus, args)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr.hasPrefix(stderrPrefix), "\(result)")
+        #expect(stderr.hasSuffix("\n") ? result.stderr == stderr : result.stderr.hasPrefix(stderr), "\(result)")
     }
 
     @Test("help: live's usage line, watch's whole help")
@@ -174,7 +229,7 @@ struct RestctlLiveTests {
 
             One line per change, and once a second while the timer runs or is over (on the
             second of its end); nothing wakes it while the timer is paused or there is
-            none.
+            none. In a terminal, the text format redraws one line in place instead.
 
             text: the timer's line, or idle when there is no such timer, then " | " and the
             live fields (heart_rate=142 progress=3/5 exercise="Bench press" …). json:
@@ -319,6 +374,38 @@ struct RestctlLiveTests {
         #expect(watch.errors().isEmpty, "\(watch.errors())")
     }
 
+    @Test("watch in a terminal: the text line redrawn in place, not a new line a second; a newline at Ctrl-C")
+    func watchTerminal() throws {
+        let daemon = try RunningDaemon()
+        #expect(restctl(daemon.bus, "start", "1:30", "--label", "Squat").succeeded, "\(daemon.restd.log())")
+        let directory = try TempDirectory(prefix: "restctl-tty")
+        let pidFile = directory.path("pid")
+        let outputPath = directory.path("out")
+        let output = try openLogFile(outputPath)
+        defer { close(output) }
+        let command = "echo $$ > \(pidFile); exec \(try BuildProducts.executable("restctl")) watch"
+        let script = try ChildProcess(executable: "/usr/bin/script", arguments: ["-qefc", command, "/dev/null"],
+                                      environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address,
+                                                                         "SHELL": "/bin/sh"]),
+                                      stdout: output)
+        defer { script.killAndReap() }
+        func drawn() -> String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+        // Waiting for two frames (the timer counts once a second): a precondition, not a timing check.
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while drawn().components(separatedBy: "\u{1B}[K").count < 3, Date() < deadline, script.isRunning { usleep(10_000) }
+        let pid = try #require(Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), "\(drawn().debugDescription)")
+        #expect(kill(pid, SIGINT) == 0)
+        let termination = script.wait(timeout: 30)
+        #expect(termination == .exited(128 + SIGINT), "\(String(describing: termination))")
+        let text = drawn()
+        let frames = text.matches(of: #/\rdefault  running  1:[0-3]\d  Squat\x{1B}\[K/#)
+        #expect(frames.count >= 2, "\(text.debugDescription)")
+        // Every frame on the same line: no newline until the one written at the end.
+        #expect(text.hasSuffix("\u{1B}[K\r\n") && text.dropLast(2).allSatisfy { $0 != "\n" && $0 != "\r\n" },
+                "\(text.debugDescription)")
+    }
+
     @Test("watch ends quietly, status 0, when its output is closed")
     func watchClosedOutput() throws {
         let daemon = try RunningDaemon()
@@ -349,7 +436,7 @@ struct RestctlLiveTests {
         daemon.bus.kill()
         let termination = watch.child.wait(timeout: 30)
         #expect(termination == .exited(69), "\(String(describing: termination))")
-        #expect(watch.errors().hasPrefix("restctl: cannot reach the D-Bus session bus ("), "\(watch.errors())")
+        #expect(watch.errors().hasPrefix("restctl: the D-Bus session bus went away ("), "\(watch.errors())")
     }
 
     @Test("watch without a bus: the usual sentence, exit 69")

@@ -27,6 +27,11 @@ struct RestctlTests {
             restctl(bus, args)
         }
 
+        @discardableResult
+        func run(_ args: [String]) -> CommandResult {
+            restctl(bus, args)
+        }
+
         func log() -> String { restd.log() }
     }
 
@@ -144,7 +149,8 @@ struct RestctlTests {
 
         let shorten = daemon.run("sub", "10")
         #expect(shorten.status == 1 && shorten.stdout.isEmpty, "\(shorten)")
-        #expect(shorten.stderr == "restctl: timer \"default\" has expired; cannot shorten an expired timer\n", "\(shorten)")
+        #expect(shorten.stderr == "restctl: timer \"default\" has expired, so there is no time to take off; add time or restart it\n",
+                "\(shorten)")
 
         let add = daemon.run("add", "30")
         #expect(matches(add.stdout, #"default  running  0:(30|2\d)  Squat\n"#), "\(add)")
@@ -197,6 +203,78 @@ struct RestctlTests {
         #expect(daemon.run("status").stdout.hasSuffix("  \(label)\n"))
     }
 
+    @Test("--json on every command that prints a timer: the object status --json prints")
+    func jsonEverywhere() throws {
+        let daemon = try Fixture()
+        let object = #"\{"id":"default","state":"(running|paused)","label":"Squat","next":"","notify":true,"duration_usec":\d+,"#
+            + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null\}\n"#
+        for args in [["start", "90", "--label", "Squat", "--json"], ["pause", "--json"], ["add", "30", "--json"],
+                     ["sub", "10", "--json"], ["resume", "--json"], ["toggle", "--json"], ["restart", "--json"]] {
+            let result = daemon.run(args)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)\n\(daemon.log())")
+            #expect(matches(result.stdout, object), "\(result)")
+        }
+    }
+
+    @Test("status --json on a missing timer prints null (for jq) and still exits 1 with the sentence")
+    func statusJSONNull() throws {
+        let daemon = try Fixture()
+        let result = daemon.run("status", "--json", "--id", "nope")
+        #expect(result.status == 1 && result.stdout == "null\n", "\(result)")
+        #expect(result.stderr == "restctl: no timer \"nope\"\n", "\(result)")
+        #expect(daemon.run("status", "--id", "nope").stdout.isEmpty, "text mode prints nothing")
+    }
+
+    @Test("cancel --all removes every timer; list --expired and clear deal with the ones that are over")
+    func cancelAllAndClear() throws {
+        let daemon = try Fixture()
+        for id in ["a", "b", "c"] { #expect(daemon.run("start", "90", "--id", id).succeeded, "\(daemon.log())") }
+        #expect(daemon.run("sub", "2m", "--id", "b").succeeded)
+        #expect(daemon.run("pause", "--id", "c").succeeded)
+
+        let expired = daemon.run("list", "--expired")
+        #expect(expired.status == 0 && matches(expired.stdout, #"b  expired  0:00 \(\+0:0\d\)\n"#), "\(expired)")
+        let expiredJSON = daemon.run("list", "--expired", "--json")
+        #expect(expiredJSON.stdout.hasPrefix(#"[{"id":"b","state":"expired""#) && !expiredJSON.stdout.contains(#""id":"a""#),
+                "\(expiredJSON)")
+
+        let clear = daemon.run("clear")
+        #expect(clear.status == 0 && clear.stdout.isEmpty && clear.stderr.isEmpty, "\(clear)")
+        #expect(daemon.run("list").stdout.split(separator: "\n").map { $0.prefix(1) } == ["a", "c"], "only b was over")
+        #expect(daemon.run("list", "--expired").stdout.isEmpty)
+
+        let all = daemon.run("cancel", "--all")
+        #expect(all.status == 0 && all.stdout.isEmpty && all.stderr.isEmpty, "\(all)")
+        #expect(daemon.run("list").stdout.isEmpty, "\(daemon.run("list"))")
+        // Nothing to cancel is not a failure.
+        #expect(daemon.run("cancel", "--all").succeeded)
+    }
+
+    @Test("ids with a dash: restctl, busctl and gdbus see the same timer at its escaped path")
+    func dashedIDs() throws {
+        let daemon = try Fixture()
+        let start = daemon.run("start", "90", "--id", "bench-press", "--label", "Bench")
+        #expect(start.status == 0 && start.stdout.hasPrefix("bench-press  running  "), "\(start)\n\(daemon.log())")
+        #expect(daemon.run("start", "90", "--id", "bench_2dpress").succeeded, "a look-alike id is another timer")
+        let path = "/io/restd/Rest1/timer/bench_2dpress"
+        let id = busctl(daemon.bus, "get-property", "io.restd.Rest1", path, "io.restd.Rest1.Timer", "Id")
+        #expect(id.output == #"s "bench-press""#, "\(id)")
+        let label = gdbus(daemon.bus, "call", "--dest", "io.restd.Rest1", "--object-path", path,
+                          "--method", "org.freedesktop.DBus.Properties.Get", "io.restd.Rest1.Timer", "Label")
+        #expect(label.output == "(<'Bench'>,)", "\(label)")
+        let tree = busctl(daemon.bus, "tree", "io.restd.Rest1", "--list")
+        #expect(tree.stdout.contains(path + "\n") && tree.stdout.contains("/io/restd/Rest1/timer/bench_5f2dpress\n"), "\(tree)")
+        // Start through the bus returns the escaped path; a method on that object acts on the timer.
+        let started = busctl(daemon.bus, "call", "io.restd.Rest1", "/io/restd/Rest1", "io.restd.Rest1.Manager", "Start",
+                             "sta{sv}", "leg-day", "60000000", "0")
+        #expect(started.output == #"o "/io/restd/Rest1/timer/leg_2dday""#, "\(started)")
+        #expect(busctl(daemon.bus, "call", "io.restd.Rest1", "/io/restd/Rest1/timer/leg_2dday", "io.restd.Rest1.Timer",
+                       "Pause").succeeded)
+        #expect(daemon.run("status", "--id", "leg-day").stdout.hasPrefix("leg-day  paused   "))
+        #expect(daemon.run("cancel", "--id", "bench-press").succeeded)
+        #expect(busctl(daemon.bus, "get-property", "io.restd.Rest1", path, "io.restd.Rest1.Timer", "Id").status != 0)
+    }
+
     // MARK: Errors
 
     @Test("restd's refusals: its sentence on one line, exit 1, nothing on stdout")
@@ -208,9 +286,13 @@ struct RestctlTests {
             #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
             #expect(result.stderr == "restctl: no timer \"nope\"\n", "\(result)")
         }
-        let tooLong = daemon.run("start", "25h")
-        #expect(tooLong.status == 1 && tooLong.stdout.isEmpty, "\(tooLong)")
-        #expect(tooLong.stderr == "restctl: duration 25 h is out of range 1 s…24 h, refusing\n", "\(tooLong)")
+        // More than 24 h left: restd's sentence, rounded to what a person reads, says how much would do.
+        #expect(daemon.run("start", "23h", "--id", "nap").succeeded)
+        let tooMuch = daemon.run("add", "2h", "--id", "nap")
+        #expect(tooMuch.status == 1 && tooMuch.stdout.isEmpty, "\(tooMuch)")
+        #expect(tooMuch.stderr == "restctl: timer \"nap\" would have 25 h left, and a timer may have at most 24 h; add at most 1 h\n",
+                "\(tooMuch)")
+        #expect(!tooMuch.stderr.contains("refusing"))
 
         let control = daemon.run("start", "--label", "a\nb")
         #expect(control.status == 1 && control.stdout.isEmpty, "\(control)")
@@ -220,14 +302,14 @@ struct RestctlTests {
 
     @Test("argument problems exit 64 with a sentence, before anything reaches the bus",
           arguments: [
-              (["start", "1x"], #"Error: duration "1x" is not understood; give "#),
-              (["start", "1:75"], #"Error: duration "1:75" has 75 seconds; after a colon use 00 to 59"#),
-              (["add", "0"], #"Error: duration "0" is zero; give at least 1 second"#),
-              (["sub", ""], "Error: duration is empty; give "),
-              (["status", "--id", "x-y"], #"Error: timer id "x-y" is invalid: use 1–64 characters"#),
-              (["pause", "--id", "a/b"], #"Error: timer id "a/b" is invalid"#),
-              (["add"], "Error: Missing expected argument '<duration>'"),
-              (["frobnicate"], "Error: Unexpected argument 'frobnicate'"),
+              (["start", "1x"], #"restctl: duration "1x" is not understood; give "#),
+              (["start", "1:75"], #"restctl: duration "1:75" has 75 seconds; after a colon use 00 to 59"#),
+              (["add", "0"], #"restctl: duration "0" is zero; give at least 1 second"#),
+              (["sub", ""], "restctl: duration is empty; give "),
+              (["status", "--id", "x.y"], #"restctl: timer id "x.y" is invalid: use 1–64 characters"#),
+              (["pause", "--id", "a/b"], #"restctl: timer id "a/b" is invalid"#),
+              (["add"], "restctl: missing expected argument '<duration>'\nUsage: restctl add <duration> [--id <id>] [--json]\n"),
+              (["frobnicate"], "restctl: unknown command 'frobnicate'; the commands are start, "),
           ])
     func usageErrors(args: [String], stderrPrefix: String) throws {
         // No restd at all: a usage error must not even try to connect.
@@ -243,10 +325,11 @@ struct RestctlTests {
     ])
     func noDaemon(args: [String]) throws {
         let bus = try TestBus()
-        let result = restctl(bus, args)
+        let runtime = try TempDirectory(prefix: "restctl-runtime")  // no systemd user manager in it
+        let result = restctl(bus, args, environment: ["XDG_RUNTIME_DIR": runtime.path])
         #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr == "restctl: restd is not running on the session bus; start it with "
-            + "`systemctl --user start restd`, or run `restd` in another terminal.\n", "\(result)")
+        #expect(result.stderr == "restctl: restd is not running on the session bus; start it: "
+            + "run `restd` (in another terminal, or as `restd &`)\n", "\(result)")
     }
 
     @Test("no bus at all: one sentence on stderr, exit 69")
@@ -254,11 +337,10 @@ struct RestctlTests {
         let dir = try TempDirectory(prefix: "restctl-nobus")
         let executable = try BuildProducts.executable("restctl")
         let result = Command.run([executable, "status"],
-                                 environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir.path("missing"))"])
+                                 environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir.path("missing"))",
+                                               "XDG_RUNTIME_DIR": dir.path])
         #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.hasPrefix("restctl: cannot reach the D-Bus session bus ("), "\(result)")
-        #expect(result.stderr.hasSuffix("); is DBUS_SESSION_BUS_ADDRESS set? `make run` prints the line to export.\n"),
-                "\(result)")
         #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
     }
 
@@ -282,9 +364,10 @@ struct RestctlTests {
         #expect(result.stdout == """
             OVERVIEW: Control the rest timers of restd.
 
-            Commands that act on a timer take --id (default: default). A duration is whole
-            seconds (90), units in the order h, m, s (90s, 2m, 1m30s, 1h2m3s) or a clock
-            time (1:30 is m:ss, 1:02:03 is h:mm:ss).
+            Commands that act on a timer take --id (default: default); an id is 1 to 64 of
+            A-Z, a-z, 0-9, _ and -. A duration is whole seconds (90), units in the order h,
+            m, s (90s, 2m, 1m30s, 1h2m3s) or a clock time (1:30 is m:ss, 1:02:03 is
+            h:mm:ss); a rest is 1 s to 24 h. Commands that print a timer take --json.
 
             Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage
             error, 69 when restd cannot be reached, 76 when its reply makes no sense.
@@ -303,9 +386,11 @@ struct RestctlTests {
               add                     Add time to a timer.
               sub                     Take time off a timer.
               restart                 Run a timer again for its original duration.
-              cancel                  Remove a timer.
+              cancel                  Remove a timer, or every timer with --all.
+              clear                   Remove the timers that are over.
               status                  Show one timer.
               list                    Show every timer, one line each.
+              wait                    Wait until a timer's rest is over.
               live                    Send live fields (heart rate, progress) to restd.
               watch                   Print the timer and live fields as they change.
               sensors                 Show the Bluetooth heart-rate straps restd sees.
@@ -321,7 +406,7 @@ struct RestctlTests {
         let result = restctl(bus, ["start", "--help"], environment: ["COLUMNS": "80"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(
-            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--wait] [--id <id>]\n"), "\(result)")
+            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--wait] [--id <id>] [--json]\n"), "\(result)")
         #expect(result.stdout.contains("  --id <id>               The timer to act on. (default: default)\n"), "\(result)")
     }
 

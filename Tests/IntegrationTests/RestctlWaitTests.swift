@@ -83,7 +83,59 @@ struct RestctlWaitTests {
         daemon.restd.kill9()
         let termination = wait.child.wait(timeout: 30)
         #expect(termination == .exited(69), "\(String(describing: termination))")
-        #expect(wait.errors() == "restctl: restd went away before the rest was over\n", "\(wait.errors())")
+        // What happened, that the timer is not lost, and the one command that brings restd back.
+        #expect(wait.errors() == "restctl: restd stopped before the rest was over; the timer is kept, and restd takes it up "
+            + "again when it starts: run `restd` (in another terminal, or as `restd &`)\n", "\(wait.errors())")
+    }
+
+    @Test("start --wait without a terminal: SIGTERM, SIGHUP and SIGINT end it with the note and the signal's status",
+          arguments: [SIGTERM, SIGHUP, SIGINT])
+    func waitSignalledWithoutTerminal(signalNumber: Int32) throws {
+        let daemon = try RunningDaemon()
+        let wait = try WatchProcess(bus: daemon.bus, arguments: ["90", "--wait"], command: "start")
+        defer { wait.stop() }
+        try wait.waitForLine { _ in true }
+        #expect(kill(wait.child.pid, signalNumber) == 0)
+        let termination = wait.child.wait(timeout: 30)
+        #expect(termination?.status == -signalNumber, "\(String(describing: termination))")
+        #expect(wait.errors() == "restctl: stopped waiting; the timer goes on (restctl cancel ends it)\n", "\(wait.errors())")
+        #expect(restctl(daemon.bus, "status").stdout.hasPrefix("default  running  "))
+    }
+
+    // MARK: wait
+
+    @Test("wait: silent until the rest is over, exit 0; at once for a timer already over")
+    func waitForRunningTimer() throws {
+        let daemon = try RunningDaemon()
+        #expect(restctl(daemon.bus, "start", "90", "--id", "plank").succeeded, "\(daemon.restd.log())")
+        let wait = try WatchProcess(bus: daemon.bus, arguments: ["--id", "plank"], command: "wait")
+        defer { wait.stop() }
+        #expect(restctl(daemon.bus, "pause", "--id", "plank").succeeded)
+        #expect(restctl(daemon.bus, "resume", "--id", "plank").succeeded)
+        #expect(restctl(daemon.bus, "sub", "90", "--id", "plank").succeeded)
+        let termination = wait.child.wait(timeout: 30)
+        #expect(termination == .exited(0), "\(String(describing: termination)): \(wait.errors())")
+        #expect(wait.lines.isEmpty && wait.errors().isEmpty, "\(wait.lines) \(wait.errors())")
+
+        let over = restctl(daemon.bus, "wait", "--id", "plank")
+        #expect(over.status == 0 && over.stdout.isEmpty && over.stderr.isEmpty, "\(over)")
+    }
+
+    @Test("wait: no such timer, or cancelled meanwhile, exit 1 with a sentence")
+    func waitRefused() throws {
+        let daemon = try RunningDaemon()
+        let missing = restctl(daemon.bus, "wait", "--id", "nope")
+        #expect(missing.status == 1 && missing.stderr == "restctl: no timer \"nope\"\n", "\(missing)")
+        #expect(restctl(daemon.bus, "start", "90").succeeded)
+        let wait = try WatchProcess(bus: daemon.bus, command: "wait")
+        defer { wait.stop() }
+        #expect(restctl(daemon.bus, "cancel").succeeded)
+        let termination = wait.child.wait(timeout: 30)
+        #expect(termination == .exited(1), "\(String(describing: termination))")
+        // Depending on whether the wait had read the timer before the cancel (nothing here can
+        // tell: it prints nothing), it was cancelled under it, or it was already gone.
+        #expect(["restctl: timer \"default\" was cancelled before its rest was over\n", "restctl: no timer \"default\"\n"]
+            .contains(wait.errors()), "\(wait.errors())")
     }
 
     @Test("start --wait in a terminal: a countdown redrawn in place, erased at the end, then the timer's line")

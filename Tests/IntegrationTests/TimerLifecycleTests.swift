@@ -94,7 +94,7 @@ struct TimerLifecycleTests {
         }
         let cases: [(CommandResult, String)] = [
             (call("Pause", "nope"), "io.restd.Rest1.Error.NoSuchTimer"),
-            (call("Start", "bad-id", "90000000", "{}"), "org.freedesktop.DBus.Error.InvalidArgs"),
+            (call("Start", "bad.id", "90000000", "{}"), "org.freedesktop.DBus.Error.InvalidArgs"),
             (call("Start", String(repeating: "a", count: 65), "90000000", "{}"), "org.freedesktop.DBus.Error.InvalidArgs"),
             (call("Start", "x", "0", "{}"), "org.freedesktop.DBus.Error.InvalidArgs"),
             (call("Start", "x", "86400000001", "{}"), "org.freedesktop.DBus.Error.InvalidArgs"),

@@ -49,6 +49,17 @@ import Testing
         #expect(DurationText.describe(usec) == text)
     }
 
+    @Test("durations in refusals read as a person would say them")
+    func readableDurations() {
+        #expect(DurationText.readable(24 * hour + 59 * minute + 59_989_794) == "25 h")  // was "24 h 59 min 59.989794 s"
+        #expect(DurationText.readable(59 * minute + 59_600_000) == "1 h")
+        #expect(DurationText.readable(59 * minute + 59_989_794, roundingDown: true) == "59 min 59 s")
+        #expect(DurationText.readable(23 * hour + 5 * minute + 40 * second) == "23 h 6 min")
+        #expect(DurationText.readable(90 * second + 400_000) == "1 min 30 s")
+        #expect(DurationText.readable(1_500) == "1 ms")
+        #expect(DurationText.readable(12) == "12 µs")
+    }
+
     @Test func describesSignedDurations() {
         #expect(DurationText.describe(signed: 30_000_000) == "+30 s")
         #expect(DurationText.describe(signed: -90_000_000) == "-1 min 30 s")

@@ -207,11 +207,11 @@ import Testing
             thrown { _ = try book.start(tid("a"), durationUSec: duration, options: TimerOptions(warnUSec: warn), now: now) }
         }
         #expect(start(60 * second, warn: 60 * second)
-            == .invalidArgs("warn_usec 1 min must be less than the duration 1 min, refusing"))
+            == .invalidArgs("the pre-alert (warn_usec) 1 min is not shorter than the duration 1 min: give less than 1 min, or 0 for none"))
         #expect(start(60 * second, warn: 2 * minute)
-            == .invalidArgs("warn_usec 2 min must be less than the duration 1 min, refusing"))
+            == .invalidArgs("the pre-alert (warn_usec) 2 min is not shorter than the duration 1 min: give less than 1 min, or 0 for none"))
         #expect(start(60 * second, warn: 500_000)
-            == .invalidArgs("warn_usec 500 ms is too short: use 0 for no pre-alert or at least 1 s, refusing"))
+            == .invalidArgs("the pre-alert (warn_usec) 500 ms is too short: give at least 1 s, or 0 for none"))
         #expect(start(60 * second, warn: 0) == nil)
         #expect(start(60 * second, warn: second) == nil)
         #expect(start(60 * second, warn: 60 * second - 1) == nil)

@@ -88,9 +88,9 @@ struct ConfigFileTests {
         #expect(try parse("notifications.actions = []").notifications.actions == [])
     }
 
-    @Test("durations: seconds, or h/m/s strings", arguments: [
+    @Test("durations: seconds, h/m/s strings or clock times, as restctl takes them", arguments: [
         ("90", 90), ("\"90\"", 90), ("\"90s\"", 90), ("\"1m30s\"", 90), ("\"2m\"", 120), ("\"1h\"", 3600),
-        ("\"1h2m3s\"", 3723), ("\"24h\"", 86_400),
+        ("\"1h2m3s\"", 3723), ("\"24h\"", 86_400), ("\"45\"", 45), ("\"1:30\"", 90), ("\"1:00:00\"", 3600),
     ])
     func durations(text: String, seconds: UInt64) throws {
         #expect(try parse("default_duration = \(text)").defaultDurationUSec == seconds * 1_000_000)
@@ -104,14 +104,14 @@ struct ConfigFileTests {
     @Test("bad values are refused with their line and a sentence", arguments: [
         ("default_duration = 0", "config.toml:1: default_duration: 0 s is out of range 1 s…24 h"),
         ("\n\ndefault_duration = \"25h\"", "config.toml:3: default_duration: 25 h is out of range 1 s…24 h"),
-        ("default_duration = -5", "config.toml:1: default_duration: -5 is negative; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
-        ("default_duration = \"1:30\"", "config.toml:1: default_duration: \"1:30\" is not a duration; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
-        ("default_duration = \"30s1m\"", "config.toml:1: default_duration: \"30s1m\" is not a duration; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
-        ("default_duration = 1.5", "config.toml:1: default_duration: expected a duration, found a floating-point number; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
+        ("default_duration = -5", "config.toml:1: default_duration: -5 is negative; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03), the last two as strings"),
+        ("default_duration = \"1:30:99\"", "config.toml:1: default_duration: the duration \"1:30:99\" has 99 seconds; after a colon use 00 to 59"),
+        ("default_duration = \"30s1m\"", "config.toml:1: default_duration: the duration \"30s1m\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"),
+        ("default_duration = 1.5", "config.toml:1: default_duration: expected a duration, found a floating-point number; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03), the last two as strings"),
         ("max_timers = 0", "config.toml:1: max_timers: 0 is out of range 1…10000"),
         ("max_timers = 10001", "config.toml:1: max_timers: 10001 is out of range 1…10000"),
         ("max_timers = \"ten\"", "config.toml:1: max_timers: expected an integer from 1 to 10000, found a string"),
-        ("expired_retention = \"2d\"", "config.toml:1: expired_retention: \"2d\" is not a duration; give whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"),
+        ("expired_retention = \"2d\"", "config.toml:1: expired_retention: the duration \"2d\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"),
         ("[live]\nbroadcast_rate = 0", "config.toml:2: live.broadcast_rate: 0.0 is out of range 0.01…20.0 updates per second"),
         ("[live]\nbroadcast_rate = 0.009", "config.toml:2: live.broadcast_rate: 0.009 is out of range 0.01…20.0 updates per second"),
         ("[live]\nbroadcast_rate = 20.5", "config.toml:2: live.broadcast_rate: 20.5 is out of range 0.01…20.0 updates per second"),

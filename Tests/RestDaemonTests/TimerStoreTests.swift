@@ -288,7 +288,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             let columns = "id, label, next, notify, base_duration_usec, state, duration_usec, started_at_usec, "
                 + "ends_at_usec, remaining_usec, expired_at_usec, updated_at_usec"
             for values in [
-                "'a-b', '', '', 1, 1, 'running', 1, 1, 1, 1, 0, 1",
+                "'a.b', '', '', 1, 1, 'running', 1, 1, 1, 1, 0, 1",
                 "'nap', '', '', 1, 1, 'sleeping', 1, 1, 1, 1, 0, 1",
                 "'old', '', '', 1, 1, 'paused', 1, -5, 0, 1, 0, 1",
                 "'bell', char(7), '', 1, 1, 'paused', 1, 1, 0, 1, 0, 1",
@@ -301,8 +301,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         var skipped: [String] = []
         #expect(try reopened.store.loadAll { skipped.append($0) } == [tea])
         #expect(skipped == [
-            #"skipped a stored timer: row "a-b" has an invalid id: "#
-                + #"timer id "a-b" is invalid: use 1–64 characters of A–Z, a–z, 0–9 and _"#,
+            #"skipped a stored timer: row "a.b" has an invalid id: "#
+                + #"timer id "a.b" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"#,
             #"skipped a stored timer: row "bell" has a label that is missing or contains a control character"#,
             #"skipped a stored timer: row "nap" has an unknown state "sleeping""#,
             #"skipped a stored timer: row "old" has an invalid started_at_usec"#,

@@ -6,9 +6,10 @@ import RestProtocol
 enum TimerObject {
     static func subtree(service: TimerService) -> Subtree {
         Subtree(children: {
-            service.book.timers.keys.map(\.rawValue)
+            service.book.timers.keys.map { TimerPathElement.encode($0.rawValue) }
         }, interfaces: { child in
-            guard let id = try? TimerID(parsing: child), child == id.rawValue, service.book.timer(id) != nil else {
+            guard let text = TimerPathElement.decode(child), let id = try? TimerID(parsing: text), text == id.rawValue,
+                  service.book.timer(id) != nil else {
                 return nil
             }
             return [make(id: id, service: service)]

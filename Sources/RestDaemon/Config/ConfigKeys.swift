@@ -83,61 +83,34 @@ struct ConfigKey: Sendable {
 
 /// Readers of typed values; each refuses with a sentence that names what would be accepted.
 enum ConfigValue {
-    static let durationForms = "whole seconds (90) or a string of h, m and s (\"90s\", \"1m30s\", \"1h\")"
+    static let durationForms = DurationParser.forms + ", the last two as strings"
 
-    /// A duration: whole seconds as an integer, or a string such as "90s", "1m30s", "2h".
+    /// A duration: whole seconds as an integer, or a string in the one duration grammar of
+    /// restd and restctl (`DurationParser`): "90", "90s", "1m30s", "2h", "1:30".
     static func duration(_ value: TOMLValue, min: USec, max: USec) throws(ConfigValueError) -> USec {
-        let seconds: UInt64
+        let usec: USec
         if let int = value.integer {
             guard int >= 0 else { throw ConfigValueError("\(int) is negative; give \(durationForms)") }
-            seconds = UInt64(int)
+            let (product, overflow) = UInt64(int).multipliedReportingOverflow(by: 1_000_000)
+            guard !overflow else { throw ConfigValueError("\(int) s is out of range \(range(min, max))") }
+            usec = product
         } else if let text = value.string {
-            guard let parsed = parseDuration(text) else {
-                throw ConfigValueError("\"\(text.debugEscaped)\" is not a duration; give \(durationForms)")
+            do {
+                usec = try DurationParser.parse(text, name: "the duration")
+            } catch {
+                throw ConfigValueError(error.message)
             }
-            seconds = parsed
         } else {
             throw ConfigValueError("expected a duration, found \(value.typeDescription); give \(durationForms)")
         }
-        let (usec, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
-        guard !overflow, usec >= min, usec <= max else {
-            let shown = overflow ? "\(seconds) s" : DurationText.describe(usec)
-            throw ConfigValueError("\(shown) is out of range \(DurationText.describe(min))…\(DurationText.describe(max))")
+        guard usec >= min, usec <= max else {
+            throw ConfigValueError("\(DurationText.describe(usec)) is out of range \(range(min, max))")
         }
         return usec
     }
 
-    /// "90", "90s", "2m", "1h", "1m30s", "1h2m3s": units in the order h, m, s, each at most once.
-    static func parseDuration(_ text: String) -> UInt64? {
-        let bytes = Array(text.utf8)
-        guard !bytes.isEmpty else { return nil }
-        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-        if bytes.allSatisfy(isDigit) { return UInt64(text) }
-        var total: UInt64 = 0
-        var previousUnit = UInt64.max
-        var index = 0
-        while index < bytes.count {
-            let start = index
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-            guard index > start, index < bytes.count,
-                  let amount = UInt64(String(decoding: bytes[start..<index], as: UTF8.self))
-            else { return nil }
-            let unit: UInt64
-            switch bytes[index] {
-            case UInt8(ascii: "h"): unit = 3_600
-            case UInt8(ascii: "m"): unit = 60
-            case UInt8(ascii: "s"): unit = 1
-            default: return nil
-            }
-            guard unit < previousUnit else { return nil }
-            previousUnit = unit
-            let (part, overflow) = amount.multipliedReportingOverflow(by: unit)
-            let (sum, overflow2) = total.addingReportingOverflow(part)
-            guard !overflow, !overflow2 else { return nil }
-            total = sum
-            index += 1
-        }
-        return total
+    private static func range(_ min: USec, _ max: USec) -> String {
+        "\(DurationText.describe(min))…\(DurationText.describe(max))"
     }
 
     static func integer(_ value: TOMLValue, in range: ClosedRange<Int>) throws(ConfigValueError) -> Int {

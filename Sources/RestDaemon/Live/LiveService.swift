@@ -160,7 +160,8 @@ final class LiveService {
         }
         guard subscribers.count < limits.maxSubscribers else {
             throw DBusError(name: RestErrorName.limitExceeded,
-                            message: "at most \(limits.maxSubscribers) subscribers are served at once, refusing")
+                            message: "at most \(limits.maxSubscribers) subscribers are served at once; "
+                                + "read the Fields property and its PropertiesChanged instead, or try again later")
         }
         let stream: Stream
         do {

@@ -12,15 +12,16 @@ extension Restctl {
         var duration: String
 
         @OptionGroup var timer: TimerSelection
+        @OptionGroup var output: OutputFormat
 
         func validate() throws {
-            _ = try durationUSec(duration)
+            _ = try durationUSec(duration, as: .added)
         }
 
         func run() throws {
-            let delta = Int64(try durationUSec(duration))  // at most Int64.max by contract
-            let id = timer.timerID
-            try Daemon.act(on: id) { client throws(ClientError) in try client.adjust(id: id, deltaUSec: delta) }
+            let delta = Int64(try durationUSec(duration, as: .added))  // at most 24 h
+            let id = try timer.timerID()
+            try Daemon.act(on: id, output: output) { client throws(ClientError) in try client.adjust(id: id, deltaUSec: delta) }
         }
     }
 }

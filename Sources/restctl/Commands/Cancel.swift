@@ -3,13 +3,43 @@ import RestClient
 
 extension Restctl {
     struct Cancel: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Remove a timer.")
+        static let configuration = CommandConfiguration(
+            commandName: "cancel",
+            abstract: "Remove a timer, or every timer with --all.",
+            discussion: "Prints nothing. `restctl clear` removes only the timers that are over.")
 
         @OptionGroup var timer: TimerSelection
 
+        @Flag(help: "Remove every timer, whatever its state.")
+        var all = false
+
+        func validate() throws {
+            if all && timer.id != TimerIDParser.defaultID {
+                throw ValidationError("--all removes every timer; give no --id with it")
+            }
+        }
+
         func run() throws {
-            let id = timer.timerID
+            if all {
+                try Daemon.withClient { client throws(ClientError) in try client.cancelTimers { _ in true } }
+                return
+            }
+            let id = try timer.timerID()
             try Daemon.withClient { client throws(ClientError) in try client.cancel(id: id) }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "clear",
+            abstract: "Remove the timers that are over.",
+            discussion: """
+                Expired timers otherwise stay listed (with their overtime) until restd removes \
+                them, an hour after they ended (expired_retention). Prints nothing.
+                """)
+
+        func run() throws {
+            try Daemon.withClient { client throws(ClientError) in try client.cancelTimers { $0.state == "expired" } }
         }
     }
 }

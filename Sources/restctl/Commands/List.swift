@@ -10,8 +10,12 @@ extension Restctl {
 
         @OptionGroup var output: OutputFormat
 
+        @Flag(help: "Only the timers that are over (those `restctl clear` removes).")
+        var expired = false
+
         func run() throws {
-            let timers = try Daemon.withClient { client throws(ClientError) in try client.timers() }
+            let all = try Daemon.withClient { client throws(ClientError) in try client.timers() }
+            let timers = expired ? all.filter { $0.state == "expired" } : all
             let now = WallClock.nowUSec()
             if output.json {
                 print(TimerJSON.array(timers, now: now))

@@ -64,7 +64,7 @@ extension Restctl {
             do {
                 _ = try fields()
             } catch {
-                throw ValidationError(error.message)
+                throw RestctlError(.usage, error.message)
             }
         }
 
@@ -91,6 +91,8 @@ extension Restctl {
             var number = 0
             var updates = 0
             var skipped = 0
+            // The restd (unique bus name) that took the first update: the fields live in it.
+            var receiver: String?
             while let line = readLine(strippingNewline: true) {
                 number += 1
                 let fields: [String: LiveInput.Value]
@@ -106,12 +108,27 @@ extension Restctl {
                 updates += 1
                 do {
                     try client.updateLive(fields)
+                    if receiver == nil { receiver = try client.daemonOwner() }
                 } catch {
                     let failure = RestctlError(error)
                     // Anything but a refusal of this very line (restd or the bus gone) ends the stream.
                     guard failure.kind == .refused else { throw RestctlError(failure.kind, "line \(number): \(failure.message)") }
                     skipped += 1
                     StandardError.write("restctl: line \(number): \(failure.oneLine)\n")
+                }
+            }
+            // The bus or restd may have gone while restctl waited for input: what was sent went
+            // with it (live fields are not kept across a restart), and that is not a success.
+            if let receiver {
+                let owner: String?
+                do {
+                    owner = try client.daemonOwner()
+                } catch {
+                    throw RestctlError(.unavailable, "after line \(number): \(RestctlError(error).message)")
+                }
+                guard owner == receiver else {
+                    throw RestctlError(.unavailable, "after line \(number): restd stopped, and the live fields sent "
+                        + "went with it; send them again once it runs: \(ServiceHint.startRestd)")
                 }
             }
             if skipped > 0 {

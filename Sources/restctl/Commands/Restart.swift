@@ -8,10 +8,11 @@ extension Restctl {
             abstract: "Run a timer again for its original duration.")
 
         @OptionGroup var timer: TimerSelection
+        @OptionGroup var output: OutputFormat
 
         func run() throws {
-            let id = timer.timerID
-            try Daemon.act(on: id) { client throws(ClientError) in try client.restart(id: id) }
+            let id = try timer.timerID()
+            try Daemon.act(on: id, output: output) { client throws(ClientError) in try client.restart(id: id) }
         }
     }
 }

@@ -6,10 +6,11 @@ extension Restctl {
         static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused timer.")
 
         @OptionGroup var timer: TimerSelection
+        @OptionGroup var output: OutputFormat
 
         func run() throws {
-            let id = timer.timerID
-            try Daemon.act(on: id) { client throws(ClientError) in try client.resume(id: id) }
+            let id = try timer.timerID()
+            try Daemon.act(on: id, output: output) { client throws(ClientError) in try client.resume(id: id) }
         }
     }
 }

@@ -10,7 +10,8 @@ extension Restctl {
                 With --wait, restctl stays until the rest is over: in a terminal it shows a \
                 countdown with a progress bar, otherwise it prints the timer's line and waits \
                 silently. Exit status 0 when the rest is over, 1 when the timer is cancelled \
-                first, 69 when restd goes away. Ctrl-C stops waiting but not the timer.
+                first, 69 when restd goes away. Ctrl-C, SIGTERM and SIGHUP stop the waiting \
+                (with a note on stderr and the signal's status) but not the timer.
                 """)
 
         @Argument(help: ArgumentHelp(
@@ -35,27 +36,32 @@ extension Restctl {
         var wait = false
 
         @OptionGroup var timer: TimerSelection
+        @OptionGroup var output: OutputFormat
 
         func validate() throws {
-            if let duration { _ = try durationUSec(duration) }
-            if let warn { _ = try durationUSec(warn) }
+            let rest = try duration.map { text throws(RestctlError) in try durationUSec(text, as: .rest) }
+            if let warn {
+                let warnUSec = try durationUSec(warn, as: .warning)
+                if let rest { try checkWarning(warn, warnUSec: warnUSec, restUSec: rest) }
+            }
         }
 
         func run() throws {
-            let given = try duration.map(durationUSec)
-            let warnUSec = try warn.map { text throws(ValidationError) in try durationUSec(text) }
-            let id = timer.timerID
-            let start = { (client: RestdClient) throws(ClientError) in
-                // Asked only when needed: the default lives in restd's configuration.
-                let usec: UInt64
-                if let given { usec = given } else { usec = try client.defaultDurationUSec() }
-                try client.start(id: id, durationUSec: usec, label: label, next: next,
+            let id = try timer.timerID()
+            let given = try duration.map { text throws(RestctlError) in try durationUSec(text, as: .rest) }
+            let warnUSec = try warn.map { text throws(RestctlError) in try durationUSec(text, as: .warning) }
+            // Without a duration, the rest is restd's default_duration: asked first, so that
+            // --warn is checked against it like against a duration given here.
+            let usec = try given ?? Daemon.withClient { client throws(ClientError) in try client.defaultDurationUSec() }
+            if let warn, let warnUSec { try checkWarning(warn, warnUSec: warnUSec, restUSec: usec) }
+            let start = { (client: RestdClient) throws(ClientError) -> Void in
+                _ = try client.start(id: id, durationUSec: usec, label: label, next: next,
                                  notify: noNotify ? false : nil, warnUSec: warnUSec)
             }
             if wait {
-                try RestWait(timerID: id).run(starting: start)
+                try RestWait(timerID: id, output: output).run(starting: start)
             } else {
-                try Daemon.act(on: id, start)
+                try Daemon.act(on: id, output: output, start)
             }
         }
     }

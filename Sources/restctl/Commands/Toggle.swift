@@ -13,10 +13,11 @@ extension Restctl {
                 """)
 
         @OptionGroup var timer: TimerSelection
+        @OptionGroup var output: OutputFormat
 
         func run() throws {
-            let id = timer.timerID
-            try Daemon.act(on: id) { client throws(ClientError) in try client.toggle(id: id) }
+            let id = try timer.timerID()
+            try Daemon.act(on: id, output: output) { client throws(ClientError) in try client.toggle(id: id) }
         }
     }
 }

@@ -13,7 +13,8 @@ extension Restctl {
             abstract: "Print the timer and live fields as they change.",
             discussion: """
                 One line per change, and once a second while the timer runs or is over (on the \
-                second of its end); nothing wakes it while the timer is paused or there is none.
+                second of its end); nothing wakes it while the timer is paused or there is none. \
+                In a terminal, the text format redraws one line in place instead.
 
                 text: the timer's line, or idle when there is no such timer, then " | " and \
                 the live fields (heart_rate=142 progress=3/5 exercise="Bench press" …). \
@@ -45,7 +46,8 @@ extension Restctl {
             }
             let range = LiveInput.subscriberRateHz
             guard rate.isFinite, range.contains(rate) else {
-                throw ValidationError("--rate \(number(rate)) is out of range \(number(range.lowerBound))…\(number(range.upperBound)) Hz")
+                throw RestctlError(.usage, "--rate \(number(rate)) is out of range: give \(number(range.lowerBound)) to "
+                    + "\(number(range.upperBound)) updates per second")
             }
         }
 
@@ -53,13 +55,17 @@ extension Restctl {
             // A closed stdout must be an error from write(2) (EPIPE), not a silent death.
             signal(SIGPIPE, SIG_IGN)
             let format = self.format ?? (json ? .json : .text)
+            let id = try timer.timerID()
             let session: WatchSession
             do {
-                session = try WatchSession(timerID: timer.timerID, rateHz: rate)
+                session = try WatchSession(timerID: id, rateHz: rate)
             } catch {
                 throw RestctlError(error)
             }
             session.onWarning = { StandardError.write("restctl: no live fields: \($0)\n") }
+            // Lines for bars and pipes; a person at a terminal gets one line redrawn in place.
+            let inPlace = format == .text && Terminal.isStandardOutput
+            if inPlace { Terminal.endLineOnInterrupt() }
             var previous: String?
             var writeError: Int32?
             do {
@@ -67,7 +73,11 @@ extension Restctl {
                     let line = format.line(state, now: now)
                     guard line != previous else { return true }
                     previous = line
-                    writeError = StandardOutput.writeLine(line)
+                    if inPlace {
+                        writeError = StandardOutput.write("\r" + Terminal.fitted(line, columns: Terminal.columns()) + "\u{1B}[K")
+                    } else {
+                        writeError = StandardOutput.writeLine(line)
+                    }
                     return writeError == nil
                 }
             } catch {

@@ -1,0 +1,121 @@
+import ArgumentParser
+
+/// restctl's one style for mistakes on the command line: `restctl: ` and one sentence saying
+/// what was wrong and what to do, on stderr, exit status 64; the usage lines follow only for a
+/// mistake in the command's shape (an unknown command or option, a missing argument), not for
+/// a value that cannot be used.
+enum UsageErrors {
+    /// The sentence for a first word that is no command (nil when it is one, or an option), or
+    /// for `help` on no command; checked before ArgumentParser, which would say "Unexpected
+    /// argument" for the one and show the top-level help for the other.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        if first == "help" {
+            guard arguments.count > 1, !arguments[1].hasPrefix("-"), !commands.contains(arguments[1]) else { return nil }
+            return "no help on '\(arguments[1])': it is not a command; the commands are \(commandList)"
+        }
+        guard !commands.contains(first) else { return nil }
+        if let hint = synonyms[first] { return "unknown command '\(first)'; \(hint)" }
+        if let near = nearest(first, among: commands) { return "unknown command '\(first)'; did you mean '\(near)'?" }
+        return "unknown command '\(first)'; the commands are \(commandList)"
+    }
+
+    /// Reports what `parseAsRoot` threw and returns the exit status: help and version go to
+    /// stdout (0); anything else is one sentence on stderr (64).
+    static func report(_ error: Error) -> Int32 {
+        let code = Restctl.exitCode(for: error)
+        if code == .success {
+            print(Restctl.fullMessage(for: error))
+            return 0
+        }
+        let message = Restctl.message(for: error)
+        if code == .validationFailure, message.hasPrefix("The value ") {
+            // ArgumentParser could not read a value (`--format lemonbar`, `--done x`).
+            write(sentence(message), usage: [])
+        } else if code == .validationFailure {
+            // ArgumentParser's own findings, or a ValidationError: the command's shape is wrong.
+            let usage = Restctl.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { $0.hasPrefix("Usage:") || $0.hasPrefix("  See ") }
+            write(sentence(message), usage: usage.map(String.init))
+        } else {
+            // A `RestctlError(.usage)` from a validate(): a value that cannot be used.
+            write(message, usage: [])
+        }
+        return 64
+    }
+
+    /// Writes `restctl: sentence` and the usage lines, if any, to stderr.
+    static func write(_ sentence: String, usage: [String]) {
+        StandardError.write("restctl: \(sentence)\n" + usage.map { $0 + "\n" }.joined())
+    }
+
+    /// The usage lines of the top-level command.
+    static var topLevelUsage: [String] { ["Usage: restctl <subcommand>", "  See 'restctl --help' for more information."] }
+
+    // MARK: Sentences
+
+    /// ArgumentParser's message in restctl's style: starting lower-case, with its "Did you
+    /// mean" kept only when the name is close (it offers `--id` for `--all`).
+    private static func sentence(_ message: String) -> String {
+        var text = message
+        // "… Please provide one of the following:\n  - text\n  - json" on one line.
+        if let list = text.firstRange(of: ". Please provide one of the following:\n") {
+            let choices = text[list.upperBound...].split(separator: "\n").map { $0.trimmingPrefix("  - ") }
+            text = text[..<list.lowerBound] + "; give one of " + choices.joined(separator: ", ")
+        }
+        if let match = text.wholeMatch(of: #/Unknown option '(-*)([^']*)'\. Did you mean '(-*)([^']*)'\?/#) {
+            let typed = "\(match.output.1)\(match.output.2)"
+            text = nearest(String(match.output.2), among: [String(match.output.4)]) == nil
+                ? "Unknown option '\(typed)'"
+                : "Unknown option '\(typed)'; did you mean '\(match.output.3)\(match.output.4)'?"
+        }
+        guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+
+    /// Words people try for what restctl calls otherwise.
+    private static let synonyms: [String: String] = [
+        "stop": "to end a timer, use `restctl cancel`; to pause it, `restctl pause`",
+        "rm": "to remove a timer, use `restctl cancel`",
+        "remove": "to remove a timer, use `restctl cancel`",
+        "delete": "to remove a timer, use `restctl cancel`",
+        "kill": "to end a timer, use `restctl cancel`",
+        "end": "to end a timer, use `restctl cancel`; to end a live activity, `restctl live --end`",
+        "ls": "did you mean 'list'?",
+        "show": "did you mean 'status'?",
+        "get": "did you mean 'status'?",
+        "continue": "did you mean 'resume'?",
+        "unpause": "did you mean 'resume'?",
+        "extend": "did you mean 'add'?",
+        "reset": "did you mean 'restart'?",
+    ]
+
+    private static var commands: [String] { Restctl.configuration.subcommands.map { $0._commandName } }
+
+    private static var commandList: String { commands.joined(separator: ", ") }
+
+    /// The candidate `word` is the start of, or the closest when it is close enough to be what
+    /// was meant: at most two edits, and no more than half the word.
+    private static func nearest(_ word: String, among candidates: [String]) -> String? {
+        let extensions = candidates.filter { $0.hasPrefix(word) }
+        if word.count >= 2, extensions.count == 1 { return extensions[0] }  // "stat" is "status"
+        let scored = candidates.map { (candidate: $0, distance: editDistance(word, $0)) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }),
+              best.distance <= 2, best.distance * 2 <= word.count else { return nil }
+        return best.candidate
+    }
+
+    /// Levenshtein distance, counting characters.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
