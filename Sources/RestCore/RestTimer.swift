@@ -43,6 +43,8 @@ public struct RestTimer: Sendable, Equatable {
     /// CLOCK_BOOTTIME deadline while running, 0 otherwise; not persisted, rebuilt from
     /// `endsAtUSec` on restore because boottime restarts at every boot.
     public var deadlineBoottime: USec
+    /// Which rule chose this rest when a set started it; "" for a timer started by Start.
+    public var restSource: String
 
     /// Creates a timer from all of its fields.
     public init(
@@ -60,7 +62,8 @@ public struct RestTimer: Sendable, Equatable {
         updatedAtUSec: USec,
         deadlineBoottime: USec,
         warnUSec: USec = 0,
-        warned: Bool = false
+        warned: Bool = false,
+        restSource: String = ""
     ) {
         self.id = id
         self.label = label
@@ -77,10 +80,11 @@ public struct RestTimer: Sendable, Equatable {
         self.deadlineBoottime = deadlineBoottime
         self.warnUSec = warnUSec
         self.warned = warned
+        self.restSource = restSource
     }
 
     /// The options this timer was started with.
     public var options: TimerOptions {
-        TimerOptions(label: label, next: next, notify: notify, warnUSec: warnUSec)
+        TimerOptions(label: label, next: next, notify: notify, warnUSec: warnUSec, restSource: restSource)
     }
 }

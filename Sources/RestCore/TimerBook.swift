@@ -65,7 +65,7 @@ public struct TimerBook: Sendable, Equatable {
             id: id, label: options.label, next: options.next, notify: options.notify,
             baseDurationUSec: durationUSec, state: .running, durationUSec: 0, startedAtUSec: 0,
             endsAtUSec: 0, remainingUSec: 0, expiredAtUSec: 0, updatedAtUSec: 0, deadlineBoottime: 0,
-            warnUSec: options.warnUSec)
+            warnUSec: options.warnUSec, restSource: options.restSource)
         fresh = Self.freshRun(of: fresh, durationUSec: durationUSec, now: now)
         guard let old else { return [.added(fresh)] }
         return Self.change(from: old, to: fresh)

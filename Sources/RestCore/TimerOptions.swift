@@ -8,13 +8,17 @@ public struct TimerOptions: Sendable, Equatable {
     public var notify: Bool
     /// How long before the end a pre-alert is due ("10 s left"); 0 for none.
     public var warnUSec: USec
+    /// Which rule chose this rest when a set started it (`RestChoice.sourceText`); "" for a
+    /// timer started by Start. Set by restd, never by a caller.
+    public var restSource: String
 
     /// Creates options; by default no texts, a notification on expiry and no pre-alert.
-    public init(label: String = "", next: String = "", notify: Bool = true, warnUSec: USec = 0) {
+    public init(label: String = "", next: String = "", notify: Bool = true, warnUSec: USec = 0, restSource: String = "") {
         self.label = label
         self.next = next
         self.notify = notify
         self.warnUSec = warnUSec
+        self.restSource = restSource
     }
 
     /// Checks a caller-supplied text: at most `limits.maxTextBytes` UTF-8 bytes and no

@@ -1,0 +1,34 @@
+/// An exercise's name as a person types it: trimmed, 1–64 UTF-8 bytes, no control characters.
+/// Names are compared case-insensitively (`key`), so "squat", "Squat " and "SQUAT" are one
+/// exercise; history keeps the name as first written.
+public struct ExerciseName: Sendable, Equatable, Hashable {
+    /// The longest name, in UTF-8 bytes.
+    public static let maxBytes = 64
+
+    /// The name as written, without surrounding white space.
+    public let display: String
+    /// What names are compared by: `display` in lower case.
+    public let key: String
+
+    /// Checks and normalises a caller's name; the refusal is one sentence.
+    public init(parsing raw: String) throws(TimerError) {
+        var scalars = Substring(raw).unicodeScalars[...]
+        while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
+        let trimmed = String(String.UnicodeScalarView(scalars))
+        guard !trimmed.isEmpty else {
+            throw .invalidArgs("the exercise name is empty; give 1 to \(Self.maxBytes) bytes of text, as in \"Squat\"")
+        }
+        for (offset, scalar) in trimmed.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control {
+            throw .invalidArgs("the exercise name contains a control character (\(MessageText.codePoint(scalar))) "
+                + "at position \(offset + 1); give plain text, as in \"Squat\"")
+        }
+        let bytes = trimmed.utf8.count
+        guard bytes <= Self.maxBytes else {
+            throw .invalidArgs("the exercise name \(MessageText.quoted(trimmed)) is \(bytes) bytes long; "
+                + "at most \(Self.maxBytes) are allowed")
+        }
+        display = trimmed
+        key = trimmed.lowercased()
+    }
+}

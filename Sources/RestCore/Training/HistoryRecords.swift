@@ -1,0 +1,116 @@
+/// One set as history keeps it.
+public struct SetRecord: Sendable, Equatable {
+    /// Increasing with time; the rest that followed has the same id.
+    public var id: Int64
+    public var timerID: TimerID
+    /// CLOCK_REALTIME µs of the set's completion.
+    public var atUSec: USec
+    /// The exercise's name as first written.
+    public var exercise: String
+    /// `ExerciseName.key`: what sets are grouped by.
+    public var exerciseKey: String
+    public var reps: UInt32?
+    public var weightKg: Double?
+    public var failed: Bool
+
+    public init(id: Int64, timerID: TimerID, atUSec: USec, exercise: String, exerciseKey: String, reps: UInt32?,
+                weightKg: Double?, failed: Bool) {
+        self.id = id
+        self.timerID = timerID
+        self.atUSec = atUSec
+        self.exercise = exercise
+        self.exerciseKey = exerciseKey
+        self.reps = reps
+        self.weightKg = weightKg
+        self.failed = failed
+    }
+}
+
+/// How a rest ended.
+public enum RestOutcome: String, Sendable, CaseIterable {
+    /// The next set came (whether the timer had run out or not: `taken` tells how long it was).
+    case completed
+    /// Ended on purpose with Skip before it was over.
+    case skipped
+    /// Its timer was cancelled, or removed while paused and untouched.
+    case cancelled
+    /// Its timer was started again for something else.
+    case replaced
+}
+
+/// A rest: the one that followed set `setID`, open until the next set (or a skip, a cancel,
+/// a replacement) ends it.
+public struct RestRecord: Sendable, Equatable {
+    public var setID: Int64
+    public var timerID: TimerID
+    public var exercise: String
+    public var exerciseKey: String
+    /// CLOCK_REALTIME µs: the set's completion.
+    public var startedAtUSec: USec
+    /// The rest chosen when it started.
+    public var plannedUSec: USec
+    /// Which rule chose it (`RestChoice.sourceText`).
+    public var source: String
+    /// The sum of every add (+) and sub (−) during the rest.
+    public var adjustUSec: Int64
+    /// Time spent paused (whole pauses; one in progress is counted when the rest ends).
+    public var pausedUSec: USec
+    /// When the pause in progress began; 0 while not paused.
+    public var pausedAtUSec: USec
+    /// nil while the rest is open.
+    public var outcome: RestOutcome?
+    /// When it ended; 0 while open.
+    public var endedAtUSec: USec
+    /// From its start to its end, overtime and pauses included; 0 while open.
+    public var takenUSec: USec
+    /// Heart-rate RR intervals (ms) received while it ran (from a Bluetooth strap), oldest first.
+    public var rrIntervalsMS: [UInt16]
+
+    public init(setID: Int64, timerID: TimerID, exercise: String, exerciseKey: String, startedAtUSec: USec,
+                plannedUSec: USec, source: String, adjustUSec: Int64 = 0, pausedUSec: USec = 0, pausedAtUSec: USec = 0,
+                outcome: RestOutcome? = nil, endedAtUSec: USec = 0, takenUSec: USec = 0, rrIntervalsMS: [UInt16] = []) {
+        self.setID = setID
+        self.timerID = timerID
+        self.exercise = exercise
+        self.exerciseKey = exerciseKey
+        self.startedAtUSec = startedAtUSec
+        self.plannedUSec = plannedUSec
+        self.source = source
+        self.adjustUSec = adjustUSec
+        self.pausedUSec = pausedUSec
+        self.pausedAtUSec = pausedAtUSec
+        self.outcome = outcome
+        self.endedAtUSec = endedAtUSec
+        self.takenUSec = takenUSec
+        self.rrIntervalsMS = rrIntervalsMS
+    }
+
+    /// The rest it ran with after any add/sub: what "last used" remembers.
+    public func finalUSec(limits: TimerLimits) -> USec {
+        RestChoice.clamp(plannedUSec.addingSaturated(signed: adjustUSec), limits)
+    }
+
+    /// This rest ended at `now` with `outcome`; a pause in progress counts up to `now`.
+    public func ended(_ outcome: RestOutcome, at now: USec) -> RestRecord {
+        var rest = self
+        if rest.pausedAtUSec != 0 {
+            rest.pausedUSec = rest.pausedUSec.addingSaturated(now.subtractingSaturated(rest.pausedAtUSec))
+            rest.pausedAtUSec = 0
+        }
+        rest.outcome = outcome
+        rest.endedAtUSec = now
+        rest.takenUSec = now.subtractingSaturated(startedAtUSec)
+        return rest
+    }
+}
+
+/// A change to the history, planned with the timer events of the same command and committed
+/// with them in one transaction.
+public enum HistoryChange: Sendable, Equatable {
+    /// A set was done; its exercise's count and last-seen time follow.
+    case setRecorded(SetRecord)
+    /// A rest began (with its set) or changed (an add, a pause) while open.
+    case restOpen(RestRecord)
+    /// A rest ended; its exercise's last-used rest follows.
+    case restEnded(RestRecord)
+}

@@ -1,0 +1,45 @@
+/// What a person says about a set they just finished (`restctl set`, Manager.CompleteSet).
+public struct SetInput: Sendable, Equatable {
+    /// The exercise as given; nil means "the exercise of the previous set on this timer".
+    public var exercise: String?
+    public var reps: UInt32?
+    public var weightKg: Double?
+    /// The set failed (the last rep did not go up): the next rest is longer.
+    public var failed: Bool
+    /// A rest chosen by hand, which wins over every rule.
+    public var restUSec: USec?
+
+    public init(exercise: String? = nil, reps: UInt32? = nil, weightKg: Double? = nil, failed: Bool = false,
+                restUSec: USec? = nil) {
+        self.exercise = exercise
+        self.reps = reps
+        self.weightKg = weightKg
+        self.failed = failed
+        self.restUSec = restUSec
+    }
+
+    /// The most repetitions a set may record.
+    public static let maxReps: UInt32 = 10_000
+    /// The heaviest weight a set may record, in kg.
+    public static let maxWeightKg: Double = 1_000
+
+    /// Refuses values no set can have, with one sentence; the exercise name is checked apart
+    /// (it may come from the previous set).
+    public func validate(limits: TimerLimits) throws(TimerError) {
+        if let reps, reps > Self.maxReps {
+            throw .invalidArgs("reps \(reps) is out of range: give 0 to \(Self.maxReps)")
+        }
+        if let weightKg {
+            guard weightKg.isFinite, weightKg >= 0, weightKg <= Self.maxWeightKg else {
+                throw .invalidArgs("weight \(weightKg) kg is out of range: give 0 to \(Int(Self.maxWeightKg)) kg")
+            }
+        }
+        if let restUSec {
+            guard restUSec >= limits.minDurationUSec, restUSec <= limits.maxDurationUSec else {
+                throw .invalidArgs("rest \(DurationText.describe(restUSec)) is too "
+                    + "\(restUSec < limits.minDurationUSec ? "short" : "long"): give a rest of "
+                    + "\(DurationText.describe(limits.minDurationUSec)) to \(DurationText.describe(limits.maxDurationUSec))")
+            }
+        }
+    }
+}

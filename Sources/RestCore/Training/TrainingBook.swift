@@ -1,0 +1,187 @@
+/// What the history says about an exercise, read from the store before a set is planned.
+public struct ExerciseFacts: Sendable, Equatable {
+    /// The name as first written, nil for an exercise never seen.
+    public var firstWritten: String?
+    /// The rest it last ran with after any add/sub.
+    public var lastRestUSec: USec?
+    /// Its sets since the start of today (local time).
+    public var setsToday: Int
+
+    public init(firstWritten: String? = nil, lastRestUSec: USec? = nil, setsToday: Int = 0) {
+        self.firstWritten = firstWritten
+        self.lastRestUSec = lastRestUSec
+        self.setsToday = setsToday
+    }
+}
+
+/// A caller's command planned in full: the timer events, and what the history gains with them.
+/// Both are committed in one transaction, then applied.
+public struct CommandPlan: Sendable, Equatable {
+    public var events: [TimerEvent]
+    public var history: [HistoryChange]
+    /// For CompleteSet: the set recorded and the rest chosen for it.
+    public var set: PlannedSet?
+
+    public init(events: [TimerEvent], history: [HistoryChange] = [], set: PlannedSet? = nil) {
+        self.events = events
+        self.history = history
+        self.set = set
+    }
+
+    public var isEmpty: Bool { events.isEmpty && history.isEmpty }
+}
+
+/// What CompleteSet replies, and what the live activity shows.
+public struct PlannedSet: Sendable, Equatable {
+    public var record: SetRecord
+    public var rest: RestChoice
+    /// Sets of this exercise today, this one included (`progress_done`).
+    public var setsToday: Int
+    /// The exercise's `sets` from the configuration (`progress_total`).
+    public var setsPlanned: Int?
+}
+
+/// The rests in progress, and the rules that turn commands into history: which rest a set gets,
+/// how a rest ends. Pure (the clock and the store's answers come in as parameters), like
+/// `TimerBook`, which it wraps: a command is planned here, committed by the daemon, then applied.
+public struct TrainingBook: Sendable, Equatable {
+    public var settings: TrainingSettings
+    /// The open rest of each timer that has one.
+    public private(set) var openRests: [TimerID: RestRecord]
+    /// The id the next set gets.
+    public private(set) var nextSetID: Int64
+
+    public init(settings: TrainingSettings = TrainingSettings(), openRests: [RestRecord] = [], lastSetID: Int64 = 0) {
+        self.settings = settings
+        self.openRests = Dictionary(openRests.map { ($0.timerID, $0) }, uniquingKeysWith: { $1 })
+        self.nextSetID = max(lastSetID, openRests.map(\.setID).max() ?? 0) + 1
+    }
+
+    /// The exercise a set is for: the one given, else that of the previous set on this timer.
+    public static func exerciseName(given: String?, previous: String?) throws(TimerError) -> ExerciseName {
+        guard let raw = given ?? previous else {
+            throw .invalidArgs("no exercise given, and this timer has no previous set to take it from; "
+                + "name one, as in --exercise Squat")
+        }
+        return try ExerciseName(parsing: raw)
+    }
+
+    /// Plans `command` at `now`: the timer events (`timers.plan`, or the rest a set starts), and
+    /// the history it makes: a set recorded, the previous rest ended, the new rest opened; a rest
+    /// ended by Skip, Cancel or a Start that replaces it; an add or a pause noted on it.
+    /// `previousExercise` and `facts` are the store's answers (only read for a set).
+    public func plan(
+        _ command: TimerCommand, timers: TimerBook, now: Instant,
+        previousExercise: String? = nil, facts: (ExerciseName) -> ExerciseFacts = { _ in ExerciseFacts() }
+    ) throws(TimerError) -> CommandPlan {
+        let id = command.timerID
+        let open = openRests[id]
+        switch command {
+        case .completeSet(_, let input):
+            return try planSet(id, input, timers: timers, now: now, previousExercise: previousExercise, facts: facts)
+        case .start:
+            let events = try timers.plan(command, now: now)
+            guard let open, !events.isEmpty else { return CommandPlan(events: events) }
+            return CommandPlan(events: events, history: [.restEnded(open.ended(.replaced, at: now.realtime))])
+        case .cancel:
+            let events = try timers.plan(command, now: now)
+            guard let open else { return CommandPlan(events: events) }
+            return CommandPlan(events: events, history: [.restEnded(open.ended(.cancelled, at: now.realtime))])
+        case .skip:
+            let wasOver = timers.timer(id)?.state == .expired
+            let events = try timers.plan(command, now: now)
+            guard let open else { return CommandPlan(events: events) }
+            // Skipping a rest that is already over only closes it: it was taken in full.
+            return CommandPlan(events: events,
+                               history: [.restEnded(open.ended(wasOver ? .completed : .skipped, at: now.realtime))])
+        case .adjust(_, let delta):
+            let events = try timers.plan(command, now: now)
+            guard var open, !events.isEmpty else { return CommandPlan(events: events) }
+            let (sum, overflow) = open.adjustUSec.addingReportingOverflow(delta)
+            open.adjustUSec = overflow ? open.adjustUSec : sum
+            return CommandPlan(events: events, history: [.restOpen(open)])
+        case .pause:
+            let events = try timers.plan(command, now: now)
+            guard var open, !events.isEmpty, open.pausedAtUSec == 0 else { return CommandPlan(events: events) }
+            open.pausedAtUSec = now.realtime
+            return CommandPlan(events: events, history: [.restOpen(open)])
+        case .resume:
+            let events = try timers.plan(command, now: now)
+            guard var open, !events.isEmpty, open.pausedAtUSec != 0 else { return CommandPlan(events: events) }
+            open.pausedUSec = open.pausedUSec.addingSaturated(now.realtime.subtractingSaturated(open.pausedAtUSec))
+            open.pausedAtUSec = 0
+            return CommandPlan(events: events, history: [.restOpen(open)])
+        case .restart:
+            // A fresh run of the rest as planned: earlier adds and subs no longer count, and a
+            // pause in progress ends.
+            let events = try timers.plan(command, now: now)
+            guard var open, !events.isEmpty, open.adjustUSec != 0 || open.pausedAtUSec != 0 else {
+                return CommandPlan(events: events)
+            }
+            open.adjustUSec = 0
+            if open.pausedAtUSec != 0 {
+                open.pausedUSec = open.pausedUSec.addingSaturated(now.realtime.subtractingSaturated(open.pausedAtUSec))
+                open.pausedAtUSec = 0
+            }
+            return CommandPlan(events: events, history: [.restOpen(open)])
+        }
+    }
+
+    /// The history of restd's own changes (expiry, clean-up, start-up): a timer removed while
+    /// its rest was open ends that rest — taken in full when it had run out, cancelled when it
+    /// was left paused.
+    public func followHousekeeping(_ events: [TimerEvent]) -> [HistoryChange] {
+        var changes: [HistoryChange] = []
+        for case .removed(let timer) in events {
+            guard let open = openRests[timer.id] else { continue }
+            if timer.state == .expired {
+                changes.append(.restEnded(open.ended(.completed, at: max(timer.expiredAtUSec, open.startedAtUSec))))
+            } else {
+                changes.append(.restEnded(open.ended(.cancelled, at: timer.updatedAtUSec)))
+            }
+        }
+        return changes
+    }
+
+    /// Carries out committed history changes.
+    public mutating func apply(_ changes: [HistoryChange]) {
+        for change in changes {
+            switch change {
+            case .setRecorded(let set): nextSetID = max(nextSetID, set.id + 1)
+            case .restOpen(let rest): openRests[rest.timerID] = rest
+            case .restEnded(let rest):
+                if openRests[rest.timerID]?.setID == rest.setID { openRests[rest.timerID] = nil }
+            }
+        }
+    }
+
+    private func planSet(
+        _ id: TimerID, _ input: SetInput, timers: TimerBook, now: Instant, previousExercise: String?,
+        facts lookUp: (ExerciseName) -> ExerciseFacts
+    ) throws(TimerError) -> CommandPlan {
+        try input.validate(limits: timers.limits)
+        let name = try Self.exerciseName(given: input.exercise, previous: previousExercise)
+        let facts = lookUp(name)
+        let exercise = facts.firstWritten ?? name.display
+        var history: [HistoryChange] = []
+        var lastUsed = facts.lastRestUSec
+        if let open = openRests[id] {
+            let ended = open.ended(.completed, at: now.realtime)
+            history.append(.restEnded(ended))
+            if open.exerciseKey == name.key { lastUsed = ended.finalUSec(limits: timers.limits) }
+        }
+        let configured = settings.exercise(name)
+        let rest = RestChoice.choose(given: input.restUSec, failed: input.failed, exercise: configured,
+                                     lastUsedUSec: lastUsed, settings: settings, limits: timers.limits)
+        var options = TimerOptions(label: exercise)
+        options.restSource = rest.sourceText
+        let events = try timers.start(id, durationUSec: rest.usec, options: options, now: now)
+        let record = SetRecord(id: nextSetID, timerID: id, atUSec: now.realtime, exercise: exercise,
+                               exerciseKey: name.key, reps: input.reps, weightKg: input.weightKg, failed: input.failed)
+        history.append(.setRecorded(record))
+        history.append(.restOpen(RestRecord(setID: record.id, timerID: id, exercise: exercise, exerciseKey: name.key,
+                                            startedAtUSec: now.realtime, plannedUSec: rest.usec, source: rest.sourceText)))
+        let planned = PlannedSet(record: record, rest: rest, setsToday: facts.setsToday + 1, setsPlanned: configured?.sets)
+        return CommandPlan(events: events, history: history, set: planned)
+    }
+}

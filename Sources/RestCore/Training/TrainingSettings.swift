@@ -1,0 +1,38 @@
+/// The configuration the training rules read (`[exercises."…"]`, `[categories]`, `[rest]`,
+/// `[history]` and `default_duration` in config.toml).
+public struct TrainingSettings: Sendable, Equatable {
+    /// What one exercise's table says; every field optional.
+    public struct Exercise: Sendable, Equatable {
+        /// `rest`: this exercise's rest, whatever was used last time.
+        public var restUSec: USec?
+        /// `failed_rest`: the rest after a failed set.
+        public var failedRestUSec: USec?
+        /// `category`: a key of `[categories]`.
+        public var category: String?
+        /// `sets`: how many sets are planned (the live activity's progress_total).
+        public var sets: Int?
+
+        public init(restUSec: USec? = nil, failedRestUSec: USec? = nil, category: String? = nil, sets: Int? = nil) {
+            self.restUSec = restUSec
+            self.failedRestUSec = failedRestUSec
+            self.category = category
+            self.sets = sets
+        }
+    }
+
+    /// By `ExerciseName.key`.
+    public var exercises: [String: Exercise] = [:]
+    /// Category name → rest.
+    public var categories: [String: USec] = [:]
+    /// The rest when no rule gives one.
+    public var defaultDurationUSec: USec = 90_000_000
+    /// Added after a failed set when the exercise has no `failed_rest`.
+    public var failedExtraUSec: USec = 30_000_000
+    /// How many days of history are kept.
+    public var keepDays: Int = 365
+
+    public init() {}
+
+    /// The settings of the exercise called `name`, if the configuration has any.
+    public func exercise(_ name: ExerciseName) -> Exercise? { exercises[name.key] }
+}
