@@ -101,6 +101,75 @@ public final class RestdClient {
         }
     }
 
+    // MARK: Training
+
+    /// What CompleteSet answers: the rest started after the set, and the rule that chose it.
+    public struct CompletedSet: Sendable, Equatable {
+        public var timerPath: String
+        public var restUSec: UInt64
+        public var restSource: String
+    }
+
+    /// Marks a set done on timer `id` (exercise nil: the previous set's) and starts its rest.
+    @discardableResult
+    public func completeSet(
+        id: String, exercise: String?, reps: UInt32? = nil, weightKg: Double? = nil, failed: Bool = false,
+        restUSec: UInt64? = nil
+    ) throws(ClientError) -> CompletedSet {
+        var options: [String: DBusValue] = [:]
+        if let reps { options[SetOption.reps] = .uint32(reps) }
+        if let weightKg { options[SetOption.weightKg] = .double(weightKg) }
+        if failed { options[SetOption.failed] = .boolean(true) }
+        if let restUSec { options[SetOption.restUSec] = .uint64(restUSec) }
+        let reply = try callManager("CompleteSet", [.string(id), .string(exercise ?? ""), .vardict(options)])
+        guard reply.count == 3, case .objectPath(let path) = reply[0], let rest = reply[1].uint64,
+              let source = reply[2].string else { throw .badReply("CompleteSet returned no (o, t, s)") }
+        return CompletedSet(timerPath: path, restUSec: rest, restSource: source)
+    }
+
+    /// Ends the rest on timer `id` now, on purpose.
+    public func skip(id: String) throws(ClientError) { _ = try callManager("Skip", [.string(id)]) }
+
+    /// Every set in [since, until) (until 0: no end), oldest first, asked for a page at a time:
+    /// restd answers at most 100,000 rows per call.
+    public func historySets(sinceUSec: UInt64, untilUSec: UInt64, pageSize: UInt32 = 10_000) throws(ClientError) -> [HistorySet] {
+        var sets: [HistorySet] = []
+        var since = sinceUSec
+        var seenAtSince: Set<Int64> = []  // ids already read at the instant the next page starts from
+        while true {
+            let reply = try call(path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Sets",
+                                 [.uint64(since), .uint64(untilUSec), .uint32(pageSize)])
+            guard let entries = reply.first?.arrayElements else { throw .badReply("Sets returned no array") }
+            var page: [HistorySet] = []
+            for entry in entries {
+                guard let fields = entry.vardictEntries else { throw .badReply("a set is not a dictionary") }
+                page.append(try HistorySet(entry: fields))
+            }
+            let fresh = page.filter { !($0.atUSec == since && seenAtSince.contains($0.id)) }
+            sets += fresh
+            guard page.count == Int(pageSize), let last = page.last else { return sets }
+            guard !fresh.isEmpty else {
+                throw .badReply("more than \(pageSize) sets at one instant; restctl cannot page through them")
+            }
+            if last.atUSec != since { seenAtSince = [] }
+            since = last.atUSec
+            seenAtSince.formUnion(page.filter { $0.atUSec == since }.map(\.id))
+        }
+    }
+
+    /// Per exercise: sets, median planned and taken rests, median overrun, skipped rests.
+    public func historyStats(sinceUSec: UInt64, untilUSec: UInt64, exercise: String?) throws(ClientError) -> [ExerciseStatsSnapshot] {
+        let reply = try call(path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Stats",
+                             [.uint64(sinceUSec), .uint64(untilUSec), .string(exercise ?? "")])
+        guard let entries = reply.first?.arrayElements else { throw .badReply("Stats returned no array") }
+        var stats: [ExerciseStatsSnapshot] = []
+        for entry in entries {
+            guard let fields = entry.vardictEntries else { throw .badReply("stats are not a dictionary") }
+            stats.append(try ExerciseStatsSnapshot(entry: fields))
+        }
+        return stats
+    }
+
     // MARK: Live activity
 
     /// Merges live fields (heart_rate, progress_done, progress_total, exercise, workout, x_…).

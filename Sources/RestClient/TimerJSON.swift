@@ -2,11 +2,12 @@
 ///
 ///     {"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,
 ///      "duration_usec":90000000,"warn_usec":0,"remaining_usec":83000000,"started_at":"2026-11-21T21:10:00.000Z",
-///      "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null}
+///      "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null}
 ///
 /// Texts are strings ("" when unset); instants are ISO 8601 UTC with milliseconds, or null
 /// when unset; `warn_usec` is the pre-alert (0 when none); `remaining_usec` is computed at `now`,
-/// like the human line.
+/// like the human line; `rest_source` says which rule chose a rest `restctl set` started
+/// (`last_used`, `exercise`, …), null for a timer started otherwise.
 public enum TimerJSON {
     /// One timer as a JSON object on one line.
     public static func object(_ snapshot: TimerSnapshot, now: UInt64) -> String {
@@ -21,6 +22,7 @@ public enum TimerJSON {
             + ",\"started_at\":" + instant(snapshot.startedAtUSec)
             + ",\"ends_at\":" + instant(snapshot.endsAtUSec)
             + ",\"expired_at\":" + instant(snapshot.expiredAtUSec)
+            + ",\"rest_source\":" + (snapshot.restSource.isEmpty ? "null" : JSONText.quoted(snapshot.restSource))
             + "}"
     }
 

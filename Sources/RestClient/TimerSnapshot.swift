@@ -15,6 +15,8 @@ public struct TimerSnapshot: Equatable, Sendable {
     public var notify: Bool
     /// How long before the end the pre-alert comes; 0 for none (and from a restd without it).
     public var warnUSec: UInt64
+    /// Which rule chose the rest when `restctl set` started it; "" otherwise (and from a restd without it).
+    public var restSource: String
 
     /// Reads the properties of one timer object.
     public init(properties: [String: DBusValue]) throws(ClientError) {
@@ -37,6 +39,7 @@ public struct TimerSnapshot: Equatable, Sendable {
         expiredAtUSec = try usec(TimerProperty.expiredAtUSec)
         notify = properties[TimerProperty.notify]?.bool ?? true
         warnUSec = properties[TimerProperty.warnUSec]?.uint64 ?? 0
+        restSource = properties[TimerProperty.restSource]?.string ?? ""
     }
 
     /// Time left at the wall-clock instant `now`: counted down from EndsAtUSec while running,

@@ -3,7 +3,8 @@ extension TimerSnapshot {
     public init(
         id: String, label: String = "", next: String = "", state: String,
         durationUSec: UInt64, startedAtUSec: UInt64 = 0, endsAtUSec: UInt64 = 0,
-        remainingUSec: UInt64 = 0, expiredAtUSec: UInt64 = 0, notify: Bool = true, warnUSec: UInt64 = 0
+        remainingUSec: UInt64 = 0, expiredAtUSec: UInt64 = 0, notify: Bool = true, warnUSec: UInt64 = 0,
+        restSource: String = ""
     ) {
         self.id = id
         self.label = label
@@ -16,5 +17,6 @@ extension TimerSnapshot {
         self.expiredAtUSec = expiredAtUSec
         self.notify = notify
         self.warnUSec = warnUSec
+        self.restSource = restSource
     }
 }

@@ -43,7 +43,8 @@ public final class Daemon {
         // 1. The state: timers as stored, with what start-up recovery found.
         let state = try Self.openState(settings, now: clock.now(), logger: logger)
         recovered = state.recovered
-        service = try TimerService(book: state.book, store: state.store, clock: clock, loop: loop, logger: logger)
+        service = try TimerService(book: state.book, training: state.training, store: state.store, clock: clock,
+                                   loop: loop, logger: logger)
 
         // 2. The bus.
         do throws(DBusError) {
@@ -71,7 +72,10 @@ public final class Daemon {
         live = try LiveService(loop: loop, signals: signals, clock: clock,
                                limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
         strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
-        strap.onReading = { [unowned live] reading in live.applyStrapReading(reading.liveFields) }
+        strap.onReading = { [unowned live, unowned service] reading in
+            live.applyStrapReading(reading.liveFields)
+            service.noteRRIntervals(reading.measurement.rrIntervalsMilliseconds)
+        }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
 
         // 4. Who hears of committed timer events, in this order: the bus first, so that Expired
@@ -82,6 +86,11 @@ public final class Daemon {
             expiryLog.timersChanged,
             notifier.timersChanged,
             { [unowned status] _ in status.refresh() },
+        ]
+        // Who hears of a committed set: SetRecorded on the bus, then the live activity's progress.
+        service.setListeners = [
+            signals.setRecorded,
+            { [unowned live] set in live.applySet(set) },
         ]
         status.addPart { [unowned service] in Self.timersPhrase(service.book) }
         status.addPart { [unowned live] in StatusReporter.subscribersPhrase(live.subscriberCount) }
@@ -97,6 +106,7 @@ public final class Daemon {
                 live.setHeartRateStaleness(new.live.heartRateStalenessUSec)
             },
             { [unowned strap] _, new in strap.setChoice(new.heartRate.bluetooth) },
+            { [unowned service] _, new in service.setTrainingSettings(new.trainingSettings) },
             { old, new in
                 if new.defaultDurationUSec != old.defaultDurationUSec { signals.defaultDurationChanged(new.defaultDurationUSec) }
             },
@@ -109,6 +119,7 @@ public final class Daemon {
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerObject.subtree(service: service))
         server.export(path: RestBus.livePath, interfaces: [LiveObject.make(live: live)])
+        server.export(path: RestBus.historyPath, interfaces: [HistoryObject.make(service: service)])
 
         // 7. The system around it: clock steps, signals, the watchdog.
         clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {
@@ -146,9 +157,10 @@ public final class Daemon {
 
     // MARK: Start-up
 
-    /// The stored timers with the start-up rules applied (and stored), and what they found.
+    /// The stored timers with the start-up rules applied (and stored), and what they found;
+    /// the rests in progress, with the history older than keep_days pruned.
     private static func openState(_ settings: DaemonSettings, now: Instant, logger: Logger) throws
-        -> (store: TimerStore, book: TimerBook, recovered: [TimerEvent]) {
+        -> (store: TimerStore, book: TimerBook, training: TrainingBook, recovered: [TimerEvent]) {
         let (store, movedAside) = try TimerStore.open(directory: settings.stateDirectory, now: now.realtime)
         if let first = movedAside.first {
             let reason = store.movedAsideReason ?? "it could not be read"
@@ -163,12 +175,24 @@ public final class Daemon {
         }
         let limits = settings.configuration.limits(base: settings.limits)
         let (book, events) = TimerBook.restoring(stored, limits: limits, now: now)
+        var training = TrainingBook(settings: settings.configuration.trainingSettings)
         do {
-            try store.apply(events)
+            let (openRests, lastSetID) = try store.loadTraining()
+            training = TrainingBook(settings: settings.configuration.trainingSettings, openRests: openRests,
+                                    lastSetID: lastSetID)
+        } catch {
+            logger.error("could not read the training history: \(error)")
+        }
+        // A rest whose timer went while restd was down ends as a running restd would have ended it.
+        let history = training.followHousekeeping(events)
+        training.apply(history)
+        do {
+            try store.commit(events, history: history,
+                             pruneBeforeUSec: training.settings.historyCutoffUSec(now: now.realtime))
         } catch {
             logger.error("could not store the state recovered at start-up: \(error)")
         }
-        return (store, book, events)
+        return (store, book, training, events)
     }
 
     /// "2 timers running, 1 paused", counted in one pass: with 10,000 timers, filtered copies

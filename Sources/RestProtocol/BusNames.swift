@@ -9,10 +9,13 @@ public enum RestBus {
 
     /// The live activity object.
     public static let livePath = "/io/restd/Rest1/live"
+    /// The training history object.
+    public static let historyPath = "/io/restd/Rest1/history"
 
     public static let managerInterface = "io.restd.Rest1.Manager"
     public static let timerInterface = "io.restd.Rest1.Timer"
     public static let liveInterface = "io.restd.Rest1.Live"
+    public static let historyInterface = "io.restd.Rest1.History"
 
     /// The object path of the timer with this (already validated) id: its path element is the
     /// id escaped as systemd's `sd_bus_path_encode` does, so that `bench-press` (a `-` is not
@@ -55,6 +58,8 @@ public enum TimerProperty {
     public static let expiredAtUSec = "ExpiredAtUSec"
     public static let notify = "Notify"
     public static let warnUSec = "WarnUSec"
+    /// Which rule chose this rest when CompleteSet started it (`last_used`, …); "" otherwise.
+    public static let restSource = "RestSource"
 }
 
 /// Property names of io.restd.Rest1.Live.
@@ -150,4 +155,59 @@ public enum TimerPathElement {
         default: nil
         }
     }
+}
+
+/// Keys of the `options` dictionary of CompleteSet.
+public enum SetOption {
+    /// u: repetitions, 0–10,000.
+    public static let reps = "reps"
+    /// d: the weight in kg, 0–1,000.
+    public static let weightKg = "weight_kg"
+    /// b: the set failed; the rest is longer.
+    public static let failed = "failed"
+    /// t: the rest, chosen by hand (1 s to 24 h).
+    public static let restUSec = "rest_usec"
+
+    public static let all = [reps, weightKg, failed, restUSec]
+}
+
+/// Keys of the entries io.restd.Rest1.History returns (`aa{sv}`) and of SetRecorded.
+public enum HistoryKey {
+    // A set (Sets, SetRecorded).
+    public static let id = "id"
+    public static let timer = "timer"
+    public static let atUSec = "at_usec"
+    public static let exercise = "exercise"
+    public static let reps = "reps"
+    public static let weightKg = "weight_kg"
+    public static let failed = "failed"
+    /// The rest that followed the set, prefixed `rest_` in a set's entry.
+    public static let restPrefix = "rest_"
+    // A rest (Rests; in Sets with `rest_` before each).
+    public static let setID = "set_id"
+    public static let startedAtUSec = "started_at_usec"
+    public static let plannedUSec = "planned_usec"
+    public static let adjustUSec = "adjust_usec"
+    public static let pausedUSec = "paused_usec"
+    public static let source = "source"
+    public static let outcome = "outcome"
+    public static let endedAtUSec = "ended_at_usec"
+    public static let takenUSec = "taken_usec"
+    public static let rrMS = "rr_ms"
+    // An exercise (Exercises).
+    public static let name = "name"
+    public static let lastRestUSec = "last_rest_usec"
+    public static let overrideUSec = "override_usec"
+    public static let failedRestUSec = "failed_rest_usec"
+    public static let category = "category"
+    public static let sets = "sets"
+    public static let lastSeenUSec = "last_seen_usec"
+    // Stats.
+    public static let rests = "rests"
+    public static let medianPlannedUSec = "median_planned_usec"
+    public static let medianTakenUSec = "median_taken_usec"
+    public static let medianOverrunUSec = "median_overrun_usec"
+    public static let skipped = "skipped"
+    /// The outcome of a rest still in progress.
+    public static let openOutcome = "open"
 }

@@ -62,12 +62,13 @@ struct ContractTests {
     @Test("Introspect of the running daemon matches dbus/io.restd.Rest1.xml exactly")
     func introspectionMatchesContract() throws {
         let contract = try Self.interfaces(inXML: try Self.contractFile())
-        #expect(Set(contract.keys) == [RestBus.managerInterface, RestBus.timerInterface, RestBus.liveInterface])
+        #expect(Set(contract.keys) == [RestBus.managerInterface, RestBus.timerInterface, RestBus.liveInterface,
+                                       RestBus.historyInterface])
 
         let daemon = try RunningDaemon()
         try daemon.client.start(id: "probe", durationUSec: 60_000_000)
         var served: [String: [String]] = [:]
-        for path in [RestBus.managerPath, RestBus.timerPath(id: "probe"), RestBus.livePath] {
+        for path in [RestBus.managerPath, RestBus.timerPath(id: "probe"), RestBus.livePath, RestBus.historyPath] {
             let result = gdbus(daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", path, "--xml")
             #expect(result.succeeded, "\(result)")
             for (name, shape) in try Self.interfaces(inXML: result.stdout) where name.hasPrefix("io.restd.") {
@@ -90,6 +91,7 @@ struct ContractTests {
             #expect(manager.stdout.contains("<interface name=\"\(name)\">"), "\(name)")
         }
         #expect(manager.stdout.contains("<node name=\"timer\"/>"))
+        #expect(manager.stdout.contains("<node name=\"history\"/>"))
         let timers = gdbus(daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", RestBus.timersPath, "--xml")
         #expect(timers.stdout.contains("<node name=\"one\"/>"), "\(timers)")
         let root = gdbus(daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", "/", "--xml")

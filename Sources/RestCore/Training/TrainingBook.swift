@@ -143,6 +143,22 @@ public struct TrainingBook: Sendable, Equatable {
         return changes
     }
 
+    /// The most RR intervals kept for one rest (over five hours at 60 beats a minute).
+    public static let maxRRIntervals = 20_000
+
+    /// Heart-rate RR intervals (ms) received now: they belong to every rest in progress (while
+    /// its timer runs, and in overtime until the next set). Kept in memory and stored when the
+    /// rest is next written (an add, a pause, its end).
+    public mutating func noteRRIntervals(_ milliseconds: [Int]) {
+        guard !milliseconds.isEmpty, !openRests.isEmpty else { return }
+        let values = milliseconds.compactMap { UInt16(exactly: $0) }
+        for id in Array(openRests.keys) where openRests[id]!.pausedAtUSec == 0 {
+            let room = Self.maxRRIntervals - openRests[id]!.rrIntervalsMS.count
+            guard room > 0 else { continue }
+            openRests[id]!.rrIntervalsMS += values.prefix(room)
+        }
+    }
+
     /// Carries out committed history changes.
     public mutating func apply(_ changes: [HistoryChange]) {
         for change in changes {

@@ -33,6 +33,11 @@ public struct TrainingSettings: Sendable, Equatable {
 
     public init() {}
 
+    /// History from before this instant is pruned: `keepDays` days before `now`.
+    public func historyCutoffUSec(now: USec) -> USec {
+        now.subtractingSaturated(USec(max(keepDays, 0)) * 86_400_000_000)
+    }
+
     /// The settings of the exercise called `name`, if the configuration has any.
     public func exercise(_ name: ExerciseName) -> Exercise? { exercises[name.key] }
 }

@@ -21,6 +21,9 @@ enum BusInterfaces {
             Method("Adjust", in: [Arg("id", .string), Arg("delta_usec", .int64)]),
             Method("Restart", in: [Arg("id", .string)]),
             Method("Cancel", in: [Arg("id", .string)]),
+            Method("CompleteSet", in: [Arg("id", .string), Arg("exercise", .string), Arg("options", options)],
+                   out: [Arg("timer", .objectPath), Arg("rest_usec", .uint64), Arg("rest_source", .string)]),
+            Method("Skip", in: [Arg("id", .string)]),
         ],
         signals: [
             .init("Expired", [Arg("id", .string), Arg("timer", .objectPath),
@@ -52,6 +55,7 @@ enum BusInterfaces {
             Property(TimerProperty.expiredAtUSec, .uint64),
             Property(TimerProperty.notify, .boolean),
             Property(TimerProperty.warnUSec, .uint64),
+            Property(TimerProperty.restSource, .string),
         ])
 }
 
@@ -73,5 +77,22 @@ extension BusInterfaces {
             Property(LiveProperty.active, .boolean),
             Property(LiveProperty.updatedAtUSec, .uint64),
             Property(LiveProperty.maxRateHz, .double, annotations: [.emitsChangedSignal("true")]),
+        ])
+}
+
+extension BusInterfaces {
+    static let history = InterfaceDescription(
+        name: RestBus.historyInterface,
+        methods: [
+            Method("Sets", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("limit", .uint32)],
+                   out: [Arg("sets", .array(options))]),
+            Method("Rests", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("limit", .uint32)],
+                   out: [Arg("rests", .array(options))]),
+            Method("Exercises", out: [Arg("exercises", .array(options))]),
+            Method("Stats", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("exercise", .string)],
+                   out: [Arg("stats", .array(options))]),
+        ],
+        signals: [
+            .init("SetRecorded", [Arg("set", options)]),
         ])
 }

@@ -48,6 +48,16 @@ struct BusSignals {
                                      changed: [ManagerProperty.defaultDurationUSec: .uint64(usec)])
     }
 
+    // MARK: The history
+
+    /// A listener of committed sets: SetRecorded, with the set and the rest it started.
+    func setRecorded(_ set: PlannedSet) {
+        var entry = HistoryEntries.set(set.record)
+        for (key, value) in HistoryEntries.restStarted(set) { entry[HistoryKey.restPrefix + key] = value }
+        server.emitSignal(path: RestBus.historyPath, interface: RestBus.historyInterface, name: "SetRecorded",
+                          arguments: [.vardict(entry)])
+    }
+
     // MARK: The live activity
 
     /// The broadcast: PropertiesChanged of the live object.

@@ -12,6 +12,14 @@ enum ManagerObject {
             let id = try BusArguments.timerID(args[0])
             let command: TimerCommand
             switch call.member {
+            case "CompleteSet":
+                let input = try BusArguments.setInput(exercise: args[1], options: args[2])
+                guard let set = try service.perform(.completeSet(id, input)) else {
+                    throw DBusError(name: RestErrorName.storageFailed, message: "the set was not recorded")
+                }
+                return [.objectPath(RestBus.timerPath(id: id.rawValue)), .uint64(set.rest.usec), .string(set.rest.sourceText)]
+            case "Skip":
+                command = .skip(id)
             case "Start":
                 command = .start(id, durationUSec: args[1].uint64 ?? 0, options: try BusArguments.startOptions(args[2]))
             case "Adjust":

@@ -13,7 +13,7 @@ enum TimerProperties {
     static let names = [
         TimerProperty.id, TimerProperty.label, TimerProperty.next, TimerProperty.state, TimerProperty.durationUSec,
         TimerProperty.startedAtUSec, TimerProperty.endsAtUSec, TimerProperty.remainingUSec,
-        TimerProperty.expiredAtUSec, TimerProperty.notify, TimerProperty.warnUSec,
+        TimerProperty.expiredAtUSec, TimerProperty.notify, TimerProperty.warnUSec, TimerProperty.restSource,
     ]
 
     /// One property's value, without building the others: GetAll and GetManagedObjects ask
@@ -31,6 +31,7 @@ enum TimerProperties {
         case TimerProperty.expiredAtUSec: .uint64(timer.expiredAtUSec)
         case TimerProperty.notify: .boolean(timer.notify)
         case TimerProperty.warnUSec: .uint64(timer.warnUSec)
+        case TimerProperty.restSource: .string(timer.restSource)
         default: nil
         }
     }

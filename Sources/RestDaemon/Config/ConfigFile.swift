@@ -84,6 +84,7 @@ public enum ConfigFile {
             }
         }
         visit(table, prefix: "")
+        for (line, reason) in TrainingConfig.problems(configuration, table: table) { problem(line, reason) }
         guard problems.isEmpty else {
             throw ConfigError(problems.sorted { ($0.line ?? 0, $0.reason) < ($1.line ?? 0, $1.reason) })
         }

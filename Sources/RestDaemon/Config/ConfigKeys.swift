@@ -70,7 +70,7 @@ struct ConfigKey: Sendable {
                   show: { $0.notifications.soundCommand.map { ConfigValue.showStrings($0, list: true) } ?? "(none)" }) { value, config throws(ConfigValueError) in
             config.notifications.soundCommand = try ConfigValue.command(value)
         },
-    ]
+    ] + TrainingConfig.keys
 
     /// The tables that hold keys ("" is the top level).
     static var tables: Set<String> { Set(all.map(\.table)).subtracting([""]) }

@@ -13,6 +13,16 @@ public struct RestdConfiguration: Sendable, Equatable {
     public var live = Live()
     public var heartRate = HeartRate()
     public var notifications = Notifications()
+    /// `[exercises."…"]`, `[categories]`, `[rest] failed_extra`, `[history] keep_days`; its
+    /// `defaultDurationUSec` is unused (see `trainingSettings`).
+    public var training = TrainingSettings()
+
+    /// What the training rules read, with `default_duration` as the last rule.
+    public var trainingSettings: TrainingSettings {
+        var settings = training
+        settings.defaultDurationUSec = defaultDurationUSec
+        return settings
+    }
 
     /// Where restd reads a heart rate itself (`[heart_rate]`).
     public struct HeartRate: Sendable, Equatable {

@@ -121,6 +121,24 @@ final class LiveService {
         if changed { offerToAll(now: now) }
     }
 
+    /// A set was recorded (restd's own producer, like a strap): the activity shows its exercise
+    /// and the sets of it done today, out of the exercise's `sets` when configured. A total
+    /// left by another producer that is now exceeded follows the count.
+    func applySet(_ set: PlannedSet) {
+        let done = Int64(min(set.setsToday, 1000))
+        var entries: Fields = [LiveKey.exercise: .string(set.record.exercise), LiveKey.progressDone: .integer(done)]
+        if let planned = set.setsPlanned {
+            entries[LiveKey.progressTotal] = .integer(max(Int64(planned), done))
+        } else if case .integer(let total)? = activity.fields[LiveKey.progressTotal], total < done {
+            entries[LiveKey.progressTotal] = .integer(done)
+        }
+        do {
+            try update(entries)
+        } catch {
+            logger.warning("could not show the set in the live activity: \(error.message)")
+        }
+    }
+
     func end() {
         let now = clock.now()
         guard activity.end() else { return }

@@ -7,7 +7,8 @@ struct StoreError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// The timers on disk: one SQLite database in WAL mode, written synchronously.
+/// The timers and the training history on disk: one SQLite database in WAL mode, written
+/// synchronously (the history's reads and writes are in HistoryStore.swift).
 ///
 /// Every mutation is one transaction with `synchronous = FULL`, so once `apply` returns the
 /// change survives kill -9 and power loss. All calls block the calling thread and deliver
@@ -15,8 +16,9 @@ struct StoreError: Error, CustomStringConvertible {
 /// directly (no GRDB, no libdispatch): nothing here starts a thread or a timer.
 final class TimerStore {
     /// The schema this code writes; `PRAGMA user_version` of a current file. Files of an older
-    /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`).
-    static let schemaVersion = 2
+    /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`; 2 → 3 the
+    /// training history, `HistorySchema`, and the timers' `rest_source`).
+    static let schemaVersion = 3
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -28,22 +30,24 @@ final class TimerStore {
     /// Why changes cannot be saved (the state directory is read-only), nil when they can.
     let readOnlyReason: String?
 
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     /// The statements every batch uses, prepared once for the life of the connection; nil once closed.
     private var statements: Statements?
     /// The private directory holding the copy a read-only state directory is served from:
     /// removed when the store is closed.
     private let scratchDirectory: String?
 
-    private struct Statements {
+    struct Statements {
         let upsert: SQLiteStatement
         let delete: SQLiteStatement
         let selectAll: SQLiteStatement
+        let history: HistoryStatements
 
         init(_ database: SQLiteDatabase) throws(SQLiteError) {
             upsert = try database.prepare(TimerStore.upsertTimer)
             delete = try database.prepare("DELETE FROM timers WHERE id = ?")
             selectAll = try database.prepare("SELECT \(Column.list) FROM timers ORDER BY id")
+            history = try HistoryStatements(database)
         }
     }
 
@@ -184,6 +188,16 @@ final class TimerStore {
             guard Set(columns) == Set(Column.all(version: Int(version))) else {
                 return "\(path) has a timers table with unexpected columns (\(columns.joined(separator: ", ")))"
             }
+            guard version >= 3 else { return nil }
+            for (table, expected) in HistorySchema.columns.sorted(by: { $0.key < $1.key }) {
+                guard tables.contains(table) else {
+                    return "\(path) has schema version \(version) but no \(table) table"
+                }
+                let columns = try database.strings("SELECT name FROM pragma_table_info('\(table)')")
+                guard Set(columns) == Set(expected) else {
+                    return "\(path) has a \(table) table with unexpected columns (\(columns.joined(separator: ", ")))"
+                }
+            }
             return nil
         default:
             return "\(path) has an invalid schema version \(version)"
@@ -223,6 +237,7 @@ final class TimerStore {
                 let version = try database.integer("PRAGMA user_version") ?? 0
                 if version == 0 {
                     try database.execute(createTimersTable)
+                    try database.execute(HistorySchema.create)
                 } else {
                     for step in migrations where step.from >= version {
                         try database.execute(step.sql)
@@ -276,7 +291,17 @@ final class TimerStore {
     /// Persists planned events in one transaction: added and changed timers are upserted,
     /// removed ones deleted. An empty list touches nothing.
     func apply(_ events: [TimerEvent]) throws(StoreError) {
-        guard !events.isEmpty else { return }
+        try commit(events, history: [])
+    }
+
+    /// Persists a command's timer events and history changes in one transaction; with
+    /// `pruneBeforeUSec`, history older than that goes in the same transaction (pruning rides
+    /// on commits, so that it never needs a wake-up of its own).
+    func commit(_ events: [TimerEvent], history: [HistoryChange], pruneBeforeUSec: USec? = nil) throws(StoreError) {
+        if events.isEmpty && history.isEmpty {
+            // Only pruning: nothing to refuse on a read-only state.
+            guard pruneBeforeUSec != nil, readOnlyReason == nil else { return }
+        }
         if let readOnlyReason { throw StoreError(description: "cannot save changes: \(readOnlyReason)") }
         func failure(_ reason: String) -> StoreError {
             StoreError(description: "could not write the state file \(path): \(reason)")
@@ -299,6 +324,14 @@ final class TimerStore {
                 break
             }
         }
+        var historyWrites: [HistoryStatements.Write] = []
+        for change in history {
+            do {
+                historyWrites += try HistoryStatements.writes(for: change)
+            } catch {
+                throw failure(error.description)
+            }
+        }
         do {
             let statements = try openStatements()
             try database.transaction { () throws(SQLiteError) in
@@ -308,6 +341,7 @@ final class TimerStore {
                     case .delete(let id): try statements.delete.run([.text(id)])
                     }
                 }
+                try statements.history.run(historyWrites, pruneBeforeUSec: pruneBeforeUSec)
             }
         } catch {
             throw failure(error.reason)
@@ -329,7 +363,7 @@ final class TimerStore {
         }
     }
 
-    private func openStatements() throws(SQLiteError) -> Statements {
+    func openStatements() throws(SQLiteError) -> Statements {
         guard let statements else {
             throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: "the state file is closed")
         }
@@ -345,6 +379,8 @@ final class TimerStore {
              remaining_usec, expired_at_usec, updated_at_usec
         // Schema 2.
         case warn_usec, warned
+        // Schema 3.
+        case rest_source
 
         var name: String { String(describing: self) }
 
@@ -353,7 +389,11 @@ final class TimerStore {
 
         /// The columns a file of schema `version` has.
         static func all(version: Int) -> [String] {
-            version == 1 ? Array(all[...Column.updated_at_usec.rawValue]) : all
+            switch version {
+            case 1: Array(all[...Column.updated_at_usec.rawValue])
+            case 2: Array(all[...Column.warned.rawValue])
+            default: all
+            }
         }
     }
 
@@ -364,6 +404,7 @@ final class TimerStore {
             ALTER TABLE timers ADD COLUMN warn_usec INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE timers ADD COLUMN warned INTEGER NOT NULL DEFAULT 0
             """),
+        (2, "ALTER TABLE timers ADD COLUMN rest_source TEXT NOT NULL DEFAULT '';\n" + HistorySchema.create),
     ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.
@@ -382,7 +423,8 @@ final class TimerStore {
             expired_at_usec INTEGER NOT NULL,
             updated_at_usec INTEGER NOT NULL,
             warn_usec INTEGER NOT NULL DEFAULT 0,
-            warned INTEGER NOT NULL DEFAULT 0
+            warned INTEGER NOT NULL DEFAULT 0,
+            rest_source TEXT NOT NULL DEFAULT ''
         ) STRICT
         """
 
@@ -407,7 +449,7 @@ final class TimerStore {
             try integer(timer.durationUSec, "duration_usec"), try integer(timer.startedAtUSec, "started_at_usec"),
             try integer(timer.endsAtUSec, "ends_at_usec"), try integer(timer.remainingUSec, "remaining_usec"),
             try integer(timer.expiredAtUSec, "expired_at_usec"), try integer(timer.updatedAtUSec, "updated_at_usec"),
-            try integer(timer.warnUSec, "warn_usec"), .integer(timer.warned ? 1 : 0),
+            try integer(timer.warnUSec, "warn_usec"), .integer(timer.warned ? 1 : 0), .text(timer.restSource),
         ]
     }
 
@@ -454,6 +496,7 @@ final class TimerStore {
             durationUSec: try usec(.duration_usec), startedAtUSec: try usec(.started_at_usec),
             endsAtUSec: try usec(.ends_at_usec), remainingUSec: try usec(.remaining_usec),
             expiredAtUSec: try usec(.expired_at_usec), updatedAtUSec: try usec(.updated_at_usec),
-            deadlineBoottime: 0, warnUSec: try usec(.warn_usec), warned: try flag(.warned))
+            deadlineBoottime: 0, warnUSec: try usec(.warn_usec), warned: try flag(.warned),
+            restSource: try text(.rest_source))
     }
 }

@@ -10,7 +10,9 @@ import RestProtocol
 typealias TimerListener = ([TimerEvent]) -> Void
 
 /// The one path by which timers change: it plans in the core, commits to SQLite, applies the
-/// events to the book, tells the listeners, and arms the one timer of the next expiry.
+/// events to the book, tells the listeners, and arms the one timer of the next expiry. The
+/// training history rides on the same path: a command's plan (`TrainingBook.plan`) holds its
+/// timer events and its history changes, committed in one transaction and applied together.
 ///
 /// Two orders, on purpose:
 ///
@@ -27,6 +29,8 @@ typealias TimerListener = ([TimerEvent]) -> Void
 ///   again; what the disk missed is recomputed from the stored deadline.
 final class TimerService {
     private(set) var book: TimerBook
+    /// The rests in progress and the training rules; its settings follow the configuration.
+    private(set) var training: TrainingBook
     private let store: TimerStore
     private let clock: TimeSource
     private let logger: Logger
@@ -35,9 +39,13 @@ final class TimerService {
 
     /// Called, in order, with every batch of events once it is carried out. Set once, by the daemon.
     var listeners: [TimerListener] = []
+    /// Called, in order, with every set once it is committed (after the timer listeners).
+    var setListeners: [(PlannedSet) -> Void] = []
 
-    init(book: TimerBook, store: TimerStore, clock: TimeSource, loop: EventLoop, logger: Logger) throws(SystemError) {
+    init(book: TimerBook, training: TrainingBook, store: TimerStore, clock: TimeSource, loop: EventLoop,
+         logger: Logger) throws(SystemError) {
         self.book = book
+        self.training = training
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -51,27 +59,76 @@ final class TimerService {
     // MARK: A caller's command: commit → apply → signal → reply
 
     /// Carries out `command`. The change is on disk before this returns, so the caller's reply
-    /// can never announce something a crash would lose.
-    func perform(_ command: TimerCommand) throws(DBusError) {
+    /// can never announce something a crash would lose. For a set, returns the set and its rest.
+    @discardableResult
+    func perform(_ command: TimerCommand) throws(DBusError) -> PlannedSet? {
         let now = clock.now()
         // Expire what is due first, so the command sees the state a punctual daemon would have.
         runDue(now: now)
-        let events: [TimerEvent]
+        let plan: CommandPlan
         do {
-            events = try book.plan(command, now: now)
+            plan = try planCommand(command, now: now)
         } catch {
             throw error.dbusError
         }
-        guard !events.isEmpty else { return }
+        guard !plan.isEmpty else { return nil }
         do {
-            try store.apply(events)
+            // A set prunes the history older than keep_days in its own transaction.
+            let prune = plan.set == nil ? nil : pruneCutoff(now: now)
+            try store.commit(plan.events, history: plan.history, pruneBeforeUSec: prune)
         } catch {
             logger.error("could not store a change, refusing it: \(error)")
             throw DBusError(name: RestErrorName.storageFailed,
                             message: "the change could not be saved (\(error)); nothing was changed")
         }
-        apply(events, now: now)
+        training.apply(plan.history)
+        apply(plan.events, now: now)
+        if let set = plan.set {
+            for listener in setListeners { listener(set) }
+        }
+        return plan.set
     }
+
+    /// Plans in the core; for a set, the store is asked what the history knows first.
+    private func planCommand(_ command: TimerCommand, now: Instant) throws(TimerError) -> CommandPlan {
+        guard case .completeSet(let id, let input) = command else {
+            return try training.plan(command, timers: book, now: now)
+        }
+        let previous: String?
+        do {
+            previous = input.exercise == nil ? try store.lastExercise(timer: id) : nil
+        } catch {
+            logger.error("\(error)")
+            previous = nil
+        }
+        let dayStart = LocalDay.startUSec(of: now.realtime)
+        return try training.plan(command, timers: book, now: now, previousExercise: previous) { [store, logger] name in
+            do {
+                return try store.facts(name, dayStartUSec: dayStart)
+            } catch {
+                logger.error("\(error)")
+                return ExerciseFacts()
+            }
+        }
+    }
+
+    /// History before this instant is pruned (`[history] keep_days`).
+    func pruneCutoff(now: Instant) -> USec {
+        training.settings.historyCutoffUSec(now: now.realtime)
+    }
+
+    /// Puts new training settings (from a reloaded configuration) into force for the next set.
+    func setTrainingSettings(_ settings: TrainingSettings) {
+        training.settings = settings
+    }
+
+    /// RR intervals from a heart-rate strap: kept with the rests in progress.
+    func noteRRIntervals(_ milliseconds: [Int]) {
+        training.noteRRIntervals(milliseconds)
+    }
+
+    /// The store, for the history's queries (read-only use).
+    var historyStore: TimerStore { store }
 
     // MARK: restd's own housekeeping: apply → signal → commit
 
@@ -107,9 +164,11 @@ final class TimerService {
 
     private func commitHousekeeping(_ events: [TimerEvent], now: Instant) {
         guard !events.isEmpty else { return }
+        let history = training.followHousekeeping(events)
+        training.apply(history)
         apply(events, now: now)
         do {
-            try store.apply(events)
+            try store.commit(events, history: history)
         } catch {
             logger.error("could not store expiry or clean-up: \(error)")
         }

@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How `restctl history` writes sets: one line each for people, JSON, or CSV for spreadsheets.
+///
+///     2026-11-23 18:02  Squat        5×100 kg  rest 2:41 of 2:30 (+0:11)
+///     2026-11-23 18:05  Squat        5×100 kg  failed  rest 1:02 of 3:00 (-1:58), skipped
+///     2026-11-23 18:07  Bench press  8×60 kg   resting, 2:00 planned
+public enum HistoryFormat {
+    /// One line per set, local time, names and the set's numbers padded so that rests line up.
+    public static func lines(_ sets: [HistorySet]) -> [String] {
+        let nameWidth = sets.map { $0.exercise.count }.max() ?? 0
+        let workWidth = sets.map { work($0).count }.max() ?? 0
+        return sets.map { set in
+            var line = TimeFormat.localMinute(usec: set.atUSec) + "  " + padded(set.exercise, nameWidth)
+            let done = work(set)
+            if workWidth > 0 { line += "  " + padded(done, workWidth) }
+            if let rest = set.rest { line += "  " + restText(rest) }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+
+    /// "5×100 kg", "5 reps", "100 kg", with " failed" after a failed set; "" for none of these.
+    static func work(_ set: HistorySet) -> String {
+        var text: String
+        switch (set.reps, set.weightKg) {
+        case (let reps?, let kg?): text = "\(reps)×\(number(kg)) kg"
+        case (let reps?, nil): text = "\(reps) rep\(reps == 1 ? "" : "s")"
+        case (nil, let kg?): text = "\(number(kg)) kg"
+        case (nil, nil): text = ""
+        }
+        if set.failed { text += text.isEmpty ? "failed" : " failed" }
+        return text
+    }
+
+    static func restText(_ rest: HistorySet.Rest) -> String {
+        let planned = TimeFormat.elapsed(usec: rest.finalUSec)
+        guard rest.outcome != "open", let taken = rest.takenUSec else { return "resting, \(planned) planned" }
+        var text = "rest \(TimeFormat.elapsed(usec: taken)) of \(planned) (\(signed(rest.overrunUSec ?? 0)))"
+        if rest.outcome != "completed" { text += ", \(rest.outcome)" }
+        return text
+    }
+
+    /// "+0:11", "-1:58", "+0:00".
+    public static func signed(_ usec: Int64) -> String {
+        (usec < 0 ? "-" : "+") + TimeFormat.elapsed(usec: usec.magnitude)
+    }
+
+    /// 100, 102.5: no needless ".0".
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    // MARK: JSON
+
+    /// The sets as one JSON array on one line; keys always present, null when unknown:
+    /// `{"id":1,"timer":"default","at":"2026-11-23T18:02:00.000Z","exercise":"Squat","reps":5,
+    /// "weight_kg":100,"failed":false,"rest":{"planned_usec":150000000,"adjust_usec":0,
+    /// "final_usec":150000000,"paused_usec":0,"source":"last_used","outcome":"completed",
+    /// "taken_usec":161000000,"overrun_usec":11000000,"ended_at":"…"}}`; `rest` is null when no
+    /// rest followed.
+    public static func json(_ sets: [HistorySet]) -> String {
+        "[" + sets.map(jsonObject).joined(separator: ",") + "]"
+    }
+
+    static func jsonObject(_ set: HistorySet) -> String {
+        var text = "{\"id\":\(set.id),\"timer\":" + JSONText.quoted(set.timer)
+        text += ",\"at\":\"" + TimeFormat.iso8601(usec: set.atUSec) + "\""
+        text += ",\"exercise\":" + JSONText.quoted(set.exercise)
+        text += ",\"reps\":" + (set.reps.map(String.init) ?? "null")
+        text += ",\"weight_kg\":" + (set.weightKg.map(number) ?? "null")
+        text += ",\"failed\":" + (set.failed ? "true" : "false")
+        text += ",\"rest\":"
+        guard let rest = set.rest else { return text + "null}" }
+        text += "{\"planned_usec\":\(rest.plannedUSec),\"adjust_usec\":\(rest.adjustUSec),\"final_usec\":\(rest.finalUSec)"
+        text += ",\"paused_usec\":\(rest.pausedUSec),\"source\":" + JSONText.quoted(rest.source)
+        text += ",\"outcome\":" + JSONText.quoted(rest.outcome)
+        text += ",\"taken_usec\":" + (rest.takenUSec.map { String($0) } ?? "null")
+        text += ",\"overrun_usec\":" + (rest.overrunUSec.map { String($0) } ?? "null")
+        text += ",\"ended_at\":" + (rest.endedAtUSec.map { "\"" + TimeFormat.iso8601(usec: $0) + "\"" } ?? "null")
+        return text + "}}"
+    }
+
+    // MARK: CSV
+
+    /// The header row of `csvRow`.
+    public static let csvHeader =
+        "id,time,exercise,reps,weight_kg,failed,timer,rest_planned_s,rest_taken_s,rest_overrun_s,rest_paused_s,rest_outcome,rest_source,rest_ended"
+
+    /// One set as a CSV row (RFC 4180): ISO 8601 UTC times, durations in seconds with
+    /// milliseconds, empty cells for what is unknown.
+    public static func csvRow(_ set: HistorySet) -> String {
+        var cells = [String(set.id), TimeFormat.iso8601(usec: set.atUSec), csvCell(set.exercise),
+                     set.reps.map(String.init) ?? "", set.weightKg.map(number) ?? "", set.failed ? "true" : "false",
+                     csvCell(set.timer)]
+        if let rest = set.rest {
+            cells += [seconds(rest.finalUSec), rest.takenUSec.map(seconds) ?? "",
+                      rest.overrunUSec.map { ($0 < 0 ? "-" : "") + seconds($0.magnitude) } ?? "",
+                      seconds(rest.pausedUSec), rest.outcome, csvCell(rest.source),
+                      rest.endedAtUSec.map { TimeFormat.iso8601(usec: $0) } ?? ""]
+        } else {
+            cells += ["", "", "", "", "", "", ""]
+        }
+        return cells.joined(separator: ",")
+    }
+
+    /// A cell quoted when it holds a comma, a quote or a line break (quotes doubled).
+    static func csvCell(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+
+    /// 161.25 s as "161.250".
+    static func seconds(_ usec: UInt64) -> String {
+        let millis = (usec + 500) / 1_000
+        let fraction = String(millis % 1_000)
+        return "\(millis / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    private static func padded(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+}
+
+/// How `restctl stats` writes the numbers per exercise.
+///
+///     exercise     sets  rests  planned  taken  overrun  skipped
+///     Bench press     6      5     2:00   2:10    +0:08        0
+///     Squat          12     11     2:30   2:41    +0:11        1
+public enum StatsFormat {
+    public static func lines(_ stats: [ExerciseStatsSnapshot]) -> [String] {
+        let header = ["exercise", "sets", "rests", "planned", "taken", "overrun", "skipped"]
+        let rows = stats.map { entry in
+            [entry.exercise, String(entry.sets), String(entry.rests),
+             entry.medianPlannedUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
+             entry.medianTakenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
+             entry.medianOverrunUSec.map(HistoryFormat.signed) ?? "-", String(entry.skipped)]
+        }
+        let all = [header] + rows
+        let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + pad : pad + cell  // names left, numbers right
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }
+    }
+
+    /// `[{"exercise":"Squat","sets":12,"rests":11,"skipped":1,"median_planned_usec":150000000,
+    /// "median_taken_usec":161000000,"median_overrun_usec":11000000}]`; medians null without rests.
+    public static func json(_ stats: [ExerciseStatsSnapshot]) -> String {
+        "[" + stats.map { entry in
+            "{\"exercise\":" + JSONText.quoted(entry.exercise) + ",\"sets\":\(entry.sets),\"rests\":\(entry.rests)"
+                + ",\"skipped\":\(entry.skipped)"
+                + ",\"median_planned_usec\":" + (entry.medianPlannedUSec.map { String($0) } ?? "null")
+                + ",\"median_taken_usec\":" + (entry.medianTakenUSec.map { String($0) } ?? "null")
+                + ",\"median_overrun_usec\":" + (entry.medianOverrunUSec.map { String($0) } ?? "null") + "}"
+        }.joined(separator: ",") + "]"
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+}
+
+extension TimeFormat {
+    /// An instant as local date and time to the minute: `2026-11-23 18:02`.
+    public static func localMinute(usec: UInt64) -> String {
+        var seconds = time_t(clamping: usec / 1_000_000)
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return iso8601(usec: usec) }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+    }
+}

@@ -1,0 +1,98 @@
+import DBusKit
+import RestCore
+import RestProtocol
+
+/// io.restd.Rest1.History at /io/restd/Rest1/history: the training history, read-only. Reads
+/// run on the loop like every call (a week of sets takes well under a millisecond; stats over a
+/// year of 100,000 sets some tens of milliseconds).
+enum HistoryObject {
+    static func make(service: TimerService) -> ExportedInterface {
+        ExportedInterface(BusInterfaces.history, call: { call throws(DBusError) in
+            let args = call.arguments
+            let store = service.historyStore
+            do {
+                switch call.member {
+                case "Sets":
+                    let (since, until, limit) = try window(args)
+                    let (rows, more) = try store.sets(since: since, until: until, exerciseKey: "", limit: limit)
+                    try refuseMore(more, limit: limit, what: "sets")
+                    return [.array(BusInterfaces.options, rows.map { .vardict(HistoryEntries.set($0)) })]
+                case "Rests":
+                    let (since, until, limit) = try window(args)
+                    let (rows, more) = try store.rests(since: since, until: until, exerciseKey: "", limit: limit)
+                    try refuseMore(more, limit: limit, what: "rests")
+                    return [.array(BusInterfaces.options, rows.map { .vardict(HistoryEntries.rest($0)) })]
+                case "Exercises":
+                    return [.array(BusInterfaces.options, try exercises(store, settings: service.training.settings))]
+                case "Stats":
+                    let since = args[0].uint64 ?? 0
+                    let until = until(args[1].uint64 ?? 0)
+                    let key = try exerciseKey(args[2].string ?? "")
+                    let stats = ExerciseStats.compute(try store.statsRows(since: since, until: until, exerciseKey: key))
+                    return [.array(BusInterfaces.options, stats.map { .vardict(HistoryEntries.stats($0)) })]
+                default:
+                    throw DBusError(.unknownMethod, "no method \(call.member)")
+                }
+            } catch let error as StoreError {
+                throw DBusError(name: RestErrorName.storageFailed, message: error.description)
+            } catch let error as DBusError {
+                throw error
+            } catch {
+                throw DBusError(.failed, "\(error)")
+            }
+        }, property: { _ in nil })
+    }
+
+    /// since, until (0: no end) and limit (0: as many as allowed) of Sets and Rests.
+    private static func window(_ args: [DBusValue]) throws(DBusError) -> (USec, USec, Int) {
+        guard case .uint32(let requested) = args[2] else { throw DBusError(.invalidArgs, "limit must be a uint32 (u)") }
+        let limit = Int(requested)
+        guard limit <= TimerStore.maxHistoryRows else {
+            throw DBusError(name: RestErrorName.limitExceeded,
+                            message: "limit \(limit) is more than the \(TimerStore.maxHistoryRows) rows one call may return; "
+                                + "ask for fewer and page with since_usec")
+        }
+        return (args[0].uint64 ?? 0, until(args[1].uint64 ?? 0), limit == 0 ? TimerStore.maxHistoryRows : limit)
+    }
+
+    /// The key of an exercise filter; "" for all.
+    private static func exerciseKey(_ name: String) throws(DBusError) -> String {
+        guard !name.isEmpty else { return "" }
+        do {
+            return try ExerciseName(parsing: name).key
+        } catch {
+            throw error.dbusError
+        }
+    }
+
+    private static func until(_ usec: USec) -> USec { usec == 0 ? USec(Int64.max) : usec }
+
+    /// Limit 0 asks for everything: refused when that is more than one call may return.
+    private static func refuseMore(_ more: Bool, limit: Int, what: String) throws(DBusError) {
+        guard more, limit == TimerStore.maxHistoryRows else { return }
+        throw DBusError(name: RestErrorName.limitExceeded,
+                        message: "more than \(TimerStore.maxHistoryRows) \(what) match, the most one call may return; "
+                            + "give a limit and page with since_usec, or a shorter time span")
+    }
+
+    /// Every exercise remembered or configured: name, last rest, override, sets, last seen.
+    private static func exercises(_ store: TimerStore, settings: TrainingSettings) throws -> [DBusValue] {
+        var entries: [String: [String: DBusValue]] = [:]
+        for exercise in try store.exercises() {
+            var entry: [String: DBusValue] = [
+                HistoryKey.name: .string(exercise.name), HistoryKey.sets: .uint32(UInt32(clamping: exercise.sets)),
+                HistoryKey.lastSeenUSec: .uint64(exercise.lastSeenUSec),
+            ]
+            if let rest = exercise.lastRestUSec { entry[HistoryKey.lastRestUSec] = .uint64(rest) }
+            entries[exercise.key] = entry
+        }
+        for (key, configured) in settings.exercises {
+            var entry = entries[key] ?? [HistoryKey.name: .string(key), HistoryKey.sets: .uint32(0)]
+            if let rest = configured.restUSec { entry[HistoryKey.overrideUSec] = .uint64(rest) }
+            if let rest = configured.failedRestUSec { entry[HistoryKey.failedRestUSec] = .uint64(rest) }
+            if let category = configured.category { entry[HistoryKey.category] = .string(category) }
+            entries[key] = entry
+        }
+        return entries.sorted { $0.key < $1.key }.map { .vardict($0.value) }
+    }
+}

@@ -1,0 +1,122 @@
+import RestCore
+import TOML
+
+/// The keys of the training rules: `[rest] failed_extra`, `[history] keep_days`, and two tables
+/// whose keys are the person's own names — `[exercises."Squat"]` (rest, failed_rest, category,
+/// sets) and `[categories]` (a rest per category name). Each table is one `ConfigKey` whose
+/// value is the whole table.
+enum TrainingConfig {
+    static let exerciseKeys = ["rest", "failed_rest", "category", "sets"]
+
+    static let keys: [ConfigKey] = [
+        ConfigKey(path: "rest.failed_extra", defaultText: "\"30s\"", appliesOnReload: true,
+                  show: { ConfigValue.showDuration($0.training.failedExtraUSec) }) { value, config throws(ConfigValueError) in
+            config.training.failedExtraUSec = try ConfigValue.duration(value, min: 0, max: TimerLimits.standard.maxDurationUSec)
+        },
+        ConfigKey(path: "history.keep_days", defaultText: "365", appliesOnReload: true,
+                  show: { String($0.training.keepDays) }) { value, config throws(ConfigValueError) in
+            config.training.keepDays = try ConfigValue.integer(value, in: 1...36_500)
+        },
+        ConfigKey(path: "categories", defaultText: "(none)", appliesOnReload: true,
+                  show: { showCategories($0.training.categories) }) { value, config throws(ConfigValueError) in
+            config.training.categories = try categories(value)
+        },
+        ConfigKey(path: "exercises", defaultText: "(none)", appliesOnReload: true,
+                  show: { showExercises($0.training.exercises) }) { value, config throws(ConfigValueError) in
+            config.training.exercises = try exercises(value)
+        },
+    ]
+
+    /// `[categories]`: `compound = "2m30s"`, one rest per name.
+    static func categories(_ value: TOMLValue) throws(ConfigValueError) -> [String: USec] {
+        guard let table = value.table else {
+            throw ConfigValueError("must be a table ([categories]) of rests, found \(value.typeDescription)")
+        }
+        var result: [String: USec] = [:]
+        for (name, rest) in table.entries {
+            do {
+                result[name] = try restDuration(rest)
+            } catch {
+                throw ConfigValueError("category \"\(name.debugEscaped)\": \(error.reason)")
+            }
+        }
+        return result
+    }
+
+    /// `[exercises."Squat"]` tables, by `ExerciseName.key`.
+    static func exercises(_ value: TOMLValue) throws(ConfigValueError) -> [String: TrainingSettings.Exercise] {
+        guard let table = value.table else {
+            throw ConfigValueError("must hold one table per exercise ([exercises.\"Squat\"]), found \(value.typeDescription)")
+        }
+        var result: [String: TrainingSettings.Exercise] = [:]
+        for (rawName, entry) in table.entries {
+            let name: ExerciseName
+            do {
+                name = try ExerciseName(parsing: rawName)
+            } catch {
+                throw ConfigValueError(error.message)
+            }
+            let label = "exercises.\"\(rawName.debugEscaped)\""
+            guard result[name.key] == nil else {
+                throw ConfigValueError("\(label) names an exercise already listed (names are compared without regard to case)")
+            }
+            guard let fields = entry.table else {
+                throw ConfigValueError("\(label) must be a table ([\(label)]), found \(entry.typeDescription)")
+            }
+            var exercise = TrainingSettings.Exercise()
+            for (key, field) in fields.entries {
+                do throws(ConfigValueError) {
+                    switch key {
+                    case "rest": exercise.restUSec = try restDuration(field)
+                    case "failed_rest": exercise.failedRestUSec = try restDuration(field)
+                    case "category":
+                        guard let text = field.string, !text.isEmpty else {
+                            throw ConfigValueError("expected the name of a category of [categories], found \(field.typeDescription)")
+                        }
+                        exercise.category = text
+                    case "sets": exercise.sets = try ConfigValue.integer(field, in: 1...1000)
+                    default:
+                        throw ConfigValueError("unknown key; an exercise has \(exerciseKeys.joined(separator: ", "))")
+                    }
+                } catch {
+                    throw ConfigValueError("\(label).\(key): \(error.reason)")
+                }
+            }
+            result[name.key] = exercise
+        }
+        return result
+    }
+
+    /// An exercise's category that `[categories]` does not define: a typo would silently fall
+    /// back to default_duration.
+    static func problems(_ configuration: RestdConfiguration, table: TOMLTable) -> [(Int, String)] {
+        let line = table["exercises"]?.line ?? 1
+        return configuration.training.exercises.sorted { $0.key < $1.key }.compactMap { key, exercise in
+            guard let category = exercise.category, configuration.training.categories[category] == nil else { return nil }
+            let known = configuration.training.categories.keys.sorted().map { "\"\($0)\"" }
+            return (line, "exercises: the category \"\(category.debugEscaped)\" of \"\(key.debugEscaped)\" is not in [categories]"
+                + (known.isEmpty ? "; define it there" : " (\(known.joined(separator: ", ")))"))
+        }
+    }
+
+    private static func restDuration(_ value: TOMLValue) throws(ConfigValueError) -> USec {
+        try ConfigValue.duration(value, min: TimerLimits.standard.minDurationUSec, max: TimerLimits.standard.maxDurationUSec)
+    }
+
+    private static func showCategories(_ categories: [String: USec]) -> String {
+        categories.isEmpty ? "(none)"
+            : categories.sorted { $0.key < $1.key }.map { "\($0.key) = \(ConfigValue.showDuration($0.value))" }
+                .joined(separator: ", ")
+    }
+
+    private static func showExercises(_ exercises: [String: TrainingSettings.Exercise]) -> String {
+        exercises.isEmpty ? "(none)" : exercises.sorted { $0.key < $1.key }.map { key, exercise in
+            var parts: [String] = []
+            if let rest = exercise.restUSec { parts.append("rest = \(ConfigValue.showDuration(rest))") }
+            if let rest = exercise.failedRestUSec { parts.append("failed_rest = \(ConfigValue.showDuration(rest))") }
+            if let category = exercise.category { parts.append("category = \(ConfigValue.showStrings([category], list: false))") }
+            if let sets = exercise.sets { parts.append("sets = \(sets)") }
+            return "\(ConfigValue.showStrings([key], list: false)) {\(parts.joined(separator: ", "))}"
+        }.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,100 @@
+/// The history's tables in state.sqlite (schema 3): every set, the rest after each, and what
+/// restd remembers per exercise. STRICT, like the timers table: a value of the wrong type is
+/// refused, not stored.
+enum HistorySchema {
+    /// The columns of each history table, checked when the file is opened: a table that does
+    /// not have them makes the file unusable, and it is moved aside like any broken state.
+    static let columns: [String: [String]] = [
+        "sets": ["id", "timer_id", "at_usec", "exercise", "exercise_key", "reps", "weight_kg", "failed"],
+        "rests": ["set_id", "timer_id", "exercise", "exercise_key", "started_at_usec", "planned_usec", "source",
+                  "adjust_usec", "paused_usec", "paused_at_usec", "outcome", "ended_at_usec", "taken_usec", "rr_ms"],
+        "exercises": ["key", "name", "last_rest_usec", "sets", "last_seen_usec"],
+    ]
+
+    /// Creates the tables and their indexes (part of a new file, and of the migration 2 → 3).
+    static let create = """
+        CREATE TABLE sets (
+            id INTEGER PRIMARY KEY NOT NULL,
+            timer_id TEXT NOT NULL,
+            at_usec INTEGER NOT NULL,
+            exercise TEXT NOT NULL,
+            exercise_key TEXT NOT NULL,
+            reps INTEGER,
+            weight_kg REAL,
+            failed INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX sets_by_time ON sets (at_usec);
+        CREATE INDEX sets_by_exercise ON sets (exercise_key, at_usec);
+        CREATE INDEX sets_by_timer ON sets (timer_id, id);
+        CREATE TABLE rests (
+            set_id INTEGER PRIMARY KEY NOT NULL,
+            timer_id TEXT NOT NULL,
+            exercise TEXT NOT NULL,
+            exercise_key TEXT NOT NULL,
+            started_at_usec INTEGER NOT NULL,
+            planned_usec INTEGER NOT NULL,
+            source TEXT NOT NULL,
+            adjust_usec INTEGER NOT NULL,
+            paused_usec INTEGER NOT NULL,
+            paused_at_usec INTEGER NOT NULL,
+            outcome TEXT,
+            ended_at_usec INTEGER NOT NULL,
+            taken_usec INTEGER NOT NULL,
+            rr_ms TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX rests_by_time ON rests (started_at_usec);
+        CREATE INDEX rests_open ON rests (timer_id) WHERE outcome IS NULL;
+        CREATE TABLE exercises (
+            key TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            last_rest_usec INTEGER,
+            sets INTEGER NOT NULL,
+            last_seen_usec INTEGER NOT NULL
+        ) STRICT
+        """
+
+    static let insertSet = """
+        INSERT INTO sets (id, timer_id, at_usec, exercise, exercise_key, reps, weight_kg, failed)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    /// A set counts for its exercise; the first set of a new exercise names it.
+    static let countSet = """
+        INSERT INTO exercises (key, name, last_rest_usec, sets, last_seen_usec) VALUES (?, ?, NULL, 1, ?)
+        ON CONFLICT(key) DO UPDATE SET sets = sets + 1, last_seen_usec = excluded.last_seen_usec
+        """
+    static let upsertRest = """
+        INSERT INTO rests (\(columns["rests"]!.joined(separator: ", ")))
+        VALUES (\(columns["rests"]!.map { _ in "?" }.joined(separator: ", ")))
+        ON CONFLICT(set_id) DO UPDATE SET
+        \(columns["rests"]!.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        """
+    static let rememberRest = "UPDATE exercises SET last_rest_usec = ? WHERE key = ?"
+    static let pruneSets = "DELETE FROM sets WHERE at_usec < ?"
+    static let pruneRests = "DELETE FROM rests WHERE started_at_usec < ? AND outcome IS NOT NULL"
+
+    static let openRests = "SELECT \(columns["rests"]!.joined(separator: ", ")) FROM rests WHERE outcome IS NULL"
+    static let lastSetID = "SELECT max((SELECT coalesce(max(id), 0) FROM sets), (SELECT coalesce(max(set_id), 0) FROM rests))"
+    static let lastExercise = "SELECT exercise FROM sets WHERE timer_id = ? ORDER BY id DESC LIMIT 1"
+    static let exercise = "SELECT name, last_rest_usec FROM exercises WHERE key = ?"
+    static let setsSince = "SELECT count(*) FROM sets WHERE exercise_key = ? AND at_usec >= ?"
+
+    /// A set with the rest that followed it; `?3` is an exercise key or '' for all; `?4` a LIMIT.
+    static let setsBetween = """
+        SELECT s.id, s.timer_id, s.at_usec, s.exercise, s.reps, s.weight_kg, s.failed,
+               r.planned_usec, r.adjust_usec, r.paused_usec, r.source, r.outcome, r.taken_usec, r.ended_at_usec
+        FROM sets s LEFT JOIN rests r ON r.set_id = s.id
+        WHERE s.at_usec >= ?1 AND s.at_usec < ?2 AND (?3 = '' OR s.exercise_key = ?3)
+        ORDER BY s.at_usec, s.id LIMIT ?4
+        """
+    static let restsBetween = """
+        SELECT \(columns["rests"]!.joined(separator: ", ")) FROM rests
+        WHERE started_at_usec >= ?1 AND started_at_usec < ?2 AND (?3 = '' OR exercise_key = ?3)
+        ORDER BY started_at_usec, set_id LIMIT ?4
+        """
+    static let exercises = "SELECT key, name, last_rest_usec, sets, last_seen_usec FROM exercises ORDER BY key"
+    static let statsRows = """
+        SELECT s.exercise_key, s.exercise, r.planned_usec + r.adjust_usec, r.taken_usec, r.outcome
+        FROM sets s LEFT JOIN rests r ON r.set_id = s.id
+        WHERE s.at_usec >= ?1 AND s.at_usec < ?2 AND (?3 = '' OR s.exercise_key = ?3)
+        """
+}
