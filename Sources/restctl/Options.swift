@@ -39,8 +39,16 @@ enum DurationRole {
     case taken
     /// `start --warn`: how long before the end the pre-alert comes, at least 1 s.
     case warning
+    /// `set --rest`: the rest after the set, chosen by hand; a rest of 1 s to 24 h.
+    case setRest
 
-    var name: String { self == .warning ? "--warn" : "duration" }
+    var name: String {
+        switch self {
+        case .warning: "--warn"
+        case .setRest: "--rest"
+        case .rest, .added, .taken: "duration"
+        }
+    }
 }
 
 /// A duration argument in microseconds, or one sentence (exit 64) naming the flag or argument.
@@ -54,7 +62,7 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
         let amount = String(text.dropFirst())
         let subject = "\(role.name) \(MessageText.quoted(text)) is negative"
         switch role {
-        case .rest: throw RestctlError(.usage, "\(subject); give a rest of \(range(limits))")
+        case .rest, .setRest: throw RestctlError(.usage, "\(subject); give a rest of \(range(limits))")
         case .added: throw RestctlError(.usage, "\(subject); to take time off, use `restctl sub \(amount)`")
         case .taken: throw RestctlError(.usage, "\(subject); to add time, use `restctl add \(amount)`")
         case .warning: throw RestctlError(.usage, "\(subject); give how long before the end to warn, as in 10s")
@@ -62,7 +70,7 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
     }
     let subject = "\(role.name) \(MessageText.quoted(text))"
     switch role {
-    case .rest:
+    case .rest, .setRest:
         guard usec >= limits.minDurationUSec else { throw RestctlError(.usage, "\(subject) is too short: give a rest of \(range(limits))") }
         guard usec <= limits.maxDurationUSec else { throw RestctlError(.usage, "\(subject) is too long: give a rest of \(range(limits))") }
     case .added, .taken:

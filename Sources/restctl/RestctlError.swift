@@ -1,4 +1,5 @@
 import RestClient
+import RestProtocol
 
 /// Why restctl gave up at run time: a sentence for stderr and the exit status to leave with.
 struct RestctlError: Error, CustomStringConvertible {
@@ -20,6 +21,8 @@ struct RestctlError: Error, CustomStringConvertible {
     let message: String
     /// restd said there is no such timer (`status --json` prints null then).
     private(set) var isNoSuchTimer = false
+    /// restd refused an argument (InvalidArgs).
+    private(set) var isInvalidArgs = false
 
     init(_ kind: Kind, _ message: String) {
         self.kind = kind
@@ -33,6 +36,7 @@ struct RestctlError: Error, CustomStringConvertible {
             kind = .unavailable
             message = error.description
         case .refused(let dbusError):
+            isInvalidArgs = dbusError.name == RestErrorName.invalidArgs
             kind = Self.unanswered.contains(dbusError.name) ? .unavailable : .refused
             // People read the sentence; the error name is for programs.
             message = dbusError.message.isEmpty ? dbusError.name : dbusError.message

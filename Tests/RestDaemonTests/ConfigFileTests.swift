@@ -259,6 +259,47 @@ struct ConfigFileTests {
         #expect(try parse(text) == config, "\(text)")
     }
 
+    @Test("the training keys: exercises by name (without regard to case), categories, failed_extra, keep_days")
+    func trainingKeys() throws {
+        let config = try parse("""
+            [rest]
+            failed_extra = "45s"
+            [history]
+            keep_days = 30
+            [categories]
+            compound = "2m30s"
+            isolation = 75
+            [exercises."Squat"]
+            rest = "3m"
+            failed_rest = "4m"
+            sets = 5
+            [exercises." Curl "]
+            category = "isolation"
+            """)
+        let training = config.trainingSettings
+        #expect(training.failedExtraUSec == 45_000_000 && training.keepDays == 30)
+        #expect(training.categories == ["compound": 150_000_000, "isolation": 75_000_000])
+        #expect(training.exercises["squat"] == .init(restUSec: 180_000_000, failedRestUSec: 240_000_000, sets: 5))
+        #expect(training.exercises["curl"] == .init(category: "isolation"))
+        #expect(training.defaultDurationUSec == config.defaultDurationUSec)
+        #expect(ConfigKey.changedKeys(from: RestdConfiguration(), to: config)
+            == ["rest.failed_extra", "history.keep_days", "categories", "exercises"])
+    }
+
+    @Test("bad training keys are refused with their line", arguments: [
+        ("[exercises.\"Squat\"]\nrest = \"0s\"", "config.toml:1: exercises: exercises.\"Squat\".rest: 0 s is out of range 1 s…24 h"),
+        ("[exercises.\"Squat\"]\nreps = 5", "config.toml:1: exercises: exercises.\"Squat\".reps: unknown key; an exercise has rest, failed_rest, category, sets"),
+        ("[exercises.\"Squat\"]\n[exercises.\"squat\"]", "config.toml:1: exercises: exercises.\"squat\" names an exercise already listed (names are compared without regard to case)"),
+        ("[exercises.\"Curl\"]\ncategory = \"isolaton\"\n[categories]\nisolation = 60",
+         "config.toml:1: exercises: the category \"isolaton\" of \"curl\" is not in [categories] (\"isolation\")"),
+        ("[categories]\ncompound = \"soon\"", "config.toml:1: categories: category \"compound\": the duration \"soon\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"),
+        ("[history]\nkeep_days = 0", "config.toml:2: history.keep_days: 0 is out of range 1…36500"),
+        ("exercises = 3", "config.toml:1: exercises: must hold one table per exercise ([exercises.\"Squat\"]), found an integer"),
+    ])
+    func badTrainingKeys(_ text: String, _ problem: String) {
+        #expect(problems(text) == [problem])
+    }
+
     @Test("changedKeys names exactly the keys that differ")
     func changedKeys() {
         var new = RestdConfiguration()

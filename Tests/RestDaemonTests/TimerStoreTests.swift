@@ -186,7 +186,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.close()
         try withDatabase(dir.database) { db throws in
             #expect(try db.strings("PRAGMA journal_mode") == ["wal"])
-            #expect(try db.integer("PRAGMA user_version") == 2)
+            #expect(try db.integer("PRAGMA user_version") == 3)
         }
     }
 
@@ -246,8 +246,11 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.close()
 
         try withDatabase(dir.database) { db throws in
-            #expect(try db.integer("PRAGMA user_version") == 2)
-            #expect(try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(2) == ["warn_usec", "warned"])
+            #expect(try db.integer("PRAGMA user_version") == 3)
+            #expect(try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(3)
+                == ["warn_usec", "warned", "rest_source"])
+            #expect(Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+                .isSuperset(of: ["sets", "rests", "exercises"]))
         }
         let reopened = try TimerStore.open(directory: dir.state, now: now)
         #expect(reopened.movedAside.isEmpty)
@@ -331,7 +334,13 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         held.label = "Green tea"
         try store.apply([.changed(from: byID["held"]!, to: held)])
         try store.close()
-        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 2) }
+        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 3) }
+        // The history tables came with the migration, and take a set.
+        let set = SetRecord(id: 1, timerID: try TimerID(parsing: "run"), atUSec: now, exercise: "Squat", exerciseKey: "squat",
+                            reps: 5, weightKg: 100, failed: false)
+        let migrated = try TimerStore.open(directory: dir.state, now: now).store
+        try migrated.commit([], history: [.setRecorded(set)])
+        #expect(try migrated.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set) == [set])
         let reopened = try TimerStore.open(directory: dir.state, now: now).store.loadAll()
         #expect(reopened.first { $0.id.rawValue == "held" }?.label == "Green tea")
     }
@@ -357,7 +366,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 @Suite struct TimerStoreRecoveryTests {
     enum Damage: String, CaseIterable, CustomTestStringConvertible {
         case randomBytes, textFile, truncatedHeader, truncatedPages, corruptPage, directory, symlink
-        case futureVersion, invalidVersion, missingTable, oddTable, unversionedTables
+        case futureVersion, invalidVersion, missingTable, oddTable, unversionedTables, missingHistoryTable, oddHistoryTable
 
         var testDescription: String { rawValue }
 
@@ -369,7 +378,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             case .corruptPage: "fails the integrity check: "
             case .directory: "is a directory, not a database file"
             case .symlink: "is a symbolic link, not a database file"
-            case .futureVersion: "has schema version 3, newer than this restd understands (2)"
+            case .futureVersion: "has schema version 4, newer than this restd understands (3)"
+            case .missingHistoryTable: "has schema version 3 but no rests table"
+            case .oddHistoryTable: "has a sets table with unexpected columns (id, when_usec)"
             case .invalidVersion: "has an invalid schema version -1"
             case .missingTable: "has schema version 1 but no timers table"
             case .oddTable: "has a timers table with unexpected columns (id, seconds)"
@@ -399,8 +410,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             case .truncatedPages:
                 try handle.truncate(atOffset: 4096 + 1000)
             default:
-                // Garbage in the middle of a b-tree page, header left intact.
-                try handle.seek(toOffset: 3 * 4096 + 8)
+                // Garbage in the middle of a b-tree page of timers (the last pages), header left intact.
+                let pages = try handle.seekToEnd() / 4096
+                try handle.seek(toOffset: (pages - 2) * 4096 + 8)
                 handle.write(Data(repeating: 0xA5, count: 2000))
             }
         case .directory:
@@ -410,7 +422,16 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: dir.path + "/elsewhere")
         case .futureVersion:
             try withDatabase(path) { db in
-                try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 3")
+                try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 4")
+            }
+        case .missingHistoryTable, .oddHistoryTable:
+            try fillStore(dir)
+            try withDatabase(path) { db in
+                if kind == .missingHistoryTable {
+                    try db.execute("DROP TABLE rests")
+                } else {
+                    try db.execute("DROP TABLE sets; CREATE TABLE sets (id INTEGER PRIMARY KEY, when_usec INTEGER)")
+                }
             }
         case .invalidVersion:
             try withDatabase(path) { try $0.execute("PRAGMA user_version = -1") }
@@ -463,7 +484,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try damage(.futureVersion, in: dir)
         let store = try TimerStore.open(directory: dir.state, now: now).store
         #expect(store.movedAsideReason
-            == "\(dir.database) has schema version 3, newer than this restd understands (2)")
+            == "\(dir.database) has schema version 4, newer than this restd understands (3)")
 
         let other = try TemporaryDirectory()
         try damage(.directory, in: other)
@@ -523,5 +544,90 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty)
         #expect(try store.loadAll().count == 60)
+    }
+}
+
+/// The training history in the same file: written with the timers in one transaction, read
+/// back, pruned.
+@Suite struct HistoryStoreTests {
+    private let squat = try! ExerciseName(parsing: "Squat")
+
+    private func set(_ id: Int64, at: USec, exercise: String = "Squat") throws -> SetRecord {
+        SetRecord(id: id, timerID: try TimerID(parsing: "default"), atUSec: at, exercise: exercise,
+                  exerciseKey: exercise.lowercased(), reps: 5, weightKg: 102.5, failed: false)
+    }
+
+    private func rest(after set: SetRecord, planned: USec = 150_000_000) -> RestRecord {
+        RestRecord(setID: set.id, timerID: set.timerID, exercise: set.exercise, exerciseKey: set.exerciseKey,
+                   startedAtUSec: set.atUSec, plannedUSec: planned, source: "default")
+    }
+
+    @Test func aSetItsRestAndTheTimerAreOneTransaction() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let first = try set(1, at: now)
+        let tea = try timer("default")
+        // A value that cannot be stored fails the whole batch: neither the timer nor the set is written.
+        var broken = rest(after: first)
+        broken.startedAtUSec = .max
+        #expect(throws: StoreError.self) {
+            try store.commit([.added(tea)], history: [.setRecorded(first), .restOpen(broken)])
+        }
+        #expect(try store.loadAll().isEmpty)
+        #expect(try store.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.isEmpty)
+
+        try store.commit([.added(tea)], history: [.setRecorded(first), .restOpen(rest(after: first))])
+        #expect(try store.loadAll() == [tea])
+        let training = try store.loadTraining()
+        #expect(training.openRests == [rest(after: first)] && training.lastSetID == 1)
+        #expect(try store.lastExercise(timer: first.timerID) == "Squat")
+        #expect(try store.facts(squat, dayStartUSec: now) == ExerciseFacts(firstWritten: "Squat", setsToday: 1))
+    }
+
+    @Test func anEndedRestIsRememberedForItsExerciseUnlessItFollowedAFailedSet() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let first = try set(1, at: now)
+        var ended = rest(after: first)
+        ended.adjustUSec = 15_000_000
+        ended = ended.ended(.completed, at: now + 170_000_000)
+        try store.commit([], history: [.setRecorded(first), .restEnded(ended)])
+        #expect(try store.facts(squat, dayStartUSec: now + 1).lastRestUSec == 165_000_000)
+        #expect(try store.facts(squat, dayStartUSec: now + 1).setsToday == 0)
+
+        let second = try set(2, at: now + 170_000_000)
+        var afterFailed = rest(after: second, planned: 240_000_000)
+        afterFailed.source = "failed_rest"
+        try store.commit([], history: [.setRecorded(second), .restEnded(afterFailed.ended(.completed, at: now + 400_000_000))])
+        #expect(try store.facts(squat, dayStartUSec: now).lastRestUSec == 165_000_000)
+        let rows = try store.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows
+        #expect(rows.map(\.rest?.outcome) == [.completed, .completed])
+        #expect(rows.first?.rest?.takenUSec == 170_000_000 && rows.first?.set.weightKg == 102.5)
+        #expect(try store.loadTraining().openRests.isEmpty)
+    }
+
+    @Test func aLimitTellsWhetherMoreMatch() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        try store.commit([], history: try (1...5).map { .setRecorded(try set($0, at: now + USec($0))) })
+        let page = try store.sets(since: now, until: now + 100, exerciseKey: "", limit: 3)
+        #expect(page.rows.map(\.set.id) == [1, 2, 3] && page.more)
+        let rest = try store.sets(since: now + 3, until: now + 100, exerciseKey: "", limit: 3)
+        #expect(rest.rows.map(\.set.id) == [3, 4, 5] && !rest.more)
+        #expect(try store.sets(since: now + 2, until: now + 4, exerciseKey: "", limit: 3).rows.map(\.set.id) == [2, 3])
+    }
+
+    @Test func pruningRidesOnACommitAndKeepsOpenRests() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let old = try set(1, at: now)
+        let young = try set(2, at: now + 10 * 86_400_000_000)
+        let open = rest(after: old)
+        try store.commit([], history: [.setRecorded(old), .restOpen(open), .setRecorded(young),
+                                       .restEnded(rest(after: young).ended(.skipped, at: young.atUSec + 1))])
+        try store.commit([], history: [], pruneBeforeUSec: now + 86_400_000_000)
+        #expect(try store.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set.id) == [2])
+        #expect(try store.loadTraining().openRests == [open], "an open rest stays until it ends")
+        #expect(try store.rests(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.setID) == [1, 2])
     }
 }

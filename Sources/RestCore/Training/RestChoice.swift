@@ -28,7 +28,9 @@ public struct RestChoice: Sendable, Equatable {
     }
 
     /// What `rest_source` says: the rule, with `+failed_extra` when that was added.
-    public var sourceText: String { failedExtra ? source.rawValue + "+failed_extra" : source.rawValue }
+    public var sourceText: String { failedExtra ? source.rawValue + Self.failedExtraSuffix : source.rawValue }
+
+    public static let failedExtraSuffix = "+failed_extra"
 
     /// The rest after a set, first rule that applies: `given` (--rest); the exercise's `rest`;
     /// the rest last used for it; its category's; `default_duration`. After a failed set the

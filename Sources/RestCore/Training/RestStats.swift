@@ -31,6 +31,17 @@ public struct ExerciseStats: Sendable, Equatable {
     public var medianOverrunUSec: Int64?
     public var skipped: Int
 
+    public init(exercise: String, sets: Int, rests: Int, medianPlannedUSec: USec?, medianTakenUSec: USec?,
+                medianOverrunUSec: Int64?, skipped: Int) {
+        self.exercise = exercise
+        self.sets = sets
+        self.rests = rests
+        self.medianPlannedUSec = medianPlannedUSec
+        self.medianTakenUSec = medianTakenUSec
+        self.medianOverrunUSec = medianOverrunUSec
+        self.skipped = skipped
+    }
+
     /// Stats of `rows`, one entry per exercise, by name (case-insensitively).
     public static func compute(_ rows: [StatsRow]) -> [ExerciseStats] {
         var groups: [String: (name: String, sets: Int, planned: [USec], taken: [USec], overrun: [Int64], skipped: Int)] = [:]

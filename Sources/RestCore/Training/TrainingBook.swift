@@ -184,7 +184,7 @@ public struct TrainingBook: Sendable, Equatable {
         if let open = openRests[id] {
             let ended = open.ended(.completed, at: now.realtime)
             history.append(.restEnded(ended))
-            if open.exerciseKey == name.key { lastUsed = ended.finalUSec(limits: timers.limits) }
+            if open.exerciseKey == name.key, open.isRemembered { lastUsed = ended.finalUSec(limits: timers.limits) }
         }
         let configured = settings.exercise(name)
         let rest = RestChoice.choose(given: input.restUSec, failed: input.failed, exercise: configured,

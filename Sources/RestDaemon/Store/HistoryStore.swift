@@ -42,9 +42,11 @@ struct HistoryStatements {
             ]
         case .restOpen(let rest):
             return [.upsertRest(try values(rest))]
-        case .restEnded(let rest):
+        case .restEnded(let rest) where rest.isRemembered:
             return [.upsertRest(try values(rest)),
                     .rememberRest([try integer(rest.finalUSec(limits: .standard)), .text(rest.exerciseKey)])]
+        case .restEnded(let rest):
+            return [.upsertRest(try values(rest))]
         }
     }
 

@@ -1,0 +1,98 @@
+import ArgumentParser
+import RestClient
+import RestCore
+
+extension Restctl {
+    /// `restctl set`: the one key between sets.
+    struct CompleteSet: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Mark a set done and start the rest that follows it.",
+            discussion: """
+                restd records the set, ends the rest before it (how long it was actually \
+                taken), and starts the timer with the rest for this exercise, labelled with \
+                it: --rest if given; else the exercise's rest in config.toml; else the rest \
+                last used for it (after any add or sub); else its category's; else \
+                default_duration. After --failed: the exercise's failed_rest, else that rest \
+                plus failed_extra (30 s). Without --exercise, the previous set's exercise on \
+                this timer. Prints the timer like start; status --json shows which rule \
+                chose the rest (rest_source).
+                """)
+
+        @Option(help: ArgumentHelp("The exercise (1 to 64 bytes; case and surrounding spaces do not matter). "
+                                   + "Default: the previous set's on this timer.", valueName: "name"))
+        var exercise: String?
+
+        @Option(help: ArgumentHelp("Repetitions done (0 to 10,000).", valueName: "n"))
+        var reps: Int?
+
+        @Option(help: ArgumentHelp("The weight in kg (0 to 1,000; decimals allowed).", valueName: "kg"))
+        var weight: Double?
+
+        @Flag(help: "The set failed: the rest is longer (failed_rest, or failed_extra more).")
+        var failed = false
+
+        @Option(help: ArgumentHelp("The rest, chosen by hand (90, 2m, 1:30); wins over every rule.", valueName: "duration"))
+        var rest: String?
+
+        @OptionGroup var timer: TimerSelection
+        @OptionGroup var output: OutputFormat
+
+        func validate() throws {
+            _ = try input()
+        }
+
+        /// The set as restd will be asked to record it, refusing what restd would refuse.
+        func input() throws(RestctlError) -> SetInput {
+            if let exercise {
+                do {
+                    _ = try ExerciseName(parsing: exercise)
+                } catch {
+                    throw RestctlError(.usage, "--exercise: \(error.message)")
+                }
+            }
+            if let reps, reps < 0 || reps > Int(SetInput.maxReps) {
+                throw RestctlError(.usage, "--reps \(reps) is out of range: give 0 to 10,000")
+            }
+            if let weight, !(weight.isFinite && weight >= 0 && weight <= SetInput.maxWeightKg) {
+                throw RestctlError(.usage, "--weight \(weight) is out of range: give 0 to 1,000 kg")
+            }
+            let restUSec = try rest.map { text throws(RestctlError) in try durationUSec(text, as: .setRest) }
+            return SetInput(exercise: exercise, reps: reps.map { UInt32($0) }, weightKg: weight, failed: failed,
+                            restUSec: restUSec)
+        }
+
+        func run() throws {
+            let id = try timer.timerID()
+            let set = try input()
+            let complete = { (client: RestdClient) throws(ClientError) -> Void in
+                try client.completeSet(id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
+                                       failed: set.failed, restUSec: set.restUSec)
+            }
+            let result = Result { () throws(RestctlError) in try Daemon.act(on: id, output: output, complete) }
+            if case .failure(let failure) = result, failure.isInvalidArgs {
+                // What restd refuses here is the command line's (no exercise to take over): a usage error.
+                throw RestctlError(.usage, failure.message)
+            }
+            try result.get()
+        }
+    }
+
+    struct Skip: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "skip",
+            abstract: "End the rest now, on purpose.",
+            discussion: """
+                The timer is over from now, without "Rest over". A rest started by set is \
+                recorded as skipped. Prints the timer's line.
+                """)
+
+        @OptionGroup var timer: TimerSelection
+        @OptionGroup var output: OutputFormat
+
+        func run() throws {
+            let id = try timer.timerID()
+            try Daemon.act(on: id, output: output) { client throws(ClientError) in try client.skip(id: id) }
+        }
+    }
+}

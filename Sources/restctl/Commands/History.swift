@@ -1,0 +1,116 @@
+import ArgumentParser
+import RestClient
+import RestCore
+
+/// `--since`, `--until` and `--exercise`, shared by history and stats.
+struct HistorySelection: ParsableArguments {
+    @Option(help: ArgumentHelp("From this time: an age (7d, 2w, 12h), today, yesterday, or a local date "
+                               + "(2026-11-23, \"2026-11-23 18:00\").", valueName: "when"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Up to this time (same forms); default: now.", valueName: "when"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Only this exercise (case does not matter).", valueName: "name"))
+    var exercise: String?
+
+    func validate() throws {
+        _ = try window(defaultSince: "7d", now: WallClock.nowUSec())
+        _ = try exerciseName()
+    }
+
+    /// [since, until) in µs; until 0 means no end.
+    func window(defaultSince: String, now: UInt64) throws(RestctlError) -> (since: UInt64, until: UInt64) {
+        do throws(InputError) {
+            let start = try HistoryWindow.instant(since ?? defaultSince, option: "--since", now: now)
+            let end = try until.map { text throws(InputError) in try HistoryWindow.instant(text, option: "--until", now: now) } ?? 0
+            if end != 0, end <= start {
+                throw InputError("--until is not after --since; give a later --until or an earlier --since")
+            }
+            return (start, end)
+        } catch {
+            throw RestctlError(.usage, error.message)
+        }
+    }
+
+    func exerciseName() throws(RestctlError) -> ExerciseName? {
+        guard let exercise else { return nil }
+        do {
+            return try ExerciseName(parsing: exercise)
+        } catch {
+            throw RestctlError(.usage, "--exercise: \(error.message)")
+        }
+    }
+}
+
+extension Restctl {
+    struct History: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "history",
+            abstract: "Show the sets done, each with the rest that followed it.",
+            discussion: """
+                One line per set, oldest first, in local time: \
+                2026-11-23 18:02  Squat  5×100 kg  rest 2:41 of 2:30 (+0:11) — the rest taken, \
+                of the rest planned (after add and sub), and the difference. --csv writes a \
+                header row and one row per set with ISO 8601 UTC times and durations in \
+                seconds, for spreadsheets. Default: the last 7 days.
+                """)
+
+        @OptionGroup var selection: HistorySelection
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        @Flag(help: "Print CSV (a header row, then one row per set).")
+        var csv = false
+
+        func validate() throws {
+            if json && csv { throw ValidationError("--json and --csv cannot be used together; choose one") }
+        }
+
+        func run() throws {
+            let (since, until) = try selection.window(defaultSince: "7d", now: WallClock.nowUSec())
+            let name = try selection.exerciseName()
+            var sets = try Daemon.withClient { client throws(ClientError) in
+                try client.historySets(sinceUSec: since, untilUSec: until)
+            }
+            if let name { sets = sets.filter { $0.exercise.lowercased() == name.key } }
+            if json {
+                print(HistoryFormat.json(sets))
+            } else if csv {
+                print(HistoryFormat.csvHeader)
+                for set in sets { print(HistoryFormat.csvRow(set)) }
+            } else {
+                for line in HistoryFormat.lines(sets) { print(line) }
+            }
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stats",
+            abstract: "Show per exercise whether the rests taken match the rests planned.",
+            discussion: """
+                Per exercise: sets, rests (ended by the next set or a skip), the median rest \
+                planned (after add and sub), the median rest taken, the median overrun (taken \
+                minus planned: positive when rests run long), and how many rests were skipped. \
+                Default: the last 30 days.
+                """)
+
+        @OptionGroup var selection: HistorySelection
+        @OptionGroup var output: OutputFormat
+
+        func run() throws {
+            let (since, until) = try selection.window(defaultSince: "30d", now: WallClock.nowUSec())
+            let name = try selection.exerciseName()
+            let stats = try Daemon.withClient { client throws(ClientError) in
+                try client.historyStats(sinceUSec: since, untilUSec: until, exercise: name?.display)
+            }
+            if output.json {
+                print(StatsFormat.json(stats))
+            } else {
+                for line in StatsFormat.lines(stats) { print(line) }
+            }
+        }
+    }
+}

@@ -1,0 +1,314 @@
+import RestCore
+import Testing
+
+/// A gym session on an injected clock: TimerBook and TrainingBook planned, committed and applied
+/// the way the daemon does it, with the store's answers kept in memory.
+private struct Session {
+    let clock = ManualTimeSource()
+    var timers = TimerBook()
+    var training: TrainingBook
+    /// What the store would answer: last set per timer, last rest and sets per exercise key.
+    var lastExercise: [TimerID: String] = [:]
+    var remembered: [String: (name: String, rest: USec?, sets: Int)] = [:]
+    var history: [HistoryChange] = []
+
+    init(_ settings: TrainingSettings = TrainingSettings()) {
+        training = TrainingBook(settings: settings)
+    }
+
+    @discardableResult
+    mutating func run(_ command: TimerCommand) throws(TimerError) -> CommandPlan {
+        let id = command.timerID
+        let plan = try training.plan(command, timers: timers, now: clock.now(), previousExercise: lastExercise[id]) {
+            [remembered] name in
+            let known = remembered[name.key]
+            return ExerciseFacts(firstWritten: known?.name, lastRestUSec: known?.rest, setsToday: known?.sets ?? 0)
+        }
+        timers.apply(plan.events)
+        training.apply(plan.history)
+        record(plan.history)
+        return plan
+    }
+
+    /// Time passes and restd's housekeeping runs, as the expiry timer would make it.
+    mutating func wait(_ usec: USec) {
+        clock.advance(usec)
+        let events = timers.due(now: clock.now())
+        let changes = training.followHousekeeping(events)
+        timers.apply(events)
+        training.apply(changes)
+        record(changes)
+    }
+
+    /// What the store does with each change.
+    private mutating func record(_ changes: [HistoryChange]) {
+        history += changes
+        for change in changes {
+            switch change {
+            case .setRecorded(let set):
+                lastExercise[set.timerID] = set.exercise
+                let known = remembered[set.exerciseKey]
+                remembered[set.exerciseKey] = (known?.name ?? set.exercise, known?.rest, (known?.sets ?? 0) + 1)
+            case .restEnded(let rest) where rest.isRemembered:
+                remembered[rest.exerciseKey]?.rest = rest.finalUSec(limits: .standard)
+            case .restOpen, .restEnded:
+                break
+            }
+        }
+    }
+
+    var endedRests: [RestRecord] {
+        history.compactMap { if case .restEnded(let rest) = $0 { rest } else { nil } }
+    }
+
+    mutating func set(_ exercise: String? = nil, failed: Bool = false, rest: USec? = nil) throws -> PlannedSet {
+        try #require(run(.completeSet(tid("default"), SetInput(exercise: exercise, reps: 5, weightKg: 100, failed: failed,
+                                                                 restUSec: rest))).set)
+    }
+}
+
+@Suite struct ExerciseNameTests {
+    @Test func trimsAndComparesWithoutCase() throws {
+        let name = try ExerciseName(parsing: "  Bench Press\t")
+        #expect(name.display == "Bench Press" && name.key == "bench press")
+        #expect(try ExerciseName(parsing: "BENCH press").key == name.key)
+        #expect(try ExerciseName(parsing: String(repeating: "é", count: 32)).display.utf8.count == 64)
+    }
+
+    @Test(arguments: [
+        ("", "the exercise name is empty; give 1 to 64 bytes of text, as in \"Squat\""),
+        ("   ", "the exercise name is empty; give 1 to 64 bytes of text, as in \"Squat\""),
+        ("Squat\u{7}", "the exercise name contains a control character (U+0007) at position 6; give plain text, as in \"Squat\""),
+        ("Sq\nuat", "the exercise name contains a control character (U+000A) at position 3; give plain text, as in \"Squat\""),
+        (String(repeating: "x", count: 65),
+         "the exercise name \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" is 65 bytes long; at most 64 are allowed"),
+    ])
+    func refusesWithOneSentence(_ raw: String, _ sentence: String) {
+        #expect(thrown { _ = try ExerciseName(parsing: raw) } == .invalidArgs(sentence))
+    }
+}
+
+@Suite struct SetInputTests {
+    @Test(arguments: [
+        (SetInput(reps: 10_001), "reps 10001 is out of range: give 0 to 10000"),
+        (SetInput(weightKg: -1), "weight -1.0 kg is out of range: give 0 to 1000 kg"),
+        (SetInput(weightKg: .nan), "weight nan kg is out of range: give 0 to 1000 kg"),
+        (SetInput(weightKg: 1000.5), "weight 1000.5 kg is out of range: give 0 to 1000 kg"),
+        (SetInput(restUSec: 999_999), "rest 999 ms is too short: give a rest of 1 s to 24 h"),
+        (SetInput(restUSec: 86_400_000_001), "rest 24 h is too long: give a rest of 1 s to 24 h"),
+    ])
+    func refusesValuesNoSetHas(_ input: SetInput, _ sentence: String) {
+        let error = thrown { try input.validate(limits: .standard) }
+        #expect(error?.kind == "invalidArgs")
+        #expect(error?.message == sentence || (sentence.hasPrefix("rest ") && error?.message.hasPrefix("rest ") == true
+            && error?.message.hasSuffix("give a rest of 1 s to 24 h") == true), "\(String(describing: error))")
+    }
+
+    @Test func takesTheLimitsThemselves() throws {
+        try SetInput(reps: 10_000, weightKg: 1000, restUSec: 86_400_000_000).validate(limits: .standard)
+        try SetInput(reps: 0, weightKg: 0, restUSec: 1_000_000).validate(limits: .standard)
+    }
+}
+
+@Suite struct RestChoiceTests {
+    var settings: TrainingSettings {
+        var settings = TrainingSettings()
+        settings.categories = ["compound": 150 * second, "isolation": 75 * second]
+        settings.defaultDurationUSec = 90 * second
+        return settings
+    }
+
+    func choose(given: USec? = nil, failed: Bool = false, _ exercise: TrainingSettings.Exercise?, last: USec?) -> RestChoice {
+        RestChoice.choose(given: given, failed: failed, exercise: exercise, lastUsedUSec: last, settings: settings,
+                          limits: .standard)
+    }
+
+    @Test func theFirstRuleThatAppliesWins() {
+        let full = TrainingSettings.Exercise(restUSec: 180 * second, failedRestUSec: 240 * second, category: "compound")
+        #expect(choose(given: 45 * second, full, last: 100 * second) == RestChoice(usec: 45 * second, source: .given))
+        #expect(choose(full, last: 100 * second) == RestChoice(usec: 180 * second, source: .exercise))
+        let noRest = TrainingSettings.Exercise(category: "compound")
+        #expect(choose(noRest, last: 100 * second) == RestChoice(usec: 100 * second, source: .lastUsed))
+        #expect(choose(noRest, last: nil) == RestChoice(usec: 150 * second, source: .category))
+        #expect(choose(TrainingSettings.Exercise(category: "unknown"), last: nil).source == .default)
+        #expect(choose(nil, last: nil) == RestChoice(usec: 90 * second, source: .default))
+    }
+
+    @Test func aFailedSetRestsLonger() {
+        let withFailedRest = TrainingSettings.Exercise(restUSec: 180 * second, failedRestUSec: 240 * second)
+        #expect(choose(failed: true, withFailedRest, last: nil) == RestChoice(usec: 240 * second, source: .failedRest))
+        let failed = choose(failed: true, TrainingSettings.Exercise(restUSec: 180 * second), last: nil)
+        #expect(failed == RestChoice(usec: 210 * second, source: .exercise, failedExtra: true))
+        #expect(failed.sourceText == "exercise+failed_extra")
+        #expect(choose(failed: true, nil, last: 100 * second).usec == 130 * second)
+        #expect(choose(given: 60 * second, failed: true, withFailedRest, last: nil).usec == 60 * second,
+                "a rest given by hand is taken as it is")
+        #expect(choose(failed: true, nil, last: 86_400 * second).usec == 86_400 * second, "kept within 24 h")
+    }
+}
+
+@Suite struct TrainingBookTests {
+    @Test func aSetStartsTheRestAndTheNextSetEndsItWithTheTimeTaken() throws {
+        var session = Session()
+        let first = try session.set("Squat")
+        #expect(first.rest == RestChoice(usec: 90 * second, source: .default))
+        #expect(first.setsToday == 1 && first.record.exercise == "Squat" && first.record.id == 1)
+        let timer = try #require(session.timers.timer(tid("default")))
+        #expect(timer.label == "Squat" && timer.state == .running && timer.restSource == "default")
+
+        session.wait(100 * second)  // the rest ran out 10 s ago
+        #expect(session.timers.timer(tid("default"))?.state == .expired)
+        #expect(session.training.openRests[tid("default")] != nil, "a rest over is still open until the next set")
+        let next = try session.set()  // the previous set's exercise
+        #expect(next.record.exercise == "Squat" && next.record.id == 2 && next.setsToday == 2)
+        let ended = try #require(session.endedRests.first)
+        #expect(ended.outcome == .completed && ended.takenUSec == 100 * second && ended.setID == 1)
+        #expect(next.rest == RestChoice(usec: 90 * second, source: .lastUsed))
+    }
+
+    @Test func theRestLastUsedIsTheOneAfterAddAndSub() throws {
+        var session = Session()
+        _ = try session.set("squat")
+        try session.run(.adjust(tid("default"), deltaUSec: 30 * Int64(second)))
+        try session.run(.adjust(tid("default"), deltaUSec: -15 * Int64(second)))
+        session.wait(20 * second)
+        let next = try session.set(" SQUAT ")
+        #expect(next.rest == RestChoice(usec: 105 * second, source: .lastUsed))
+        #expect(next.record.exercise == "squat", "stored as first written")
+        #expect(session.endedRests.first?.adjustUSec == 15 * Int64(second))
+        // Another exercise has no memory yet: its rest is the default.
+        #expect(try session.set("Bench press").rest.source == .default)
+    }
+
+    @Test func aRestAfterAFailedSetIsNotRemembered() throws {
+        var session = Session()
+        _ = try session.set("Squat", failed: true)
+        #expect(session.timers.timer(tid("default"))?.durationUSec == 120 * second)
+        session.wait(130 * second)
+        #expect(try session.set("Squat").rest == RestChoice(usec: 90 * second, source: .default))
+    }
+
+    @Test func theConfigurationsRulesApply() throws {
+        var settings = TrainingSettings()
+        settings.exercises["squat"] = .init(restUSec: 180 * second, failedRestUSec: 300 * second, sets: 5)
+        settings.exercises["curl"] = .init(category: "isolation")
+        settings.categories["isolation"] = 75 * second
+        settings.failedExtraUSec = 20 * second
+        var session = Session(settings)
+        let squat = try session.set("Squat")
+        #expect(squat.rest.source == .exercise && squat.setsPlanned == 5)
+        #expect(try session.set("Squat", failed: true).rest == RestChoice(usec: 300 * second, source: .failedRest))
+        #expect(try session.set("Curl").rest == RestChoice(usec: 75 * second, source: .category))
+        session.wait(75 * second)
+        #expect(try session.set("Curl").rest.source == .lastUsed)
+        #expect(try session.set("Curl", failed: true).rest == RestChoice(usec: 95 * second, source: .lastUsed, failedExtra: true))
+        #expect(try session.set("Curl", rest: 42 * second).rest == RestChoice(usec: 42 * second, source: .given))
+    }
+
+    @Test func skipCancelAndAStartEndTheRestEachTheirWay() throws {
+        var session = Session()
+        _ = try session.set("Squat")
+        session.clock.advance(40 * second)
+        try session.run(.skip(tid("default")))
+        #expect(session.endedRests.last?.outcome == .skipped && session.endedRests.last?.takenUSec == 40 * second)
+        #expect(session.training.openRests.isEmpty)
+
+        _ = try session.set()  // after a skip there is no open rest to end
+        #expect(session.endedRests.count == 1)
+        session.clock.advance(5 * second)
+        try session.run(.cancel(tid("default")))
+        #expect(session.endedRests.last?.outcome == .cancelled && session.endedRests.last?.takenUSec == 5 * second)
+
+        _ = try session.set("Squat")
+        try session.run(.start(tid("default"), durationUSec: 60 * second, options: TimerOptions(label: "Tea")))
+        #expect(session.endedRests.last?.outcome == .replaced)
+        #expect(session.timers.timer(tid("default"))?.restSource == "", "a timer started by Start has no rest source")
+    }
+
+    @Test func skippingARestAlreadyOverClosesItAsTaken() throws {
+        var session = Session()
+        _ = try session.set("Squat")
+        session.wait(95 * second)
+        try session.run(.skip(tid("default")))
+        #expect(session.endedRests.last?.outcome == .completed && session.endedRests.last?.takenUSec == 95 * second)
+    }
+
+    @Test func pausesAreCountedAndARemovedTimerEndsItsRest() throws {
+        var session = Session()
+        _ = try session.set("Squat")
+        session.clock.advance(10 * second)
+        try session.run(.pause(tid("default")))
+        session.clock.advance(30 * second)
+        try session.run(.resume(tid("default")))
+        try session.run(.pause(tid("default")))
+        session.clock.advance(7 * second)
+        // Left paused a day: restd removes the timer, and the rest ends cancelled when it was
+        // last touched (the pause): what was taken is what there was before.
+        session.wait(86_400 * second)
+        let ended = try #require(session.endedRests.last)
+        #expect(ended.outcome == .cancelled && ended.pausedUSec == 30 * second && ended.takenUSec == 40 * second)
+        #expect(session.training.openRests.isEmpty)
+    }
+
+    @Test func aRemovedExpiredTimerEndsItsRestAsTakenInFull() throws {
+        var session = Session()
+        _ = try session.set("Squat")
+        session.wait(90 * second)
+        session.wait(3_600 * second)  // expired_retention: the timer goes
+        #expect(session.timers.timer(tid("default")) == nil)
+        let ended = try #require(session.endedRests.last)
+        #expect(ended.outcome == .completed && ended.takenUSec == 90 * second)
+    }
+
+    @Test func badInputRecordsNothing() throws {
+        var session = Session()
+        #expect(thrown { try session.run(.completeSet(tid("default"), SetInput())) }
+            == .invalidArgs("no exercise given, and this timer has no previous set to take it from; name one, as in --exercise Squat"))
+        #expect(thrown { try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat", reps: 20_000))) }?.kind
+            == "invalidArgs")
+        #expect(thrown { try session.run(.completeSet(tid("default"), SetInput(exercise: "a\u{0}b"))) }?.kind == "invalidArgs")
+        #expect(session.history.isEmpty && session.timers.timers.isEmpty)
+        var full = TimerBook(limits: TimerLimits(maxTimers: 1))
+        try full.commit(full.start(tid("other"), durationUSec: 60 * second, options: TimerOptions(), now: session.clock.now()))
+        session.timers = full
+        #expect(thrown { try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat"))) }?.kind == "limitExceeded")
+        #expect(session.history.isEmpty)
+    }
+
+    @Test func rrIntervalsGoWithTheRestsInProgress() throws {
+        var session = Session()
+        _ = try session.set("Squat")
+        session.training.noteRRIntervals([800, 810, 70_000])
+        session.clock.advance(10 * second)
+        _ = try session.set()
+        #expect(session.endedRests.last?.rrIntervalsMS == [800, 810], "values beyond 16 bits are dropped")
+        session.training.noteRRIntervals(Array(repeating: 900, count: TrainingBook.maxRRIntervals + 5))
+        #expect(session.training.openRests[tid("default")]?.rrIntervalsMS.count == TrainingBook.maxRRIntervals)
+    }
+
+    @Test func aSetIsNotPlannedByTheTimerBookAlone() {
+        #expect(thrown { _ = try TimerBook().plan(.completeSet(tid("default"), SetInput(exercise: "Squat")), now: Instant(realtime: 1, boottime: 1)) }?.kind
+            == "invalidArgs")
+    }
+}
+
+@Suite struct ExerciseStatsTests {
+    @Test func mediansPerExercise() {
+        let rows = [
+            StatsRow(exerciseKey: "squat", exercise: "Squat", plannedUSec: 150, takenUSec: 160, outcome: .completed),
+            StatsRow(exerciseKey: "squat", exercise: "Squat", plannedUSec: 150, takenUSec: 100, outcome: .skipped),
+            StatsRow(exerciseKey: "squat", exercise: "Squat", plannedUSec: 180, takenUSec: 200, outcome: .completed),
+            StatsRow(exerciseKey: "squat", exercise: "Squat", plannedUSec: 150, takenUSec: 999, outcome: .cancelled),
+            StatsRow(exerciseKey: "squat", exercise: "Squat"),
+            StatsRow(exerciseKey: "bench", exercise: "Bench", plannedUSec: 120, takenUSec: 130, outcome: .completed),
+            StatsRow(exerciseKey: "bench", exercise: "Bench", plannedUSec: 120, takenUSec: 125, outcome: .completed),
+        ]
+        #expect(ExerciseStats.compute(rows) == [
+            ExerciseStats(exercise: "Bench", sets: 2, rests: 2, medianPlannedUSec: 120, medianTakenUSec: 127,
+                          medianOverrunUSec: 7, skipped: 0),
+            ExerciseStats(exercise: "Squat", sets: 5, rests: 3, medianPlannedUSec: 150, medianTakenUSec: 160,
+                          medianOverrunUSec: 10, skipped: 1),
+        ])
+        #expect(ExerciseStats.median([USec]()) == nil && ExerciseStats.median([Int64(-5), -1]) == -3)
+    }
+}
