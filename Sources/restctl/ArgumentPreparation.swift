@@ -5,6 +5,7 @@ enum ArgumentPreparation {
     static let optionsWithValues: Set<String> = [
         "--id", "--label", "--next", "--warn", "--format", "--rate",
         "--heart-rate", "--done", "--total", "--exercise", "--workout", "--set",
+        "--reps", "--weight", "--rest", "--since", "--until",
     ]
 
     /// Makes negative numbers reach the duration parser (and its sentence, "… is negative; to
