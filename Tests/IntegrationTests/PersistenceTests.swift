@@ -41,7 +41,7 @@ struct PersistenceTests {
             db = sqlite3.connect(sys.argv[1])
             db.execute("INSERT INTO timers SELECT 'bad id', label, next, notify, base_duration_usec, state, "
                        "duration_usec, started_at_usec, ends_at_usec, remaining_usec, expired_at_usec, "
-                       "updated_at_usec, warn_usec, warned FROM timers WHERE id = 'good'")
+                       "updated_at_usec, warn_usec, warned, rest_source FROM timers WHERE id = 'good'")
             db.commit()
             """, database])
         try #require(insert.succeeded, "\(insert)")

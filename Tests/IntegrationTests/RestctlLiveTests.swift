@@ -306,7 +306,7 @@ struct RestctlLiveTests {
         try watch.waitForLine { $0 == #"{"timer":null,"live":{"heart_rate":120,"workout":"Legs"}}"# }
         #expect(restctl(daemon.bus, "start", "1:00", "--label", "Lunge").succeeded)
         let line = try watch.waitForLine { $0.hasPrefix(#"{"timer":{"id":"default","state":"running","label":"Lunge","#) }
-        #expect(line.hasSuffix(#""expired_at":null},"live":{"heart_rate":120,"workout":"Legs"}}"#), "\(line)")
+        #expect(line.hasSuffix(#""expired_at":null,"rest_source":null},"live":{"heart_rate":120,"workout":"Legs"}}"#), "\(line)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         let timer = try #require(object["timer"] as? [String: Any])
         #expect(timer["duration_usec"] as? Int == 60_000_000)

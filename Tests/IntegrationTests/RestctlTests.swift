@@ -56,7 +56,7 @@ struct RestctlTests {
         let iso = #""\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z""#
         #expect(matches(json.stdout, #"\{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
             + #""duration_usec":90000000,"warn_usec":0,"remaining_usec":\d+,"started_at":"# + iso + #","ends_at":"# + iso
-            + #","expired_at":null\}\n"#), "\(json)")
+            + #","expired_at":null,"rest_source":null\}\n"#), "\(json)")
         let object = try #require(jsonObject(json.stdout), "\(json)")
         let remaining = try #require(object["remaining_usec"] as? Int)
         #expect(remaining > 60_000_000 && remaining <= 90_000_000, "\(json)")
@@ -105,7 +105,7 @@ struct RestctlTests {
         let frozen = daemon.run("status", "--json")
         #expect(frozen.stdout == daemon.run("status", "--json").stdout)
         #expect(frozen.stdout.contains(#","remaining_usec":\#(left),"#), "\(frozen)")
-        #expect(frozen.stdout.hasSuffix(#","ends_at":null,"expired_at":null}"# + "\n"), "\(frozen)")
+        #expect(frozen.stdout.hasSuffix(#","ends_at":null,"expired_at":null,"rest_source":null}"# + "\n"), "\(frozen)")
 
         let add = daemon.run("add", "30")
         #expect(add.status == 0 && add.stderr.isEmpty, "\(add)")
@@ -207,7 +207,7 @@ struct RestctlTests {
     func jsonEverywhere() throws {
         let daemon = try Fixture()
         let object = #"\{"id":"default","state":"(running|paused)","label":"Squat","next":"","notify":true,"duration_usec":\d+,"#
-            + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null\}\n"#
+            + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null,"rest_source":null\}\n"#
         for args in [["start", "90", "--label", "Squat", "--json"], ["pause", "--json"], ["add", "30", "--json"],
                      ["sub", "10", "--json"], ["resume", "--json"], ["toggle", "--json"], ["restart", "--json"]] {
             let result = daemon.run(args)
@@ -394,6 +394,10 @@ struct RestctlTests {
               live                    Send live fields (heart rate, progress) to restd.
               watch                   Print the timer and live fields as they change.
               sensors                 Show the Bluetooth heart-rate straps restd sees.
+              set                     Mark a set done and start the rest that follows it.
+              skip                    End the rest now, on purpose.
+              history                 Show the sets done, with the rest after each.
+              stats                   Show whether the rests taken match those planned.
 
               See 'restctl help <subcommand>' for detailed help.
 

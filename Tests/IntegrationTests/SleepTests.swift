@@ -16,7 +16,7 @@ struct SleepTests {
 
     enum Path: String, CaseIterable, CustomTestStringConvertible {
         case restartedOnState, brokenFileMovedAside, readOnlyCopy, reload, notificationServerCameAndWent
-        case liveSubscriberLeft, expiry
+        case liveSubscriberLeft, expiry, trainingHistory
 
         var testDescription: String { rawValue }
     }
@@ -72,6 +72,16 @@ struct SleepTests {
             let watch = try WatchProcess(bus: bus, arguments: ["--json"])
             _ = try watch.waitForLine { $0.contains("\"run\"") || $0.contains("timer") }
             watch.stop()
+        case .trainingHistory:
+            // A set (history written in the commit), a skip, and the history's reads: none of them
+            // may leave a timer armed (pruning rides on the commit, never on a timer of its own).
+            try client.completeSet(id: "squat", exercise: "Squat", reps: 5)
+            try client.completeSet(id: "squat", exercise: nil, reps: 5, restUSec: 3_000_000_000)
+            try client.skip(id: "squat")
+            #expect(try client.historySets(sinceUSec: 0, untilUSec: 0).count == 2)
+            #expect(try client.historyStats(sinceUSec: 0, untilUSec: 0, exercise: nil).first?.sets == 2)
+            // The sets' progress reaches the live broadcast at the end of its throttle interval (0.5 s).
+            try waitUntil("the second set's progress broadcast") { try client.liveFields()["progress_done"] == .int64(2) }
         case .expiry:
             let watcher = try SignalWatcher.restd(bus: bus)
             try client.start(id: "short", durationUSec: 1_000_000)

@@ -47,7 +47,7 @@ extension Restctl {
     struct History: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "history",
-            abstract: "Show the sets done, each with the rest that followed it.",
+            abstract: "Show the sets done, with the rest after each.",
             discussion: """
                 One line per set, oldest first, in local time: \
                 2026-11-23 18:02  Squat  5×100 kg  rest 2:41 of 2:30 (+0:11) — the rest taken, \
@@ -89,7 +89,7 @@ extension Restctl {
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stats",
-            abstract: "Show per exercise whether the rests taken match the rests planned.",
+            abstract: "Show whether the rests taken match those planned.",
             discussion: """
                 Per exercise: sets, rests (ended by the next set or a skip), the median rest \
                 planned (after add and sub), the median rest taken, the median overrun (taken \
