@@ -54,7 +54,7 @@ let package = Package(
 
         // Benchmarks (`make bench`): starts its own dbus-daemon and restd, measures, reports.
         .executableTarget(name: "restd-bench", dependencies: [
-            "DBusKit", "CDBus", "CSystemd", "RestProtocol", "ProcessHarness",
+            "DBusKit", "CDBus", "CSystemd", "CSQLite", "RestProtocol", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

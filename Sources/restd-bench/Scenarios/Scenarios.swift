@@ -7,4 +7,5 @@ let allScenarios: [(number: Int, title: String, run: @Sendable (BenchContext) th
     (5, "CLI latency", CLILatency.run),
     (6, "Scale", Scale.run),
     (7, "Footprint", Footprint.run),
+    (8, "Training", Training.run),
 ]
