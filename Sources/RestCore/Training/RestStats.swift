@@ -44,24 +44,66 @@ public struct ExerciseStats: Sendable, Equatable {
 
     /// Stats of `rows`, one entry per exercise, by name (case-insensitively).
     public static func compute(_ rows: [StatsRow]) -> [ExerciseStats] {
-        var groups: [String: (name: String, sets: Int, planned: [USec], taken: [USec], overrun: [Int64], skipped: Int)] = [:]
-        for row in rows {
-            var group = groups[row.exerciseKey] ?? (row.exercise, 0, [], [], [], 0)
-            group.sets += 1
-            if let planned = row.plannedUSec, let taken = row.takenUSec,
-               row.outcome == .completed || row.outcome == .skipped {
-                group.planned.append(planned)
-                group.taken.append(taken)
-                group.overrun.append(Self.difference(taken, planned))
-            }
-            if row.outcome == .skipped { group.skipped += 1 }
-            groups[row.exerciseKey] = group
+        var accumulator = Accumulator()
+        for row in rows { accumulator.add(row) }
+        return accumulator.result()
+    }
+
+    /// Stats gathered one row at a time, keeping only the durations per exercise (a year of
+    /// 100,000 sets is three arrays of 8-byte values, not 100,000 rows).
+    public struct Accumulator {
+        private struct Group {
+            var name: String
+            var sets = 0
+            var planned: [USec] = []
+            var taken: [USec] = []
+            var overrun: [Int64] = []
+            var skipped = 0
         }
-        return groups.values.map { group in
-            ExerciseStats(exercise: group.name, sets: group.sets, rests: group.taken.count,
-                          medianPlannedUSec: median(group.planned), medianTakenUSec: median(group.taken),
-                          medianOverrunUSec: median(group.overrun), skipped: group.skipped)
-        }.sorted { ($0.exercise.lowercased(), $0.exercise) < ($1.exercise.lowercased(), $1.exercise) }
+        private var groups: [Group] = []
+        private var index: [String: Int] = [:]
+        /// The last row's exercise: sets of one exercise come in runs, and hashing its key once
+        /// per run instead of once per row is most of the cost over 100,000 rows.
+        private var last: (key: String, group: Int)?
+
+        public init() {}
+
+        public mutating func add(_ row: StatsRow) {
+            add(exerciseKey: row.exerciseKey, exercise: row.exercise, plannedUSec: row.plannedUSec,
+                takenUSec: row.takenUSec, outcome: row.outcome)
+        }
+
+        /// `exercise` is read only for the first row of its exercise.
+        public mutating func add(exerciseKey: String, exercise: @autoclosure () -> String, plannedUSec: USec?,
+                                 takenUSec: USec?, outcome: RestOutcome?) {
+            let group: Int
+            if let last, last.key == exerciseKey {
+                group = last.group
+            } else if let known = index[exerciseKey] {
+                group = known
+            } else {
+                group = groups.count
+                groups.append(Group(name: exercise()))
+                index[exerciseKey] = group
+            }
+            last = (exerciseKey, group)
+            groups[group].sets += 1
+            if let plannedUSec, let takenUSec, outcome == .completed || outcome == .skipped {
+                groups[group].planned.append(plannedUSec)
+                groups[group].taken.append(takenUSec)
+                groups[group].overrun.append(ExerciseStats.difference(takenUSec, plannedUSec))
+            }
+            if outcome == .skipped { groups[group].skipped += 1 }
+        }
+
+        /// One entry per exercise, by name.
+        public func result() -> [ExerciseStats] {
+            groups.map { group in
+                ExerciseStats(exercise: group.name, sets: group.sets, rests: group.taken.count,
+                              medianPlannedUSec: median(group.planned), medianTakenUSec: median(group.taken),
+                              medianOverrunUSec: median(group.overrun), skipped: group.skipped)
+            }.sorted { ($0.exercise.lowercased(), $0.exercise) < ($1.exercise.lowercased(), $1.exercise) }
+        }
     }
 
     /// The middle value; for an even count, the mean of the two middle ones (rounded down).

@@ -52,10 +52,8 @@ struct BusSignals {
 
     /// A listener of committed sets: SetRecorded, with the set and the rest it started.
     func setRecorded(_ set: PlannedSet) {
-        var entry = HistoryEntries.set(set.record)
-        for (key, value) in HistoryEntries.restStarted(set) { entry[HistoryKey.restPrefix + key] = value }
         server.emitSignal(path: RestBus.historyPath, interface: RestBus.historyInterface, name: "SetRecorded",
-                          arguments: [.vardict(entry)])
+                          arguments: [HistoryEntries.recorded(set)])
     }
 
     // MARK: The live activity

@@ -2,63 +2,78 @@ import DBusKit
 import RestCore
 import RestProtocol
 
-/// Sets, rests, exercises and stats as the `a{sv}` entries of io.restd.Rest1.History (keys in
-/// `HistoryKey`). Optional values are left out rather than sent as a made-up zero.
+/// Sets, rests and stats as the `a{sv}` entries of io.restd.Rest1.History (keys in
+/// `HistoryKey`). Optional values are left out rather than sent as a made-up zero. Entries are
+/// built as key–value lists in a fixed order, not Swift dictionaries: a week of sets is
+/// thousands of entries, and hashing and sorting each one's keys was a third of a reply's cost.
 enum HistoryEntries {
-    static func set(_ set: SetRecord) -> [String: DBusValue] {
-        var entry: [String: DBusValue] = [
-            HistoryKey.id: .int64(set.id), HistoryKey.timer: .string(set.timerID.rawValue),
-            HistoryKey.atUSec: .uint64(set.atUSec), HistoryKey.exercise: .string(set.exercise),
-            HistoryKey.failed: .boolean(set.failed),
+    typealias Fields = [(key: String, value: DBusValue)]
+
+    /// An `a{sv}` of `fields`, in their order.
+    static func dictionary(_ fields: Fields) -> DBusValue {
+        .dictionary(key: .string, value: .variant, fields.map { DBusValue.DictEntry(.string($0.key), .variant($0.value)) })
+    }
+
+    static func set(_ set: SetRecord) -> Fields {
+        var fields: Fields = [
+            (HistoryKey.id, .int64(set.id)), (HistoryKey.timer, .string(set.timerID.rawValue)),
+            (HistoryKey.atUSec, .uint64(set.atUSec)), (HistoryKey.exercise, .string(set.exercise)),
+            (HistoryKey.failed, .boolean(set.failed)),
         ]
-        if let reps = set.reps { entry[HistoryKey.reps] = .uint32(reps) }
-        if let kg = set.weightKg { entry[HistoryKey.weightKg] = .double(kg) }
-        return entry
+        if let reps = set.reps { fields.append((HistoryKey.reps, .uint32(reps))) }
+        if let kg = set.weightKg { fields.append((HistoryKey.weightKg, .double(kg))) }
+        return fields
     }
 
     /// A set with the rest that followed it (its keys prefixed `rest_`).
-    static func set(_ row: HistorySetRow) -> [String: DBusValue] {
-        var entry = set(row.set)
-        if let rest = row.rest {
-            for (key, value) in self.rest(rest, withSetFields: false) { entry[HistoryKey.restPrefix + key] = value }
-        }
-        return entry
+    static func set(_ row: HistorySetRow) -> DBusValue {
+        var fields = set(row.set)
+        if let rest = row.rest { fields += prefixed(self.rest(rest, withSetFields: false)) }
+        return dictionary(fields)
     }
 
-    /// The rest a set just started, as SetRecorded carries it.
-    static func restStarted(_ set: PlannedSet) -> [String: DBusValue] {
-        [HistoryKey.plannedUSec: .uint64(set.rest.usec), HistoryKey.source: .string(set.rest.sourceText),
-         HistoryKey.outcome: .string(HistoryKey.openOutcome)]
+    /// SetRecorded's entry: the set, and the rest it just started.
+    static func recorded(_ set: PlannedSet) -> DBusValue {
+        dictionary(self.set(set.record) + prefixed([
+            (HistoryKey.plannedUSec, .uint64(set.rest.usec)), (HistoryKey.source, .string(set.rest.sourceText)),
+            (HistoryKey.outcome, .string(HistoryKey.openOutcome)),
+        ]))
     }
 
-    static func rest(_ rest: RestRecord, withSetFields: Bool = true) -> [String: DBusValue] {
-        var entry: [String: DBusValue] = [
-            HistoryKey.plannedUSec: .uint64(rest.plannedUSec), HistoryKey.adjustUSec: .int64(rest.adjustUSec),
-            HistoryKey.pausedUSec: .uint64(rest.pausedUSec), HistoryKey.source: .string(rest.source),
-            HistoryKey.outcome: .string(rest.outcome?.rawValue ?? HistoryKey.openOutcome),
+    static func rest(_ rest: RestRecord) -> DBusValue { dictionary(self.rest(rest, withSetFields: true)) }
+
+    private static func rest(_ rest: RestRecord, withSetFields: Bool) -> Fields {
+        var fields: Fields = [
+            (HistoryKey.plannedUSec, .uint64(rest.plannedUSec)), (HistoryKey.adjustUSec, .int64(rest.adjustUSec)),
+            (HistoryKey.pausedUSec, .uint64(rest.pausedUSec)), (HistoryKey.source, .string(rest.source)),
+            (HistoryKey.outcome, .string(rest.outcome?.rawValue ?? HistoryKey.openOutcome)),
         ]
         if rest.outcome != nil {
-            entry[HistoryKey.endedAtUSec] = .uint64(rest.endedAtUSec)
-            entry[HistoryKey.takenUSec] = .uint64(rest.takenUSec)
+            fields.append((HistoryKey.endedAtUSec, .uint64(rest.endedAtUSec)))
+            fields.append((HistoryKey.takenUSec, .uint64(rest.takenUSec)))
         }
         if withSetFields {
-            entry[HistoryKey.setID] = .int64(rest.setID)
-            entry[HistoryKey.timer] = .string(rest.timerID.rawValue)
-            entry[HistoryKey.exercise] = .string(rest.exercise)
-            entry[HistoryKey.startedAtUSec] = .uint64(rest.startedAtUSec)
-            entry[HistoryKey.rrMS] = .array(.uint16, rest.rrIntervalsMS.map { .uint16($0) })
+            fields += [
+                (HistoryKey.setID, .int64(rest.setID)), (HistoryKey.timer, .string(rest.timerID.rawValue)),
+                (HistoryKey.exercise, .string(rest.exercise)), (HistoryKey.startedAtUSec, .uint64(rest.startedAtUSec)),
+                (HistoryKey.rrMS, .array(.uint16, rest.rrIntervalsMS.map { .uint16($0) })),
+            ]
         }
-        return entry
+        return fields
     }
 
-    static func stats(_ stats: ExerciseStats) -> [String: DBusValue] {
-        var entry: [String: DBusValue] = [
-            HistoryKey.exercise: .string(stats.exercise), HistoryKey.sets: .uint32(UInt32(clamping: stats.sets)),
-            HistoryKey.rests: .uint32(UInt32(clamping: stats.rests)), HistoryKey.skipped: .uint32(UInt32(clamping: stats.skipped)),
+    private static func prefixed(_ fields: Fields) -> Fields {
+        fields.map { (HistoryKey.restPrefix + $0.key, $0.value) }
+    }
+
+    static func stats(_ stats: ExerciseStats) -> DBusValue {
+        var fields: Fields = [
+            (HistoryKey.exercise, .string(stats.exercise)), (HistoryKey.sets, .uint32(UInt32(clamping: stats.sets))),
+            (HistoryKey.rests, .uint32(UInt32(clamping: stats.rests))), (HistoryKey.skipped, .uint32(UInt32(clamping: stats.skipped))),
         ]
-        if let planned = stats.medianPlannedUSec { entry[HistoryKey.medianPlannedUSec] = .uint64(planned) }
-        if let taken = stats.medianTakenUSec { entry[HistoryKey.medianTakenUSec] = .uint64(taken) }
-        if let overrun = stats.medianOverrunUSec { entry[HistoryKey.medianOverrunUSec] = .int64(overrun) }
-        return entry
+        if let planned = stats.medianPlannedUSec { fields.append((HistoryKey.medianPlannedUSec, .uint64(planned))) }
+        if let taken = stats.medianTakenUSec { fields.append((HistoryKey.medianTakenUSec, .uint64(taken))) }
+        if let overrun = stats.medianOverrunUSec { fields.append((HistoryKey.medianOverrunUSec, .int64(overrun))) }
+        return dictionary(fields)
     }
 }

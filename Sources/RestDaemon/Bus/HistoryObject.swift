@@ -16,20 +16,20 @@ enum HistoryObject {
                     let (since, until, limit) = try window(args)
                     let (rows, more) = try store.sets(since: since, until: until, exerciseKey: "", limit: limit)
                     try refuseMore(more, limit: limit, what: "sets")
-                    return [.array(BusInterfaces.options, rows.map { .vardict(HistoryEntries.set($0)) })]
+                    return [.array(BusInterfaces.options, rows.map(HistoryEntries.set))]
                 case "Rests":
                     let (since, until, limit) = try window(args)
                     let (rows, more) = try store.rests(since: since, until: until, exerciseKey: "", limit: limit)
                     try refuseMore(more, limit: limit, what: "rests")
-                    return [.array(BusInterfaces.options, rows.map { .vardict(HistoryEntries.rest($0)) })]
+                    return [.array(BusInterfaces.options, rows.map(HistoryEntries.rest))]
                 case "Exercises":
                     return [.array(BusInterfaces.options, try exercises(store, settings: service.training.settings))]
                 case "Stats":
                     let since = args[0].uint64 ?? 0
                     let until = until(args[1].uint64 ?? 0)
                     let key = try exerciseKey(args[2].string ?? "")
-                    let stats = ExerciseStats.compute(try store.statsRows(since: since, until: until, exerciseKey: key))
-                    return [.array(BusInterfaces.options, stats.map { .vardict(HistoryEntries.stats($0)) })]
+                    let stats = try store.stats(since: since, until: until, exerciseKey: key)
+                    return [.array(BusInterfaces.options, stats.map(HistoryEntries.stats))]
                 default:
                     throw DBusError(.unknownMethod, "no method \(call.member)")
                 }

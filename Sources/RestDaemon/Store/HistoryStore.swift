@@ -175,20 +175,19 @@ extension TimerStore {
         }
     }
 
-    /// The rows stats are computed from: every set in [since, until) with its rest.
-    func statsRows(since: USec, until: USec, exerciseKey: String) throws(StoreError) -> [StatsRow] {
+    /// Stats of every set in [since, until) with its rest, read one row at a time.
+    func stats(since: USec, until: USec, exerciseKey: String) throws(StoreError) -> [ExerciseStats] {
         try reading { statements throws(SQLiteError) in
             let select = statements.statsRows
             try select.bind([.integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .text(exerciseKey)])
-            var rows: [StatsRow] = []
+            var accumulator = ExerciseStats.Accumulator()
             while try select.step() {
-                rows.append(StatsRow(
-                    exerciseKey: select.column(0).text ?? "", exercise: select.column(1).text ?? "",
-                    plannedUSec: select.column(2).integer.flatMap(USec.init(exactly:)),
-                    takenUSec: select.column(3).integer.flatMap(USec.init(exactly:)),
-                    outcome: select.column(4).text.flatMap(RestOutcome.init(rawValue:))))
+                accumulator.add(exerciseKey: select.column(0).text ?? "", exercise: select.column(1).text ?? "",
+                                plannedUSec: select.column(2).integer.flatMap(USec.init(exactly:)),
+                                takenUSec: select.column(3).integer.flatMap(USec.init(exactly:)),
+                                outcome: select.column(4).text.flatMap(RestOutcome.init(rawValue:)))
             }
-            return rows
+            return accumulator.result()
         }
     }
 
