@@ -9,5 +9,7 @@
 #include <sys/epoll.h>
 #include <signal.h>
 #include <time.h>
+// malloc_trim: Glibc's module does not export it.
+#include <malloc.h>
 
 #endif

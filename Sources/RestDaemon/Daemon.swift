@@ -119,7 +119,8 @@ public final class Daemon {
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerObject.subtree(service: service))
         server.export(path: RestBus.livePath, interfaces: [LiveObject.make(live: live)])
-        server.export(path: RestBus.historyPath, interfaces: [HistoryObject.make(service: service)])
+        server.export(path: RestBus.historyPath,
+                      interfaces: [HistoryObject.make(service: service, trimmer: try MemoryTrimmer(loop: loop))])
 
         // 7. The system around it: clock steps, signals, the watchdog.
         clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {

@@ -6,7 +6,8 @@ import RestProtocol
 /// run on the loop like every call (a week of sets takes well under a millisecond; stats over a
 /// year of 100,000 sets some tens of milliseconds).
 enum HistoryObject {
-    static func make(service: TimerService) -> ExportedInterface {
+    /// `trimmer` gives the heap back after large replies.
+    static func make(service: TimerService, trimmer: MemoryTrimmer) -> ExportedInterface {
         ExportedInterface(BusInterfaces.history, call: { call throws(DBusError) in
             let args = call.arguments
             let store = service.historyStore
@@ -16,11 +17,13 @@ enum HistoryObject {
                     let (since, until, limit) = try window(args)
                     let (rows, more) = try store.sets(since: since, until: until, exerciseKey: "", limit: limit)
                     try refuseMore(more, limit: limit, what: "sets")
+                    trimmer.replied(entries: rows.count)
                     return [.array(BusInterfaces.options, rows.map(HistoryEntries.set))]
                 case "Rests":
                     let (since, until, limit) = try window(args)
                     let (rows, more) = try store.rests(since: since, until: until, exerciseKey: "", limit: limit)
                     try refuseMore(more, limit: limit, what: "rests")
+                    trimmer.replied(entries: rows.count)
                     return [.array(BusInterfaces.options, rows.map(HistoryEntries.rest))]
                 case "Exercises":
                     return [.array(BusInterfaces.options, try exercises(store, settings: service.training.settings))]
@@ -29,6 +32,7 @@ enum HistoryObject {
                     let until = until(args[1].uint64 ?? 0)
                     let key = try exerciseKey(args[2].string ?? "")
                     let stats = try store.stats(since: since, until: until, exerciseKey: key)
+                    trimmer.replied(entries: MemoryTrimmer.threshold)  // the per-exercise durations were a year's
                     return [.array(BusInterfaces.options, stats.map(HistoryEntries.stats))]
                 default:
                     throw DBusError(.unknownMethod, "no method \(call.member)")

@@ -1,0 +1,27 @@
+import CSystemd
+import EventLoop
+
+/// Gives the heap back to the system after a large reply. A week of sets is a reply of
+/// thousands of small values; once sent and freed, glibc keeps the pages (fragmented, below its
+/// trim threshold) and an idle restd would stay 8 MB bigger for good. `malloc_trim` runs on the
+/// next loop iteration, once the reply is marshalled and its values are released: in the same
+/// wake-up, never on a timer of its own.
+final class MemoryTrimmer {
+    /// Replies of at least this many entries are followed by a trim.
+    static let threshold = 500
+
+    private var source: DeferSource!
+
+    init(loop: EventLoop) throws(SystemError) {
+        source = try loop.addDefer { [unowned self] in
+            source.isEnabled = false
+            malloc_trim(0)
+        }
+    }
+
+    /// Trims after this iteration when `entries` is large enough to matter.
+    func replied(entries: Int) {
+        guard entries >= Self.threshold else { return }
+        source.enableOnce()
+    }
+}
