@@ -3,8 +3,8 @@ import RestCore
 import RestProtocol
 
 /// io.restd.Rest1.History at /io/restd/Rest1/history: the training history, read-only. Reads
-/// run on the loop like every call (a week of sets takes well under a millisecond; stats over a
-/// year of 100,000 sets some tens of milliseconds).
+/// run on the loop like every call: a week of sets (about 1,900) is a millisecond of SQLite and
+/// some 30 ms of marshalling; stats over a year of 100,000 sets some 60 ms (docs/PERFORMANCE.md).
 enum HistoryObject {
     /// `trimmer` gives the heap back after large replies.
     static func make(service: TimerService, trimmer: MemoryTrimmer) -> ExportedInterface {
