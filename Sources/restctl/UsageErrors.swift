@@ -88,6 +88,8 @@ enum UsageErrors {
         "unpause": "did you mean 'resume'?",
         "extend": "did you mean 'add'?",
         "reset": "did you mean 'restart'?",
+        "stat": "did you mean 'status' (one timer) or 'stats' (rests per exercise)?",
+        "done": "did you mean 'set' (a set is done: start its rest)?",
     ]
 
     private static var commands: [String] { Restctl.configuration.subcommands.map { $0._commandName } }
@@ -98,7 +100,7 @@ enum UsageErrors {
     /// was meant: at most two edits, and no more than half the word.
     private static func nearest(_ word: String, among candidates: [String]) -> String? {
         let extensions = candidates.filter { $0.hasPrefix(word) }
-        if word.count >= 2, extensions.count == 1 { return extensions[0] }  // "stat" is "status"
+        if word.count >= 2, extensions.count == 1 { return extensions[0] }  // "resu" is "resume"
         let scored = candidates.map { (candidate: $0, distance: editDistance(word, $0)) }
         guard let best = scored.min(by: { $0.distance < $1.distance }),
               best.distance <= 2, best.distance * 2 <= word.count else { return nil }

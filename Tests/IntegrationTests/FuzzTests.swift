@@ -15,14 +15,16 @@ struct FuzzTests {
     /// the memory checks belong to the plain run (`make test-asan` sets RESTD_SANITIZER).
     static let measuresMemory = ProcessInfo.processInfo.environment["RESTD_SANITIZER"] == nil
 
-    static let paths = [RestBus.managerPath, RestBus.livePath, RestBus.timersPath, RestBus.timerPath(id: "fuzz"),
+    static let paths = [RestBus.managerPath, RestBus.livePath, RestBus.historyPath, RestBus.timersPath, RestBus.timerPath(id: "fuzz"),
                         RestBus.timerPath(id: "default"), "/", "/io", "/io/restd/Rest1/timer/nope", "/x/y"]
     static let interfaces: [String?] = [RestBus.managerInterface, RestBus.timerInterface, RestBus.liveInterface,
+                                        RestBus.historyInterface,
                                         "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable",
                                         "org.freedesktop.DBus.ObjectManager", "org.freedesktop.DBus.Peer",
                                         "org.example.Nope", nil]
     static let members = ["Start", "Pause", "Resume", "Adjust", "Restart", "Cancel", "Update", "End", "Subscribe",
-                          "Unsubscribe", "Get", "GetAll", "Set", "Introspect", "GetManagedObjects", "Ping", "Nope"]
+                          "Unsubscribe", "Get", "GetAll", "Set", "Introspect", "GetManagedObjects", "Ping", "Nope",
+                          "CompleteSet", "Skip", "Sets", "Rests", "Exercises", "Stats"]
 
     static func randomString(_ random: inout SplitMix64) -> String {
         let pool: [String] = ["", "default", "fuzz", "label", "next", "notify", "heart_rate", "progress_done",

@@ -117,6 +117,34 @@ struct HostileInputTests {
             live("End", [.boolean(true)], "an argument it does not take"),
             live("Unsubscribe", [.int32(1)], "an argument it does not take"),
         ]
+        // CompleteSet, Skip and the history: wrong types, out of range, huge.
+        let existing = DBusValue.string("existing")
+        func history(_ member: String, _ arguments: [DBusValue], _ what: String, expect: Set<String> = [invalidArgs]) -> Case {
+            Case(path: RestBus.historyPath, interface: RestBus.historyInterface, member: member, arguments: arguments,
+                 expected: expect, description: "History.\(member): \(what)")
+        }
+        cases += [
+            manager("CompleteSet", [], "no arguments"),
+            manager("CompleteSet", [existing, .int32(1), options([:])], "exercise of the wrong type"),
+            manager("CompleteSet", [existing, .string("Squat"), .strings([])], "options of the wrong type"),
+            manager("CompleteSet", [existing, .string(""), options([:])], "no exercise and no previous set"),
+            manager("CompleteSet", [existing, .string(megabyte), options([:])], "a 1 MiB exercise name"),
+            manager("CompleteSet", [existing, .string("Squat"), hugeDictionary], "100,000 unknown options"),
+            manager("CompleteSet", [existing, .string("Squat"), options(["reps": .uint32(.max)])], "reps 2^32−1"),
+            manager("CompleteSet", [existing, .string("Squat"), options(["reps": .int32(-1)])], "negative reps"),
+            manager("CompleteSet", [existing, .string("Squat"), options(["reps": .string("5")])], "reps of the wrong type"),
+            manager("CompleteSet", [existing, .string("Squat"), options(["weight_kg": .double(.infinity)])], "infinite weight"),
+            manager("CompleteSet", [existing, .string("Squat"), options(["weight_kg": .double(-.nan)])], "NaN weight"),
+            manager("CompleteSet", [existing, .string("Squat"), options(["rest_usec": .uint64(.max)])], "rest 2^64−1 µs"),
+            manager("CompleteSet", [existing, .string("Squat"), options(["failed": .int32(1)])], "failed of the wrong type"),
+            manager("Skip", [.int32(1)], "id of the wrong type"),
+            manager("Skip", [.string("nope")], "no such timer", expect: [RestErrorName.noSuchTimer]),
+            history("Sets", [.uint64(0), .uint64(0), .uint32(100_001)], "limit over 100,000", expect: [limitExceeded]),
+            history("Rests", [.uint64(0), .uint64(0), .uint32(.max)], "limit 2^32−1", expect: [limitExceeded]),
+            history("Sets", [.int64(0), .uint64(0), .uint32(1)], "since of the wrong type"),
+            history("Stats", [.uint64(0), .uint64(0), .string(megabyte)], "a 1 MiB exercise name"),
+            history("Exercises", [.string("x")], "an argument too many"),
+        ]
         // Properties, on each object.
         for path in [RestBus.managerPath, RestBus.timerPath(id: "existing"), RestBus.livePath] {
             cases.append(Case(path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",

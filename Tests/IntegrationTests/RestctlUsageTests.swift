@@ -56,7 +56,7 @@ struct RestctlUsageTests {
         (["pause", "--all"], "restctl: unknown option '--all'\n"),
         (["stop"], "restctl: unknown command 'stop'; to end a timer, use `restctl cancel`; to pause it, `restctl pause`\n"
             + "Usage: restctl <subcommand>\n  See 'restctl --help' for more information.\n"),
-        (["stat"], "restctl: unknown command 'stat'; did you mean 'status'?\n"),
+        (["stat"], "restctl: unknown command 'stat'; did you mean 'status' (one timer) or 'stats' (rests per exercise)?\n"),
         (["strat"], "restctl: unknown command 'strat'; did you mean 'start'?\n"),
     ])
     func oneStyle(args: [String], stderr: String) throws {
