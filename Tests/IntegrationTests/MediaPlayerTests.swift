@@ -18,7 +18,7 @@ struct MediaPlayerTests {
         let config: ConfigurationTests.ConfigHome
         let bus: TestBus
         let state: TempDirectory
-        let restd: RestdProcess
+        private(set) var restd: RestdProcess
         let client: RestdClient
         let watcher: SignalWatcher
 
@@ -36,6 +36,12 @@ struct MediaPlayerTests {
         }
 
         deinit { restd.terminate() }
+
+        /// kill -9, then a new restd on the same state, configuration and bus.
+        func crashAndRestart() throws {
+            _ = restd.kill9()
+            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+        }
 
         /// Whether org.mpris.MediaPlayer2.restd has an owner, as the bus says.
         func nameOwned() throws -> Bool {
@@ -111,6 +117,68 @@ struct MediaPlayerTests {
         try player.waitForName(owned: false)
         #expect(try !player.nameOwned())
         #expect(player.restd.isRunning, "\(player.restd.log())")
+    }
+
+    /// A GLib client holding a `Gio.DBusProxy` on the Player, as GNOME Shell's media card does:
+    /// it reads the cached properties, presses PlayPause and Seek through the proxy, and waits
+    /// (in a GLib main loop) until PropertiesChanged updated its cache and Seeked came.
+    static let proxyScript = """
+        import sys
+        from gi.repository import Gio, GLib
+        flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+        bus = Gio.DBusConnection.new_for_address_sync(sys.argv[1], flags, None, None)
+        proxy = Gio.DBusProxy.new_sync(bus, Gio.DBusProxyFlags.NONE, None, "org.mpris.MediaPlayer2.restd",
+                                       "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", None)
+        cached = lambda name: proxy.get_cached_property(name).unpack()
+        print("status", cached("PlaybackStatus"))
+        print("title", cached("Metadata")["xesam:title"])
+
+        def run_until(condition):
+            loop = GLib.MainLoop()
+            def check(*_):
+                if condition(): loop.quit()
+            handlers = [proxy.connect("g-properties-changed", check), proxy.connect("g-signal", check)]
+            timeout = GLib.timeout_add_seconds(30, loop.quit)
+            if not condition(): loop.run()
+            GLib.source_remove(timeout)
+            for handler in handlers: proxy.disconnect(handler)
+
+        proxy.call_sync("PlayPause", None, Gio.DBusCallFlags.NONE, 30000, None)
+        run_until(lambda: cached("PlaybackStatus") == "Paused")
+        print("status", cached("PlaybackStatus"))
+
+        seeked = []
+        proxy.connect("g-signal", lambda p, sender, name, args: seeked.append(args.unpack()[0]) if name == "Seeked" else None)
+        proxy.call_sync("Seek", GLib.Variant("(x)", (-30000000,)), Gio.DBusCallFlags.NONE, 30000, None)
+        run_until(lambda: len(seeked) > 0)
+        print("seeked", len(seeked))
+        print("length", cached("Metadata")["mpris:length"])
+        """
+
+    @Test("a GDBus proxy (python3-gi) sees the cached properties change and Seeked come, and its calls are committed")
+    func gdbusProxy() throws {
+        let player = try Player()
+        try player.client.start(id: "default", durationUSec: 90_000_000, label: "Squat")
+        try player.waitForName(owned: true)
+        let result = Command.run(["/usr/bin/python3", "-c", Self.proxyScript, player.bus.address], timeout: 60)
+        #expect(result.succeeded, "\(result)")
+        #expect(result.stdout == "status Playing\ntitle Squat\nstatus Paused\nseeked 1\nlength 120000000\n", "\(result)")
+        let timer = try player.client.timer(id: "default")
+        #expect(timer.state == "paused" && timer.durationUSec == 120_000_000)
+    }
+
+    @Test("a restd restarted after kill -9 on a stored followed timer owns the name again")
+    func restartedOnState() throws {
+        let player = try Player()
+        try player.client.start(id: "default", durationUSec: 600_000_000, label: "Squat")
+        try player.client.pause(id: "default")
+        try player.waitForName(owned: true)
+        try player.crashAndRestart()
+        try player.waitForName(owned: false)
+        player.watcher.discardReceived()
+        if try !player.nameOwned() { try player.waitForName(owned: true) }
+        #expect(playerctl(player.bus, "status").output == "Paused")
+        #expect(playerctl(player.bus, "metadata", "xesam:title").output == "Squat")
     }
 
     @Test("playerctl status, metadata, play-pause, next and stop drive the rest through the commit path")

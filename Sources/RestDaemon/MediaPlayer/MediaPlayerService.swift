@@ -191,12 +191,14 @@ final class MediaPlayerService {
         announced = values
         // Exported before the name is asked for: a widget that sees the name appear finds the object.
         server.export(path: MediaPlayerBus.path, interfaces: MediaPlayerObject.make(player: self))
-        server.connection.requestNameAsync(MediaPlayerBus.name) { [logger] result in
+        // Queued, not refused, when taken: a restd killed a moment ago may still hold it until
+        // the bus notices, and the name passes to the queue then. ReleaseName leaves the queue.
+        server.connection.requestNameAsync(MediaPlayerBus.name, doNotQueue: false) { [logger] result in
             switch result {
             case .success(.primaryOwner), .success(.alreadyOwner):
                 logger.debug("owning \(MediaPlayerBus.name)")
             case .success:
-                logger.warning("\(MediaPlayerBus.name) is owned by another program; media widgets will not show the rest")
+                logger.warning("\(MediaPlayerBus.name) is owned by another program; restd waits for it to be released")
             case .failure(let error):
                 logger.warning("cannot own \(MediaPlayerBus.name): \(error.message)")
             }
