@@ -15,7 +15,7 @@ public enum MediaPlayerBus {
     public static let desktopEntry = "restd"
 }
 
-/// Property names of org.mpris.MediaPlayer2.Player that change with the timer.
+/// Property names of org.mpris.MediaPlayer2.Player.
 public enum MediaPlayerProperty {
     public static let playbackStatus = "PlaybackStatus"
     public static let metadata = "Metadata"
@@ -26,6 +26,10 @@ public enum MediaPlayerProperty {
     public static let canSeek = "CanSeek"
     public static let canGoNext = "CanGoNext"
     public static let canGoPrevious = "CanGoPrevious"
+    public static let canControl = "CanControl"
+    public static let volume = "Volume"
+    public static let minimumRate = "MinimumRate"
+    public static let maximumRate = "MaximumRate"
 }
 
 /// Keys of the Metadata property (the MPRIS metadata guidelines, xesam and mpris namespaces).

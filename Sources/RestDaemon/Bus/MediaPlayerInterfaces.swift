@@ -38,16 +38,16 @@ extension BusInterfaces {
             Property(MediaPlayerProperty.playbackStatus, .string),
             Property(MediaPlayerProperty.rate, .double),
             Property(MediaPlayerProperty.metadata, .dictionary(key: .string, value: .variant)),
-            Property("Volume", .double),
+            Property(MediaPlayerProperty.volume, .double),
             // Computed when read: a widget extrapolates it from Rate and PlaybackStatus.
             Property(MediaPlayerProperty.position, .int64, annotations: [.emitsChangedSignal("false")]),
-            Property("MinimumRate", .double),
-            Property("MaximumRate", .double),
+            Property(MediaPlayerProperty.minimumRate, .double),
+            Property(MediaPlayerProperty.maximumRate, .double),
             Property(MediaPlayerProperty.canGoNext, .boolean),
             Property(MediaPlayerProperty.canGoPrevious, .boolean),
             Property(MediaPlayerProperty.canPlay, .boolean),
             Property(MediaPlayerProperty.canPause, .boolean),
             Property(MediaPlayerProperty.canSeek, .boolean),
-            Property("CanControl", .boolean, annotations: [.emitsChangedSignal("const")]),
+            Property(MediaPlayerProperty.canControl, .boolean, annotations: [.emitsChangedSignal("const")]),
         ])
 }

@@ -142,15 +142,15 @@ final class MediaPlayerService {
             MediaPlayerProperty.playbackStatus: .string(PlaybackStatus(timer.state).rawValue),
             MediaPlayerProperty.metadata: .vardict(metadata(of: timer)),
             MediaPlayerProperty.rate: .double(1),
-            "Volume": .double(1),
-            "MinimumRate": .double(1),
-            "MaximumRate": .double(1),
+            MediaPlayerProperty.volume: .double(1),
+            MediaPlayerProperty.minimumRate: .double(1),
+            MediaPlayerProperty.maximumRate: .double(1),
             MediaPlayerProperty.canGoNext: .boolean(true),
             MediaPlayerProperty.canGoPrevious: .boolean(false),
             MediaPlayerProperty.canPlay: .boolean(true),
             MediaPlayerProperty.canPause: .boolean(notOver),
             MediaPlayerProperty.canSeek: .boolean(notOver),
-            "CanControl": .boolean(true),
+            MediaPlayerProperty.canControl: .boolean(true),
         ]
     }
 
