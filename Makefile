@@ -36,7 +36,7 @@ CMD ?=
 # Build headers and libraries, the programs the tests and `make run` use, and what
 # `make deb` needs (debhelper, dpkg-dev, lintian).
 export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
-	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock man-db desktop-file-utils \
+	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
 	debhelper dpkg-dev lintian
 NO_DEPS ?=
 

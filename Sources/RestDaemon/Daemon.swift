@@ -28,6 +28,8 @@ public final class Daemon {
     /// Heart rate from a Bluetooth strap through BlueZ (Bluetooth/): one more live producer.
     private let strap: HeartRateFollower
     private let notifier: Notifier
+    /// The followed timer as an MPRIS media player (`[mpris]`, off by default).
+    private let mediaPlayer: MediaPlayerService
     private let reloader: ConfigurationReloader
     /// systemd's STATUS= line: "2 timers running, 1 paused, 1 live subscriber".
     private let status = StatusReporter()
@@ -73,6 +75,9 @@ public final class Daemon {
         strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
         strap.onReading = { [unowned live] reading in live.applyStrapReading(reading.liveFields) }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
+        mediaPlayer = try MediaPlayerService(server: server, signals: signals, service: service, loop: loop, clock: clock,
+                                             settings: configuration.mediaPlayer, logger: logger)
+        live.onFieldsChanged = { [unowned mediaPlayer] fields in mediaPlayer.liveFieldsChanged(fields) }
 
         // 4. Who hears of committed timer events, in this order: the bus first, so that Expired
         // is on its way before a notification is even asked for.
@@ -82,6 +87,7 @@ public final class Daemon {
             expiryLog.timersChanged,
             notifier.timersChanged,
             { [unowned status] _ in status.refresh() },
+            { [unowned mediaPlayer] events in mediaPlayer.timersChanged(events) },
         ]
         status.addPart { [unowned service] in Self.timersPhrase(service.book) }
         status.addPart { [unowned live] in StatusReporter.subscribersPhrase(live.subscriberCount) }
@@ -97,6 +103,7 @@ public final class Daemon {
                 live.setHeartRateStaleness(new.live.heartRateStalenessUSec)
             },
             { [unowned strap] _, new in strap.setChoice(new.heartRate.bluetooth) },
+            { [unowned mediaPlayer] _, new in mediaPlayer.setSettings(new.mediaPlayer) },
             { old, new in
                 if new.defaultDurationUSec != old.defaultDurationUSec { signals.defaultDurationChanged(new.defaultDurationUSec) }
             },
@@ -132,6 +139,7 @@ public final class Daemon {
     public func run() throws -> Int32 {
         try busName.request { [unowned self] in
             notifier.start()
+            mediaPlayer.start()
             service.announceRecovered(recovered)
             logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
             // Only now is the state loaded and the name owned: what Type=notify waits for.

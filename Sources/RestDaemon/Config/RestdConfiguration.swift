@@ -13,6 +13,15 @@ public struct RestdConfiguration: Sendable, Equatable {
     public var live = Live()
     public var heartRate = HeartRate()
     public var notifications = Notifications()
+    public var mediaPlayer = MediaPlayer()
+
+    /// restd as an MPRIS media player (`[mpris]`): off unless asked for, because it would take
+    /// the media keys and the desktop's "current player" slot from the music that is playing.
+    public struct MediaPlayer: Sendable, Equatable {
+        public var enabled = false
+        /// The timer shown and controlled.
+        public var timer: TimerID = .default
+    }
 
     /// Where restd reads a heart rate itself (`[heart_rate]`).
     public struct HeartRate: Sendable, Equatable {
