@@ -236,10 +236,9 @@ struct SystemdUserManagerTests {
         try client.start(id: "squat", durationUSec: 1_000_000)
         try watcher.waitFor(where: { $0.member == "Expired" })
         var entries: [[String: String]] = []
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while !entries.contains(where: { $0["MESSAGE"] == "timer squat expired" }) && Date() < deadline {
-            usleep(20_000)
+        try waitUntil("\"timer squat expired\" in the journal", details: { manager.diagnostics() }) {
             entries = try manager.journalEntries("SYSLOG_IDENTIFIER=restd")
+            return entries.contains { $0["MESSAGE"] == "timer squat expired" }
         }
         let expired = try #require(entries.first { $0["MESSAGE"] == "timer squat expired" }, "\(manager.diagnostics())")
         // Sent with sd_journal_sendv (restd saw JOURNAL_STREAM name its stderr), not written on it.
