@@ -279,6 +279,8 @@ struct LiveTests {
     func notPersisted() throws {
         let daemon = try RunningDaemon()
         try daemon.client.updateLive(["heart_rate": .int32(120)])
+        // restd did hold the field, so its absence afterwards is the restart's doing.
+        #expect(try daemon.client.liveFields() == ["heart_rate": .int64(120)], "\(daemon.restd.log())")
         try daemon.crashAndRestart()
         #expect(try daemon.client.liveFields().isEmpty)
     }
