@@ -2,6 +2,7 @@ import Foundation
 import ProcessHarness
 import RestClient
 import RestProtocol
+import SeededRandom
 import Synchronization
 import Testing
 
