@@ -53,6 +53,9 @@ let package = Package(
         // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
         // for the benchmark and the integration tests (not a product: nothing ships with it).
         .target(name: "ProcessHarness", dependencies: ["POSIXSpawn"]),
+        // A seeded random number generator, so that a "random" test does the same on every run
+        // (no Foundation, no process harness: the core's unit tests use it too).
+        .target(name: "SeededRandom"),
 
         // Benchmarks (`make bench`): starts its own dbus-daemon and restd, measures, reports.
         .executableTarget(name: "restd-bench", dependencies: [
@@ -60,13 +63,16 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "ProcessHarness"]),
+        .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "SeededRandom"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness"],
+        .testTarget(name: "RestDaemonTests",
+                    dependencies: ["RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit", "ProcessHarness"]),
+        .testTarget(name: "IntegrationTests", dependencies: [
+            "RestClient", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
+        ]),
     ]
 )

@@ -238,7 +238,7 @@ struct MediaPlayerTests {
         let before = RunningDaemon.realtimeNow()
         let first = try player.position()
         let between = RunningDaemon.realtimeNow()
-        RunningDaemon.waitUntilPast(between + 1_000_000)
+        try RunningDaemon.waitUntilPast(between + 1_000_000)
         let second = try player.position()
         let after = RunningDaemon.realtimeNow()
         // restd read the clock once inside each call: the two readings are at least the second
