@@ -36,7 +36,7 @@ CMD ?=
 # Build headers and libraries, the programs the tests and `make run` use, and what
 # `make deb` needs (debhelper, dpkg-dev, lintian).
 export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
-	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock man-db desktop-file-utils \
+	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
 	debhelper dpkg-dev lintian
 NO_DEPS ?=
 
@@ -478,7 +478,8 @@ p=$dest/usr/local
 check "restd is installed, executable"           test -x "$p/bin/restd"
 check "restctl is installed, executable"         test -x "$p/bin/restctl"
 check "the installed restctl runs"               "$p/bin/restctl" --version
-check "the installed restd checks a config"      "$p/bin/restd" --check-config --config "$work/none.toml"
+printf 'default_duration = "2m"\n' >"$work/restd.toml"
+check "the installed restd checks a config"      "$p/bin/restd" --check-config --config "$work/restd.toml"
 check "the user unit is in lib/systemd/user"     test -f "$p/lib/systemd/user/restd.service"
 check "ExecStart= names the installed restd"     grep -qx 'ExecStart=/usr/local/bin/restd' "$p/lib/systemd/user/restd.service"
 check "the unit is otherwise the committed one"  diff <(grep -v '^ExecStart=' systemd/restd.service) <(grep -v '^ExecStart=' "$p/lib/systemd/user/restd.service")

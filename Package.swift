@@ -30,13 +30,15 @@ let package = Package(
         // What desktop notifications say and when they are shown, replaced or closed: pure, no I/O.
         .target(name: "RestNotify", dependencies: ["RestCore"]),
 
+        // posix_spawn, wrapped once: restd's sound command and the harness's child processes.
+        .target(name: "POSIXSpawn"),
         // TOML 1.0 documents into values that know their line: config.toml, workout plans.
         .target(name: "TOML"),
 
         // The daemon: bus faces, store, event-loop wiring. Nothing here may start a thread or a
         // timer of its own (no Foundation, no libdispatch): restd must sleep between rests.
         .target(name: "RestDaemon", dependencies: [
-            "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSystemd", "CSQLite", "TOML",
+            "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSQLite", "TOML", "POSIXSpawn",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The client library behind restctl (and the integration tests).
@@ -50,7 +52,10 @@ let package = Package(
 
         // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
         // for the benchmark and the integration tests (not a product: nothing ships with it).
-        .target(name: "ProcessHarness"),
+        .target(name: "ProcessHarness", dependencies: ["POSIXSpawn"]),
+        // A seeded random number generator, so that a "random" test does the same on every run
+        // (no Foundation, no process harness: the core's unit tests use it too).
+        .target(name: "SeededRandom"),
 
         // Benchmarks (`make bench`): starts its own dbus-daemon and restd, measures, reports.
         .executableTarget(name: "restd-bench", dependencies: [
@@ -58,13 +63,16 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "ProcessHarness"]),
+        .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "SeededRandom"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-        .testTarget(name: "RestDaemonTests", dependencies: ["RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness"],
+        .testTarget(name: "RestDaemonTests",
+                    dependencies: ["RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["RestClient", "RestProtocol", "DBusKit", "ProcessHarness"]),
+        .testTarget(name: "IntegrationTests", dependencies: [
+            "RestClient", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
+        ]),
     ]
 )

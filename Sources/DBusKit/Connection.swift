@@ -116,6 +116,47 @@ public final class Connection {
         }
     }
 
+    /// Asks for a well-known name without waiting (needs an event loop): for a name owned and
+    /// given back while serving, where a blocking round trip would hold up the callers. The bus
+    /// handles requests and releases in the order they were sent, so a release sent after this
+    /// needs no wait for its answer. `completion` gets the bus's answer.
+    public func requestNameAsync(
+        _ name: String, doNotQueue: Bool = true, completion: @escaping (Result<RequestNameReply, DBusError>) -> Void
+    ) {
+        let flags = UInt32(doNotQueue ? DBUS_NAME_FLAG_DO_NOT_QUEUE : 0)
+        callBusDriver("RequestName", [.string(name), .uint32(flags)]) { result in
+            completion(result.map { reply in
+                switch reply.arguments().first?.uint64 {
+                case UInt64(DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER): .primaryOwner
+                case UInt64(DBUS_REQUEST_NAME_REPLY_IN_QUEUE): .inQueue
+                case UInt64(DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER): .alreadyOwner
+                default: .exists
+                }
+            })
+        }
+    }
+
+    /// Gives a well-known name back without waiting (needs an event loop); `completion` gets
+    /// the bus's answer or error, if wanted.
+    public func releaseNameAsync(_ name: String, completion: @escaping (Result<Void, DBusError>) -> Void = { _ in }) {
+        callBusDriver("ReleaseName", [.string(name)]) { result in completion(result.map { _ in () }) }
+    }
+
+    private func callBusDriver(_ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void) {
+        let message: Message
+        do throws(DBusError) {
+            guard DBusValidation.isValidBusName(arguments.first?.string ?? "") else {
+                throw DBusError(.invalidArgs, "\"\((arguments.first?.string ?? "").debugEscaped)\" is not a valid bus name")
+            }
+            message = try Message.methodCall(destination: MessageBus.name, path: MessageBus.path,
+                                             interface: MessageBus.interface, member: member)
+            try message.append(arguments)
+        } catch {
+            return completion(.failure(error))
+        }
+        call(message, timeoutMilliseconds: 25_000, completion: completion)
+    }
+
     /// Adds a match rule on the bus (blocking), so that matching signals reach the filters.
     public func addMatch(_ rule: String) throws(DBusError) {
         guard DBusValidation.isValidString(rule) else {

@@ -39,6 +39,7 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let fileNotFound = Name(rawValue: "org.freedesktop.DBus.Error.FileNotFound")
         public static let limitsExceeded = Name(rawValue: "org.freedesktop.DBus.Error.LimitsExceeded")
         public static let accessDenied = Name(rawValue: "org.freedesktop.DBus.Error.AccessDenied")
+        public static let notSupported = Name(rawValue: "org.freedesktop.DBus.Error.NotSupported")
     }
 
     public func hasName(_ other: Name) -> Bool { name == other.rawValue }

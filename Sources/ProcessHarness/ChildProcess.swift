@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import POSIXSpawn
 
 /// Every child's exit state is guarded by this one condition, and every exit broadcasts
 /// it, so a caller can wait for "whichever of these processes ends first" (say `gdbus wait`
@@ -39,40 +40,15 @@ public final class ChildProcess: @unchecked Sendable {
     /// duplicated into the child; the caller still owns (and may close) its copies.
     public init(executable: String, arguments: [String], environment: [String: String],
                 argv0: String? = nil, stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for (target, source, mode) in [(Int32(0), stdin, O_RDONLY), (1, stdout, O_WRONLY), (2, stderr, O_WRONLY)] {
-            if let source {
-                posix_spawn_file_actions_adddup2(&actions, source, target)
-            } else {
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", mode, 0)
-            }
+        let pid: pid_t
+        do {
+            pid = try Spawn.start([argv0 ?? executable] + arguments, program: executable,
+                                  environment: environment.map { "\($0.key)=\($0.value)" },
+                                  stdin: Self.stream(stdin), stdout: Self.stream(stdout), stderr: Self.stream(stderr),
+                                  closeOtherDescriptors: true)
+        } catch {
+            throw ProcessHarnessError.system("cannot start \(executable)", error.errno)
         }
-        if let closeFrom = spawnAddClosefrom {
-            _ = closeFrom(&actions, 3)
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        sigfillset(&signals)
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([argv0 ?? executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard rc == 0 else { throw ProcessHarnessError.system("cannot start \(executable)", rc) }
-
         self.executable = executable
         self.arguments = arguments
         self.pid = pid
@@ -104,6 +80,10 @@ public final class ChildProcess: @unchecked Sendable {
         }
         reaper.name = "reaper \(pid)"
         reaper.start()
+    }
+
+    private static func stream(_ descriptor: Int32?) -> Spawn.Stream {
+        descriptor.map { .descriptor($0) } ?? .devNull
     }
 
     deinit {
@@ -179,13 +159,3 @@ public final class ChildProcess: @unchecked Sendable {
         return true
     }
 }
-
-/// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), which Swift's Glibc module
-/// does not import; looked up at run time.
-private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-private let spawnAddClosefrom: AddClosefrom? = {
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-        return nil
-    }
-    return unsafeBitCast(symbol, to: AddClosefrom.self)
-}()

@@ -28,6 +28,8 @@ public final class Daemon {
     /// Heart rate from a Bluetooth strap through BlueZ (Bluetooth/): one more live producer.
     private let strap: HeartRateFollower
     private let notifier: Notifier
+    /// The followed timer as an MPRIS media player (`[mpris]`, off by default).
+    private let mediaPlayer: MediaPlayerService
     private let reloader: ConfigurationReloader
     /// systemd's STATUS= line: "2 timers running, 1 paused, 1 live subscriber".
     private let status = StatusReporter()
@@ -77,6 +79,9 @@ public final class Daemon {
             service.noteRRIntervals(reading.measurement.rrIntervalsMilliseconds)
         }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
+        mediaPlayer = try MediaPlayerService(server: server, signals: signals, service: service, loop: loop, clock: clock,
+                                             settings: configuration.mediaPlayer, logger: logger)
+        live.onFieldsChanged = { [unowned mediaPlayer] fields in mediaPlayer.liveFieldsChanged(fields) }
 
         // 4. Who hears of committed timer events, in this order: the bus first, so that Expired
         // is on its way before a notification is even asked for.
@@ -86,6 +91,7 @@ public final class Daemon {
             expiryLog.timersChanged,
             notifier.timersChanged,
             { [unowned status] _ in status.refresh() },
+            { [unowned mediaPlayer] events in mediaPlayer.timersChanged(events) },
         ]
         // Who hears of a committed set: SetRecorded on the bus, then the live activity's progress.
         service.setListeners = [
@@ -106,6 +112,7 @@ public final class Daemon {
                 live.setHeartRateStaleness(new.live.heartRateStalenessUSec)
             },
             { [unowned strap] _, new in strap.setChoice(new.heartRate.bluetooth) },
+            { [unowned mediaPlayer] _, new in mediaPlayer.setSettings(new.mediaPlayer) },
             { [unowned service] _, new in service.setTrainingSettings(new.trainingSettings) },
             { old, new in
                 if new.defaultDurationUSec != old.defaultDurationUSec { signals.defaultDurationChanged(new.defaultDurationUSec) }
@@ -144,6 +151,7 @@ public final class Daemon {
     public func run() throws -> Int32 {
         try busName.request { [unowned self] in
             notifier.start()
+            mediaPlayer.start()
             service.announceRecovered(recovered)
             logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
             // Only now is the state loaded and the name owned: what Type=notify waits for.

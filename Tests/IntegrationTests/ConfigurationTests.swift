@@ -70,8 +70,8 @@ struct ConfigurationTests {
             \(broken.file):2: live.broadcast_rate: 50.0 is out of range 0.01…20.0 updates per second
             \(broken.file):4: unknown key "live.mystery"; the keys are default_duration, max_timers, expired_retention, \
             live.broadcast_rate, live.heart_rate_staleness, heart_rate.bluetooth, notifications.urgency, \
-            notifications.actions, notifications.sound_command, rest.failed_extra, history.keep_days, categories, \
-            exercises
+            notifications.actions, notifications.sound_command, mpris.enabled, mpris.timer, rest.failed_extra, \
+            history.keep_days, categories, exercises
 
             """, "\(bad)")
 

@@ -2,6 +2,7 @@ import Foundation
 import ProcessHarness
 import RestClient
 import RestProtocol
+import SeededRandom
 import Synchronization
 import Testing
 
@@ -146,8 +147,11 @@ struct CrashLoopTests {
                 }
             }
             worker.start()
-            while log.withLock({ $0.count }) < killAfterReplies, !worker.isFinished { usleep(200) }
-            usleep(jitter)
+            // Looking every 0.2 ms, so that the kill lands right after the chosen reply.
+            try waitUntil("\(killAfterReplies) replies", interval: 0.000_2) {
+                log.withLock { $0.count } >= killAfterReplies || worker.isFinished
+            }
+            usleep(jitter)  // the random part of the moment, not a wait for anything
             _ = restd.kill9()
             #expect(finished.wait(timeout: .now() + 60) == .success, "the client finished")
 
@@ -208,12 +212,13 @@ struct CrashLoopTests {
         }
         worker.start()
         // The burst is under way (or the worker gave up, which the check below reports).
-        let deadline = Date().addingTimeInterval(60)
-        while log.withLock({ $0.count }) < 100, !worker.isFinished, Date() < deadline { usleep(1000) }
+        try waitUntil("100 replies or the worker's end", timeout: 60, interval: 0.001) {
+            log.withLock { $0.count } >= 100 || worker.isFinished
+        }
         try #require(log.withLock { $0.count } >= 100, "the burst did not get going\n\(daemon.restd.log())")
         daemon.restd.terminate()
         #expect(try daemon.restd.waitForExit() == 0, "\(daemon.restd.log())")
-        while !worker.isFinished { usleep(1000) }
+        try waitUntil("the client thread to end", interval: 0.001) { worker.isFinished }
 
         var expected: [String: String] = [:]
         for entry in log.withLock({ $0 }) {

@@ -3,6 +3,7 @@ import Foundation
 import ProcessHarness
 import RestClient
 import RestProtocol
+import SeededRandom
 import Testing
 
 /// Random well-formed messages — random signatures, members and bodies — to every object and

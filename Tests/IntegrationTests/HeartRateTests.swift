@@ -73,13 +73,9 @@ struct HeartRateTests {
         /// Waits until gdbus sees Fields containing `text`.
         func waitForFieldsByGdbus(containing text: String) throws {
             var last = ""
-            do {
-                try waitUntil("Fields containing \(text)") {
-                    last = fieldsByGdbus()
-                    return last.contains(text)
-                }
-            } catch {
-                throw HarnessError.timedOut("Fields never contained \(text); last: \(last)\n--- restd log:\n\(restd.log())")
+            try waitUntil("Fields containing \(text)", details: { "last: \(last)\n--- restd log:\n\(restd.log())" }) {
+                last = fieldsByGdbus()
+                return last.contains(text)
             }
         }
 
@@ -230,11 +226,11 @@ struct HeartRateTests {
         // Off the skin: a Polar strap sends 0 bpm with "contact supported, not detected".
         try setup.bluez.notify(strap, [0x04, 0x00])
         try watch.waitForLine { $0.contains(#""heart_rate":72,"#) && $0.contains(#""heart_rate_contact":false"#) }
-        // Still off the skin, sending about once a second: the value goes stale and is removed,
-        // the contact stays reported.
-        try waitUntil("heart_rate gone, contact still false") {
+        // Still off the skin, sending five times a second (the interval paces the strap): the
+        // value goes stale and is removed, the contact stays reported.
+        try waitUntil("heart_rate gone, contact still false", interval: 0.2,
+                      details: { "restctl watch --json:\n\(watch.lines.joined(separator: "\n"))" }) {
             try setup.bluez.notify(strap, [0x04, 0x00])
-            usleep(200_000)
             return watch.lines.contains { !$0.contains("\"heart_rate\":") && $0.contains(#""heart_rate_contact":false"#) }
         }
         // Bar text: no heart rate shown without contact.
@@ -292,7 +288,7 @@ struct HeartRateTests {
         for index in 0..<300 {
             last = UInt8(60 + index % 150)
             try setup.bluez.notify(strap, [0x00, last])
-            usleep(10_000)
+            usleep(10_000)  // pacing the strap, not waiting for anything
         }
         let elapsed = Date().timeIntervalSince(started)
         // The trailing edge carries the last value.
@@ -337,9 +333,7 @@ struct HeartRateTests {
         let setup = try Setup()
         try setup.bluez.addStrap(address: Self.polar.address, alias: Self.polar.alias, battery: 55, connected: false)
         try waitUntil("the strap in restctl sensors") { try setup.sensors().count == 1 }
-        let before = try ProcessActivity.settledContextSwitches(setup.restd.pid)
-        usleep(3_000_000)  // the window in which nothing may happen, not a wait for an event
-        let after = try ProcessActivity.contextSwitches(setup.restd.pid)
-        #expect(after == before, "restd woke \(after - before) times in 3 s with nothing to do")
+        let wakeUps = try ProcessActivity.wakeUps(setup.restd.pid, over: 3)
+        #expect(wakeUps == 0, "restd woke \(wakeUps) times in 3 s with nothing to do")
     }
 }

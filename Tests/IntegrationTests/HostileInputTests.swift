@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
@@ -207,5 +208,87 @@ struct HostileInputTests {
         }
         let ping = try Message.methodCall(destination: RestBus.name, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
         _ = try connection.callBlocking(ping, timeoutMilliseconds: 30_000)
+    }
+
+    // MARK: The MPRIS player
+
+    static func player(_ member: String, _ arguments: [DBusValue], _ what: String,
+                       expect: Set<String> = [invalidArgs]) -> Case {
+        Case(path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, member: member, arguments: arguments,
+             expected: expect, description: "Player.\(member): \(what)")
+    }
+
+    /// What a media widget may send: wrong types, a track that is not the current one, seeks
+    /// beyond ±24 h, positions outside the rest.
+    static let playerCases: [Case] = {
+        let track = DBusValue.objectPath(RestBus.timerPath(id: "default"))
+        var cases = [
+            player("Seek", [], "no offset"),
+            player("Seek", [.string("30")], "an offset of the wrong type"),
+            player("Seek", [.uint64(30_000_000)], "an unsigned offset"),
+            player("Seek", [.int64(86_400_000_001)], "an offset over +24 h"),
+            player("Seek", [.int64(-86_400_000_001)], "an offset under -24 h"),
+            player("Seek", [.int64(.max)], "offset 2^63-1"),
+            player("Seek", [.int64(.min)], "offset -2^63"),
+            player("SetPosition", [.string(RestBus.timerPath(id: "default")), .int64(0)], "a track id as a string"),
+            player("SetPosition", [track], "no position"),
+            player("SetPosition", [.objectPath(RestBus.timerPath(id: "other")), .int64(0)], "another timer's track id"),
+            player("SetPosition", [.objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"), .int64(0)], "the NoTrack id"),
+            player("SetPosition", [track, .int64(-1)], "a negative position"),
+            player("SetPosition", [track, .int64(.min)], "position -2^63"),
+            player("SetPosition", [track, .int64(3_600_000_001)], "a position past the end"),
+            player("SetPosition", [track, .int64(.max)], "position 2^63-1"),
+            player("OpenUri", [.string("file:///etc/passwd")], "a URI",
+                   expect: ["org.freedesktop.DBus.Error.NotSupported"]),
+            player("Play", [.boolean(true)], "an argument it does not take"),
+            player("Next", [.string("x")], "an argument it does not take"),
+            Case(path: MediaPlayerBus.path, interface: MediaPlayerBus.rootInterface, member: "Quit",
+                 arguments: [.int32(1)], expected: [invalidArgs], description: "MediaPlayer2.Quit: an argument"),
+        ]
+        for (property, value) in [("Rate", DBusValue.double(2)), ("Volume", .double(0)), ("PlaybackStatus", .string("Stopped"))] {
+            cases.append(Case(path: MediaPlayerBus.path, interface: "org.freedesktop.DBus.Properties", member: "Set",
+                              arguments: [.string(MediaPlayerBus.playerInterface), .string(property), .variant(value)],
+                              expected: ["org.freedesktop.DBus.Error.PropertyReadOnly"],
+                              description: "Properties.Set of \(property)"))
+        }
+        cases.append(Case(path: MediaPlayerBus.path, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                          arguments: [.int32(1), .int32(2)], expected: [invalidArgs],
+                          description: "Properties.Get on the player: wrong types"))
+        return cases
+    }()
+
+    @Test("each hostile call to the MPRIS player is refused with the standard error and a message, and the rest is unchanged")
+    func hostilePlayerCallsAreRefused() throws {
+        let config = try ConfigurationTests.ConfigHome("[mpris]\nenabled = true\n")
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        let restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+        defer { restd.terminate() }
+        let client = try RestdClient(address: bus.address)
+        try client.start(id: "default", durationUSec: 3_600_000_000, label: "Squat")
+        try client.pause(id: "default")
+        let before = try client.timer(id: "default")
+        try waitUntil("\(MediaPlayerBus.name) to be owned") {
+            busctl(bus, "status", MediaPlayerBus.name).succeeded
+        }
+
+        let connection = try Connection.open(address: bus.address)
+        for hostile in Self.playerCases {
+            let message = try Message.methodCall(destination: MediaPlayerBus.name, path: hostile.path,
+                                                 interface: hostile.interface, member: hostile.member)
+            try message.append(hostile.arguments)
+            do {
+                _ = try connection.callBlocking(message, timeoutMilliseconds: 30_000)
+                Issue.record("\(hostile) was accepted")
+            } catch {
+                #expect(hostile.expected.contains(error.name), "\(hostile): \(error)")
+                #expect(!error.message.isEmpty, "\(hostile): no message")
+                #expect(error.message.utf8.count < 1000, "\(hostile): message of \(error.message.utf8.count) bytes")
+            }
+        }
+        #expect(restd.isRunning, "\(restd.log())")
+        let after = try client.timer(id: "default")
+        #expect([after.state, after.label, String(after.durationUSec), String(after.remainingUSec)]
+                == [before.state, before.label, String(before.durationUSec), String(before.remainingUSec)])
     }
 }

@@ -44,7 +44,7 @@ final class NotifyingDaemon {
         try configHome.write("restd/config.toml", config)
         let before = restd.log().components(separatedBy: "reloaded the configuration").count - 1
         restd.signal(SIGHUP)
-        try restd.waitForLog("reloaded the configuration", count: before + 1)
+        try restd.waitForLog(containing: "reloaded the configuration", count: before + 1)
     }
 
     /// kill -9 restd, let `change` edit its state file, and start it again.
@@ -316,7 +316,7 @@ struct NotificationTests {
         #expect(first.actions == ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"])
 
         try daemon.reload(config: "[notifications]\nurgency = \"low\"\nactions = [\"cancel\"]\n")
-        try daemon.restd.waitForLog("changed: notifications.urgency, notifications.actions")
+        try daemon.restd.waitForLog(containing: "changed: notifications.urgency, notifications.actions")
         try daemon.client.start(id: "b", durationUSec: 1_000_000)
         let second = try daemon.calls.waitFor("Notify", count: 2)[1]
         #expect(second.body == "b")
@@ -342,7 +342,7 @@ struct NotificationTests {
         try daemon.client.start(id: "t", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify")
         // Logged after restd decided on the sound, in the same turn of its loop.
-        let log = try daemon.restd.waitForLog("notification 1 for timer t: Rest over")
+        let log = try daemon.restd.waitForLog(containing: "notification 1 for timer t: Rest over")
         if capabilities.contains("sound") {
             #expect(!log.contains("sound command started"), "\(log)")
             #expect(!FileManager.default.fileExists(atPath: played))
@@ -350,7 +350,7 @@ struct NotificationTests {
             #expect(log.contains("sound command started: touch"), "\(log)")
             try waitForFile(played)
             // restd reaps it: no zombie stays behind.
-            try daemon.restd.waitForLog("finished")
+            try daemon.restd.waitForLog(containing: "finished")
             try waitUntil("restd has no child left") { children(of: daemon.restd.pid).isEmpty }
         }
         #expect(!daemon.restd.log().contains("warning"), "\(daemon.restd.log())")
@@ -364,10 +364,10 @@ struct NotificationTests {
             """)
         try daemon.client.start(id: "a", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify")
-        try daemon.restd.waitForLog("cannot run the sound command /nonexistent/restd-no-player: No such file or directory")
+        try daemon.restd.waitForLog(containing: "cannot run the sound command /nonexistent/restd-no-player: No such file or directory")
         try daemon.client.start(id: "b", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify", count: 2)
-        let log = try daemon.restd.waitForLog("the sound command failed again")
+        let log = try daemon.restd.waitForLog(containing: "the sound command failed again")
         #expect(log.components(separatedBy: "further failures are logged only with --verbose").count - 1 == 1, "\(log)")
         try daemon.expectPromptAnswer()
         #expect(daemon.restd.isRunning)
@@ -376,11 +376,11 @@ struct NotificationTests {
         let sounds = try TempDirectory(prefix: "restd-snd")
         let played = sounds.path("played")
         try daemon.reload(config: "[notifications]\nsound_command = [\"touch\", \"\(played)\"]\n")
-        try daemon.restd.waitForLog("changed: notifications.sound_command")
+        try daemon.restd.waitForLog(containing: "changed: notifications.sound_command")
         try daemon.client.start(id: "c", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify", count: 3)
         try waitForFile(played)
-        let after = try daemon.restd.waitForLog("finished")
+        let after = try daemon.restd.waitForLog(containing: "finished")
         #expect(!after.contains("works again"), "a new command starts with a clean slate")
     }
 
@@ -502,11 +502,11 @@ struct NotificationTests {
     func absentServer() throws {
         let daemon = try NotifyingDaemon(capabilities: nil)
         try daemon.startAndExpireOnTime("a", label: "A")
-        try daemon.restd.waitForLog("cannot show desktop notifications")
+        try daemon.restd.waitForLog(containing: "cannot show desktop notifications")
         // Asked again for the next one (not joined to the first ask), failing quietly.
         try daemon.startAndExpireOnTime("b", label: "B")
         try daemon.expectPromptAnswer()
-        try daemon.restd.waitForLog("desktop notification failed again")
+        try daemon.restd.waitForLog(containing: "desktop notification failed again")
         #expect(daemon.warnings() == 1, "\(daemon.restd.log())")
 
         daemon.server = try NotificationServer(bus: daemon.bus)
@@ -515,7 +515,7 @@ struct NotificationTests {
         #expect(Set(shown.compactMap(\.labelInBody)) == ["A", "B"], "\(shown)")
         try daemon.client.start(id: "c", durationUSec: 1_000_000, label: "C")
         #expect(try daemon.calls.waitFor("Notify", count: 3)[2].body == "C")
-        try daemon.restd.waitForLog("desktop notifications work again")
+        try daemon.restd.waitForLog(containing: "desktop notifications work again")
     }
 
     @Test("a server that never answers: timers expire on time, restd answers at once, one warning")
@@ -528,11 +528,11 @@ struct NotificationTests {
         try daemon.calls.waitFor("GetCapabilities")
         // restd's GetCapabilities is now waiting for its 2 s timeout; restd itself is not.
         try daemon.expectPromptAnswer()
-        try daemon.restd.waitForLog("cannot show desktop notifications")
+        try daemon.restd.waitForLog(containing: "cannot show desktop notifications")
         // Still silent for the next timer: asked again, failing again, not logged as a warning again.
         try daemon.startAndExpireOnTime("b", label: "B")
         try daemon.expectPromptAnswer()
-        try daemon.restd.waitForLog("desktop notification failed again")
+        try daemon.restd.waitForLog(containing: "desktop notification failed again")
         #expect(daemon.warnings() == 1, "\(daemon.restd.log())")
         #expect(daemon.calls.calls("GetCapabilities").count == 1, "the silent server got only the first")
 
@@ -566,10 +566,10 @@ struct NotificationTests {
         try daemon.startAndExpireOnTime("a", label: "A")
         try daemon.calls.waitFor("Notify")
         #expect(crashing.waitForExit() == .exited(3), "\(crashing.log())")
-        try daemon.restd.waitForLog("cannot show desktop notifications")
+        try daemon.restd.waitForLog(containing: "cannot show desktop notifications")
         try daemon.expectPromptAnswer()
         try daemon.startAndExpireOnTime("b", label: "B")
-        try daemon.restd.waitForLog("desktop notification failed again")
+        try daemon.restd.waitForLog(containing: "desktop notification failed again")
         #expect(daemon.warnings() == 1, "\(daemon.restd.log())")
 
         daemon.server = try NotificationServer(bus: daemon.bus)

@@ -79,7 +79,7 @@ struct PersistenceTests {
             try daemon.crashAndRestart()
         }
         try #require(killedInTime, "restd expired even a 20 s timer before it could be killed")
-        RunningDaemon.waitUntilPast(endsAt)
+        try RunningDaemon.waitUntilPast(endsAt)
 
         let watcher = try SignalWatcher.restd(bus: daemon.bus)
         let restd = try RestdProcess.start(bus: daemon.bus, stateHome: daemon.state.path)

@@ -136,24 +136,22 @@ struct RestctlBarTests {
         let watch = try WatchProcess(bus: daemon.bus, arguments: ["--format", "i3blocks"])
         defer { watch.stop() }
         try watch.waitForLine { $0 == "idle" }
-        // A window long enough to see a once-a-second tick twice, were there one.
+        // Quiet windows long enough to see a once-a-second tick twice, were there one.
         let pid = watch.child.pid
-        var before = try ProcessActivity.settledContextSwitches(pid)
-        usleep(2_500_000)
-        #expect(try ProcessActivity.contextSwitches(pid) == before, "restctl woke up while idle")
+        let idleWakeUps = try ProcessActivity.wakeUps(pid, over: 2.5)
+        #expect(idleWakeUps == 0, "restctl woke up \(idleWakeUps) times while idle")
 
         #expect(restctl(daemon.bus, "start", "90", "--label", "Squat").succeeded)
         #expect(restctl(daemon.bus, "pause").succeeded)
         try watch.waitForLine { $0.hasPrefix("paused ") }
-        before = try ProcessActivity.settledContextSwitches(pid)
-        usleep(2_500_000)
-        #expect(try ProcessActivity.contextSwitches(pid) == before, "restctl woke up while paused")
+        let pausedWakeUps = try ProcessActivity.wakeUps(pid, over: 2.5)
+        #expect(pausedWakeUps == 0, "restctl woke up \(pausedWakeUps) times while paused")
 
         // The same measure sees the ticks of a running timer (the second line below was
         // written after `before` was read, whatever was already there).
         #expect(restctl(daemon.bus, "resume").succeeded)
         try watch.waitForLine { !$0.hasPrefix("paused ") }
-        before = try ProcessActivity.contextSwitches(pid)
+        let before = try ProcessActivity.contextSwitches(pid)
         try watch.waitForLine { _ in true }
         try watch.waitForLine { _ in true }
         #expect(try ProcessActivity.contextSwitches(pid) > before)

@@ -124,9 +124,9 @@ struct RestctlLiveTests {
         // A refused line is the sign that restctl is through with the lines before it.
         write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
         let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while readAll(errors) != refused, Date() < deadline, child.isRunning { usleep(5_000) }
-        #expect(readAll(errors) == refused)
+        try waitUntil("restctl to refuse line 2", interval: 0.005,
+                      givingUpIf: { child.termination.map { "restctl \($0)" } },
+                      details: { "its stderr:\n\(readAll(errors))" }) { readAll(errors) == refused }
         let names = try SignalWatcher(bus: daemon.bus, rules: [
             "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='io.restd.Rest1'",
         ])
@@ -155,9 +155,9 @@ struct RestctlLiveTests {
         // A refused line is the sign that restctl is through with the line before it: a precondition.
         write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
         let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while readAll(errors) != refused, Date() < deadline, child.isRunning { usleep(5_000) }
-        #expect(readAll(errors) == refused)
+        try waitUntil("restctl to refuse line 2", interval: 0.005,
+                      givingUpIf: { child.termination.map { "restctl \($0)" } },
+                      details: { "its stderr:\n\(readAll(errors))" }) { readAll(errors) == refused }
         daemon.bus.kill()
         close(fds[1])
         let termination = child.wait(timeout: 30)
@@ -182,9 +182,9 @@ struct RestctlLiveTests {
         // A refused line is the sign that restctl is through with the line before it: a precondition.
         write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
         let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while readAll(errors) != refused, Date() < deadline, child.isRunning { usleep(5_000) }
-        #expect(readAll(errors) == refused)
+        try waitUntil("restctl to refuse line 2", interval: 0.005,
+                      givingUpIf: { child.termination.map { "restctl \($0)" } },
+                      details: { "its stderr:\n\(readAll(errors))" }) { readAll(errors) == refused }
         try daemon.crashAndRestart()
         close(fds[1])
         let termination = child.wait(timeout: 30)
@@ -391,8 +391,10 @@ struct RestctlLiveTests {
         defer { script.killAndReap() }
         func drawn() -> String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
         // Waiting for two frames (the timer counts once a second): a precondition, not a timing check.
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while drawn().components(separatedBy: "\u{1B}[K").count < 3, Date() < deadline, script.isRunning { usleep(10_000) }
+        try waitUntil("two frames drawn", interval: 0.01, givingUpIf: { script.termination.map { "script \($0)" } },
+                      details: { "drawn: \(drawn().debugDescription)" }) {
+            drawn().components(separatedBy: "\u{1B}[K").count >= 3
+        }
         let pid = try #require(Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), "\(drawn().debugDescription)")
         #expect(kill(pid, SIGINT) == 0)

@@ -179,10 +179,10 @@ struct RestctlWaitTests {
                                       stdout: output)
         defer { script.killAndReap() }
         let outputPath = directory.path("out")
-        let deadline = Date(timeIntervalSinceNow: 30)
         func drawn() -> String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
         // Waiting for the first frame: a precondition, not a timing check.
-        while !drawn().contains("\u{1B}[K"), Date() < deadline, script.isRunning { usleep(10_000) }
+        try waitUntil("the first frame drawn", interval: 0.01, givingUpIf: { script.termination.map { "script \($0)" } },
+                      details: { "drawn: \(drawn().debugDescription)" }) { drawn().contains("\u{1B}[K") }
         let pid = try #require(Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), "\(drawn().debugDescription)")
         #expect(kill(pid, SIGINT) == 0)

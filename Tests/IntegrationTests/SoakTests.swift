@@ -3,6 +3,7 @@ import Foundation
 import ProcessHarness
 import RestClient
 import RestProtocol
+import SeededRandom
 import Testing
 
 /// Many mixed operations with subscribers attached: restd's memory must not grow.

@@ -8,10 +8,10 @@ import Testing
 import Glibc
 #endif
 
-/// restd.service under a real `systemd --user` (see `UserManager`): readiness, STATUS=, restarts
-/// after kill -9 and after a watchdog timeout, a broken configuration not retried, reload,
-/// stop and start, D-Bus activation through `SystemdService=`, the sandbox in force and the
-/// journal. Each test boots its own manager and stops it, and everything it started, by PID.
+/// restd.service under a real `systemd --user` (see `UserManager`): the settings as the manager
+/// loaded them, readiness, STATUS=, restarts after kill -9 and after a watchdog timeout, a broken
+/// configuration not retried, reload, stop and start, D-Bus activation through `SystemdService=`,
+/// the sandbox in force and the journal. Each test boots its own manager and stops it, and everything it started, by PID.
 ///
 /// Needs root and `unshare --mount`. Where either is missing the suite prints one line and
 /// its tests pass without running (issue 15 allows exactly this), except when it is pointed
@@ -195,14 +195,101 @@ struct SystemdUserManagerTests {
         #expect(try RestdClient(address: manager.bus.address).timers() == before)
     }
 
-    @Test("the sandbox is in force (seccomp, no_new_privs), and restd works under it, notifications included")
-    func sandboxInForce() throws {
+    @Test("the unit as the manager loaded it: Type=notify on the bus name, watchdog, reload, restart policy, sandbox, WantedBy")
+    func effectiveSettings() throws {
         guard Self.canRun else { return }
         let manager = try UserManager()
+        defer { manager.stop() }
+        // Started: WatchdogUSec= is the watchdog in force, shown only while the service runs.
+        try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
+        let expected = [
+            "Type": "notify", "BusName": RestBus.name, "WatchdogUSec": "1min",
+            "Restart": "on-failure", "RestartPreventExitStatus": "78",
+            "NoNewPrivileges": "yes", "LockPersonality": "yes", "RestrictRealtime": "yes", "RestrictSUIDSGID": "yes",
+            "RestrictNamespaces": "yes", "MemoryDenyWriteExecute": "yes", "SystemCallArchitectures": "native",
+            "SystemCallErrorNumber": "1" /* EPERM */, "RestrictAddressFamilies": "AF_UNIX", "UMask": "0077",
+        ]
+        let unit = manager.properties(Array(expected.keys) + ["ExecReload", "SystemCallFilter", "LoadState"])
+        #expect(unit["LoadState"] == "loaded", "\(manager.diagnostics())")
+        for (name, value) in expected {
+            #expect(unit[name] == value, "\(name): \(unit[name] ?? "not shown")")
+        }
+        #expect(unit["ExecReload"]?.contains("argv[]=kill -HUP $MAINPID ;") ?? false, "\(unit["ExecReload"] ?? "")")
+        // @system-service, expanded: its calls are allowed, others (swapoff) are not.
+        let filter = unit["SystemCallFilter"]?.split(separator: " ").map(String.init) ?? []
+        #expect(filter.contains("read") && filter.contains("epoll_wait") && !filter.contains("swapoff"), "\(filter)")
+
+        // [Install]: enabling links it into default.target.
+        let enable = manager.systemctl("enable", "restd")
+        #expect(enable.succeeded, "\(enable)")
+        let wants = manager.property("Wants", of: "default.target")
+        #expect(wants.split(separator: " ").contains("restd.service"), "default.target: Wants=\(wants)")
+    }
+
+    /// Tries what the unit's sandbox forbids and prints one line each ("NAME allowed" or
+    /// "NAME refused ERRNO"). Run as the unit's ExecStartPost=, it is under the same sandbox as
+    /// restd; run by the test itself, it shows that each attempt can succeed here.
+    static let sandboxProbe = #"""
+        import ctypes, errno, mmap, os, socket, sys
+        libc = ctypes.CDLL(None, use_errno=True)
+        def attempt(name, action):
+            try:
+                action()
+                print(name, "allowed")
+            except OSError as error:
+                print(name, "refused", errno.errorcode.get(error.errno, error.errno))
+        def call(function, *arguments):
+            if function(*arguments) == -1:
+                raise OSError(ctypes.get_errno(), function.__name__)
+        attempt("AF_INET", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close())
+        attempt("AF_UNIX", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).close())
+        attempt("PROT_WRITE|PROT_EXEC", lambda: mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC).close())
+        fd = os.open(os.path.join(sys.argv[1], "setuid-probe"), os.O_CREAT | os.O_WRONLY, 0o600)
+        attempt("S_ISUID", lambda: os.fchmod(fd, 0o4755))
+        attempt("unshare(CLONE_NEWUTS)", lambda: call(libc.unshare, 0x04000000))
+        attempt("personality(PER_LINUX32)", lambda: call(libc.personality, 0x0008))
+        attempt("swapoff", lambda: call(libc.swapoff, b"/nonexistent-swap"))
+        print("NoNewPrivs", [line.split()[1] for line in open("/proc/self/status") if line.startswith("NoNewPrivs")][0])
+        """#
+
+    @Test("the sandbox is in force (seccomp, no_new_privs, address families, W^X, namespaces, SUID), and restd works under it")
+    func sandboxInForce() throws {
+        guard Self.canRun else { return }
+        let probeDirectory = try TempDirectory(prefix: "restd-probe")
+        let probe = try probeDirectory.write("probe.py", Self.sandboxProbe)
+        // The same attempts outside the sandbox: each can succeed (swapoff reaches the kernel).
+        let outside = Command.run([NotificationServer.python, probe, probeDirectory.path])
+        #expect(outside.stdout == """
+            AF_INET allowed
+            AF_UNIX allowed
+            PROT_WRITE|PROT_EXEC allowed
+            S_ISUID allowed
+            unshare(CLONE_NEWUTS) allowed
+            personality(PER_LINUX32) allowed
+            swapoff refused ENOENT
+            NoNewPrivs 0
+
+            """, "\(outside)")
+        let probeUnit = "[Service]\nExecStartPost=/bin/sh -c '\(NotificationServer.python) \(probe) \"$XDG_RUNTIME_DIR\" "
+            + ">\"$XDG_RUNTIME_DIR/sandbox-probe\" 2>&1'\n"
+        let manager = try UserManager(dropIns: ["sandbox-probe": probeUnit])
         defer { manager.stop() }
         let server = try NotificationServer(bus: manager.bus)
         let calls = try MockCalls(bus: manager.bus)
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
+        // ExecStartPost= has run (start waits for it), under restd's sandbox.
+        let inside = (try? String(contentsOfFile: "\(manager.runtimeDirectory)/sandbox-probe", encoding: .utf8)) ?? ""
+        #expect(inside == """
+            AF_INET refused EAFNOSUPPORT
+            AF_UNIX allowed
+            PROT_WRITE|PROT_EXEC refused EPERM
+            S_ISUID refused EPERM
+            unshare(CLONE_NEWUTS) refused EPERM
+            personality(PER_LINUX32) refused EPERM
+            swapoff refused EPERM
+            NoNewPrivs 1
+
+            """, "\(inside)\n\(manager.diagnostics())")
         let pid = manager.restdPID
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         let fields = Dictionary(status.split(separator: "\n").compactMap { line -> (String, String)? in
@@ -236,10 +323,9 @@ struct SystemdUserManagerTests {
         try client.start(id: "squat", durationUSec: 1_000_000)
         try watcher.waitFor(where: { $0.member == "Expired" })
         var entries: [[String: String]] = []
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while !entries.contains(where: { $0["MESSAGE"] == "timer squat expired" }) && Date() < deadline {
-            usleep(20_000)
+        try waitUntil("\"timer squat expired\" in the journal", details: { manager.diagnostics() }) {
             entries = try manager.journalEntries("SYSLOG_IDENTIFIER=restd")
+            return entries.contains { $0["MESSAGE"] == "timer squat expired" }
         }
         let expired = try #require(entries.first { $0["MESSAGE"] == "timer squat expired" }, "\(manager.diagnostics())")
         // Sent with sd_journal_sendv (restd saw JOURNAL_STREAM name its stderr), not written on it.

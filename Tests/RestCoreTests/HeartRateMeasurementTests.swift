@@ -1,5 +1,5 @@
 import RestCore
-import ProcessHarness
+import SeededRandom
 import Testing
 
 /// The Heart Rate Measurement characteristic (0x2A37) byte by byte, as the Heart Rate Service

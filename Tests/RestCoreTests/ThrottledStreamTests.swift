@@ -1,5 +1,5 @@
-import ProcessHarness
 import RestCore
+import SeededRandom
 import Testing
 
 /// Drives a stream the way the daemon does: offers on every change, fires its one timer when due.

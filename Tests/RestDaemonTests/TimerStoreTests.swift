@@ -1,6 +1,7 @@
 import Foundation
 import ProcessHarness
 import RestCore
+import SeededRandom
 import Testing
 
 @testable import RestDaemon

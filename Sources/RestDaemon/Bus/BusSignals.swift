@@ -4,7 +4,7 @@ import RestProtocol
 
 /// Everything restd says on the bus without being asked, in one place: timers' PropertiesChanged,
 /// InterfacesAdded/Removed and Expired; the Manager's and the live object's PropertiesChanged;
-/// the live Changed signal to each subscriber.
+/// the live Changed signal to each subscriber; the MPRIS player's PropertiesChanged and Seeked.
 ///
 /// Signals caused by a method call are queued before that call's reply (listeners run while the
 /// call is handled): a caller that sees the reply has already been sent every signal of its
@@ -67,5 +67,19 @@ struct BusSignals {
     func liveChanged(_ fields: [String: LiveValue], atUSec: USec, to subscriber: String) {
         server.emitSignal(path: RestBus.livePath, interface: RestBus.liveInterface, name: "Changed",
                           arguments: [LiveArguments.dictionary(fields), .uint64(atUSec)], destination: subscriber)
+    }
+
+    // MARK: The MPRIS player
+
+    /// PropertiesChanged of org.mpris.MediaPlayer2.Player: the values that changed (never Position).
+    func mediaPlayerChanged(_ properties: [String: DBusValue]) {
+        server.emitPropertiesChanged(path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface,
+                                     changed: properties)
+    }
+
+    /// Seeked: the position moved other than by playing (time added or removed, a run restarted).
+    func mediaPlayerSeeked(positionUSec: USec) {
+        server.emitSignal(path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, name: "Seeked",
+                          arguments: [.int64(Int64(clamping: positionUSec))])
     }
 }

@@ -70,6 +70,21 @@ struct ConfigKey: Sendable {
                   show: { $0.notifications.soundCommand.map { ConfigValue.showStrings($0, list: true) } ?? "(none)" }) { value, config throws(ConfigValueError) in
             config.notifications.soundCommand = try ConfigValue.command(value)
         },
+        ConfigKey(path: "mpris.enabled", defaultText: "false", appliesOnReload: true,
+                  show: { String($0.mediaPlayer.enabled) }) { value, config throws(ConfigValueError) in
+            config.mediaPlayer.enabled = try ConfigValue.boolean(value)
+        },
+        ConfigKey(path: "mpris.timer", defaultText: "\"default\"", appliesOnReload: true,
+                  show: { ConfigValue.showStrings([$0.mediaPlayer.timer.rawValue], list: false) }) { value, config throws(ConfigValueError) in
+            guard let text = value.string, !text.isEmpty else {
+                throw ConfigValueError("expected the id of a timer (\"default\", \"bench-press\"), found \(value.typeDescription)")
+            }
+            do throws(TimerError) {
+                config.mediaPlayer.timer = try TimerID(parsing: text)
+            } catch {
+                throw ConfigValueError(error.message)
+            }
+        },
     ] + TrainingConfig.keys
 
     /// The tables that hold keys ("" is the top level).
@@ -163,6 +178,11 @@ enum ConfigValue {
             result.append(choice)
         }
         return result
+    }
+
+    static func boolean(_ value: TOMLValue) throws(ConfigValueError) -> Bool {
+        guard let flag = value.boolean else { throw ConfigValueError("expected true or false, found \(value.typeDescription)") }
+        return flag
     }
 
     /// A program and its arguments, run without a shell: ["paplay", "/path/sound.oga"].

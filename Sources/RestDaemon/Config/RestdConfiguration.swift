@@ -13,6 +13,7 @@ public struct RestdConfiguration: Sendable, Equatable {
     public var live = Live()
     public var heartRate = HeartRate()
     public var notifications = Notifications()
+    public var mediaPlayer = MediaPlayer()
     /// `[exercises."…"]`, `[categories]`, `[rest] failed_extra`, `[history] keep_days`; its
     /// `defaultDurationUSec` is unused (see `trainingSettings`).
     public var training = TrainingSettings()
@@ -22,6 +23,14 @@ public struct RestdConfiguration: Sendable, Equatable {
         var settings = training
         settings.defaultDurationUSec = defaultDurationUSec
         return settings
+    }
+
+    /// restd as an MPRIS media player (`[mpris]`): off unless asked for, because it would take
+    /// the media keys and the desktop's "current player" slot from the music that is playing.
+    public struct MediaPlayer: Sendable, Equatable {
+        public var enabled = false
+        /// The timer shown and controlled.
+        public var timer: TimerID = .default
     }
 
     /// Where restd reads a heart rate itself (`[heart_rate]`).

@@ -32,6 +32,9 @@ final class LiveService {
     /// The heart-rate straps BlueZ knows, as the Sensors method returns them (`aa{sv}`
     /// entries); empty without a strap reader.
     var listSensors: () -> [[String: DBusValue]] = { [] }
+    /// Told of the current fields whenever they change, before any throttling (the MPRIS player
+    /// throttles its own way).
+    var onFieldsChanged: ([String: LiveValue]) -> Void = { _ in }
 
     /// One throttled stream and its one timer, which fires the trailing edge.
     private final class Stream {
@@ -143,6 +146,7 @@ final class LiveService {
         let now = clock.now()
         guard activity.end() else { return }
         rearmStaleTimer()
+        onFieldsChanged([:])
         // The end of an activity is published at once on every stream, outside the rate.
         act(on: broadcast, broadcast.throttle.publishImmediately([:], now: now.boottime), to: nil, now: now)
         for (name, stream) in subscribers {
@@ -203,6 +207,7 @@ final class LiveService {
     // MARK: Publishing
 
     private func offerToAll(now: Instant) {
+        onFieldsChanged(activity.fields)
         act(on: broadcast, broadcast.throttle.offer(activity.fields, now: now.boottime), to: nil, now: now)
         for (name, stream) in subscribers {
             act(on: stream, stream.throttle.offer(activity.fields, now: now.boottime), to: name, now: now)

@@ -1,6 +1,7 @@
 import EventLoop
 import Glibc
 import Logging
+import POSIXSpawn
 
 /// Runs `[notifications] sound_command` when "Rest over" is shown by a notification server that
 /// cannot play sounds itself (no `sound` capability).
@@ -42,7 +43,9 @@ final class SoundCommand {
         }
         let pid: pid_t
         do {
-            pid = try Self.spawn(argv)
+            // stdin from /dev/null; stdout and stderr shared with restd, so that the command's
+            // complaints reach restd's log.
+            pid = try Spawn.start(argv, searchPath: true)
         } catch {
             noteFailure("cannot run the sound command \(program): \(String(cString: strerror(error.errno)))")
             return
@@ -78,35 +81,5 @@ final class SoundCommand {
         }
         failing = true
         logger.warning("\(message); further failures are logged only with --verbose")
-    }
-
-    /// posix_spawnp with stdin from /dev/null, stdout and stderr shared with restd (so the
-    /// command's complaints reach restd's log), and restd's blocked signals and ignored
-    /// SIGPIPE undone: the child starts as if from a shell. Returns the pid.
-    private static func spawn(_ argv: [String]) throws(SystemError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
-        cArguments.append(nil)
-        defer { for argument in cArguments { free(argument) } }
-        var pid: pid_t = 0
-        // glibc reports a program that cannot be executed (ENOENT, EACCES) as posix_spawnp's result.
-        let result = posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, environ)
-        guard result == 0 else { throw SystemError(errno: result, "cannot run \(argv[0])") }
-        return pid
     }
 }

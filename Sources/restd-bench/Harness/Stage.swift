@@ -10,6 +10,8 @@ final class BenchContext {
     /// restd and restctl, found next to restd-bench.
     let restd: String
     let restctl: String
+    /// Whether `restd` is the one built next to the bench, not another build given with --restd.
+    let restdIsOwnBuild: Bool
     /// This executable, for the 1 Hz tick baseline it runs as a child.
     let benchExecutable: String
     /// Scenario 1's Expired lateness p99 and floor p99 (ms), which scenario 6 compares with.
@@ -26,6 +28,7 @@ final class BenchContext {
         self.restd = restd.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
             ?? directory + "/restd"
         restctl = directory + "/restctl"
+        restdIsOwnBuild = self.restd == directory + "/restd"
         for binary in [self.restd, restctl] where access(binary, X_OK) != 0 {
             throw BenchError("\(binary) was not found: build the whole package (`swift build`)")
         }

@@ -51,28 +51,20 @@ final class BluezMock: @unchecked Sendable {
         let logPath = workDirectory.path("bluez-\(Int.random(in: 0..<1_000_000)).log")
         let log = try openLogFile(logPath)
         defer { close(log) }
+        // Watching before the mock starts, so that the name changing hands cannot pass unseen.
+        let names = try SignalWatcher.nameOwner(Self.busName, bus: systemBus)
         let child = try ChildProcess(
             executable: NotificationServer.python, arguments: ["-m", "dbusmock", "--system", "--template", "bluez5"],
             environment: ChildEnvironment.make(["DBUS_SYSTEM_BUS_ADDRESS": systemBus.address, "PYTHONUNBUFFERED": "1"]),
             stdout: log, stderr: log)
         self.child = child
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while true {
-            if let termination = child.termination {
-                let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw HarnessError.failed("the BlueZ mock \(termination) before owning \(Self.busName):\n\(text)")
+        do {
+            uniqueName = try names.waitForOwner(child, "the BlueZ mock") {
+                "--- its log:\n" + ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")
             }
-            if let owner = try? busCall("GetNameOwner", [.string(Self.busName)]).first?.string,
-               case .uint32(let pid)? = try? busCall("GetConnectionUnixProcessID", [.string(owner)]).first,
-               pid == UInt32(child.pid) {
-                uniqueName = owner
-                return
-            }
-            guard Date() < deadline else {
-                child.killAndReap()
-                throw HarnessError.timedOut("the BlueZ mock did not own \(Self.busName) within 30 s")
-            }
-            usleep(20_000)
+        } catch {
+            child.killAndReap()
+            throw error
         }
     }
 
@@ -166,13 +158,6 @@ final class BluezMock: @unchecked Sendable {
     @discardableResult
     private func callMock(path: String, interface: String, _ member: String, _ arguments: [DBusValue]) throws -> [DBusValue] {
         let message = try Message.methodCall(destination: uniqueName, path: path, interface: interface, member: member)
-        try message.append(arguments)
-        return try control.callBlocking(message, timeoutMilliseconds: 30_000).arguments()
-    }
-
-    private func busCall(_ member: String, _ arguments: [DBusValue]) throws -> [DBusValue] {
-        let message = try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                             interface: "org.freedesktop.DBus", member: member)
         try message.append(arguments)
         return try control.callBlocking(message, timeoutMilliseconds: 30_000).arguments()
     }

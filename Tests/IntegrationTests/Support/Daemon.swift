@@ -33,7 +33,9 @@ final class RunningDaemon {
 
     /// Waits until the wall clock has passed `usec`: a precondition (a deadline must be over),
     /// never an assertion about timing.
-    static func waitUntilPast(_ usec: UInt64) {
-        while realtimeNow() <= usec { usleep(20_000) }
+    static func waitUntilPast(_ usec: UInt64) throws {
+        let now = realtimeNow()
+        let remaining = Double(usec > now ? usec - now : 0) / 1_000_000
+        try waitUntil("the wall clock to pass \(usec) µs", timeout: remaining + 30) { realtimeNow() > usec }
     }
 }

@@ -44,39 +44,29 @@ final class NotificationServer: @unchecked Sendable {
         let log = try openLogFile(logPath)
         defer { close(log) }
         let parameters = "{\"capabilities\": \"\(capabilities.joined(separator: " "))\"}"
+        // Watching before the server starts, so that the name changing hands cannot pass unseen.
+        let names = try SignalWatcher.nameOwner(Self.name, bus: bus)
         let child = try ChildProcess(
             executable: Self.python,
             arguments: ["-m", "dbusmock", "--template", "notification_daemon", "-p", parameters],
             environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address, "PYTHONUNBUFFERED": "1"]),
             stdout: log, stderr: log)
         let control: Connection
+        let owner: String
         do {
             control = try Connection.open(address: bus.address)
+            // The name may still belong to a server that was just killed: wait for this process.
+            owner = try names.waitForOwner(child, "the notification server", timeout: timeout) {
+                "--- its log:\n" + ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")
+            }
         } catch {
             child.killAndReap()
             throw error
         }
-        // The name may still belong to a server that was just killed: wait for this process.
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        var owner: String?
-        while owner == nil {
-            if let termination = child.termination {
-                let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw HarnessError.failed("the notification server \(termination) before owning \(Self.name):\n\(text)")
-            }
-            if let name = Self.owner(on: control), Self.pid(of: name, on: control) == UInt32(child.pid) {
-                owner = name
-            } else if Date() > deadline {
-                child.killAndReap()
-                throw HarnessError.timedOut("the notification server did not own \(Self.name) within \(timeout) s")
-            } else {
-                usleep(20_000)
-            }
-        }
         self.bus = bus
         self.workDirectory = work
         self.logPath = logPath
-        self.uniqueName = owner!
+        self.uniqueName = owner
         self.child = child
         self.control = control
     }
@@ -123,25 +113,6 @@ final class NotificationServer: @unchecked Sendable {
                                              interface: Self.mockInterface, member: member)
         try message.append(arguments)
         _ = try control.callBlocking(message, timeoutMilliseconds: 30_000)
-    }
-
-    // MARK: Bus queries
-
-    private static func owner(on connection: Connection) -> String? {
-        try? busCall(connection, "GetNameOwner", [.string(name)]).first?.string
-    }
-
-    private static func pid(of uniqueName: String, on connection: Connection) -> UInt32? {
-        guard case .uint32(let pid)? = try? busCall(connection, "GetConnectionUnixProcessID", [.string(uniqueName)]).first
-        else { return nil }
-        return pid
-    }
-
-    private static func busCall(_ connection: Connection, _ member: String, _ arguments: [DBusValue]) throws -> [DBusValue] {
-        let message = try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                             interface: "org.freedesktop.DBus", member: member)
-        try message.append(arguments)
-        return try connection.callBlocking(message, timeoutMilliseconds: 30_000).arguments()
     }
 }
 
@@ -210,22 +181,5 @@ final class MockCalls {
             throw HarnessError.timedOut("waiting for \(count) \(method) call(s); all calls: \(watcher.received.compactMap(MockCall.init))")
         }
         return calls(method)
-    }
-}
-
-extension RestdProcess {
-    /// Waits until restd's log holds `text` at least `count` times (generous timeout), for what
-    /// only the log shows; returns the log.
-    @discardableResult
-    func waitForLog(_ text: String, count: Int = 1, timeout: Double = 30) throws -> String {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while true {
-            let log = self.log()
-            if log.components(separatedBy: text).count - 1 >= count { return log }
-            guard Date() < deadline else {
-                throw HarnessError.timedOut("waiting for \(count) × \"\(text)\" in the restd log:\n\(log)")
-            }
-            usleep(20_000)
-        }
     }
 }

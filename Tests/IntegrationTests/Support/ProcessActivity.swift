@@ -27,6 +27,7 @@ enum ProcessActivity {
     static func settledContextSwitches(_ pid: Int32) throws -> Int {
         var last = try contextSwitches(pid)
         for _ in 0..<120 {
+            // A quiet window of its own, not `waitUntil`: two readings must lie 250 ms apart.
             usleep(250_000)
             let now = try contextSwitches(pid)
             if now == last { return now }
@@ -38,7 +39,7 @@ enum ProcessActivity {
     /// How many times `pid` woke up during `seconds` of quiet, counted once it had settled.
     static func wakeUps(_ pid: Int32, over seconds: Double) throws -> Int {
         let before = try settledContextSwitches(pid)
-        usleep(useconds_t(seconds * 1_000_000))
+        usleep(useconds_t(seconds * 1_000_000))  // the window in which nothing may happen: no condition to wait for
         return try contextSwitches(pid) - before
     }
 }

@@ -33,20 +33,61 @@ final class SignalWatcher {
     }
 
     /// Waits until a received signal satisfies `predicate` (generous timeout); returns it.
+    /// Blocks in the connection's own read, not a polling loop; `givingUpIf` (a reason the
+    /// signal can no longer come, such as its sender's process having ended) is read at least
+    /// every 100 ms.
     @discardableResult
     func waitFor(timeout: Double = 30, _ description: String = "signal",
+                 givingUpIf ended: () -> String? = { nil },
                  where predicate: (Message) -> Bool) throws -> Message {
         let deadline = Date().addingTimeInterval(timeout)
         var checked = 0
         while true {
+            let reason = ended()
             while checked < received.count {
                 let message = received[checked]
                 checked += 1
                 if predicate(message) { return message }
             }
+            if let reason { throw HarnessError.failed("gave up waiting for \(description): \(reason)") }
             guard Date() < deadline else { throw HarnessError.timedOut("waiting for \(description)") }
             _ = connection.readWriteDispatch(timeoutMilliseconds: 100)
         }
+    }
+}
+
+extension SignalWatcher {
+    /// Watches `name` change hands on `bus`: make it before starting the process that takes the
+    /// name, so its NameOwnerChanged cannot pass unseen.
+    static func nameOwner(_ name: String, bus: any BusEndpoint) throws -> SignalWatcher {
+        try SignalWatcher(bus: bus, rules: [MessageBus.nameOwnerChangedRule(name: name)])
+    }
+
+    /// Waits for the NameOwnerChanged that gives the watched name to `child` (the name may
+    /// first leave a process that was killed just before); returns the new owner's unique name.
+    /// Gives up early, with `details`, if `child` ends first.
+    func waitForOwner(_ child: ChildProcess, _ description: String, timeout: Double = 30,
+                      details: () -> String) throws -> String {
+        do {
+            let acquired = try waitFor(timeout: timeout, "\(description) to own its name",
+                                       givingUpIf: { child.termination.map { "it \($0)" } }) { message in
+                guard let owner = message.nameOwnerChange?.newOwner, !owner.isEmpty else { return false }
+                return processID(of: owner) == UInt32(child.pid)
+            }
+            return acquired.nameOwnerChange!.newOwner
+        } catch {
+            throw HarnessError.failed("\(error)\n\(details())")
+        }
+    }
+
+    /// The process behind a unique name, nil once it has left the bus.
+    private func processID(of uniqueName: String) -> UInt32? {
+        guard let call = try? Message.methodCall(destination: MessageBus.name, path: MessageBus.path,
+                                                 interface: MessageBus.interface, member: "GetConnectionUnixProcessID"),
+              (try? call.append([.string(uniqueName)])) != nil,
+              case .uint32(let pid)? = try? connection.callBlocking(call, timeoutMilliseconds: 30_000).arguments().first
+        else { return nil }
+        return pid
     }
 }
 

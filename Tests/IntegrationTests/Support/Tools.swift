@@ -50,3 +50,11 @@ func restctl(_ bus: any BusEndpoint, _ args: [String], environment: [String: Str
     env["DBUS_SESSION_BUS_ADDRESS"] = bus.address
     return Command.run([executable] + args, environment: env, stdin: stdin, timeout: timeout)
 }
+
+/// `playerctl --player=restd args…` (the MPRIS client of Debian's `playerctl` package) on the
+/// test bus: it reads `DBUS_SESSION_BUS_ADDRESS`, and as a GLib client needs the test bus's
+/// eavesdrop-permitting policy (ENGINEERING-NOTES).
+@discardableResult
+func playerctl(_ bus: any BusEndpoint, _ args: String...) -> CommandResult {
+    Command.run(["playerctl", "--player=restd"] + args, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+}

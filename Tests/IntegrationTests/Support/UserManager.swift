@@ -241,13 +241,10 @@ final class UserManager: @unchecked Sendable {
     @discardableResult
     func waitFor(_ expected: [String: String], of unit: String = "restd.service", timeout: Double = 60) throws -> [String: String] {
         var last: [String: String] = [:]
-        do {
-            try Self.wait(timeout: timeout, "\(unit) to have \(expected)", manager: manager, logPath: logPath) { [self] in
-                last = properties(Array(expected.keys) + ["ActiveState", "SubState", "MainPID", "NRestarts", "Result"], of: unit)
-                return expected.allSatisfy { last[$0.key] == $0.value }
-            }
-        } catch {
-            throw HarnessError.timedOut("\(error); last seen: \(last)\n\(diagnostics())")
+        try Self.wait(timeout: timeout, "\(unit) to have \(expected)", manager: manager, logPath: logPath,
+                      details: { "last seen: \(last)\n\(self.diagnostics())" }) { [self] in
+            last = properties(Array(expected.keys) + ["ActiveState", "SubState", "MainPID", "NRestarts", "Result"], of: unit)
+            return expected.allSatisfy { last[$0.key] == $0.value }
         }
         return last
     }
@@ -325,17 +322,12 @@ final class UserManager: @unchecked Sendable {
         return found
     }
 
-    /// Checks `condition` every 20 ms until it holds; fails early, with the log, if the manager exits.
+    /// `waitUntil`, giving up early if the manager exits; the error ends with `details`, its log
+    /// unless told otherwise.
     private static func wait(timeout: Double, _ what: String, manager: ChildProcess, logPath: String,
-                             until condition: () -> Bool) throws {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if let termination = manager.termination {
-                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw HarnessError.failed("the user manager \(termination) while waiting for \(what)\n--- its log:\n\(log)")
-            }
-            guard Date() < deadline else { throw HarnessError.timedOut("waiting for \(what) (\(timeout) s)") }
-            usleep(20_000)
-        }
+                             details: (() -> String)? = nil, until condition: () -> Bool) throws {
+        try waitUntil(what, timeout: timeout, givingUpIf: { manager.termination.map { "the user manager \($0)" } },
+                      details: details ?? { "--- its log:\n" + ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "") },
+                      condition)
     }
 }

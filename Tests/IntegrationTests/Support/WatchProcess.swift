@@ -39,28 +39,23 @@ final class WatchProcess {
 
     var isRunning: Bool { child.isRunning }
 
-    /// Waits for a line after the last one matched to satisfy `predicate`; returns it.
-    /// Polling the file is the waiting, not the assertion: the timeout is generous.
+    /// Waits for a line after the last one matched to satisfy `predicate`; returns it. Gives up
+    /// early, with the output so far, if restctl ends first.
     @discardableResult
     func waitForLine(timeout: Double = 30, _ predicate: (String) -> Bool) throws -> String {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while true {
-            let all = lines
-            if let index = all.indices.dropFirst(consumed).first(where: { predicate(all[$0]) }) {
-                consumed = index + 1
-                return all[index]
-            }
-            let command = "restctl " + child.arguments.joined(separator: " ")
-            if let termination = child.termination {
-                throw HarnessError.failed("\(command) \(termination); its output:\n\(all.joined(separator: "\n"))\n"
-                    + "stderr:\n\(errors())")
-            }
-            guard Date() < deadline else {
-                throw HarnessError.timedOut("no such line from \(command) within \(timeout) s; its output:\n"
-                    + all.joined(separator: "\n") + "\nstderr:\n\(errors())")
-            }
-            usleep(5_000)
+        let command = "restctl " + child.arguments.joined(separator: " ")
+        var all: [String] = []
+        var found: String?
+        try waitUntil("a new line from \(command)", timeout: timeout, interval: 0.005,
+                      givingUpIf: { child.termination.map { "\(command) \($0)" } },
+                      details: { "its output:\n\(all.joined(separator: "\n"))\nstderr:\n\(errors())" }) {
+            all = lines
+            guard let index = all.indices.dropFirst(consumed).first(where: { predicate(all[$0]) }) else { return false }
+            consumed = index + 1
+            found = all[index]
+            return true
         }
+        return found!
     }
 
     func stop() { child.stop(grace: 5) }

@@ -1,0 +1,168 @@
+import RestCore
+import TOML
+
+/// Reads a workout plan: TOML, every problem reported as `file:line: reason` like config.toml.
+///
+///     name = "Push day"
+///
+///     [[exercise]]
+///     name = "Squat"
+///     sets = 5
+///     reps = 5            # optional
+///     weight = 100        # kg, optional
+///     rest = "3m"         # optional: else the usual rules choose the rest
+///     failed_rest = "4m"  # optional
+///
+///     [[exercise]]
+///     superset = ["Curl", "Triceps pushdown"]   # done back to back, the rest after the round
+///     sets = 3
+///     reps = 12
+///     rest = "90s"
+public enum WorkoutPlanFile {
+    /// Parses a plan's text; `file` names it in problems, and its name is the plan's when the
+    /// file gives none ("push-day.toml" → "push-day").
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> WorkoutPlan {
+        guard text.utf8.count <= WorkoutPlan.Limits.maxFileBytes else {
+            throw ConfigError([ConfigProblem(file: file, line: nil,
+                reason: "the plan is \(text.utf8.count) bytes; at most \(WorkoutPlan.Limits.maxFileBytes / 1024) KiB are allowed")])
+        }
+        let table: TOMLTable
+        do {
+            table = try TOMLParser.parse(text)
+        } catch {
+            throw ConfigError([ConfigProblem(file: file, line: error.line, reason: "not valid TOML: \(error.reason)")])
+        }
+        var problems: [ConfigProblem] = []
+        func problem(_ line: Int?, _ reason: String) {
+            problems.append(ConfigProblem(file: file, line: line, reason: reason))
+        }
+
+        var name = defaultName(file)
+        var blocks: [WorkoutPlan.Block] = []
+        for (key, value) in table.entries {
+            switch key {
+            case "name":
+                do {
+                    name = try exerciseName(value, key: "name")
+                } catch {
+                    problem(value.line, error.reason)
+                }
+            case "exercise":
+                guard let entries = value.array, entries.allSatisfy({ $0.table != nil }) else {
+                    problem(value.line, "exercise must be a list of tables ([[exercise]]), found \(value.typeDescription)")
+                    continue
+                }
+                for entry in entries {
+                    do {
+                        blocks.append(try block(entry))
+                    } catch {
+                        problem(error.line ?? entry.line, error.reason)
+                    }
+                }
+            default:
+                problem(value.line, "unknown key \"\(key)\"; a plan has name and [[exercise]] tables")
+            }
+        }
+        if problems.isEmpty {
+            if blocks.isEmpty {
+                problem(nil, "the plan has no exercises; add [[exercise]] tables with name and sets")
+            } else if blocks.reduce(0, { $0 + $1.exercises.count }) > WorkoutPlan.Limits.maxExercises {
+                problem(nil, "the plan has more than \(WorkoutPlan.Limits.maxExercises) exercises")
+            }
+        }
+        guard problems.isEmpty else {
+            throw ConfigError(problems.sorted { ($0.line ?? 0, $0.reason) < ($1.line ?? 0, $1.reason) })
+        }
+        return WorkoutPlan(name: name, blocks: blocks)
+    }
+
+    private struct Problem: Error {
+        let line: Int?
+        let reason: String
+    }
+
+    private static let keys = ["name", "superset", "sets", "reps", "weight", "rest", "failed_rest"]
+
+    /// One [[exercise]] table: an exercise, or a superset of several.
+    private static func block(_ entry: TOMLValue) throws(Problem) -> WorkoutPlan.Block {
+        let table = entry.table!
+        for (key, value) in table.entries where !keys.contains(key) {
+            throw Problem(line: value.line, reason: "unknown key \"\(key)\" in [[exercise]]; the keys are "
+                          + keys.joined(separator: ", "))
+        }
+        var names: [String] = []
+        switch (table["name"], table["superset"]) {
+        case (let name?, nil):
+            names = [try exerciseName(name, key: "name")]
+        case (nil, let superset?):
+            guard let list = superset.array, list.count >= 2 else {
+                throw Problem(line: superset.line, reason: "superset must list two or more exercises, "
+                              + "as in [\"Curl\", \"Triceps pushdown\"]")
+            }
+            for element in list { names.append(try exerciseName(element, key: "superset")) }
+        case (_?, _?):
+            throw Problem(line: entry.line, reason: "an [[exercise]] has either name or superset, not both")
+        case (nil, nil):
+            throw Problem(line: entry.line, reason: "an [[exercise]] needs a name (or a superset list)")
+        }
+        guard let setsValue = table["sets"] else {
+            throw Problem(line: entry.line, reason: "\(names.joined(separator: " + ")) needs sets (1 to 100)")
+        }
+        let sets = try integer(setsValue, key: "sets", in: WorkoutPlan.Limits.sets)
+        let reps = try table["reps"].map { (value) throws(Problem) in try integer(value, key: "reps", in: 1...10_000) }
+        let weight = try table["weight"].map { (value) throws(Problem) in try weightKG(value) }
+        let rest = try table["rest"].map { (value) throws(Problem) in try duration(value, key: "rest") }
+        let failedRest = try table["failed_rest"].map { (value) throws(Problem) in try duration(value, key: "failed_rest") }
+        return WorkoutPlan.Block(
+            exercises: names.map { WorkoutPlan.Exercise(name: $0, sets: sets, reps: reps, weightKG: weight) },
+            restUSec: rest, failedRestUSec: failedRest)
+    }
+
+    private static func exerciseName(_ value: TOMLValue, key: String) throws(Problem) -> String {
+        guard let text = value.string else {
+            throw Problem(line: value.line, reason: "\(key) must be a string, found \(value.typeDescription)")
+        }
+        let trimmed = String(text.unicodeScalars.drop { $0 == " " || $0 == "\t" }.reversed()
+            .drop { $0 == " " || $0 == "\t" }.reversed().map(Character.init))
+        guard (1...64).contains(trimmed.count),
+              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw Problem(line: value.line,
+                          reason: "\(key) \(MessageText.quoted(text)) must be 1 to 64 characters without control characters")
+        }
+        return trimmed
+    }
+
+    private static func integer(_ value: TOMLValue, key: String, in range: ClosedRange<Int>) throws(Problem) -> Int {
+        guard let number = value.integer.flatMap(Int.init(exactly:)), range.contains(number) else {
+            throw Problem(line: value.line, reason: "\(key) must be a whole number from \(range.lowerBound) to "
+                          + "\(range.upperBound), found \(value.integer.map(String.init) ?? value.typeDescription)")
+        }
+        return number
+    }
+
+    private static func weightKG(_ value: TOMLValue) throws(Problem) -> Double {
+        let kg = value.float ?? value.integer.map(Double.init)
+        guard let kg, kg.isFinite, kg >= 0, kg <= 1_000 else {
+            throw Problem(line: value.line, reason: "weight must be a number of kg from 0 to 1000")
+        }
+        return kg
+    }
+
+    private static func duration(_ value: TOMLValue, key: String) throws(Problem) -> USec {
+        do {
+            return try ConfigValue.duration(value, min: TimerLimits.standard.minDurationUSec,
+                                            max: TimerLimits.standard.maxDurationUSec)
+        } catch {
+            throw Problem(line: value.line, reason: "\(key): \(error.reason)")
+        }
+    }
+
+    /// "push-day" for ".../workouts/push-day.toml".
+    static func defaultName(_ file: String) -> String {
+        var base = Substring(file)
+        if let slash = base.lastIndex(of: "/") { base = base[base.index(after: slash)...] }
+        if base.hasSuffix(".toml") { base = base.dropLast(5) }
+        return base.isEmpty ? "Workout" : String(base)
+    }
+}

@@ -1,0 +1,216 @@
+import DBusKit
+import EventLoop
+import Glibc
+import Logging
+import RestCore
+import RestProtocol
+
+/// restd as an MPRIS media player (`[mpris]`): the followed timer as the one track that GNOME's
+/// and KDE's media controls, their lock screens, KDE Connect, waybar and playerctl show.
+///
+/// It owns org.mpris.MediaPlayer2.restd only while the followed timer exists, so an idle desktop
+/// shows no player; the name is asked for and given back without waiting, in order, on the
+/// bus. Every button is a `TimerCommand` through `TimerService.perform`, the one commit path.
+/// Nothing ticks: Position is computed when read, and the live activity's heart rate and
+/// progress reach Metadata through one throttled stream (at most once every 5 s, a timer armed
+/// only while a trailing update is pending), because widgets redraw on every Metadata change.
+final class MediaPlayerService {
+    static let liveIntervalUSec: USec = 5_000_000
+
+    private let server: ObjectServer
+    private let signals: BusSignals
+    private let service: TimerService
+    private let clock: TimeSource
+    private let logger: Logger
+    private var settings: RestdConfiguration.MediaPlayer
+    /// False until restd owns its own name: nothing is asked of the bus before.
+    private var isStarted = false
+    /// Whether the object is exported and the name asked for.
+    private var isServing = false
+    /// The Player properties last announced (Position aside), to send only what changed.
+    private var announced: [String: DBusValue] = [:]
+    /// The live activity as last heard, and what of it the widgets were last shown.
+    private var liveSummary = LiveSummary()
+    private var liveStream = ThrottledStream<LiveSummary>(intervalUSec: MediaPlayerService.liveIntervalUSec)
+    private var liveTimer: TimerSource!
+
+    init(server: ObjectServer, signals: BusSignals, service: TimerService, loop: EventLoop, clock: TimeSource,
+         settings: RestdConfiguration.MediaPlayer, logger: Logger) throws(SystemError) {
+        self.server = server
+        self.signals = signals
+        self.service = service
+        self.clock = clock
+        self.settings = settings
+        self.logger = logger
+        liveTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 100_000) { [unowned self] _ in
+            act(liveStream.fire(liveSummary, now: self.clock.now().boottime))
+        }
+        liveTimer.isEnabled = false
+    }
+
+    /// The timer shown, while MPRIS is enabled and it exists.
+    var followedTimer: RestTimer? { settings.enabled ? service.book.timer(settings.timer) : nil }
+
+    /// Starts following (once restd owns io.restd.Rest1).
+    func start() {
+        isStarted = true
+        update(seeked: false)
+    }
+
+    // MARK: What it follows
+
+    /// A listener of committed timer events.
+    func timersChanged(_ events: [TimerEvent]) {
+        let seeked = events.contains { event in
+            guard case .changed(let old, let new) = event, new.id == settings.timer else { return false }
+            return MediaPlayerControl.seeked(from: old, to: new)
+        }
+        update(seeked: seeked)
+    }
+
+    /// `[mpris]` after a reload: on, off, or another timer.
+    func setSettings(_ new: RestdConfiguration.MediaPlayer) {
+        guard new != settings else { return }
+        let followsAnother = new.timer != settings.timer
+        settings = new
+        if settings.enabled { act(liveStream.offer(liveSummary, now: clock.now().boottime)) }
+        update(seeked: followsAnother)
+    }
+
+    /// The live activity's fields changed.
+    func liveFieldsChanged(_ fields: [String: LiveValue]) {
+        liveSummary = LiveSummary(fields: fields)
+        guard settings.enabled else { return }
+        act(liveStream.offer(liveSummary, now: clock.now().boottime))
+    }
+
+    private func act(_ action: ThrottledStream<LiveSummary>.Action) {
+        switch action {
+        case .publish: update(seeked: false)
+        case .schedule(let due): liveTimer.schedule(at: due)
+        case .none: break
+        }
+    }
+
+    // MARK: Buttons
+
+    /// Carries out what a widget asks, through the commit path; a request without effect (Pause
+    /// on a paused rest) changes nothing and is not an error.
+    func perform(_ request: MediaPlayerControl.Request) throws(DBusError) {
+        let timer = try followed()
+        let command: TimerCommand?
+        do {
+            command = try MediaPlayerControl.command(for: request, on: timer, now: clock.now())
+        } catch {
+            throw error.dbusError
+        }
+        if let command { try service.perform(command) }
+    }
+
+    /// SetPosition, honoured for the current track only: a stale or made-up track id is refused.
+    func setPosition(trackID: String, positionUSec: Int64) throws(DBusError) {
+        let timer = try followed()
+        let current = trackPath(timer)
+        guard trackID == current else {
+            throw DBusError(.invalidArgs, "track \(trackID.debugEscaped) is not the current one (\(current)); "
+                + "read mpris:trackid from Metadata")
+        }
+        try perform(.setPosition(positionUSec))
+    }
+
+    private func followed() throws(DBusError) -> RestTimer {
+        guard let timer = followedTimer else {
+            throw DBusError(name: RestErrorName.noSuchTimer, message: "there is no timer \"\(settings.timer)\" to control")
+        }
+        return timer
+    }
+
+    // MARK: Properties
+
+    /// A Player property as read now; Position is computed from the clock.
+    func playerProperty(_ name: String) -> DBusValue? {
+        guard let timer = followedTimer else { return nil }
+        if name == MediaPlayerProperty.position {
+            return .int64(Int64(clamping: MediaPlayerControl.positionUSec(of: timer, now: clock.now())))
+        }
+        return playerProperties(of: timer)[name]
+    }
+
+    private func playerProperties(of timer: RestTimer) -> [String: DBusValue] {
+        let notOver = timer.state != .expired
+        return [
+            MediaPlayerProperty.playbackStatus: .string(PlaybackStatus(timer.state).rawValue),
+            MediaPlayerProperty.metadata: .vardict(metadata(of: timer)),
+            MediaPlayerProperty.rate: .double(1),
+            MediaPlayerProperty.volume: .double(1),
+            MediaPlayerProperty.minimumRate: .double(1),
+            MediaPlayerProperty.maximumRate: .double(1),
+            MediaPlayerProperty.canGoNext: .boolean(true),
+            MediaPlayerProperty.canGoPrevious: .boolean(false),
+            MediaPlayerProperty.canPlay: .boolean(true),
+            MediaPlayerProperty.canPause: .boolean(notOver),
+            MediaPlayerProperty.canSeek: .boolean(notOver),
+            MediaPlayerProperty.canControl: .boolean(true),
+        ]
+    }
+
+    private func metadata(of timer: RestTimer) -> [String: DBusValue] {
+        var metadata: [String: DBusValue] = [
+            MediaPlayerMetadataKey.trackID: .objectPath(trackPath(timer)),
+            MediaPlayerMetadataKey.length: .int64(Int64(clamping: timer.durationUSec)),
+            MediaPlayerMetadataKey.title: .string(timer.label.isEmpty ? "Rest" : timer.label),
+        ]
+        if !timer.next.isEmpty { metadata[MediaPlayerMetadataKey.artist] = .strings(["Next: \(timer.next)"]) }
+        let shown = liveStream.lastPublished ?? LiveSummary()
+        if let album = shown.album { metadata[MediaPlayerMetadataKey.album] = .string(album) }
+        if let comment = shown.comment { metadata[MediaPlayerMetadataKey.comment] = .strings([comment]) }
+        return metadata
+    }
+
+    private func trackPath(_ timer: RestTimer) -> String { RestBus.timerPath(id: timer.id.rawValue) }
+
+    // MARK: Serving
+
+    /// Serves or stops serving as the followed timer comes and goes, and announces what changed.
+    private func update(seeked: Bool) {
+        guard isStarted else { return }
+        guard let timer = followedTimer else {
+            if isServing { stopServing() }
+            return
+        }
+        let values = playerProperties(of: timer)
+        guard isServing else { return startServing(values) }
+        let changed = values.filter { announced[$0.key] != $0.value }
+        announced = values
+        if !changed.isEmpty { signals.mediaPlayerChanged(changed) }
+        if seeked { signals.mediaPlayerSeeked(positionUSec: MediaPlayerControl.positionUSec(of: timer, now: clock.now())) }
+    }
+
+    private func startServing(_ values: [String: DBusValue]) {
+        isServing = true
+        announced = values
+        // Exported before the name is asked for: a widget that sees the name appear finds the object.
+        server.export(path: MediaPlayerBus.path, interfaces: MediaPlayerObject.make(player: self))
+        // Queued, not refused, when taken: a restd killed a moment ago may still hold it until
+        // the bus notices, and the name passes to the queue then. ReleaseName leaves the queue.
+        server.connection.requestNameAsync(MediaPlayerBus.name, doNotQueue: false) { [logger] result in
+            switch result {
+            case .success(.primaryOwner), .success(.alreadyOwner):
+                logger.debug("owning \(MediaPlayerBus.name)")
+            case .success:
+                logger.warning("\(MediaPlayerBus.name) is owned by another program; restd waits for it to be released")
+            case .failure(let error):
+                logger.warning("cannot own \(MediaPlayerBus.name): \(error.message)")
+            }
+        }
+    }
+
+    private func stopServing() {
+        isServing = false
+        announced = [:]
+        server.connection.releaseNameAsync(MediaPlayerBus.name) { [logger] result in
+            if case .failure(let error) = result { logger.warning("cannot release \(MediaPlayerBus.name): \(error.message)") }
+        }
+        server.unexport(path: MediaPlayerBus.path)
+    }
+}
