@@ -2,6 +2,7 @@ import DBusKit
 import Foundation
 import ProcessHarness
 import RestClient
+import RestProtocol
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -142,6 +143,24 @@ struct HeartRateTests {
         try setup.restd.waitForLog(containing: "dropped a value from Polar H10 1234: a heart rate of 0 bpm")
         #expect(setup.fieldsByGdbus().contains("'heart_rate': <int64 140>"))
         watch.stop()
+    }
+
+    @Test("RR intervals received during a rest are stored with it, in ms (History.Rests rr_ms)")
+    func rrIntervalsStoredWithTheRest() throws {
+        let setup = try Setup()
+        let strap = try setup.bluez.addStrap(address: Self.polar.address, alias: Self.polar.alias, connected: true)
+        try setup.waitForStartNotify(strap)
+        let first = restctl(setup.session, "set", "--exercise", "Squat")
+        #expect(first.succeeded, "\(first)")
+        // 72 bpm with two RR intervals: 1024/1024 s and 512/1024 s.
+        try setup.bluez.notify(strap, [0x10, 0x48, 0x00, 0x04, 0x00, 0x02])
+        try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 72>")
+        let second = restctl(setup.session, "set")
+        #expect(second.succeeded, "\(second)")
+        let rests = gdbus(setup.session, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
+                          "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
+        #expect(rests.stdout.contains("'rr_ms': <[uint16 1000, 500]>") && rests.stdout.contains("'rr_ms': <@aq []>"),
+                "the first rest has them, the one in progress none yet: \(rests)")
     }
 
     @Test("two straps: auto reads the one connected first, then the other when it goes; an address picks one")
