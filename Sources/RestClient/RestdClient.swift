@@ -187,7 +187,7 @@ public final class RestdClient {
 
     /// The last broadcast snapshot of the live fields.
     public func liveFields() throws(ClientError) -> [String: DBusValue] {
-        let reply = try call(path: RestBus.livePath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+        let reply = try call(path: RestBus.livePath, interface: MessageBus.propertiesInterface, member: "Get",
                              [.string(RestBus.liveInterface), .string(LiveProperty.fields)])
         guard let fields = reply.first?.unwrapped.vardictEntries else { throw .badReply("Fields is not a dictionary") }
         return fields
@@ -221,7 +221,7 @@ public final class RestdClient {
         }
         let reply: [DBusValue]
         do {
-            reply = try call(path: RestBus.timerPath(id: id), interface: "org.freedesktop.DBus.Properties",
+            reply = try call(path: RestBus.timerPath(id: id), interface: MessageBus.propertiesInterface,
                              member: "GetAll", [.string(RestBus.timerInterface)])
         } catch .refused(let error) where error.hasName(.unknownObject) {
             throw .refused(DBusError(name: RestErrorName.noSuchTimer, message: "no timer \"\(id)\""))
@@ -232,7 +232,7 @@ public final class RestdClient {
 
     /// Every timer, by id.
     public func timers() throws(ClientError) -> [TimerSnapshot] {
-        let reply = try call(path: RestBus.managerPath, interface: "org.freedesktop.DBus.ObjectManager",
+        let reply = try call(path: RestBus.managerPath, interface: MessageBus.objectManagerInterface,
                              member: "GetManagedObjects", [])
         guard let objects = reply.first?.dictEntries else { throw .badReply("GetManagedObjects returned no dictionary") }
         var timers: [TimerSnapshot] = []
@@ -251,8 +251,8 @@ public final class RestdClient {
     public func daemonOwner() throws(ClientError) -> String? {
         let reply: [DBusValue]
         do {
-            let message = try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                 interface: "org.freedesktop.DBus", member: "GetNameOwner")
+            let message = try Message.methodCall(destination: MessageBus.name, path: MessageBus.path,
+                                                 interface: MessageBus.interface, member: "GetNameOwner")
             try message.append([.string(RestBus.name)])
             reply = try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds).arguments()
         } catch {
@@ -266,7 +266,7 @@ public final class RestdClient {
 
     /// The daemon's version.
     public func version() throws(ClientError) -> String {
-        let reply = try call(path: RestBus.managerPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+        let reply = try call(path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
                              [.string(RestBus.managerInterface), .string("Version")])
         guard let version = reply.first?.unwrapped.string else { throw .badReply("Version is not a string") }
         return version
@@ -277,7 +277,7 @@ public final class RestdClient {
     public func defaultDurationUSec() throws(ClientError) -> UInt64 {
         let reply: [DBusValue]
         do {
-            reply = try call(path: RestBus.managerPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+            reply = try call(path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
                              [.string(RestBus.managerInterface), .string(ManagerProperty.defaultDurationUSec)])
         } catch .refused(let error) where error.hasName(.unknownProperty) || error.name == RestErrorName.invalidArgs {
             return Self.fallbackDefaultDurationUSec

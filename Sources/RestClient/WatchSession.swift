@@ -40,7 +40,7 @@ public final class WatchSession {
     /// Messages seen by the filter, to tell whether a dispatch call dispatched one.
     private var received = 0
 
-    private static let busDriver = "org.freedesktop.DBus"
+    private static let busDriver = MessageBus.name
 
     /// Connects to the session bus (or `address`) and asks for restd's signals; subscribes to
     /// the live fields at `rateHz` unless it is nil. Throws `.noBus` when there is no bus;
@@ -131,7 +131,7 @@ public final class WatchSession {
     private func currentOwner() throws(ClientError) -> String? {
         let reply: Message
         do {
-            reply = try call(Self.busDriver, "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+            reply = try call(Self.busDriver, MessageBus.path, MessageBus.interface, "GetNameOwner",
                              [.string(RestBus.name)])
         } catch {
             if error.hasName(.nameHasNoOwner) { return nil }
@@ -148,7 +148,7 @@ public final class WatchSession {
         retryPending = false
         let objects: Message
         do {
-            objects = try call(owner, RestBus.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", [])
+            objects = try call(owner, RestBus.managerPath, MessageBus.objectManagerInterface, "GetManagedObjects", [])
         } catch {
             return try couldNotRead(error)
         }
@@ -193,7 +193,7 @@ public final class WatchSession {
     private func receive(_ message: Message) {
         received += 1
         guard message.kind == .signal else { return }
-        if message.sender == Self.busDriver, message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
+        if message.sender == Self.busDriver, message.isSignal(MessageBus.interface, "NameOwnerChanged") {
             return ownerChanged(message.arguments())
         }
         guard let owner, message.sender == owner else { return }
@@ -204,17 +204,17 @@ public final class WatchSession {
             applied = state.apply(.liveChanged(arguments.first?.vardictEntries ?? [:]))
         } else if readSerial == UInt32.max || message.serial <= readSerial {
             return  // sent before the reading (which has it), or the reading is still to come
-        } else if message.isSignal("org.freedesktop.DBus.Properties", "PropertiesChanged"), message.path == timerPath,
+        } else if message.isSignal(MessageBus.propertiesInterface, "PropertiesChanged"), message.path == timerPath,
                   arguments.first?.string == RestBus.timerInterface {
             let changed = arguments.dropFirst().first?.vardictEntries ?? [:]
             let invalidated = arguments.dropFirst(2).first?.arrayElements?.compactMap(\.string) ?? []
             applied = state.apply(.timerChanged(changed, invalidated: invalidated))
-        } else if message.isSignal("org.freedesktop.DBus.ObjectManager", "InterfacesAdded"),
+        } else if message.isSignal(MessageBus.objectManagerInterface, "InterfacesAdded"),
                   arguments.first?.string == timerPath {
             let interfaces = arguments.dropFirst().first?.vardictEntries ?? [:]
             guard let properties = interfaces[RestBus.timerInterface]?.vardictEntries else { return }
             applied = state.apply(.timerAdded(properties))
-        } else if message.isSignal("org.freedesktop.DBus.ObjectManager", "InterfacesRemoved"),
+        } else if message.isSignal(MessageBus.objectManagerInterface, "InterfacesRemoved"),
                   arguments.first?.string == timerPath {
             let interfaces = arguments.dropFirst().first?.arrayElements?.compactMap(\.string) ?? []
             guard interfaces.contains(RestBus.timerInterface) else { return }

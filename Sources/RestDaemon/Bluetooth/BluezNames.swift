@@ -1,3 +1,5 @@
+import DBusKit
+
 /// The names of BlueZ's D-Bus API (doc/org.bluez.*.rst in BlueZ) that the strap reader uses,
 /// and the Bluetooth SIG numbers of the Heart Rate Service.
 enum Bluez {
@@ -8,8 +10,8 @@ enum Bluez {
     static let characteristicInterface = "org.bluez.GattCharacteristic1"
     static let batteryInterface = "org.bluez.Battery1"
 
-    static let objectManagerInterface = "org.freedesktop.DBus.ObjectManager"
-    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    static let objectManagerInterface = MessageBus.objectManagerInterface
+    static let propertiesInterface = MessageBus.propertiesInterface
 
     /// Heart Rate Service (0x180D) and its Heart Rate Measurement characteristic (0x2A37), as the
     /// 128-bit UUIDs BlueZ shows (lower case).

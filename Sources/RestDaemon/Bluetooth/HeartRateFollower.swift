@@ -184,16 +184,16 @@ final class HeartRateFollower {
 
     private func handle(_ message: Message) {
         guard message.kind == .signal else { return }
-        if message.isSignal("org.freedesktop.DBus.Local", "Disconnected") {
+        if message.isSignal(MessageBus.localInterface, "Disconnected") {
             // The connection and its driver stay as they are: this runs inside their dispatch, and
             // libdbus has already dropped the socket's watches.
             logger.info("the system bus went away; no heart rate from Bluetooth until restd restarts")
             forgetBluez()
             return
         }
-        if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
+        if message.isSignal(MessageBus.interface, "NameOwnerChanged") {
             let arguments = message.arguments()
-            guard message.sender == "org.freedesktop.DBus", message.signature == "sss",
+            guard message.sender == MessageBus.name, message.signature == "sss",
                   arguments[0].string == Bluez.busName, let newOwner = arguments[2].string
             else { return }
             if owner != nil {
@@ -335,7 +335,7 @@ final class HeartRateFollower {
 
     private func callBus(_ member: String, _ arguments: [DBusValue],
                          completion: @escaping (Result<Message, DBusError>) -> Void) {
-        call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+        call(destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface,
              member, arguments, completion)
     }
 

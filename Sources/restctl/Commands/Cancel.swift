@@ -21,11 +21,11 @@ extension Restctl {
 
         func run() throws {
             if all {
-                try Daemon.withClient { client throws(ClientError) in try client.cancelTimers { _ in true } }
+                try RestdConnection.withClient { client throws(ClientError) in try client.cancelTimers { _ in true } }
                 return
             }
             let id = try timer.timerID()
-            try Daemon.withClient { client throws(ClientError) in try client.cancel(id: id) }
+            try RestdConnection.withClient { client throws(ClientError) in try client.cancel(id: id) }
         }
     }
 
@@ -39,7 +39,7 @@ extension Restctl {
                 """)
 
         func run() throws {
-            try Daemon.withClient { client throws(ClientError) in try client.cancelTimers { $0.state == "expired" } }
+            try RestdConnection.withClient { client throws(ClientError) in try client.cancelTimers { $0.state == "expired" } }
         }
     }
 }

@@ -69,7 +69,7 @@ extension Restctl {
                 try client.completeSet(id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
                                        failed: set.failed, restUSec: set.restUSec)
             }
-            let result = Result { () throws(RestctlError) in try Daemon.act(on: id, output: output, complete) }
+            let result = Result { () throws(RestctlError) in try RestdConnection.act(on: id, output: output, complete) }
             if case .failure(let failure) = result, failure.isInvalidArgs {
                 // What restd refuses here is the command line's (no exercise to take over): a usage error.
                 throw RestctlError(.usage, failure.message)
@@ -92,7 +92,7 @@ extension Restctl {
 
         func run() throws {
             let id = try timer.timerID()
-            try Daemon.act(on: id, output: output) { client throws(ClientError) in try client.skip(id: id) }
+            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in try client.skip(id: id) }
         }
     }
 }

@@ -71,7 +71,7 @@ extension Restctl {
         func run() throws {
             let (since, until) = try selection.window(defaultSince: "7d", now: WallClock.nowUSec())
             let name = try selection.exerciseName()
-            var sets = try Daemon.withClient { client throws(ClientError) in
+            var sets = try RestdConnection.withClient { client throws(ClientError) in
                 try client.historySets(sinceUSec: since, untilUSec: until)
             }
             if let name { sets = sets.filter { $0.exercise.lowercased() == name.key } }
@@ -103,7 +103,7 @@ extension Restctl {
         func run() throws {
             let (since, until) = try selection.window(defaultSince: "30d", now: WallClock.nowUSec())
             let name = try selection.exerciseName()
-            let stats = try Daemon.withClient { client throws(ClientError) in
+            let stats = try RestdConnection.withClient { client throws(ClientError) in
                 try client.historyStats(sinceUSec: since, untilUSec: until, exercise: name?.display)
             }
             if output.json {

@@ -14,7 +14,7 @@ extension Restctl {
         var expired = false
 
         func run() throws {
-            let all = try Daemon.withClient { client throws(ClientError) in try client.timers() }
+            let all = try RestdConnection.withClient { client throws(ClientError) in try client.timers() }
             let timers = expired ? all.filter { $0.state == "expired" } : all
             let now = WallClock.nowUSec()
             if output.json {

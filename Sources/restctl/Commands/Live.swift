@@ -70,9 +70,9 @@ extension Restctl {
 
         func run() throws {
             if stdin { return try stream() }
-            if end { return try Daemon.withClient { client throws(ClientError) in try client.endLive() } }
+            if end { return try RestdConnection.withClient { client throws(ClientError) in try client.endLive() } }
             let fields = try fields()
-            try Daemon.withClient { client throws(ClientError) in try client.updateLive(fields) }
+            try RestdConnection.withClient { client throws(ClientError) in try client.updateLive(fields) }
         }
 
         private func fields() throws(InputError) -> [String: LiveInput.Value] {

@@ -10,7 +10,7 @@ extension Restctl {
 
         func run() throws {
             let id = try timer.timerID()
-            try Daemon.act(on: id, output: output) { client throws(ClientError) in try client.pause(id: id) }
+            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in try client.pause(id: id) }
         }
     }
 }

@@ -18,7 +18,7 @@ extension Restctl {
         @OptionGroup var output: OutputFormat
 
         func run() throws {
-            let sensors = try Daemon.withClient { client throws(ClientError) in try client.sensors() }
+            let sensors = try RestdConnection.withClient { client throws(ClientError) in try client.sensors() }
             if output.json {
                 print(SensorList.json(sensors))
             } else {

@@ -52,7 +52,7 @@ extension Restctl {
             let warnUSec = try warn.map { text throws(RestctlError) in try durationUSec(text, as: .warning) }
             // Without a duration, the rest is restd's default_duration: asked first, so that
             // --warn is checked against it like against a duration given here.
-            let usec = try given ?? Daemon.withClient { client throws(ClientError) in try client.defaultDurationUSec() }
+            let usec = try given ?? RestdConnection.withClient { client throws(ClientError) in try client.defaultDurationUSec() }
             if let warn, let warnUSec { try checkWarning(warn, warnUSec: warnUSec, restUSec: usec) }
             let start = { (client: RestdClient) throws(ClientError) -> Void in
                 _ = try client.start(id: id, durationUSec: usec, label: label, next: next,
@@ -61,7 +61,7 @@ extension Restctl {
             if wait {
                 try RestWait(timerID: id, output: output).run(starting: start)
             } else {
-                try Daemon.act(on: id, output: output, start)
+                try RestdConnection.act(on: id, output: output, start)
             }
         }
     }

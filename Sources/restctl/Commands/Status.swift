@@ -17,7 +17,7 @@ extension Restctl {
         func run() throws {
             let id = try timer.timerID()
             let result = Result { () throws(RestctlError) -> TimerSnapshot in
-                try Daemon.withClient { client throws(ClientError) in try client.timer(id: id) }
+                try RestdConnection.withClient { client throws(ClientError) in try client.timer(id: id) }
             }
             switch result {
             case .success(let snapshot):

@@ -17,7 +17,7 @@ extension Restctl {
 
         func run() throws {
             let id = try timer.timerID()
-            try Daemon.act(on: id, output: output) { client throws(ClientError) in try client.toggle(id: id) }
+            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in try client.toggle(id: id) }
         }
     }
 }

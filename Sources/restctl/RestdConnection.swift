@@ -1,7 +1,7 @@
 import RestClient
 
 /// restctl's way to restd: one connection per run, client errors turned into `RestctlError`.
-enum Daemon {
+enum RestdConnection {
     /// Connects to restd on the session bus and runs `body` with the client.
     static func withClient<T>(_ body: (RestdClient) throws(ClientError) -> T) throws(RestctlError) -> T {
         do {
