@@ -97,7 +97,7 @@ endif
 MAN_DATE ?= 2026-11-21
 
 .PHONY: help check-swift deps build release test test-asan bench bench-smoke run with-bus clean install uninstall
-.PHONY: install-check man deb deb-check
+.PHONY: install-check man deb deb-check format lint
 
 # The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
 DEB_VERSION = $$(dpkg-parsechangelog -S Version)
@@ -121,6 +121,8 @@ help:
 	@echo '  make deb                   build restd_<version>_<arch>.deb here (debian/, static release), run lintian'
 	@echo '  make deb-check             make deb, dpkg -i it, test the installed restd under a systemd user'
 	@echo '                             manager, dpkg -r and --purge it, check nothing is left (root; part of make test)'
+	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
+	@echo '  make lint                  check the layout (part of make test)'
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
 	@echo '  make clean                 remove .build'
@@ -140,13 +142,22 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
-test: deps
+test: deps lint
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
 	$(BENCH_SMOKE)
 	$(MAKE) --no-print-directory install-check
 	$(MAKE) --no-print-directory deb-check
 	$(MAKE) --no-print-directory test-asan
+
+# The code's layout is swift-format's, with the project's .swift-format (120 columns, 4 spaces);
+# `make format` rewrites the sources, `make lint` (part of `make test`) fails on any difference.
+SWIFT_FORMAT ?= $(shell command -v swift-format 2>/dev/null || echo "$(SWIFT) format")
+FORMATTED := Package.swift Sources Tests
+format:
+	$(SWIFT_FORMAT) format --in-place --recursive --parallel $(FORMATTED)
+lint:
+	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMATTED)
 
 # The whole suite once more under AddressSanitizer, against an instrumented restd and restctl
 # (a build folder of its own). Leak detection is off: at exit the Swift runtime and XCTest hold

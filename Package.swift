@@ -37,18 +37,22 @@ let package = Package(
 
         // The daemon: bus faces, store, event-loop wiring. Nothing here may start a thread or a
         // timer of its own (no Foundation, no libdispatch): restd must sleep between rests.
-        .target(name: "RestDaemon", dependencies: [
-            "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSQLite", "TOML", "POSIXSpawn",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "RestDaemon",
+            dependencies: [
+                "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSQLite", "TOML", "POSIXSpawn",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The client library behind restctl (and the integration tests).
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
 
         // restd's few options are read by hand: swift-argument-parser would link FoundationEssentials.
         .executableTarget(name: "restd", dependencies: ["RestDaemon", "EventLoop"]),
-        .executableTarget(name: "restctl", dependencies: [
-            "RestClient", "RestCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "restctl",
+            dependencies: [
+                "RestClient", "RestCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
         // for the benchmark and the integration tests (not a product: nothing ships with it).
@@ -58,21 +62,26 @@ let package = Package(
         .target(name: "SeededRandom"),
 
         // Benchmarks (`make bench`): starts its own dbus-daemon and restd, measures, reports.
-        .executableTarget(name: "restd-bench", dependencies: [
-            "DBusKit", "CDBus", "CSystemd", "CSQLite", "RestProtocol", "ProcessHarness",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "restd-bench",
+            dependencies: [
+                "DBusKit", "CDBus", "CSystemd", "CSQLite", "RestProtocol", "ProcessHarness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "SeededRandom"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-        .testTarget(name: "RestDaemonTests",
-                    dependencies: ["RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom"],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RestDaemonTests",
+            dependencies: ["RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol"]),
-        .testTarget(name: "IntegrationTests", dependencies: [
-            "RestClient", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
-        ]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "RestClient", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
+            ]),
     ]
 )

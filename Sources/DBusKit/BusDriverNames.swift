@@ -15,7 +15,8 @@ public enum MessageBus {
     /// The rule for NameOwnerChanged from the bus driver: of one `name` (arg0) when given, and
     /// only for names that lost their owner (arg2 empty) when `leavingOnly`.
     public static func nameOwnerChangedRule(name: String? = nil, leavingOnly: Bool = false) -> String {
-        var rule = "type='signal',sender='\(self.name)',path='\(path)',interface='\(interface)',member='NameOwnerChanged'"
+        var rule =
+            "type='signal',sender='\(self.name)',path='\(path)',interface='\(interface)',member='NameOwnerChanged'"
         if let name { rule += ",arg0='\(name)'" }
         if leavingOnly { rule += ",arg2=''" }
         return rule
@@ -33,7 +34,7 @@ extension Message {
         guard sender == MessageBus.name, isSignal(MessageBus.interface, "NameOwnerChanged") else { return nil }
         let arguments = arguments()
         guard arguments.count == 3, let name = arguments[0].string, let old = arguments[1].string,
-              let new = arguments[2].string
+            let new = arguments[2].string
         else { return nil }
         return (name, old, new)
     }

@@ -125,14 +125,15 @@ public final class Connection {
     ) {
         let flags = UInt32(doNotQueue ? DBUS_NAME_FLAG_DO_NOT_QUEUE : 0)
         callBusDriver("RequestName", [.string(name), .uint32(flags)]) { result in
-            completion(result.map { reply in
-                switch reply.arguments().first?.uint64 {
-                case UInt64(DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER): .primaryOwner
-                case UInt64(DBUS_REQUEST_NAME_REPLY_IN_QUEUE): .inQueue
-                case UInt64(DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER): .alreadyOwner
-                default: .exists
-                }
-            })
+            completion(
+                result.map { reply in
+                    switch reply.arguments().first?.uint64 {
+                    case UInt64(DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER): .primaryOwner
+                    case UInt64(DBUS_REQUEST_NAME_REPLY_IN_QUEUE): .inQueue
+                    case UInt64(DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER): .alreadyOwner
+                    default: .exists
+                    }
+                })
         }
     }
 
@@ -142,14 +143,18 @@ public final class Connection {
         callBusDriver("ReleaseName", [.string(name)]) { result in completion(result.map { _ in () }) }
     }
 
-    private func callBusDriver(_ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void) {
+    private func callBusDriver(
+        _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
+    ) {
         let message: Message
         do throws(DBusError) {
             guard DBusValidation.isValidBusName(arguments.first?.string ?? "") else {
-                throw DBusError(.invalidArgs, "\"\((arguments.first?.string ?? "").debugEscaped)\" is not a valid bus name")
+                throw DBusError(
+                    .invalidArgs, "\"\((arguments.first?.string ?? "").debugEscaped)\" is not a valid bus name")
             }
-            message = try Message.methodCall(destination: MessageBus.name, path: MessageBus.path,
-                                             interface: MessageBus.interface, member: member)
+            message = try Message.methodCall(
+                destination: MessageBus.name, path: MessageBus.path,
+                interface: MessageBus.interface, member: member)
             try message.append(arguments)
         } catch {
             return completion(.failure(error))
@@ -199,7 +204,7 @@ public final class Connection {
     ) {
         var pending: OpaquePointer?
         guard !isClosed, dbus_connection_send_with_reply(raw, message.raw, &pending, timeoutMilliseconds) != 0,
-              let pending
+            let pending
         else {
             completion(.failure(DBusError(.disconnected, "not connected to the bus")))
             return
@@ -285,7 +290,8 @@ private func connectionFilter(
 ) -> DBusHandlerResult {
     guard let message, let userData else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
     let owner = Unmanaged<Connection>.fromOpaque(userData).takeUnretainedValue()
-    return owner.runFilters(Message(borrowing: message)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    return owner.runFilters(Message(borrowing: message))
+        ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
 }
 
 private func objectPathMessage(
@@ -293,7 +299,8 @@ private func objectPathMessage(
 ) -> DBusHandlerResult {
     guard let message, let userData else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
     let owner = Unmanaged<Connection>.fromOpaque(userData).takeUnretainedValue()
-    return owner.runSubtreeHandler(Message(borrowing: message)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    return owner.runSubtreeHandler(Message(borrowing: message))
+        ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
 }
 
 private func pendingCallNotify(_ pending: OpaquePointer?, _ userData: UnsafeMutableRawPointer?) {

@@ -46,8 +46,9 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The error with a name and message libdbus accepts (it aborts on invalid ones).
     var safeForWire: DBusError {
-        DBusError(name: DBusValidation.isValidErrorName(name) ? name : Name.failed.rawValue,
-                  message: DBusValidation.isValidString(message) ? message : message.debugEscaped)
+        DBusError(
+            name: DBusValidation.isValidErrorName(name) ? name : Name.failed.rawValue,
+            message: DBusValidation.isValidString(message) ? message : message.debugEscaped)
     }
 }
 

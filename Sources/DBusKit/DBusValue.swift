@@ -58,9 +58,11 @@ public indirect enum DBusValue: Hashable, Sendable {
 extension DBusValue {
     /// An `a{sv}` dictionary, sorted by key so that output is stable.
     public static func vardict(_ entries: [String: DBusValue]) -> DBusValue {
-        .dictionary(key: .string, value: .variant, entries.sorted { $0.key < $1.key }.map {
-            DictEntry(.string($0.key), .variant($0.value))
-        })
+        .dictionary(
+            key: .string, value: .variant,
+            entries.sorted { $0.key < $1.key }.map {
+                DictEntry(.string($0.key), .variant($0.value))
+            })
     }
 
     /// An `as` array.

@@ -45,7 +45,9 @@ public struct InterfaceDescription: Sendable, Equatable {
         public var inputs: [Argument]
         public var outputs: [Argument]
         public var annotations: [Annotation]
-        public init(_ name: String, in inputs: [Argument] = [], out outputs: [Argument] = [], annotations: [Annotation] = []) {
+        public init(
+            _ name: String, in inputs: [Argument] = [], out outputs: [Argument] = [], annotations: [Annotation] = []
+        ) {
             self.name = name
             self.inputs = inputs
             self.outputs = outputs
@@ -88,47 +90,72 @@ public struct InterfaceDescription: Sendable, Equatable {
 // MARK: - The standard interfaces every object carries
 
 extension InterfaceDescription {
-    public static let peer = InterfaceDescription(name: "org.freedesktop.DBus.Peer", methods: [
-        Method("Ping"),
-        Method("GetMachineId", out: [Argument("machine_uuid", .string)]),
-    ])
+    public static let peer = InterfaceDescription(
+        name: "org.freedesktop.DBus.Peer",
+        methods: [
+            Method("Ping"),
+            Method("GetMachineId", out: [Argument("machine_uuid", .string)]),
+        ])
 
-    public static let introspectable = InterfaceDescription(name: "org.freedesktop.DBus.Introspectable", methods: [
-        Method("Introspect", out: [Argument("xml_data", .string)]),
-    ])
+    public static let introspectable = InterfaceDescription(
+        name: "org.freedesktop.DBus.Introspectable",
+        methods: [
+            Method("Introspect", out: [Argument("xml_data", .string)])
+        ])
 
     public static let properties = InterfaceDescription(
         name: "org.freedesktop.DBus.Properties",
         methods: [
-            Method("Get", in: [Argument("interface_name", .string), Argument("property_name", .string)],
-                   out: [Argument("value", .variant)]),
-            Method("GetAll", in: [Argument("interface_name", .string)],
-                   out: [Argument("props", .dictionary(key: .string, value: .variant))]),
-            Method("Set", in: [Argument("interface_name", .string), Argument("property_name", .string),
-                               Argument("value", .variant)]),
+            Method(
+                "Get", in: [Argument("interface_name", .string), Argument("property_name", .string)],
+                out: [Argument("value", .variant)]),
+            Method(
+                "GetAll", in: [Argument("interface_name", .string)],
+                out: [Argument("props", .dictionary(key: .string, value: .variant))]),
+            Method(
+                "Set",
+                in: [
+                    Argument("interface_name", .string), Argument("property_name", .string),
+                    Argument("value", .variant),
+                ]),
         ],
         signals: [
-            Signal("PropertiesChanged", [
-                Argument("interface_name", .string),
-                Argument("changed_properties", .dictionary(key: .string, value: .variant)),
-                Argument("invalidated_properties", .array(.string)),
-            ]),
+            Signal(
+                "PropertiesChanged",
+                [
+                    Argument("interface_name", .string),
+                    Argument("changed_properties", .dictionary(key: .string, value: .variant)),
+                    Argument("invalidated_properties", .array(.string)),
+                ])
         ])
 
     public static let objectManager = InterfaceDescription(
         name: "org.freedesktop.DBus.ObjectManager",
         methods: [
-            Method("GetManagedObjects", out: [Argument("object_paths_interfaces_and_properties",
-                .dictionary(key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant))))]),
+            Method(
+                "GetManagedObjects",
+                out: [
+                    Argument(
+                        "object_paths_interfaces_and_properties",
+                        .dictionary(
+                            key: .objectPath,
+                            value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant))))
+                ])
         ],
         signals: [
-            Signal("InterfacesAdded", [
-                Argument("object_path", .objectPath),
-                Argument("interfaces_and_properties", .dictionary(key: .string, value: .dictionary(key: .string, value: .variant))),
-            ]),
-            Signal("InterfacesRemoved", [
-                Argument("object_path", .objectPath),
-                Argument("interfaces", .array(.string)),
-            ]),
+            Signal(
+                "InterfacesAdded",
+                [
+                    Argument("object_path", .objectPath),
+                    Argument(
+                        "interfaces_and_properties",
+                        .dictionary(key: .string, value: .dictionary(key: .string, value: .variant))),
+                ]),
+            Signal(
+                "InterfacesRemoved",
+                [
+                    Argument("object_path", .objectPath),
+                    Argument("interfaces", .array(.string)),
+                ]),
         ])
 }

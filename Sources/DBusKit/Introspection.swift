@@ -20,8 +20,12 @@ enum IntrospectionXML {
             let empty = method.inputs.isEmpty && method.outputs.isEmpty && method.annotations.isEmpty
             xml += "  <method name=\"\(escape(method.name))\"\(empty ? "/" : "")>\n"
             if empty { continue }
-            for arg in method.inputs { xml += "   <arg name=\"\(escape(arg.name))\" type=\"\(arg.type.signature)\" direction=\"in\"/>\n" }
-            for arg in method.outputs { xml += "   <arg name=\"\(escape(arg.name))\" type=\"\(arg.type.signature)\" direction=\"out\"/>\n" }
+            for arg in method.inputs {
+                xml += "   <arg name=\"\(escape(arg.name))\" type=\"\(arg.type.signature)\" direction=\"in\"/>\n"
+            }
+            for arg in method.outputs {
+                xml += "   <arg name=\"\(escape(arg.name))\" type=\"\(arg.type.signature)\" direction=\"out\"/>\n"
+            }
             write(method.annotations, indent: "   ", into: &xml)
             xml += "  </method>\n"
         }
@@ -29,12 +33,15 @@ enum IntrospectionXML {
             let empty = signal.arguments.isEmpty && signal.annotations.isEmpty
             xml += "  <signal name=\"\(escape(signal.name))\"\(empty ? "/" : "")>\n"
             if empty { continue }
-            for arg in signal.arguments { xml += "   <arg name=\"\(escape(arg.name))\" type=\"\(arg.type.signature)\"/>\n" }
+            for arg in signal.arguments {
+                xml += "   <arg name=\"\(escape(arg.name))\" type=\"\(arg.type.signature)\"/>\n"
+            }
             write(signal.annotations, indent: "   ", into: &xml)
             xml += "  </signal>\n"
         }
         for property in interface.properties {
-            let open = "  <property name=\"\(escape(property.name))\" type=\"\(property.type.signature)\" access=\"\(property.access.rawValue)\""
+            let open =
+                "  <property name=\"\(escape(property.name))\" type=\"\(property.type.signature)\" access=\"\(property.access.rawValue)\""
             if property.annotations.isEmpty {
                 xml += open + "/>\n"
             } else {
@@ -47,7 +54,8 @@ enum IntrospectionXML {
         xml += " </interface>\n"
     }
 
-    private static func write(_ annotations: [InterfaceDescription.Annotation], indent: String, into xml: inout String) {
+    private static func write(_ annotations: [InterfaceDescription.Annotation], indent: String, into xml: inout String)
+    {
         for annotation in annotations {
             xml += "\(indent)<annotation name=\"\(escape(annotation.name))\" value=\"\(escape(annotation.value))\"/>\n"
         }

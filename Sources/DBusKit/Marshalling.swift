@@ -36,7 +36,9 @@ enum Marshalling {
             _ = try DBusType.parseSingle(DBusType.dictionary(key: keyType, value: valueType).signature)
             for entry in entries {
                 guard entry.key.type == keyType, entry.value.type == valueType else {
-                    throw DBusError(.invalidArgs, "dictionary a{\(keyType)\(valueType)} holds a \(entry.key.type) → \(entry.value.type) entry")
+                    throw DBusError(
+                        .invalidArgs,
+                        "dictionary a{\(keyType)\(valueType)} holds a \(entry.key.type) → \(entry.value.type) entry")
                 }
                 try validate(entry.key)
                 try validate(entry.value)
@@ -193,7 +195,9 @@ enum Marshalling {
         guard let raw = dbus_message_iter_get_signature(&iter) else { preconditionFailure("out of memory") }
         defer { dbus_free(raw) }
         let signature = String(cString: raw)
-        guard let type = try? DBusType.parseSingle(signature) else { preconditionFailure("libdbus signature \(signature)") }
+        guard let type = try? DBusType.parseSingle(signature) else {
+            preconditionFailure("libdbus signature \(signature)")
+        }
         return type
     }
 }

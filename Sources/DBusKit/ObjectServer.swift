@@ -107,23 +107,28 @@ public final class ObjectServer {
     }
 
     /// Emits org.freedesktop.DBus.Properties.PropertiesChanged.
-    public func emitPropertiesChanged(path: String, interface: String, changed: [String: DBusValue], invalidated: [String] = []) {
-        emitSignal(path: path, interface: InterfaceDescription.properties.name, name: "PropertiesChanged",
-                   arguments: [.string(interface), .vardict(changed), .strings(invalidated)])
+    public func emitPropertiesChanged(
+        path: String, interface: String, changed: [String: DBusValue], invalidated: [String] = []
+    ) {
+        emitSignal(
+            path: path, interface: InterfaceDescription.properties.name, name: "PropertiesChanged",
+            arguments: [.string(interface), .vardict(changed), .strings(invalidated)])
     }
 
     /// Emits InterfacesAdded for the object at `path` from its manager.
     public func emitInterfacesAdded(path: String) {
         guard let manager = manager(of: path), let interfaces = lookup(path) else { return }
-        emitSignal(path: manager, interface: InterfaceDescription.objectManager.name, name: "InterfacesAdded",
-                   arguments: [.objectPath(path), Self.interfacesAndProperties(interfaces)])
+        emitSignal(
+            path: manager, interface: InterfaceDescription.objectManager.name, name: "InterfacesAdded",
+            arguments: [.objectPath(path), Self.interfacesAndProperties(interfaces)])
     }
 
     /// Emits InterfacesRemoved for an object that was at `path`.
     public func emitInterfacesRemoved(path: String, interfaces: [String]) {
         guard let manager = manager(of: path) else { return }
-        emitSignal(path: manager, interface: InterfaceDescription.objectManager.name, name: "InterfacesRemoved",
-                   arguments: [.objectPath(path), .strings(interfaces + Self.standardInterfaceNames)])
+        emitSignal(
+            path: manager, interface: InterfaceDescription.objectManager.name, name: "InterfacesRemoved",
+            arguments: [.objectPath(path), .strings(interfaces + Self.standardInterfaceNames)])
     }
 
     // MARK: Lookup
@@ -137,7 +142,9 @@ public final class ObjectServer {
     }
 
     private func manager(of path: String) -> String? {
-        objectManagerPaths.filter { path.hasPrefix($0 == "/" ? "/" : $0 + "/") && path != $0 }.max { $0.count < $1.count }
+        objectManagerPaths.filter { path.hasPrefix($0 == "/" ? "/" : $0 + "/") && path != $0 }.max {
+            $0.count < $1.count
+        }
     }
 
     /// Every object path that exists: registered objects, subtree roots' children.
@@ -205,19 +212,24 @@ public final class ObjectServer {
     private func route(_ message: Message, path: String, member: String) throws(DBusError) -> [DBusValue] {
         let interfaces = lookup(path)
         let isManager = objectManagerPaths.contains(path)
-        let interfaceName = message.interface ?? inferInterface(member: member, interfaces: interfaces ?? [], isManager: isManager)
+        let interfaceName =
+            message.interface ?? inferInterface(member: member, interfaces: interfaces ?? [], isManager: isManager)
 
         switch interfaceName {
         case InterfaceDescription.introspectable.name?:
             let node = children(of: path)
             guard node.exists else { throw unknownObject(path) }
-            try checkSignature(message, InterfaceDescription.introspectable.method(named: "Introspect"), member: member, interface: interfaceName)
+            try checkSignature(
+                message, InterfaceDescription.introspectable.method(named: "Introspect"), member: member,
+                interface: interfaceName)
             return [.string(introspect(interfaces: interfaces ?? [], isManager: isManager, children: node.names))]
         case InterfaceDescription.properties.name?:
             guard let interfaces else { throw unknownObject(path) }
             return try handleProperties(message, member: member, interfaces: interfaces)
         case InterfaceDescription.objectManager.name? where isManager:
-            try checkSignature(message, InterfaceDescription.objectManager.method(named: "GetManagedObjects"), member: member, interface: interfaceName)
+            try checkSignature(
+                message, InterfaceDescription.objectManager.method(named: "GetManagedObjects"), member: member,
+                interface: interfaceName)
             return [managedObjects(under: path)]
         default:
             break
@@ -260,17 +272,22 @@ public final class ObjectServer {
         }
         let actual = message.signature
         guard actual == method.inputSignature else {
-            throw DBusError(.invalidArgs,
+            throw DBusError(
+                .invalidArgs,
                 "\(member) takes arguments of signature \"\(method.inputSignature)\", not \"\(actual.debugEscaped)\"")
         }
     }
 
-    private func handleProperties(_ message: Message, member: String, interfaces: [ExportedInterface]) throws(DBusError) -> [DBusValue] {
+    private func handleProperties(
+        _ message: Message, member: String, interfaces: [ExportedInterface]
+    ) throws(DBusError) -> [DBusValue] {
         let declared = InterfaceDescription.properties.method(named: member)
         try checkSignature(message, declared, member: member, interface: InterfaceDescription.properties.name)
         let args = message.arguments()
         let interfaceName = args[0].string ?? ""
-        let standard = Self.standardInterfaceNames + (objectManagerPaths.contains(message.path ?? "") ? [InterfaceDescription.objectManager.name] : [])
+        let standard =
+            Self.standardInterfaceNames
+            + (objectManagerPaths.contains(message.path ?? "") ? [InterfaceDescription.objectManager.name] : [])
         let target = interfaces.first { $0.description.name == interfaceName }
         switch member {
         case "GetAll":
@@ -280,7 +297,9 @@ public final class ObjectServer {
         case "Get", "Set":
             let propertyName = args[1].string ?? ""
             guard let target, let property = target.description.property(named: propertyName) else {
-                throw DBusError(.unknownProperty, "no property \"\(propertyName.debugEscaped)\" on interface \"\(interfaceName.debugEscaped)\"")
+                throw DBusError(
+                    .unknownProperty,
+                    "no property \"\(propertyName.debugEscaped)\" on interface \"\(interfaceName.debugEscaped)\"")
             }
             if member == "Set" {
                 throw DBusError(.propertyReadOnly, "property \(property.name) is read-only")
@@ -301,8 +320,9 @@ public final class ObjectServer {
             guard let interfaces = lookup(path) else { continue }
             entries.append(.init(.objectPath(path), Self.interfacesAndProperties(interfaces)))
         }
-        return .dictionary(key: .objectPath,
-                           value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)), entries)
+        return .dictionary(
+            key: .objectPath,
+            value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)), entries)
     }
 
     private func introspect(interfaces: [ExportedInterface], isManager: Bool, children: [String]) -> String {

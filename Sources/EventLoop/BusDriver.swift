@@ -20,7 +20,7 @@ public final class BusDriver {
         let userData = Unmanaged.passUnretained(self).toOpaque()
         let raw = connection.raw
         guard dbus_connection_set_watch_functions(raw, addWatch, removeWatch, toggleWatch, userData, nil) != 0,
-              dbus_connection_set_timeout_functions(raw, addTimeout, removeTimeout, toggleTimeout, userData, nil) != 0
+            dbus_connection_set_timeout_functions(raw, addTimeout, removeTimeout, toggleTimeout, userData, nil) != 0
         else { throw SystemError(errno: ENOMEM, "cannot attach the bus connection to the event loop") }
         dbus_connection_set_dispatch_status_function(raw, dispatchStatusChanged, userData, nil)
         // Messages (NameAcquired, say) may already be queued, and no callback will announce them.
@@ -83,7 +83,8 @@ public final class BusDriver {
         let interval = UInt64(max(0, dbus_timeout_get_interval(timeout))) * 1000
         let holder = TimeoutHolder()
         do {
-            holder.source = try loop.addTimer(clock: CLOCK_MONOTONIC, at: monotonicNow() + interval, accuracyUSec: 1000) { _ in
+            holder.source = try loop.addTimer(clock: CLOCK_MONOTONIC, at: monotonicNow() + interval, accuracyUSec: 1000)
+            { _ in
                 // libdbus timeouts repeat. Re-arm first: dbus_timeout_handle may remove the
                 // timeout and release this very source.
                 holder.source?.schedule(at: monotonicNow() + interval)
@@ -166,7 +167,9 @@ private func releaseTimeoutHolder(_ data: UnsafeMutableRawPointer?) {
     Unmanaged<TimeoutHolder>.fromOpaque(data).release()
 }
 
-private func dispatchStatusChanged(_ connection: OpaquePointer?, _ status: DBusDispatchStatus, _ userData: UnsafeMutableRawPointer?) {
+private func dispatchStatusChanged(
+    _ connection: OpaquePointer?, _ status: DBusDispatchStatus, _ userData: UnsafeMutableRawPointer?
+) {
     guard let userData, status == DBUS_DISPATCH_DATA_REMAINS else { return }
     Unmanaged<BusDriver>.fromOpaque(userData).takeUnretainedValue().scheduleDispatchIfNeeded()
 }

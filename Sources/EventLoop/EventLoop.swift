@@ -56,7 +56,9 @@ public final class EventLoop {
     }
 
     /// Watches `fd` for `events` (EPOLLIN, …). The loop does not own the fd unless `ownsFD` is set.
-    public func addIO(fd: Int32, events: UInt32, ownsFD: Bool = false, _ handler: @escaping (UInt32) -> Void) throws(SystemError) -> IOSource {
+    public func addIO(
+        fd: Int32, events: UInt32, ownsFD: Bool = false, _ handler: @escaping (UInt32) -> Void
+    ) throws(SystemError) -> IOSource {
         let source = IOSource(handler: handler)
         var raw: OpaquePointer?
         let userData = Unmanaged.passUnretained(source).toOpaque()
@@ -211,7 +213,9 @@ private func timerCallback(_ source: OpaquePointer?, _ usec: UInt64, _ userData:
     return 0
 }
 
-private func ioCallback(_ source: OpaquePointer?, _ fd: Int32, _ events: UInt32, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func ioCallback(
+    _ source: OpaquePointer?, _ fd: Int32, _ events: UInt32, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let userData else { return 0 }
     let source = Unmanaged<IOSource>.fromOpaque(userData).takeUnretainedValue()
     // The handler may release its own source (and so this closure): keep both alive until it returns.
@@ -219,7 +223,9 @@ private func ioCallback(_ source: OpaquePointer?, _ fd: Int32, _ events: UInt32,
     return 0
 }
 
-private func signalCallback(_ source: OpaquePointer?, _ info: UnsafePointer<signalfd_siginfo>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func signalCallback(
+    _ source: OpaquePointer?, _ info: UnsafePointer<signalfd_siginfo>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let userData else { return 0 }
     let source = Unmanaged<SignalSource>.fromOpaque(userData).takeUnretainedValue()
     // The handler may release its own source (and so this closure): keep both alive until it returns.
@@ -227,7 +233,9 @@ private func signalCallback(_ source: OpaquePointer?, _ info: UnsafePointer<sign
     return 0
 }
 
-private func childCallback(_ source: OpaquePointer?, _ info: UnsafePointer<siginfo_t>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func childCallback(
+    _ source: OpaquePointer?, _ info: UnsafePointer<siginfo_t>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let userData, let info else { return 0 }
     let source = Unmanaged<ChildSource>.fromOpaque(userData).takeUnretainedValue()
     let status = info.pointee._sifields._sigchld.si_status

@@ -21,8 +21,10 @@ public final class WallClockWatcher {
     private var source: IOSource?
     private var retry: TimerSource?
 
-    public init(loop: EventLoop, retryUSec: UInt64 = 1_000_000, arm: @escaping Arm = WallClockWatcher.armFarAway,
-                onError: @escaping (SystemError) -> Void, onChange: @escaping () -> Void) throws(SystemError) {
+    public init(
+        loop: EventLoop, retryUSec: UInt64 = 1_000_000, arm: @escaping Arm = WallClockWatcher.armFarAway,
+        onError: @escaping (SystemError) -> Void, onChange: @escaping () -> Void
+    ) throws(SystemError) {
         fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         guard fd >= 0 else { throw SystemError(errno: errno, "cannot create the clock-change timer") }
         self.arm = arm
@@ -60,8 +62,11 @@ public final class WallClockWatcher {
 
     private func rearm(now: UInt64?) {
         guard arm(fd) == 0 else {
-            onError(SystemError(errno: errno, "cannot re-arm the clock-change timer; trying again in "
-                                + "\(retryUSec / 1000) ms (wall-clock steps meanwhile go unnoticed)"))
+            onError(
+                SystemError(
+                    errno: errno,
+                    "cannot re-arm the clock-change timer; trying again in "
+                        + "\(retryUSec / 1000) ms (wall-clock steps meanwhile go unnoticed)"))
             retry?.schedule(at: (now ?? Self.monotonicNow()) + retryUSec)
             return
         }

@@ -79,7 +79,8 @@ public enum Spawn {
     // nonisolated(unsafe): a function pointer set once by Swift's thread-safe lazy initialisation
     // and never changed.
     nonisolated(unsafe) private static let addClosefrom: AddClosefrom? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else {
             return nil
         }
         return unsafeBitCast(symbol, to: AddClosefrom.self)

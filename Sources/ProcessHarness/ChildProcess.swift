@@ -38,14 +38,17 @@ public final class ChildProcess: @unchecked Sendable {
     /// Starts `executable` (a path) with `arguments` (not including argv[0], which is
     /// `argv0` or else the executable) and exactly `environment`. The descriptors are
     /// duplicated into the child; the caller still owns (and may close) its copies.
-    public init(executable: String, arguments: [String], environment: [String: String],
-                argv0: String? = nil, stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
+    public init(
+        executable: String, arguments: [String], environment: [String: String],
+        argv0: String? = nil, stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil
+    ) throws {
         let pid: pid_t
         do {
-            pid = try Spawn.start([argv0 ?? executable] + arguments, program: executable,
-                                  environment: environment.map { "\($0.key)=\($0.value)" },
-                                  stdin: Self.stream(stdin), stdout: Self.stream(stdout), stderr: Self.stream(stderr),
-                                  closeOtherDescriptors: true)
+            pid = try Spawn.start(
+                [argv0 ?? executable] + arguments, program: executable,
+                environment: environment.map { "\($0.key)=\($0.value)" },
+                stdin: Self.stream(stdin), stdout: Self.stream(stdout), stderr: Self.stream(stderr),
+                closeOtherDescriptors: true)
         } catch {
             throw ProcessHarnessError.system("cannot start \(executable)", error.errno)
         }

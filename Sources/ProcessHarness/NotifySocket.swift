@@ -44,7 +44,9 @@ public final class NotifySocket {
             raw[bytes.count] = 0
         }
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard result == 0 else {
             let code = errno
@@ -73,7 +75,8 @@ public final class NotifySocket {
     /// Waits for the next line, after the one the previous wait matched, that satisfies
     /// `predicate`; returns it. Lines already received count.
     @discardableResult
-    public func waitFor(_ description: String, timeout: Double = 30, where predicate: (String) -> Bool) throws -> String {
+    public func waitFor(_ description: String, timeout: Double = 30, where predicate: (String) -> Bool) throws -> String
+    {
         try next(description, timeout: timeout, where: predicate).line
     }
 
@@ -89,8 +92,10 @@ public final class NotifySocket {
         try next(line, timeout: timeout) { $0 == line }.at
     }
 
-    private func next(_ description: String, timeout: Double,
-                      where predicate: (String) -> Bool) throws -> (line: String, at: Double) {
+    private func next(
+        _ description: String, timeout: Double,
+        where predicate: (String) -> Bool
+    ) throws -> (line: String, at: Double) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             while cursor < receivedLines.count {

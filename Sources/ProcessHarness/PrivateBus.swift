@@ -34,8 +34,10 @@ public final class PrivateBus: @unchecked Sendable {
     /// - environment: added to the daemon's environment, and therefore to the environment
     ///   of every service it activates (e.g. `XDG_STATE_HOME`).
     /// - prefix: the start of the temporary directory's name.
-    public init(serviceDirectories: [String] = [], environment: [String: String] = [:],
-                timeout: Double = 30, prefix: String = "restd-bus") throws {
+    public init(
+        serviceDirectories: [String] = [], environment: [String: String] = [:],
+        timeout: Double = 30, prefix: String = "restd-bus"
+    ) throws {
         let directory = try TempDirectory(prefix: prefix)
         let socketPath = directory.path("bus")
         let configPath = directory.path("bus.conf")
@@ -43,8 +45,10 @@ public final class PrivateBus: @unchecked Sendable {
         try PrivateBus.configuration(socketPath: socketPath, serviceDirectories: serviceDirectories)
             .write(toFile: configPath, atomically: true, encoding: .utf8)
 
-        guard let daemon = ChildEnvironment.which("dbus-daemon") ?? ChildEnvironment.which("/usr/bin/dbus-daemon") else {
-            throw ProcessHarnessError("dbus-daemon not found in PATH (Debian package dbus-daemon; `make deps` installs it)")
+        guard let daemon = ChildEnvironment.which("dbus-daemon") ?? ChildEnvironment.which("/usr/bin/dbus-daemon")
+        else {
+            throw ProcessHarnessError(
+                "dbus-daemon not found in PATH (Debian package dbus-daemon; `make deps` installs it)")
         }
         let log = try openLogFile(logPath)
         defer { close(log) }
@@ -118,39 +122,40 @@ public final class PrivateBus: @unchecked Sendable {
 
     /// The configuration file's text.
     public static func configuration(socketPath: String, serviceDirectories: [String]) -> String {
-        let serviceDirs = serviceDirectories
+        let serviceDirs =
+            serviceDirectories
             .map { "  <servicedir>\(xmlEscaped($0))</servicedir>\n" }
             .joined()
         return """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <!-- Private bus for restd's integration tests and benchmark. -->
-        <busconfig>
-          <type>session</type>
-          <listen>\(xmlEscaped("unix:path=" + dbusAddressEscaped(socketPath)))</listen>
-          <auth>EXTERNAL</auth>
-        \(serviceDirs)  <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow receive_sender="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-          <!-- Same limits as the stock session bus, and room for thousands of calls in flight. -->
-          <limit name="max_incoming_bytes">1000000000</limit>
-          <limit name="max_outgoing_bytes">1000000000</limit>
-          <limit name="max_message_size">1000000000</limit>
-          <limit name="service_start_timeout">120000</limit>
-          <limit name="auth_timeout">240000</limit>
-          <limit name="max_completed_connections">100000</limit>
-          <limit name="max_incomplete_connections">10000</limit>
-          <limit name="max_connections_per_user">100000</limit>
-          <limit name="max_pending_service_starts">10000</limit>
-          <limit name="max_names_per_connection">50000</limit>
-          <limit name="max_match_rules_per_connection">50000</limit>
-          <limit name="max_replies_per_connection">50000</limit>
-        </busconfig>
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <!-- Private bus for restd's integration tests and benchmark. -->
+            <busconfig>
+              <type>session</type>
+              <listen>\(xmlEscaped("unix:path=" + dbusAddressEscaped(socketPath)))</listen>
+              <auth>EXTERNAL</auth>
+            \(serviceDirs)  <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow receive_sender="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+              <!-- Same limits as the stock session bus, and room for thousands of calls in flight. -->
+              <limit name="max_incoming_bytes">1000000000</limit>
+              <limit name="max_outgoing_bytes">1000000000</limit>
+              <limit name="max_message_size">1000000000</limit>
+              <limit name="service_start_timeout">120000</limit>
+              <limit name="auth_timeout">240000</limit>
+              <limit name="max_completed_connections">100000</limit>
+              <limit name="max_incomplete_connections">10000</limit>
+              <limit name="max_connections_per_user">100000</limit>
+              <limit name="max_pending_service_starts">10000</limit>
+              <limit name="max_names_per_connection">50000</limit>
+              <limit name="max_match_rules_per_connection">50000</limit>
+              <limit name="max_replies_per_connection">50000</limit>
+            </busconfig>
 
-        """
+            """
     }
 }
 
@@ -167,8 +172,8 @@ func dbusAddressEscaped(_ value: String) -> String {
     for byte in value.utf8 {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
-             UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "\\"), UInt8(ascii: "*"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+            UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "\\"), UInt8(ascii: "*"):
             out.unicodeScalars.append(Unicode.Scalar(byte))
         default:
             out += String(format: "%%%02x", byte)

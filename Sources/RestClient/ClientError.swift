@@ -19,7 +19,8 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
         case .noBus(let reason):
             return "cannot reach the D-Bus session bus (\(reason)); \(ServiceHint.startBus)"
         case .busLost(let reason):
-            return "the D-Bus session bus went away (\(reason)), and restd with it: the session ended or the bus was stopped"
+            return
+                "the D-Bus session bus went away (\(reason)), and restd with it: the session ended or the bus was stopped"
         case .daemonNotRunning:
             return "restd is not running on the session bus; start it: \(ServiceHint.startRestd)"
         case .refused(let error):

@@ -76,7 +76,8 @@ public enum HistoryFormat {
         text += ",\"failed\":" + (set.failed ? "true" : "false")
         text += ",\"rest\":"
         guard let rest = set.rest else { return text + "null}" }
-        text += "{\"planned_usec\":\(rest.plannedUSec),\"adjust_usec\":\(rest.adjustUSec),\"final_usec\":\(rest.finalUSec)"
+        text +=
+            "{\"planned_usec\":\(rest.plannedUSec),\"adjust_usec\":\(rest.adjustUSec),\"final_usec\":\(rest.finalUSec)"
         text += ",\"paused_usec\":\(rest.pausedUSec),\"source\":" + JSONText.quoted(rest.source)
         text += ",\"outcome\":" + JSONText.quoted(rest.outcome)
         text += ",\"taken_usec\":" + (rest.takenUSec.map { String($0) } ?? "null")
@@ -94,14 +95,18 @@ public enum HistoryFormat {
     /// One set as a CSV row (RFC 4180): ISO 8601 UTC times, durations in seconds with
     /// milliseconds, empty cells for what is unknown.
     public static func csvRow(_ set: HistorySet) -> String {
-        var cells = [String(set.id), TimeFormat.iso8601(usec: set.atUSec), csvCell(set.exercise),
-                     set.reps.map(String.init) ?? "", set.weightKg.map(number) ?? "", set.failed ? "true" : "false",
-                     csvCell(set.timer)]
+        var cells = [
+            String(set.id), TimeFormat.iso8601(usec: set.atUSec), csvCell(set.exercise),
+            set.reps.map(String.init) ?? "", set.weightKg.map(number) ?? "", set.failed ? "true" : "false",
+            csvCell(set.timer),
+        ]
         if let rest = set.rest {
-            cells += [seconds(rest.finalUSec), rest.takenUSec.map(seconds) ?? "",
-                      rest.overrunUSec.map { ($0 < 0 ? "-" : "") + seconds($0.magnitude) } ?? "",
-                      seconds(rest.pausedUSec), rest.outcome, csvCell(rest.source),
-                      rest.endedAtUSec.map { TimeFormat.iso8601(usec: $0) } ?? ""]
+            cells += [
+                seconds(rest.finalUSec), rest.takenUSec.map(seconds) ?? "",
+                rest.overrunUSec.map { ($0 < 0 ? "-" : "") + seconds($0.magnitude) } ?? "",
+                seconds(rest.pausedUSec), rest.outcome, csvCell(rest.source),
+                rest.endedAtUSec.map { TimeFormat.iso8601(usec: $0) } ?? "",
+            ]
         } else {
             cells += ["", "", "", "", "", "", ""]
         }
@@ -135,10 +140,12 @@ public enum StatsFormat {
     public static func lines(_ stats: [ExerciseStatsSnapshot]) -> [String] {
         let header = ["exercise", "sets", "rests", "planned", "taken", "overrun", "skipped"]
         let rows = stats.map { entry in
-            [entry.exercise, String(entry.sets), String(entry.rests),
-             entry.medianPlannedUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
-             entry.medianTakenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
-             entry.medianOverrunUSec.map(HistoryFormat.signed) ?? "-", String(entry.skipped)]
+            [
+                entry.exercise, String(entry.sets), String(entry.rests),
+                entry.medianPlannedUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
+                entry.medianTakenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
+                entry.medianOverrunUSec.map(HistoryFormat.signed) ?? "-", String(entry.skipped),
+            ]
         }
         let all = [header] + rows
         let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
@@ -153,13 +160,14 @@ public enum StatsFormat {
     /// `[{"exercise":"Squat","sets":12,"rests":11,"skipped":1,"median_planned_usec":150000000,
     /// "median_taken_usec":161000000,"median_overrun_usec":11000000}]`; medians null without rests.
     public static func json(_ stats: [ExerciseStatsSnapshot]) -> String {
-        "[" + stats.map { entry in
-            "{\"exercise\":" + JSONText.quoted(entry.exercise) + ",\"sets\":\(entry.sets),\"rests\":\(entry.rests)"
-                + ",\"skipped\":\(entry.skipped)"
-                + ",\"median_planned_usec\":" + (entry.medianPlannedUSec.map { String($0) } ?? "null")
-                + ",\"median_taken_usec\":" + (entry.medianTakenUSec.map { String($0) } ?? "null")
-                + ",\"median_overrun_usec\":" + (entry.medianOverrunUSec.map { String($0) } ?? "null") + "}"
-        }.joined(separator: ",") + "]"
+        "["
+            + stats.map { entry in
+                "{\"exercise\":" + JSONText.quoted(entry.exercise) + ",\"sets\":\(entry.sets),\"rests\":\(entry.rests)"
+                    + ",\"skipped\":\(entry.skipped)"
+                    + ",\"median_planned_usec\":" + (entry.medianPlannedUSec.map { String($0) } ?? "null")
+                    + ",\"median_taken_usec\":" + (entry.medianTakenUSec.map { String($0) } ?? "null")
+                    + ",\"median_overrun_usec\":" + (entry.medianOverrunUSec.map { String($0) } ?? "null") + "}"
+            }.joined(separator: ",") + "]"
     }
 }
 
@@ -178,6 +186,7 @@ extension TimeFormat {
         var parts = tm()
         guard localtime_r(&seconds, &parts) != nil else { return iso8601(usec: usec) }
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
     }
 }

@@ -23,8 +23,10 @@ public struct HistorySet: Sendable, Equatable {
         public var takenUSec: UInt64?
         public var endedAtUSec: UInt64?
 
-        public init(plannedUSec: UInt64, adjustUSec: Int64 = 0, pausedUSec: UInt64 = 0, source: String = "",
-                    outcome: String, takenUSec: UInt64? = nil, endedAtUSec: UInt64? = nil) {
+        public init(
+            plannedUSec: UInt64, adjustUSec: Int64 = 0, pausedUSec: UInt64 = 0, source: String = "",
+            outcome: String, takenUSec: UInt64? = nil, endedAtUSec: UInt64? = nil
+        ) {
             self.plannedUSec = plannedUSec
             self.adjustUSec = adjustUSec
             self.pausedUSec = pausedUSec
@@ -42,12 +44,15 @@ public struct HistorySet: Sendable, Equatable {
         /// taken − final, when taken is known.
         public var overrunUSec: Int64? {
             guard let takenUSec else { return nil }
-            return takenUSec >= finalUSec ? Int64(clamping: takenUSec - finalUSec) : -Int64(clamping: finalUSec - takenUSec)
+            return takenUSec >= finalUSec
+                ? Int64(clamping: takenUSec - finalUSec) : -Int64(clamping: finalUSec - takenUSec)
         }
     }
 
-    public init(id: Int64, timer: String, atUSec: UInt64, exercise: String, reps: UInt32? = nil, weightKg: Double? = nil,
-                failed: Bool = false, rest: Rest? = nil) {
+    public init(
+        id: Int64, timer: String, atUSec: UInt64, exercise: String, reps: UInt32? = nil, weightKg: Double? = nil,
+        failed: Bool = false, rest: Rest? = nil
+    ) {
         self.id = id
         self.timer = timer
         self.atUSec = atUSec
@@ -62,19 +67,21 @@ public struct HistorySet: Sendable, Equatable {
     public init(entry: [String: DBusValue]) throws(ClientError) {
         func value(_ key: String) -> DBusValue? { entry[key]?.unwrapped }
         guard let id = value(HistoryKey.id)?.int64, let timer = value(HistoryKey.timer)?.string,
-              let at = value(HistoryKey.atUSec)?.uint64, let exercise = value(HistoryKey.exercise)?.string
+            let at = value(HistoryKey.atUSec)?.uint64, let exercise = value(HistoryKey.exercise)?.string
         else { throw .badReply("a set without id, timer, at_usec or exercise") }
-        self.init(id: id, timer: timer, atUSec: at, exercise: exercise,
-                  reps: value(HistoryKey.reps)?.uint64.flatMap(UInt32.init(exactly:)),
-                  weightKg: value(HistoryKey.weightKg)?.double, failed: value(HistoryKey.failed)?.bool ?? false)
+        self.init(
+            id: id, timer: timer, atUSec: at, exercise: exercise,
+            reps: value(HistoryKey.reps)?.uint64.flatMap(UInt32.init(exactly:)),
+            weightKg: value(HistoryKey.weightKg)?.double, failed: value(HistoryKey.failed)?.bool ?? false)
         let prefix = HistoryKey.restPrefix
         if let planned = value(prefix + HistoryKey.plannedUSec)?.uint64 {
-            rest = Rest(plannedUSec: planned, adjustUSec: value(prefix + HistoryKey.adjustUSec)?.int64 ?? 0,
-                        pausedUSec: value(prefix + HistoryKey.pausedUSec)?.uint64 ?? 0,
-                        source: value(prefix + HistoryKey.source)?.string ?? "",
-                        outcome: value(prefix + HistoryKey.outcome)?.string ?? HistoryKey.openOutcome,
-                        takenUSec: value(prefix + HistoryKey.takenUSec)?.uint64,
-                        endedAtUSec: value(prefix + HistoryKey.endedAtUSec)?.uint64)
+            rest = Rest(
+                plannedUSec: planned, adjustUSec: value(prefix + HistoryKey.adjustUSec)?.int64 ?? 0,
+                pausedUSec: value(prefix + HistoryKey.pausedUSec)?.uint64 ?? 0,
+                source: value(prefix + HistoryKey.source)?.string ?? "",
+                outcome: value(prefix + HistoryKey.outcome)?.string ?? HistoryKey.openOutcome,
+                takenUSec: value(prefix + HistoryKey.takenUSec)?.uint64,
+                endedAtUSec: value(prefix + HistoryKey.endedAtUSec)?.uint64)
         }
     }
 }
@@ -89,8 +96,10 @@ public struct ExerciseStatsSnapshot: Sendable, Equatable {
     public var medianTakenUSec: UInt64?
     public var medianOverrunUSec: Int64?
 
-    public init(exercise: String, sets: UInt64, rests: UInt64 = 0, skipped: UInt64 = 0, medianPlannedUSec: UInt64? = nil,
-                medianTakenUSec: UInt64? = nil, medianOverrunUSec: Int64? = nil) {
+    public init(
+        exercise: String, sets: UInt64, rests: UInt64 = 0, skipped: UInt64 = 0, medianPlannedUSec: UInt64? = nil,
+        medianTakenUSec: UInt64? = nil, medianOverrunUSec: Int64? = nil
+    ) {
         self.exercise = exercise
         self.sets = sets
         self.rests = rests
@@ -103,10 +112,11 @@ public struct ExerciseStatsSnapshot: Sendable, Equatable {
     public init(entry: [String: DBusValue]) throws(ClientError) {
         func value(_ key: String) -> DBusValue? { entry[key]?.unwrapped }
         guard let exercise = value(HistoryKey.exercise)?.string else { throw .badReply("stats without an exercise") }
-        self.init(exercise: exercise, sets: value(HistoryKey.sets)?.uint64 ?? 0, rests: value(HistoryKey.rests)?.uint64 ?? 0,
-                  skipped: value(HistoryKey.skipped)?.uint64 ?? 0,
-                  medianPlannedUSec: value(HistoryKey.medianPlannedUSec)?.uint64,
-                  medianTakenUSec: value(HistoryKey.medianTakenUSec)?.uint64,
-                  medianOverrunUSec: value(HistoryKey.medianOverrunUSec)?.int64)
+        self.init(
+            exercise: exercise, sets: value(HistoryKey.sets)?.uint64 ?? 0, rests: value(HistoryKey.rests)?.uint64 ?? 0,
+            skipped: value(HistoryKey.skipped)?.uint64 ?? 0,
+            medianPlannedUSec: value(HistoryKey.medianPlannedUSec)?.uint64,
+            medianTakenUSec: value(HistoryKey.medianTakenUSec)?.uint64,
+            medianOverrunUSec: value(HistoryKey.medianOverrunUSec)?.int64)
     }
 }

@@ -1,15 +1,17 @@
+import RestCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import RestCore
 
 /// The instants `history` and `stats` take for `--since` and `--until`: an age counted back
 /// from now (`7d`, `2w`, `12h`, `90m`, or any duration restctl takes: `1h30m`), `today`,
 /// `yesterday`, or a local date and time (`2026-11-23`, `2026-11-23 18:00`, `2026-11-23T18:00:30`).
 public enum HistoryWindow {
-    public static let forms = "an age (7d, 2w, 12h, 90m), today, yesterday, or a local date (2026-11-23, \"2026-11-23 18:00\")"
+    public static let forms =
+        "an age (7d, 2w, 12h, 90m), today, yesterday, or a local date (2026-11-23, \"2026-11-23 18:00\")"
 
     /// CLOCK_REALTIME µs for `text` at `now`, or one sentence naming `option`.
     public static func instant(_ text: String, option: String, now: UInt64) throws(InputError) -> UInt64 {
@@ -29,7 +31,8 @@ public enum HistoryWindow {
         if unit != 0 {
             amount.removeLast()
             guard !amount.isEmpty, amount.allSatisfy(\.isASCIIDigitCharacter), let count = UInt64(amount),
-                  count <= 100_000 else {
+                count <= 100_000
+            else {
                 throw InputError("\(subject) is not understood; give \(forms)")
             }
             age = count * unit
@@ -65,7 +68,7 @@ public enum HistoryWindow {
             return range.reduce(Int32(0)) { $0 * 10 + Int32(bytes[$1] - 48) }
         }
         guard let year = number(0..<4), bytes[4] == UInt8(ascii: "-"), let month = number(5..<7),
-              bytes[7] == UInt8(ascii: "-"), let day = number(8..<10), (1...12).contains(month), (1...31).contains(day)
+            bytes[7] == UInt8(ascii: "-"), let day = number(8..<10), (1...12).contains(month), (1...31).contains(day)
         else { return nil }
         var parts = tm()
         parts.tm_year = year - 1900
@@ -74,7 +77,8 @@ public enum HistoryWindow {
         parts.tm_isdst = -1
         if bytes.count > 10 {
             guard bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"), let hour = number(11..<13),
-                  bytes[13] == UInt8(ascii: ":"), let minute = number(14..<16), hour < 24, minute < 60 else { return nil }
+                bytes[13] == UInt8(ascii: ":"), let minute = number(14..<16), hour < 24, minute < 60
+            else { return nil }
             parts.tm_hour = hour
             parts.tm_min = minute
             if bytes.count == 19 {

@@ -135,7 +135,8 @@ enum JSONObjectParser {
                 throw error("\\u\(hexText(scalar)) is a lone low surrogate")
             }
             if (0xD800...0xDBFF).contains(scalar) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
                     index = start
                     throw error("\\u\(hexText(scalar)) is a high surrogate without its low surrogate")
                 }
@@ -196,7 +197,9 @@ enum JSONObjectParser {
 
         private mutating func consume(_ word: String) -> Bool {
             let word = Array(word.utf8)
-            guard index + word.count <= bytes.count, Array(bytes[index..<(index + word.count)]) == word else { return false }
+            guard index + word.count <= bytes.count, Array(bytes[index..<(index + word.count)]) == word else {
+                return false
+            }
             // `truex` is not `true`: the word must end here.
             let end = index + word.count
             if end < bytes.count, isWordByte(bytes[end]) { return false }

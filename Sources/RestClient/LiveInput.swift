@@ -16,8 +16,10 @@ public enum LiveInput {
     public typealias Value = DBusValue
 
     /// The keys whose values are integers.
-    public static let integerKeys: Set<String> = [LiveKey.heartRate, LiveKey.sensorBattery, LiveKey.progressDone,
-                                                  LiveKey.progressTotal]
+    public static let integerKeys: Set<String> = [
+        LiveKey.heartRate, LiveKey.sensorBattery, LiveKey.progressDone,
+        LiveKey.progressTotal,
+    ]
     /// The keys whose values are texts, whatever they look like.
     public static let textKeys: Set<String> = [LiveKey.exercise, LiveKey.workout, LiveKey.heartRateSensor]
     /// The rates `restctl watch --rate` may ask for, as restd accepts them.
@@ -91,7 +93,8 @@ public enum LiveInput {
             }
             let keyStart = index
             while index < bytes.count, bytes[index] != UInt8(ascii: "="), !isBlank(bytes[index]),
-                  bytes[index] != UInt8(ascii: "\"") {
+                bytes[index] != UInt8(ascii: "\"")
+            {
                 index += 1
             }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
@@ -104,20 +107,24 @@ public enum LiveInput {
             guard !key.isEmpty else {
                 var end = index
                 while end < bytes.count, !isBlank(bytes[end]) { end += 1 }
-                throw InputError("\(MessageText.quoted(String(decoding: bytes[keyStart..<end], as: UTF8.self))) has no key before =")
+                throw InputError(
+                    "\(MessageText.quoted(String(decoding: bytes[keyStart..<end], as: UTF8.self))) has no key before =")
             }
             index += 1  // "="
             let literal: Literal
             if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
                 literal = .text(try quotedText(bytes, at: &index, key: key))
                 guard index == bytes.count || isBlank(bytes[index]) else {
-                    throw InputError("\(shown(key)): put a space after the closing \" of its value, before the next field")
+                    throw InputError(
+                        "\(shown(key)): put a space after the closing \" of its value, before the next field")
                 }
             } else {
                 let valueStart = index
                 while index < bytes.count, !isBlank(bytes[index]) {
                     if bytes[index] == UInt8(ascii: "\"") {
-                        throw InputError("\(shown(key)): a \" inside an unquoted value; quote the whole value and write the quote as \\\"")
+                        throw InputError(
+                            "\(shown(key)): a \" inside an unquoted value; quote the whole value and write the quote as \\\""
+                        )
                     }
                     index += 1
                 }
@@ -146,8 +153,9 @@ public enum LiveInput {
                 let escaped = bytes[index + 1]
                 guard escaped == UInt8(ascii: "\"") || escaped == UInt8(ascii: "\\") else {
                     let next = String(decoding: bytes[(index + 1)...], as: UTF8.self).unicodeScalars.first!
-                    throw InputError("\(shown(key)): unknown escape \\\(visible(next)) in its quoted value; "
-                        + "only \\\" and \\\\ are escapes")
+                    throw InputError(
+                        "\(shown(key)): unknown escape \\\(visible(next)) in its quoted value; "
+                            + "only \\\" and \\\\ are escapes")
                 }
                 text.append(escaped)
                 index += 2
@@ -270,7 +278,9 @@ public enum LiveInput {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits() > 0 else { return 0 }
         }
         return index - from
@@ -280,10 +290,12 @@ public enum LiveInput {
 
     /// A key as messages show it: bare when it is a plain name, quoted and escaped otherwise.
     static func shown(_ key: String) -> String {
-        let plain = !key.isEmpty && key.utf8.allSatisfy { byte in
-            isDigit(byte) || byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-        }
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { byte in
+                isDigit(byte) || byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            }
         return plain ? key : MessageText.quoted(key)
     }
 
@@ -291,5 +303,7 @@ public enum LiveInput {
         scalar.value >= 0x21 && scalar.value < 0x7F ? String(scalar) : MessageText.codePoint(scalar)
     }
 
-    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") }
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+    }
 }

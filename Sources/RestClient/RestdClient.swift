@@ -53,7 +53,7 @@ public final class RestdClient {
             do {
                 try cancel(id: timer.id)
                 cancelled.append(timer.id)
-            } catch where error.isNoSuchTimer {
+            } catch  where error.isNoSuchTimer {
                 continue
             }
         }
@@ -73,8 +73,10 @@ public final class RestdClient {
             attempts += 1
             do {
                 return try toggleOnce(id: id)
-            } catch .refused(let error) where attempts < 2
-                && (error.name == RestErrorName.invalidState || error.name == RestErrorName.noSuchTimer) {
+            } catch .refused(let error)
+                where attempts < 2
+                && (error.name == RestErrorName.invalidState || error.name == RestErrorName.noSuchTimer)
+            {
                 // The timer changed between reading and acting (it ran out, or was cancelled):
                 // look again, once.
                 continue
@@ -123,7 +125,8 @@ public final class RestdClient {
         if let restUSec { options[SetOption.restUSec] = .uint64(restUSec) }
         let reply = try callManager("CompleteSet", [.string(id), .string(exercise ?? ""), .vardict(options)])
         guard reply.count == 3, case .objectPath(let path) = reply[0], let rest = reply[1].uint64,
-              let source = reply[2].string else { throw .badReply("CompleteSet returned no (o, t, s)") }
+            let source = reply[2].string
+        else { throw .badReply("CompleteSet returned no (o, t, s)") }
         return CompletedSet(timerPath: path, restUSec: rest, restSource: source)
     }
 
@@ -132,13 +135,16 @@ public final class RestdClient {
 
     /// Every set in [since, until) (until 0: no end), oldest first, asked for a page at a time:
     /// restd answers at most 100,000 rows per call.
-    public func historySets(sinceUSec: UInt64, untilUSec: UInt64, pageSize: UInt32 = 10_000) throws(ClientError) -> [HistorySet] {
+    public func historySets(
+        sinceUSec: UInt64, untilUSec: UInt64, pageSize: UInt32 = 10_000
+    ) throws(ClientError) -> [HistorySet] {
         var sets: [HistorySet] = []
         var since = sinceUSec
         var seenAtSince: Set<Int64> = []  // ids already read at the instant the next page starts from
         while true {
-            let reply = try call(path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Sets",
-                                 [.uint64(since), .uint64(untilUSec), .uint32(pageSize)])
+            let reply = try call(
+                path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Sets",
+                [.uint64(since), .uint64(untilUSec), .uint32(pageSize)])
             guard let entries = reply.first?.arrayElements else { throw .badReply("Sets returned no array") }
             var page: [HistorySet] = []
             for entry in entries {
@@ -158,9 +164,12 @@ public final class RestdClient {
     }
 
     /// Per exercise: sets, median planned and taken rests, median overrun, skipped rests.
-    public func historyStats(sinceUSec: UInt64, untilUSec: UInt64, exercise: String?) throws(ClientError) -> [ExerciseStatsSnapshot] {
-        let reply = try call(path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Stats",
-                             [.uint64(sinceUSec), .uint64(untilUSec), .string(exercise ?? "")])
+    public func historyStats(
+        sinceUSec: UInt64, untilUSec: UInt64, exercise: String?
+    ) throws(ClientError) -> [ExerciseStatsSnapshot] {
+        let reply = try call(
+            path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Stats",
+            [.uint64(sinceUSec), .uint64(untilUSec), .string(exercise ?? "")])
         guard let entries = reply.first?.arrayElements else { throw .badReply("Stats returned no array") }
         var stats: [ExerciseStatsSnapshot] = []
         for entry in entries {
@@ -187,8 +196,9 @@ public final class RestdClient {
 
     /// The last broadcast snapshot of the live fields.
     public func liveFields() throws(ClientError) -> [String: DBusValue] {
-        let reply = try call(path: RestBus.livePath, interface: MessageBus.propertiesInterface, member: "Get",
-                             [.string(RestBus.liveInterface), .string(LiveProperty.fields)])
+        let reply = try call(
+            path: RestBus.livePath, interface: MessageBus.propertiesInterface, member: "Get",
+            [.string(RestBus.liveInterface), .string(LiveProperty.fields)])
         guard let fields = reply.first?.unwrapped.vardictEntries else { throw .badReply("Fields is not a dictionary") }
         return fields
     }
@@ -221,8 +231,9 @@ public final class RestdClient {
         }
         let reply: [DBusValue]
         do {
-            reply = try call(path: RestBus.timerPath(id: id), interface: MessageBus.propertiesInterface,
-                             member: "GetAll", [.string(RestBus.timerInterface)])
+            reply = try call(
+                path: RestBus.timerPath(id: id), interface: MessageBus.propertiesInterface,
+                member: "GetAll", [.string(RestBus.timerInterface)])
         } catch .refused(let error) where error.hasName(.unknownObject) {
             throw .refused(DBusError(name: RestErrorName.noSuchTimer, message: "no timer \"\(id)\""))
         }
@@ -232,14 +243,17 @@ public final class RestdClient {
 
     /// Every timer, by id.
     public func timers() throws(ClientError) -> [TimerSnapshot] {
-        let reply = try call(path: RestBus.managerPath, interface: MessageBus.objectManagerInterface,
-                             member: "GetManagedObjects", [])
-        guard let objects = reply.first?.dictEntries else { throw .badReply("GetManagedObjects returned no dictionary") }
+        let reply = try call(
+            path: RestBus.managerPath, interface: MessageBus.objectManagerInterface,
+            member: "GetManagedObjects", [])
+        guard let objects = reply.first?.dictEntries else {
+            throw .badReply("GetManagedObjects returned no dictionary")
+        }
         var timers: [TimerSnapshot] = []
         for object in objects {
             guard let interfaces = object.value.dictEntries,
-                  let timer = interfaces.first(where: { $0.key.string == RestBus.timerInterface }),
-                  let properties = timer.value.vardictEntries
+                let timer = interfaces.first(where: { $0.key.string == RestBus.timerInterface }),
+                let properties = timer.value.vardictEntries
             else { continue }
             timers.append(try TimerSnapshot(properties: properties))
         }
@@ -251,8 +265,9 @@ public final class RestdClient {
     public func daemonOwner() throws(ClientError) -> String? {
         let reply: [DBusValue]
         do {
-            let message = try Message.methodCall(destination: MessageBus.name, path: MessageBus.path,
-                                                 interface: MessageBus.interface, member: "GetNameOwner")
+            let message = try Message.methodCall(
+                destination: MessageBus.name, path: MessageBus.path,
+                interface: MessageBus.interface, member: "GetNameOwner")
             try message.append([.string(RestBus.name)])
             reply = try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds).arguments()
         } catch {
@@ -266,8 +281,9 @@ public final class RestdClient {
 
     /// The daemon's version.
     public func version() throws(ClientError) -> String {
-        let reply = try call(path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
-                             [.string(RestBus.managerInterface), .string("Version")])
+        let reply = try call(
+            path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
+            [.string(RestBus.managerInterface), .string("Version")])
         guard let version = reply.first?.unwrapped.string else { throw .badReply("Version is not a string") }
         return version
     }
@@ -277,8 +293,9 @@ public final class RestdClient {
     public func defaultDurationUSec() throws(ClientError) -> UInt64 {
         let reply: [DBusValue]
         do {
-            reply = try call(path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
-                             [.string(RestBus.managerInterface), .string(ManagerProperty.defaultDurationUSec)])
+            reply = try call(
+                path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
+                [.string(RestBus.managerInterface), .string(ManagerProperty.defaultDurationUSec)])
         } catch .refused(let error) where error.hasName(.unknownProperty) || error.name == RestErrorName.invalidArgs {
             return Self.fallbackDefaultDurationUSec
         }
@@ -296,9 +313,12 @@ public final class RestdClient {
     }
 
     /// One blocking method call to restd. Not being on the bus becomes `.daemonNotRunning`.
-    public func call(path: String, interface: String, member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {
+    public func call(
+        path: String, interface: String, member: String, _ arguments: [DBusValue]
+    ) throws(ClientError) -> [DBusValue] {
         do {
-            let message = try Message.methodCall(destination: RestBus.name, path: path, interface: interface, member: member)
+            let message = try Message.methodCall(
+                destination: RestBus.name, path: path, interface: interface, member: member)
             try message.append(arguments)
             return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds).arguments()
         } catch {

@@ -54,16 +54,17 @@ public enum SensorList {
     /// A JSON array of objects: address, alias, paired, connected, reading, battery (null when
     /// unknown), heart_rate and heart_rate_at_usec (null before a first value).
     public static func json(_ sensors: [SensorSnapshot]) -> String {
-        "[" + sensors.map { sensor in
-            "{\"address\":" + JSONText.quoted(sensor.address)
-                + ",\"alias\":" + JSONText.quoted(sensor.alias)
-                + ",\"paired\":" + String(sensor.paired)
-                + ",\"connected\":" + String(sensor.connected)
-                + ",\"reading\":" + String(sensor.reading)
-                + ",\"battery\":" + (sensor.batteryPercent.map { String($0) } ?? "null")
-                + ",\"heart_rate\":" + (sensor.heartRate.map { String($0) } ?? "null")
-                + ",\"heart_rate_at_usec\":" + (sensor.heartRateAtUSec.map { String($0) } ?? "null") + "}"
-        }.joined(separator: ",") + "]"
+        "["
+            + sensors.map { sensor in
+                "{\"address\":" + JSONText.quoted(sensor.address)
+                    + ",\"alias\":" + JSONText.quoted(sensor.alias)
+                    + ",\"paired\":" + String(sensor.paired)
+                    + ",\"connected\":" + String(sensor.connected)
+                    + ",\"reading\":" + String(sensor.reading)
+                    + ",\"battery\":" + (sensor.batteryPercent.map { String($0) } ?? "null")
+                    + ",\"heart_rate\":" + (sensor.heartRate.map { String($0) } ?? "null")
+                    + ",\"heart_rate_at_usec\":" + (sensor.heartRateAtUSec.map { String($0) } ?? "null") + "}"
+            }.joined(separator: ",") + "]"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -10,7 +10,9 @@ import Darwin
 public enum ServiceHint {
     /// A systemd user manager runs for this user: it listens on `$XDG_RUNTIME_DIR/systemd/private`.
     public static var underSystemd: Bool {
-        guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty else { return false }
+        guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty else {
+            return false
+        }
         var info = stat()
         return stat(runtime + "/systemd/private", &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
     }

@@ -131,8 +131,9 @@ public final class WatchSession {
     private func currentOwner() throws(ClientError) -> String? {
         let reply: Message
         do {
-            reply = try call(Self.busDriver, MessageBus.path, MessageBus.interface, "GetNameOwner",
-                             [.string(RestBus.name)])
+            reply = try call(
+                Self.busDriver, MessageBus.path, MessageBus.interface, "GetNameOwner",
+                [.string(RestBus.name)])
         } catch {
             if error.hasName(.nameHasNoOwner) { return nil }
             throw Self.clientError(error)
@@ -171,8 +172,10 @@ public final class WatchSession {
         retryPending = true
     }
 
-    private func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
-                      _ arguments: [DBusValue]) throws(DBusError) -> Message {
+    private func call(
+        _ destination: String, _ path: String, _ interface: String, _ member: String,
+        _ arguments: [DBusValue]
+    ) throws(DBusError) -> Message {
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
         return try connection.callBlocking(message, timeoutMilliseconds: client.timeoutMilliseconds)
@@ -180,7 +183,9 @@ public final class WatchSession {
 
     /// The timer at `path` in a GetManagedObjects reply, nil when there is none.
     static func timer(at path: String, in arguments: [DBusValue]) throws(ClientError) -> TimerSnapshot? {
-        guard let objects = arguments.first?.dictEntries else { throw .badReply("GetManagedObjects returned no dictionary") }
+        guard let objects = arguments.first?.dictEntries else {
+            throw .badReply("GetManagedObjects returned no dictionary")
+        }
         guard let object = objects.first(where: { $0.key.string == path }) else { return nil }
         guard let properties = object.value.vardictEntries?[RestBus.timerInterface]?.vardictEntries else {
             throw .badReply("the object \(path) has no \(RestBus.timerInterface) properties")
@@ -205,17 +210,20 @@ public final class WatchSession {
         } else if readSerial == UInt32.max || message.serial <= readSerial {
             return  // sent before the reading (which has it), or the reading is still to come
         } else if message.isSignal(MessageBus.propertiesInterface, "PropertiesChanged"), message.path == timerPath,
-                  arguments.first?.string == RestBus.timerInterface {
+            arguments.first?.string == RestBus.timerInterface
+        {
             let changed = arguments.dropFirst().first?.vardictEntries ?? [:]
             let invalidated = arguments.dropFirst(2).first?.arrayElements?.compactMap(\.string) ?? []
             applied = state.apply(.timerChanged(changed, invalidated: invalidated))
         } else if message.isSignal(MessageBus.objectManagerInterface, "InterfacesAdded"),
-                  arguments.first?.string == timerPath {
+            arguments.first?.string == timerPath
+        {
             let interfaces = arguments.dropFirst().first?.vardictEntries ?? [:]
             guard let properties = interfaces[RestBus.timerInterface]?.vardictEntries else { return }
             applied = state.apply(.timerAdded(properties))
         } else if message.isSignal(MessageBus.objectManagerInterface, "InterfacesRemoved"),
-                  arguments.first?.string == timerPath {
+            arguments.first?.string == timerPath
+        {
             let interfaces = arguments.dropFirst().first?.arrayElements?.compactMap(\.string) ?? []
             guard interfaces.contains(RestBus.timerInterface) else { return }
             applied = state.apply(.timerRemoved)
@@ -227,7 +235,9 @@ public final class WatchSession {
     }
 
     private func ownerChanged(_ arguments: [DBusValue]) {
-        guard arguments.count >= 3, arguments[0].string == RestBus.name, let newOwner = arguments[2].string else { return }
+        guard arguments.count >= 3, arguments[0].string == RestBus.name, let newOwner = arguments[2].string else {
+            return
+        }
         if newOwner.isEmpty {
             owner = nil
             state.apply(.daemonGone)

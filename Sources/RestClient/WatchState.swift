@@ -86,9 +86,9 @@ extension TimerSnapshot {
             case (TimerProperty.notify, .boolean(let flag)): notify = flag
             case (TimerProperty.warnUSec, .uint64(let usec)): warnUSec = usec
             case (TimerProperty.id, _), (TimerProperty.label, _), (TimerProperty.next, _), (TimerProperty.state, _),
-                 (TimerProperty.durationUSec, _), (TimerProperty.startedAtUSec, _), (TimerProperty.endsAtUSec, _),
-                 (TimerProperty.remainingUSec, _), (TimerProperty.expiredAtUSec, _), (TimerProperty.notify, _),
-                 (TimerProperty.warnUSec, _):
+                (TimerProperty.durationUSec, _), (TimerProperty.startedAtUSec, _), (TimerProperty.endsAtUSec, _),
+                (TimerProperty.remainingUSec, _), (TimerProperty.expiredAtUSec, _), (TimerProperty.notify, _),
+                (TimerProperty.warnUSec, _):
                 understood = false
             default:
                 break  // a property a newer restd added

@@ -22,7 +22,8 @@ public enum DurationParser {
         if bytes[0] == UInt8(ascii: "-") {
             throw DurationError(.negative, "\(subject) is negative; give \(forms)")
         }
-        let seconds = bytes.contains(UInt8(ascii: ":"))
+        let seconds =
+            bytes.contains(UInt8(ascii: ":"))
             ? try clockSeconds(bytes, subject: subject)
             : try unitSeconds(bytes, subject: subject)
         let (usec, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
@@ -42,12 +43,14 @@ public enum DurationParser {
             if index > 0 {
                 let unit = index == fields.count - 1 ? "seconds" : "minutes"
                 guard field.count == 2 else {
-                    throw DurationError(.notUnderstood,
-                                        "\(subject) needs two digits after each colon, as in 1:05")
+                    throw DurationError(
+                        .notUnderstood,
+                        "\(subject) needs two digits after each colon, as in 1:05")
                 }
                 guard value < 60 else {
-                    throw DurationError(.notUnderstood,
-                                        "\(subject) has \(value) \(unit); after a colon use 00 to 59")
+                    throw DurationError(
+                        .notUnderstood,
+                        "\(subject) has \(value) \(unit); after a colon use 00 to 59")
                 }
             }
             total = try add(try multiply(total, 60, subject: subject), value, subject: subject)
@@ -84,7 +87,8 @@ public enum DurationParser {
     private static func number(_ digits: ArraySlice<UInt8>, subject: String) throws(DurationError) -> UInt64 {
         var value: UInt64 = 0
         for digit in digits {
-            value = try add(try multiply(value, 10, subject: subject), UInt64(digit - UInt8(ascii: "0")), subject: subject)
+            value = try add(
+                try multiply(value, 10, subject: subject), UInt64(digit - UInt8(ascii: "0")), subject: subject)
         }
         return value
     }

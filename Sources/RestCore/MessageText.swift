@@ -23,7 +23,7 @@ public enum MessageText {
             default:
                 switch scalar.properties.generalCategory {
                 case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate,
-                     .privateUse, .unassigned:
+                    .privateUse, .unassigned:
                     out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
                 default:
                     out.unicodeScalars.append(scalar)

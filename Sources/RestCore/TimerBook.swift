@@ -84,7 +84,8 @@ public struct TimerBook: Sendable, Equatable {
             // The deadline passed but due() has not run yet: the next pass expires it.
             // Pausing at zero would leave a paused timer with nothing left.
             guard left > 0 else {
-                throw .invalidState("timer \(Self.quoted(id)) has already run out and cannot be paused; restart it or add time")
+                throw .invalidState(
+                    "timer \(Self.quoted(id)) has already run out and cannot be paused; restart it or add time")
             }
             var paused = timer
             paused.state = .paused
@@ -278,7 +279,8 @@ public struct TimerBook: Sendable, Equatable {
         guard newLeft <= limits.maxDurationUSec else {
             // Only a lengthening gets here; say how much could still be added, if anything.
             let room = limits.maxDurationUSec.subtractingSaturated(left)
-            let advice = room >= 1_000_000
+            let advice =
+                room >= 1_000_000
                 ? "add at most \(DurationText.readable(room, roundingDown: true))"
                 : "it already has that much"
             throw .invalidArgs(

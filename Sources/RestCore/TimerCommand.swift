@@ -21,7 +21,7 @@ public enum TimerCommand: Sendable, Equatable {
     public var timerID: TimerID {
         switch self {
         case .start(let id, _, _), .pause(let id), .resume(let id), .adjust(let id, _), .restart(let id),
-             .cancel(let id), .skip(let id), .completeSet(let id, _):
+            .cancel(let id), .skip(let id), .completeSet(let id, _):
             id
         }
     }
@@ -34,7 +34,8 @@ extension TimerBook {
     /// rest; asked here, it is refused.
     public func plan(_ command: TimerCommand, now: Instant) throws(TimerError) -> [TimerEvent] {
         switch command {
-        case .start(let id, let duration, let options): try start(id, durationUSec: duration, options: options, now: now)
+        case .start(let id, let duration, let options):
+            try start(id, durationUSec: duration, options: options, now: now)
         case .pause(let id): try pause(id, now: now)
         case .resume(let id): try resume(id, now: now)
         case .adjust(let id, let delta): try adjust(id, deltaUSec: delta, now: now)

@@ -13,7 +13,7 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .invalidArgs(let message), .noSuchTimer(let message),
-             .invalidState(let message), .limitExceeded(let message):
+            .invalidState(let message), .limitExceeded(let message):
             message
         }
     }

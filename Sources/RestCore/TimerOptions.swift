@@ -13,7 +13,8 @@ public struct TimerOptions: Sendable, Equatable {
     public var restSource: String
 
     /// Creates options; by default no texts, a notification on expiry and no pre-alert.
-    public init(label: String = "", next: String = "", notify: Bool = true, warnUSec: USec = 0, restSource: String = "") {
+    public init(label: String = "", next: String = "", notify: Bool = true, warnUSec: USec = 0, restSource: String = "")
+    {
         self.label = label
         self.next = next
         self.notify = notify

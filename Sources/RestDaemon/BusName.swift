@@ -37,11 +37,14 @@ final class BusName {
             throw DaemonError("cannot own the bus name \(RestBus.name): \(error.message)")
         }
         if reply == .inQueue {
-            logger.info("\(RestBus.name) is taken; waiting up to \(Self.deadlineUSec / 1_000_000) s for it to be released")
+            logger.info(
+                "\(RestBus.name) is taken; waiting up to \(Self.deadlineUSec / 1_000_000) s for it to be released")
         }
         // NameAcquired follows the reply even when the name was free at once.
-        deadline = try loop.addTimer(clock: CLOCK_MONOTONIC, at: Self.monotonicNow() + Self.deadlineUSec,
-                                     accuracyUSec: 10_000) { [unowned self] _ in
+        deadline = try loop.addTimer(
+            clock: CLOCK_MONOTONIC, at: Self.monotonicNow() + Self.deadlineUSec,
+            accuracyUSec: 10_000
+        ) { [unowned self] _ in
             logger.critical("another restd already owns \(RestBus.name) on this bus")
             loop.exit(1)
         }

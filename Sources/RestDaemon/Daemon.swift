@@ -45,8 +45,9 @@ public final class Daemon {
         // 1. The state: timers as stored, with what start-up recovery found.
         let state = try Self.openState(settings, now: clock.now(), logger: logger)
         recovered = state.recovered
-        service = try TimerService(book: state.book, training: state.training, store: state.store, clock: clock,
-                                   loop: loop, logger: logger)
+        service = try TimerService(
+            book: state.book, training: state.training, store: state.store, clock: clock,
+            loop: loop, logger: logger)
 
         // 2. The bus.
         do throws(DBusError) {
@@ -64,23 +65,28 @@ public final class Daemon {
         let signals = BusSignals(server: server)
 
         // 3. The parts.
-        reloader = ConfigurationReloader(configuration: configuration, path: settings.configPath,
-                                         mustExist: settings.configMustExist, status: status, logger: logger)
+        reloader = ConfigurationReloader(
+            configuration: configuration, path: settings.configPath,
+            mustExist: settings.configMustExist, status: status, logger: logger)
         let sound = SoundCommand(loop: loop, argv: configuration.notifications.soundCommand, logger: logger)
-        notifier = Notifier(connection: connection, clock: clock, logger: logger, messages: settings.messages,
-                            style: configuration.notifications.style, sound: sound) { [unowned service] command throws(DBusError) in
+        notifier = Notifier(
+            connection: connection, clock: clock, logger: logger, messages: settings.messages,
+            style: configuration.notifications.style, sound: sound
+        ) { [unowned service] command throws(DBusError) in
             try service.perform(command)
         }
-        live = try LiveService(loop: loop, signals: signals, clock: clock,
-                               limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
+        live = try LiveService(
+            loop: loop, signals: signals, clock: clock,
+            limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
         strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
         strap.onReading = { [unowned live, unowned service] reading in
             live.applyStrapReading(reading.liveFields)
             service.noteRRIntervals(reading.measurement.rrIntervalsMilliseconds)
         }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
-        mediaPlayer = try MediaPlayerService(server: server, signals: signals, service: service, loop: loop, clock: clock,
-                                             settings: configuration.mediaPlayer, logger: logger)
+        mediaPlayer = try MediaPlayerService(
+            server: server, signals: signals, service: service, loop: loop, clock: clock,
+            settings: configuration.mediaPlayer, logger: logger)
         live.onFieldsChanged = { [unowned mediaPlayer] fields in mediaPlayer.liveFieldsChanged(fields) }
 
         // 4. Who hears of committed timer events, in this order: the bus first, so that Expired
@@ -115,19 +121,25 @@ public final class Daemon {
             { [unowned mediaPlayer] _, new in mediaPlayer.setSettings(new.mediaPlayer) },
             { [unowned service] _, new in service.setTrainingSettings(new.trainingSettings) },
             { old, new in
-                if new.defaultDurationUSec != old.defaultDurationUSec { signals.defaultDurationChanged(new.defaultDurationUSec) }
+                if new.defaultDurationUSec != old.defaultDurationUSec {
+                    signals.defaultDurationChanged(new.defaultDurationUSec)
+                }
             },
         ]
 
         // 6. The objects.
-        server.export(path: RestBus.managerPath, interfaces: [
-            ManagerObject.make(service: service) { [unowned reloader] in reloader.configuration.defaultDurationUSec },
-        ])
+        server.export(
+            path: RestBus.managerPath,
+            interfaces: [
+                ManagerObject.make(service: service) { [unowned reloader] in reloader.configuration.defaultDurationUSec
+                }
+            ])
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerObject.subtree(service: service))
         server.export(path: RestBus.livePath, interfaces: [LiveObject.make(live: live)])
-        server.export(path: RestBus.historyPath,
-                      interfaces: [HistoryObject.make(service: service, trimmer: try MemoryTrimmer(loop: loop))])
+        server.export(
+            path: RestBus.historyPath,
+            interfaces: [HistoryObject.make(service: service, trimmer: try MemoryTrimmer(loop: loop))])
 
         // 7. The system around it: clock steps, signals, the watchdog.
         clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {
@@ -135,11 +147,12 @@ public final class Daemon {
         }
         // Signals are handled between loop iterations, so a write in progress always completes.
         for signal in [SIGTERM, SIGINT] {
-            signalSources.append(try loop.addSignal(signal) { [unowned self] in
-                logger.info("stopping on signal \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
-                ServiceManager.notify("STOPPING=1")
-                loop.exit(0)
-            })
+            signalSources.append(
+                try loop.addSignal(signal) { [unowned self] in
+                    logger.info("stopping on signal \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
+                    ServiceManager.notify("STOPPING=1")
+                    loop.exit(0)
+                })
         }
         signalSources.append(try loop.addSignal(SIGHUP) { [unowned reloader] in reloader.reload() })
         // Pings systemd at half of WatchdogSec= when the unit sets it (WATCHDOG_USEC); else nothing.
@@ -168,15 +181,21 @@ public final class Daemon {
 
     /// The stored timers with the start-up rules applied (and stored), and what they found;
     /// the rests in progress, with the history older than keep_days pruned.
-    private static func openState(_ settings: DaemonSettings, now: Instant, logger: Logger) throws
-        -> (store: TimerStore, book: TimerBook, training: TrainingBook, recovered: [TimerEvent]) {
+    private static func openState(
+        _ settings: DaemonSettings, now: Instant, logger: Logger
+    ) throws
+        -> (store: TimerStore, book: TimerBook, training: TrainingBook, recovered: [TimerEvent])
+    {
         let (store, movedAside) = try TimerStore.open(directory: settings.stateDirectory, now: now.realtime)
         if let first = movedAside.first {
             let reason = store.movedAsideReason ?? "it could not be read"
-            logger.warning("the state file was moved aside to \(first) (\(reason)); starting empty",
-                           metadata: [LogMessageID.metadataKey: .string(LogMessageID.stateRecovered),
-                                      "state_file": .string(store.path),
-                                      "moved": .array(movedAside.map { .string($0) })])
+            logger.warning(
+                "the state file was moved aside to \(first) (\(reason)); starting empty",
+                metadata: [
+                    LogMessageID.metadataKey: .string(LogMessageID.stateRecovered),
+                    "state_file": .string(store.path),
+                    "moved": .array(movedAside.map { .string($0) }),
+                ])
         }
         let stored = try store.loadAll { skipped in logger.warning("\(skipped)") }
         if let readOnly = store.readOnlyReason {
@@ -187,8 +206,9 @@ public final class Daemon {
         var training = TrainingBook(settings: settings.configuration.trainingSettings)
         do {
             let (openRests, lastSetID) = try store.loadTraining()
-            training = TrainingBook(settings: settings.configuration.trainingSettings, openRests: openRests,
-                                    lastSetID: lastSetID)
+            training = TrainingBook(
+                settings: settings.configuration.trainingSettings, openRests: openRests,
+                lastSetID: lastSetID)
         } catch {
             logger.error("could not read the training history: \(error)")
         }
@@ -196,8 +216,9 @@ public final class Daemon {
         let history = training.followHousekeeping(events)
         training.apply(history)
         do {
-            try store.commit(events, history: history,
-                             pruneBeforeUSec: training.settings.historyCutoffUSec(now: now.realtime))
+            try store.commit(
+                events, history: history,
+                pruneBeforeUSec: training.settings.historyCutoffUSec(now: now.realtime))
         } catch {
             logger.error("could not store the state recovered at start-up: \(error)")
         }

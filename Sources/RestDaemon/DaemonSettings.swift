@@ -53,4 +53,3 @@ public struct DaemonError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
 }
-

@@ -42,7 +42,8 @@ public struct Alert: Equatable, Sendable {
     public var staleAtUSec: USec {
         switch kind {
         case .warning(let deadline): deadline
-        case .expired(let deadline): deadline > USec.max - Self.tooLateUSec - 1 ? USec.max : deadline + Self.tooLateUSec + 1
+        case .expired(let deadline):
+            deadline > USec.max - Self.tooLateUSec - 1 ? USec.max : deadline + Self.tooLateUSec + 1
         }
     }
 }

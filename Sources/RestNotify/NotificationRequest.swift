@@ -77,8 +77,9 @@ public struct ServerCapabilities: Equatable, Sendable {
 
     /// From the list GetCapabilities returns.
     public init(advertised: [String]) {
-        self.init(actions: advertised.contains("actions"), bodyMarkup: advertised.contains("body-markup"),
-                  sound: advertised.contains("sound"))
+        self.init(
+            actions: advertised.contains("actions"), bodyMarkup: advertised.contains("body-markup"),
+            sound: advertised.contains("sound"))
     }
 }
 
@@ -140,7 +141,8 @@ public enum NotificationContent {
             parts.append(alert.timerID.rawValue)
         }
         if case .expired(let deadline) = alert.kind,
-           let late = lateNote(deadlineUSec: deadline, now: now, messages: messages) {
+            let late = lateNote(deadlineUSec: deadline, now: now, messages: messages)
+        {
             parts.append(late)
         }
         if !alert.next.isEmpty { parts.append(messages.next(alert.next)) }

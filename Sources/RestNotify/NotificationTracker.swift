@@ -214,7 +214,7 @@ public struct NotificationTracker: Sendable {
     /// changed the buttons after this notification offered its own.
     public mutating func invoked(id: UInt32, action key: String) -> Request? {
         guard let (timerID, entry) = entries.first(where: { $0.value.shown?.id == id }),
-              let shown = entry.shown
+            let shown = entry.shown
         else { return nil }
         if key == ActionKey.dismiss {
             entries[timerID]?.wanted = nil

@@ -127,7 +127,8 @@ public enum TimerPathElement {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "_") {
-                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+                    let low = hexValue(bytes[index + 2])
                 else { return nil }
                 out.append(high << 4 | low)
                 index += 3

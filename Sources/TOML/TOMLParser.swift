@@ -52,7 +52,8 @@ private final class TableNode {
             case .value(let value): table.set(key, value)
             case .table(let node): table.set(key, TOMLValue(.table(node.build()), line: node.line))
             case .tableArray(let nodes, let line):
-                table.set(key, TOMLValue(.array(nodes.map { TOMLValue(.table($0.build()), line: $0.line) }), line: line))
+                table.set(
+                    key, TOMLValue(.array(nodes.map { TOMLValue(.table($0.build()), line: $0.line) }), line: line))
             }
         }
         return table
@@ -122,7 +123,9 @@ private struct Reader {
             switch node.entries[last] {
             case nil: node.set(last, .tableArray([element], line: headerLine))
             case .tableArray(let elements, let line): node.set(last, .tableArray(elements + [element], line: line))
-            default: throw TOMLSyntaxError(line: headerLine, reason: "\(name) is already defined and is not an array of tables")
+            default:
+                throw TOMLSyntaxError(
+                    line: headerLine, reason: "\(name) is already defined and is not an array of tables")
             }
             return element
         }
@@ -163,7 +166,9 @@ private struct Reader {
         let keyLine = line
         let path = try key()
         skipSpaces()
-        guard current == UInt8(ascii: "=") else { throw fail("expected = after the key \(path.joined(separator: "."))") }
+        guard current == UInt8(ascii: "=") else {
+            throw fail("expected = after the key \(path.joined(separator: "."))")
+        }
         advance()
         skipSpaces()
         let value = try self.value()
@@ -177,7 +182,8 @@ private struct Reader {
             case .table(let inner) where inner.origin == .dottedKeys:
                 node = inner
             default:
-                throw TOMLSyntaxError(line: keyLine, reason: "\(path[...depth].joined(separator: ".")) is already defined")
+                throw TOMLSyntaxError(
+                    line: keyLine, reason: "\(path[...depth].joined(separator: ".")) is already defined")
             }
         }
         let last = path.last!
@@ -245,12 +251,15 @@ private struct Reader {
         while let byte = current, !Self.endsScalar(byte) { advance() }
         // A date and time may be separated by one space: "1979-05-27 07:32:00".
         if index - start == 10, current == UInt8(ascii: " "), let next = peek(1), next >= 0x30, next <= 0x39,
-           bytes[start + 4] == UInt8(ascii: "-") {
+            bytes[start + 4] == UInt8(ascii: "-")
+        {
             advance()
             while let byte = current, !Self.endsScalar(byte) { advance() }
         }
         let word = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard !word.isEmpty else { throw fail("expected a value, found \(current.map(describe) ?? "the end of the file")") }
+        guard !word.isEmpty else {
+            throw fail("expected a value, found \(current.map(describe) ?? "the end of the file")")
+        }
         if word == "true" { return .boolean(true) }
         if word == "false" { return .boolean(false) }
         if let integer = Self.integer(word) { return .integer(integer) }
@@ -278,7 +287,7 @@ private struct Reader {
             text = text.dropFirst()
         }
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "_") }), validUnderscores(text),
-              text == "0" || !text.hasPrefix("0")
+            text == "0" || !text.hasPrefix("0")
         else { return nil }
         return Int64(sign + text.filter { $0 != "_" })
     }
@@ -414,11 +423,15 @@ private struct Reader {
                 try appendText(start..<index, to: &scalars)
                 // A backslash at the end of a line joins it with the next non-blank text.
                 var probe = index + 1
-                while probe < bytes.count, bytes[probe] == UInt8(ascii: " ") || bytes[probe] == UInt8(ascii: "\t") { probe += 1 }
+                while probe < bytes.count, bytes[probe] == UInt8(ascii: " ") || bytes[probe] == UInt8(ascii: "\t") {
+                    probe += 1
+                }
                 if probe < bytes.count, bytes[probe] == UInt8(ascii: "\n") || bytes[probe] == UInt8(ascii: "\r") {
                     index = probe
-                    while let next = current, next == UInt8(ascii: " ") || next == UInt8(ascii: "\t")
-                        || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r") { advance() }
+                    while let next = current,
+                        next == UInt8(ascii: " ") || next == UInt8(ascii: "\t")
+                            || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r")
+                    { advance() }
                 } else {
                     scalars.append(try escape())
                 }
@@ -461,7 +474,9 @@ private struct Reader {
                 index = end
                 return String(scalars)
             }
-            if byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r"), byte != UInt8(ascii: "\t") { try checkControl(byte) }
+            if byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r"), byte != UInt8(ascii: "\t") {
+                try checkControl(byte)
+            }
             advance()
         }
     }
@@ -488,9 +503,12 @@ private struct Reader {
         case UInt8(ascii: "u"), UInt8(ascii: "U"):
             let count = byte == UInt8(ascii: "u") ? 4 : 8
             guard index + count <= bytes.count,
-                  let code = UInt32(String(decoding: bytes[index..<(index + count)], as: UTF8.self), radix: 16),
-                  let scalar = Unicode.Scalar(code)
-            else { throw fail("\\\(Character(Unicode.Scalar(byte))) must be followed by \(count) hex digits of a Unicode scalar") }
+                let code = UInt32(String(decoding: bytes[index..<(index + count)], as: UTF8.self), radix: 16),
+                let scalar = Unicode.Scalar(code)
+            else {
+                throw fail(
+                    "\\\(Character(Unicode.Scalar(byte))) must be followed by \(count) hex digits of a Unicode scalar")
+            }
             index += count
             return scalar
         default:
@@ -522,7 +540,8 @@ private struct Reader {
     mutating func skipBlankAndComments() {
         while let byte = current {
             if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
-                || (byte == UInt8(ascii: "\r") && peek(1) == UInt8(ascii: "\n")) {
+                || (byte == UInt8(ascii: "\r") && peek(1) == UInt8(ascii: "\n"))
+            {
                 advance()
             } else if byte == UInt8(ascii: "#") {
                 while let byte = current, byte != UInt8(ascii: "\n") { advance() }

@@ -71,17 +71,25 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
     let subject = "\(role.name) \(MessageText.quoted(text))"
     switch role {
     case .rest, .setRest:
-        guard usec >= limits.minDurationUSec else { throw RestctlError(.usage, "\(subject) is too short: give a rest of \(range(limits))") }
-        guard usec <= limits.maxDurationUSec else { throw RestctlError(.usage, "\(subject) is too long: give a rest of \(range(limits))") }
+        guard usec >= limits.minDurationUSec else {
+            throw RestctlError(.usage, "\(subject) is too short: give a rest of \(range(limits))")
+        }
+        guard usec <= limits.maxDurationUSec else {
+            throw RestctlError(.usage, "\(subject) is too long: give a rest of \(range(limits))")
+        }
     case .added, .taken:
         guard usec > 0 else { throw RestctlError(.usage, "\(subject) is zero; give at least 1 second") }
         guard usec <= limits.maxDurationUSec else {
-            throw RestctlError(.usage, "\(subject) is too long: add and sub take at most \(DurationText.describe(limits.maxDurationUSec))")
+            throw RestctlError(
+                .usage,
+                "\(subject) is too long: add and sub take at most \(DurationText.describe(limits.maxDurationUSec))")
         }
     case .warning:
         guard usec > 0 else {
-            throw RestctlError(.usage, "\(subject) is zero; leave --warn out for no pre-alert, or give at least "
-                + DurationText.describe(limits.minDurationUSec))
+            throw RestctlError(
+                .usage,
+                "\(subject) is zero; leave --warn out for no pre-alert, or give at least "
+                    + DurationText.describe(limits.minDurationUSec))
         }
     }
     return usec
@@ -90,8 +98,10 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
 /// Checks `--warn` against the rest it is for: the pre-alert must come after the start.
 func checkWarning(_ text: String, warnUSec: UInt64, restUSec: UInt64) throws(RestctlError) {
     guard warnUSec < restUSec else {
-        throw RestctlError(.usage, "--warn \(MessageText.quoted(text)) is not shorter than the rest "
-            + "(\(DurationText.describe(restUSec))): give a shorter --warn or a longer rest")
+        throw RestctlError(
+            .usage,
+            "--warn \(MessageText.quoted(text)) is not shorter than the rest "
+                + "(\(DurationText.describe(restUSec))): give a shorter --warn or a longer rest")
     }
 }
 

@@ -1,4 +1,5 @@
 import RestClient
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -67,8 +68,10 @@ struct RestWait {
         case .cancelled:
             throw RestctlError(.failed, "timer \"\(timerID)\" was cancelled before its rest was over")
         case .daemonGone:
-            throw RestctlError(.unavailable, "restd stopped before the rest was over; the timer is kept, and "
-                + "restd takes it up again when it starts: \(ServiceHint.startRestd)")
+            throw RestctlError(
+                .unavailable,
+                "restd stopped before the rest was over; the timer is kept, and "
+                    + "restd takes it up again when it starts: \(ServiceHint.startRestd)")
         case .waiting:
             break  // run returns only once the outcome is known
         }

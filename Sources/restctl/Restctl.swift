@@ -1,5 +1,6 @@
 import ArgumentParser
 import RestClient
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,7 +24,8 @@ struct Restctl: ParsableCommand {
         version: RestdClient.clientVersion,
         subcommands: [
             Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
-            Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self, Sensors.self,
+            Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self,
+            Sensors.self,
             CompleteSet.self, Skip.self, History.self, Stats.self,
         ])
 

@@ -13,7 +13,9 @@ enum RestdConnection {
     }
 
     /// Runs `action` on timer `id`, then prints the timer: its status line, or its JSON object.
-    static func act(on id: String, output: OutputFormat, _ action: (RestdClient) throws(ClientError) -> Void) throws(RestctlError) {
+    static func act(
+        on id: String, output: OutputFormat, _ action: (RestdClient) throws(ClientError) -> Void
+    ) throws(RestctlError) {
         let snapshot = try withClient { client throws(ClientError) in
             try action(client)
             return try client.timer(id: id)

@@ -1,4 +1,5 @@
 import RestClient
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,13 +35,16 @@ enum Terminal {
     /// around restctl stops too. The same in a terminal or not: only the erasing differs.
     static func noteOnInterrupt(erasing: Bool) {
         // Capture-free handlers (C function pointers); they only call async-signal-safe functions.
-        install(erasing ? { signalNumber in
-            let erase: StaticString = "\r\u{1B}[K"
-            _ = Glibc.write(STDOUT_FILENO, erase.utf8Start, erase.utf8CodeUnitCount)
-            Terminal.stoppedWaiting(signalNumber)
-        } : { signalNumber in
-            Terminal.stoppedWaiting(signalNumber)
-        })
+        install(
+            erasing
+                ? { signalNumber in
+                    let erase: StaticString = "\r\u{1B}[K"
+                    _ = Glibc.write(STDOUT_FILENO, erase.utf8Start, erase.utf8CodeUnitCount)
+                    Terminal.stoppedWaiting(signalNumber)
+                }
+                : { signalNumber in
+                    Terminal.stoppedWaiting(signalNumber)
+                })
     }
 
     /// For `watch` in a terminal, on SIGINT, SIGTERM or SIGHUP: end the line drawn in place, so
@@ -67,7 +71,8 @@ enum Terminal {
             var current = sigaction()
             sigaction(signalNumber, nil, &current)
             if let installed = current.__sigaction_handler.sa_handler,
-               unsafeBitCast(installed, to: UnsafeRawPointer.self) == unsafeBitCast(SIG_IGN, to: UnsafeRawPointer.self) {
+                unsafeBitCast(installed, to: UnsafeRawPointer.self) == unsafeBitCast(SIG_IGN, to: UnsafeRawPointer.self)
+            {
                 continue
             }
             var action = sigaction()

@@ -11,7 +11,9 @@ enum UsageErrors {
     static func unknownCommand(in arguments: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
         if first == "help" {
-            guard arguments.count > 1, !arguments[1].hasPrefix("-"), !commands.contains(arguments[1]) else { return nil }
+            guard arguments.count > 1, !arguments[1].hasPrefix("-"), !commands.contains(arguments[1]) else {
+                return nil
+            }
             return "no help on '\(arguments[1])': it is not a command; the commands are \(commandList)"
         }
         guard !commands.contains(first) else { return nil }
@@ -50,7 +52,9 @@ enum UsageErrors {
     }
 
     /// The usage lines of the top-level command.
-    static var topLevelUsage: [String] { ["Usage: restctl <subcommand>", "  See 'restctl --help' for more information."] }
+    static var topLevelUsage: [String] {
+        ["Usage: restctl <subcommand>", "  See 'restctl --help' for more information."]
+    }
 
     // MARK: Sentences
 
@@ -65,11 +69,14 @@ enum UsageErrors {
         }
         if let match = text.wholeMatch(of: #/Unknown option '(-*)([^']*)'\. Did you mean '(-*)([^']*)'\?/#) {
             let typed = "\(match.output.1)\(match.output.2)"
-            text = nearest(String(match.output.2), among: [String(match.output.4)]) == nil
+            text =
+                nearest(String(match.output.2), among: [String(match.output.4)]) == nil
                 ? "Unknown option '\(typed)'"
                 : "Unknown option '\(typed)'; did you mean '\(match.output.3)\(match.output.4)'?"
         }
-        guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true else { return text }
+        guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true else {
+            return text
+        }
         return first.lowercased() + text.dropFirst()
     }
 
@@ -103,7 +110,8 @@ enum UsageErrors {
         if word.count >= 2, extensions.count == 1 { return extensions[0] }  // "resu" is "resume"
         let scored = candidates.map { (candidate: $0, distance: editDistance(word, $0)) }
         guard let best = scored.min(by: { $0.distance < $1.distance }),
-              best.distance <= 2, best.distance * 2 <= word.count else { return nil }
+            best.distance <= 2, best.distance * 2 <= word.count
+        else { return nil }
         return best.candidate
     }
 

@@ -22,8 +22,10 @@ struct RestdBench: ParsableCommand {
     @Option(help: ArgumentHelp("Write the results here.", valueName: "path"))
     var json = "bench/results.json"
 
-    @Option(help: ArgumentHelp("Measure this restd instead of the one next to restd-bench (to compare builds).",
-                               valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Measure this restd instead of the one next to restd-bench (to compare builds).",
+            valueName: "path"))
     var restd: String?
 
     @Flag(help: .hidden)
@@ -40,7 +42,8 @@ struct RestdBench: ParsableCommand {
         guard let only else { return allScenarios.map(\.number) }
         let numbers = only.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !numbers.isEmpty, numbers.allSatisfy({ $0 != nil && allScenarios.map(\.number).contains($0!) }) else {
-            throw ValidationError("--only takes scenario numbers 1–\(allScenarios.count) separated by commas, not \"\(only)\"")
+            throw ValidationError(
+                "--only takes scenario numbers 1–\(allScenarios.count) separated by commas, not \"\(only)\"")
         }
         return numbers.map { $0! }
     }
@@ -50,8 +53,9 @@ struct RestdBench: ParsableCommand {
         if let signalFloor { SignalFloor.run(signalFloor) }
         let context = try BenchContext(smoke: smoke, restd: restd)
         let machine = MachineInfo.read(restd: context.restd)
-        print("restd-bench\(smoke ? " --smoke" : ""): \(machine.cpuModel), \(machine.cores) cores, \(machine.kernel), "
-            + "\(machine.build) build, load average \(fixed(machine.loadAverageAtStart))")
+        print(
+            "restd-bench\(smoke ? " --smoke" : ""): \(machine.cpuModel), \(machine.cores) cores, \(machine.kernel), "
+                + "\(machine.build) build, load average \(fixed(machine.loadAverageAtStart))")
         var report = BenchReport(machine: machine, smoke: smoke, scenarios: [])
         let selected = try selection()
         for scenario in allScenarios where selected.contains(scenario.number) {
@@ -67,9 +71,14 @@ struct RestdBench: ParsableCommand {
                 failure = "\(error)"
                 print("    failed: \(error)")
             }
-            let entry = ScenarioReport(number: scenario.number, title: scenario.title, seconds: Clock.monotonic - started,
-                                       loadBefore: loadBefore, loadAfter: Proc.loadAverage(), metrics: metrics, error: failure)
-            for metric in metrics { print("    \(metric.name): \(metric.result)\(metric.verdict == .info ? "" : " [\(metric.verdict.rawValue)]")") }
+            let entry = ScenarioReport(
+                number: scenario.number, title: scenario.title, seconds: Clock.monotonic - started,
+                loadBefore: loadBefore, loadAfter: Proc.loadAverage(), metrics: metrics, error: failure)
+            for metric in metrics {
+                print(
+                    "    \(metric.name): \(metric.result)\(metric.verdict == .info ? "" : " [\(metric.verdict.rawValue)]")"
+                )
+            }
             print("    (\(fixed(entry.seconds, 1)) s, load average \(fixed(loadBefore)) → \(fixed(entry.loadAfter)))")
             fflush(nil)
             report.scenarios.append(entry)

@@ -46,7 +46,9 @@ struct RestdCommandLine {
             case "--state-dir": stateDirectory = try value()
             case "--config":
                 let path = try value()
-                guard !path.isEmpty else { throw UsageError(description: "--config needs a file name, not an empty one") }
+                guard !path.isEmpty else {
+                    throw UsageError(description: "--config needs a file name, not an empty one")
+                }
                 configFile = ConfigFileChoice(path: path, isExplicit: true)
             case "--check-config", "--verbose", "--help", "-h", "--version":
                 guard inlineValue == nil else { throw UsageError(description: "\(name) takes no value") }

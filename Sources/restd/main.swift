@@ -48,8 +48,10 @@ func serve(_ commandLine: RestdCommandLine) -> Int32 {
 
     let configuration: RestdConfiguration
     do {
-        configuration = try ConfigFile.load(path: commandLine.configFile.path,
-                                            mustExist: commandLine.configFile.isExplicit).configuration
+        configuration = try ConfigFile.load(
+            path: commandLine.configFile.path,
+            mustExist: commandLine.configFile.isExplicit
+        ).configuration
     } catch {
         for problem in error.problems { logger.critical("\(problem)") }
         logger.critical("refusing to start with a broken configuration; `restd --check-config` checks a fix")

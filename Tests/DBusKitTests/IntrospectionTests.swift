@@ -1,5 +1,6 @@
-@testable import DBusKit
 import Testing
+
+@testable import DBusKit
 
 @Suite struct IntrospectionTests {
     @Test func documentListsInterfacesMembersAnnotationsAndChildren() {

@@ -1,9 +1,11 @@
-@testable import DBusKit
 import Testing
+
+@testable import DBusKit
 
 @Suite struct MarshallingTests {
     private func roundTrip(_ values: [DBusValue]) throws -> [DBusValue] {
-        let message = try Message.methodCall(destination: "org.example.Test", path: "/org/example", interface: "org.example.I", member: "M")
+        let message = try Message.methodCall(
+            destination: "org.example.Test", path: "/org/example", interface: "org.example.I", member: "M")
         try message.append(values)
         return message.arguments()
     }
@@ -55,10 +57,18 @@ import Testing
     }
 
     @Test func invalidNamesAreRefusedInsteadOfAbortingInLibdbus() {
-        #expect(throws: DBusError.self) { try Message.methodCall(destination: nil, path: "/a/", interface: nil, member: "M") }
-        #expect(throws: DBusError.self) { try Message.methodCall(destination: nil, path: "/a", interface: "noDots", member: "M") }
-        #expect(throws: DBusError.self) { try Message.methodCall(destination: nil, path: "/a", interface: nil, member: "1bad") }
-        #expect(throws: DBusError.self) { try Message.methodCall(destination: "bad..name", path: "/a", interface: nil, member: "M") }
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: nil, path: "/a/", interface: nil, member: "M")
+        }
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: nil, path: "/a", interface: "noDots", member: "M")
+        }
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: nil, path: "/a", interface: nil, member: "1bad")
+        }
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: "bad..name", path: "/a", interface: nil, member: "M")
+        }
         #expect(throws: DBusError.self) { try Message.signal(path: "/a", interface: "a.b", name: "bad-member") }
     }
 
@@ -74,8 +84,11 @@ import Testing
 @Suite struct TypeTests {
     @Test func signaturesParseAndPrint() throws {
         let types = try DBusType.parse("sta{sv}a(ii)av")
-        #expect(types == [.string, .uint64, .dictionary(key: .string, value: .variant),
-                          .array(.structure([.int32, .int32])), .array(.variant)])
+        #expect(
+            types == [
+                .string, .uint64, .dictionary(key: .string, value: .variant),
+                .array(.structure([.int32, .int32])), .array(.variant),
+            ])
         #expect(DBusType.signature(of: types) == "sta{sv}a(ii)av")
     }
 

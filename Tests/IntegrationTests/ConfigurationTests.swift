@@ -4,6 +4,7 @@ import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,8 +34,10 @@ struct ConfigurationTests {
     }
 
     static func defaultDuration(_ bus: TestBus) -> String {
-        busctl(bus, "get-property", RestBus.name, RestBus.managerPath, RestBus.managerInterface,
-               ManagerProperty.defaultDurationUSec).output
+        busctl(
+            bus, "get-property", RestBus.name, RestBus.managerPath, RestBus.managerInterface,
+            ManagerProperty.defaultDurationUSec
+        ).output
     }
 
     @Test("a broken config.toml refuses start-up: file:line: reason in the log, status 78, name never owned")
@@ -46,7 +49,10 @@ struct ConfigurationTests {
         #expect(try restd.waitForExit() == 78, "\(restd.log())")
         let log = restd.log()
         #expect(log.contains("\(config.file):2: max_timers: 0 is out of range 1…10000"), "\(log)")
-        #expect(log.contains("\(config.file):4: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\""), "\(log)")
+        #expect(
+            log.contains(
+                "\(config.file):4: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\""),
+            "\(log)")
         #expect(log.contains("refusing to start with a broken configuration"), "\(log)")
         // It never got as far as the state directory.
         #expect(!FileManager.default.fileExists(atPath: state.path("restd")))
@@ -60,20 +66,22 @@ struct ConfigurationTests {
 
         let none = try ConfigHome(nil)
         let missing = try Self.restdCommand(["--check-config"], configHome: none.path)
-        #expect(missing.status == 0 && missing.stdout == "\(none.file): not found; restd uses the defaults\n", "\(missing)")
+        #expect(
+            missing.status == 0 && missing.stdout == "\(none.file): not found; restd uses the defaults\n", "\(missing)")
 
         let broken = try ConfigHome("[live]\nbroadcast_rate = 50\n\nmystery = 1\n")
         let bad = try Self.restdCommand(["--check-config"], configHome: broken.path)
         #expect(bad.status == 78, "\(bad)")
         #expect(bad.stdout.isEmpty, "\(bad)")
-        #expect(bad.stderr == """
-            \(broken.file):2: live.broadcast_rate: 50.0 is out of range 0.01…20.0 updates per second
-            \(broken.file):4: unknown key "live.mystery"; the keys are default_duration, max_timers, expired_retention, \
-            live.broadcast_rate, live.heart_rate_staleness, heart_rate.bluetooth, notifications.urgency, \
-            notifications.actions, notifications.sound_command, mpris.enabled, mpris.timer, rest.failed_extra, \
-            history.keep_days, categories, exercises
+        #expect(
+            bad.stderr == """
+                \(broken.file):2: live.broadcast_rate: 50.0 is out of range 0.01…20.0 updates per second
+                \(broken.file):4: unknown key "live.mystery"; the keys are default_duration, max_timers, expired_retention, \
+                live.broadcast_rate, live.heart_rate_staleness, heart_rate.bluetooth, notifications.urgency, \
+                notifications.actions, notifications.sound_command, mpris.enabled, mpris.timer, rest.failed_extra, \
+                history.keep_days, categories, exercises
 
-            """, "\(bad)")
+                """, "\(bad)")
 
         // --config names another file; a syntax error carries its line.
         let other = try TempDirectory(prefix: "restd-cfg")
@@ -113,7 +121,8 @@ struct ConfigurationTests {
             (["--verbose=yes"], "restd: --verbose takes no value\n"),
         ] {
             let result = try Self.restdCommand(arguments, configHome: none.path)
-            #expect(result.status == 64 && result.stderr == sentence && result.stdout.isEmpty, "\(arguments): \(result)")
+            #expect(
+                result.status == 64 && result.stderr == sentence && result.stdout.isEmpty, "\(arguments): \(result)")
         }
     }
 
@@ -138,8 +147,9 @@ struct ConfigurationTests {
         let bus = try TestBus()
         let state = try TempDirectory(prefix: "restd-state")
         let notify = try NotifySocket()
-        let restd = try RestdProcess(bus: bus, stateHome: state.path, configHome: config.path,
-                                     environment: notify.environment)
+        let restd = try RestdProcess(
+            bus: bus, stateHome: state.path, configHome: config.path,
+            environment: notify.environment)
         try notify.waitFor(line: "READY=1")
         let watcher = try SignalWatcher.restd(bus: bus)
         let client = try RestdClient(address: bus.address)
@@ -151,7 +161,10 @@ struct ConfigurationTests {
         #expect(changed.changedProperties == [ManagerProperty.defaultDurationUSec: .uint64(45_000_000)])
         try notify.waitFor(line: "RELOADING=1")
         try notify.waitFor(line: "READY=1")
-        try restd.waitForLog(containing: "reloaded the configuration from \(config.file); changed: default_duration, max_timers, notifications.urgency")
+        try restd.waitForLog(
+            containing:
+                "reloaded the configuration from \(config.file); changed: default_duration, max_timers, notifications.urgency"
+        )
         #expect(restctl(bus, "start", "--id", "one").stdout.hasPrefix("one  running  0:4"))
         let refused = restctl(bus, "start", "10", "--id", "two")
         #expect(refused.status == 1 && refused.stderr.contains("at most 1 timers"), "\(refused)")
@@ -159,8 +172,10 @@ struct ConfigurationTests {
         // A broken file changes nothing, and says why.
         try config.write("default_duration = 45\nmax_timers = \"many\"\n")
         restd.signal(SIGHUP)
-        let log = try restd.waitForLog(containing: "the configuration was not reloaded; the previous one stays in force")
-        #expect(log.contains("\(config.file):2: max_timers: expected an integer from 1 to 10000, found a string"), "\(log)")
+        let log = try restd.waitForLog(
+            containing: "the configuration was not reloaded; the previous one stays in force")
+        #expect(
+            log.contains("\(config.file):2: max_timers: expected an integer from 1 to 10000, found a string"), "\(log)")
         #expect(restd.isRunning)
         #expect(Self.defaultDuration(bus) == "t 45000000")
         #expect(restctl(bus, "start", "10", "--id", "two").status == 1, "max_timers = 1 still holds")
@@ -172,7 +187,9 @@ struct ConfigurationTests {
         try restd.waitForLog(containing: "reloaded the configuration from \(config.file); nothing changed")
         try FileManager.default.removeItem(atPath: config.file)
         restd.signal(SIGHUP)
-        let next = try watcher.waitFor(where: { $0.member == "PropertiesChanged" && $0.path == RestBus.managerPath && $0 !== changed })
+        let next = try watcher.waitFor(where: {
+            $0.member == "PropertiesChanged" && $0.path == RestBus.managerPath && $0 !== changed
+        })
         #expect(next.changedProperties == [ManagerProperty.defaultDurationUSec: .uint64(90_000_000)])
         try restd.waitForLog(containing: "reloaded the configuration from the defaults (\(config.file) does not exist)")
         #expect(restctl(bus, "start", "10", "--id", "two").succeeded, "max_timers is back to 10000")
@@ -205,7 +222,9 @@ struct ConfigurationTests {
         try watcher.waitFor(where: { $0.member == "Expired" })
         let log = try daemon.restd.waitForLog(containing: "info: timer squat expired (")
         let line = try #require(log.split(separator: "\n").first { $0.contains("timer squat expired") })
-        #expect(line.contains("timer_id=squat") && line.contains("deadline_usec=") && line.contains("late_usec="), "\(line)")
+        #expect(
+            line.contains("timer_id=squat") && line.contains("deadline_usec=") && line.contains("late_usec="), "\(line)"
+        )
         #expect(!log.contains("message_id") && !log.contains(LogMessageIDs.timerExpired), "\(log)")
     }
 }

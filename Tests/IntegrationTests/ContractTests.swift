@@ -1,9 +1,10 @@
 import Foundation
+import RestProtocol
+import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import RestProtocol
-import Testing
 
 /// dbus/io.restd.Rest1.xml is the contract: the running daemon must declare exactly the same
 /// interfaces, members, argument names and types, and annotations.
@@ -29,7 +30,9 @@ struct ContractTests {
         for signal in interface.elements(forName: "signal") {
             let name = "signal \(attr(signal, "name"))"
             lines.append(name)
-            for arg in signal.elements(forName: "arg") { lines.append("\(name) \(attr(arg, "name")):\(attr(arg, "type"))") }
+            for arg in signal.elements(forName: "arg") {
+                lines.append("\(name) \(attr(arg, "name")):\(attr(arg, "type"))")
+            }
             annotations(signal, name)
         }
         for property in interface.elements(forName: "property") {
@@ -55,15 +58,19 @@ struct ContractTests {
     }
 
     static func contractFile() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return try String(contentsOf: root.appendingPathComponent("dbus/io.restd.Rest1.xml"), encoding: .utf8)
     }
 
     @Test("Introspect of the running daemon matches dbus/io.restd.Rest1.xml exactly")
     func introspectionMatchesContract() throws {
         let contract = try Self.interfaces(inXML: try Self.contractFile())
-        #expect(Set(contract.keys) == [RestBus.managerInterface, RestBus.timerInterface, RestBus.liveInterface,
-                                       RestBus.historyInterface])
+        #expect(
+            Set(contract.keys) == [
+                RestBus.managerInterface, RestBus.timerInterface, RestBus.liveInterface,
+                RestBus.historyInterface,
+            ])
 
         let daemon = try RunningDaemon()
         try daemon.client.start(id: "probe", durationUSec: 60_000_000)
@@ -85,14 +92,18 @@ struct ContractTests {
     func treeAndStandardInterfaces() throws {
         let daemon = try RunningDaemon()
         try daemon.client.start(id: "one", durationUSec: 60_000_000)
-        let manager = gdbus(daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", RestBus.managerPath, "--xml")
-        for name in ["org.freedesktop.DBus.ObjectManager", "org.freedesktop.DBus.Properties",
-                     "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"] {
+        let manager = gdbus(
+            daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", RestBus.managerPath, "--xml")
+        for name in [
+            "org.freedesktop.DBus.ObjectManager", "org.freedesktop.DBus.Properties",
+            "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer",
+        ] {
             #expect(manager.stdout.contains("<interface name=\"\(name)\">"), "\(name)")
         }
         #expect(manager.stdout.contains("<node name=\"timer\"/>"))
         #expect(manager.stdout.contains("<node name=\"history\"/>"))
-        let timers = gdbus(daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", RestBus.timersPath, "--xml")
+        let timers = gdbus(
+            daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", RestBus.timersPath, "--xml")
         #expect(timers.stdout.contains("<node name=\"one\"/>"), "\(timers)")
         let root = gdbus(daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", "/", "--xml")
         #expect(root.stdout.contains("<node name=\"io\"/>"), "\(root)")

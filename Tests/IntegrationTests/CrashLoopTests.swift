@@ -22,7 +22,8 @@ struct CrashLoopTests {
     typealias Model = [String: Shape]
 
     enum Operation: CustomStringConvertible {
-        case start(String, UInt64, String), pause(String), resume(String), adjust(String, Int64), restart(String), cancel(String)
+        case start(String, UInt64, String), pause(String), resume(String), adjust(String, Int64), restart(String),
+            cancel(String)
 
         var description: String {
             switch self {
@@ -80,16 +81,23 @@ struct CrashLoopTests {
     enum Outcome { case acknowledged, refused, unknown }
 
     /// Errors that mean the call got no answer: it may or may not have been carried out.
-    static let unanswered: Set<String> = ["org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected"]
+    static let unanswered: Set<String> = [
+        "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
+    ]
 
     /// Long rests and small adjustments: nothing expires on its own during the test.
     static func randomOperation(using random: inout SplitMix64) -> Operation {
         let id = ["a", "b", "c", "d"].randomElement(using: &random)!
         switch Int.random(in: 0..<10, using: &random) {
-        case 0...2: return .start(id, UInt64.random(in: 3600...7200, using: &random) * 1_000_000, "L\(Int.random(in: 0...9, using: &random))")
+        case 0...2:
+            return .start(
+                id, UInt64.random(in: 3600...7200, using: &random) * 1_000_000,
+                "L\(Int.random(in: 0...9, using: &random))")
         case 3: return .pause(id)
         case 4: return .resume(id)
-        case 5, 6: return .adjust(id, Int64.random(in: 1...60, using: &random) * 1_000_000 * (Bool.random(using: &random) ? 1 : -1))
+        case 5, 6:
+            return .adjust(
+                id, Int64.random(in: 1...60, using: &random) * 1_000_000 * (Bool.random(using: &random) ? 1 : -1))
         case 7: return .restart(id)
         default: return .cancel(id)
         }
@@ -98,7 +106,8 @@ struct CrashLoopTests {
     static func shapes(_ client: RestdClient) throws -> Model {
         var model: Model = [:]
         for timer in try client.timers() {
-            model[timer.id] = Shape(state: timer.state, label: timer.label, durationUSec: timer.durationUSec, baseDurationUSec: 0)
+            model[timer.id] = Shape(
+                state: timer.state, label: timer.label, durationUSec: timer.durationUSec, baseDurationUSec: 0)
         }
         return model
     }
@@ -119,7 +128,9 @@ struct CrashLoopTests {
 
         for round in 0..<100 {
             let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
-            let operations = (0..<Int.random(in: 5...40, using: &random)).map { _ in Self.randomOperation(using: &random) }
+            let operations = (0..<Int.random(in: 5...40, using: &random)).map { _ in
+                Self.randomOperation(using: &random)
+            }
             // The random moment: after a random number of replies, plus up to 3 ms, so that the
             // kill lands between calls or in the middle of one whatever the machine's speed.
             let killAfterReplies = Int.random(in: 0...operations.count, using: &random)
@@ -191,7 +202,8 @@ struct CrashLoopTests {
         // The test only means something if kills really land between calls and in the middle of them.
         #expect(acknowledged > 300, "\(acknowledged) acknowledged mutations")
         #expect(killedMidCall > 10, "\(killedMidCall) rounds killed with a call in flight")
-        print("crash loop: \(acknowledged) acknowledged mutations, \(killedMidCall) calls in flight at kill -9, 0 losses")
+        print(
+            "crash loop: \(acknowledged) acknowledged mutations, \(killedMidCall) calls in flight at kill -9, 0 losses")
     }
 
     @Test("SIGTERM in the middle of a burst of writes: clean exit, nothing half-written")

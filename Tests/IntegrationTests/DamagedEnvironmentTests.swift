@@ -19,10 +19,13 @@ struct DamagedEnvironmentTests {
             self.bus = bus
             self.state = state
             let script = "mount -t tmpfs -o size=\(sizeKiB)k,mode=0700 tmpfs \"$XDG_STATE_HOME\" && exec \"$0\""
-            restd = try RestdProcess(bus: bus, stateHome: state.path,
-                                     arguments: ["--user", "--map-root-user", "--mount", "--propagation", "private",
-                                                 "/bin/sh", "-c", script, try BuildProducts.executable("restd")],
-                                     executable: "/usr/bin/unshare")
+            restd = try RestdProcess(
+                bus: bus, stateHome: state.path,
+                arguments: [
+                    "--user", "--map-root-user", "--mount", "--propagation", "private",
+                    "/bin/sh", "-c", script, try BuildProducts.executable("restd"),
+                ],
+                executable: "/usr/bin/unshare")
             try restd.waitUntilReady()
         }
 
@@ -31,10 +34,12 @@ struct DamagedEnvironmentTests {
 
         /// Fills the disk to the last byte.
         func fill() {
-            let handle = FileHandle(forWritingAtPath: path("filler")) ?? {
-                _ = FileManager.default.createFile(atPath: path("filler"), contents: nil)
-                return FileHandle(forWritingAtPath: path("filler"))!
-            }()
+            let handle =
+                FileHandle(forWritingAtPath: path("filler"))
+                ?? {
+                    _ = FileManager.default.createFile(atPath: path("filler"), contents: nil)
+                    return FileHandle(forWritingAtPath: path("filler"))!
+                }()
             let chunk = Data(repeating: 0x55, count: 4096)
             while (try? handle.write(contentsOf: chunk)) != nil {}
             try? handle.close()
@@ -92,15 +97,19 @@ struct DamagedEnvironmentTests {
 
         // The same state, bind-mounted read-only in restd's own mount namespace (a read-only
         // remount is refused while files are open for writing, so it has to be so from the start).
-        let script = "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
+        let script =
+            "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
             + "mount -o remount,bind,ro \"$XDG_STATE_HOME\" && exec \"$0\""
         let watcher = try SignalWatcher.restd(bus: daemon.bus)
         let runtime = try TempDirectory(prefix: "restd-runtime")
-        let restd = try RestdProcess(bus: daemon.bus, stateHome: daemon.state.path,
-                                     arguments: ["--user", "--map-root-user", "--mount", "--propagation", "private",
-                                                 "/bin/sh", "-c", script, try BuildProducts.executable("restd")],
-                                     environment: ["XDG_RUNTIME_DIR": runtime.path],
-                                     executable: "/usr/bin/unshare")
+        let restd = try RestdProcess(
+            bus: daemon.bus, stateHome: daemon.state.path,
+            arguments: [
+                "--user", "--map-root-user", "--mount", "--propagation", "private",
+                "/bin/sh", "-c", script, try BuildProducts.executable("restd"),
+            ],
+            environment: ["XDG_RUNTIME_DIR": runtime.path],
+            executable: "/usr/bin/unshare")
         defer { restd.terminate() }
         try restd.waitUntilReady()
         let client = try RestdClient(address: daemon.bus.address)

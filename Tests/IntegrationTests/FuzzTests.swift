@@ -16,20 +16,28 @@ struct FuzzTests {
     /// the memory checks belong to the plain run (`make test-asan` sets RESTD_SANITIZER).
     static let measuresMemory = ProcessInfo.processInfo.environment["RESTD_SANITIZER"] == nil
 
-    static let paths = [RestBus.managerPath, RestBus.livePath, RestBus.historyPath, RestBus.timersPath, RestBus.timerPath(id: "fuzz"),
-                        RestBus.timerPath(id: "default"), "/", "/io", "/io/restd/Rest1/timer/nope", "/x/y"]
-    static let interfaces: [String?] = [RestBus.managerInterface, RestBus.timerInterface, RestBus.liveInterface,
-                                        RestBus.historyInterface,
-                                        "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable",
-                                        "org.freedesktop.DBus.ObjectManager", "org.freedesktop.DBus.Peer",
-                                        "org.example.Nope", nil]
-    static let members = ["Start", "Pause", "Resume", "Adjust", "Restart", "Cancel", "Update", "End", "Subscribe",
-                          "Unsubscribe", "Get", "GetAll", "Set", "Introspect", "GetManagedObjects", "Ping", "Nope",
-                          "CompleteSet", "Skip", "Sets", "Rests", "Exercises", "Stats"]
+    static let paths = [
+        RestBus.managerPath, RestBus.livePath, RestBus.historyPath, RestBus.timersPath, RestBus.timerPath(id: "fuzz"),
+        RestBus.timerPath(id: "default"), "/", "/io", "/io/restd/Rest1/timer/nope", "/x/y",
+    ]
+    static let interfaces: [String?] = [
+        RestBus.managerInterface, RestBus.timerInterface, RestBus.liveInterface,
+        RestBus.historyInterface,
+        "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable",
+        "org.freedesktop.DBus.ObjectManager", "org.freedesktop.DBus.Peer",
+        "org.example.Nope", nil,
+    ]
+    static let members = [
+        "Start", "Pause", "Resume", "Adjust", "Restart", "Cancel", "Update", "End", "Subscribe",
+        "Unsubscribe", "Get", "GetAll", "Set", "Introspect", "GetManagedObjects", "Ping", "Nope",
+        "CompleteSet", "Skip", "Sets", "Rests", "Exercises", "Stats",
+    ]
 
     static func randomString(_ random: inout SplitMix64) -> String {
-        let pool: [String] = ["", "default", "fuzz", "label", "next", "notify", "heart_rate", "progress_done",
-                              "x_k", "exercise", "io.restd.Rest1.Timer", "Id", "State", "é✓", "\u{1}", "a b"]
+        let pool: [String] = [
+            "", "default", "fuzz", "label", "next", "notify", "heart_rate", "progress_done",
+            "x_k", "exercise", "io.restd.Rest1.Timer", "Id", "State", "é✓", "\u{1}", "a b",
+        ]
         if Bool.random(using: &random) { return pool.randomElement(using: &random)! }
         let length = Int.random(in: 0...40, using: &random)
         return String((0..<length).map { _ in Character(Unicode.Scalar(UInt8.random(in: 32...126, using: &random))) })
@@ -43,7 +51,9 @@ struct FuzzTests {
         case 2: return .int32(Int32.random(in: .min ... .max, using: &random))
         case 3: return .uint32(UInt32.random(in: 0 ... .max, using: &random))
         case 4: return .int64(Int64.random(in: .min ... .max, using: &random))
-        case 5: return .uint64([0, 1, 1_000_000, 90_000_000, .max, UInt64.random(in: 0 ... .max, using: &random)]
+        case 5:
+            return .uint64(
+                [0, 1, 1_000_000, 90_000_000, .max, UInt64.random(in: 0 ... .max, using: &random)]
                     .randomElement(using: &random)!)
         case 6: return .double([0, -1, .nan, .infinity, 2, 1e300].randomElement(using: &random)!)
         case 7, 8: return .string(randomString(&random))
@@ -60,7 +70,8 @@ struct FuzzTests {
             }
             return .vardict(entries)
         default:
-            return .structure((0..<Int.random(in: 1...3, using: &random)).map { _ in randomValue(&random, depth: depth + 1) })
+            return .structure(
+                (0..<Int.random(in: 1...3, using: &random)).map { _ in randomValue(&random, depth: depth + 1) })
         }
     }
 
@@ -71,8 +82,9 @@ struct FuzzTests {
     }
 
     static func ping(_ connection: Connection) throws {
-        let ping = try Message.methodCall(destination: RestBus.name, path: RestBus.managerPath,
-                                          interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        let ping = try Message.methodCall(
+            destination: RestBus.name, path: RestBus.managerPath,
+            interface: "org.freedesktop.DBus.Peer", member: "Ping")
         _ = try connection.callBlocking(ping, timeoutMilliseconds: 30_000)
     }
 
@@ -88,10 +100,11 @@ struct FuzzTests {
         while Date().timeIntervalSince(started) < Self.seconds {
             for _ in 0..<200 {
                 let arguments = (0..<Int.random(in: 0...4, using: &random)).map { _ in Self.randomValue(&random) }
-                guard let message = try? Message.methodCall(
-                    destination: RestBus.name, path: Self.paths.randomElement(using: &random)!,
-                    interface: Self.interfaces.randomElement(using: &random)!,
-                    member: Self.members.randomElement(using: &random)!),
+                guard
+                    let message = try? Message.methodCall(
+                        destination: RestBus.name, path: Self.paths.randomElement(using: &random)!,
+                        interface: Self.interfaces.randomElement(using: &random)!,
+                        member: Self.members.randomElement(using: &random)!),
                     (try? message.append(arguments)) != nil
                 else { continue }
                 connection.send(message)
@@ -111,6 +124,8 @@ struct FuzzTests {
         if Self.measuresMemory {
             #expect(rssAtEnd - rssAfterWarmUp < 4096, "RSS grew from \(rssAfterWarmUp) kB to \(rssAtEnd) kB")
         }
-        print("fuzz: \(sent) messages in \(Self.seconds) s; RSS \(rssAfterWarmUp) kB after warm-up, \(rssAtEnd) kB at the end")
+        print(
+            "fuzz: \(sent) messages in \(Self.seconds) s; RSS \(rssAfterWarmUp) kB after warm-up, \(rssAtEnd) kB at the end"
+        )
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ProcessHarness
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,9 +27,10 @@ struct HarnessTests {
     @Test("gdbus calls GetId on the private bus")
     func gdbusGetId() throws {
         let bus = try TestBus()
-        let call = gdbus(bus, "call", "--dest", "org.freedesktop.DBus",
-                         "--object-path", "/org/freedesktop/DBus",
-                         "--method", "org.freedesktop.DBus.GetId")
+        let call = gdbus(
+            bus, "call", "--dest", "org.freedesktop.DBus",
+            "--object-path", "/org/freedesktop/DBus",
+            "--method", "org.freedesktop.DBus.GetId")
         #expect(call.succeeded, "\(call)")
         // ('0123456789abcdef0123456789abcdef',)
         let id = call.output.trimmingCharacters(in: CharacterSet(charactersIn: "(',)"))
@@ -52,9 +54,10 @@ struct HarnessTests {
         let bus = try TestBus()
         bus.kill()
         #expect(bus.termination == .signaled(SIGKILL))
-        let call = gdbus(bus, "call", "--dest", "org.freedesktop.DBus",
-                         "--object-path", "/org/freedesktop/DBus",
-                         "--method", "org.freedesktop.DBus.GetId")
+        let call = gdbus(
+            bus, "call", "--dest", "org.freedesktop.DBus",
+            "--object-path", "/org/freedesktop/DBus",
+            "--method", "org.freedesktop.DBus.GetId")
         #expect(!call.succeeded && !call.timedOut, "\(call)")
     }
 
@@ -73,18 +76,22 @@ struct HarnessTests {
     @Test("services in a given service directory are activated")
     func busActivation() throws {
         let services = try TempDirectory(prefix: "restd-svc")
-        try services.write("io.restd.HarnessProbe.service", """
+        try services.write(
+            "io.restd.HarnessProbe.service",
+            """
             [D-BUS Service]
             Name=io.restd.HarnessProbe
             Exec=/usr/bin/python3 -m dbusmock io.restd.HarnessProbe /io/restd/HarnessProbe io.restd.HarnessProbe
 
             """)
         let bus = try TestBus(serviceDirectories: [services.path])
-        let activatable = busctl(bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                 "org.freedesktop.DBus", "ListActivatableNames")
+        let activatable = busctl(
+            bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus", "ListActivatableNames")
         #expect(activatable.stdout.contains("\"io.restd.HarnessProbe\""), "\(activatable)")
-        let start = busctl(bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                           "org.freedesktop.DBus", "StartServiceByName", "su", "io.restd.HarnessProbe", "0")
+        let start = busctl(
+            bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus", "StartServiceByName", "su", "io.restd.HarnessProbe", "0")
         #expect(start.output == "u 1", "\(start)\n--- bus log:\n\(bus.log())")
         let list = busctl(bus, "list", "--no-legend")
         #expect(list.stdout.contains("io.restd.HarnessProbe"), "\(list)")
@@ -107,8 +114,9 @@ struct HarnessTests {
         let cat = Command.run(["cat"], stdin: "hello\nworld")
         #expect(cat.stdout == "hello\nworld", "\(cat)")
         #expect(Command.run(["cat"]).stdout == "")  // stdin is /dev/null, never the runner's
-        let env = Command.run(["sh", "-c", "echo \"$FOO ${DBUS_SESSION_BUS_ADDRESS-unset} ${NOTIFY_SOCKET-unset}\""],
-                              environment: ["FOO": "bar"])
+        let env = Command.run(
+            ["sh", "-c", "echo \"$FOO ${DBUS_SESSION_BUS_ADDRESS-unset} ${NOTIFY_SOCKET-unset}\""],
+            environment: ["FOO": "bar"])
         #expect(env.output == "bar unset unset", "\(env)")
     }
 
@@ -150,9 +158,10 @@ struct HarnessTests {
     func restdEnvironment() throws {
         let bus = try TestBus()
         let state = try TempDirectory(prefix: "restd-state")
-        let process = try RestdProcess(bus: bus, stateHome: state.path,
-                                       arguments: ["-c", "env; echo oops >&2; exit 7"],
-                                       executable: "/bin/sh")
+        let process = try RestdProcess(
+            bus: bus, stateHome: state.path,
+            arguments: ["-c", "env; echo oops >&2; exit 7"],
+            executable: "/bin/sh")
         #expect(try process.waitForExit(timeout: 30) == 7)
         #expect(!process.isRunning)
         let log = process.log()
@@ -167,9 +176,10 @@ struct HarnessTests {
     func restdExitsEarly() throws {
         let bus = try TestBus()
         let state = try TempDirectory(prefix: "restd-state")
-        let process = try RestdProcess(bus: bus, stateHome: state.path,
-                                       arguments: ["-c", "echo cannot start >&2; exit 1"],
-                                       executable: "/bin/sh")
+        let process = try RestdProcess(
+            bus: bus, stateHome: state.path,
+            arguments: ["-c", "echo cannot start >&2; exit 1"],
+            executable: "/bin/sh")
         let start = Date()
         do {
             try process.waitUntilReady(timeout: 60)
@@ -186,8 +196,9 @@ struct HarnessTests {
         let state = try TempDirectory(prefix: "restd-state")
         let standIn = ["-m", "dbusmock", RestdProcess.busName, "/io/restd/Rest1", RestdProcess.busName]
 
-        let first = try RestdProcess(bus: bus, stateHome: state.path, arguments: standIn,
-                                     executable: "/usr/bin/python3")
+        let first = try RestdProcess(
+            bus: bus, stateHome: state.path, arguments: standIn,
+            executable: "/usr/bin/python3")
         try first.waitUntilReady(timeout: 30)
         #expect(first.isRunning && first.pid > 0)
         let owner = busctl(bus, "status", RestdProcess.busName)
@@ -196,8 +207,9 @@ struct HarnessTests {
         let status = try first.waitForExit(timeout: 30)
         #expect(status == -SIGTERM || status == 0, "\(status)")
 
-        let second = try RestdProcess(bus: bus, stateHome: state.path, arguments: standIn,
-                                      executable: "/usr/bin/python3")
+        let second = try RestdProcess(
+            bus: bus, stateHome: state.path, arguments: standIn,
+            executable: "/usr/bin/python3")
         try second.waitUntilReady(timeout: 30)
         #expect(second.kill9() == -SIGKILL)
         #expect(try second.waitForExit(timeout: 1) == -SIGKILL)

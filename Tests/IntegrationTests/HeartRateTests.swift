@@ -4,6 +4,7 @@ import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,9 +48,10 @@ struct HeartRateTests {
         }
 
         func startRestd() throws {
-            restd = try RestdProcess.start(bus: session, stateHome: state.path, configHome: configHome.path,
-                                           arguments: ["--verbose"],
-                                           environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+            restd = try RestdProcess.start(
+                bus: session, stateHome: state.path, configHome: configHome.path,
+                arguments: ["--verbose"],
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
         }
 
         /// How many StartNotify calls the strap's characteristic got so far.
@@ -67,8 +69,10 @@ struct HeartRateTests {
 
         /// The live fields through restd's Fields property, read by gdbus.
         func fieldsByGdbus() -> String {
-            gdbus(session, "call", "--dest", "io.restd.Rest1", "--object-path", "/io/restd/Rest1/live",
-                  "--method", "org.freedesktop.DBus.Properties.Get", "io.restd.Rest1.Live", "Fields").stdout
+            gdbus(
+                session, "call", "--dest", "io.restd.Rest1", "--object-path", "/io/restd/Rest1/live",
+                "--method", "org.freedesktop.DBus.Properties.Get", "io.restd.Rest1.Live", "Fields"
+            ).stdout
         }
 
         /// Waits until gdbus sees Fields containing `text`.
@@ -84,7 +88,8 @@ struct HeartRateTests {
         func sensors() throws -> [[String: Any]] {
             let result = restctl(session, "sensors", "--json")
             guard result.succeeded else { throw HarnessError.failed("restctl sensors --json: \(result)") }
-            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result)")
+            return try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result)")
         }
 
         /// Expired of `id` came on time (restd never waited for BlueZ).
@@ -98,14 +103,17 @@ struct HeartRateTests {
         }
     }
 
-    @Test("a strap connecting after restd started is subscribed with StartNotify and its readings reach watch, gdbus and sensors")
+    @Test(
+        "a strap connecting after restd started is subscribed with StartNotify and its readings reach watch, gdbus and sensors"
+    )
     func strapConnectsLater() throws {
         let setup = try Setup()
         try setup.restd.waitForLog(containing: "no heart-rate strap connected; waiting for one")
         let watch = try WatchProcess(bus: setup.session, arguments: ["--json"])
         try watch.waitForLine { $0 == #"{"timer":null,"live":{}}"# }
 
-        let strap = try setup.bluez.addStrap(address: Self.polar.address, alias: Self.polar.alias, battery: 80, connected: false)
+        let strap = try setup.bluez.addStrap(
+            address: Self.polar.address, alias: Self.polar.alias, battery: 80, connected: false)
         // Paired but not connected: listed, not read, and nothing asked of BlueZ.
         try waitUntil("the strap in restctl sensors") { try setup.sensors().count == 1 }
         #expect(setup.startNotifyCount(strap) == 0)
@@ -116,7 +124,9 @@ struct HeartRateTests {
         // Polar H10 with contact and one RR interval: 72 bpm.
         try setup.bluez.notify(strap, [0x16, 0x48, 0x2C, 0x03])
         try watch.waitForLine {
-            $0.contains(#""live":{"heart_rate":72,"heart_rate_sensor":"Polar H10 1234","heart_rate_contact":true,"sensor_battery":80}"#)
+            $0.contains(
+                #""live":{"heart_rate":72,"heart_rate_sensor":"Polar H10 1234","heart_rate_contact":true,"sensor_battery":80}"#
+            )
         }
         try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 72>")
         #expect(setup.fieldsByGdbus().contains("'heart_rate_sensor': <'Polar H10 1234'>"))
@@ -131,7 +141,9 @@ struct HeartRateTests {
         #expect(sensors.first?["battery"] as? Int == 80)
         #expect(sensors.first?["heart_rate"] as? Int == 72)
         let text = restctl(setup.session, "sensors")
-        #expect(text.succeeded && text.stdout.hasPrefix("A0:9E:1A:12:34:56  reading    paired    battery 80%   72 bpm 0:0"), "\(text)")
+        #expect(
+            text.succeeded && text.stdout.hasPrefix("A0:9E:1A:12:34:56  reading    paired    battery 80%   72 bpm 0:0"),
+            "\(text)")
         #expect(text.stdout.hasSuffix("  Polar H10 1234\n"), "\(text)")
 
         // The battery changes on its own; the next reading carries it. A uint16 value, too.
@@ -157,10 +169,12 @@ struct HeartRateTests {
         try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 72>")
         let second = restctl(setup.session, "set")
         #expect(second.succeeded, "\(second)")
-        let rests = gdbus(setup.session, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
-                          "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
-        #expect(rests.stdout.contains("'rr_ms': <[uint16 1000, 500]>") && rests.stdout.contains("'rr_ms': <@aq []>"),
-                "the first rest has them, the one in progress none yet: \(rests)")
+        let rests = gdbus(
+            setup.session, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
+            "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
+        #expect(
+            rests.stdout.contains("'rr_ms': <[uint16 1000, 500]>") && rests.stdout.contains("'rr_ms': <@aq []>"),
+            "the first rest has them, the one in progress none yet: \(rests)")
     }
 
     @Test("two straps: auto reads the one connected first, then the other when it goes; an address picks one")
@@ -247,10 +261,14 @@ struct HeartRateTests {
         try watch.waitForLine { $0.contains(#""heart_rate":72,"#) && $0.contains(#""heart_rate_contact":false"#) }
         // Still off the skin, sending five times a second (the interval paces the strap): the
         // value goes stale and is removed, the contact stays reported.
-        try waitUntil("heart_rate gone, contact still false", interval: 0.2,
-                      details: { "restctl watch --json:\n\(watch.lines.joined(separator: "\n"))" }) {
+        try waitUntil(
+            "heart_rate gone, contact still false", interval: 0.2,
+            details: { "restctl watch --json:\n\(watch.lines.joined(separator: "\n"))" }
+        ) {
             try setup.bluez.notify(strap, [0x04, 0x00])
-            return watch.lines.contains { !$0.contains("\"heart_rate\":") && $0.contains(#""heart_rate_contact":false"#) }
+            return watch.lines.contains {
+                !$0.contains("\"heart_rate\":") && $0.contains(#""heart_rate_contact":false"#)
+            }
         }
         // Bar text: no heart rate shown without contact.
         let bar = try WatchProcess(bus: setup.session, arguments: ["--format", "i3blocks"])
@@ -281,8 +299,9 @@ struct HeartRateTests {
     func startNotifyNeverAnswers() throws {
         let setup = try Setup()
         // The mock blocks in StartNotify: bluetoothd hung in the middle of a call.
-        _ = try setup.bluez.addStrap(address: Self.polar.address, alias: Self.polar.alias, connected: true,
-                                     startNotifyCode: "import time; time.sleep(60)")
+        _ = try setup.bluez.addStrap(
+            address: Self.polar.address, alias: Self.polar.alias, connected: true,
+            startNotifyCode: "import time; time.sleep(60)")
         try setup.restd.waitForLog(containing: "reading heart rate from Polar H10 1234")
         try setup.client.start(id: "while_bluez_hangs", durationUSec: 1_000_000)
         let started = Date()
@@ -312,7 +331,8 @@ struct HeartRateTests {
         let elapsed = Date().timeIntervalSince(started)
         // The trailing edge carries the last value.
         try setup.signals.waitFor("the broadcast of \(last) bpm") {
-            $0.member == "PropertiesChanged" && $0.changedProperties["Fields"]?.vardictEntries?["heart_rate"] == .int64(Int64(last))
+            $0.member == "PropertiesChanged"
+                && $0.changedProperties["Fields"]?.vardictEntries?["heart_rate"] == .int64(Int64(last))
         }
         let broadcasts = setup.signals.received.filter {
             $0.member == "PropertiesChanged" && $0.changedProperties["Fields"] != nil
@@ -325,7 +345,8 @@ struct HeartRateTests {
     @Test("no system bus at all: one info line, no sensors, everything else as usual")
     func noSystemBus() throws {
         let daemon = try RunningDaemon()  // its system bus address leads nowhere
-        let log = try daemon.restd.waitForLog(containing: "no heart rate from Bluetooth: cannot connect to the system bus")
+        let log = try daemon.restd.waitForLog(
+            containing: "no heart rate from Bluetooth: cannot connect to the system bus")
         #expect(log.components(separatedBy: "heart rate from Bluetooth").count == 2, "\(log)")
         let json = restctl(daemon.bus, "sensors", "--json")
         #expect(json.succeeded && json.stdout == "[]\n", "\(json)")

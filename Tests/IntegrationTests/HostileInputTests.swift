@@ -23,28 +23,37 @@ struct HostileInputTests {
     static let limitExceeded = RestErrorName.limitExceeded
     static let megabyte = String(repeating: "a", count: 1 << 20)
 
-    static func manager(_ member: String, _ arguments: [DBusValue], _ what: String,
-                        expect: Set<String> = [invalidArgs]) -> Case {
-        Case(path: RestBus.managerPath, interface: RestBus.managerInterface, member: member, arguments: arguments,
-             expected: expect, description: "Manager.\(member): \(what)")
+    static func manager(
+        _ member: String, _ arguments: [DBusValue], _ what: String,
+        expect: Set<String> = [invalidArgs]
+    ) -> Case {
+        Case(
+            path: RestBus.managerPath, interface: RestBus.managerInterface, member: member, arguments: arguments,
+            expected: expect, description: "Manager.\(member): \(what)")
     }
 
     static func timer(_ member: String, _ arguments: [DBusValue], _ what: String) -> Case {
-        Case(path: RestBus.timerPath(id: "existing"), interface: RestBus.timerInterface, member: member,
-             arguments: arguments, expected: [invalidArgs], description: "Timer.\(member): \(what)")
+        Case(
+            path: RestBus.timerPath(id: "existing"), interface: RestBus.timerInterface, member: member,
+            arguments: arguments, expected: [invalidArgs], description: "Timer.\(member): \(what)")
     }
 
-    static func live(_ member: String, _ arguments: [DBusValue], _ what: String,
-                     expect: Set<String> = [invalidArgs]) -> Case {
-        Case(path: RestBus.livePath, interface: RestBus.liveInterface, member: member, arguments: arguments,
-             expected: expect, description: "Live.\(member): \(what)")
+    static func live(
+        _ member: String, _ arguments: [DBusValue], _ what: String,
+        expect: Set<String> = [invalidArgs]
+    ) -> Case {
+        Case(
+            path: RestBus.livePath, interface: RestBus.liveInterface, member: member, arguments: arguments,
+            expected: expect, description: "Live.\(member): \(what)")
     }
 
     static func options(_ entries: [String: DBusValue]) -> DBusValue { .vardict(entries) }
 
-    static let hugeDictionary: DBusValue = .vardict(Dictionary(uniqueKeysWithValues: (0..<100_000).map {
-        ("x_k\($0)", DBusValue.int32(Int32($0)))
-    }))
+    static let hugeDictionary: DBusValue = .vardict(
+        Dictionary(
+            uniqueKeysWithValues: (0..<100_000).map {
+                ("x_k\($0)", DBusValue.int32(Int32($0)))
+            }))
 
     static let cases: [Case] = {
         var cases: [Case] = []
@@ -69,8 +78,10 @@ struct HostileInputTests {
             manager("Start", [.string(megabyte), ninety, options([:])], "a 1 MiB id"),
             manager("Start", [.string("a\u{7}"), ninety, options([:])], "an id with a control character"),
             manager("Start", [.string("a"), ninety, options(["label": .string(megabyte)])], "a 1 MiB label"),
-            manager("Start", [.string("a"), ninety, options(["next": .string("bell\u{7}")])], "a control character in next"),
-            manager("Start", [.string("a"), ninety, options(["label": .string("line\nbreak")])], "a newline in the label"),
+            manager(
+                "Start", [.string("a"), ninety, options(["next": .string("bell\u{7}")])], "a control character in next"),
+            manager(
+                "Start", [.string("a"), ninety, options(["label": .string("line\nbreak")])], "a newline in the label"),
             manager("Start", [.string("a"), ninety, options(["colour": .string("red")])], "an unknown option"),
             manager("Start", [.string("a"), ninety, options(["notify": .string("yes")])], "notify of the wrong type"),
             manager("Start", [.string("a"), ninety, options(["label": .int32(1)])], "label of the wrong type"),
@@ -120,9 +131,12 @@ struct HostileInputTests {
         ]
         // CompleteSet, Skip and the history: wrong types, out of range, huge.
         let existing = DBusValue.string("existing")
-        func history(_ member: String, _ arguments: [DBusValue], _ what: String, expect: Set<String> = [invalidArgs]) -> Case {
-            Case(path: RestBus.historyPath, interface: RestBus.historyInterface, member: member, arguments: arguments,
-                 expected: expect, description: "History.\(member): \(what)")
+        func history(
+            _ member: String, _ arguments: [DBusValue], _ what: String, expect: Set<String> = [invalidArgs]
+        ) -> Case {
+            Case(
+                path: RestBus.historyPath, interface: RestBus.historyInterface, member: member, arguments: arguments,
+                expected: expect, description: "History.\(member): \(what)")
         }
         cases += [
             manager("CompleteSet", [], "no arguments"),
@@ -133,11 +147,16 @@ struct HostileInputTests {
             manager("CompleteSet", [existing, .string("Squat"), hugeDictionary], "100,000 unknown options"),
             manager("CompleteSet", [existing, .string("Squat"), options(["reps": .uint32(.max)])], "reps 2^32−1"),
             manager("CompleteSet", [existing, .string("Squat"), options(["reps": .int32(-1)])], "negative reps"),
-            manager("CompleteSet", [existing, .string("Squat"), options(["reps": .string("5")])], "reps of the wrong type"),
-            manager("CompleteSet", [existing, .string("Squat"), options(["weight_kg": .double(.infinity)])], "infinite weight"),
+            manager(
+                "CompleteSet", [existing, .string("Squat"), options(["reps": .string("5")])], "reps of the wrong type"),
+            manager(
+                "CompleteSet", [existing, .string("Squat"), options(["weight_kg": .double(.infinity)])],
+                "infinite weight"),
             manager("CompleteSet", [existing, .string("Squat"), options(["weight_kg": .double(-.nan)])], "NaN weight"),
-            manager("CompleteSet", [existing, .string("Squat"), options(["rest_usec": .uint64(.max)])], "rest 2^64−1 µs"),
-            manager("CompleteSet", [existing, .string("Squat"), options(["failed": .int32(1)])], "failed of the wrong type"),
+            manager(
+                "CompleteSet", [existing, .string("Squat"), options(["rest_usec": .uint64(.max)])], "rest 2^64−1 µs"),
+            manager(
+                "CompleteSet", [existing, .string("Squat"), options(["failed": .int32(1)])], "failed of the wrong type"),
             manager("Skip", [.int32(1)], "id of the wrong type"),
             manager("Skip", [.string("nope")], "no such timer", expect: [RestErrorName.noSuchTimer]),
             history("Sets", [.uint64(0), .uint64(0), .uint32(100_001)], "limit over 100,000", expect: [limitExceeded]),
@@ -148,12 +167,16 @@ struct HostileInputTests {
         ]
         // Properties, on each object.
         for path in [RestBus.managerPath, RestBus.timerPath(id: "existing"), RestBus.livePath] {
-            cases.append(Case(path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
-                              arguments: [.int32(1), .int32(2)], expected: [invalidArgs],
-                              description: "Properties.Get on \(path): wrong types"))
-            cases.append(Case(path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-                              arguments: [.string(megabyte), .string("x")], expected: [invalidArgs],
-                              description: "Properties.GetAll on \(path): too many arguments"))
+            cases.append(
+                Case(
+                    path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                    arguments: [.int32(1), .int32(2)], expected: [invalidArgs],
+                    description: "Properties.Get on \(path): wrong types"))
+            cases.append(
+                Case(
+                    path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                    arguments: [.string(megabyte), .string("x")], expected: [invalidArgs],
+                    description: "Properties.GetAll on \(path): too many arguments"))
         }
         return cases
     }()
@@ -163,13 +186,16 @@ struct HostileInputTests {
         let daemon = try RunningDaemon()
         try daemon.client.start(id: "existing", durationUSec: 3_600_000_000, label: "Squat")
         try daemon.client.updateLive(["exercise": .string("Squat")])
-        let timersBefore = try daemon.client.timers().map { [$0.id, $0.state, $0.label, String($0.durationUSec), String($0.endsAtUSec)] }
+        let timersBefore = try daemon.client.timers().map {
+            [$0.id, $0.state, $0.label, String($0.durationUSec), String($0.endsAtUSec)]
+        }
         let liveBefore = try daemon.client.liveFields()
 
         let connection = try Connection.open(address: daemon.bus.address)
         for hostile in Self.cases {
-            let message = try Message.methodCall(destination: RestBus.name, path: hostile.path,
-                                                 interface: hostile.interface, member: hostile.member)
+            let message = try Message.methodCall(
+                destination: RestBus.name, path: hostile.path,
+                interface: hostile.interface, member: hostile.member)
             try message.append(hostile.arguments)
             do {
                 _ = try connection.callBlocking(message, timeoutMilliseconds: 30_000)
@@ -181,7 +207,9 @@ struct HostileInputTests {
             }
         }
         #expect(daemon.restd.isRunning, "\(daemon.restd.log())")
-        let timersAfter = try daemon.client.timers().map { [$0.id, $0.state, $0.label, String($0.durationUSec), String($0.endsAtUSec)] }
+        let timersAfter = try daemon.client.timers().map {
+            [$0.id, $0.state, $0.label, String($0.durationUSec), String($0.endsAtUSec)]
+        }
         #expect(timersAfter == timersBefore)
         #expect(try daemon.client.liveFields() == liveBefore)
     }
@@ -198,7 +226,8 @@ struct HostileInputTests {
             (RestBus.managerPath, nil, "Explode", "org.freedesktop.DBus.Error.UnknownMethod"),
         ]
         for (path, interface, member, expected) in targets {
-            let message = try Message.methodCall(destination: RestBus.name, path: path, interface: interface, member: member)
+            let message = try Message.methodCall(
+                destination: RestBus.name, path: path, interface: interface, member: member)
             do {
                 _ = try connection.callBlocking(message, timeoutMilliseconds: 30_000)
                 Issue.record("\(path) \(member) was accepted")
@@ -206,16 +235,20 @@ struct HostileInputTests {
                 #expect(error.name == expected, "\(path) \(member): \(error)")
             }
         }
-        let ping = try Message.methodCall(destination: RestBus.name, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        let ping = try Message.methodCall(
+            destination: RestBus.name, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
         _ = try connection.callBlocking(ping, timeoutMilliseconds: 30_000)
     }
 
     // MARK: The MPRIS player
 
-    static func player(_ member: String, _ arguments: [DBusValue], _ what: String,
-                       expect: Set<String> = [invalidArgs]) -> Case {
-        Case(path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, member: member, arguments: arguments,
-             expected: expect, description: "Player.\(member): \(what)")
+    static func player(
+        _ member: String, _ arguments: [DBusValue], _ what: String,
+        expect: Set<String> = [invalidArgs]
+    ) -> Case {
+        Case(
+            path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, member: member, arguments: arguments,
+            expected: expect, description: "Player.\(member): \(what)")
     }
 
     /// What a media widget may send: wrong types, a track that is not the current one, seeks
@@ -232,32 +265,44 @@ struct HostileInputTests {
             player("Seek", [.int64(.min)], "offset -2^63"),
             player("SetPosition", [.string(RestBus.timerPath(id: "default")), .int64(0)], "a track id as a string"),
             player("SetPosition", [track], "no position"),
-            player("SetPosition", [.objectPath(RestBus.timerPath(id: "other")), .int64(0)], "another timer's track id"),
-            player("SetPosition", [.objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"), .int64(0)], "the NoTrack id"),
+            player(
+                "SetPosition", [.objectPath(RestBus.timerPath(id: "other")), .int64(0)], "another timer's track id"),
+            player(
+                "SetPosition", [.objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"), .int64(0)], "the NoTrack id"),
             player("SetPosition", [track, .int64(-1)], "a negative position"),
             player("SetPosition", [track, .int64(.min)], "position -2^63"),
             player("SetPosition", [track, .int64(3_600_000_001)], "a position past the end"),
             player("SetPosition", [track, .int64(.max)], "position 2^63-1"),
-            player("OpenUri", [.string("file:///etc/passwd")], "a URI",
-                   expect: ["org.freedesktop.DBus.Error.NotSupported"]),
+            player(
+                "OpenUri", [.string("file:///etc/passwd")], "a URI",
+                expect: ["org.freedesktop.DBus.Error.NotSupported"]),
             player("Play", [.boolean(true)], "an argument it does not take"),
             player("Next", [.string("x")], "an argument it does not take"),
-            Case(path: MediaPlayerBus.path, interface: MediaPlayerBus.rootInterface, member: "Quit",
-                 arguments: [.int32(1)], expected: [invalidArgs], description: "MediaPlayer2.Quit: an argument"),
+            Case(
+                path: MediaPlayerBus.path, interface: MediaPlayerBus.rootInterface, member: "Quit",
+                arguments: [.int32(1)], expected: [invalidArgs], description: "MediaPlayer2.Quit: an argument"),
         ]
-        for (property, value) in [("Rate", DBusValue.double(2)), ("Volume", .double(0)), ("PlaybackStatus", .string("Stopped"))] {
-            cases.append(Case(path: MediaPlayerBus.path, interface: "org.freedesktop.DBus.Properties", member: "Set",
-                              arguments: [.string(MediaPlayerBus.playerInterface), .string(property), .variant(value)],
-                              expected: ["org.freedesktop.DBus.Error.PropertyReadOnly"],
-                              description: "Properties.Set of \(property)"))
+        for (property, value) in [
+            ("Rate", DBusValue.double(2)), ("Volume", .double(0)), ("PlaybackStatus", .string("Stopped")),
+        ] {
+            cases.append(
+                Case(
+                    path: MediaPlayerBus.path, interface: "org.freedesktop.DBus.Properties", member: "Set",
+                    arguments: [.string(MediaPlayerBus.playerInterface), .string(property), .variant(value)],
+                    expected: ["org.freedesktop.DBus.Error.PropertyReadOnly"],
+                    description: "Properties.Set of \(property)"))
         }
-        cases.append(Case(path: MediaPlayerBus.path, interface: "org.freedesktop.DBus.Properties", member: "Get",
-                          arguments: [.int32(1), .int32(2)], expected: [invalidArgs],
-                          description: "Properties.Get on the player: wrong types"))
+        cases.append(
+            Case(
+                path: MediaPlayerBus.path, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [.int32(1), .int32(2)], expected: [invalidArgs],
+                description: "Properties.Get on the player: wrong types"))
         return cases
     }()
 
-    @Test("each hostile call to the MPRIS player is refused with the standard error and a message, and the rest is unchanged")
+    @Test(
+        "each hostile call to the MPRIS player is refused with the standard error and a message, and the rest is unchanged"
+    )
     func hostilePlayerCallsAreRefused() throws {
         let config = try ConfigurationTests.ConfigHome("[mpris]\nenabled = true\n")
         let bus = try TestBus()
@@ -274,8 +319,9 @@ struct HostileInputTests {
 
         let connection = try Connection.open(address: bus.address)
         for hostile in Self.playerCases {
-            let message = try Message.methodCall(destination: MediaPlayerBus.name, path: hostile.path,
-                                                 interface: hostile.interface, member: hostile.member)
+            let message = try Message.methodCall(
+                destination: MediaPlayerBus.name, path: hostile.path,
+                interface: hostile.interface, member: hostile.member)
             try message.append(hostile.arguments)
             do {
                 _ = try connection.callBlocking(message, timeoutMilliseconds: 30_000)
@@ -288,7 +334,8 @@ struct HostileInputTests {
         }
         #expect(restd.isRunning, "\(restd.log())")
         let after = try client.timer(id: "default")
-        #expect([after.state, after.label, String(after.durationUSec), String(after.remainingUSec)]
+        #expect(
+            [after.state, after.label, String(after.durationUSec), String(after.remainingUSec)]
                 == [before.state, before.label, String(before.durationUSec), String(before.remainingUSec)])
     }
 }

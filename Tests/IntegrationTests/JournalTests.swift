@@ -3,6 +3,7 @@ import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,7 +56,9 @@ final class JournalHarness {
     enum Stream { case matching, mismatched }
 
     static let isAvailable: Bool = {
-        guard geteuid() == 0, ChildEnvironment.which("unshare") != nil, ChildEnvironment.which("/usr/bin/python3") != nil else {
+        guard geteuid() == 0, ChildEnvironment.which("unshare") != nil,
+            ChildEnvironment.which("/usr/bin/python3") != nil
+        else {
             return false
         }
         return Command.run(["unshare", "-m", "true"]).succeeded
@@ -122,9 +125,11 @@ final class JournalHarness {
         defer { close(log) }
         child = try ChildProcess(
             executable: ChildEnvironment.which("unshare") ?? "/usr/bin/unshare",
-            arguments: ["-m", "--propagation", "private", "/bin/bash", script, try BuildProducts.executable("restd"),
-                        listener, datagrams, directory.path("listening"), stderrPath,
-                        journalStream == .matching ? "matching" : "mismatched", endMarker],
+            arguments: [
+                "-m", "--propagation", "private", "/bin/bash", script, try BuildProducts.executable("restd"),
+                listener, datagrams, directory.path("listening"), stderrPath,
+                journalStream == .matching ? "matching" : "mismatched", endMarker,
+            ],
             environment: ChildEnvironment.make([
                 "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_STATE_HOME": state,
                 "XDG_CONFIG_HOME": try directory.subdirectory("config"),
@@ -133,7 +138,8 @@ final class JournalHarness {
         let wait = Command.run(["gdbus", "wait", "--address", bus.address, "--timeout", "30", RestBus.name])
         guard wait.succeeded else {
             child.killAndReap()
-            throw HarnessError.failed("restd did not own its name: \(wait)\n--- script log:\n\(scriptLog())\n--- stderr:\n\(standardError())")
+            throw HarnessError.failed(
+                "restd did not own its name: \(wait)\n--- script log:\n\(scriptLog())\n--- stderr:\n\(standardError())")
         }
     }
 
@@ -147,14 +153,20 @@ final class JournalHarness {
     /// SIGTERM to restd (found through the bus), waits for the script to end, and returns the
     /// journal entries received, each as field name → values.
     func stop() throws -> [[String: [String]]] {
-        let pid = busctl(bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                         "GetConnectionUnixProcessID", "s", RestBus.name)
+        let pid = busctl(
+            bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "GetConnectionUnixProcessID", "s", RestBus.name)
         guard let number = Int32(pid.output.replacingOccurrences(of: "u ", with: "")) else {
             throw HarnessError.failed("no pid for restd: \(pid)")
         }
         kill(number, SIGTERM)
-        guard let end = child.wait(timeout: 30) else { throw HarnessError.timedOut("restd did not stop\n\(scriptLog())") }
-        guard end == .exited(0) else { throw HarnessError.failed("the journal run \(end)\n--- script log:\n\(scriptLog())\n--- stderr:\n\(standardError())") }
+        guard let end = child.wait(timeout: 30) else {
+            throw HarnessError.timedOut("restd did not stop\n\(scriptLog())")
+        }
+        guard end == .exited(0) else {
+            throw HarnessError.failed(
+                "the journal run \(end)\n--- script log:\n\(scriptLog())\n--- stderr:\n\(standardError())")
+        }
         return Self.entries(try Data(contentsOf: URL(fileURLWithPath: datagrams)))
     }
 
@@ -170,7 +182,11 @@ final class JournalHarness {
             var entry: [String: [String]] = [:]
             var index = 0
             while index < datagram.count {
-                guard let end = datagram[index...].firstIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "=") }) else { break }
+                guard
+                    let end = datagram[index...].firstIndex(where: {
+                        $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "=")
+                    })
+                else { break }
                 let name = String(decoding: datagram[index..<end], as: UTF8.self)
                 if datagram[end] == UInt8(ascii: "=") {
                     let stop = datagram[end...].firstIndex(of: UInt8(ascii: "\n")) ?? datagram.count

@@ -4,6 +4,7 @@ import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +34,8 @@ struct LiveTests {
         #expect(changed["Fields"]?.vardictEntries == ["heart_rate": .int64(142), "exercise": .string("Bench press")])
         #expect(changed["Active"] == .boolean(true))
         #expect(try daemon.client.liveFields() == ["heart_rate": .int64(142), "exercise": .string("Bench press")])
-        let active = busctl(daemon.bus, "get-property", RestBus.name, RestBus.livePath, RestBus.liveInterface, "Active", "MaxRateHz")
+        let active = busctl(
+            daemon.bus, "get-property", RestBus.name, RestBus.livePath, RestBus.liveInterface, "Active", "MaxRateHz")
         #expect(active.output == "b true\nd 2", "\(active)")
     }
 
@@ -54,8 +56,9 @@ struct LiveTests {
             #expect(throws: ClientError.self) { try daemon.client.updateLive(fields) }
         }
         #expect(try daemon.client.liveFields() == ["progress_total": .int64(5)])
-        let call = gdbus(daemon.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.livePath,
-                         "--method", "\(RestBus.liveInterface).Update", "{'heart_rate': <300>}")
+        let call = gdbus(
+            daemon.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.livePath,
+            "--method", "\(RestBus.liveInterface).Update", "{'heart_rate': <300>}")
         #expect(call.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(call)")
         #expect(call.stderr.contains("heart_rate 300"), "\(call)")
     }
@@ -65,8 +68,9 @@ struct LiveTests {
         let daemon = try RunningDaemon()
         let broadcast = try SignalWatcher.restd(bus: daemon.bus)
         let subscriber = try SignalWatcher(bus: daemon.bus, rules: [])
-        let subscribe = try Message.methodCall(destination: RestBus.name, path: RestBus.livePath,
-                                               interface: RestBus.liveInterface, member: "Subscribe")
+        let subscribe = try Message.methodCall(
+            destination: RestBus.name, path: RestBus.livePath,
+            interface: RestBus.liveInterface, member: "Subscribe")
         try subscribe.append(.double(1))
         _ = try subscriber.connection.callBlocking(subscribe, timeoutMilliseconds: 30_000)
 
@@ -77,7 +81,9 @@ struct LiveTests {
         // none of them had.
         let sent = 600
         for index in 0..<sent {
-            try producer.updateLive(["heart_rate": .int64(Int64(60 + index % 140)), "progress_done": .int64(Int64(index % 10))])
+            try producer.updateLive([
+                "heart_rate": .int64(Int64(60 + index % 140)), "progress_done": .int64(Int64(index % 10)),
+            ])
             let wait = started.addingTimeInterval(Double(index + 1) / 200).timeIntervalSinceNow
             if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
         }
@@ -86,7 +92,8 @@ struct LiveTests {
         let elapsed = Date().timeIntervalSince(started)
 
         let lastBroadcast = try broadcast.waitFor(where: {
-            Self.isBroadcast($0) && Self.heartRate(in: $0.changedProperties["Fields"]?.vardictEntries ?? [:]) == finalValue
+            Self.isBroadcast($0)
+                && Self.heartRate(in: $0.changedProperties["Fields"]?.vardictEntries ?? [:]) == finalValue
         })
         let lastChanged = try subscriber.waitFor(where: {
             Self.isChanged($0) && Self.heartRate(in: $0.arguments().first?.vardictEntries ?? [:]) == finalValue
@@ -109,8 +116,9 @@ struct LiveTests {
         let watcher = try SignalWatcher.restd(bus: daemon.bus)
         try daemon.client.updateLive(["workout": .string("Legs")])
         let first = try watcher.waitFor(where: Self.isBroadcast)
-        let stamp = try daemon.client.call(path: RestBus.livePath, interface: "org.freedesktop.DBus.Properties",
-                                           member: "Get", [.string(RestBus.liveInterface), .string("UpdatedAtUSec")])
+        let stamp = try daemon.client.call(
+            path: RestBus.livePath, interface: "org.freedesktop.DBus.Properties",
+            member: "Get", [.string(RestBus.liveInterface), .string("UpdatedAtUSec")])
         try daemon.client.updateLive(["workout": .string("Legs")])  // no change
         try daemon.client.endLive()  // published at once: the next broadcast must be this one
         let next = try watcher.waitFor(where: { Self.isBroadcast($0) && $0 !== first })
@@ -127,8 +135,9 @@ struct LiveTests {
         let subscriber = try SignalWatcher(bus: daemon.bus, rules: [])
         let client = try RestdClient(address: daemon.bus.address)
         _ = client  // the producer
-        let subscribe = try Message.methodCall(destination: RestBus.name, path: RestBus.livePath,
-                                               interface: RestBus.liveInterface, member: "Subscribe")
+        let subscribe = try Message.methodCall(
+            destination: RestBus.name, path: RestBus.livePath,
+            interface: RestBus.liveInterface, member: "Subscribe")
         try subscribe.append(.double(0.01))
         _ = try subscriber.connection.callBlocking(subscribe, timeoutMilliseconds: 30_000)
         let first = try subscriber.waitFor(where: Self.isChanged)
@@ -142,10 +151,13 @@ struct LiveTests {
     func rateRange() throws {
         let daemon = try RunningDaemon()
         for rate in [0, 0.009, 20.5, -1, .infinity, .nan] as [Double] {
-            let message = try Message.methodCall(destination: RestBus.name, path: RestBus.livePath,
-                                                 interface: RestBus.liveInterface, member: "Subscribe")
+            let message = try Message.methodCall(
+                destination: RestBus.name, path: RestBus.livePath,
+                interface: RestBus.liveInterface, member: "Subscribe")
             try message.append(.double(rate))
-            #expect(throws: DBusError.self) { try daemon.client.connection.callBlocking(message, timeoutMilliseconds: 30_000) }
+            #expect(throws: DBusError.self) {
+                try daemon.client.connection.callBlocking(message, timeoutMilliseconds: 30_000)
+            }
         }
     }
 
@@ -153,8 +165,9 @@ struct LiveTests {
     func subscriberLimitAndDisconnect() throws {
         let daemon = try RunningDaemon()
         func subscribe(_ connection: Connection) throws {
-            let message = try Message.methodCall(destination: RestBus.name, path: RestBus.livePath,
-                                                 interface: RestBus.liveInterface, member: "Subscribe")
+            let message = try Message.methodCall(
+                destination: RestBus.name, path: RestBus.livePath,
+                interface: RestBus.liveInterface, member: "Subscribe")
             try message.append(.double(1))
             _ = try connection.callBlocking(message, timeoutMilliseconds: 30_000)
         }
@@ -175,8 +188,10 @@ struct LiveTests {
         // One subscriber leaves the bus without unsubscribing: restd sees it go (the bus's
         // NameOwnerChanged, which the test cannot watch restd handle) and frees its place.
         subscribers.removeLast().close()
-        try waitUntil("the place of the subscriber that left to be freed",
-                      details: { "--- restd log:\n\(daemon.restd.log())" }) {
+        try waitUntil(
+            "the place of the subscriber that left to be freed",
+            details: { "--- restd log:\n\(daemon.restd.log())" }
+        ) {
             do {
                 try subscribe(extra)
                 return true
@@ -233,7 +248,10 @@ struct LiveTests {
             guard let fields = Self.fields(of: $0) else { return false }
             return fields["heart_rate"] == nil
         })
-        #expect(shown.changedProperties["Fields"]?.vardictEntries == ["heart_rate": .int64(131), "exercise": .string("Row")])
+        #expect(
+            shown.changedProperties["Fields"]?.vardictEntries == [
+                "heart_rate": .int64(131), "exercise": .string("Row"),
+            ])
         #expect(removed.changedProperties["Fields"]?.vardictEntries == ["exercise": .string("Row")])
         #expect(try daemon.client.liveFields() == ["exercise": .string("Row")])
         // restd's own timestamps of the two broadcasts: removed no earlier than 1 s after it was
@@ -241,18 +259,23 @@ struct LiveTests {
         let sent = try #require(shown.changedProperties["UpdatedAtUSec"]?.uint64)
         let gone = try #require(removed.changedProperties["UpdatedAtUSec"]?.uint64)
         #expect(gone >= sent + 1_000_000, "removed \(Int64(gone) - Int64(sent)) µs after it was sent")
-        #expect(gone < sent + 10_000_000, "removed \(Int64(gone) - Int64(sent)) µs after it was sent: the default staleness")
+        #expect(
+            gone < sent + 10_000_000, "removed \(Int64(gone) - Int64(sent)) µs after it was sent: the default staleness"
+        )
     }
 
-    @Test("SIGHUP: a new broadcast_rate is MaxRateHz with PropertiesChanged, a new staleness holds from the next heart rate")
+    @Test(
+        "SIGHUP: a new broadcast_rate is MaxRateHz with PropertiesChanged, a new staleness holds from the next heart rate"
+    )
     func liveReload() throws {
         let daemon = try ConfiguredDaemon(config: "[live]\nheart_rate_staleness = \"10m\"\n")
         #expect(daemon.maxRateHz() == "d 2", "the default")
         try daemon.client.updateLive(["heart_rate": .uint32(120)])
         try daemon.watcher.waitFor(where: { Self.fields(of: $0)?["heart_rate"] != nil })
 
-        try daemon.reload("[live]\nheart_rate_staleness = \"1s\"\nbroadcast_rate = 0.5\n",
-                          expecting: "changed: live.broadcast_rate, live.heart_rate_staleness")
+        try daemon.reload(
+            "[live]\nheart_rate_staleness = \"1s\"\nbroadcast_rate = 0.5\n",
+            expecting: "changed: live.broadcast_rate, live.heart_rate_staleness")
         let rate = try daemon.watcher.waitFor(where: {
             $0.member == "PropertiesChanged" && $0.path == RestBus.livePath && $0.changedProperties["MaxRateHz"] != nil
         })
@@ -294,8 +317,9 @@ struct SlowSubscriberTests {
         let daemon = try RunningDaemon()
         // Subscribes at 20 Hz, then never reads its socket again.
         let stalled = try Connection.open(address: daemon.bus.address)
-        let subscribe = try Message.methodCall(destination: RestBus.name, path: RestBus.livePath,
-                                               interface: RestBus.liveInterface, member: "Subscribe")
+        let subscribe = try Message.methodCall(
+            destination: RestBus.name, path: RestBus.livePath,
+            interface: RestBus.liveInterface, member: "Subscribe")
         try subscribe.append(.double(20))
         _ = try stalled.callBlocking(subscribe, timeoutMilliseconds: 30_000)
 

@@ -26,11 +26,13 @@ struct MediaPlayerTests {
             config = try ConfigurationTests.ConfigHome(text)
             bus = try TestBus()
             state = try TempDirectory(prefix: "restd-state")
-            watcher = try SignalWatcher(bus: bus, rules: [
-                MessageBus.nameOwnerChangedRule(name: MediaPlayerBus.name),
-                "type='signal',path='\(MediaPlayerBus.path)'",
-                "type='signal',sender='\(RestBus.name)',member='Expired'",
-            ])
+            watcher = try SignalWatcher(
+                bus: bus,
+                rules: [
+                    MessageBus.nameOwnerChangedRule(name: MediaPlayerBus.name),
+                    "type='signal',path='\(MediaPlayerBus.path)'",
+                    "type='signal',sender='\(RestBus.name)',member='Expired'",
+                ])
             restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
             client = try RestdClient(address: bus.address)
         }
@@ -45,10 +47,12 @@ struct MediaPlayerTests {
 
         /// Whether org.mpris.MediaPlayer2.restd has an owner, as the bus says.
         func nameOwned() throws -> Bool {
-            let message = try Message.methodCall(destination: MessageBus.name, path: MessageBus.path,
-                                                 interface: MessageBus.interface, member: "NameHasOwner")
+            let message = try Message.methodCall(
+                destination: MessageBus.name, path: MessageBus.path,
+                interface: MessageBus.interface, member: "NameHasOwner")
             try message.append([.string(MediaPlayerBus.name)])
-            return try watcher.connection.callBlocking(message, timeoutMilliseconds: 30_000).arguments().first?.bool ?? false
+            return try watcher.connection.callBlocking(message, timeoutMilliseconds: 30_000).arguments().first?.bool
+                ?? false
         }
 
         /// Waits until the bus announces that the name was taken (true) or given back (false).
@@ -62,8 +66,9 @@ struct MediaPlayerTests {
         /// Every signal restd sent before now has reached the watcher: restd answers a Ping only
         /// after what it queued before, and the bus keeps one sender's messages in order.
         func syncWatcher() throws {
-            let ping = try Message.methodCall(destination: RestBus.name, path: "/", interface: "org.freedesktop.DBus.Peer",
-                                              member: "Ping")
+            let ping = try Message.methodCall(
+                destination: RestBus.name, path: "/", interface: "org.freedesktop.DBus.Peer",
+                member: "Ping")
             _ = try watcher.connection.callBlocking(ping, timeoutMilliseconds: 30_000)
             watcher.connection.dispatchAvailable()
         }
@@ -73,8 +78,9 @@ struct MediaPlayerTests {
 
         /// A Player property through GDBus, as `gdbus call` prints it.
         func gdbusGet(_ property: String) -> CommandResult {
-            gdbus(bus, "call", "--dest", MediaPlayerBus.name, "--object-path", MediaPlayerBus.path,
-                  "--method", "org.freedesktop.DBus.Properties.Get", MediaPlayerBus.playerInterface, property)
+            gdbus(
+                bus, "call", "--dest", MediaPlayerBus.name, "--object-path", MediaPlayerBus.path,
+                "--method", "org.freedesktop.DBus.Properties.Get", MediaPlayerBus.playerInterface, property)
         }
 
         /// Position through GDBus, in µs.
@@ -102,13 +108,17 @@ struct MediaPlayerTests {
 
         #expect(restctl(player.bus, "start", "90s").succeeded)
         try player.waitForName(owned: true)
-        let list = Command.run(["playerctl", "--list-all"], environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address])
+        let list = Command.run(
+            ["playerctl", "--list-all"], environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address])
         #expect(list.output == "restd", "\(list)")
-        let introspection = gdbus(player.bus, "introspect", "--dest", MediaPlayerBus.name, "--object-path", MediaPlayerBus.path)
-        for part in ["interface org.mpris.MediaPlayer2 {", "interface org.mpris.MediaPlayer2.Player {",
-                     "Seek(in  x Offset);", "SetPosition(in  o TrackId,", "signals:\n      Seeked(x Position);",
-                     "readonly s Identity = 'Rest timer';", "readonly s DesktopEntry = 'restd';",
-                     "readonly b CanGoPrevious = false;", "readonly d Rate = 1.0;"] {
+        let introspection = gdbus(
+            player.bus, "introspect", "--dest", MediaPlayerBus.name, "--object-path", MediaPlayerBus.path)
+        for part in [
+            "interface org.mpris.MediaPlayer2 {", "interface org.mpris.MediaPlayer2.Player {",
+            "Seek(in  x Offset);", "SetPosition(in  o TrackId,", "signals:\n      Seeked(x Position);",
+            "readonly s Identity = 'Rest timer';", "readonly s DesktopEntry = 'restd';",
+            "readonly b CanGoPrevious = false;", "readonly d Rate = 1.0;",
+        ] {
             #expect(introspection.stdout.contains(part), "no \(part) in \(introspection)")
         }
 
@@ -162,7 +172,8 @@ struct MediaPlayerTests {
         try player.waitForName(owned: true)
         let result = Command.run(["/usr/bin/python3", "-c", Self.proxyScript, player.bus.address], timeout: 60)
         #expect(result.succeeded, "\(result)")
-        #expect(result.stdout == "status Playing\ntitle Squat\nstatus Paused\nseeked 1\nlength 120000000\n", "\(result)")
+        #expect(
+            result.stdout == "status Playing\ntitle Squat\nstatus Paused\nseeked 1\nlength 120000000\n", "\(result)")
         let timer = try player.client.timer(id: "default")
         #expect(timer.state == "paused" && timer.durationUSec == 120_000_000)
     }
@@ -184,23 +195,30 @@ struct MediaPlayerTests {
     @Test("playerctl status, metadata, play-pause, next and stop drive the rest through the commit path")
     func playerctlDrivesTheRest() throws {
         let player = try Player()
-        try player.client.updateLive(["workout": .string("Push day"), "heart_rate": .int32(142),
-                                      "progress_done": .int32(3), "progress_total": .int32(5)])
+        try player.client.updateLive([
+            "workout": .string("Push day"), "heart_rate": .int32(142),
+            "progress_done": .int32(3), "progress_total": .int32(5),
+        ])
         try player.client.start(id: "default", durationUSec: 90_000_000, label: "Squat", next: "Bench press")
         try player.waitForName(owned: true)
 
         #expect(playerctl(player.bus, "status").output == "Playing")
         let metadata = playerctl(player.bus, "metadata")
-        let lines = metadata.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
-        #expect(lines == [
-            "restd mpris:length 90000000",
-            "restd mpris:trackid '/io/restd/Rest1/timer/default'",
-            "restd xesam:album Push day",
-            "restd xesam:artist Next: Bench press",
-            "restd xesam:comment ♥ 142 bpm · 3/5",
-            "restd xesam:title Squat",
-        ], "\(metadata)")
-        #expect(playerctl(player.bus, "metadata", "--format", "{{title}} — {{artist}}").output == "Squat — Next: Bench press")
+        let lines = metadata.output.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(
+            lines == [
+                "restd mpris:length 90000000",
+                "restd mpris:trackid '/io/restd/Rest1/timer/default'",
+                "restd xesam:album Push day",
+                "restd xesam:artist Next: Bench press",
+                "restd xesam:comment ♥ 142 bpm · 3/5",
+                "restd xesam:title Squat",
+            ], "\(metadata)")
+        #expect(
+            playerctl(player.bus, "metadata", "--format", "{{title}} — {{artist}}").output
+                == "Squat — Next: Bench press")
 
         // play-pause: the same committed, acknowledged pause as `restctl pause`.
         #expect(playerctl(player.bus, "play-pause").succeeded)
@@ -215,7 +233,9 @@ struct MediaPlayerTests {
         #expect(try player.client.timer(id: "default").state == "expired")
         #expect(playerctl(player.bus, "status").output == "Stopped")
         try player.syncWatcher()
-        let statuses = player.playerSignals.compactMap { $0.changedProperties[MediaPlayerProperty.playbackStatus]?.string }
+        let statuses = player.playerSignals.compactMap {
+            $0.changedProperties[MediaPlayerProperty.playbackStatus]?.string
+        }
         #expect(statuses == ["Paused", "Playing", "Stopped"])
         #expect(!player.watcher.received.contains { $0.member == "Expired" })
         #expect(playerctl(player.bus, "next").succeeded)
@@ -261,8 +281,9 @@ struct MediaPlayerTests {
         let before = try player.client.timer(id: "default")
 
         // Back 30 s: 30 s more rest.
-        let back = gdbus(player.bus, "call", "--dest", MediaPlayerBus.name, "--object-path", MediaPlayerBus.path,
-                         "--method", "org.mpris.MediaPlayer2.Player.Seek", "--", "-30000000")
+        let back = gdbus(
+            player.bus, "call", "--dest", MediaPlayerBus.name, "--object-path", MediaPlayerBus.path,
+            "--method", "org.mpris.MediaPlayer2.Player.Seek", "--", "-30000000")
         #expect(back.succeeded, "\(back)")
         let added = try player.client.timer(id: "default")
         #expect(added.remainingUSec == before.remainingUSec + 30_000_000)
@@ -283,7 +304,9 @@ struct MediaPlayerTests {
         }
         #expect(lengths == [.int64(120_000_000), .int64(110_000_000)])
         // The position does not move when time is added or removed: the length does.
-        #expect(seeked.map { $0.arguments() } == Array(repeating: [.int64(Int64(90_000_000 - before.remainingUSec))], count: 2))
+        #expect(
+            seeked.map { $0.arguments() }
+                == Array(repeating: [.int64(Int64(90_000_000 - before.remainingUSec))], count: 2))
     }
 
     @Test("enabled and disabled by SIGHUP: the name comes and goes with the configuration")
@@ -333,8 +356,9 @@ struct MediaPlayerTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("with MPRIS enabled, restd does not wake while idle or while the followed rest is paused",
-          arguments: Quiet.allCases)
+    @Test(
+        "with MPRIS enabled, restd does not wake while idle or while the followed rest is paused",
+        arguments: Quiet.allCases)
     func sleepsWithMediaPlayer(_ quiet: Quiet) throws {
         let player = try Player()
         switch quiet {
@@ -344,8 +368,10 @@ struct MediaPlayerTests {
             #expect(restctl(player.bus, "cancel").succeeded)
             try player.waitForName(owned: false)
         case .paused:
-            try player.client.updateLive(["workout": .string("Push day"), "progress_done": .int32(1),
-                                          "progress_total": .int32(5)])
+            try player.client.updateLive([
+                "workout": .string("Push day"), "progress_done": .int32(1),
+                "progress_total": .int32(5),
+            ])
             try player.client.start(id: "default", durationUSec: 600_000_000)
             try player.waitForName(owned: true)
             try player.client.updateLive(["progress_done": .int32(2)])  // a trailing Metadata is due in 5 s

@@ -4,6 +4,7 @@ import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,8 +26,10 @@ final class NotifyingDaemon {
     /// - locale: LC_ALL for restd (set explicitly, so that the tests do not depend on the caller's).
     /// - serviceDirectories: for D-Bus activation.
     /// - config: the text of restd's config.toml; nil for none (the defaults).
-    init(capabilities: [String]? = NotificationServer.fullCapabilities, locale: String = "C.UTF-8",
-         serviceDirectories: [String] = [], config: String? = nil) throws {
+    init(
+        capabilities: [String]? = NotificationServer.fullCapabilities, locale: String = "C.UTF-8",
+        serviceDirectories: [String] = [], config: String? = nil
+    ) throws {
         bus = try TestBus(serviceDirectories: serviceDirectories)
         state = try TempDirectory(prefix: "restd-state")
         configHome = try TempDirectory(prefix: "restd-cfg")
@@ -34,8 +37,9 @@ final class NotifyingDaemon {
         calls = try MockCalls(bus: bus)
         signals = try SignalWatcher.restd(bus: bus)
         if let capabilities { server = try NotificationServer(bus: bus, capabilities: capabilities) }
-        restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: configHome.path,
-                                       arguments: ["--verbose"], environment: ["LC_ALL": locale])
+        restd = try RestdProcess.start(
+            bus: bus, stateHome: state.path, configHome: configHome.path,
+            arguments: ["--verbose"], environment: ["LC_ALL": locale])
         client = try RestdClient(address: bus.address)
     }
 
@@ -51,8 +55,9 @@ final class NotifyingDaemon {
     func restartRestd(editingState change: () throws -> Void) throws {
         restd.kill9()
         try change()
-        restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: configHome.path,
-                                       arguments: ["--verbose"], environment: ["LC_ALL": "C.UTF-8"])
+        restd = try RestdProcess.start(
+            bus: bus, stateHome: state.path, configHome: configHome.path,
+            arguments: ["--verbose"], environment: ["LC_ALL": "C.UTF-8"])
     }
 
     /// Waits for the Expired signal of `id`: its deadline and when restd fired it.
@@ -115,10 +120,11 @@ struct NotificationTests {
         #expect(notify.summary == "Rest over")
         #expect(notify.body == "Squat · Next: Bench press")
         #expect(notify.actions == ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"])
-        #expect(notify.hints == [
-            "urgency": .byte(2), "category": .string("x-restd.timer"),
-            "sound-name": .string("alarm-clock-elapsed"), "desktop-entry": .string("restd"),
-        ])
+        #expect(
+            notify.hints == [
+                "urgency": .byte(2), "category": .string("x-restd.timer"),
+                "sound-name": .string("alarm-clock-elapsed"), "desktop-entry": .string("restd"),
+            ])
         #expect(notify.expireTimeout == 0)
 
         try daemon.client.start(id: "bench", durationUSec: 1_000_000)
@@ -128,9 +134,11 @@ struct NotificationTests {
         #expect(daemon.warnings() == 0, "\(daemon.restd.log())")
     }
 
-    @Test("actions only when advertised, escaped markup only when advertised", arguments: [
-        ["body", "body-markup", "actions"], ["body", "actions"], ["body", "body-markup"], ["body"],
-    ])
+    @Test(
+        "actions only when advertised, escaped markup only when advertised",
+        arguments: [
+            ["body", "body-markup", "actions"], ["body", "actions"], ["body", "body-markup"], ["body"],
+        ])
     func capabilityVariants(_ capabilities: [String]) throws {
         let daemon = try NotifyingDaemon(capabilities: capabilities)
         try daemon.client.start(id: "t", durationUSec: 1_000_000, label: "<b>x</b> & y", next: "a<i>b")
@@ -140,8 +148,10 @@ struct NotificationTests {
         } else {
             #expect(notify.body == "<b>x</b> & y · Next: a<i>b")
         }
-        #expect(notify.actions == (capabilities.contains("actions")
-            ? ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"] : []))
+        #expect(
+            notify.actions
+                == (capabilities.contains("actions")
+                    ? ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"] : []))
         #expect(notify.summary == "Rest over")
     }
 
@@ -217,14 +227,16 @@ struct NotificationTests {
         // `gdbus emit` fails now and then with "Error flushing connection: The connection is
         // closed", 69 times in 400 in a loop on this machine.)
         let stranger = try Connection.open(address: daemon.bus.address)
-        let forged = try Message.signal(path: NotificationServer.path, interface: NotificationServer.interface,
-                                        name: "ActionInvoked")
+        let forged = try Message.signal(
+            path: NotificationServer.path, interface: NotificationServer.interface,
+            name: "ActionInvoked")
         try forged.append([.uint32(1), .string("restart")])
         #expect(stranger.send(forged))
         // The bus routes each connection's messages in order: once it has answered this, the
         // forged signal is on its way to restd, ahead of anything sent after.
-        let ping = try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                          interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        let ping = try Message.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus.Peer", member: "Ping")
         _ = try stranger.callBlocking(ping, timeoutMilliseconds: 30_000)
         // The real thing, last: once its effect is seen, the others have been handled too.
         try daemon.serverEmits("ActionInvoked", "us", .uint32(1), .string("default"))
@@ -239,11 +251,12 @@ struct NotificationTests {
 
     @Test("urgency and buttons come from config.toml, in its order; the pre-alert stays low and without buttons")
     func styleFromConfig() throws {
-        let daemon = try NotifyingDaemon(config: """
-            [notifications]
-            urgency = "normal"
-            actions = ["cancel", "add_1m"]
-            """)
+        let daemon = try NotifyingDaemon(
+            config: """
+                [notifications]
+                urgency = "normal"
+                actions = ["cancel", "add_1m"]
+                """)
         try daemon.client.start(id: "t", durationUSec: 2_000_000, label: "Plank", warnUSec: 1_000_000)
         let shown = try daemon.calls.waitFor("Notify", count: 2)
         let (warning, expiry) = (shown[0], shown[1])
@@ -257,14 +270,19 @@ struct NotificationTests {
 
     @Test("German labels for every button")
     func germanButtons() throws {
-        let daemon = try NotifyingDaemon(locale: "de_DE.UTF-8", config: """
-            [notifications]
-            actions = ["add_30s", "add_1m", "restart", "cancel"]
-            """)
+        let daemon = try NotifyingDaemon(
+            locale: "de_DE.UTF-8",
+            config: """
+                [notifications]
+                actions = ["add_30s", "add_1m", "restart", "cancel"]
+                """)
         try daemon.client.start(id: "t", durationUSec: 1_000_000)
         let notify = try #require(try daemon.calls.waitFor("Notify").first)
-        #expect(notify.actions == ["default", "Schließen", "add_30s", "+30 s", "add_1m", "+1 Min.", "restart", "Nochmal",
-                                   "cancel", "Abbrechen"])
+        #expect(
+            notify.actions == [
+                "default", "Schließen", "add_30s", "+30 s", "add_1m", "+1 Min.", "restart", "Nochmal",
+                "cancel", "Abbrechen",
+            ])
         #expect(notify.hints?["urgency"] == .byte(2))
     }
 
@@ -329,16 +347,19 @@ struct NotificationTests {
         #expect(try daemon.client.timer(id: "a").durationUSec == 30_000_000)
     }
 
-    @Test("sound_command runs when Rest over is shown, exactly when the server has no sound capability",
-          arguments: [["body", "actions"], NotificationServer.fullCapabilities])
+    @Test(
+        "sound_command runs when Rest over is shown, exactly when the server has no sound capability",
+        arguments: [["body", "actions"], NotificationServer.fullCapabilities])
     func soundCommand(_ capabilities: [String]) throws {
         let sounds = try TempDirectory(prefix: "restd-snd")
         // A space in the name: the argv reaches the program as it is, without a shell.
         let played = sounds.path("rest over")
-        let daemon = try NotifyingDaemon(capabilities: capabilities, config: """
-            [notifications]
-            sound_command = ["touch", "\(played)"]
-            """)
+        let daemon = try NotifyingDaemon(
+            capabilities: capabilities,
+            config: """
+                [notifications]
+                sound_command = ["touch", "\(played)"]
+                """)
         try daemon.client.start(id: "t", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify")
         // Logged after restd decided on the sound, in the same turn of its loop.
@@ -358,13 +379,16 @@ struct NotificationTests {
 
     @Test("a sound command that cannot be started is logged once; a reload brings one that works")
     func soundCommandMissing() throws {
-        let daemon = try NotifyingDaemon(capabilities: ["body", "actions"], config: """
-            [notifications]
-            sound_command = ["/nonexistent/restd-no-player", "x.oga"]
-            """)
+        let daemon = try NotifyingDaemon(
+            capabilities: ["body", "actions"],
+            config: """
+                [notifications]
+                sound_command = ["/nonexistent/restd-no-player", "x.oga"]
+                """)
         try daemon.client.start(id: "a", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify")
-        try daemon.restd.waitForLog(containing: "cannot run the sound command /nonexistent/restd-no-player: No such file or directory")
+        try daemon.restd.waitForLog(
+            containing: "cannot run the sound command /nonexistent/restd-no-player: No such file or directory")
         try daemon.client.start(id: "b", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify", count: 2)
         let log = try daemon.restd.waitForLog(containing: "the sound command failed again")
@@ -394,7 +418,8 @@ struct NotificationTests {
         try daemon.expired("a")
         try daemon.expired("b")
         let shown = try daemon.calls.waitFor("Notify", count: 2)
-        let ids = Dictionary(uniqueKeysWithValues: shown.enumerated().map { ($0.element.body ?? "", Int64($0.offset + 1)) })
+        let ids = Dictionary(
+            uniqueKeysWithValues: shown.enumerated().map { ($0.element.body ?? "", Int64($0.offset + 1)) })
         try daemon.client.start(id: "a", durationUSec: 60_000_000, label: "replaced")
         #expect(try daemon.calls.waitFor("CloseNotification").map(\.closedID) == [ids["a"]])
         try daemon.client.cancel(id: "b")
@@ -445,7 +470,9 @@ struct NotificationTests {
     @Test("a D-Bus activatable server is started by the first notification, which it then shows once")
     func activatedServer() throws {
         let services = try TempDirectory(prefix: "restd-svc")
-        try services.write("org.freedesktop.Notifications.service", """
+        try services.write(
+            "org.freedesktop.Notifications.service",
+            """
             [D-BUS Service]
             Name=org.freedesktop.Notifications
             Exec=\(NotificationServer.python) -m dbusmock --template notification_daemon -p '{"capabilities": "body actions"}'
@@ -465,7 +492,9 @@ struct NotificationTests {
         let services = try TempDirectory(prefix: "restd-svc")
         // A dbusmock template: like a server that is up on the bus but still loading, the first
         // GetCapabilities is answered after 3 s, when restd has given up on it.
-        let template = try services.write("slow_notifications.py", """
+        let template = try services.write(
+            "slow_notifications.py",
+            """
             BUS_NAME = 'org.freedesktop.Notifications'
             MAIN_OBJ = '/org/freedesktop/Notifications'
             MAIN_IFACE = 'org.freedesktop.Notifications'
@@ -482,7 +511,9 @@ struct NotificationTests {
                 ])
 
             """)
-        try services.write("org.freedesktop.Notifications.service", """
+        try services.write(
+            "org.freedesktop.Notifications.service",
+            """
             [D-BUS Service]
             Name=org.freedesktop.Notifications
             Exec=\(NotificationServer.python) -m dbusmock --template \(template)

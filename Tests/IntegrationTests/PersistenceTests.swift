@@ -36,21 +36,26 @@ struct PersistenceTests {
         #expect(try daemon.restd.waitForExit() == 0)
         // A row no restd writes (an id with a space), put there with Python's sqlite3 module.
         let database = daemon.state.path("restd/state.sqlite")
-        let insert = Command.run(["/usr/bin/python3", "-c", """
+        let insert = Command.run([
+            "/usr/bin/python3", "-c",
+            """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             db.execute("INSERT INTO timers SELECT 'bad id', label, next, notify, base_duration_usec, state, "
                        "duration_usec, started_at_usec, ends_at_usec, remaining_usec, expired_at_usec, "
                        "updated_at_usec, warn_usec, warned, rest_source FROM timers WHERE id = 'good'")
             db.commit()
-            """, database])
+            """, database,
+        ])
         try #require(insert.succeeded, "\(insert)")
 
         let restd = try RestdProcess.start(bus: daemon.bus, stateHome: daemon.state.path)
         defer { restd.terminate() }
         #expect(try RestdClient(address: daemon.bus.address).timers().map(\.id) == ["good"])
         let log = restd.log()
-        #expect(log.components(separatedBy: "skipped a stored timer: row \"bad id\" has an invalid id").count == 2, "\(log)")
+        #expect(
+            log.components(separatedBy: "skipped a stored timer: row \"bad id\" has an invalid id").count == 2, "\(log)"
+        )
         #expect(!log.contains("skipping a stored timer"), "\(log)")
     }
 
@@ -63,10 +68,12 @@ struct PersistenceTests {
         var endsAt: UInt64 = 0
         var killedInTime = false
         for durationUSec: UInt64 in [1_000_000, 5_000_000, 20_000_000] {
-            let before = try SignalWatcher(bus: daemon.bus, rules: [
-                "type='signal',sender='io.restd.Rest1'",
-                "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='io.restd.Rest1'",
-            ])
+            let before = try SignalWatcher(
+                bus: daemon.bus,
+                rules: [
+                    "type='signal',sender='io.restd.Rest1'",
+                    "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='io.restd.Rest1'",
+                ])
             try daemon.client.start(id: "short", durationUSec: durationUSec)
             endsAt = try daemon.client.timer(id: "short").endsAtUSec
             _ = daemon.restd.kill9()
@@ -121,7 +128,8 @@ struct PersistenceTests {
         try daemon.client.start(id: "t", durationUSec: 60_000_000)
         let directory = daemon.state.path("restd")
         let dirMode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
-        let fileMode = try FileManager.default.attributesOfItem(atPath: directory + "/state.sqlite")[.posixPermissions] as? Int
+        let fileMode =
+            try FileManager.default.attributesOfItem(atPath: directory + "/state.sqlite")[.posixPermissions] as? Int
         #expect(dirMode == 0o700)
         #expect(fileMode == 0o600)
     }

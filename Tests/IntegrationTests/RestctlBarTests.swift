@@ -2,6 +2,7 @@ import Foundation
 import ProcessHarness
 import RestClient
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,8 +20,9 @@ struct RestctlBarTests {
 
     // MARK: watch --format
 
-    @Test("a scripted timer line by line: idle, start, pause, add, live, resume, expire, cancel",
-          arguments: ["waybar", "polybar", "i3blocks", "i3status-rs"])
+    @Test(
+        "a scripted timer line by line: idle, start, pause, add, live, resume, expire, cancel",
+        arguments: ["waybar", "polybar", "i3blocks", "i3status-rs"])
     func scripted(format: String) throws {
         let daemon = try RunningDaemon()
         let watch = try WatchProcess(bus: daemon.bus, arguments: ["--format", format])
@@ -79,9 +81,10 @@ struct RestctlBarTests {
 
     @Test("the README's table of bar texts is what a bar shows, state by state, live fields included")
     func readmeTable() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("README.md"), encoding: .utf8)
         // The rows of the table under "| state | text |": each state and the texts shown for it.
         let table = try #require(readme.components(separatedBy: "| state | text |\n").dropFirst().first)
         var texts: [String: [String]] = [:]
@@ -165,15 +168,18 @@ struct RestctlBarTests {
         #expect(pipe(&fds) == 0)
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         let errors = try anonymousFile()
-        let child = try ChildProcess(executable: try BuildProducts.executable("restctl"),
-                                     arguments: ["watch", "--format", "i3status-rs"],
-                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
-                                     stdout: fds[1], stderr: errors.fileDescriptor)
+        let child = try ChildProcess(
+            executable: try BuildProducts.executable("restctl"),
+            arguments: ["watch", "--format", "i3status-rs"],
+            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+            stdout: fds[1], stderr: errors.fileDescriptor)
         close(fds[1])
         defer { child.killAndReap() }
         var endOfFile = false
         let first = readLine(from: fds[0], timeout: 30, endOfFile: &endOfFile)
-        #expect(first?.hasPrefix(#"{"icon":"pomodoro_break","state":"Good","text":""#) == true, "\(String(describing: first))")
+        #expect(
+            first?.hasPrefix(#"{"icon":"pomodoro_break","state":"Good","text":""#) == true,
+            "\(String(describing: first))")
         close(fds[0])
         // The next tick finds nobody reading.
         let termination = child.wait(timeout: 30)
@@ -181,16 +187,26 @@ struct RestctlBarTests {
         #expect(readAll(errors).isEmpty, "\(readAll(errors))")
     }
 
-    @Test("format problems exit 64 before anything reaches the bus", arguments: [
-        (["watch", "--json", "--format", "waybar"], "restctl: --json is --format json; give one format only\nUsage: restctl watch "),
-        (["watch", "--format", "lemonbar"], "restctl: the value 'lemonbar' is invalid for '--format <format>'; "
-            + "give one of text, json, waybar, polybar, i3blocks, i3status-rs\n"),
-    ])
+    @Test(
+        "format problems exit 64 before anything reaches the bus",
+        arguments: [
+            (
+                ["watch", "--json", "--format", "waybar"],
+                "restctl: --json is --format json; give one format only\nUsage: restctl watch "
+            ),
+            (
+                ["watch", "--format", "lemonbar"],
+                "restctl: the value 'lemonbar' is invalid for '--format <format>'; "
+                    + "give one of text, json, waybar, polybar, i3blocks, i3status-rs\n"
+            ),
+        ])
     func usageErrors(args: [String], stderrPrefix: String) throws {
         let bus = try TestBus()
         let result = restctl(bus, args)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
-        #expect(stderrPrefix.hasSuffix("\n") ? result.stderr == stderrPrefix : result.stderr.hasPrefix(stderrPrefix), "\(result)")
+        #expect(
+            stderrPrefix.hasSuffix("\n") ? result.stderr == stderrPrefix : result.stderr.hasPrefix(stderrPrefix),
+            "\(result)")
     }
 
     @Test("--json and --format json are the same")
@@ -208,7 +224,8 @@ struct RestctlBarTests {
     /// `remaining_usec` of the default timer, from `status --json` (exact while paused).
     private func remainingUSec(_ daemon: RunningDaemon) throws -> UInt64 {
         let json = restctl(daemon.bus, "status", "--json")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
         return UInt64(try #require(object["remaining_usec"] as? Int, "\(json)"))
     }
 }
@@ -219,7 +236,9 @@ private struct Bar {
     let format: String
 
     func idle(heartRate: Bool = false, progress: Bool = false) -> String {
-        line(time: "idle", kind: "idle", percentage: 0, status: "no rest timer", heartRate: heartRate, progress: progress)
+        line(
+            time: "idle", kind: "idle", percentage: 0, status: "no rest timer", heartRate: heartRate, progress: progress
+        )
     }
 
     func paused(leftUSec: UInt64, durationUSec: UInt64, progress: Bool = false) -> String {
@@ -227,14 +246,16 @@ private struct Bar {
         let percentage = Int((durationUSec - seconds * 1_000_000) * 100 / durationUSec)
         let left = TimeFormat.clock(seconds: seconds)
         let of = TimeFormat.clock(seconds: durationUSec / 1_000_000)
-        return line(time: "paused " + left, kind: "paused", percentage: percentage,
-                    status: "paused, \(left) left of \(of)", progress: progress)
+        return line(
+            time: "paused " + left, kind: "paused", percentage: percentage,
+            status: "paused, \(left) left of \(of)", progress: progress)
     }
 
     func running(seconds: Int, durationSeconds: Int, progress: Bool = false) -> String {
         let left = TimeFormat.clock(seconds: UInt64(seconds))
-        return line(time: left, kind: "running", percentage: (durationSeconds - seconds) * 100 / durationSeconds,
-                    status: "\(left) left of \(TimeFormat.clock(seconds: UInt64(durationSeconds)))", progress: progress)
+        return line(
+            time: left, kind: "running", percentage: (durationSeconds - seconds) * 100 / durationSeconds,
+            status: "\(left) left of \(TimeFormat.clock(seconds: UInt64(durationSeconds)))", progress: progress)
     }
 
     func expired(overtime: Int, progress: Bool = false) -> String {
@@ -253,27 +274,34 @@ private struct Bar {
     }
 
     private func seconds(_ line: String, _ pattern: String) -> Int? {
-        guard let regex = try? Regex(pattern, as: (Substring, Substring, Substring).self), let match = line.firstMatch(of: regex),
-              let minutes = Int(match.output.1), let seconds = Int(match.output.2)
+        guard let regex = try? Regex(pattern, as: (Substring, Substring, Substring).self),
+            let match = line.firstMatch(of: regex),
+            let minutes = Int(match.output.1), let seconds = Int(match.output.2)
         else { return nil }
         return minutes * 60 + seconds
     }
 
-    private func line(time: String, kind: String, percentage: Int, status: String,
-                      heartRate: Bool = false, progress: Bool = false) -> String {
-        let text = time + (kind == "idle" ? "" : " " + RestctlBarTests.squat)
+    private func line(
+        time: String, kind: String, percentage: Int, status: String,
+        heartRate: Bool = false, progress: Bool = false
+    ) -> String {
+        let text =
+            time + (kind == "idle" ? "" : " " + RestctlBarTests.squat)
             + (heartRate ? " ♥142" : "") + (progress ? " 3/5" : "")
         var live: [String] = []
         if heartRate { live.append("heart_rate=142") }
         if progress { live.append("progress=3/5") }
         switch format {
         case "waybar":
-            let tooltip = (kind == "idle" ? "" : #"Squat · Next: Bench press\u000a"#) + status
+            let tooltip =
+                (kind == "idle" ? "" : #"Squat · Next: Bench press\u000a"#) + status
                 + (live.isEmpty ? "" : #"\u000a"# + live.joined(separator: " "))
             return #"{"text":""# + text + #"","alt":""# + kind + #"","tooltip":""# + tooltip + #"","class":""# + kind
                 + #"","percentage":"# + String(percentage) + "}"
         case "i3status-rs":
-            let icon = ["running": "pomodoro_break", "paused": "pomodoro_paused", "expired": "bell", "idle": "pomodoro_stopped"]
+            let icon = [
+                "running": "pomodoro_break", "paused": "pomodoro_paused", "expired": "bell", "idle": "pomodoro_stopped",
+            ]
             let state = ["running": "Good", "paused": "Info", "expired": "Critical", "idle": "Idle"]
             return #"{"icon":""# + icon[kind]! + #"","state":""# + state[kind]! + #"","text":""# + text
                 + #"","short_text":""# + time + #""}"#

@@ -3,6 +3,7 @@ import Foundation
 import ProcessHarness
 import RestClient
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +19,8 @@ import Darwin
 /// waiting for a line; nothing here sleeps to assert timing.
 @Suite("restctl live and watch", .serialized)
 struct RestctlLiveTests {
-    static let notRunning = "restd is not running on the session bus; start it: "
+    static let notRunning =
+        "restd is not running on the session bus; start it: "
         + "run `restd` (in another terminal, or as `restd &`)"
 
     // MARK: live
@@ -26,14 +28,17 @@ struct RestctlLiveTests {
     @Test("live sends the options as one update; --end clears every field")
     func liveOptions() throws {
         let daemon = try RunningDaemon()
-        let result = restctl(daemon.bus, "live", "--heart-rate", "142", "--done", "3", "--total", "5",
-                             "--exercise", "Bench press")
-        #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)\n\(daemon.restd.log())")
+        let result = restctl(
+            daemon.bus, "live", "--heart-rate", "142", "--done", "3", "--total", "5",
+            "--exercise", "Bench press")
+        #expect(
+            result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)\n\(daemon.restd.log())")
         // The first update after a quiet interval is broadcast at once.
-        #expect(try daemon.client.liveFields() == [
-            "heart_rate": .int64(142), "progress_done": .int64(3), "progress_total": .int64(5),
-            "exercise": .string("Bench press"),
-        ])
+        #expect(
+            try daemon.client.liveFields() == [
+                "heart_rate": .int64(142), "progress_done": .int64(3), "progress_total": .int64(5),
+                "exercise": .string("Bench press"),
+            ])
 
         let end = restctl(daemon.bus, "live", "--end")
         #expect(end.status == 0 && end.stdout.isEmpty && end.stderr.isEmpty, "\(end)")
@@ -44,13 +49,16 @@ struct RestctlLiveTests {
     @Test("--set types custom values; options and --set go in the same update")
     func liveSet() throws {
         let daemon = try RunningDaemon()
-        let result = restctl(daemon.bus, "live", "--workout", "Push", "--set", "x_zone=3", "--set", "x_note=easy going",
-                             "--set", "x_fast=true", "--set", "x_speed=2.5", "--set", #"x_code="42""#)
+        let result = restctl(
+            daemon.bus, "live", "--workout", "Push", "--set", "x_zone=3", "--set", "x_note=easy going",
+            "--set", "x_fast=true", "--set", "x_speed=2.5", "--set", #"x_code="42""#)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)\n\(daemon.restd.log())")
-        #expect(try daemon.client.liveFields() == [
-            "workout": .string("Push"), "x_zone": .int64(3), "x_note": .string("easy going"), "x_fast": .boolean(true),
-            "x_speed": .double(2.5), "x_code": .string("42"),
-        ])
+        #expect(
+            try daemon.client.liveFields() == [
+                "workout": .string("Push"), "x_zone": .int64(3), "x_note": .string("easy going"),
+                "x_fast": .boolean(true),
+                "x_speed": .double(2.5), "x_code": .string("42"),
+            ])
     }
 
     @Test("a value restd refuses: its sentence, exit 1, nothing changed")
@@ -68,7 +76,8 @@ struct RestctlLiveTests {
     @Test("--stdin: good lines applied, bad ones reported with their number and skipped, exit 1")
     func liveStdin() throws {
         let daemon = try RunningDaemon()
-        let watcher = try SignalWatcher(bus: daemon.bus, rules: ["type='signal',sender='io.restd.Rest1',path='/io/restd/Rest1/live'"])
+        let watcher = try SignalWatcher(
+            bus: daemon.bus, rules: ["type='signal',sender='io.restd.Rest1',path='/io/restd/Rest1/live'"])
         let input = """
             heart_rate=120 progress_done=1 progress_total=4
 
@@ -83,13 +92,14 @@ struct RestctlLiveTests {
             """
         let result = restctl(daemon.bus, ["live", "--stdin"], stdin: input)
         #expect(result.status == 1 && result.stdout.isEmpty, "\(result)\n\(daemon.restd.log())")
-        #expect(result.stderr == """
-            restctl: line 5: heart_rate 300 is out of range 20…250 bpm
-            restctl: line 7: JSON: heart_rate is an array; values are strings, numbers, true or false
-            restctl: line 8: heart_rate "fast" is not an integer
-            restctl: skipped 3 of 7 updates
+        #expect(
+            result.stderr == """
+                restctl: line 5: heart_rate 300 is out of range 20…250 bpm
+                restctl: line 7: JSON: heart_rate is an array; values are strings, numbers, true or false
+                restctl: line 8: heart_rate "fast" is not an integer
+                restctl: skipped 3 of 7 updates
 
-            """, "\(result)")
+                """, "\(result)")
         let expected: [String: DBusValue] = [
             "heart_rate": .int64(142), "progress_done": .int64(2), "progress_total": .int64(4),
             "exercise": .string("Bench press (paused)"), "x_rpe": .double(8.5), "x_done": .boolean(true),
@@ -103,7 +113,8 @@ struct RestctlLiveTests {
     @Test("--stdin with every line good (or blank) exits 0 quietly")
     func liveStdinClean() throws {
         let daemon = try RunningDaemon()
-        let result = restctl(daemon.bus, ["live", "--stdin"], stdin: "# warm-up\n\nheart_rate=100\n{\"heart_rate\":101}")
+        let result = restctl(
+            daemon.bus, ["live", "--stdin"], stdin: "# warm-up\n\nheart_rate=100\n{\"heart_rate\":101}")
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
         let empty = restctl(daemon.bus, ["live", "--stdin"], stdin: "")
         #expect(empty.status == 0 && empty.stderr.isEmpty, "\(empty)")
@@ -116,20 +127,25 @@ struct RestctlLiveTests {
         #expect(pipe(&fds) == 0)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         let errors = try anonymousFile()
-        let child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
-                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
-                                     stdin: fds[0], stderr: errors.fileDescriptor)
+        let child = try ChildProcess(
+            executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
+            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+            stdin: fds[0], stderr: errors.fileDescriptor)
         close(fds[0])
         defer { child.killAndReap() }
         // A refused line is the sign that restctl is through with the lines before it.
         write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
         let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
-        try waitUntil("restctl to refuse line 2", interval: 0.005,
-                      givingUpIf: { child.termination.map { "restctl \($0)" } },
-                      details: { "its stderr:\n\(readAll(errors))" }) { readAll(errors) == refused }
-        let names = try SignalWatcher(bus: daemon.bus, rules: [
-            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='io.restd.Rest1'",
-        ])
+        try waitUntil(
+            "restctl to refuse line 2", interval: 0.005,
+            givingUpIf: { child.termination.map { "restctl \($0)" } },
+            details: { "its stderr:\n\(readAll(errors))" }
+        ) { readAll(errors) == refused }
+        let names = try SignalWatcher(
+            bus: daemon.bus,
+            rules: [
+                "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='io.restd.Rest1'"
+            ])
         daemon.restd.kill9()
         // A precondition, not a timing check: the bus has seen restd go.
         try names.waitFor(timeout: 30, "restd's name released") { $0.arguments().dropFirst(2).first?.string == "" }
@@ -147,24 +163,28 @@ struct RestctlLiveTests {
         #expect(pipe(&fds) == 0)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         let errors = try anonymousFile()
-        let child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
-                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
-                                     stdin: fds[0], stderr: errors.fileDescriptor)
+        let child = try ChildProcess(
+            executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
+            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+            stdin: fds[0], stderr: errors.fileDescriptor)
         close(fds[0])
         defer { child.killAndReap() }
         // A refused line is the sign that restctl is through with the line before it: a precondition.
         write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
         let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
-        try waitUntil("restctl to refuse line 2", interval: 0.005,
-                      givingUpIf: { child.termination.map { "restctl \($0)" } },
-                      details: { "its stderr:\n\(readAll(errors))" }) { readAll(errors) == refused }
+        try waitUntil(
+            "restctl to refuse line 2", interval: 0.005,
+            givingUpIf: { child.termination.map { "restctl \($0)" } },
+            details: { "its stderr:\n\(readAll(errors))" }
+        ) { readAll(errors) == refused }
         daemon.bus.kill()
         close(fds[1])
         let termination = child.wait(timeout: 30)
         #expect(termination == .exited(69), "\(String(describing: termination)): \(readAll(errors))")
         let said = readAll(errors).dropFirst(refused.count)
         #expect(said.hasPrefix("restctl: after line 2: the D-Bus session bus went away ("), "\(readAll(errors))")
-        #expect(said.hasSuffix("), and restd with it: the session ended or the bus was stopped\n"), "\(readAll(errors))")
+        #expect(
+            said.hasSuffix("), and restd with it: the session ended or the bus was stopped\n"), "\(readAll(errors))")
     }
 
     @Test("--stdin: restd restarted while waiting for input: the fields sent are gone with it, 69")
@@ -174,39 +194,61 @@ struct RestctlLiveTests {
         #expect(pipe(&fds) == 0)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         let errors = try anonymousFile()
-        let child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
-                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
-                                     stdin: fds[0], stderr: errors.fileDescriptor)
+        let child = try ChildProcess(
+            executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
+            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+            stdin: fds[0], stderr: errors.fileDescriptor)
         close(fds[0])
         defer { child.killAndReap() }
         // A refused line is the sign that restctl is through with the line before it: a precondition.
         write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
         let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
-        try waitUntil("restctl to refuse line 2", interval: 0.005,
-                      givingUpIf: { child.termination.map { "restctl \($0)" } },
-                      details: { "its stderr:\n\(readAll(errors))" }) { readAll(errors) == refused }
+        try waitUntil(
+            "restctl to refuse line 2", interval: 0.005,
+            givingUpIf: { child.termination.map { "restctl \($0)" } },
+            details: { "its stderr:\n\(readAll(errors))" }
+        ) { readAll(errors) == refused }
         try daemon.crashAndRestart()
         close(fds[1])
         let termination = child.wait(timeout: 30)
         #expect(termination == .exited(69), "\(String(describing: termination)): \(readAll(errors))")
-        #expect(readAll(errors) == refused + "restctl: after line 2: restd stopped, and the live fields sent went with it; "
-            + "send them again once it runs: run `restd` (in another terminal, or as `restd &`)\n", "\(readAll(errors))")
+        #expect(
+            readAll(errors) == refused + "restctl: after line 2: restd stopped, and the live fields sent went with it; "
+                + "send them again once it runs: run `restd` (in another terminal, or as `restd &`)\n",
+            "\(readAll(errors))")
     }
 
-    @Test("argument problems exit 64 before anything reaches the bus", arguments: [
-        (["live"], "restctl: give at least one field (--heart-rate, --done, --total, --exercise, --workout, --set KEY=VALUE), --end or --stdin.\nUsage: restctl live "),
-        (["live", "--end", "--heart-rate", "100"], "restctl: --end clears every field; give no fields with it\nUsage: "),
-        (["live", "--stdin", "--exercise", "Squat"], "restctl: --stdin reads every update from standard input; give no fields or --end with it\nUsage: "),
-        (["live", "--stdin", "--end"], "restctl: --stdin reads every update from standard input; give no fields or --end with it\nUsage: "),
-        (["live", "--set", "x_zone"], "restctl: \"x_zone\" is not key=value\n"),
-        (["live", "--set", "heart_rate=fast"], "restctl: heart_rate \"fast\" is not an integer\n"),
-        (["live", "--heart-rate", "100", "--set", "heart_rate=101"], "restctl: heart_rate is given twice\n"),
-        (["live", "--heart-rate", "fast"], "restctl: the value 'fast' is invalid for '--heart-rate <bpm>'\n"),
-        (["watch", "--rate", "0"], "restctl: --rate 0 is out of range: give 0.01 to 20 updates per second\n"),
-        (["watch", "--rate", "21"], "restctl: --rate 21 is out of range: give 0.01 to 20 updates per second\n"),
-        (["watch", "--rate", "-1"], "restctl: --rate -1 is out of range: give 0.01 to 20 updates per second\n"),
-        (["watch", "--id", "a.b"], "restctl: timer id \"a.b\" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -\n"),
-    ])
+    @Test(
+        "argument problems exit 64 before anything reaches the bus",
+        arguments: [
+            (
+                ["live"],
+                "restctl: give at least one field (--heart-rate, --done, --total, --exercise, --workout, --set KEY=VALUE), --end or --stdin.\nUsage: restctl live "
+            ),
+            (
+                ["live", "--end", "--heart-rate", "100"],
+                "restctl: --end clears every field; give no fields with it\nUsage: "
+            ),
+            (
+                ["live", "--stdin", "--exercise", "Squat"],
+                "restctl: --stdin reads every update from standard input; give no fields or --end with it\nUsage: "
+            ),
+            (
+                ["live", "--stdin", "--end"],
+                "restctl: --stdin reads every update from standard input; give no fields or --end with it\nUsage: "
+            ),
+            (["live", "--set", "x_zone"], "restctl: \"x_zone\" is not key=value\n"),
+            (["live", "--set", "heart_rate=fast"], "restctl: heart_rate \"fast\" is not an integer\n"),
+            (["live", "--heart-rate", "100", "--set", "heart_rate=101"], "restctl: heart_rate is given twice\n"),
+            (["live", "--heart-rate", "fast"], "restctl: the value 'fast' is invalid for '--heart-rate <bpm>'\n"),
+            (["watch", "--rate", "0"], "restctl: --rate 0 is out of range: give 0.01 to 20 updates per second\n"),
+            (["watch", "--rate", "21"], "restctl: --rate 21 is out of range: give 0.01 to 20 updates per second\n"),
+            (["watch", "--rate", "-1"], "restctl: --rate -1 is out of range: give 0.01 to 20 updates per second\n"),
+            (
+                ["watch", "--id", "a.b"],
+                "restctl: timer id \"a.b\" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -\n"
+            ),
+        ])
     func usageErrors(args: [String], stderr: String) throws {
         // A value that cannot be used is one sentence; a command of the wrong shape adds the usage lines.
         let bus = try TestBus()
@@ -220,41 +262,44 @@ struct RestctlLiveTests {
         let bus = try TestBus()
         let live = restctl(bus, ["live", "--help"], environment: ["COLUMNS": "80"])
         #expect(live.status == 0, "\(live)")
-        #expect(live.stdout.contains("USAGE: restctl live [--heart-rate <bpm>] [--done <n>] [--total <n>] "
-            + "[--exercise <text>] [--workout <text>] [--set <key=value> ...] [--end] [--stdin]\n"), "\(live)")
+        #expect(
+            live.stdout.contains(
+                "USAGE: restctl live [--heart-rate <bpm>] [--done <n>] [--total <n>] "
+                    + "[--exercise <text>] [--workout <text>] [--set <key=value> ...] [--end] [--stdin]\n"), "\(live)")
         let watch = restctl(bus, ["watch", "--help"], environment: ["COLUMNS": "80"])
         #expect(watch.status == 0 && watch.stderr.isEmpty, "\(watch)")
-        #expect(watch.stdout == """
-            OVERVIEW: Print the timer and live fields as they change.
+        #expect(
+            watch.stdout == """
+                OVERVIEW: Print the timer and live fields as they change.
 
-            One line per change, and once a second while the timer runs or is over (on the
-            second of its end); nothing wakes it while the timer is paused or there is
-            none. In a terminal, the text format redraws one line in place instead.
+                One line per change, and once a second while the timer runs or is over (on the
+                second of its end); nothing wakes it while the timer is paused or there is
+                none. In a terminal, the text format redraws one line in place instead.
 
-            text: the timer's line, or idle when there is no such timer, then " | " and the
-            live fields (heart_rate=142 progress=3/5 exercise="Bench press" …). json:
-            {"timer":{…} or null,"live":{…}}. waybar: JSON for a custom module with
-            return-type json (text, alt, tooltip, class running, paused, expired or idle,
-            percentage of the rest gone by). polybar, i3blocks: the bar's text (1:23 Squat
-            → Bench press ♥142 3/5, paused 1:02, +0:12 once over, idle). i3status-rs: JSON
-            for a custom block with json = true (icon, state, text, short_text).
+                text: the timer's line, or idle when there is no such timer, then " | " and the
+                live fields (heart_rate=142 progress=3/5 exercise="Bench press" …). json:
+                {"timer":{…} or null,"live":{…}}. waybar: JSON for a custom module with
+                return-type json (text, alt, tooltip, class running, paused, expired or idle,
+                percentage of the rest gone by). polybar, i3blocks: the bar's text (1:23 Squat
+                → Bench press ♥142 3/5, paused 1:02, +0:12 once over, idle). i3status-rs: JSON
+                for a custom block with json = true (icon, state, text, short_text).
 
-            restd may stop and start meanwhile: the watch shows idle and goes on. It ends
-            quietly when its output is closed, and with status 69 when the bus goes away.
+                restd may stop and start meanwhile: the watch shows idle and goes on. It ends
+                quietly when its output is closed, and with status 69 when the bus goes away.
 
-            USAGE: restctl watch [--id <id>] [--format <format>] [--json] [--rate <hz>]
+                USAGE: restctl watch [--id <id>] [--format <format>] [--json] [--rate <hz>]
 
-            OPTIONS:
-              --id <id>               The timer to act on. (default: default)
-              --format <format>       How to write each line, text by default. (values:
-                                      text, json, waybar, polybar, i3blocks, i3status-rs)
-              --json                  The same as --format json.
-              --rate <hz>             The most live-field updates per second. (default: 2.0)
-              --version               Show the version.
-              -h, --help              Show help information.
+                OPTIONS:
+                  --id <id>               The timer to act on. (default: default)
+                  --format <format>       How to write each line, text by default. (values:
+                                          text, json, waybar, polybar, i3blocks, i3status-rs)
+                  --json                  The same as --format json.
+                  --rate <hz>             The most live-field updates per second. (default: 2.0)
+                  --version               Show the version.
+                  -h, --help              Show help information.
 
 
-            """, "\(watch)")
+                """, "\(watch)")
     }
 
     @Test("live without restd: the usual sentence, exit 69")
@@ -281,8 +326,11 @@ struct RestctlLiveTests {
         try watch.waitForLine { matches($0, #"default  paused   1:(30|2\d)  Squat · Next: Bench press"#) }
         let paused = try #require(watch.lines.last)
 
-        #expect(restctl(daemon.bus, "live", "--heart-rate", "142", "--done", "3", "--total", "5",
-                        "--exercise", "Bench press", "--set", "x_zone=3").succeeded)
+        #expect(
+            restctl(
+                daemon.bus, "live", "--heart-rate", "142", "--done", "3", "--total", "5",
+                "--exercise", "Bench press", "--set", "x_zone=3"
+            ).succeeded)
         try watch.waitForLine { $0 == paused + #" | heart_rate=142 progress=3/5 exercise="Bench press" x_zone=3"# }
 
         #expect(restctl(daemon.bus, "cancel").succeeded)
@@ -305,8 +353,12 @@ struct RestctlLiveTests {
         #expect(restctl(daemon.bus, "live", "--heart-rate", "120", "--workout", "Legs").succeeded)
         try watch.waitForLine { $0 == #"{"timer":null,"live":{"heart_rate":120,"workout":"Legs"}}"# }
         #expect(restctl(daemon.bus, "start", "1:00", "--label", "Lunge").succeeded)
-        let line = try watch.waitForLine { $0.hasPrefix(#"{"timer":{"id":"default","state":"running","label":"Lunge","#) }
-        #expect(line.hasSuffix(#""expired_at":null,"rest_source":null},"live":{"heart_rate":120,"workout":"Legs"}}"#), "\(line)")
+        let line = try watch.waitForLine {
+            $0.hasPrefix(#"{"timer":{"id":"default","state":"running","label":"Lunge","#)
+        }
+        #expect(
+            line.hasSuffix(#""expired_at":null,"rest_source":null},"live":{"heart_rate":120,"workout":"Legs"}}"#),
+            "\(line)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         let timer = try #require(object["timer"] as? [String: Any])
         #expect(timer["duration_usec"] as? Int == 60_000_000)
@@ -384,19 +436,26 @@ struct RestctlLiveTests {
         let output = try openLogFile(outputPath)
         defer { close(output) }
         let command = "echo $$ > \(pidFile); exec \(try BuildProducts.executable("restctl")) watch"
-        let script = try ChildProcess(executable: "/usr/bin/script", arguments: ["-qefc", command, "/dev/null"],
-                                      environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address,
-                                                                         "SHELL": "/bin/sh"]),
-                                      stdout: output)
+        let script = try ChildProcess(
+            executable: "/usr/bin/script", arguments: ["-qefc", command, "/dev/null"],
+            environment: ChildEnvironment.make([
+                "DBUS_SESSION_BUS_ADDRESS": daemon.bus.address,
+                "SHELL": "/bin/sh",
+            ]),
+            stdout: output)
         defer { script.killAndReap() }
         func drawn() -> String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
         // Waiting for two frames (the timer counts once a second): a precondition, not a timing check.
-        try waitUntil("two frames drawn", interval: 0.01, givingUpIf: { script.termination.map { "script \($0)" } },
-                      details: { "drawn: \(drawn().debugDescription)" }) {
+        try waitUntil(
+            "two frames drawn", interval: 0.01, givingUpIf: { script.termination.map { "script \($0)" } },
+            details: { "drawn: \(drawn().debugDescription)" }
+        ) {
             drawn().components(separatedBy: "\u{1B}[K").count >= 3
         }
-        let pid = try #require(Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), "\(drawn().debugDescription)")
+        let pid = try #require(
+            Int32(
+                (try? String(contentsOfFile: pidFile, encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), "\(drawn().debugDescription)")
         #expect(kill(pid, SIGINT) == 0)
         let termination = script.wait(timeout: 30)
         #expect(termination == .exited(128 + SIGINT), "\(String(describing: termination))")
@@ -404,8 +463,9 @@ struct RestctlLiveTests {
         let frames = text.matches(of: #/\rdefault  running  1:[0-3]\d  Squat\x{1B}\[K/#)
         #expect(frames.count >= 2, "\(text.debugDescription)")
         // Every frame on the same line: no newline until the one written at the end.
-        #expect(text.hasSuffix("\u{1B}[K\r\n") && text.dropLast(2).allSatisfy { $0 != "\n" && $0 != "\r\n" },
-                "\(text.debugDescription)")
+        #expect(
+            text.hasSuffix("\u{1B}[K\r\n") && text.dropLast(2).allSatisfy { $0 != "\n" && $0 != "\r\n" },
+            "\(text.debugDescription)")
     }
 
     @Test("watch ends quietly, status 0, when its output is closed")
@@ -415,9 +475,10 @@ struct RestctlLiveTests {
         #expect(pipe(&fds) == 0)
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         let errors = try anonymousFile()
-        let child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: ["watch"],
-                                     environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
-                                     stdout: fds[1], stderr: errors.fileDescriptor)
+        let child = try ChildProcess(
+            executable: try BuildProducts.executable("restctl"), arguments: ["watch"],
+            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+            stdout: fds[1], stderr: errors.fileDescriptor)
         close(fds[1])
         defer { child.killAndReap() }
         var endOfFile = false
@@ -444,8 +505,9 @@ struct RestctlLiveTests {
     @Test("watch without a bus: the usual sentence, exit 69")
     func watchNoBus() throws {
         let dir = try TempDirectory(prefix: "restctl-nobus")
-        let result = Command.run([try BuildProducts.executable("restctl"), "watch"],
-                                 environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir.path("missing"))"])
+        let result = Command.run(
+            [try BuildProducts.executable("restctl"), "watch"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir.path("missing"))"])
         #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.hasPrefix("restctl: cannot reach the D-Bus session bus ("), "\(result)")
     }

@@ -54,9 +54,13 @@ struct RestctlTests {
         let json = daemon.run("status", "--json")
         #expect(json.status == 0 && json.stderr.isEmpty, "\(json)")
         let iso = #""\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z""#
-        #expect(matches(json.stdout, #"\{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
-            + #""duration_usec":90000000,"warn_usec":0,"remaining_usec":\d+,"started_at":"# + iso + #","ends_at":"# + iso
-            + #","expired_at":null,"rest_source":null\}\n"#), "\(json)")
+        #expect(
+            matches(
+                json.stdout,
+                #"\{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
+                    + #""duration_usec":90000000,"warn_usec":0,"remaining_usec":\d+,"started_at":"# + iso
+                    + #","ends_at":"# + iso
+                    + #","expired_at":null,"rest_source":null\}\n"#), "\(json)")
         let object = try #require(jsonObject(json.stdout), "\(json)")
         let remaining = try #require(object["remaining_usec"] as? Int)
         #expect(remaining > 60_000_000 && remaining <= 90_000_000, "\(json)")
@@ -109,15 +113,21 @@ struct RestctlTests {
 
         let add = daemon.run("add", "30")
         #expect(add.status == 0 && add.stderr.isEmpty, "\(add)")
-        #expect(add.stdout == "default  paused   \(TimeFormat.countdown(usec: left + 30_000_000))  \(Self.squat)\n", "\(add)")
+        #expect(
+            add.stdout == "default  paused   \(TimeFormat.countdown(usec: left + 30_000_000))  \(Self.squat)\n",
+            "\(add)")
         #expect(try remainingUSec(daemon) == left + 30_000_000)
 
         let sub = daemon.run("sub", "10")
-        #expect(sub.stdout == "default  paused   \(TimeFormat.countdown(usec: left + 20_000_000))  \(Self.squat)\n", "\(sub)")
+        #expect(
+            sub.stdout == "default  paused   \(TimeFormat.countdown(usec: left + 20_000_000))  \(Self.squat)\n",
+            "\(sub)")
         #expect(try remainingUSec(daemon) == left + 20_000_000)
 
         let add2 = daemon.run("add", "1:30")
-        #expect(add2.stdout == "default  paused   \(TimeFormat.countdown(usec: left + 110_000_000))  \(Self.squat)\n", "\(add2)")
+        #expect(
+            add2.stdout == "default  paused   \(TimeFormat.countdown(usec: left + 110_000_000))  \(Self.squat)\n",
+            "\(add2)")
 
         let resume = daemon.run("resume")
         #expect(resume.status == 0 && resume.stderr.isEmpty, "\(resume)")
@@ -149,8 +159,10 @@ struct RestctlTests {
 
         let shorten = daemon.run("sub", "10")
         #expect(shorten.status == 1 && shorten.stdout.isEmpty, "\(shorten)")
-        #expect(shorten.stderr == "restctl: timer \"default\" has expired, so there is no time to take off; add time or restart it\n",
-                "\(shorten)")
+        #expect(
+            shorten.stderr
+                == "restctl: timer \"default\" has expired, so there is no time to take off; add time or restart it\n",
+            "\(shorten)")
 
         let add = daemon.run("add", "30")
         #expect(matches(add.stdout, #"default  running  0:(30|2\d)  Squat\n"#), "\(add)")
@@ -173,22 +185,28 @@ struct RestctlTests {
 
         let list = daemon.run("list")
         #expect(list.status == 0 && list.stderr.isEmpty, "\(list)")
-        #expect(list.stdout == """
-            a        paused   \(TimeFormat.countdown(usec: nap))  Nap
-            plank_2  paused   \(TimeFormat.countdown(usec: plank))  Next: Rows
+        #expect(
+            list.stdout == """
+                a        paused   \(TimeFormat.countdown(usec: nap))  Nap
+                plank_2  paused   \(TimeFormat.countdown(usec: plank))  Next: Rows
 
-            """, "\(list)")
-        #expect(matches(list.stdout, #"a        paused   1:0[12]:\d\d  Nap\nplank_2  paused   [12]:\d\d  Next: Rows\n"#))
+                """, "\(list)")
+        #expect(
+            matches(list.stdout, #"a        paused   1:0[12]:\d\d  Nap\nplank_2  paused   [12]:\d\d  Next: Rows\n"#))
 
         let json = daemon.run("list", "--json")
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json)")
+        let array = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json)")
         #expect(array.map { $0["id"] as? String } == ["a", "plank_2"], "\(json)")
         #expect(array.map { $0["remaining_usec"] as? Int } == [Int(nap), Int(plank)], "\(json)")
         #expect(array.map { $0["state"] as? String } == ["paused", "paused"], "\(json)")
         #expect(array.map { $0["label"] as? String } == ["Nap", ""], "\(json)")
         #expect(array.map { $0["next"] as? String } == ["", "Rows"], "\(json)")
         #expect(array.map { $0["duration_usec"] as? Int } == [3_723_000_000, 120_000_000], "\(json)")
-        #expect(json.stdout.hasPrefix(#"[{"id":"a","state":"paused","label":"Nap","next":"","notify":true,"duration_usec":3723000000,"#), "\(json)")
+        #expect(
+            json.stdout.hasPrefix(
+                #"[{"id":"a","state":"paused","label":"Nap","next":"","notify":true,"duration_usec":3723000000,"#),
+            "\(json)")
     }
 
     @Test("texts travel and come back escaped in JSON")
@@ -206,10 +224,13 @@ struct RestctlTests {
     @Test("--json on every command that prints a timer: the object status --json prints")
     func jsonEverywhere() throws {
         let daemon = try Fixture()
-        let object = #"\{"id":"default","state":"(running|paused)","label":"Squat","next":"","notify":true,"duration_usec":\d+,"#
+        let object =
+            #"\{"id":"default","state":"(running|paused)","label":"Squat","next":"","notify":true,"duration_usec":\d+,"#
             + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null,"rest_source":null\}\n"#
-        for args in [["start", "90", "--label", "Squat", "--json"], ["pause", "--json"], ["add", "30", "--json"],
-                     ["sub", "10", "--json"], ["resume", "--json"], ["toggle", "--json"], ["restart", "--json"]] {
+        for args in [
+            ["start", "90", "--label", "Squat", "--json"], ["pause", "--json"], ["add", "30", "--json"],
+            ["sub", "10", "--json"], ["resume", "--json"], ["toggle", "--json"], ["restart", "--json"],
+        ] {
             let result = daemon.run(args)
             #expect(result.status == 0 && result.stderr.isEmpty, "\(result)\n\(daemon.log())")
             #expect(matches(result.stdout, object), "\(result)")
@@ -235,8 +256,10 @@ struct RestctlTests {
         let expired = daemon.run("list", "--expired")
         #expect(expired.status == 0 && matches(expired.stdout, #"b  expired  0:00 \(\+0:0\d\)\n"#), "\(expired)")
         let expiredJSON = daemon.run("list", "--expired", "--json")
-        #expect(expiredJSON.stdout.hasPrefix(#"[{"id":"b","state":"expired""#) && !expiredJSON.stdout.contains(#""id":"a""#),
-                "\(expiredJSON)")
+        #expect(
+            expiredJSON.stdout.hasPrefix(#"[{"id":"b","state":"expired""#)
+                && !expiredJSON.stdout.contains(#""id":"a""#),
+            "\(expiredJSON)")
 
         let clear = daemon.run("clear")
         #expect(clear.status == 0 && clear.stdout.isEmpty && clear.stderr.isEmpty, "\(clear)")
@@ -259,17 +282,24 @@ struct RestctlTests {
         let path = "/io/restd/Rest1/timer/bench_2dpress"
         let id = busctl(daemon.bus, "get-property", "io.restd.Rest1", path, "io.restd.Rest1.Timer", "Id")
         #expect(id.output == #"s "bench-press""#, "\(id)")
-        let label = gdbus(daemon.bus, "call", "--dest", "io.restd.Rest1", "--object-path", path,
-                          "--method", "org.freedesktop.DBus.Properties.Get", "io.restd.Rest1.Timer", "Label")
+        let label = gdbus(
+            daemon.bus, "call", "--dest", "io.restd.Rest1", "--object-path", path,
+            "--method", "org.freedesktop.DBus.Properties.Get", "io.restd.Rest1.Timer", "Label")
         #expect(label.output == "(<'Bench'>,)", "\(label)")
         let tree = busctl(daemon.bus, "tree", "io.restd.Rest1", "--list")
-        #expect(tree.stdout.contains(path + "\n") && tree.stdout.contains("/io/restd/Rest1/timer/bench_5f2dpress\n"), "\(tree)")
+        #expect(
+            tree.stdout.contains(path + "\n") && tree.stdout.contains("/io/restd/Rest1/timer/bench_5f2dpress\n"),
+            "\(tree)")
         // Start through the bus returns the escaped path; a method on that object acts on the timer.
-        let started = busctl(daemon.bus, "call", "io.restd.Rest1", "/io/restd/Rest1", "io.restd.Rest1.Manager", "Start",
-                             "sta{sv}", "leg-day", "60000000", "0")
+        let started = busctl(
+            daemon.bus, "call", "io.restd.Rest1", "/io/restd/Rest1", "io.restd.Rest1.Manager", "Start",
+            "sta{sv}", "leg-day", "60000000", "0")
         #expect(started.output == #"o "/io/restd/Rest1/timer/leg_2dday""#, "\(started)")
-        #expect(busctl(daemon.bus, "call", "io.restd.Rest1", "/io/restd/Rest1/timer/leg_2dday", "io.restd.Rest1.Timer",
-                       "Pause").succeeded)
+        #expect(
+            busctl(
+                daemon.bus, "call", "io.restd.Rest1", "/io/restd/Rest1/timer/leg_2dday", "io.restd.Rest1.Timer",
+                "Pause"
+            ).succeeded)
         #expect(daemon.run("status", "--id", "leg-day").stdout.hasPrefix("leg-day  paused   "))
         #expect(daemon.run("cancel", "--id", "bench-press").succeeded)
         #expect(busctl(daemon.bus, "get-property", "io.restd.Rest1", path, "io.restd.Rest1.Timer", "Id").status != 0)
@@ -280,8 +310,10 @@ struct RestctlTests {
     @Test("restd's refusals: its sentence on one line, exit 1, nothing on stdout")
     func refusals() throws {
         let daemon = try Fixture()
-        for args in [["pause", "--id", "nope"], ["status", "--id", "nope"], ["cancel", "--id", "nope"],
-                     ["add", "30", "--id", "nope"], ["restart", "--id", "nope"]] {
+        for args in [
+            ["pause", "--id", "nope"], ["status", "--id", "nope"], ["cancel", "--id", "nope"],
+            ["add", "30", "--id", "nope"], ["restart", "--id", "nope"],
+        ] {
             let result = restctl(daemon.bus, args)
             #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
             #expect(result.stderr == "restctl: no timer \"nope\"\n", "\(result)")
@@ -290,8 +322,10 @@ struct RestctlTests {
         #expect(daemon.run("start", "23h", "--id", "nap").succeeded)
         let tooMuch = daemon.run("add", "2h", "--id", "nap")
         #expect(tooMuch.status == 1 && tooMuch.stdout.isEmpty, "\(tooMuch)")
-        #expect(tooMuch.stderr == "restctl: timer \"nap\" would have 25 h left, and a timer may have at most 24 h; add at most 1 h\n",
-                "\(tooMuch)")
+        #expect(
+            tooMuch.stderr
+                == "restctl: timer \"nap\" would have 25 h left, and a timer may have at most 24 h; add at most 1 h\n",
+            "\(tooMuch)")
         #expect(!tooMuch.stderr.contains("refusing"))
 
         let control = daemon.run("start", "--label", "a\nb")
@@ -300,17 +334,21 @@ struct RestctlTests {
         #expect(control.stderr.filter { $0 == "\n" }.count == 1, "\(control)")
     }
 
-    @Test("argument problems exit 64 with a sentence, before anything reaches the bus",
-          arguments: [
-              (["start", "1x"], #"restctl: duration "1x" is not understood; give "#),
-              (["start", "1:75"], #"restctl: duration "1:75" has 75 seconds; after a colon use 00 to 59"#),
-              (["add", "0"], #"restctl: duration "0" is zero; give at least 1 second"#),
-              (["sub", ""], "restctl: duration is empty; give "),
-              (["status", "--id", "x.y"], #"restctl: timer id "x.y" is invalid: use 1–64 characters"#),
-              (["pause", "--id", "a/b"], #"restctl: timer id "a/b" is invalid"#),
-              (["add"], "restctl: missing expected argument '<duration>'\nUsage: restctl add <duration> [--id <id>] [--json]\n"),
-              (["frobnicate"], "restctl: unknown command 'frobnicate'; the commands are start, "),
-          ])
+    @Test(
+        "argument problems exit 64 with a sentence, before anything reaches the bus",
+        arguments: [
+            (["start", "1x"], #"restctl: duration "1x" is not understood; give "#),
+            (["start", "1:75"], #"restctl: duration "1:75" has 75 seconds; after a colon use 00 to 59"#),
+            (["add", "0"], #"restctl: duration "0" is zero; give at least 1 second"#),
+            (["sub", ""], "restctl: duration is empty; give "),
+            (["status", "--id", "x.y"], #"restctl: timer id "x.y" is invalid: use 1–64 characters"#),
+            (["pause", "--id", "a/b"], #"restctl: timer id "a/b" is invalid"#),
+            (
+                ["add"],
+                "restctl: missing expected argument '<duration>'\nUsage: restctl add <duration> [--id <id>] [--json]\n"
+            ),
+            (["frobnicate"], "restctl: unknown command 'frobnicate'; the commands are start, "),
+        ])
     func usageErrors(args: [String], stderrPrefix: String) throws {
         // No restd at all: a usage error must not even try to connect.
         let bus = try TestBus()
@@ -320,25 +358,31 @@ struct RestctlTests {
         #expect(!result.stderr.contains("restd is not running"), "\(result)")
     }
 
-    @Test("no restd on the bus: one sentence on stderr, exit 69", arguments: [
-        ["status"], ["list"], ["list", "--json"], ["start"], ["cancel"], ["add", "30", "--id", "x"],
-    ])
+    @Test(
+        "no restd on the bus: one sentence on stderr, exit 69",
+        arguments: [
+            ["status"], ["list"], ["list", "--json"], ["start"], ["cancel"], ["add", "30", "--id", "x"],
+        ])
     func noDaemon(args: [String]) throws {
         let bus = try TestBus()
         let runtime = try TempDirectory(prefix: "restctl-runtime")  // no systemd user manager in it
         let result = restctl(bus, args, environment: ["XDG_RUNTIME_DIR": runtime.path])
         #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr == "restctl: restd is not running on the session bus; start it: "
-            + "run `restd` (in another terminal, or as `restd &`)\n", "\(result)")
+        #expect(
+            result.stderr == "restctl: restd is not running on the session bus; start it: "
+                + "run `restd` (in another terminal, or as `restd &`)\n", "\(result)")
     }
 
     @Test("no bus at all: one sentence on stderr, exit 69")
     func noBus() throws {
         let dir = try TempDirectory(prefix: "restctl-nobus")
         let executable = try BuildProducts.executable("restctl")
-        let result = Command.run([executable, "status"],
-                                 environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir.path("missing"))",
-                                               "XDG_RUNTIME_DIR": dir.path])
+        let result = Command.run(
+            [executable, "status"],
+            environment: [
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir.path("missing"))",
+                "XDG_RUNTIME_DIR": dir.path,
+            ])
         #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.hasPrefix("restctl: cannot reach the D-Bus session bus ("), "\(result)")
         #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
@@ -361,47 +405,48 @@ struct RestctlTests {
         let bus = try TestBus()
         let result = restctl(bus, ["--help"], environment: ["COLUMNS": "80"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
-        #expect(result.stdout == """
-            OVERVIEW: Control the rest timers of restd.
+        #expect(
+            result.stdout == """
+                OVERVIEW: Control the rest timers of restd.
 
-            Commands that act on a timer take --id (default: default); an id is 1 to 64 of
-            A-Z, a-z, 0-9, _ and -. A duration is whole seconds (90), units in the order h,
-            m, s (90s, 2m, 1m30s, 1h2m3s) or a clock time (1:30 is m:ss, 1:02:03 is
-            h:mm:ss); a rest is 1 s to 24 h. Commands that print a timer take --json.
+                Commands that act on a timer take --id (default: default); an id is 1 to 64 of
+                A-Z, a-z, 0-9, _ and -. A duration is whole seconds (90), units in the order h,
+                m, s (90s, 2m, 1m30s, 1h2m3s) or a clock time (1:30 is m:ss, 1:02:03 is
+                h:mm:ss); a rest is 1 s to 24 h. Commands that print a timer take --json.
 
-            Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage
-            error, 69 when restd cannot be reached, 76 when its reply makes no sense.
+                Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage
+                error, 69 when restd cannot be reached, 76 when its reply makes no sense.
 
-            USAGE: restctl <subcommand>
+                USAGE: restctl <subcommand>
 
-            OPTIONS:
-              --version               Show the version.
-              -h, --help              Show help information.
+                OPTIONS:
+                  --version               Show the version.
+                  -h, --help              Show help information.
 
-            SUBCOMMANDS:
-              start                   Start (or replace) a timer.
-              pause                   Pause a running timer.
-              resume                  Resume a paused timer.
-              toggle                  Pause or resume a timer, or start one.
-              add                     Add time to a timer.
-              sub                     Take time off a timer.
-              restart                 Run a timer again for its original duration.
-              cancel                  Remove a timer, or every timer with --all.
-              clear                   Remove the timers that are over.
-              status                  Show one timer.
-              list                    Show every timer, one line each.
-              wait                    Wait until a timer's rest is over.
-              live                    Send live fields (heart rate, progress) to restd.
-              watch                   Print the timer and live fields as they change.
-              sensors                 Show the Bluetooth heart-rate straps restd sees.
-              set                     Mark a set done and start the rest that follows it.
-              skip                    End the rest now, on purpose.
-              history                 Show the sets done, with the rest after each.
-              stats                   Show whether the rests taken match those planned.
+                SUBCOMMANDS:
+                  start                   Start (or replace) a timer.
+                  pause                   Pause a running timer.
+                  resume                  Resume a paused timer.
+                  toggle                  Pause or resume a timer, or start one.
+                  add                     Add time to a timer.
+                  sub                     Take time off a timer.
+                  restart                 Run a timer again for its original duration.
+                  cancel                  Remove a timer, or every timer with --all.
+                  clear                   Remove the timers that are over.
+                  status                  Show one timer.
+                  list                    Show every timer, one line each.
+                  wait                    Wait until a timer's rest is over.
+                  live                    Send live fields (heart rate, progress) to restd.
+                  watch                   Print the timer and live fields as they change.
+                  sensors                 Show the Bluetooth heart-rate straps restd sees.
+                  set                     Mark a set done and start the rest that follows it.
+                  skip                    End the rest now, on purpose.
+                  history                 Show the sets done, with the rest after each.
+                  stats                   Show whether the rests taken match those planned.
 
-              See 'restctl help <subcommand>' for detailed help.
+                  See 'restctl help <subcommand>' for detailed help.
 
-            """, "\(result)")
+                """, "\(result)")
     }
 
     @Test("start --help shows its arguments and the shared --id")
@@ -409,9 +454,12 @@ struct RestctlTests {
         let bus = try TestBus()
         let result = restctl(bus, ["start", "--help"], environment: ["COLUMNS": "80"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains(
-            "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--wait] [--id <id>] [--json]\n"), "\(result)")
-        #expect(result.stdout.contains("  --id <id>               The timer to act on. (default: default)\n"), "\(result)")
+        #expect(
+            result.stdout.contains(
+                "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--wait] [--id <id>] [--json]\n"
+            ), "\(result)")
+        #expect(
+            result.stdout.contains("  --id <id>               The timer to act on. (default: default)\n"), "\(result)")
     }
 
     @Test("--version prints the protocol version")

@@ -1,6 +1,7 @@
 import Foundation
 import ProcessHarness
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,83 +19,129 @@ struct RestctlUsageTests {
         return restctl(bus, args)
     }
 
-    @Test("an empty --id is a usage error, and the default timer survives it", arguments: [
-        ["cancel", "--id", ""], ["status", "--id", ""], ["start", "5", "--id", ""], ["watch", "--id", ""], ["wait", "--id", ""],
-    ])
+    @Test(
+        "an empty --id is a usage error, and the default timer survives it",
+        arguments: [
+            ["cancel", "--id", ""], ["status", "--id", ""], ["start", "5", "--id", ""], ["watch", "--id", ""],
+            ["wait", "--id", ""],
+        ])
     func emptyID(args: [String]) throws {
         let daemon = try RunningDaemon()
         #expect(restctl(daemon.bus, "start", "90").succeeded, "\(daemon.restd.log())")
         let result = restctl(daemon.bus, args)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr == "restctl: --id is empty; give a timer id, or leave --id out for \"default\"\n", "\(result)")
+        #expect(
+            result.stderr == "restctl: --id is empty; give a timer id, or leave --id out for \"default\"\n", "\(result)"
+        )
         #expect(restctl(daemon.bus, "status").stdout.hasPrefix("default  running  "), "the default timer was touched")
     }
 
-    @Test("negative numbers reach the duration parser and its sentence", arguments: [
-        (["add", "-5"], #"duration "-5" is negative; to take time off, use `restctl sub 5`"#),
-        (["add", "-1:30", "--id", "x"], #"duration "-1:30" is negative; to take time off, use `restctl sub 1:30`"#),
-        (["sub", "--id", "x", "-2m"], #"duration "-2m" is negative; to add time, use `restctl add 2m`"#),
-        (["start", "-5"], #"duration "-5" is negative; give a rest of 1 s to 24 h"#),
-        (["start", "--wait", "-5"], #"duration "-5" is negative; give a rest of 1 s to 24 h"#),
-        (["start", "90", "--warn", "-5"], #"--warn "-5" is negative; give how long before the end to warn, as in 10s"#),
-        (["add", "--", "-5"], #"duration "-5" is negative; to take time off, use `restctl sub 5`"#),
-        (["watch", "--rate", "-1"], "--rate -1 is out of range: give 0.01 to 20 updates per second"),
-    ])
+    @Test(
+        "negative numbers reach the duration parser and its sentence",
+        arguments: [
+            (["add", "-5"], #"duration "-5" is negative; to take time off, use `restctl sub 5`"#),
+            (
+                ["add", "-1:30", "--id", "x"],
+                #"duration "-1:30" is negative; to take time off, use `restctl sub 1:30`"#
+            ),
+            (["sub", "--id", "x", "-2m"], #"duration "-2m" is negative; to add time, use `restctl add 2m`"#),
+            (["start", "-5"], #"duration "-5" is negative; give a rest of 1 s to 24 h"#),
+            (["start", "--wait", "-5"], #"duration "-5" is negative; give a rest of 1 s to 24 h"#),
+            (
+                ["start", "90", "--warn", "-5"],
+                #"--warn "-5" is negative; give how long before the end to warn, as in 10s"#
+            ),
+            (["add", "--", "-5"], #"duration "-5" is negative; to take time off, use `restctl sub 5`"#),
+            (["watch", "--rate", "-1"], "--rate -1 is out of range: give 0.01 to 20 updates per second"),
+        ])
     func negativeNumbers(args: [String], sentence: String) throws {
         let result = try Self.refused(args)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderr == "restctl: \(sentence)\n", "\(result)")
     }
 
-    @Test("one style: `restctl: ` and a sentence; usage lines only for a command of the wrong shape", arguments: [
-        (["start", "1x"], "restctl: duration \"1x\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) "
-            + "or a clock time (1:30, 1:02:03)\n"),
-        (["add"], "restctl: missing expected argument '<duration>'\n"
-            + "Usage: restctl add <duration> [--id <id>] [--json]\n  See 'restctl add --help' for more information.\n"),
-        (["start", "90", "--lable", "Squat"], "restctl: unknown option '--lable'; did you mean '--label'?\n"),
-        // Suggestions only when close: --all is no typo of --id.
-        (["pause", "--all"], "restctl: unknown option '--all'\n"),
-        (["stop"], "restctl: unknown command 'stop'; to end a timer, use `restctl cancel`; to pause it, `restctl pause`\n"
-            + "Usage: restctl <subcommand>\n  See 'restctl --help' for more information.\n"),
-        (["stat"], "restctl: unknown command 'stat'; did you mean 'status' (one timer) or 'stats' (rests per exercise)?\n"),
-        (["strat"], "restctl: unknown command 'strat'; did you mean 'start'?\n"),
-    ])
+    @Test(
+        "one style: `restctl: ` and a sentence; usage lines only for a command of the wrong shape",
+        arguments: [
+            (
+                ["start", "1x"],
+                "restctl: duration \"1x\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) "
+                    + "or a clock time (1:30, 1:02:03)\n"
+            ),
+            (
+                ["add"],
+                "restctl: missing expected argument '<duration>'\n"
+                    + "Usage: restctl add <duration> [--id <id>] [--json]\n  See 'restctl add --help' for more information.\n"
+            ),
+            (["start", "90", "--lable", "Squat"], "restctl: unknown option '--lable'; did you mean '--label'?\n"),
+            // Suggestions only when close: --all is no typo of --id.
+            (["pause", "--all"], "restctl: unknown option '--all'\n"),
+            (
+                ["stop"],
+                "restctl: unknown command 'stop'; to end a timer, use `restctl cancel`; to pause it, `restctl pause`\n"
+                    + "Usage: restctl <subcommand>\n  See 'restctl --help' for more information.\n"
+            ),
+            (
+                ["stat"],
+                "restctl: unknown command 'stat'; did you mean 'status' (one timer) or 'stats' (rests per exercise)?\n"
+            ),
+            (["strat"], "restctl: unknown command 'strat'; did you mean 'start'?\n"),
+        ])
     func oneStyle(args: [String], stderr: String) throws {
         let result = try Self.refused(args)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr == stderr || (result.stderr.hasPrefix(stderr) && result.stderr.dropFirst(stderr.count).hasPrefix("Usage: ")),
-                "\(result)")
+        #expect(
+            result.stderr == stderr
+                || (result.stderr.hasPrefix(stderr) && result.stderr.dropFirst(stderr.count).hasPrefix("Usage: ")),
+            "\(result)")
         #expect(!result.stderr.contains("Error:"), "\(result)")
     }
 
-    @Test("the flags the issue tripped on exist now: no suggestion for them", arguments: [
-        ["cancel", "--all", "--json"], ["start", "90", "--json", "--wait", "--bogus"],
-    ])
+    @Test(
+        "the flags the issue tripped on exist now: no suggestion for them",
+        arguments: [
+            ["cancel", "--all", "--json"], ["start", "90", "--json", "--wait", "--bogus"],
+        ])
     func noMisleadingSuggestion(args: [String]) throws {
         let result = try Self.refused(args)
         #expect(result.status == 64, "\(result)")
-        #expect(!result.stderr.contains("Did you mean") && !result.stderr.contains("--id'?") && !result.stderr.contains("--warn'?"),
-                "\(result)")
+        #expect(
+            !result.stderr.contains("Did you mean") && !result.stderr.contains("--id'?")
+                && !result.stderr.contains("--warn'?"),
+            "\(result)")
     }
 
-    @Test("durations out of restd's range are usage errors in restctl, 64 both ways", arguments: [
-        (["start", "0"], #"duration "0" is too short: give a rest of 1 s to 24 h"#),
-        (["start", "25h"], #"duration "25h" is too long: give a rest of 1 s to 24 h"#),
-        (["start", "24:00:01"], #"duration "24:00:01" is too long: give a rest of 1 s to 24 h"#),
-        (["add", "25h"], #"duration "25h" is too long: add and sub take at most 24 h"#),
-    ])
+    @Test(
+        "durations out of restd's range are usage errors in restctl, 64 both ways",
+        arguments: [
+            (["start", "0"], #"duration "0" is too short: give a rest of 1 s to 24 h"#),
+            (["start", "25h"], #"duration "25h" is too long: give a rest of 1 s to 24 h"#),
+            (["start", "24:00:01"], #"duration "24:00:01" is too long: give a rest of 1 s to 24 h"#),
+            (["add", "25h"], #"duration "25h" is too long: add and sub take at most 24 h"#),
+        ])
     func ranges(args: [String], sentence: String) throws {
         let result = try Self.refused(args)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderr == "restctl: \(sentence)\n", "\(result)")
     }
 
-    @Test("--warn errors name the flag", arguments: [
-        (["start", "5", "--warn", "10s"], #"--warn "10s" is not shorter than the rest (5 s): give a shorter --warn or a longer rest"#),
-        (["start", "5", "--warn", "0"], #"--warn "0" is zero; leave --warn out for no pre-alert, or give at least 1 s"#),
-        (["start", "5", "--warn", "soon"], #"--warn "soon" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) "#
-            + "or a clock time (1:30, 1:02:03)"),
-    ])
+    @Test(
+        "--warn errors name the flag",
+        arguments: [
+            (
+                ["start", "5", "--warn", "10s"],
+                #"--warn "10s" is not shorter than the rest (5 s): give a shorter --warn or a longer rest"#
+            ),
+            (
+                ["start", "5", "--warn", "0"],
+                #"--warn "0" is zero; leave --warn out for no pre-alert, or give at least 1 s"#
+            ),
+            (
+                ["start", "5", "--warn", "soon"],
+                #"--warn "soon" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) "#
+                    + "or a clock time (1:30, 1:02:03)"
+            ),
+        ])
     func warnNamesTheFlag(args: [String], sentence: String) throws {
         let result = try Self.refused(args)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
@@ -106,8 +153,10 @@ struct RestctlUsageTests {
         let daemon = try RunningDaemon()
         let result = restctl(daemon.bus, "start", "--warn", "2m")
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr == "restctl: --warn \"2m\" is not shorter than the rest (1 min 30 s): give a shorter --warn or a longer rest\n",
-                "\(result)")
+        #expect(
+            result.stderr
+                == "restctl: --warn \"2m\" is not shorter than the rest (1 min 30 s): give a shorter --warn or a longer rest\n",
+            "\(result)")
         #expect(restctl(daemon.bus, "status").status == 1, "a timer was started")
     }
 
@@ -115,7 +164,9 @@ struct RestctlUsageTests {
     func helpTopics() throws {
         let bogus = try Self.refused(["help", "bogus"])
         #expect(bogus.status == 64 && bogus.stdout.isEmpty, "\(bogus)")
-        #expect(bogus.stderr.hasPrefix("restctl: no help on 'bogus': it is not a command; the commands are start, pause, "), "\(bogus)")
+        #expect(
+            bogus.stderr.hasPrefix("restctl: no help on 'bogus': it is not a command; the commands are start, pause, "),
+            "\(bogus)")
         let start = try Self.refused(["help", "start"])
         #expect(start.status == 0 && start.stdout.hasPrefix("OVERVIEW: Start (or replace) a timer."), "\(start)")
     }
@@ -128,27 +179,35 @@ struct RestctlUsageTests {
         let runtime = try TempDirectory(prefix: "restctl-runtime")
         let plain = restctl(bus, ["status"], environment: ["XDG_RUNTIME_DIR": runtime.path])
         #expect(plain.status == 69, "\(plain)")
-        #expect(plain.stderr == "restctl: restd is not running on the session bus; start it: "
-            + "run `restd` (in another terminal, or as `restd &`)\n", "\(plain)")
+        #expect(
+            plain.stderr == "restctl: restd is not running on the session bus; start it: "
+                + "run `restd` (in another terminal, or as `restd &`)\n", "\(plain)")
         // A user manager listens on $XDG_RUNTIME_DIR/systemd/private.
         let socket = try boundSocket(at: runtime.path("systemd/private"))
         defer { close(socket) }
         let managed = restctl(bus, ["status"], environment: ["XDG_RUNTIME_DIR": runtime.path])
         #expect(managed.status == 69, "\(managed)")
-        #expect(managed.stderr == "restctl: restd is not running on the session bus; start it: `systemctl --user start restd`\n",
-                "\(managed)")
+        #expect(
+            managed.stderr
+                == "restctl: restd is not running on the session bus; start it: `systemctl --user start restd`\n",
+            "\(managed)")
     }
 
     @Test("no bus: no `make run` (which means nothing once installed), but what to set or start")
     func noBusHint() throws {
         let dir = try TempDirectory(prefix: "restctl-nobus")
-        let result = Command.run([try BuildProducts.executable("restctl"), "status"],
-                                 environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir.path("missing"))",
-                                               "XDG_RUNTIME_DIR": dir.path])
+        let result = Command.run(
+            [try BuildProducts.executable("restctl"), "status"],
+            environment: [
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir.path("missing"))",
+                "XDG_RUNTIME_DIR": dir.path,
+            ])
         #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.hasPrefix("restctl: cannot reach the D-Bus session bus ("), "\(result)")
-        #expect(result.stderr.hasSuffix("); set DBUS_SESSION_BUS_ADDRESS to your session's bus, "
-            + "or start one with `dbus-run-session -- $SHELL`\n"), "\(result)")
+        #expect(
+            result.stderr.hasSuffix(
+                "); set DBUS_SESSION_BUS_ADDRESS to your session's bus, "
+                    + "or start one with `dbus-run-session -- $SHELL`\n"), "\(result)")
         #expect(!result.stderr.contains("make run"), "\(result)")
     }
 
@@ -161,8 +220,10 @@ struct RestctlUsageTests {
         daemon.bus.kill()
         let termination = watch.child.wait(timeout: 30)
         #expect(termination == .exited(69), "\(String(describing: termination))")
-        #expect(watch.errors() == "restctl: the D-Bus session bus went away (the connection to the bus was closed), and restd "
-            + "with it: the session ended or the bus was stopped\n", "\(watch.errors())")
+        #expect(
+            watch.errors()
+                == "restctl: the D-Bus session bus went away (the connection to the bus was closed), and restd "
+                + "with it: the session ended or the bus was stopped\n", "\(watch.errors())")
     }
 }
 

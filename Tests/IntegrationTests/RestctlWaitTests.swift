@@ -1,6 +1,7 @@
 import Foundation
 import ProcessHarness
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -71,7 +72,8 @@ struct RestctlWaitTests {
         #expect(restctl(daemon.bus, "cancel").succeeded)
         let termination = wait.child.wait(timeout: 30)
         #expect(termination == .exited(1), "\(String(describing: termination))")
-        #expect(wait.errors() == "restctl: timer \"default\" was cancelled before its rest was over\n", "\(wait.errors())")
+        #expect(
+            wait.errors() == "restctl: timer \"default\" was cancelled before its rest was over\n", "\(wait.errors())")
     }
 
     @Test("start --wait: restd going away, exit 69")
@@ -84,12 +86,15 @@ struct RestctlWaitTests {
         let termination = wait.child.wait(timeout: 30)
         #expect(termination == .exited(69), "\(String(describing: termination))")
         // What happened, that the timer is not lost, and the one command that brings restd back.
-        #expect(wait.errors() == "restctl: restd stopped before the rest was over; the timer is kept, and restd takes it up "
-            + "again when it starts: run `restd` (in another terminal, or as `restd &`)\n", "\(wait.errors())")
+        #expect(
+            wait.errors()
+                == "restctl: restd stopped before the rest was over; the timer is kept, and restd takes it up "
+                + "again when it starts: run `restd` (in another terminal, or as `restd &`)\n", "\(wait.errors())")
     }
 
-    @Test("start --wait without a terminal: SIGTERM, SIGHUP and SIGINT end it with the note and the signal's status",
-          arguments: [SIGTERM, SIGHUP, SIGINT])
+    @Test(
+        "start --wait without a terminal: SIGTERM, SIGHUP and SIGINT end it with the note and the signal's status",
+        arguments: [SIGTERM, SIGHUP, SIGINT])
     func waitSignalledWithoutTerminal(signalNumber: Int32) throws {
         let daemon = try RunningDaemon()
         let wait = try WatchProcess(bus: daemon.bus, arguments: ["90", "--wait"], command: "start")
@@ -98,7 +103,9 @@ struct RestctlWaitTests {
         #expect(kill(wait.child.pid, signalNumber) == 0)
         let termination = wait.child.wait(timeout: 30)
         #expect(termination?.status == -signalNumber, "\(String(describing: termination))")
-        #expect(wait.errors() == "restctl: stopped waiting; the timer goes on (restctl cancel ends it)\n", "\(wait.errors())")
+        #expect(
+            wait.errors() == "restctl: stopped waiting; the timer goes on (restctl cancel ends it)\n",
+            "\(wait.errors())")
         #expect(restctl(daemon.bus, "status").stdout.hasPrefix("default  running  "))
     }
 
@@ -134,8 +141,9 @@ struct RestctlWaitTests {
         #expect(termination == .exited(1), "\(String(describing: termination))")
         // Depending on whether the wait had read the timer before the cancel (nothing here can
         // tell: it prints nothing), it was cancelled under it, or it was already gone.
-        #expect(["restctl: timer \"default\" was cancelled before its rest was over\n", "restctl: no timer \"default\"\n"]
-            .contains(wait.errors()), "\(wait.errors())")
+        #expect(
+            ["restctl: timer \"default\" was cancelled before its rest was over\n", "restctl: no timer \"default\"\n"]
+                .contains(wait.errors()), "\(wait.errors())")
     }
 
     @Test("start --wait in a terminal: a countdown redrawn in place, erased at the end, then the timer's line")
@@ -143,8 +151,9 @@ struct RestctlWaitTests {
         let daemon = try RunningDaemon()
         let restctlPath = try BuildProducts.executable("restctl")
         // script(1) gives restctl a pseudo-terminal (80 columns: it has no size of its own).
-        let result = Command.run(["script", "-qefc", "\(restctlPath) start 4 --wait --label Squat", "/dev/null"],
-                                 environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address, "SHELL": "/bin/sh"])
+        let result = Command.run(
+            ["script", "-qefc", "\(restctlPath) start 4 --wait --label Squat", "/dev/null"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address, "SHELL": "/bin/sh"])
         #expect(result.status == 0, "\(result)")
         let erase = "\u{1B}[K"
         // Each frame's bar is the part of the rest gone when it was drawn: with s seconds shown
@@ -158,9 +167,12 @@ struct RestctlWaitTests {
             #expect((5 * (4 - shown)...(5 * (5 - shown) - 1)).contains(full), "\(frame.output.0.debugDescription)")
         }
         #expect(result.stdout.hasPrefix("\r0:0"), "\(result.stdout.debugDescription)")
-        let end = try #require(result.stdout.range(of: "\r" + erase + "default  expired  0:00 (+"),
-                               "\(result.stdout.debugDescription)")
-        #expect(matches(String(result.stdout[end.upperBound...]), #"0:0\d\)  Squat\r\n"#), "\(result.stdout.debugDescription)")
+        let end = try #require(
+            result.stdout.range(of: "\r" + erase + "default  expired  0:00 (+"),
+            "\(result.stdout.debugDescription)")
+        #expect(
+            matches(String(result.stdout[end.upperBound...]), #"0:0\d\)  Squat\r\n"#),
+            "\(result.stdout.debugDescription)")
     }
 
     @Test("start --wait in a terminal, Ctrl-C: the countdown erased, a note, killed by SIGINT; the timer runs on")
@@ -173,23 +185,31 @@ struct RestctlWaitTests {
         let restctlPath = try BuildProducts.executable("restctl")
         // restctl's own pid, for the signal the terminal would send it.
         let command = "echo $$ > \(pidFile); exec \(restctlPath) start 90 --wait --label Squat"
-        let script = try ChildProcess(executable: "/usr/bin/script", arguments: ["-qefc", command, "/dev/null"],
-                                      environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address,
-                                                                         "SHELL": "/bin/sh"]),
-                                      stdout: output)
+        let script = try ChildProcess(
+            executable: "/usr/bin/script", arguments: ["-qefc", command, "/dev/null"],
+            environment: ChildEnvironment.make([
+                "DBUS_SESSION_BUS_ADDRESS": daemon.bus.address,
+                "SHELL": "/bin/sh",
+            ]),
+            stdout: output)
         defer { script.killAndReap() }
         let outputPath = directory.path("out")
         func drawn() -> String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
         // Waiting for the first frame: a precondition, not a timing check.
-        try waitUntil("the first frame drawn", interval: 0.01, givingUpIf: { script.termination.map { "script \($0)" } },
-                      details: { "drawn: \(drawn().debugDescription)" }) { drawn().contains("\u{1B}[K") }
-        let pid = try #require(Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), "\(drawn().debugDescription)")
+        try waitUntil(
+            "the first frame drawn", interval: 0.01, givingUpIf: { script.termination.map { "script \($0)" } },
+            details: { "drawn: \(drawn().debugDescription)" }
+        ) { drawn().contains("\u{1B}[K") }
+        let pid = try #require(
+            Int32(
+                (try? String(contentsOfFile: pidFile, encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), "\(drawn().debugDescription)")
         #expect(kill(pid, SIGINT) == 0)
         let termination = script.wait(timeout: 30)
         #expect(termination == .exited(128 + SIGINT), "\(String(describing: termination))")
-        #expect(drawn().hasSuffix("\r\u{1B}[Krestctl: stopped waiting; the timer goes on (restctl cancel ends it)\r\n"),
-                "\(drawn().debugDescription)")
+        #expect(
+            drawn().hasSuffix("\r\u{1B}[Krestctl: stopped waiting; the timer goes on (restctl cancel ends it)\r\n"),
+            "\(drawn().debugDescription)")
         #expect(restctl(daemon.bus, "status").stdout.hasPrefix("default  running  "))
     }
 }

@@ -4,6 +4,7 @@ import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,8 @@ import Glibc
 @Suite("Running as a service", .serialized)
 struct ServiceTests {
     /// The repository's root, for the committed unit and activation files.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func repositoryFile(_ path: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
@@ -37,8 +39,9 @@ struct ServiceTests {
         try notify.waitFor(line: "READY=1")
         #expect(notify.messages.first == "READY=1\nSTATUS=no timers running", "\(notify.messages)")
         // Ready means ready: the name is already owned when READY=1 arrives.
-        let owner = busctl(bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                           "NameHasOwner", "s", RestBus.name)
+        let owner = busctl(
+            bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "NameHasOwner", "s", RestBus.name)
         #expect(owner.output == "b true", "\(owner)\n\(restd.log())")
 
         #expect(restctl(bus, "start", "90").succeeded)
@@ -54,10 +57,11 @@ struct ServiceTests {
         #expect(restctl(bus, "cancel").succeeded)
         try notify.waitFor(line: "STATUS=no timers running")
         let statuses = notify.lines.filter { $0.hasPrefix("STATUS=") }
-        #expect(statuses == [
-            "STATUS=no timers running", "STATUS=1 timer running", "STATUS=2 timers running",
-            "STATUS=1 timer running, 1 paused", "STATUS=1 timer running", "STATUS=no timers running",
-        ], "\(notify.messages)")
+        #expect(
+            statuses == [
+                "STATUS=no timers running", "STATUS=1 timer running", "STATUS=2 timers running",
+                "STATUS=1 timer running, 1 paused", "STATUS=1 timer running", "STATUS=no timers running",
+            ], "\(notify.messages)")
     }
 
     @Test("STATUS= counts live subscribers, and drops them when they leave")
@@ -103,8 +107,9 @@ struct ServiceTests {
 
     // MARK: Signals and the bus
 
-    @Test("SIGTERM and SIGINT stop restd with status 0, STOPPING=1, and the state intact",
-          arguments: [SIGTERM, SIGINT])
+    @Test(
+        "SIGTERM and SIGINT stop restd with status 0, STOPPING=1, and the state intact",
+        arguments: [SIGTERM, SIGINT])
     func stopsCleanly(signal: Int32) throws {
         let bus = try TestBus()
         let state = try TempDirectory(prefix: "restd-state")
@@ -120,7 +125,8 @@ struct ServiceTests {
         restd.signal(signal)
         #expect(try restd.waitForExit() == 0, "\(restd.log())")
         try notify.waitFor(line: "STOPPING=1")
-        #expect(restd.log().contains("stopping on signal \(signal == SIGTERM ? "SIGTERM" : "SIGINT")"), "\(restd.log())")
+        #expect(
+            restd.log().contains("stopping on signal \(signal == SIGTERM ? "SIGTERM" : "SIGINT")"), "\(restd.log())")
 
         let again = try RestdProcess.start(bus: bus, stateHome: state.path)
         let after = try RestdClient(address: bus.address).timers()
@@ -155,11 +161,14 @@ struct ServiceTests {
         let restdPath = try BuildProducts.executable("restd")
         let file = Self.replacing("Exec", with: restdPath, in: try Self.repositoryFile("dbus/io.restd.Rest1.service"))
         try services.write("io.restd.Rest1.service", file)
-        let bus = try TestBus(serviceDirectories: [services.path],
-                              environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
+        let bus = try TestBus(
+            serviceDirectories: [services.path],
+            environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
         func owned() -> String {
-            busctl(bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                   "NameHasOwner", "s", RestBus.name).output
+            busctl(
+                bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                "NameHasOwner", "s", RestBus.name
+            ).output
         }
         #expect(owned() == "b false")
 
@@ -192,8 +201,9 @@ struct ServiceTests {
             return
         }
         let directory = try TempDirectory(prefix: "restd-unit")
-        let unit = Self.replacing("ExecStart", with: try BuildProducts.executable("restd"),
-                                  in: try Self.repositoryFile("systemd/restd.service"))
+        let unit = Self.replacing(
+            "ExecStart", with: try BuildProducts.executable("restd"),
+            in: try Self.repositoryFile("systemd/restd.service"))
         let path = try directory.write("restd.service", unit)
         // The man pages the unit's Documentation= names are the committed ones.
         let man = Self.root.appendingPathComponent("man").path
@@ -201,12 +211,14 @@ struct ServiceTests {
         #expect(verify.succeeded && verify.stderr.isEmpty, "\(verify)")
         // As a user unit too (the user manager's paths need a runtime directory).
         let runtime = try directory.subdirectory("runtime")
-        let user = Command.run(["systemd-analyze", "--user", "verify", path],
-                               environment: ["MANPATH": man, "XDG_RUNTIME_DIR": runtime])
+        let user = Command.run(
+            ["systemd-analyze", "--user", "verify", path],
+            environment: ["MANPATH": man, "XDG_RUNTIME_DIR": runtime])
         #expect(user.succeeded && user.stderr.isEmpty, "\(user)")
 
         // A unit it would refuse is refused: the check is real.
-        let broken = try directory.write("broken.service", unit.replacingOccurrences(of: "ExecReload=kill", with: "ExecReload=no-such-kill"))
+        let broken = try directory.write(
+            "broken.service", unit.replacingOccurrences(of: "ExecReload=kill", with: "ExecReload=no-such-kill"))
         #expect(!Command.run(["systemd-analyze", "verify", broken], environment: ["MANPATH": man]).succeeded)
     }
 

@@ -10,8 +10,9 @@ import Testing
 /// messages arrive on its socket.
 @Suite("Signals before replies")
 struct SignalOrderTests {
-    @Test("a method's PropertiesChanged, InterfacesAdded and Expired arrive before its reply",
-          arguments: ["Pause", "Start", "Adjust"])
+    @Test(
+        "a method's PropertiesChanged, InterfacesAdded and Expired arrive before its reply",
+        arguments: ["Pause", "Start", "Adjust"])
     func signalsBeforeReply(_ method: String) throws {
         let daemon = try RunningDaemon()
         try daemon.client.start(id: "tea", durationUSec: 600_000_000)
@@ -31,19 +32,22 @@ struct SignalOrderTests {
         let expected: [String]
         switch method {
         case "Pause":
-            call = try Message.methodCall(destination: RestBus.name, path: RestBus.managerPath,
-                                          interface: RestBus.managerInterface, member: "Pause")
+            call = try Message.methodCall(
+                destination: RestBus.name, path: RestBus.managerPath,
+                interface: RestBus.managerInterface, member: "Pause")
             try call.append(.string("tea"))
             expected = ["PropertiesChanged", "reply"]
         case "Start":
-            call = try Message.methodCall(destination: RestBus.name, path: RestBus.managerPath,
-                                          interface: RestBus.managerInterface, member: "Start")
+            call = try Message.methodCall(
+                destination: RestBus.name, path: RestBus.managerPath,
+                interface: RestBus.managerInterface, member: "Start")
             try call.append(.string("new"), .uint64(60_000_000), .dictionary(key: .string, value: .variant, []))
             expected = ["InterfacesAdded", "reply"]
         default:
             // Shortened to nothing: the timer expires within the call.
-            call = try Message.methodCall(destination: RestBus.name, path: RestBus.managerPath,
-                                          interface: RestBus.managerInterface, member: "Adjust")
+            call = try Message.methodCall(
+                destination: RestBus.name, path: RestBus.managerPath,
+                interface: RestBus.managerInterface, member: "Adjust")
             try call.append(.string("tea"), .int64(-600_000_000))
             expected = ["PropertiesChanged", "Expired", "reply"]
         }

@@ -34,14 +34,18 @@ struct SleepTests {
         case .readOnlyCopy:
             try leaveTimers(bus: bus, state: state)
             // The state bind-mounted read-only in restd's own mount namespace.
-            let script = "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
+            let script =
+                "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
                 + "mount -o remount,bind,ro \"$XDG_STATE_HOME\" && exec \"$0\""
             let runtime = try TempDirectory(prefix: "restd-runtime")
-            restd = try RestdProcess(bus: bus, stateHome: state.path,
-                                     arguments: ["--user", "--map-root-user", "--mount", "--propagation", "private",
-                                                 "/bin/sh", "-c", script, try BuildProducts.executable("restd")],
-                                     environment: ["XDG_RUNTIME_DIR": runtime.path],
-                                     executable: "/usr/bin/unshare")
+            restd = try RestdProcess(
+                bus: bus, stateHome: state.path,
+                arguments: [
+                    "--user", "--map-root-user", "--mount", "--propagation", "private",
+                    "/bin/sh", "-c", script, try BuildProducts.executable("restd"),
+                ],
+                environment: ["XDG_RUNTIME_DIR": runtime.path],
+                executable: "/usr/bin/unshare")
             try restd.waitUntilReady()
             try restd.waitForLog(containing: "read-only")
         default:
@@ -81,7 +85,9 @@ struct SleepTests {
             #expect(try client.historySets(sinceUSec: 0, untilUSec: 0).count == 2)
             #expect(try client.historyStats(sinceUSec: 0, untilUSec: 0, exercise: nil).first?.sets == 2)
             // The sets' progress reaches the live broadcast at the end of its throttle interval (0.5 s).
-            try waitUntil("the second set's progress broadcast") { try client.liveFields()["progress_done"] == .int64(2) }
+            try waitUntil("the second set's progress broadcast") {
+                try client.liveFields()["progress_done"] == .int64(2)
+            }
         case .expiry:
             let watcher = try SignalWatcher.restd(bus: bus)
             try client.start(id: "short", durationUSec: 1_000_000)

@@ -18,8 +18,9 @@ struct SoakTests {
         // Two subscribers that read (drained as the loop goes) and a broadcast listener.
         let subscribers = try (0..<2).map { _ in try SignalWatcher.restd(bus: daemon.bus) }
         for subscriber in subscribers {
-            let subscribe = try Message.methodCall(destination: RestBus.name, path: RestBus.livePath,
-                                                   interface: RestBus.liveInterface, member: "Subscribe")
+            let subscribe = try Message.methodCall(
+                destination: RestBus.name, path: RestBus.livePath,
+                interface: RestBus.liveInterface, member: "Subscribe")
             try subscribe.append(.double(20))
             _ = try subscriber.connection.callBlocking(subscribe, timeoutMilliseconds: 30_000)
         }
@@ -31,15 +32,20 @@ struct SoakTests {
             let id = "t\(Int.random(in: 0..<64, using: &random))"
             do throws(ClientError) {
                 switch Int.random(in: 0..<10, using: &random) {
-                case 0, 1: try client.start(id: id, durationUSec: UInt64.random(in: 3600...7200, using: &random) * 1_000_000,
-                                            label: "soak \(index)")
+                case 0, 1:
+                    try client.start(
+                        id: id, durationUSec: UInt64.random(in: 3600...7200, using: &random) * 1_000_000,
+                        label: "soak \(index)")
                 case 2: try client.pause(id: id)
                 case 3: try client.resume(id: id)
                 case 4: try client.adjust(id: id, deltaUSec: 30_000_000)
                 case 5: try client.restart(id: id)
                 case 6: try client.cancel(id: id)
-                default: try client.updateLive(["heart_rate": .int32(Int32.random(in: 60...190, using: &random)),
-                                                "progress_done": .int32(Int32(index % 5)), "progress_total": .int32(5)])
+                default:
+                    try client.updateLive([
+                        "heart_rate": .int32(Int32.random(in: 60...190, using: &random)),
+                        "progress_done": .int32(Int32(index % 5)), "progress_total": .int32(5),
+                    ])
                 }
             } catch {
                 refused += 1  // no such timer, mostly: part of the mix
@@ -55,6 +61,8 @@ struct SoakTests {
         if FuzzTests.measuresMemory {
             #expect(rssAtEnd - rssAfterWarmUp < 1024, "RSS grew from \(rssAfterWarmUp) kB to \(rssAtEnd) kB")
         }
-        print("soak: \(Self.operations) operations (\(refused) refused); RSS \(rssAfterWarmUp) kB after warm-up, \(rssAtEnd) kB at the end")
+        print(
+            "soak: \(Self.operations) operations (\(refused) refused); RSS \(rssAfterWarmUp) kB after warm-up, \(rssAtEnd) kB at the end"
+        )
     }
 }

@@ -4,6 +4,7 @@ import ProcessHarness
 import RestClient
 import RestProtocol
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -84,7 +85,9 @@ struct SystemdUserManagerTests {
         #expect(try RestdClient(address: manager.bus.address).timers() == before)
     }
 
-    @Test("a broken config.toml: exit 78, no restart loop, the file:line reason in systemctl status; a fix and a restart work")
+    @Test(
+        "a broken config.toml: exit 78, no restart loop, the file:line reason in systemctl status; a fix and a restart work"
+    )
     func brokenConfigurationIsNotRetried() throws {
         guard Self.canRun else { return }
         let manager = try UserManager(config: "default_duration = \"90s\"\nmax_timers = 0\n")
@@ -92,8 +95,10 @@ struct SystemdUserManagerTests {
         let start = manager.systemctl("start", "restd")
         #expect(!start.succeeded, "\(start)")
         // Failed and settled: a pending restart would show as activating/auto-restart instead.
-        try manager.waitFor(["ActiveState": "failed", "SubState": "failed", "Result": "exit-code",
-                             "ExecMainStatus": "78", "NRestarts": "0"])
+        try manager.waitFor([
+            "ActiveState": "failed", "SubState": "failed", "Result": "exit-code",
+            "ExecMainStatus": "78", "NRestarts": "0",
+        ])
         let status = manager.systemctl("status", "restd")
         let reason = "\(manager.configHome)/restd/config.toml:2: max_timers"
         #expect(status.stdout.contains("status=78/CONFIG"), "\(status)")
@@ -165,8 +170,9 @@ struct SystemdUserManagerTests {
         let status = restctl(manager.bus, "list")
         #expect(status.succeeded, "\(status)\n\(manager.diagnostics())")
         let unit = try manager.waitFor(["ActiveState": "active", "SubState": "running"])
-        let owner = busctl(manager.bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                           "GetConnectionUnixProcessID", "s", RestBus.name)
+        let owner = busctl(
+            manager.bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "GetConnectionUnixProcessID", "s", RestBus.name)
         #expect(owner.output == "u \(unit["MainPID"] ?? "?")", "\(owner)\n\(unit)")
         let cgroup = (try? String(contentsOfFile: "/proc/\(manager.restdPID)/cgroup", encoding: .utf8)) ?? ""
         #expect(cgroup.contains("/app.slice/restd.service"), "\(cgroup)")
@@ -195,7 +201,9 @@ struct SystemdUserManagerTests {
         #expect(try RestdClient(address: manager.bus.address).timers() == before)
     }
 
-    @Test("the unit as the manager loaded it: Type=notify on the bus name, watchdog, reload, restart policy, sandbox, WantedBy")
+    @Test(
+        "the unit as the manager loaded it: Type=notify on the bus name, watchdog, reload, restart policy, sandbox, WantedBy"
+    )
     func effectiveSettings() throws {
         guard Self.canRun else { return }
         let manager = try UserManager()
@@ -252,25 +260,29 @@ struct SystemdUserManagerTests {
         print("NoNewPrivs", [line.split()[1] for line in open("/proc/self/status") if line.startswith("NoNewPrivs")][0])
         """#
 
-    @Test("the sandbox is in force (seccomp, no_new_privs, address families, W^X, namespaces, SUID), and restd works under it")
+    @Test(
+        "the sandbox is in force (seccomp, no_new_privs, address families, W^X, namespaces, SUID), and restd works under it"
+    )
     func sandboxInForce() throws {
         guard Self.canRun else { return }
         let probeDirectory = try TempDirectory(prefix: "restd-probe")
         let probe = try probeDirectory.write("probe.py", Self.sandboxProbe)
         // The same attempts outside the sandbox: each can succeed (swapoff reaches the kernel).
         let outside = Command.run([NotificationServer.python, probe, probeDirectory.path])
-        #expect(outside.stdout == """
-            AF_INET allowed
-            AF_UNIX allowed
-            PROT_WRITE|PROT_EXEC allowed
-            S_ISUID allowed
-            unshare(CLONE_NEWUTS) allowed
-            personality(PER_LINUX32) allowed
-            swapoff refused ENOENT
-            NoNewPrivs 0
+        #expect(
+            outside.stdout == """
+                AF_INET allowed
+                AF_UNIX allowed
+                PROT_WRITE|PROT_EXEC allowed
+                S_ISUID allowed
+                unshare(CLONE_NEWUTS) allowed
+                personality(PER_LINUX32) allowed
+                swapoff refused ENOENT
+                NoNewPrivs 0
 
-            """, "\(outside)")
-        let probeUnit = "[Service]\nExecStartPost=/bin/sh -c '\(NotificationServer.python) \(probe) \"$XDG_RUNTIME_DIR\" "
+                """, "\(outside)")
+        let probeUnit =
+            "[Service]\nExecStartPost=/bin/sh -c '\(NotificationServer.python) \(probe) \"$XDG_RUNTIME_DIR\" "
             + ">\"$XDG_RUNTIME_DIR/sandbox-probe\" 2>&1'\n"
         let manager = try UserManager(dropIns: ["sandbox-probe": probeUnit])
         defer { manager.stop() }
@@ -279,23 +291,25 @@ struct SystemdUserManagerTests {
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
         // ExecStartPost= has run (start waits for it), under restd's sandbox.
         let inside = (try? String(contentsOfFile: "\(manager.runtimeDirectory)/sandbox-probe", encoding: .utf8)) ?? ""
-        #expect(inside == """
-            AF_INET refused EAFNOSUPPORT
-            AF_UNIX allowed
-            PROT_WRITE|PROT_EXEC refused EPERM
-            S_ISUID refused EPERM
-            unshare(CLONE_NEWUTS) refused EPERM
-            personality(PER_LINUX32) refused EPERM
-            swapoff refused EPERM
-            NoNewPrivs 1
+        #expect(
+            inside == """
+                AF_INET refused EAFNOSUPPORT
+                AF_UNIX allowed
+                PROT_WRITE|PROT_EXEC refused EPERM
+                S_ISUID refused EPERM
+                unshare(CLONE_NEWUTS) refused EPERM
+                personality(PER_LINUX32) refused EPERM
+                swapoff refused EPERM
+                NoNewPrivs 1
 
-            """, "\(inside)\n\(manager.diagnostics())")
+                """, "\(inside)\n\(manager.diagnostics())")
         let pid = manager.restdPID
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let fields = Dictionary(status.split(separator: "\n").compactMap { line -> (String, String)? in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            return parts.count == 2 ? (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces)) : nil
-        }, uniquingKeysWith: { first, _ in first })
+        let fields = Dictionary(
+            status.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                return parts.count == 2 ? (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces)) : nil
+            }, uniquingKeysWith: { first, _ in first })
         #expect(fields["Seccomp"] == "2", "\(status)")  // SECCOMP_MODE_FILTER
         #expect(fields["NoNewPrivs"] == "1", "\(status)")
 

@@ -14,8 +14,9 @@ struct TimerLifecycleTests {
         let path = try daemon.client.start(id: "squat", durationUSec: 90_000_000, label: "Squat", next: "Bench press")
         #expect(path == "/io/restd/Rest1/timer/squat")
 
-        let read = busctl(daemon.bus, "get-property", RestBus.name, path, RestBus.timerInterface,
-                          "Label", "Next", "State", "DurationUSec", "Notify")
+        let read = busctl(
+            daemon.bus, "get-property", RestBus.name, path, RestBus.timerInterface,
+            "Label", "Next", "State", "DurationUSec", "Notify")
         #expect(read.succeeded, "\(read)")
         #expect(read.output == "s \"Squat\"\ns \"Bench press\"\ns \"running\"\nt 90000000\nb true", "\(read)")
 
@@ -26,8 +27,9 @@ struct TimerLifecycleTests {
     @Test("start through busctl, read back through restd's client; empty id means default")
     func startWithBusctl() throws {
         let daemon = try RunningDaemon()
-        let start = busctl(daemon.bus, "call", RestBus.name, RestBus.managerPath, RestBus.managerInterface,
-                           "Start", "sta{sv}", "", "60000000", "1", "notify", "b", "false")
+        let start = busctl(
+            daemon.bus, "call", RestBus.name, RestBus.managerPath, RestBus.managerInterface,
+            "Start", "sta{sv}", "", "60000000", "1", "notify", "b", "false")
         #expect(start.output == "o \"/io/restd/Rest1/timer/default\"", "\(start)")
         let timer = try daemon.client.timer(id: "default")
         #expect(timer.state == "running")
@@ -39,15 +41,18 @@ struct TimerLifecycleTests {
     @Test("the warn_usec option is kept and read back as WarnUSec")
     func warnOption() throws {
         let daemon = try RunningDaemon()
-        let start = busctl(daemon.bus, "call", RestBus.name, RestBus.managerPath, RestBus.managerInterface,
-                           "Start", "sta{sv}", "w", "60000000", "1", "warn_usec", "t", "10000000")
+        let start = busctl(
+            daemon.bus, "call", RestBus.name, RestBus.managerPath, RestBus.managerInterface,
+            "Start", "sta{sv}", "w", "60000000", "1", "warn_usec", "t", "10000000")
         #expect(start.succeeded, "\(start)")
-        let read = busctl(daemon.bus, "get-property", RestBus.name, RestBus.timerPath(id: "w"), RestBus.timerInterface,
-                          "WarnUSec")
+        let read = busctl(
+            daemon.bus, "get-property", RestBus.name, RestBus.timerPath(id: "w"), RestBus.timerInterface,
+            "WarnUSec")
         #expect(read.output == "t 10000000", "\(read)")
         try daemon.client.start(id: "plain", durationUSec: 60_000_000)
-        let plain = busctl(daemon.bus, "get-property", RestBus.name, RestBus.timerPath(id: "plain"),
-                           RestBus.timerInterface, "WarnUSec")
+        let plain = busctl(
+            daemon.bus, "get-property", RestBus.name, RestBus.timerPath(id: "plain"),
+            RestBus.timerInterface, "WarnUSec")
         #expect(plain.output == "t 0", "\(plain)")
     }
 
@@ -89,21 +94,34 @@ struct TimerLifecycleTests {
     func errorNames() throws {
         let daemon = try RunningDaemon()
         func call(_ method: String, _ args: String...) -> CommandResult {
-            gdbus(daemon.bus, "call", ["--dest", RestBus.name, "--object-path", RestBus.managerPath,
-                                       "--method", "\(RestBus.managerInterface).\(method)"] + args)
+            gdbus(
+                daemon.bus, "call",
+                [
+                    "--dest", RestBus.name, "--object-path", RestBus.managerPath,
+                    "--method", "\(RestBus.managerInterface).\(method)",
+                ] + args)
         }
         let cases: [(CommandResult, String)] = [
             (call("Pause", "nope"), "io.restd.Rest1.Error.NoSuchTimer"),
             (call("Start", "bad.id", "90000000", "{}"), "org.freedesktop.DBus.Error.InvalidArgs"),
-            (call("Start", String(repeating: "a", count: 65), "90000000", "{}"), "org.freedesktop.DBus.Error.InvalidArgs"),
+            (
+                call("Start", String(repeating: "a", count: 65), "90000000", "{}"),
+                "org.freedesktop.DBus.Error.InvalidArgs"
+            ),
             (call("Start", "x", "0", "{}"), "org.freedesktop.DBus.Error.InvalidArgs"),
             (call("Start", "x", "86400000001", "{}"), "org.freedesktop.DBus.Error.InvalidArgs"),
             (call("Start", "x", "90000000", "{'colour': <'red'>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
             (call("Start", "x", "90000000", "{'label': <42>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
-            (call("Start", "x", "90000000", "{'label': <'\(String(repeating: "é", count: 129))'>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
+            (
+                call("Start", "x", "90000000", "{'label': <'\(String(repeating: "é", count: 129))'>}"),
+                "org.freedesktop.DBus.Error.InvalidArgs"
+            ),
             (call("Start", "x", "90000000", "{'next': <'bell\\u0007'>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
             (call("Adjust", "x", "0"), "org.freedesktop.DBus.Error.InvalidArgs"),
-            (call("Start", "x", "90000000", "{'warn_usec': <uint64 90000000>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
+            (
+                call("Start", "x", "90000000", "{'warn_usec': <uint64 90000000>}"),
+                "org.freedesktop.DBus.Error.InvalidArgs"
+            ),
             (call("Start", "x", "90000000", "{'warn_usec': <10000000>}"), "org.freedesktop.DBus.Error.InvalidArgs"),
         ]
         for (result, name) in cases {
@@ -132,12 +150,16 @@ struct TimerLifecycleTests {
         #expect(timer.expiredAtUSec == deadline)
         #expect(timer.remainingUSec == 0 && timer.endsAtUSec == 0)
 
-        for refused in [{ try daemon.client.pause(id: "short") }, { try daemon.client.resume(id: "short") },
-                        { try daemon.client.adjust(id: "short", deltaUSec: -1_000_000) }] {
+        for refused in [
+            { try daemon.client.pause(id: "short") }, { try daemon.client.resume(id: "short") },
+            { try daemon.client.adjust(id: "short", deltaUSec: -1_000_000) },
+        ] {
             #expect {
                 try refused()
             } throws: { error in
-                (error as? ClientError).map { if case .refused(let e) = $0 { e.name == RestErrorName.invalidState } else { false } } ?? false
+                (error as? ClientError).map {
+                    if case .refused(let e) = $0 { e.name == RestErrorName.invalidState } else { false }
+                } ?? false
             }
         }
 

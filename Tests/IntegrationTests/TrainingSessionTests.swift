@@ -57,8 +57,12 @@ struct TrainingSessionTests {
         /// busctl's CompleteSet: its reply as busctl prints it (`ots "/io/…" 90000000 "default"`).
         func busctlSet(_ exercise: String, _ options: [String] = ["0"]) -> CommandResult {
             // `--`: a negative number among the arguments is not an option of busctl's.
-            busctl(bus, ["call", "--", RestBus.name, RestBus.managerPath, RestBus.managerInterface, "CompleteSet", "ssa{sv}",
-                         "default", exercise] + options)
+            busctl(
+                bus,
+                [
+                    "call", "--", RestBus.name, RestBus.managerPath, RestBus.managerInterface, "CompleteSet", "ssa{sv}",
+                    "default", exercise,
+                ] + options)
         }
 
         var setCount: Int { (try? client.historySets(sinceUSec: 0, untilUSec: 0).count) ?? -1 }
@@ -70,26 +74,38 @@ struct TrainingSessionTests {
     func rulesThroughRestctl() throws {
         let gym = try Gym()
         let none = restctl(gym.bus, "set")
-        #expect(none.status == 64 && none.stderr == "restctl: no exercise given, and this timer has no previous set to "
-            + "take it from; name one, as in --exercise Squat\n", "\(none)")
+        #expect(
+            none.status == 64
+                && none.stderr == "restctl: no exercise given, and this timer has no previous set to "
+                    + "take it from; name one, as in --exercise Squat\n",
+            "\(none)")
 
-        #expect(gym.set("--exercise", "Bench press", "--reps", "8", "--weight", "60")
-            .contains(#""label":"Bench press","next":"","notify":true,"duration_usec":90000000"#))
+        #expect(
+            gym.set("--exercise", "Bench press", "--reps", "8", "--weight", "60")
+                .contains(#""label":"Bench press","next":"","notify":true,"duration_usec":90000000"#))
         #expect(restctl(gym.bus, "status", "--json").stdout.contains(#""rest_source":"default"}"#))
         #expect(restctl(gym.bus, "add", "15").succeeded)
         // No --exercise: the previous set's; the rest last used for it is 90 s + 15 s.
         let lastUsed = gym.set("--reps", "8")
-        #expect(lastUsed.contains(#""duration_usec":105000000"#) && lastUsed.contains(#""rest_source":"last_used""#), "\(lastUsed)")
+        #expect(
+            lastUsed.contains(#""duration_usec":105000000"#) && lastUsed.contains(#""rest_source":"last_used""#),
+            "\(lastUsed)")
         let exercise = gym.set("--exercise", "squat")
-        #expect(exercise.contains(#""label":"squat""#) && exercise.contains(#""duration_usec":180000000"#)
-            && exercise.contains(#""rest_source":"exercise""#), "\(exercise)")
+        #expect(
+            exercise.contains(#""label":"squat""#) && exercise.contains(#""duration_usec":180000000"#)
+                && exercise.contains(#""rest_source":"exercise""#), "\(exercise)")
         let failed = gym.set("--failed")
-        #expect(failed.contains(#""duration_usec":240000000"#) && failed.contains(#""rest_source":"failed_rest""#), "\(failed)")
+        #expect(
+            failed.contains(#""duration_usec":240000000"#) && failed.contains(#""rest_source":"failed_rest""#),
+            "\(failed)")
         let category = gym.set("--exercise", " CURL ")
-        #expect(category.contains(#""duration_usec":75000000"#) && category.contains(#""rest_source":"category""#), "\(category)")
+        #expect(
+            category.contains(#""duration_usec":75000000"#) && category.contains(#""rest_source":"category""#),
+            "\(category)")
         let failedExtra = gym.set("--failed")
-        #expect(failedExtra.contains(#""duration_usec":95000000"#)
-            && failedExtra.contains(#""rest_source":"last_used+failed_extra""#), "\(failedExtra)")
+        #expect(
+            failedExtra.contains(#""duration_usec":95000000"#)
+                && failedExtra.contains(#""rest_source":"last_used+failed_extra""#), "\(failedExtra)")
         let given = gym.set("--rest", "42")
         #expect(given.contains(#""duration_usec":42000000"#) && given.contains(#""rest_source":"given""#), "\(given)")
         let skipped = restctl(gym.bus, "skip")
@@ -97,23 +113,47 @@ struct TrainingSessionTests {
 
         let sets = try gym.client.historySets(sinceUSec: 0, untilUSec: 0)
         #expect(sets.map(\.exercise) == ["Bench press", "Bench press", "squat", "squat", "CURL", "CURL", "CURL"])
-        #expect(sets.map { $0.rest?.outcome } == ["completed", "completed", "completed", "completed", "completed",
-                                                  "completed", "skipped"])
+        #expect(
+            sets.map { $0.rest?.outcome } == [
+                "completed", "completed", "completed", "completed", "completed",
+                "completed", "skipped",
+            ])
         #expect(sets.first?.rest?.adjustUSec == 15_000_000 && sets.first?.reps == 8 && sets.first?.weightKg == 60)
     }
 
-    @Test("bad input is refused with one sentence and nothing is recorded", arguments: [
-        (["--exercise", "Squat", "--reps", "10001"], "restctl: --reps 10001 is out of range: give 0 to 10,000\n"),
-        (["--exercise", "Squat", "--weight", "-1"], "restctl: --weight -1.0 is out of range: give 0 to 1,000 kg\n"),
-        (["--exercise", "Squat", "--weight", "nan"], "restctl: --weight nan is out of range: give 0 to 1,000 kg\n"),
-        (["--exercise", "Squat", "--weight", "1000.5"], "restctl: --weight 1000.5 is out of range: give 0 to 1,000 kg\n"),
-        (["--exercise", "Squat", "--rest", "0"], "restctl: --rest \"0\" is too short: give a rest of 1 s to 24 h\n"),
-        (["--exercise", "Squat", "--rest", "25h"], "restctl: --rest \"25h\" is too long: give a rest of 1 s to 24 h\n"),
-        (["--exercise", String(repeating: "x", count: 65)],
-         "restctl: --exercise: the exercise name \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" is 65 bytes long; at most 64 are allowed\n"),
-        (["--exercise", "Squat\u{1B}[2J"],
-         "restctl: --exercise: the exercise name contains a control character (U+001B) at position 6; give plain text, as in \"Squat\"\n"),
-    ])
+    @Test(
+        "bad input is refused with one sentence and nothing is recorded",
+        arguments: [
+            (["--exercise", "Squat", "--reps", "10001"], "restctl: --reps 10001 is out of range: give 0 to 10,000\n"),
+            (
+                ["--exercise", "Squat", "--weight", "-1"],
+                "restctl: --weight -1.0 is out of range: give 0 to 1,000 kg\n"
+            ),
+            (
+                ["--exercise", "Squat", "--weight", "nan"],
+                "restctl: --weight nan is out of range: give 0 to 1,000 kg\n"
+            ),
+            (
+                ["--exercise", "Squat", "--weight", "1000.5"],
+                "restctl: --weight 1000.5 is out of range: give 0 to 1,000 kg\n"
+            ),
+            (
+                ["--exercise", "Squat", "--rest", "0"],
+                "restctl: --rest \"0\" is too short: give a rest of 1 s to 24 h\n"
+            ),
+            (
+                ["--exercise", "Squat", "--rest", "25h"],
+                "restctl: --rest \"25h\" is too long: give a rest of 1 s to 24 h\n"
+            ),
+            (
+                ["--exercise", String(repeating: "x", count: 65)],
+                "restctl: --exercise: the exercise name \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" is 65 bytes long; at most 64 are allowed\n"
+            ),
+            (
+                ["--exercise", "Squat\u{1B}[2J"],
+                "restctl: --exercise: the exercise name contains a control character (U+001B) at position 6; give plain text, as in \"Squat\"\n"
+            ),
+        ])
     func badInputThroughRestctl(_ args: [String], _ stderr: String) throws {
         let gym = try Gym()
         let result = restctl(gym.bus, ["set"] + args)
@@ -130,35 +170,49 @@ struct TrainingSessionTests {
         let path = "\"/io/restd/Rest1/timer/default\""
         let first = gym.busctlSet("Bench press", ["2", "reps", "u", "8", "weight_kg", "d", "60"])
         #expect(first.stdout == "ots \(path) 90000000 \"default\"\n", "\(first)")
-        let adjust = busctl(gym.bus, "call", RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Adjust", "sx",
-                            "default", "15000000")
+        let adjust = busctl(
+            gym.bus, "call", RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Adjust", "sx",
+            "default", "15000000")
         #expect(adjust.succeeded, "\(adjust)")
         #expect(gym.busctlSet("").stdout == "ots \(path) 105000000 \"last_used\"\n")
         #expect(gym.busctlSet("Squat").stdout == "ots \(path) 180000000 \"exercise\"\n")
         #expect(gym.busctlSet("", ["1", "failed", "b", "true"]).stdout == "ots \(path) 240000000 \"failed_rest\"\n")
         #expect(gym.busctlSet("Curl").stdout == "ots \(path) 75000000 \"category\"\n")
-        #expect(gym.busctlSet("curl", ["1", "failed", "b", "true"]).stdout == "ots \(path) 95000000 \"last_used+failed_extra\"\n")
-        #expect(gym.busctlSet("Curl", ["1", "rest_usec", "t", "42000000"]).stdout == "ots \(path) 42000000 \"given\"\n")
-        let source = busctl(gym.bus, "get-property", RestBus.name, RestBus.timerPath(id: "default"), RestBus.timerInterface,
-                            "RestSource")
+        #expect(
+            gym.busctlSet("curl", ["1", "failed", "b", "true"]).stdout
+                == "ots \(path) 95000000 \"last_used+failed_extra\"\n")
+        #expect(
+            gym.busctlSet("Curl", ["1", "rest_usec", "t", "42000000"]).stdout == "ots \(path) 42000000 \"given\"\n")
+        let source = busctl(
+            gym.bus, "get-property", RestBus.name, RestBus.timerPath(id: "default"), RestBus.timerInterface,
+            "RestSource")
         #expect(source.stdout == "s \"given\"\n", "\(source)")
 
-        let skip = gdbus(gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.managerPath,
-                         "--method", "io.restd.Rest1.Manager.Skip", "default")
+        let skip = gdbus(
+            gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.managerPath,
+            "--method", "io.restd.Rest1.Manager.Skip", "default")
         #expect(skip.succeeded, "\(skip)")
-        let sets = gdbus(gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
-                         "--method", "io.restd.Rest1.History.Sets", "0", "0", "0")
+        let sets = gdbus(
+            gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
+            "--method", "io.restd.Rest1.History.Sets", "0", "0", "0")
         #expect(sets.succeeded, "\(sets)")
         #expect(sets.stdout.components(separatedBy: "'exercise': <").count == 8, "\(sets)")
-        #expect(sets.stdout.contains("'rest_outcome': <'skipped'>") && sets.stdout.contains("'weight_kg': <60.0>"), "\(sets)")
-        let exercises = gdbus(gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
-                              "--method", "io.restd.Rest1.History.Exercises")
-        #expect(exercises.stdout.contains("'name': <'Squat'>") && exercises.stdout.contains("'override_usec': <uint64 180000000>")
-            && exercises.stdout.contains("'last_rest_usec': <uint64 105000000>"), "\(exercises)")
-        let stats = gdbus(gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
-                          "--method", "io.restd.Rest1.History.Stats", "0", "0", "Curl")
-        #expect(stats.stdout.contains("'exercise': <'Curl'>") && stats.stdout.contains("'sets': <uint32 3>")
-            && stats.stdout.contains("'skipped': <uint32 1>") && !stats.stdout.contains("Squat"), "\(stats)")
+        #expect(
+            sets.stdout.contains("'rest_outcome': <'skipped'>") && sets.stdout.contains("'weight_kg': <60.0>"),
+            "\(sets)")
+        let exercises = gdbus(
+            gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
+            "--method", "io.restd.Rest1.History.Exercises")
+        #expect(
+            exercises.stdout.contains("'name': <'Squat'>")
+                && exercises.stdout.contains("'override_usec': <uint64 180000000>")
+                && exercises.stdout.contains("'last_rest_usec': <uint64 105000000>"), "\(exercises)")
+        let stats = gdbus(
+            gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
+            "--method", "io.restd.Rest1.History.Stats", "0", "0", "Curl")
+        #expect(
+            stats.stdout.contains("'exercise': <'Curl'>") && stats.stdout.contains("'sets': <uint32 3>")
+                && stats.stdout.contains("'skipped': <uint32 1>") && !stats.stdout.contains("Squat"), "\(stats)")
     }
 
     @Test("bad input through busctl and gdbus: InvalidArgs with one sentence, nothing recorded")
@@ -167,15 +221,33 @@ struct TrainingSessionTests {
         let cases: [(CommandResult, String)] = [
             (gym.busctlSet("", ["0"]), "no exercise given, and this timer has no previous set to take it from"),
             (gym.busctlSet("Squat", ["1", "reps", "u", "10001"]), "reps 10001 is out of range: give 0 to 10000"),
-            (gym.busctlSet("Squat", ["1", "weight_kg", "d", "nan"]), "weight nan kg is out of range: give 0 to 1000 kg"),
-            (gym.busctlSet("Squat", ["1", "weight_kg", "d", "-2"]), "weight -2.0 kg is out of range: give 0 to 1000 kg"),
-            (gym.busctlSet("Squat", ["1", "rest_usec", "t", "0"]), "rest 0 s is too short: give a rest of 1 s to 24 h"),
-            (gym.busctlSet("Squat", ["1", "reps", "s", "five"]), "option reps must be an unsigned integer (u), not of type s"),
-            (gym.busctlSet("Squat", ["1", "tempo", "s", "fast"]), "unknown option \"tempo\"; the options are reps, weight_kg, failed, rest_usec"),
+            (
+                gym.busctlSet("Squat", ["1", "weight_kg", "d", "nan"]),
+                "weight nan kg is out of range: give 0 to 1000 kg"
+            ),
+            (
+                gym.busctlSet("Squat", ["1", "weight_kg", "d", "-2"]),
+                "weight -2.0 kg is out of range: give 0 to 1000 kg"
+            ),
+            (
+                gym.busctlSet("Squat", ["1", "rest_usec", "t", "0"]),
+                "rest 0 s is too short: give a rest of 1 s to 24 h"
+            ),
+            (
+                gym.busctlSet("Squat", ["1", "reps", "s", "five"]),
+                "option reps must be an unsigned integer (u), not of type s"
+            ),
+            (
+                gym.busctlSet("Squat", ["1", "tempo", "s", "fast"]),
+                "unknown option \"tempo\"; the options are reps, weight_kg, failed, rest_usec"
+            ),
             (gym.busctlSet(String(repeating: "é", count: 33)), "is 66 bytes long; at most 64 are allowed"),
-            (gdbus(gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.managerPath,
-                   "--method", "io.restd.Rest1.Manager.CompleteSet", "default", "'Squat\\u0007'", "{}"),
-             "the exercise name contains a control character (U+0007) at position 6"),
+            (
+                gdbus(
+                    gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.managerPath,
+                    "--method", "io.restd.Rest1.Manager.CompleteSet", "default", "'Squat\\u0007'", "{}"),
+                "the exercise name contains a control character (U+0007) at position 6"
+            ),
         ]
         for (result, sentence) in cases {
             #expect(!result.succeeded && result.stderr.contains(sentence), "\(result)")
@@ -183,10 +255,13 @@ struct TrainingSessionTests {
         // busctl prints only the sentence; gdbus shows the error's name too.
         #expect(cases.last?.0.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs") == true)
         #expect(gym.setCount == 0)
-        let tooMany = busctl(gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu",
-                             "0", "0", "100001")
-        #expect(!tooMany.succeeded && tooMany.stderr.contains("limit 100001 is more than the 100000 rows one call may return"),
-                "\(tooMany)")
+        let tooMany = busctl(
+            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu",
+            "0", "0", "100001")
+        #expect(
+            !tooMany.succeeded
+                && tooMany.stderr.contains("limit 100001 is more than the 100000 rows one call may return"),
+            "\(tooMany)")
     }
 
     // MARK: History
@@ -202,31 +277,42 @@ struct TrainingSessionTests {
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(text)")
         // Names padded to the longest ("Bench, flat \"wide\"", 18), the sets' numbers to "5×102.5 kg".
-        #expect(lines.first?.contains("  Squat" + String(repeating: " ", count: 15) + "5×102.5 kg  rest 0:") == true, "\(text)")
+        #expect(
+            lines.first?.contains("  Squat" + String(repeating: " ", count: 15) + "5×102.5 kg  rest 0:") == true,
+            "\(text)")
         #expect(lines.first?.contains(" of 3:00 (-") == true, "\(text)")
         #expect(lines.last?.hasSuffix(", skipped") == true, "\(text)")
 
         let csv = restctl(gym.bus, "history", "--csv", "--since", "1d").stdout.split(separator: "\n").map(String.init)
         #expect(csv.first == HistoryFormat.csvHeader)
         #expect(csv.count == 3)
-        let iso = #/^1,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,Squat,5,102.5,false,default,180\.000,\d+\.\d{3},-\d+\.\d{3},0\.000,completed,exercise,\d{4}-\d\d-\d\dT/#
+        let iso =
+            #/^1,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,Squat,5,102.5,false,default,180\.000,\d+\.\d{3},-\d+\.\d{3},0\.000,completed,exercise,\d{4}-\d\d-\d\dT/#
         #expect(csv[1].contains(iso), "\(csv)")
-        #expect(csv[2].contains(#",2,"#) == false && csv[2].hasPrefix("2,") && csv[2].contains(#","Bench, flat ""wide""",8,,false,"#),
-                "\(csv)")
+        #expect(
+            csv[2].contains(#",2,"#) == false && csv[2].hasPrefix("2,")
+                && csv[2].contains(#","Bench, flat ""wide""",8,,false,"#),
+            "\(csv)")
 
         let json = restctl(gym.bus, "history", "--json", "--exercise", "squat").stdout
-        #expect(json.hasPrefix(#"[{"id":1,"timer":"default","at":""#) && json.contains(#""exercise":"Squat","reps":5,"weight_kg":102.5"#)
-            && !json.contains("Bench"), "\(json)")
+        #expect(
+            json.hasPrefix(#"[{"id":1,"timer":"default","at":""#)
+                && json.contains(#""exercise":"Squat","reps":5,"weight_kg":102.5"#)
+                && !json.contains("Bench"), "\(json)")
         #expect(restctl(gym.bus, "history", "--since", "2099-01-01").stdout.isEmpty)
         let bad = restctl(gym.bus, "history", "--since", "soon")
-        #expect(bad.status == 64 && bad.stderr.hasPrefix("restctl: --since \"soon\" is not understood; give an age (7d"), "\(bad)")
+        #expect(
+            bad.status == 64 && bad.stderr.hasPrefix("restctl: --since \"soon\" is not understood; give an age (7d"),
+            "\(bad)")
 
         let stats = restctl(gym.bus, "stats").stdout.split(separator: "\n").map(String.init)
         let pad = { (text: String) in text + String(repeating: " ", count: 18 - text.count) }
         #expect(stats.first == pad("exercise") + "  sets  rests  planned  taken  overrun  skipped", "\(stats)")
         #expect(stats.count == 3 && stats[2].hasPrefix(pad("Squat") + "     1      1     3:00   0:0"), "\(stats)")
         let statsJSON = restctl(gym.bus, "stats", "--json", "--exercise", "BENCH, flat \"wide\"").stdout
-        #expect(statsJSON.hasPrefix(#"[{"exercise":"Bench, flat \"wide\"","sets":1,"rests":1,"skipped":1,"#), "\(statsJSON)")
+        #expect(
+            statsJSON.hasPrefix(#"[{"exercise":"Bench, flat \"wide\"","sets":1,"rests":1,"skipped":1,"#), "\(statsJSON)"
+        )
     }
 
     @Test("a set sends SetRecorded before the reply and shows its progress in the live activity")
@@ -235,17 +321,23 @@ struct TrainingSessionTests {
         let watcher = try SignalWatcher.restd(bus: gym.bus)
         try gym.client.completeSet(id: "default", exercise: "Squat", reps: 5)
         try gym.client.completeSet(id: "default", exercise: nil, reps: 5)
-        try watcher.waitFor(where: { $0.member == "SetRecorded" && $0.arguments().first?.vardictEntries?["id"] == .int64(2) })
+        try watcher.waitFor(where: {
+            $0.member == "SetRecorded" && $0.arguments().first?.vardictEntries?["id"] == .int64(2)
+        })
         let recorded = watcher.received.filter { $0.member == "SetRecorded" }
         #expect(recorded.count == 2)
         let entry = recorded.last?.arguments().first?.vardictEntries
-        #expect(entry?["exercise"] == .string("Squat") && entry?["rest_planned_usec"] == .uint64(180_000_000)
-            && entry?["rest_outcome"] == .string("open") && entry?["reps"] == .uint32(5), "\(String(describing: entry))")
+        #expect(
+            entry?["exercise"] == .string("Squat") && entry?["rest_planned_usec"] == .uint64(180_000_000)
+                && entry?["rest_outcome"] == .string("open") && entry?["reps"] == .uint32(5),
+            "\(String(describing: entry))")
         // The broadcast is throttled (2 Hz): wait for the second set's fields to be published.
         try waitUntil("progress_done 2") { try gym.client.liveFields()["progress_done"] == .int64(2) }
         let fields = try gym.client.liveFields()
-        #expect(fields["exercise"] == .string("Squat") && fields["progress_done"] == .int64(2) && fields["progress_total"] == .int64(5),
-                "\(fields)")
+        #expect(
+            fields["exercise"] == .string("Squat") && fields["progress_done"] == .int64(2)
+                && fields["progress_total"] == .int64(5),
+            "\(fields)")
     }
 
     // MARK: Durability
@@ -259,11 +351,14 @@ struct TrainingSessionTests {
             try gym.crashAndRestart()
             let sets = try gym.client.historySets(sinceUSec: 0, untilUSec: 0)
             #expect(sets.map(\.reps) == (1...round).map { UInt32($0) }, "after round \(round)")
-            #expect(sets.last?.rest?.outcome == "open" && sets.dropLast().allSatisfy { $0.rest?.outcome == "completed" })
+            #expect(
+                sets.last?.rest?.outcome == "open" && sets.dropLast().allSatisfy { $0.rest?.outcome == "completed" })
         }
         // The rest in progress survived: the next set ends it, and without --exercise takes Squat.
         _ = gym.set("--reps", "5")
-        #expect(try gym.client.historySets(sinceUSec: 0, untilUSec: 0).map(\.exercise) == Array(repeating: "Squat", count: 5))
+        #expect(
+            try gym.client.historySets(sinceUSec: 0, untilUSec: 0).map(\.exercise)
+                == Array(repeating: "Squat", count: 5))
     }
 
     @Test("more than 100,000 sets: a query for all is refused with LimitExceeded; restctl pages through them")
@@ -283,7 +378,8 @@ struct TrainingSessionTests {
         let filled = Command.run(["/usr/bin/sqlite3", database, insert])
         #expect(filled.succeeded, "\(filled)")
         gym.restd = try RestdProcess.start(bus: gym.bus, stateHome: gym.state.path, configHome: gym.config.path)
-        let all = busctl(gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu", "0", "0", "0")
+        let all = busctl(
+            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu", "0", "0", "0")
         #expect(!all.succeeded && all.stderr.contains("more than 100000 sets match"), "\(all)")
         let history = restctl(gym.bus, ["history", "--since", "7d", "--csv"], timeout: 120)
         #expect(history.succeeded, "\(history.stderr)")

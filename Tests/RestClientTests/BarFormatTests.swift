@@ -19,73 +19,89 @@ struct BarFormatTests {
 
     @Test("the formats, by name")
     func names() {
-        #expect(WatchFormat.allCases.map(\.rawValue) == ["text", "json", "waybar", "polybar", "i3blocks", "i3status-rs"])
+        #expect(
+            WatchFormat.allCases.map(\.rawValue) == ["text", "json", "waybar", "polybar", "i3blocks", "i3status-rs"])
     }
 
     @Test("running, label and next")
     func running() {
         let lines = lines(WatchState(timer: runningTimer()))
         #expect(lines[.text] == "default  running  1:23  Squat · Next: Bench press")
-        #expect(lines[.waybar] == #"{"text":"1:23 Squat → Bench press","alt":"running","#
-            + #""tooltip":"Squat · Next: Bench press\u000a1:23 left of 1:30","class":"running","percentage":7}"#)
+        #expect(
+            lines[.waybar] == #"{"text":"1:23 Squat → Bench press","alt":"running","#
+                + #""tooltip":"Squat · Next: Bench press\u000a1:23 left of 1:30","class":"running","percentage":7}"#)
         #expect(lines[.polybar] == "1:23 Squat → Bench press")
         #expect(lines[.i3blocks] == "1:23 Squat → Bench press")
-        #expect(lines[.i3statusRs] == #"{"icon":"pomodoro_break","state":"Good","text":"1:23 Squat → Bench press","#
-            + #""short_text":"1:23"}"#)
+        #expect(
+            lines[.i3statusRs] == #"{"icon":"pomodoro_break","state":"Good","text":"1:23 Squat → Bench press","#
+                + #""short_text":"1:23"}"#)
     }
 
     @Test("running with a live activity: heart rate and progress in the text, every field in the tooltip")
     func runningLive() {
         let lines = lines(WatchState(timer: runningTimer(), live: Self.live))
-        #expect(lines[.text] == "default  running  1:23  Squat · Next: Bench press"
-            + #" | heart_rate=142 progress=3/5 exercise="Bench press" workout=Push"#)
-        #expect(lines[.waybar] == #"{"text":"1:23 Squat → Bench press ♥142 3/5","alt":"running","#
-            + #""tooltip":"Squat · Next: Bench press\u000a1:23 left of 1:30\u000a"#
-            + #"heart_rate=142 progress=3/5 exercise=\"Bench press\" workout=Push","class":"running","percentage":7}"#)
+        #expect(
+            lines[.text] == "default  running  1:23  Squat · Next: Bench press"
+                + #" | heart_rate=142 progress=3/5 exercise="Bench press" workout=Push"#)
+        #expect(
+            lines[.waybar] == #"{"text":"1:23 Squat → Bench press ♥142 3/5","alt":"running","#
+                + #""tooltip":"Squat · Next: Bench press\u000a1:23 left of 1:30\u000a"#
+                + #"heart_rate=142 progress=3/5 exercise=\"Bench press\" workout=Push","class":"running","percentage":7}"#
+        )
         #expect(lines[.polybar] == "1:23 Squat → Bench press ♥142 3/5")
         #expect(lines[.i3blocks] == "1:23 Squat → Bench press ♥142 3/5")
-        #expect(lines[.i3statusRs] == #"{"icon":"pomodoro_break","state":"Good","#
-            + #""text":"1:23 Squat → Bench press ♥142 3/5","short_text":"1:23"}"#)
+        #expect(
+            lines[.i3statusRs] == #"{"icon":"pomodoro_break","state":"Good","#
+                + #""text":"1:23 Squat → Bench press ♥142 3/5","short_text":"1:23"}"#)
     }
 
     @Test("label only, next only, neither; progress needs both halves")
     func texts() {
         let labelOnly = WatchState(timer: runningTimer(next: ""), live: ["progress_done": .int64(2)])
         #expect(WatchFormat.polybar.line(labelOnly, now: Self.now) == "1:23 Squat")
-        #expect(WatchFormat.waybar.line(labelOnly, now: Self.now) == #"{"text":"1:23 Squat","alt":"running","#
-            + #""tooltip":"Squat\u000a1:23 left of 1:30\u000aprogress_done=2","class":"running","percentage":7}"#)
+        #expect(
+            WatchFormat.waybar.line(labelOnly, now: Self.now) == #"{"text":"1:23 Squat","alt":"running","#
+                + #""tooltip":"Squat\u000a1:23 left of 1:30\u000aprogress_done=2","class":"running","percentage":7}"#)
         let nextOnly = WatchState(timer: runningTimer(label: ""), live: ["heart_rate": .uint32(99)])
         #expect(WatchFormat.i3blocks.line(nextOnly, now: Self.now) == "1:23 → Bench press ♥99")
         let neither = WatchState(timer: runningTimer(label: "", next: ""))
         #expect(WatchFormat.i3blocks.line(neither, now: Self.now) == "1:23")
-        #expect(WatchFormat.waybar.line(neither, now: Self.now) == #"{"text":"1:23","alt":"running","#
-            + #""tooltip":"1:23 left of 1:30","class":"running","percentage":7}"#)
-        #expect(WatchFormat.i3statusRs.line(neither, now: Self.now)
-            == #"{"icon":"pomodoro_break","state":"Good","text":"1:23","short_text":"1:23"}"#)
+        #expect(
+            WatchFormat.waybar.line(neither, now: Self.now) == #"{"text":"1:23","alt":"running","#
+                + #""tooltip":"1:23 left of 1:30","class":"running","percentage":7}"#)
+        #expect(
+            WatchFormat.i3statusRs.line(neither, now: Self.now)
+                == #"{"icon":"pomodoro_break","state":"Good","text":"1:23","short_text":"1:23"}"#)
     }
 
     @Test("paused: frozen time, percentage of the run gone by in shown seconds")
     func paused() {
         let lines = lines(WatchState(timer: pausedTimer()), now: t0 + 500 * second)
         #expect(lines[.text] == "default  paused   1:02  Squat · Next: Bench press")
-        #expect(lines[.waybar] == #"{"text":"paused 1:02 Squat → Bench press","alt":"paused","#
-            + #""tooltip":"Squat · Next: Bench press\u000apaused, 1:02 left of 1:30","class":"paused","percentage":31}"#)
+        #expect(
+            lines[.waybar] == #"{"text":"paused 1:02 Squat → Bench press","alt":"paused","#
+                + #""tooltip":"Squat · Next: Bench press\u000apaused, 1:02 left of 1:30","class":"paused","percentage":31}"#
+        )
         #expect(lines[.polybar] == "paused 1:02 Squat → Bench press")
         #expect(lines[.i3blocks] == "paused 1:02 Squat → Bench press")
-        #expect(lines[.i3statusRs] == #"{"icon":"pomodoro_paused","state":"Info","#
-            + #""text":"paused 1:02 Squat → Bench press","short_text":"paused 1:02"}"#)
+        #expect(
+            lines[.i3statusRs] == #"{"icon":"pomodoro_paused","state":"Info","#
+                + #""text":"paused 1:02 Squat → Bench press","short_text":"paused 1:02"}"#)
     }
 
     @Test("expired: overtime, rounded down")
     func expired() {
         let lines = lines(WatchState(timer: expiredTimer(), live: ["heart_rate": .int64(120)]), now: t0 + 102_900_000)
         #expect(lines[.text] == "default  expired  0:00 (+0:12)  Squat · Next: Bench press | heart_rate=120")
-        #expect(lines[.waybar] == #"{"text":"+0:12 Squat → Bench press ♥120","alt":"expired","#
-            + #""tooltip":"Squat · Next: Bench press\u000aover 0:12 ago\u000aheart_rate=120","class":"expired","percentage":100}"#)
+        #expect(
+            lines[.waybar] == #"{"text":"+0:12 Squat → Bench press ♥120","alt":"expired","#
+                + #""tooltip":"Squat · Next: Bench press\u000aover 0:12 ago\u000aheart_rate=120","class":"expired","percentage":100}"#
+        )
         #expect(lines[.polybar] == "+0:12 Squat → Bench press ♥120")
         #expect(lines[.i3blocks] == "+0:12 Squat → Bench press ♥120")
-        #expect(lines[.i3statusRs] == #"{"icon":"bell","state":"Critical","text":"+0:12 Squat → Bench press ♥120","#
-            + #""short_text":"+0:12"}"#)
+        #expect(
+            lines[.i3statusRs] == #"{"icon":"bell","state":"Critical","text":"+0:12 Squat → Bench press ♥120","#
+                + #""short_text":"+0:12"}"#)
     }
 
     @Test("idle: no timer (or no restd), with and without live fields")
@@ -93,15 +109,17 @@ struct BarFormatTests {
         let lines = lines(.idle)
         #expect(lines[.text] == "idle")
         #expect(lines[.json] == #"{"timer":null,"live":{}}"#)
-        #expect(lines[.waybar] == #"{"text":"idle","alt":"idle","tooltip":"no rest timer","class":"idle","percentage":0}"#)
+        #expect(
+            lines[.waybar] == #"{"text":"idle","alt":"idle","tooltip":"no rest timer","class":"idle","percentage":0}"#)
         #expect(lines[.polybar] == "idle")
         #expect(lines[.i3blocks] == "idle")
         #expect(lines[.i3statusRs] == #"{"icon":"pomodoro_stopped","state":"Idle","text":"idle","short_text":"idle"}"#)
         let live = WatchState(live: Self.live)
         #expect(WatchFormat.polybar.line(live, now: Self.now) == "idle ♥142 3/5")
-        #expect(WatchFormat.waybar.line(live, now: Self.now) == #"{"text":"idle ♥142 3/5","alt":"idle","#
-            + #""tooltip":"no rest timer\u000aheart_rate=142 progress=3/5 exercise=\"Bench press\" workout=Push","#
-            + #""class":"idle","percentage":0}"#)
+        #expect(
+            WatchFormat.waybar.line(live, now: Self.now) == #"{"text":"idle ♥142 3/5","alt":"idle","#
+                + #""tooltip":"no rest timer\u000aheart_rate=142 progress=3/5 exercise=\"Bench press\" workout=Push","#
+                + #""class":"idle","percentage":0}"#)
     }
 
     @Test("percentage: 0 at the start, up by whole seconds shown, 100 at 0:00; adding time moves it back")
@@ -139,20 +157,23 @@ struct BarFormatTests {
     func escaping() {
         let timer = runningTimer(label: "<b>50%{F#f00}</b> & co", next: "a\u{2028}b \"q\"")
         let state = WatchState(timer: timer)
-        #expect(WatchFormat.waybar.line(state, now: Self.now) == #"{"text":"1:23 &lt;b&gt;50%{F#f00}&lt;/b&gt; &amp; co → "#
-            + #"a\\u{2028}b \"q\"","alt":"running","tooltip":"&lt;b&gt;50%{F#f00}&lt;/b&gt; &amp; co · Next: "#
-            + #"a\\u{2028}b \"q\"\u000a1:23 left of 1:30","class":"running","percentage":7}"#)
+        #expect(
+            WatchFormat.waybar.line(state, now: Self.now) == #"{"text":"1:23 &lt;b&gt;50%{F#f00}&lt;/b&gt; &amp; co → "#
+                + #"a\\u{2028}b \"q\"","alt":"running","tooltip":"&lt;b&gt;50%{F#f00}&lt;/b&gt; &amp; co · Next: "#
+                + #"a\\u{2028}b \"q\"\u000a1:23 left of 1:30","class":"running","percentage":7}"#)
         #expect(WatchFormat.polybar.line(state, now: Self.now) == #"1:23 <b>50% {F#f00}</b> & co → a\u{2028}b "q""#)
         #expect(WatchFormat.i3blocks.line(state, now: Self.now) == #"1:23 <b>50%{F#f00}</b> & co → a\u{2028}b "q""#)
-        #expect(WatchFormat.i3statusRs.line(state, now: Self.now) == #"{"icon":"pomodoro_break","state":"Good","#
-            + #""text":"1:23 <b>50%{F#f00}</b> & co → a\\u{2028}b \"q\"","short_text":"1:23"}"#)
+        #expect(
+            WatchFormat.i3statusRs.line(state, now: Self.now) == #"{"icon":"pomodoro_break","state":"Good","#
+                + #""text":"1:23 <b>50%{F#f00}</b> & co → a\\u{2028}b \"q\"","short_text":"1:23"}"#)
         // "<" with a combining mark is one Character but still a "<" to a markup parser.
         let combining = WatchState(timer: runningTimer(label: "<\u{301}i>", next: ""))
         #expect(WatchFormat.waybar.line(combining, now: Self.now).hasPrefix("{\"text\":\"1:23 &lt;\u{301}i&gt;\""))
     }
 
-    @Test("every format's line changes only at a tick: the same just before, different at it",
-          arguments: WatchFormat.allCases.filter { $0 != .json })
+    @Test(
+        "every format's line changes only at a tick: the same just before, different at it",
+        arguments: WatchFormat.allCases.filter { $0 != .json })
     func changesAtTicks(format: WatchFormat) throws {
         var timer = runningTimer()
         timer.endsAtUSec += 250_000  // a deadline off the whole second of the epoch

@@ -7,20 +7,25 @@ struct CountdownLineTests {
     func running() {
         // 7 s of 90: 12 of 160 eighths, one cell and a half.
         let state = WatchState(timer: runningTimer(), live: ["heart_rate": .int64(142)])
-        #expect(CountdownLine.render(state, now: t0 + 7 * second, columns: 80)
-            == "1:23 [█▌                  ] Squat → Bench press ♥142")
-        #expect(CountdownLine.render(state, now: t0, columns: 80)
-            == "1:30 [                    ] Squat → Bench press ♥142")
-        #expect(CountdownLine.render(state, now: t0 + 90 * second, columns: 80)
-            == "0:00 [████████████████████] Squat → Bench press ♥142")
+        #expect(
+            CountdownLine.render(state, now: t0 + 7 * second, columns: 80)
+                == "1:23 [█▌                  ] Squat → Bench press ♥142")
+        #expect(
+            CountdownLine.render(state, now: t0, columns: 80)
+                == "1:30 [                    ] Squat → Bench press ♥142")
+        #expect(
+            CountdownLine.render(state, now: t0 + 90 * second, columns: 80)
+                == "0:00 [████████████████████] Squat → Bench press ♥142")
     }
 
     @Test("paused, and expired")
     func pausedAndExpired() {
-        #expect(CountdownLine.render(WatchState(timer: pausedTimer(next: "")), now: t0, columns: 80)
-            == "paused 1:02 [██████▏             ] Squat")
-        #expect(CountdownLine.render(WatchState(timer: expiredTimer()), now: t0 + 95 * second, columns: 80)
-            == "+0:05 [████████████████████] Squat → Bench press")
+        #expect(
+            CountdownLine.render(WatchState(timer: pausedTimer(next: "")), now: t0, columns: 80)
+                == "paused 1:02 [██████▏             ] Squat")
+        #expect(
+            CountdownLine.render(WatchState(timer: expiredTimer()), now: t0 + 95 * second, columns: 80)
+                == "+0:05 [████████████████████] Squat → Bench press")
     }
 
     @Test("narrow terminals: a shorter bar, then none, then the line cut with …; never the last column")

@@ -6,18 +6,21 @@ let second: UInt64 = 1_000_000
 
 /// A 90 s timer started at t0, running.
 func runningTimer(label: String = "Squat", next: String = "Bench press", id: String = "default") -> TimerSnapshot {
-    TimerSnapshot(id: id, label: label, next: next, state: "running", durationUSec: 90 * second,
-                  startedAtUSec: t0, endsAtUSec: t0 + 90 * second, remainingUSec: 90 * second)
+    TimerSnapshot(
+        id: id, label: label, next: next, state: "running", durationUSec: 90 * second,
+        startedAtUSec: t0, endsAtUSec: t0 + 90 * second, remainingUSec: 90 * second)
 }
 
 /// The same timer paused with 61.2 s left.
 func pausedTimer(label: String = "Squat", next: String = "Bench press") -> TimerSnapshot {
-    TimerSnapshot(id: "default", label: label, next: next, state: "paused", durationUSec: 90 * second,
-                  startedAtUSec: t0, remainingUSec: 61_200_000, notify: false)
+    TimerSnapshot(
+        id: "default", label: label, next: next, state: "paused", durationUSec: 90 * second,
+        startedAtUSec: t0, remainingUSec: 61_200_000, notify: false)
 }
 
 /// The same timer run out at t0 + 90 s.
 func expiredTimer(label: String = "Squat", next: String = "Bench press") -> TimerSnapshot {
-    TimerSnapshot(id: "default", label: label, next: next, state: "expired", durationUSec: 90 * second,
-                  startedAtUSec: t0, expiredAtUSec: t0 + 90 * second)
+    TimerSnapshot(
+        id: "default", label: label, next: next, state: "expired", durationUSec: 90 * second,
+        startedAtUSec: t0, expiredAtUSec: t0 + 90 * second)
 }

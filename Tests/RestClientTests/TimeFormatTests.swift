@@ -3,38 +3,46 @@ import Testing
 
 @Suite("TimeFormat")
 struct TimeFormatTests {
-    @Test("m:ss below an hour, h:mm:ss from an hour on", arguments: [
-        (0, "0:00"), (5, "0:05"), (59, "0:59"), (60, "1:00"), (90, "1:30"), (599, "9:59"), (600, "10:00"),
-        (3_599, "59:59"), (3_600, "1:00:00"), (3_723, "1:02:03"), (86_400, "24:00:00"), (360_000, "100:00:00"),
-    ] as [(UInt64, String)])
+    @Test(
+        "m:ss below an hour, h:mm:ss from an hour on",
+        arguments: [
+            (0, "0:00"), (5, "0:05"), (59, "0:59"), (60, "1:00"), (90, "1:30"), (599, "9:59"), (600, "10:00"),
+            (3_599, "59:59"), (3_600, "1:00:00"), (3_723, "1:02:03"), (86_400, "24:00:00"), (360_000, "100:00:00"),
+        ] as [(UInt64, String)])
     func clock(seconds: UInt64, text: String) {
         #expect(TimeFormat.clock(seconds: seconds) == text)
     }
 
-    @Test("time left rounds up to whole seconds", arguments: [
-        (0, "0:00"), (1, "0:01"), (999_999, "0:01"), (1_000_000, "0:01"), (1_000_001, "0:02"),
-        (83_000_000, "1:23"), (89_900_000, "1:30"), (90_000_000, "1:30"), (3_599_000_001, "1:00:00"),
-        (UInt64.max, "5124095576:01:50"),
-    ] as [(UInt64, String)])
+    @Test(
+        "time left rounds up to whole seconds",
+        arguments: [
+            (0, "0:00"), (1, "0:01"), (999_999, "0:01"), (1_000_000, "0:01"), (1_000_001, "0:02"),
+            (83_000_000, "1:23"), (89_900_000, "1:30"), (90_000_000, "1:30"), (3_599_000_001, "1:00:00"),
+            (UInt64.max, "5124095576:01:50"),
+        ] as [(UInt64, String)])
     func countdown(usec: UInt64, text: String) {
         #expect(TimeFormat.countdown(usec: usec) == text)
     }
 
-    @Test("time gone by rounds down to whole seconds", arguments: [
-        (0, "0:00"), (999_999, "0:00"), (1_000_000, "0:01"), (12_500_000, "0:12"), (3_600_000_000, "1:00:00"),
-    ] as [(UInt64, String)])
+    @Test(
+        "time gone by rounds down to whole seconds",
+        arguments: [
+            (0, "0:00"), (999_999, "0:00"), (1_000_000, "0:01"), (12_500_000, "0:12"), (3_600_000_000, "1:00:00"),
+        ] as [(UInt64, String)])
     func elapsed(usec: UInt64, text: String) {
         #expect(TimeFormat.elapsed(usec: usec) == text)
     }
 
-    @Test("instants are ISO 8601 UTC with milliseconds, truncated", arguments: [
-        (1_795_295_400_000_000, "2026-11-21T21:10:00.000Z"),
-        (1_795_295_400_123_999, "2026-11-21T21:10:00.123Z"),
-        (1, "1970-01-01T00:00:00.000Z"),
-        (1_000, "1970-01-01T00:00:00.001Z"),
-        (951_868_799_999_999, "2000-02-29T23:59:59.999Z"),
-        (253_402_300_799_000_000, "9999-12-31T23:59:59.000Z"),
-    ] as [(UInt64, String)])
+    @Test(
+        "instants are ISO 8601 UTC with milliseconds, truncated",
+        arguments: [
+            (1_795_295_400_000_000, "2026-11-21T21:10:00.000Z"),
+            (1_795_295_400_123_999, "2026-11-21T21:10:00.123Z"),
+            (1, "1970-01-01T00:00:00.000Z"),
+            (1_000, "1970-01-01T00:00:00.001Z"),
+            (951_868_799_999_999, "2000-02-29T23:59:59.999Z"),
+            (253_402_300_799_000_000, "9999-12-31T23:59:59.000Z"),
+        ] as [(UInt64, String)])
     func iso8601(usec: UInt64, text: String) {
         #expect(TimeFormat.iso8601(usec: usec) == text)
     }

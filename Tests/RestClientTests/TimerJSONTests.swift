@@ -5,38 +5,42 @@ import Testing
 struct TimerJSONTests {
     @Test("a running timer: keys in order, remaining computed at now")
     func running() {
-        #expect(TimerJSON.object(runningTimer(), now: t0 + 7 * second) == #"""
-            {"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,\#
-            "duration_usec":90000000,"warn_usec":0,"remaining_usec":83000000,"started_at":"2026-11-21T21:10:00.000Z",\#
-            "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null}
-            """#)
+        #expect(
+            TimerJSON.object(runningTimer(), now: t0 + 7 * second) == #"""
+                {"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,\#
+                "duration_usec":90000000,"warn_usec":0,"remaining_usec":83000000,"started_at":"2026-11-21T21:10:00.000Z",\#
+                "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null}
+                """#)
     }
 
     @Test("a paused timer: no end, frozen remaining, notify false")
     func paused() {
-        #expect(TimerJSON.object(pausedTimer(label: "", next: ""), now: t0 + 3_600 * second) == #"""
-            {"id":"default","state":"paused","label":"","next":"","notify":false,\#
-            "duration_usec":90000000,"warn_usec":0,"remaining_usec":61200000,"started_at":"2026-11-21T21:10:00.000Z",\#
-            "ends_at":null,"expired_at":null,"rest_source":null}
-            """#)
+        #expect(
+            TimerJSON.object(pausedTimer(label: "", next: ""), now: t0 + 3_600 * second) == #"""
+                {"id":"default","state":"paused","label":"","next":"","notify":false,\#
+                "duration_usec":90000000,"warn_usec":0,"remaining_usec":61200000,"started_at":"2026-11-21T21:10:00.000Z",\#
+                "ends_at":null,"expired_at":null,"rest_source":null}
+                """#)
     }
 
     @Test("an expired timer: nothing left, expired_at set")
     func expired() {
-        #expect(TimerJSON.object(expiredTimer(), now: t0 + 102 * second) == #"""
-            {"id":"default","state":"expired","label":"Squat","next":"Bench press","notify":true,\#
-            "duration_usec":90000000,"warn_usec":0,"remaining_usec":0,"started_at":"2026-11-21T21:10:00.000Z",\#
-            "ends_at":null,"expired_at":"2026-11-21T21:11:30.000Z","rest_source":null}
-            """#)
+        #expect(
+            TimerJSON.object(expiredTimer(), now: t0 + 102 * second) == #"""
+                {"id":"default","state":"expired","label":"Squat","next":"Bench press","notify":true,\#
+                "duration_usec":90000000,"warn_usec":0,"remaining_usec":0,"started_at":"2026-11-21T21:10:00.000Z",\#
+                "ends_at":null,"expired_at":"2026-11-21T21:11:30.000Z","rest_source":null}
+                """#)
     }
 
     @Test("an unset instant is null")
     func unsetInstants() {
         let blank = TimerSnapshot(id: "x", state: "paused", durationUSec: 0)
-        #expect(TimerJSON.object(blank, now: t0) == #"""
-            {"id":"x","state":"paused","label":"","next":"","notify":true,"duration_usec":0,\#
-            "warn_usec":0,"remaining_usec":0,"started_at":null,"ends_at":null,"expired_at":null,"rest_source":null}
-            """#)
+        #expect(
+            TimerJSON.object(blank, now: t0) == #"""
+                {"id":"x","state":"paused","label":"","next":"","notify":true,"duration_usec":0,\#
+                "warn_usec":0,"remaining_usec":0,"started_at":null,"ends_at":null,"expired_at":null,"rest_source":null}
+                """#)
     }
 
     @Test("an array is one line, [] when empty")
@@ -44,16 +48,18 @@ struct TimerJSONTests {
         #expect(TimerJSON.array([], now: t0) == "[]")
         let timers = [runningTimer(id: "a"), expiredTimer()]
         let now = t0 + 7 * second
-        #expect(TimerJSON.array(timers, now: now)
-            == "[" + TimerJSON.object(timers[0], now: now) + "," + TimerJSON.object(timers[1], now: now) + "]")
+        #expect(
+            TimerJSON.array(timers, now: now)
+                == "[" + TimerJSON.object(timers[0], now: now) + "," + TimerJSON.object(timers[1], now: now) + "]")
     }
 
     @Test("strings escape quotes, backslashes and control characters, and keep non-ASCII")
     func escaping() {
         #expect(JSONText.quoted("") == #""""#)
         #expect(JSONText.quoted(#"say "hi" \ back"#) == #""say \"hi\" \\ back""#)
-        #expect(JSONText.quoted("a\u{0}b\u{1}c\nd\te\rf\u{1B}g\u{1F}h\u{7F}i\u{85}j")
-            == #""a\u0000b\u0001c\u000ad\u0009e\u000df\u001bg\u001fh\u007fi\u0085j""#)
+        #expect(
+            JSONText.quoted("a\u{0}b\u{1}c\nd\te\rf\u{1B}g\u{1F}h\u{7F}i\u{85}j")
+                == #""a\u0000b\u0001c\u000ad\u0009e\u000df\u001bg\u001fh\u007fi\u0085j""#)
         #expect(JSONText.quoted("Étirement ☕ 🧘 /") == "\"Étirement ☕ 🧘 /\"")
         #expect(JSONText.quoted("a\u{2028}b\u{2029}c") == #""a\u2028b\u2029c""#)
     }

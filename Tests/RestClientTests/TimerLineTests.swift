@@ -5,10 +5,12 @@ import Testing
 struct TimerLineTests {
     @Test("a running timer counts down from its end, rounding up")
     func running() {
-        #expect(TimerLine.format(runningTimer(), now: t0 + 7 * second)
-            == "default  running  1:23  Squat · Next: Bench press")
-        #expect(TimerLine.format(runningTimer(), now: t0 + 6_500_000)
-            == "default  running  1:24  Squat · Next: Bench press")
+        #expect(
+            TimerLine.format(runningTimer(), now: t0 + 7 * second)
+                == "default  running  1:23  Squat · Next: Bench press")
+        #expect(
+            TimerLine.format(runningTimer(), now: t0 + 6_500_000)
+                == "default  running  1:24  Squat · Next: Bench press")
         #expect(TimerLine.format(runningTimer(), now: t0) == "default  running  1:30  Squat · Next: Bench press")
     }
 
@@ -31,17 +33,20 @@ struct TimerLineTests {
     @Test("an expired timer shows 0:00 and its overtime")
     func expired() {
         let end = t0 + 90 * second
-        #expect(TimerLine.format(expiredTimer(), now: end + 12 * second)
-            == "default  expired  0:00 (+0:12)  Squat · Next: Bench press")
+        #expect(
+            TimerLine.format(expiredTimer(), now: end + 12 * second)
+                == "default  expired  0:00 (+0:12)  Squat · Next: Bench press")
         #expect(TimerLine.format(expiredTimer(label: "", next: ""), now: end) == "default  expired  0:00 (+0:00)")
-        #expect(TimerLine.format(expiredTimer(label: ""), now: end + 3_723_900_000)
-            == "default  expired  0:00 (+1:02:03)  Next: Bench press")
+        #expect(
+            TimerLine.format(expiredTimer(label: ""), now: end + 3_723_900_000)
+                == "default  expired  0:00 (+1:02:03)  Next: Bench press")
     }
 
     @Test("a running timer past its end that restd has not expired yet reads 0:00")
     func runningPastEnd() {
-        #expect(TimerLine.format(runningTimer(), now: t0 + 95 * second)
-            == "default  running  0:00  Squat · Next: Bench press")
+        #expect(
+            TimerLine.format(runningTimer(), now: t0 + 95 * second)
+                == "default  running  0:00  Squat · Next: Bench press")
     }
 
     @Test("an hour or more reads h:mm:ss")
@@ -55,16 +60,18 @@ struct TimerLineTests {
     @Test("a list pads ids so that the columns line up")
     func lines() {
         let timers = [runningTimer(id: "a"), runningTimer(label: "", next: "", id: "plank_2")]
-        #expect(TimerLine.lines(timers, now: t0 + 7 * second) == [
-            "a        running  1:23  Squat · Next: Bench press",
-            "plank_2  running  1:23",
-        ])
+        #expect(
+            TimerLine.lines(timers, now: t0 + 7 * second) == [
+                "a        running  1:23  Squat · Next: Bench press",
+                "plank_2  running  1:23",
+            ])
         #expect(TimerLine.lines([], now: t0).isEmpty)
     }
 
     @Test("texts keep non-ASCII and escape line breaks")
     func textsEscaped() {
-        #expect(TimerLine.format(runningTimer(label: "Étirement ☕", next: "a\u{2028}b\nc"), now: t0)
-            == #"default  running  1:30  Étirement ☕ · Next: a\u{2028}b\u{A}c"#)
+        #expect(
+            TimerLine.format(runningTimer(label: "Étirement ☕", next: "a\u{2028}b\nc"), now: t0)
+                == #"default  running  1:30  Étirement ☕ · Next: a\u{2028}b\u{A}c"#)
     }
 }

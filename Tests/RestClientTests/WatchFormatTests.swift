@@ -8,7 +8,8 @@ struct WatchFormatTests {
         "heart_rate": .int64(142), "progress_done": .int64(3), "progress_total": .int64(5),
         "exercise": .string("Bench press"), "workout": .string("Push"),
     ]
-    static let timerJSON = #"{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
+    static let timerJSON =
+        #"{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
         + #""duration_usec":90000000,"warn_usec":0,"remaining_usec":83000000,"started_at":"2026-11-21T21:10:00.000Z","#
         + #""ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null}"#
 
@@ -28,17 +29,22 @@ struct WatchFormatTests {
     @Test("a timer with fields: known keys in a fixed order, progress as done/total")
     func timerAndFields() {
         let state = WatchState(timer: runningTimer(), live: Self.fields)
-        #expect(WatchFormat.text.line(state, now: Self.now) == "default  running  1:23  Squat · Next: Bench press"
-            + #" | heart_rate=142 progress=3/5 exercise="Bench press" workout=Push"#)
-        #expect(WatchFormat.json.line(state, now: Self.now) == #"{"timer":"# + Self.timerJSON
-            + #","live":{"heart_rate":142,"progress_done":3,"progress_total":5,"exercise":"Bench press","workout":"Push"}}"#)
+        #expect(
+            WatchFormat.text.line(state, now: Self.now) == "default  running  1:23  Squat · Next: Bench press"
+                + #" | heart_rate=142 progress=3/5 exercise="Bench press" workout=Push"#)
+        #expect(
+            WatchFormat.json.line(state, now: Self.now) == #"{"timer":"# + Self.timerJSON
+                + #","live":{"heart_rate":142,"progress_done":3,"progress_total":5,"exercise":"Bench press","workout":"Push"}}"#
+        )
     }
 
     @Test("fields without a timer; progress with one half only")
     func fieldsOnly() {
         let state = WatchState(live: ["progress_total": .int64(5), "heart_rate": .int64(90)])
         #expect(WatchFormat.text.line(state, now: Self.now) == "idle | heart_rate=90 progress_total=5")
-        #expect(WatchFormat.json.line(state, now: Self.now) == #"{"timer":null,"live":{"heart_rate":90,"progress_total":5}}"#)
+        #expect(
+            WatchFormat.json.line(state, now: Self.now)
+                == #"{"timer":null,"live":{"heart_rate":90,"progress_total":5}}"#)
         let done = WatchState(live: ["progress_done": .int64(2)])
         #expect(WatchFormat.text.line(done, now: Self.now) == "idle | progress_done=2")
     }
@@ -52,15 +58,17 @@ struct WatchFormatTests {
         ]
         let state = WatchState(timer: pausedTimer(label: "", next: ""), live: live)
         let text = WatchFormat.text.line(state, now: Self.now)
-        #expect(text == "default  paused   1:02 | heart_rate=150 x_b=true x_empty=\"\" x_note=easy x_num=\"42\" "
-            + #"x_quote="say \"hi\" \\ " x_spaced="two words" x_speed=2.5 x_whole=142.0 x_zone=3"#)
+        #expect(
+            text == "default  paused   1:02 | heart_rate=150 x_b=true x_empty=\"\" x_note=easy x_num=\"42\" "
+                + #"x_quote="say \"hi\" \\ " x_spaced="two words" x_speed=2.5 x_whole=142.0 x_zone=3"#)
         // What watch prints after " | " is a line `restctl live --stdin` takes back unchanged.
         let fieldsPart = String(text.split(separator: "|", maxSplits: 1)[1].dropFirst())
         #expect(try LiveInput.parseLine(fieldsPart) == live)
 
-        #expect(WatchFormat.json.line(WatchState(live: live), now: Self.now) == #"{"timer":null,"live":{"heart_rate":150,"#
-            + #""x_b":true,"x_empty":"","x_note":"easy","x_num":"42","x_quote":"say \"hi\" \\ ","x_spaced":"two words","#
-            + #""x_speed":2.5,"x_whole":142.0,"x_zone":3}}"#)
+        #expect(
+            WatchFormat.json.line(WatchState(live: live), now: Self.now) == #"{"timer":null,"live":{"heart_rate":150,"#
+                + #""x_b":true,"x_empty":"","x_note":"easy","x_num":"42","x_quote":"say \"hi\" \\ ","x_spaced":"two words","#
+                + #""x_speed":2.5,"x_whole":142.0,"x_zone":3}}"#)
     }
 
     @Test("a text that would break the line is quoted and escaped")
@@ -73,8 +81,9 @@ struct WatchFormatTests {
     @Test("an expired timer shows its overtime")
     func expired() {
         let state = WatchState(timer: expiredTimer(), live: ["heart_rate": .int64(120)])
-        #expect(WatchFormat.text.line(state, now: t0 + 102 * second)
-            == "default  expired  0:00 (+0:12)  Squat · Next: Bench press | heart_rate=120")
+        #expect(
+            WatchFormat.text.line(state, now: t0 + 102 * second)
+                == "default  expired  0:00 (+0:12)  Squat · Next: Bench press | heart_rate=120")
     }
 }
 
@@ -83,8 +92,14 @@ struct WatchStateTests {
     @Test("PropertiesChanged updates the values it carries, and nothing else")
     func changed() {
         var state = WatchState(timer: runningTimer(), live: ["heart_rate": .int64(120)])
-        #expect(applying(&state, .timerChanged(["State": .string("paused"), "RemainingUSec": .uint64(61_200_000),
-                                           "EndsAtUSec": .uint64(0)], invalidated: [])))
+        #expect(
+            applying(
+                &state,
+                .timerChanged(
+                    [
+                        "State": .string("paused"), "RemainingUSec": .uint64(61_200_000),
+                        "EndsAtUSec": .uint64(0),
+                    ], invalidated: [])))
         var expected = runningTimer()
         expected.state = "paused"
         expected.remainingUSec = 61_200_000
@@ -116,9 +131,12 @@ struct WatchStateTests {
         #expect(applying(&state, .timerAdded(properties)))
         #expect(state.timer == runningTimer())
         #expect(applying(&state, .timerExpired(deadlineUSec: t0 + 90 * second)))
-        #expect(state.timer == TimerSnapshot(id: "default", label: "Squat", next: "Bench press", state: "expired",
-                                             durationUSec: 90 * second, startedAtUSec: t0,
-                                             expiredAtUSec: t0 + 90 * second))
+        #expect(
+            state.timer
+                == TimerSnapshot(
+                    id: "default", label: "Squat", next: "Bench press", state: "expired",
+                    durationUSec: 90 * second, startedAtUSec: t0,
+                    expiredAtUSec: t0 + 90 * second))
         #expect(applying(&state, .liveChanged(["heart_rate": .int64(120), "x_a": .boolean(true)])))
         #expect(applying(&state, .liveChanged(["heart_rate": .int64(121)])))
         #expect(state.live == ["heart_rate": .int64(121)])

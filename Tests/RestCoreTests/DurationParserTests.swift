@@ -5,12 +5,14 @@ import Testing
 struct DurationParserTests {
     static let forms = "seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
 
-    @Test("accepts seconds, units and clock times", arguments: [
-        ("90", 90), ("1", 1), ("090", 90), ("90s", 90), ("1m30s", 90), ("1:30", 90), ("2m", 120),
-        ("1h", 3_600), ("1h2m3s", 3_723), ("1:02:03", 3_723), ("1h30s", 3_630), ("1h5m", 3_900),
-        ("90m", 5_400), ("1m90s", 150), ("0:01", 1), ("0:00:01", 1), ("90:00", 5_400),
-        ("24:00:00", 86_400), ("100h", 360_000),
-    ] as [(String, UInt64)])
+    @Test(
+        "accepts seconds, units and clock times",
+        arguments: [
+            ("90", 90), ("1", 1), ("090", 90), ("90s", 90), ("1m30s", 90), ("1:30", 90), ("2m", 120),
+            ("1h", 3_600), ("1h2m3s", 3_723), ("1:02:03", 3_723), ("1h30s", 3_630), ("1h5m", 3_900),
+            ("90m", 5_400), ("1m90s", 150), ("0:01", 1), ("0:00:01", 1), ("90:00", 5_400),
+            ("24:00:00", 86_400), ("100h", 360_000),
+        ] as [(String, UInt64)])
     func accepts(text: String, seconds: UInt64) throws {
         #expect(try DurationParser.parse(text) == seconds * 1_000_000)
     }
@@ -36,7 +38,8 @@ struct DurationParserTests {
         #expect(throws: DurationError(.negative, #"--warn "-5" is negative; give "# + Self.forms)) {
             try DurationParser.parse("-5", name: "--warn")
         }
-        #expect(throws: DurationError(.notUnderstood, #"default_duration "1x" is not understood; give "# + Self.forms)) {
+        #expect(throws: DurationError(.notUnderstood, #"default_duration "1x" is not understood; give "# + Self.forms))
+        {
             try DurationParser.parse("1x", name: "default_duration")
         }
         #expect(throws: DurationError(.empty, "duration is empty; give " + Self.forms)) { try DurationParser.parse("") }
@@ -45,10 +48,12 @@ struct DurationParserTests {
         }
     }
 
-    @Test("refuses what it does not understand", arguments: [
-        "abc", "m", "1x", "1m30", "30s1m", "1s1m", "1m1m", "1.5", "1,5", " 90", "90 ", "1 m", "+5",
-        "1M", "1H", "1ms", "1:2:3:4", ":30", "1:", "1::30", "1h:30", "1:30s", "٣", "１", "0x10",
-    ])
+    @Test(
+        "refuses what it does not understand",
+        arguments: [
+            "abc", "m", "1x", "1m30", "30s1m", "1s1m", "1m1m", "1.5", "1,5", " 90", "90 ", "1 m", "+5",
+            "1M", "1H", "1ms", "1:2:3:4", ":30", "1:", "1::30", "1h:30", "1:30s", "٣", "１", "0x10",
+        ])
     func garbage(text: String) {
         #expect(sentence(text) == "duration \"\(text)\" is not understood; give \(Self.forms)")
     }
@@ -67,15 +72,19 @@ struct DurationParserTests {
         #expect(sentence("1:60:00") == #"duration "1:60:00" has 60 minutes; after a colon use 00 to 59"#)
     }
 
-    @Test("zero is a duration: the caller's range decides", arguments: ["0", "00", "0s", "0m0s", "0h0m0s", "0:00", "0:00:00"])
+    @Test(
+        "zero is a duration: the caller's range decides",
+        arguments: ["0", "00", "0s", "0m0s", "0h0m0s", "0:00", "0:00:00"])
     func zero(text: String) throws {
         #expect(try DurationParser.parse(text) == 0)
     }
 
-    @Test("refuses amounts too large to count", arguments: [
-        "18446744073709551616", "99999999999999999999999", "18446744073709551615", "5124095576030432h",
-        "99999999999999999999h", "1:99999999999999999999:00", "99999999999999999:00", "9223372036854775807s",
-    ])
+    @Test(
+        "refuses amounts too large to count",
+        arguments: [
+            "18446744073709551616", "99999999999999999999999", "18446744073709551615", "5124095576030432h",
+            "99999999999999999999h", "1:99999999999999999999:00", "99999999999999999:00", "9223372036854775807s",
+        ])
     func overflow(text: String) {
         #expect(sentence(text) == "duration \"\(text)\" is too long to count")
     }

@@ -3,17 +3,21 @@ import Testing
 
 /// The live activity with restd's own Bluetooth strap as one more producer.
 @Suite struct LiveActivityStrapTests {
-    let polar = HeartRateReading(address: "A0:9E:1A:12:34:56", sensorName: "Polar H10 1234",
-                                 measurement: HeartRateMeasurement(beatsPerMinute: 72, contact: .detected, rrIntervals: [812]),
-                                 batteryPercent: 80)
+    let polar = HeartRateReading(
+        address: "A0:9E:1A:12:34:56", sensorName: "Polar H10 1234",
+        measurement: HeartRateMeasurement(beatsPerMinute: 72, contact: .detected, rrIntervals: [812]),
+        batteryPercent: 80)
 
     @Test func aReadingSetsTheStrapFields() {
         var live = LiveActivity()
         let r1 = live.applyStrapReading(polar.liveFields, boottime: 0)
 
         #expect(r1)
-        #expect(live.fields == ["heart_rate": .integer(72), "heart_rate_sensor": .string("Polar H10 1234"),
-                                "heart_rate_contact": .boolean(true), "sensor_battery": .integer(80)])
+        #expect(
+            live.fields == [
+                "heart_rate": .integer(72), "heart_rate_sensor": .string("Polar H10 1234"),
+                "heart_rate_contact": .boolean(true), "sensor_battery": .integer(80),
+            ])
         // The same reading again changes nothing, but refreshes the staleness.
         let r2 = live.applyStrapReading(polar.liveFields, boottime: 4 * second)
 
@@ -22,7 +26,8 @@ import Testing
     }
 
     @Test func aStrapWithoutContactOrBatteryReportsNeither() {
-        let plain = HeartRateReading(address: "X", sensorName: "TICKR", measurement: HeartRateMeasurement(beatsPerMinute: 60))
+        let plain = HeartRateReading(
+            address: "X", sensorName: "TICKR", measurement: HeartRateMeasurement(beatsPerMinute: 60))
         #expect(plain.liveFields == ["heart_rate": .integer(60), "heart_rate_sensor": .string("TICKR")])
     }
 
@@ -97,8 +102,9 @@ import Testing
     @Test("a field that does not validate is left out; the rest is applied")
     func invalidFieldsLeftOut() {
         var live = LiveActivity()
-        let badName = HeartRateReading(address: "X", sensorName: "evil\u{1B}[2J", measurement: HeartRateMeasurement(beatsPerMinute: 70),
-                                       batteryPercent: 140)
+        let badName = HeartRateReading(
+            address: "X", sensorName: "evil\u{1B}[2J", measurement: HeartRateMeasurement(beatsPerMinute: 70),
+            batteryPercent: 140)
         let r10 = live.applyStrapReading(badName.liveFields, boottime: 0)
 
         #expect(r10)
@@ -122,8 +128,11 @@ import Testing
     @Test("producers may set the strap keys themselves, validated")
     func producersSetStrapKeys() throws {
         var live = LiveActivity()
-        _ = try live.update(["heart_rate_sensor": .string("Phone bridge"), "heart_rate_contact": .boolean(true),
-                             "sensor_battery": .integer(55)], boottime: 0)
+        _ = try live.update(
+            [
+                "heart_rate_sensor": .string("Phone bridge"), "heart_rate_contact": .boolean(true),
+                "sensor_battery": .integer(55),
+            ], boottime: 0)
         #expect(live.fields.count == 3)
         #expect(throws: LiveError.self) { _ = try live.update(["sensor_battery": .integer(101)], boottime: 0) }
         #expect(throws: LiveError.self) { _ = try live.update(["heart_rate_contact": .integer(1)], boottime: 0) }

@@ -52,24 +52,26 @@ import Testing
         #expect(live.staleAt == 9_000_000)
     }
 
-    @Test("refused updates change nothing", arguments: [
-        ["heart_rate": LiveValue.integer(19)],
-        ["heart_rate": .integer(251)],
-        ["heart_rate": .string("fast")],
-        ["heart_rate": .double(120)],
-        ["progress_done": .integer(-1)],
-        ["progress_total": .integer(1001)],
-        ["progress_done": .integer(6), "progress_total": .integer(5)],
-        ["exercise": .integer(1)],
-        ["exercise": .string(String(repeating: "a", count: 257))],
-        ["workout": .string("bell\u{7}")],
-        ["colour": .string("red")],
-        ["x_": .string("empty suffix")],
-        ["x_UPPER": .string("no")],
-        ["x_" + String(repeating: "a", count: 31): .boolean(true)],
-        ["x_nan": .double(.nan)],
-        ["heart_rate": .integer(100), "bogus": .boolean(true)],
-    ] as [[String: LiveValue]])
+    @Test(
+        "refused updates change nothing",
+        arguments: [
+            ["heart_rate": LiveValue.integer(19)],
+            ["heart_rate": .integer(251)],
+            ["heart_rate": .string("fast")],
+            ["heart_rate": .double(120)],
+            ["progress_done": .integer(-1)],
+            ["progress_total": .integer(1001)],
+            ["progress_done": .integer(6), "progress_total": .integer(5)],
+            ["exercise": .integer(1)],
+            ["exercise": .string(String(repeating: "a", count: 257))],
+            ["workout": .string("bell\u{7}")],
+            ["colour": .string("red")],
+            ["x_": .string("empty suffix")],
+            ["x_UPPER": .string("no")],
+            ["x_" + String(repeating: "a", count: 31): .boolean(true)],
+            ["x_nan": .double(.nan)],
+            ["heart_rate": .integer(100), "bogus": .boolean(true)],
+        ] as [[String: LiveValue]])
     func refused(_ update: [String: LiveValue]) throws {
         var live = LiveActivity()
         _ = try live.update(["exercise": .string("Squat"), "progress_total": .integer(5)], boottime: 0)

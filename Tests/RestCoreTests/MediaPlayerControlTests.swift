@@ -109,9 +109,11 @@ import Testing
 
     @Test func liveSummaryShowsWorkoutHeartRateAndProgress() {
         #expect(LiveSummary(fields: [:]) == LiveSummary())
-        let full = LiveSummary(fields: [LiveKey.workout: .string("Push day"), LiveKey.heartRate: .integer(142),
-                                        LiveKey.progressDone: .integer(3), LiveKey.progressTotal: .integer(5),
-                                        LiveKey.exercise: .string("Squat")])
+        let full = LiveSummary(fields: [
+            LiveKey.workout: .string("Push day"), LiveKey.heartRate: .integer(142),
+            LiveKey.progressDone: .integer(3), LiveKey.progressTotal: .integer(5),
+            LiveKey.exercise: .string("Squat"),
+        ])
         #expect(full == LiveSummary(album: "Push day", comment: "♥ 142 bpm · 3/5"))
         #expect(LiveSummary(fields: [LiveKey.progressDone: .integer(3)]) == LiveSummary())
         #expect(LiveSummary(fields: [LiveKey.heartRate: .integer(90)]).comment == "♥ 90 bpm")

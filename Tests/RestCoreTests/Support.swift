@@ -80,7 +80,9 @@ func thrown(_ body: () throws -> Void, sourceLocation: SourceLocation = #_source
 }
 
 /// A book with one timer "tea" started at the clock's current time.
-func bookWithTea(_ clock: ManualTimeSource, durationUSec: USec = 60 * second, limits: TimerLimits = .standard)
+func bookWithTea(
+    _ clock: ManualTimeSource, durationUSec: USec = 60 * second, limits: TimerLimits = .standard
+)
     throws -> TimerBook
 {
     var book = TimerBook(limits: limits)

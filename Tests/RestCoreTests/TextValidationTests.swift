@@ -12,16 +12,19 @@ import Testing
     }
 
     @Test func rejectsTooManyBytesWithSentence() {
-        #expect(thrown { try TimerOptions.validateText(String(repeating: "x", count: 300), field: "label", limits: limits) }
-            == .invalidArgs("label is 300 bytes long; at most 256 are allowed"))
+        #expect(
+            thrown { try TimerOptions.validateText(String(repeating: "x", count: 300), field: "label", limits: limits) }
+                == .invalidArgs("label is 300 bytes long; at most 256 are allowed"))
         // Bytes, not characters: 65 four-byte emoji are 260 bytes.
-        #expect(thrown { try TimerOptions.validateText(String(repeating: "🍵", count: 65), field: "next", limits: limits) }
-            == .invalidArgs("next is 260 bytes long; at most 256 are allowed"))
+        #expect(
+            thrown { try TimerOptions.validateText(String(repeating: "🍵", count: 65), field: "next", limits: limits) }
+                == .invalidArgs("next is 260 bytes long; at most 256 are allowed"))
     }
 
     @Test func rejectsControlCharacterWithPosition() {
-        #expect(thrown { try TimerOptions.validateText("ab\u{7}c", field: "label", limits: limits) }
-            == .invalidArgs("label contains a control character (U+0007) at position 3"))
+        #expect(
+            thrown { try TimerOptions.validateText("ab\u{7}c", field: "label", limits: limits) }
+                == .invalidArgs("label contains a control character (U+0007) at position 3"))
     }
 
     @Test(arguments: [
@@ -29,8 +32,9 @@ import Testing
         ("\u{9F}", "U+009F"),
     ])
     func rejectsEveryKindOfControlCharacter(_ text: String, _ codePoint: String) {
-        #expect(thrown { try TimerOptions.validateText("é" + text, field: "next", limits: limits) }
-            == .invalidArgs("next contains a control character (\(codePoint)) at position 2"))
+        #expect(
+            thrown { try TimerOptions.validateText("é" + text, field: "next", limits: limits) }
+                == .invalidArgs("next contains a control character (\(codePoint)) at position 2"))
     }
 
     @Test func acceptsFormatCharactersThatAreNotControls() throws {

@@ -93,8 +93,10 @@ private struct Simulation {
         var history: [(at: USec, value: Int)] = []  // every value the producer set, in order
         for _ in 0..<Int.random(in: 1...300, using: &random) {
             // Bursts of fast updates, and now and then a long pause.
-            now += Bool.random(using: &random) ? USec.random(in: 0...interval / 4 + 1, using: &random)
-                                                : USec.random(in: 0...3 * interval, using: &random)
+            now +=
+                Bool.random(using: &random)
+                ? USec.random(in: 0...interval / 4 + 1, using: &random)
+                : USec.random(in: 0...3 * interval, using: &random)
             let value = Int.random(in: 0...5, using: &random)
             sim.update(value, now: now)
             history.append((now, value))

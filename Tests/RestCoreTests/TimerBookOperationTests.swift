@@ -45,12 +45,15 @@ import Testing
     @Test func startRejectsDurationsOutOfRange() {
         let book = TimerBook()
         let now = clock.now()
-        #expect(thrown { _ = try book.start(tid("a"), durationUSec: 0, options: .init(), now: now) }
-            == .invalidArgs("duration 0 s is too short: give a rest of 1 s to 24 h"))
-        #expect(thrown { _ = try book.start(tid("a"), durationUSec: 999_999, options: .init(), now: now) }
-            == .invalidArgs("duration 999.999 ms is too short: give a rest of 1 s to 24 h"))
-        #expect(thrown { _ = try book.start(tid("a"), durationUSec: 24 * hour + 1, options: .init(), now: now) }
-            == .invalidArgs("duration 24 h 0.000001 s is too long: give a rest of 1 s to 24 h"))
+        #expect(
+            thrown { _ = try book.start(tid("a"), durationUSec: 0, options: .init(), now: now) }
+                == .invalidArgs("duration 0 s is too short: give a rest of 1 s to 24 h"))
+        #expect(
+            thrown { _ = try book.start(tid("a"), durationUSec: 999_999, options: .init(), now: now) }
+                == .invalidArgs("duration 999.999 ms is too short: give a rest of 1 s to 24 h"))
+        #expect(
+            thrown { _ = try book.start(tid("a"), durationUSec: 24 * hour + 1, options: .init(), now: now) }
+                == .invalidArgs("duration 24 h 0.000001 s is too long: give a rest of 1 s to 24 h"))
         // Both ends of the range are allowed.
         #expect(thrown { _ = try book.start(tid("a"), durationUSec: second, options: .init(), now: now) } == nil)
         #expect(thrown { _ = try book.start(tid("a"), durationUSec: 24 * hour, options: .init(), now: now) } == nil)
@@ -59,11 +62,14 @@ import Testing
     @Test func startValidatesTexts() {
         let book = TimerBook()
         let now = clock.now()
-        #expect(thrown { _ = try book.start(tid("a"), durationUSec: second, options: .init(label: "a\u{1B}[2J"), now: now) }
-            == .invalidArgs("label contains a control character (U+001B) at position 2"))
-        #expect(thrown {
-            _ = try book.start(tid("a"), durationUSec: second, options: .init(next: String(repeating: "n", count: 257)), now: now)
-        } == .invalidArgs("next is 257 bytes long; at most 256 are allowed"))
+        #expect(
+            thrown { _ = try book.start(tid("a"), durationUSec: second, options: .init(label: "a\u{1B}[2J"), now: now) }
+                == .invalidArgs("label contains a control character (U+001B) at position 2"))
+        #expect(
+            thrown {
+                _ = try book.start(
+                    tid("a"), durationUSec: second, options: .init(next: String(repeating: "n", count: 257)), now: now)
+            } == .invalidArgs("next is 257 bytes long; at most 256 are allowed"))
     }
 
     @Test func startLimitsTheNumberOfTimersButAllowsReplacing() throws {
@@ -71,15 +77,18 @@ import Testing
         let now = clock.now()
         try book.commit(book.start(tid("a"), durationUSec: second, options: .init(), now: now))
         try book.commit(book.start(tid("b"), durationUSec: second, options: .init(), now: now))
-        #expect(thrown { _ = try book.start(tid("c"), durationUSec: second, options: .init(), now: now) }
-            == .limitExceeded("cannot add timer \"c\": at most 2 timers may exist at once (expired ones count too); "
-                + "cancel one, reuse an id, or raise max_timers in config.toml"))
+        #expect(
+            thrown { _ = try book.start(tid("c"), durationUSec: second, options: .init(), now: now) }
+                == .limitExceeded(
+                    "cannot add timer \"c\": at most 2 timers may exist at once (expired ones count too); "
+                        + "cancel one, reuse an id, or raise max_timers in config.toml"))
         #expect(try book.start(tid("b"), durationUSec: 2 * second, options: .init(), now: now).count == 1)
         // Expired timers still count until they are removed.
         clock.advance(second)
         book.commit(book.due(now: clock.now()))
-        #expect(thrown { _ = try book.start(tid("c"), durationUSec: second, options: .init(), now: clock.now()) }?.kind
-            == "limitExceeded")
+        #expect(
+            thrown { _ = try book.start(tid("c"), durationUSec: second, options: .init(), now: clock.now()) }?.kind
+                == "limitExceeded")
         try book.commit(book.cancel(tid("a"), now: clock.now()))
         #expect(try book.start(tid("c"), durationUSec: second, options: .init(), now: clock.now()).count == 1)
     }
@@ -142,17 +151,20 @@ import Testing
         var book = try bookWithTea(clock)
         clock.advance(60 * second)
         book.commit(book.due(now: clock.now()))
-        #expect(thrown { _ = try book.pause(tid("tea"), now: clock.now()) }
-            == .invalidState("timer \"tea\" has expired and cannot be paused; restart it or add time"))
-        #expect(thrown { _ = try book.resume(tid("tea"), now: clock.now()) }
-            == .invalidState("timer \"tea\" has expired and cannot be resumed; restart it or add time"))
+        #expect(
+            thrown { _ = try book.pause(tid("tea"), now: clock.now()) }
+                == .invalidState("timer \"tea\" has expired and cannot be paused; restart it or add time"))
+        #expect(
+            thrown { _ = try book.resume(tid("tea"), now: clock.now()) }
+                == .invalidState("timer \"tea\" has expired and cannot be resumed; restart it or add time"))
     }
 
     @Test func pauseRefusesATimerThatRanOutBeforeDueRan() throws {
         let book = try bookWithTea(clock)
         clock.advance(61 * second)
-        #expect(thrown { _ = try book.pause(tid("tea"), now: clock.now()) }
-            == .invalidState("timer \"tea\" has already run out and cannot be paused; restart it or add time"))
+        #expect(
+            thrown { _ = try book.pause(tid("tea"), now: clock.now()) }
+                == .invalidState("timer \"tea\" has already run out and cannot be paused; restart it or add time"))
     }
 }
 
@@ -181,10 +193,11 @@ import Testing
         let now = clock.now()
         let events = try book.commit(book.adjust(tid("tea"), deltaUSec: -40_000_000, now: now))
         let expired = try #require(book.timer(tid("tea")))
-        #expect(events == [
-            .changed(from: before, to: expired),
-            .expired(id: tid("tea"), deadlineUSec: now.realtime, firedUSec: now.realtime),
-        ])
+        #expect(
+            events == [
+                .changed(from: before, to: expired),
+                .expired(id: tid("tea"), deadlineUSec: now.realtime, firedUSec: now.realtime),
+            ])
         #expect(expired.state == .expired)
         #expect(expired.expiredAtUSec == now.realtime)
         #expect(expired.remainingUSec == 0 && expired.endsAtUSec == 0 && expired.deadlineBoottime == 0)
@@ -216,7 +229,9 @@ import Testing
         let events = try book.commit(book.adjust(tid("tea"), deltaUSec: -10_000_000, now: clock.now()))
         timer = try #require(book.timer(tid("tea")))
         #expect(timer.state == .expired)
-        #expect(events.last == .expired(id: tid("tea"), deadlineUSec: clock.now().realtime, firedUSec: clock.now().realtime))
+        #expect(
+            events.last == .expired(id: tid("tea"), deadlineUSec: clock.now().realtime, firedUSec: clock.now().realtime)
+        )
     }
 
     @Test func addingTimeToAnExpiredTimerStartsANewRun() throws {
@@ -240,20 +255,26 @@ import Testing
         var book = try bookWithTea(clock)
         clock.advance(minute)
         book.commit(book.due(now: clock.now()))
-        #expect(thrown { _ = try book.adjust(tid("tea"), deltaUSec: -1_000_000, now: clock.now()) }
-            == .invalidState("timer \"tea\" has expired, so there is no time to take off; add time or restart it"))
+        #expect(
+            thrown { _ = try book.adjust(tid("tea"), deltaUSec: -1_000_000, now: clock.now()) }
+                == .invalidState("timer \"tea\" has expired, so there is no time to take off; add time or restart it"))
     }
 
     @Test func adjustRejectsBadAmounts() throws {
         let book = try bookWithTea(clock)
         let now = clock.now()
-        #expect(thrown { _ = try book.adjust(tid("tea"), deltaUSec: 0, now: now) } == .invalidArgs(
-            "adjustment +0 s is out of range: give a non-zero amount of at most 24 h either way"))
+        #expect(
+            thrown { _ = try book.adjust(tid("tea"), deltaUSec: 0, now: now) }
+                == .invalidArgs(
+                    "adjustment +0 s is out of range: give a non-zero amount of at most 24 h either way"))
         #expect(thrown { _ = try book.adjust(tid("tea"), deltaUSec: -86_400_000_001, now: now) }?.kind == "invalidArgs")
         #expect(thrown { _ = try book.adjust(tid("tea"), deltaUSec: .min, now: now) }?.kind == "invalidArgs")
         // +24 h is a valid amount, but 24 h 1 min left would exceed the maximum.
-        #expect(thrown { _ = try book.adjust(tid("tea"), deltaUSec: 86_400_000_000, now: now) } == .invalidArgs(
-            "timer \"tea\" would have 24 h 1 min left, and a timer may have at most 24 h; add at most 23 h 59 min"))
+        #expect(
+            thrown { _ = try book.adjust(tid("tea"), deltaUSec: 86_400_000_000, now: now) }
+                == .invalidArgs(
+                    "timer \"tea\" would have 24 h 1 min left, and a timer may have at most 24 h; add at most 23 h 59 min"
+                ))
     }
 }
 
@@ -352,11 +373,15 @@ import Testing
         var book = TimerBook()
         book.commit(try book.start(tid("nap"), durationUSec: 23 * hour, options: .init(), now: clock.now()))
         clock.advance(10_206)  // a few milliseconds gone, as between two commands
-        #expect(thrown { _ = try book.adjust(tid("nap"), deltaUSec: Int64(2 * hour), now: clock.now()) } == .invalidArgs(
-            "timer \"nap\" would have 25 h left, and a timer may have at most 24 h; add at most 1 h"))
+        #expect(
+            thrown { _ = try book.adjust(tid("nap"), deltaUSec: Int64(2 * hour), now: clock.now()) }
+                == .invalidArgs(
+                    "timer \"nap\" would have 25 h left, and a timer may have at most 24 h; add at most 1 h"))
         book.commit(try book.adjust(tid("nap"), deltaUSec: Int64(hour) - 10_206, now: clock.now()))
-        #expect(thrown { _ = try book.adjust(tid("nap"), deltaUSec: 1_000_000, now: clock.now()) } == .invalidArgs(
-            "timer \"nap\" would have 24 h left, and a timer may have at most 24 h; it already has that much"))
+        #expect(
+            thrown { _ = try book.adjust(tid("nap"), deltaUSec: 1_000_000, now: clock.now()) }
+                == .invalidArgs(
+                    "timer \"nap\" would have 24 h left, and a timer may have at most 24 h; it already has that much"))
     }
 }
 

@@ -13,10 +13,11 @@ import Testing
         let now = clock.now()
         let events = book.commit(book.due(now: now))
         let expired = try #require(book.timer(tid("tea")))
-        #expect(events == [
-            .changed(from: started, to: expired),
-            .expired(id: tid("tea"), deadlineUSec: started.endsAtUSec, firedUSec: now.realtime),
-        ])
+        #expect(
+            events == [
+                .changed(from: started, to: expired),
+                .expired(id: tid("tea"), deadlineUSec: started.endsAtUSec, firedUSec: now.realtime),
+            ])
         #expect(expired.state == .expired)
         #expect(expired.expiredAtUSec == started.endsAtUSec)
         #expect(expired.remainingUSec == 0 && expired.endsAtUSec == 0 && expired.deadlineBoottime == 0)

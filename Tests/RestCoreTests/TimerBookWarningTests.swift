@@ -9,8 +9,9 @@ import Testing
     func bookWithWarning(duration: USec = 60 * second, warn: USec = 10 * second) throws -> TimerBook {
         var book = TimerBook()
         try book.commit(
-            book.start(tid("tea"), durationUSec: duration, options: TimerOptions(label: "Tea", warnUSec: warn),
-                       now: clock.now()))
+            book.start(
+                tid("tea"), durationUSec: duration, options: TimerOptions(label: "Tea", warnUSec: warn),
+                now: clock.now()))
         return book
     }
 
@@ -36,10 +37,11 @@ import Testing
 
         let events = book.commit(book.due(now: clock.now()))
         let warned = try #require(book.timer(tid("tea")))
-        #expect(events == [
-            .changed(from: started, to: warned),
-            .warning(id: tid("tea"), remainingUSec: 10 * second, deadlineUSec: started.endsAtUSec),
-        ])
+        #expect(
+            events == [
+                .changed(from: started, to: warned),
+                .warning(id: tid("tea"), remainingUSec: 10 * second, deadlineUSec: started.endsAtUSec),
+            ])
         // Only the flag changes: no property a client sees, and not a touch.
         var expected = started
         expected.warned = true
@@ -74,10 +76,12 @@ import Testing
         let book = try bookWithWarning()
         clock.advance(53 * second)
         let events = book.due(now: clock.now())
-        #expect(warnings(events) == [
-            .warning(id: tid("tea"), remainingUSec: 7 * second,
-                     deadlineUSec: try #require(book.timer(tid("tea"))).endsAtUSec),
-        ])
+        #expect(
+            warnings(events) == [
+                .warning(
+                    id: tid("tea"), remainingUSec: 7 * second,
+                    deadlineUSec: try #require(book.timer(tid("tea"))).endsAtUSec)
+            ])
     }
 
     @Test func aSuspendOverBothInstantsOnlyExpires() throws {
@@ -179,8 +183,9 @@ import Testing
         clock.advance(55 * second)
         book.commit(book.due(now: clock.now()))
         try book.commit(
-            book.start(tid("tea"), durationUSec: 30 * second, options: TimerOptions(warnUSec: 5 * second),
-                       now: clock.now()))
+            book.start(
+                tid("tea"), durationUSec: 30 * second, options: TimerOptions(warnUSec: 5 * second),
+                now: clock.now()))
         let replaced = try #require(book.timer(tid("tea")))
         #expect(!replaced.warned && replaced.warnUSec == 5 * second)
         // Replacing without a pre-alert drops it.
@@ -204,14 +209,23 @@ import Testing
         let book = TimerBook()
         let now = clock.now()
         func start(_ duration: USec, warn: USec) -> TimerError? {
-            thrown { _ = try book.start(tid("a"), durationUSec: duration, options: TimerOptions(warnUSec: warn), now: now) }
+            thrown {
+                _ = try book.start(tid("a"), durationUSec: duration, options: TimerOptions(warnUSec: warn), now: now)
+            }
         }
-        #expect(start(60 * second, warn: 60 * second)
-            == .invalidArgs("the pre-alert (warn_usec) 1 min is not shorter than the duration 1 min: give less than 1 min, or 0 for none"))
-        #expect(start(60 * second, warn: 2 * minute)
-            == .invalidArgs("the pre-alert (warn_usec) 2 min is not shorter than the duration 1 min: give less than 1 min, or 0 for none"))
-        #expect(start(60 * second, warn: 500_000)
-            == .invalidArgs("the pre-alert (warn_usec) 500 ms is too short: give at least 1 s, or 0 for none"))
+        #expect(
+            start(60 * second, warn: 60 * second)
+                == .invalidArgs(
+                    "the pre-alert (warn_usec) 1 min is not shorter than the duration 1 min: give less than 1 min, or 0 for none"
+                ))
+        #expect(
+            start(60 * second, warn: 2 * minute)
+                == .invalidArgs(
+                    "the pre-alert (warn_usec) 2 min is not shorter than the duration 1 min: give less than 1 min, or 0 for none"
+                ))
+        #expect(
+            start(60 * second, warn: 500_000)
+                == .invalidArgs("the pre-alert (warn_usec) 500 ms is too short: give at least 1 s, or 0 for none"))
         #expect(start(60 * second, warn: 0) == nil)
         #expect(start(60 * second, warn: second) == nil)
         #expect(start(60 * second, warn: 60 * second - 1) == nil)
@@ -233,9 +247,10 @@ import Testing
         // The pre-alert time passed while restd was down: due at once.
         #expect(try #require(restored.nextWakeup(now: clock.now())) <= clock.now().boottime)
         book = restored
-        #expect(warnings(book.due(now: clock.now())) == [
-            .warning(id: tid("tea"), remainingUSec: 5 * second, deadlineUSec: stored[0].endsAtUSec),
-        ])
+        #expect(
+            warnings(book.due(now: clock.now())) == [
+                .warning(id: tid("tea"), remainingUSec: 5 * second, deadlineUSec: stored[0].endsAtUSec)
+            ])
     }
 
     @Test func theWarningEventNamesItsTimer() {

@@ -62,8 +62,14 @@ private struct Session {
     }
 
     mutating func set(_ exercise: String? = nil, failed: Bool = false, rest: USec? = nil) throws -> PlannedSet {
-        try #require(run(.completeSet(tid("default"), SetInput(exercise: exercise, reps: 5, weightKg: 100, failed: failed,
-                                                                 restUSec: rest))).set)
+        try #require(
+            run(
+                .completeSet(
+                    tid("default"),
+                    SetInput(
+                        exercise: exercise, reps: 5, weightKg: 100, failed: failed,
+                        restUSec: rest))
+            ).set)
     }
 }
 
@@ -78,10 +84,18 @@ private struct Session {
     @Test(arguments: [
         ("", "the exercise name is empty; give 1 to 64 bytes of text, as in \"Squat\""),
         ("   ", "the exercise name is empty; give 1 to 64 bytes of text, as in \"Squat\""),
-        ("Squat\u{7}", "the exercise name contains a control character (U+0007) at position 6; give plain text, as in \"Squat\""),
-        ("Sq\nuat", "the exercise name contains a control character (U+000A) at position 3; give plain text, as in \"Squat\""),
-        (String(repeating: "x", count: 65),
-         "the exercise name \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" is 65 bytes long; at most 64 are allowed"),
+        (
+            "Squat\u{7}",
+            "the exercise name contains a control character (U+0007) at position 6; give plain text, as in \"Squat\""
+        ),
+        (
+            "Sq\nuat",
+            "the exercise name contains a control character (U+000A) at position 3; give plain text, as in \"Squat\""
+        ),
+        (
+            String(repeating: "x", count: 65),
+            "the exercise name \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" is 65 bytes long; at most 64 are allowed"
+        ),
     ])
     func refusesWithOneSentence(_ raw: String, _ sentence: String) {
         #expect(thrown { _ = try ExerciseName(parsing: raw) } == .invalidArgs(sentence))
@@ -100,8 +114,11 @@ private struct Session {
     func refusesValuesNoSetHas(_ input: SetInput, _ sentence: String) {
         let error = thrown { try input.validate(limits: .standard) }
         #expect(error?.kind == "invalidArgs")
-        #expect(error?.message == sentence || (sentence.hasPrefix("rest ") && error?.message.hasPrefix("rest ") == true
-            && error?.message.hasSuffix("give a rest of 1 s to 24 h") == true), "\(String(describing: error))")
+        #expect(
+            error?.message == sentence
+                || (sentence.hasPrefix("rest ") && error?.message.hasPrefix("rest ") == true
+                    && error?.message.hasSuffix("give a rest of 1 s to 24 h") == true),
+            "\(String(describing: error))")
     }
 
     @Test func takesTheLimitsThemselves() throws {
@@ -118,9 +135,12 @@ private struct Session {
         return settings
     }
 
-    func choose(given: USec? = nil, failed: Bool = false, _ exercise: TrainingSettings.Exercise?, last: USec?) -> RestChoice {
-        RestChoice.choose(given: given, failed: failed, exercise: exercise, lastUsedUSec: last, settings: settings,
-                          limits: .standard)
+    func choose(
+        given: USec? = nil, failed: Bool = false, _ exercise: TrainingSettings.Exercise?, last: USec?
+    ) -> RestChoice {
+        RestChoice.choose(
+            given: given, failed: failed, exercise: exercise, lastUsedUSec: last, settings: settings,
+            limits: .standard)
     }
 
     @Test func theFirstRuleThatAppliesWins() {
@@ -141,8 +161,9 @@ private struct Session {
         #expect(failed == RestChoice(usec: 210 * second, source: .exercise, failedExtra: true))
         #expect(failed.sourceText == "exercise+failed_extra")
         #expect(choose(failed: true, nil, last: 100 * second).usec == 130 * second)
-        #expect(choose(given: 60 * second, failed: true, withFailedRest, last: nil).usec == 60 * second,
-                "a rest given by hand is taken as it is")
+        #expect(
+            choose(given: 60 * second, failed: true, withFailedRest, last: nil).usec == 60 * second,
+            "a rest given by hand is taken as it is")
         #expect(choose(failed: true, nil, last: 86_400 * second).usec == 86_400 * second, "kept within 24 h")
     }
 }
@@ -201,7 +222,9 @@ private struct Session {
         #expect(try session.set("Curl").rest == RestChoice(usec: 75 * second, source: .category))
         session.wait(75 * second)
         #expect(try session.set("Curl").rest.source == .lastUsed)
-        #expect(try session.set("Curl", failed: true).rest == RestChoice(usec: 95 * second, source: .lastUsed, failedExtra: true))
+        #expect(
+            try session.set("Curl", failed: true).rest
+                == RestChoice(usec: 95 * second, source: .lastUsed, failedExtra: true))
         #expect(try session.set("Curl", rest: 42 * second).rest == RestChoice(usec: 42 * second, source: .given))
     }
 
@@ -262,16 +285,25 @@ private struct Session {
 
     @Test func badInputRecordsNothing() throws {
         var session = Session()
-        #expect(thrown { try session.run(.completeSet(tid("default"), SetInput())) }
-            == .invalidArgs("no exercise given, and this timer has no previous set to take it from; name one, as in --exercise Squat"))
-        #expect(thrown { try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat", reps: 20_000))) }?.kind
-            == "invalidArgs")
-        #expect(thrown { try session.run(.completeSet(tid("default"), SetInput(exercise: "a\u{0}b"))) }?.kind == "invalidArgs")
+        #expect(
+            thrown { try session.run(.completeSet(tid("default"), SetInput())) }
+                == .invalidArgs(
+                    "no exercise given, and this timer has no previous set to take it from; name one, as in --exercise Squat"
+                ))
+        #expect(
+            thrown { try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat", reps: 20_000))) }?.kind
+                == "invalidArgs")
+        #expect(
+            thrown { try session.run(.completeSet(tid("default"), SetInput(exercise: "a\u{0}b"))) }?.kind
+                == "invalidArgs")
         #expect(session.history.isEmpty && session.timers.timers.isEmpty)
         var full = TimerBook(limits: TimerLimits(maxTimers: 1))
-        try full.commit(full.start(tid("other"), durationUSec: 60 * second, options: TimerOptions(), now: session.clock.now()))
+        try full.commit(
+            full.start(tid("other"), durationUSec: 60 * second, options: TimerOptions(), now: session.clock.now()))
         session.timers = full
-        #expect(thrown { try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat"))) }?.kind == "limitExceeded")
+        #expect(
+            thrown { try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat"))) }?.kind
+                == "limitExceeded")
         #expect(session.history.isEmpty)
     }
 
@@ -287,8 +319,12 @@ private struct Session {
     }
 
     @Test func aSetIsNotPlannedByTheTimerBookAlone() {
-        #expect(thrown { _ = try TimerBook().plan(.completeSet(tid("default"), SetInput(exercise: "Squat")), now: Instant(realtime: 1, boottime: 1)) }?.kind
-            == "invalidArgs")
+        #expect(
+            thrown {
+                _ = try TimerBook().plan(
+                    .completeSet(tid("default"), SetInput(exercise: "Squat")), now: Instant(realtime: 1, boottime: 1))
+            }?.kind
+                == "invalidArgs")
     }
 }
 
@@ -303,12 +339,15 @@ private struct Session {
             StatsRow(exerciseKey: "bench", exercise: "Bench", plannedUSec: 120, takenUSec: 130, outcome: .completed),
             StatsRow(exerciseKey: "bench", exercise: "Bench", plannedUSec: 120, takenUSec: 125, outcome: .completed),
         ]
-        #expect(ExerciseStats.compute(rows) == [
-            ExerciseStats(exercise: "Bench", sets: 2, rests: 2, medianPlannedUSec: 120, medianTakenUSec: 127,
-                          medianOverrunUSec: 7, skipped: 0),
-            ExerciseStats(exercise: "Squat", sets: 5, rests: 3, medianPlannedUSec: 150, medianTakenUSec: 160,
-                          medianOverrunUSec: 10, skipped: 1),
-        ])
+        #expect(
+            ExerciseStats.compute(rows) == [
+                ExerciseStats(
+                    exercise: "Bench", sets: 2, rests: 2, medianPlannedUSec: 120, medianTakenUSec: 127,
+                    medianOverrunUSec: 7, skipped: 0),
+                ExerciseStats(
+                    exercise: "Squat", sets: 5, rests: 3, medianPlannedUSec: 150, medianTakenUSec: 160,
+                    medianOverrunUSec: 10, skipped: 1),
+            ])
         #expect(ExerciseStats.median([USec]()) == nil && ExerciseStats.median([Int64(-5), -1]) == -3)
     }
 }

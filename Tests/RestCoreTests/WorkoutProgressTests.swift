@@ -4,22 +4,28 @@ import Testing
 /// A plan walked set by set: the order, the rests, the next-labels, and moving between blocks.
 @Suite struct WorkoutProgressTests {
     /// Squat 3 sets, a superset of Curl (2 sets) and Triceps pushdown (3 sets), Rows 1 set.
-    let plan = WorkoutPlan(name: "Push day", blocks: [
-        .init(exercises: [.init(name: "Squat", sets: 3, reps: 5, weightKG: 100)], restUSec: 180 * second),
-        .init(exercises: [.init(name: "Curl", sets: 2, reps: 12, weightKG: 15), .init(name: "Triceps pushdown", sets: 3)],
-              restUSec: 90 * second),
-        .init(exercises: [.init(name: "Rows", sets: 1)]),
-    ])
+    let plan = WorkoutPlan(
+        name: "Push day",
+        blocks: [
+            .init(exercises: [.init(name: "Squat", sets: 3, reps: 5, weightKG: 100)], restUSec: 180 * second),
+            .init(
+                exercises: [
+                    .init(name: "Curl", sets: 2, reps: 12, weightKG: 15), .init(name: "Triceps pushdown", sets: 3),
+                ],
+                restUSec: 90 * second),
+            .init(exercises: [.init(name: "Rows", sets: 1)]),
+        ])
 
     @Test func stepsGoSetBySetWithSupersetsInRoundsAndNoRestAtTheEnd() {
         let steps = plan.steps.map { step in
             "\(plan.blocks[step.block].exercises[step.exercise].name) \(step.set)\(step.restAfter ? " rest" : "")"
         }
-        #expect(steps == [
-            "Squat 1 rest", "Squat 2 rest", "Squat 3 rest",
-            "Curl 1", "Triceps pushdown 1 rest", "Curl 2", "Triceps pushdown 2 rest", "Triceps pushdown 3 rest",
-            "Rows 1",
-        ])
+        #expect(
+            steps == [
+                "Squat 1 rest", "Squat 2 rest", "Squat 3 rest",
+                "Curl 1", "Triceps pushdown 1 rest", "Curl 2", "Triceps pushdown 2 rest", "Triceps pushdown 3 rest",
+                "Rows 1",
+            ])
         #expect(plan.setsPlanned == 9)
     }
 
@@ -32,10 +38,12 @@ import Testing
             rests.append(done.restAfter)
             if done.finishesWorkout { #expect(progress.isFinished) }
         }
-        #expect(labels == [
-            "Squat 2/3", "Squat 3/3", "Next: Curl", "Next: Triceps pushdown", "Next: Curl", "Next: Triceps pushdown",
-            "Triceps pushdown 3/3", "Next: Rows", "",
-        ])
+        #expect(
+            labels == [
+                "Squat 2/3", "Squat 3/3", "Next: Curl", "Next: Triceps pushdown", "Next: Curl",
+                "Next: Triceps pushdown",
+                "Triceps pushdown 3/3", "Next: Rows", "",
+            ])
         #expect(rests == [true, true, true, false, true, false, true, true, false])
         #expect(progress.setsDone == 9)
         #expect(progress.completeSet() == nil)
@@ -64,9 +72,10 @@ import Testing
     }
 
     @Test func theSummaryAddsVolumeAndRests() {
-        let summary = WorkoutSummary(name: "Push day", startedAtUSec: 1_000, endedAtUSec: 3_601_000, setsPlanned: 9,
-                                     sets: [(5, 100), (5, 100), (12, nil), (nil, 20)],
-                                     restsTakenUSec: [180 * second, 200 * second, 90 * second], abandoned: false)
+        let summary = WorkoutSummary(
+            name: "Push day", startedAtUSec: 1_000, endedAtUSec: 3_601_000, setsPlanned: 9,
+            sets: [(5, 100), (5, 100), (12, nil), (nil, 20)],
+            restsTakenUSec: [180 * second, 200 * second, 90 * second], abandoned: false)
         #expect(summary.volumeKG == 1000)
         #expect(summary.totalRestUSec == 470 * second)
         #expect(summary.medianRestUSec == 180 * second)

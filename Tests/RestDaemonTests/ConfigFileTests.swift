@@ -45,7 +45,8 @@ struct ConfigFileTests {
 
     @Test("every key is read")
     func everyKey() throws {
-        let config = try parse("""
+        let config = try parse(
+            """
             default_duration = "2m"
             max_timers = 50
             expired_retention = 600
@@ -88,10 +89,12 @@ struct ConfigFileTests {
         #expect(try parse("notifications.actions = []").notifications.actions == [])
     }
 
-    @Test("durations: seconds, h/m/s strings or clock times, as restctl takes them", arguments: [
-        ("90", 90), ("\"90\"", 90), ("\"90s\"", 90), ("\"1m30s\"", 90), ("\"2m\"", 120), ("\"1h\"", 3600),
-        ("\"1h2m3s\"", 3723), ("\"24h\"", 86_400), ("\"45\"", 45), ("\"1:30\"", 90), ("\"1:00:00\"", 3600),
-    ])
+    @Test(
+        "durations: seconds, h/m/s strings or clock times, as restctl takes them",
+        arguments: [
+            ("90", 90), ("\"90\"", 90), ("\"90s\"", 90), ("\"1m30s\"", 90), ("\"2m\"", 120), ("\"1h\"", 3600),
+            ("\"1h2m3s\"", 3723), ("\"24h\"", 86_400), ("\"45\"", 45), ("\"1:30\"", 90), ("\"1:00:00\"", 3600),
+        ])
     func durations(text: String, seconds: UInt64) throws {
         #expect(try parse("default_duration = \(text)").defaultDurationUSec == seconds * 1_000_000)
     }
@@ -101,35 +104,103 @@ struct ConfigFileTests {
         #expect(try parse("expired_retention = \"0s\"").expiredRetentionUSec == 0)
     }
 
-    @Test("bad values are refused with their line and a sentence", arguments: [
-        ("default_duration = 0", "config.toml:1: default_duration: 0 s is out of range 1 s…24 h"),
-        ("\n\ndefault_duration = \"25h\"", "config.toml:3: default_duration: 25 h is out of range 1 s…24 h"),
-        ("default_duration = -5", "config.toml:1: default_duration: -5 is negative; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03), the last two as strings"),
-        ("default_duration = \"1:30:99\"", "config.toml:1: default_duration: the duration \"1:30:99\" has 99 seconds; after a colon use 00 to 59"),
-        ("default_duration = \"30s1m\"", "config.toml:1: default_duration: the duration \"30s1m\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"),
-        ("default_duration = 1.5", "config.toml:1: default_duration: expected a duration, found a floating-point number; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03), the last two as strings"),
-        ("max_timers = 0", "config.toml:1: max_timers: 0 is out of range 1…10000"),
-        ("max_timers = 10001", "config.toml:1: max_timers: 10001 is out of range 1…10000"),
-        ("max_timers = \"ten\"", "config.toml:1: max_timers: expected an integer from 1 to 10000, found a string"),
-        ("expired_retention = \"2d\"", "config.toml:1: expired_retention: the duration \"2d\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"),
-        ("[live]\nbroadcast_rate = 0", "config.toml:2: live.broadcast_rate: 0.0 is out of range 0.01…20.0 updates per second"),
-        ("[live]\nbroadcast_rate = 0.009", "config.toml:2: live.broadcast_rate: 0.009 is out of range 0.01…20.0 updates per second"),
-        ("[live]\nbroadcast_rate = 20.5", "config.toml:2: live.broadcast_rate: 20.5 is out of range 0.01…20.0 updates per second"),
-        ("[live]\nbroadcast_rate = nan", "config.toml:2: live.broadcast_rate: nan is out of range 0.01…20.0 updates per second"),
-        ("[live]\nbroadcast_rate = inf", "config.toml:2: live.broadcast_rate: inf is out of range 0.01…20.0 updates per second"),
-        ("[live]\nheart_rate_staleness = \"11m\"", "config.toml:2: live.heart_rate_staleness: 11 min is out of range 1 s…10 min"),
-        ("[heart_rate]\nbluetooth = \"on\"", "config.toml:2: heart_rate.bluetooth: \"on\" is not \"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\")"),
-        ("[heart_rate]\nbluetooth = false", "config.toml:2: heart_rate.bluetooth: expected \"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\"), found a boolean"),
-        ("[notifications]\nurgency = \"urgent\"", "config.toml:2: notifications.urgency: \"urgent\" is not one of \"low\", \"normal\", \"critical\""),
-        ("[notifications]\nurgency = 2", "config.toml:2: notifications.urgency: expected one of \"low\", \"normal\", \"critical\", found an integer"),
-        ("[notifications]\nactions = [\"restart\", \"snooze\"]", "config.toml:2: notifications.actions: \"snooze\" is not one of \"add_30s\", \"add_1m\", \"restart\", \"cancel\""),
-        ("[notifications]\nactions = [\"restart\", \"restart\"]", "config.toml:2: notifications.actions: \"restart\" is listed twice"),
-        ("[notifications]\nactions = \"restart\"", "config.toml:2: notifications.actions: expected a list of \"add_30s\", \"add_1m\", \"restart\", \"cancel\", found a string"),
-        ("[notifications]\nsound_command = \"paplay x.oga\"", "config.toml:2: notifications.sound_command: expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found a string"),
-        ("[notifications]\nsound_command = []", "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"),
-        ("[notifications]\nsound_command = [\"\"]", "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"),
-        ("[notifications]\nsound_command = [\"paplay\", 3]", "config.toml:2: notifications.sound_command: expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found an integer in the list"),
-    ])
+    @Test(
+        "bad values are refused with their line and a sentence",
+        arguments: [
+            ("default_duration = 0", "config.toml:1: default_duration: 0 s is out of range 1 s…24 h"),
+            ("\n\ndefault_duration = \"25h\"", "config.toml:3: default_duration: 25 h is out of range 1 s…24 h"),
+            (
+                "default_duration = -5",
+                "config.toml:1: default_duration: -5 is negative; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03), the last two as strings"
+            ),
+            (
+                "default_duration = \"1:30:99\"",
+                "config.toml:1: default_duration: the duration \"1:30:99\" has 99 seconds; after a colon use 00 to 59"
+            ),
+            (
+                "default_duration = \"30s1m\"",
+                "config.toml:1: default_duration: the duration \"30s1m\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
+            ),
+            (
+                "default_duration = 1.5",
+                "config.toml:1: default_duration: expected a duration, found a floating-point number; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03), the last two as strings"
+            ),
+            ("max_timers = 0", "config.toml:1: max_timers: 0 is out of range 1…10000"),
+            ("max_timers = 10001", "config.toml:1: max_timers: 10001 is out of range 1…10000"),
+            ("max_timers = \"ten\"", "config.toml:1: max_timers: expected an integer from 1 to 10000, found a string"),
+            (
+                "expired_retention = \"2d\"",
+                "config.toml:1: expired_retention: the duration \"2d\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
+            ),
+            (
+                "[live]\nbroadcast_rate = 0",
+                "config.toml:2: live.broadcast_rate: 0.0 is out of range 0.01…20.0 updates per second"
+            ),
+            (
+                "[live]\nbroadcast_rate = 0.009",
+                "config.toml:2: live.broadcast_rate: 0.009 is out of range 0.01…20.0 updates per second"
+            ),
+            (
+                "[live]\nbroadcast_rate = 20.5",
+                "config.toml:2: live.broadcast_rate: 20.5 is out of range 0.01…20.0 updates per second"
+            ),
+            (
+                "[live]\nbroadcast_rate = nan",
+                "config.toml:2: live.broadcast_rate: nan is out of range 0.01…20.0 updates per second"
+            ),
+            (
+                "[live]\nbroadcast_rate = inf",
+                "config.toml:2: live.broadcast_rate: inf is out of range 0.01…20.0 updates per second"
+            ),
+            (
+                "[live]\nheart_rate_staleness = \"11m\"",
+                "config.toml:2: live.heart_rate_staleness: 11 min is out of range 1 s…10 min"
+            ),
+            (
+                "[heart_rate]\nbluetooth = \"on\"",
+                "config.toml:2: heart_rate.bluetooth: \"on\" is not \"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\")"
+            ),
+            (
+                "[heart_rate]\nbluetooth = false",
+                "config.toml:2: heart_rate.bluetooth: expected \"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\"), found a boolean"
+            ),
+            (
+                "[notifications]\nurgency = \"urgent\"",
+                "config.toml:2: notifications.urgency: \"urgent\" is not one of \"low\", \"normal\", \"critical\""
+            ),
+            (
+                "[notifications]\nurgency = 2",
+                "config.toml:2: notifications.urgency: expected one of \"low\", \"normal\", \"critical\", found an integer"
+            ),
+            (
+                "[notifications]\nactions = [\"restart\", \"snooze\"]",
+                "config.toml:2: notifications.actions: \"snooze\" is not one of \"add_30s\", \"add_1m\", \"restart\", \"cancel\""
+            ),
+            (
+                "[notifications]\nactions = [\"restart\", \"restart\"]",
+                "config.toml:2: notifications.actions: \"restart\" is listed twice"
+            ),
+            (
+                "[notifications]\nactions = \"restart\"",
+                "config.toml:2: notifications.actions: expected a list of \"add_30s\", \"add_1m\", \"restart\", \"cancel\", found a string"
+            ),
+            (
+                "[notifications]\nsound_command = \"paplay x.oga\"",
+                "config.toml:2: notifications.sound_command: expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found a string"
+            ),
+            (
+                "[notifications]\nsound_command = []",
+                "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"
+            ),
+            (
+                "[notifications]\nsound_command = [\"\"]",
+                "config.toml:2: notifications.sound_command: the list is empty or names no program; leave the key out for no sound"
+            ),
+            (
+                "[notifications]\nsound_command = [\"paplay\", 3]",
+                "config.toml:2: notifications.sound_command: expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found an integer in the list"
+            ),
+        ])
     func badValues(text: String, expected: String) {
         #expect(problems(text) == [expected])
     }
@@ -137,27 +208,32 @@ struct ConfigFileTests {
     @Test("unknown keys and tables are refused, with the nearest key when one is close")
     func unknownKeys() {
         #expect(problems("max_timer = 5") == ["config.toml:1: unknown key \"max_timer\"; did you mean \"max_timers\"?"])
-        #expect(problems("# c\n[notifications]\n\nurgncy = \"low\"")
-            == ["config.toml:4: unknown key \"notifications.urgncy\"; did you mean \"notifications.urgency\"?"])
+        #expect(
+            problems("# c\n[notifications]\n\nurgncy = \"low\"")
+                == ["config.toml:4: unknown key \"notifications.urgncy\"; did you mean \"notifications.urgency\"?"])
         let far = problems("[server]\nport = 80")
         #expect(far.count == 1)
-        #expect(far[0].hasPrefix("config.toml:1: unknown key \"server\"; the keys are default_duration, max_timers"), "\(far)")
+        #expect(
+            far[0].hasPrefix("config.toml:1: unknown key \"server\"; the keys are default_duration, max_timers"),
+            "\(far)")
         #expect(problems("live = 3") == ["config.toml:1: live must be a table ([live]), found an integer"])
     }
 
     @Test("every problem is reported, in line order")
     func manyProblems() {
-        #expect(problems("""
-            max_timers = 0
-            [notifications]
-            urgency = "loud"
-            [live]
-            broadcast_rate = 100
-            """) == [
-                "config.toml:1: max_timers: 0 is out of range 1…10000",
-                "config.toml:3: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\"",
-                "config.toml:5: live.broadcast_rate: 100.0 is out of range 0.01…20.0 updates per second",
-            ])
+        #expect(
+            problems(
+                """
+                max_timers = 0
+                [notifications]
+                urgency = "loud"
+                [live]
+                broadcast_rate = 100
+                """) == [
+                    "config.toml:1: max_timers: 0 is out of range 1…10000",
+                    "config.toml:3: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\"",
+                    "config.toml:5: live.broadcast_rate: 100.0 is out of range 0.01…20.0 updates per second",
+                ])
     }
 
     @Test("TOML syntax errors carry their line")
@@ -181,8 +257,14 @@ struct ConfigFileTests {
                 return error.problems.map(\.description)
             }
         }
-        #expect(problems(Array("max_timers = 5\n# a\0b\n".utf8)) == ["c.toml:2: the file contains a NUL byte; TOML files are UTF-8 text"])
-        #expect(problems(Array("max_timers = 5\n\n# caf".utf8) + [0xE9, 0x0A]) == ["c.toml:3: the file is not valid UTF-8, as TOML requires"])
+        #expect(
+            problems(Array("max_timers = 5\n# a\0b\n".utf8)) == [
+                "c.toml:2: the file contains a NUL byte; TOML files are UTF-8 text"
+            ])
+        #expect(
+            problems(Array("max_timers = 5\n\n# caf".utf8) + [0xE9, 0x0A]) == [
+                "c.toml:3: the file is not valid UTF-8, as TOML requires"
+            ])
     }
 
     @Test("a missing file gives the defaults; an unreadable one is refused without a line")
@@ -193,8 +275,13 @@ struct ConfigFileTests {
         let missing = try ConfigFile.load(path: directory + "/none.toml")
         #expect(!missing.found && missing.configuration == RestdConfiguration())
         // A file the user named (--config) must exist: a typo is not the defaults.
-        #expect(throws: ConfigError([ConfigProblem(file: directory + "/none.toml", line: nil,
-                                                   reason: "does not exist; check the path given to --config")])) {
+        #expect(
+            throws: ConfigError([
+                ConfigProblem(
+                    file: directory + "/none.toml", line: nil,
+                    reason: "does not exist; check the path given to --config")
+            ])
+        ) {
             try ConfigFile.load(path: directory + "/none.toml", mustExist: true)
         }
 
@@ -203,28 +290,32 @@ struct ConfigFileTests {
         let loaded = try ConfigFile.load(path: good)
         #expect(loaded.found && loaded.configuration.maxTimers == 7)
 
-        #expect(throws: ConfigError([ConfigProblem(file: directory, line: nil, reason: "cannot be read: Is a directory")])) {
+        #expect(
+            throws: ConfigError([ConfigProblem(file: directory, line: nil, reason: "cannot be read: Is a directory")])
+        ) {
             try ConfigFile.load(path: directory)
         }
     }
 
     @Test("problems are located at the value's line: quoted keys, tables and multi-line strings")
     func locatesValues() {
-        #expect(problems("""
-            # top
-            max_timerz = \"\"\"
-            urgency = "inside a string"
-            \"\"\"
-            [notifications]
-              "urgency" = "loud"
-            [ live ]
-            broadcast_rate = [
-              1 ]
-            """) == [
-                "config.toml:2: unknown key \"max_timerz\"; did you mean \"max_timers\"?",
-                "config.toml:6: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\"",
-                "config.toml:8: live.broadcast_rate: expected a number of updates per second from 0.01 to 20.0, found a list",
-            ])
+        #expect(
+            problems(
+                """
+                # top
+                max_timerz = \"\"\"
+                urgency = "inside a string"
+                \"\"\"
+                [notifications]
+                  "urgency" = "loud"
+                [ live ]
+                broadcast_rate = [
+                  1 ]
+                """) == [
+                    "config.toml:2: unknown key \"max_timerz\"; did you mean \"max_timers\"?",
+                    "config.toml:6: notifications.urgency: \"loud\" is not one of \"low\", \"normal\", \"critical\"",
+                    "config.toml:8: live.broadcast_rate: expected a number of updates per second from 0.01 to 20.0, found a list",
+                ])
     }
 
     // MARK: The key table
@@ -261,7 +352,8 @@ struct ConfigFileTests {
 
     @Test("the training keys: exercises by name (without regard to case), categories, failed_extra, keep_days")
     func trainingKeys() throws {
-        let config = try parse("""
+        let config = try parse(
+            """
             [rest]
             failed_extra = "45s"
             [history]
@@ -282,20 +374,40 @@ struct ConfigFileTests {
         #expect(training.exercises["squat"] == .init(restUSec: 180_000_000, failedRestUSec: 240_000_000, sets: 5))
         #expect(training.exercises["curl"] == .init(category: "isolation"))
         #expect(training.defaultDurationUSec == config.defaultDurationUSec)
-        #expect(ConfigKey.changedKeys(from: RestdConfiguration(), to: config)
-            == ["rest.failed_extra", "history.keep_days", "categories", "exercises"])
+        #expect(
+            ConfigKey.changedKeys(from: RestdConfiguration(), to: config)
+                == ["rest.failed_extra", "history.keep_days", "categories", "exercises"])
     }
 
-    @Test("bad training keys are refused with their line", arguments: [
-        ("[exercises.\"Squat\"]\nrest = \"0s\"", "config.toml:1: exercises: exercises.\"Squat\".rest: 0 s is out of range 1 s…24 h"),
-        ("[exercises.\"Squat\"]\nreps = 5", "config.toml:1: exercises: exercises.\"Squat\".reps: unknown key; an exercise has rest, failed_rest, category, sets"),
-        ("[exercises.\"Squat\"]\n[exercises.\"squat\"]", "config.toml:1: exercises: exercises.\"squat\" names an exercise already listed (names are compared without regard to case)"),
-        ("[exercises.\"Curl\"]\ncategory = \"isolaton\"\n[categories]\nisolation = 60",
-         "config.toml:1: exercises: the category \"isolaton\" of \"curl\" is not in [categories] (\"isolation\")"),
-        ("[categories]\ncompound = \"soon\"", "config.toml:1: categories: category \"compound\": the duration \"soon\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"),
-        ("[history]\nkeep_days = 0", "config.toml:2: history.keep_days: 0 is out of range 1…36500"),
-        ("exercises = 3", "config.toml:1: exercises: must hold one table per exercise ([exercises.\"Squat\"]), found an integer"),
-    ])
+    @Test(
+        "bad training keys are refused with their line",
+        arguments: [
+            (
+                "[exercises.\"Squat\"]\nrest = \"0s\"",
+                "config.toml:1: exercises: exercises.\"Squat\".rest: 0 s is out of range 1 s…24 h"
+            ),
+            (
+                "[exercises.\"Squat\"]\nreps = 5",
+                "config.toml:1: exercises: exercises.\"Squat\".reps: unknown key; an exercise has rest, failed_rest, category, sets"
+            ),
+            (
+                "[exercises.\"Squat\"]\n[exercises.\"squat\"]",
+                "config.toml:1: exercises: exercises.\"squat\" names an exercise already listed (names are compared without regard to case)"
+            ),
+            (
+                "[exercises.\"Curl\"]\ncategory = \"isolaton\"\n[categories]\nisolation = 60",
+                "config.toml:1: exercises: the category \"isolaton\" of \"curl\" is not in [categories] (\"isolation\")"
+            ),
+            (
+                "[categories]\ncompound = \"soon\"",
+                "config.toml:1: categories: category \"compound\": the duration \"soon\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
+            ),
+            ("[history]\nkeep_days = 0", "config.toml:2: history.keep_days: 0 is out of range 1…36500"),
+            (
+                "exercises = 3",
+                "config.toml:1: exercises: must hold one table per exercise ([exercises.\"Squat\"]), found an integer"
+            ),
+        ])
     func badTrainingKeys(_ text: String, _ problem: String) {
         #expect(problems(text) == [problem])
     }
@@ -306,23 +418,28 @@ struct ConfigFileTests {
         #expect(ConfigKey.changedKeys(from: RestdConfiguration(), to: new).isEmpty)
         new.maxTimers = 3
         new.notifications.soundCommand = ["x"]
-        #expect(ConfigKey.changedKeys(from: RestdConfiguration(), to: new) == ["max_timers", "notifications.sound_command"])
+        #expect(
+            ConfigKey.changedKeys(from: RestdConfiguration(), to: new) == ["max_timers", "notifications.sound_command"])
     }
 
     @Test("the README documents every key with its default")
     func readmeDocumentsKeys() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
         for key in ConfigKey.all {
             let row = rows.first { $0.hasPrefix("| `\(key.path)` |") }
             #expect(row != nil, "README has no row for \(key.path)")
-            #expect(row?.contains("`\(key.defaultText)`") ?? false || (key.defaultText == "(none)" && row?.contains("none") ?? false),
-                    "README row of \(key.path) does not show its default \(key.defaultText)")
+            #expect(
+                row?.contains("`\(key.defaultText)`") ?? false
+                    || (key.defaultText == "(none)" && row?.contains("none") ?? false),
+                "README row of \(key.path) does not show its default \(key.defaultText)")
             // The last column says what a reload does: "applies …", or "at the next start".
             let reload = row?.split(separator: "|").last?.trimmingCharacters(in: .whitespaces) ?? ""
-            #expect(reload.hasPrefix(key.appliesOnReload ? "applies" : "at the next start"),
-                    "README row of \(key.path) says \"\(reload)\" on reload")
+            #expect(
+                reload.hasPrefix(key.appliesOnReload ? "applies" : "at the next start"),
+                "README row of \(key.path) says \"\(reload)\" on reload")
         }
         let allApply = ConfigKey.all.allSatisfy(\.appliesOnReload)
         #expect(readme.contains("Every key applies on reload") == allApply)

@@ -7,23 +7,30 @@ import Testing
 /// and the stderr line.
 @Suite("Journal fields")
 struct JournalFieldsTests {
-    private func fields(_ level: Logger.Level = .info, _ message: String = "hello",
-                        _ metadata: Logger.Metadata = [:]) -> [String] {
-        JournalFields.make(level: level, message: message, metadata: metadata, identifier: "restd",
-                           file: "RestDaemon/Daemon.swift", function: "run()", line: 42).map(\.description)
+    private func fields(
+        _ level: Logger.Level = .info, _ message: String = "hello",
+        _ metadata: Logger.Metadata = [:]
+    ) -> [String] {
+        JournalFields.make(
+            level: level, message: message, metadata: metadata, identifier: "restd",
+            file: "RestDaemon/Daemon.swift", function: "run()", line: 42
+        ).map(\.description)
     }
 
     @Test("the fixed fields come first, in order")
     func fixedFields() {
-        #expect(fields() == [
-            "MESSAGE=hello", "PRIORITY=6", "SYSLOG_IDENTIFIER=restd",
-            "CODE_FILE=RestDaemon/Daemon.swift", "CODE_LINE=42", "CODE_FUNC=run()",
-        ])
+        #expect(
+            fields() == [
+                "MESSAGE=hello", "PRIORITY=6", "SYSLOG_IDENTIFIER=restd",
+                "CODE_FILE=RestDaemon/Daemon.swift", "CODE_LINE=42", "CODE_FUNC=run()",
+            ])
     }
 
-    @Test("levels map to syslog priorities", arguments: [
-        (Logger.Level.trace, 7), (.debug, 7), (.info, 6), (.notice, 5), (.warning, 4), (.error, 3), (.critical, 2),
-    ])
+    @Test(
+        "levels map to syslog priorities",
+        arguments: [
+            (Logger.Level.trace, 7), (.debug, 7), (.info, 6), (.notice, 5), (.warning, 4), (.error, 3), (.critical, 2),
+        ])
     func priorities(level: Logger.Level, priority: Int) {
         #expect(JournalFields.priority(level) == priority)
         #expect(fields(level).contains("PRIORITY=\(priority)"))
@@ -31,14 +38,17 @@ struct JournalFieldsTests {
 
     @Test("metadata becomes upper-case fields sorted by name; message_id becomes MESSAGE_ID")
     func metadataFields() {
-        let result = fields(.info, "timer squat expired", [
-            "timer_id": "squat",
-            LogMessageID.metadataKey: .string(LogMessageID.timerExpired),
-            "late_usec": .stringConvertible(UInt64(1200)),
-        ])
-        #expect(Array(result.dropFirst(6)) == [
-            "LATE_USEC=1200", "MESSAGE_ID=\(LogMessageID.timerExpired)", "TIMER_ID=squat",
-        ])
+        let result = fields(
+            .info, "timer squat expired",
+            [
+                "timer_id": "squat",
+                LogMessageID.metadataKey: .string(LogMessageID.timerExpired),
+                "late_usec": .stringConvertible(UInt64(1200)),
+            ])
+        #expect(
+            Array(result.dropFirst(6)) == [
+                "LATE_USEC=1200", "MESSAGE_ID=\(LogMessageID.timerExpired)", "TIMER_ID=squat",
+            ])
     }
 
     @Test("an array gives one field per element, in order; a dictionary one field")
@@ -54,11 +64,13 @@ struct JournalFieldsTests {
         #expect(result.count == 6)
     }
 
-    @Test("metadata keys become valid journal field names", arguments: [
-        ("timer_id", "TIMER_ID"), ("timerID", "TIMER_ID"), ("timerId", "TIMER_ID"), ("moved", "MOVED"),
-        ("state-file", "STATE_FILE"), ("_private", "PRIVATE"), ("9lives", "LIVES"), ("über", "BER"),
-        ("sha256Sum", "SHA256_SUM"),
-    ])
+    @Test(
+        "metadata keys become valid journal field names",
+        arguments: [
+            ("timer_id", "TIMER_ID"), ("timerID", "TIMER_ID"), ("timerId", "TIMER_ID"), ("moved", "MOVED"),
+            ("state-file", "STATE_FILE"), ("_private", "PRIVATE"), ("9lives", "LIVES"), ("über", "BER"),
+            ("sha256Sum", "SHA256_SUM"),
+        ])
     func fieldNames(key: String, name: String) {
         #expect(JournalFields.fieldName(forMetadataKey: key) == name)
     }
@@ -100,8 +112,9 @@ struct JournalFieldsTests {
 
     @Test("a stderr line: time, level, message, metadata sorted, without the message id")
     func stderrLine() {
-        let line = StderrLine.format(time: "21:10:00.123", level: .warning, message: "moved aside",
-                                     metadata: ["moved": ["a", "b"], "state_file": "/x", LogMessageID.metadataKey: "id"])
+        let line = StderrLine.format(
+            time: "21:10:00.123", level: .warning, message: "moved aside",
+            metadata: ["moved": ["a", "b"], "state_file": "/x", LogMessageID.metadataKey: "id"])
         #expect(line == "21:10:00.123 warning: moved aside (moved=[a, b], state_file=/x)")
         #expect(StderrLine.format(time: "t", level: .info, message: "plain", metadata: [:]) == "t info: plain")
     }

@@ -31,10 +31,19 @@ struct MediaPlayerConfigTests {
 
     @Test("wrong types and bad ids are refused with their line")
     func refused() {
-        #expect(problems("[mpris]\nenabled = \"yes\"\n") == ["config.toml:2: mpris.enabled: expected true or false, found a string"])
-        #expect(problems("[mpris]\ntimer = 3\n")
-            == ["config.toml:2: mpris.timer: expected the id of a timer (\"default\", \"bench-press\"), found an integer"])
-        #expect(problems("[mpris]\ntimer = \"a/b\"\n")
-            == ["config.toml:2: mpris.timer: timer id \"a/b\" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"])
+        #expect(
+            problems("[mpris]\nenabled = \"yes\"\n") == [
+                "config.toml:2: mpris.enabled: expected true or false, found a string"
+            ])
+        #expect(
+            problems("[mpris]\ntimer = 3\n")
+                == [
+                    "config.toml:2: mpris.timer: expected the id of a timer (\"default\", \"bench-press\"), found an integer"
+                ])
+        #expect(
+            problems("[mpris]\ntimer = \"a/b\"\n")
+                == [
+                    "config.toml:2: mpris.timer: timer id \"a/b\" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"
+                ])
     }
 }

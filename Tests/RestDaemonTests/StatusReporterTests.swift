@@ -4,10 +4,12 @@ import Testing
 
 @Suite("Status line")
 struct StatusReporterTests {
-    @Test("the timers phrase", arguments: [
-        (0, 0, "no timers running"), (1, 0, "1 timer running"), (2, 0, "2 timers running"),
-        (2, 1, "2 timers running, 1 paused"), (0, 3, "no timers running, 3 paused"),
-    ])
+    @Test(
+        "the timers phrase",
+        arguments: [
+            (0, 0, "no timers running"), (1, 0, "1 timer running"), (2, 0, "2 timers running"),
+            (2, 1, "2 timers running, 1 paused"), (0, 3, "no timers running, 3 paused"),
+        ])
     func phrase(running: Int, paused: Int, expected: String) {
         #expect(StatusReporter.timersPhrase(running: running, paused: paused) == expected)
     }
@@ -29,8 +31,11 @@ struct StatusReporterTests {
         reporter.refresh()
         timers = 1
         reporter.refresh()
-        #expect(sent == ["READY=1\nSTATUS=2 timers running", "STATUS=2 timers running, 1 subscriber",
-                         "STATUS=1 timer running, 1 subscriber"])
+        #expect(
+            sent == [
+                "READY=1\nSTATUS=2 timers running", "STATUS=2 timers running, 1 subscriber",
+                "STATUS=1 timer running, 1 subscriber",
+            ])
     }
 
     @Test("nothing is sent before READY=1")

@@ -100,9 +100,12 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let store = try TimerStore.open(directory: dir.state, now: now).store
         var tooLate = try timer("b")
         tooLate.endsAtUSec = .max  // does not fit an SQLite integer
-        let error = try #require(throws: StoreError.self) { try store.apply([.added(try timer("a")), .added(tooLate)]) }
-        #expect(error.description == "could not write the state file \(dir.database): "
-            + "timer \"b\" has ends_at_usec 18446744073709551615, out of range")
+        let error = try #require(throws: StoreError.self) {
+            try store.apply([.added(try timer("a")), .added(tooLate)])
+        }
+        #expect(
+            error.description == "could not write the state file \(dir.database): "
+                + "timer \"b\" has ends_at_usec 18446744073709551615, out of range")
         #expect(try store.loadAll().isEmpty)
     }
 
@@ -200,8 +203,10 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         warned.warned = true
         try store.apply([.added(tea)])
         #expect(try store.loadAll() == [tea])
-        try store.apply([.changed(from: tea, to: warned),
-                         .warning(id: tea.id, remainingUSec: 10_000_000, deadlineUSec: tea.endsAtUSec)])
+        try store.apply([
+            .changed(from: tea, to: warned),
+            .warning(id: tea.id, remainingUSec: 10_000_000, deadlineUSec: tea.endsAtUSec),
+        ])
         try store.close()
         #expect(try TimerStore.open(directory: dir.state, now: now).store.loadAll() == [warned])
     }
@@ -210,7 +215,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     private func writeVersion1File(_ dir: TemporaryDirectory) throws {
         try StoreFiles.makePrivateDirectory(dir.state)
         try withDatabase(dir.database) { db throws in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE timers (
                     id TEXT PRIMARY KEY NOT NULL, label TEXT NOT NULL, next TEXT NOT NULL,
                     notify INTEGER NOT NULL, base_duration_usec INTEGER NOT NULL, state TEXT NOT NULL,
@@ -248,10 +254,12 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
         try withDatabase(dir.database) { db throws in
             #expect(try db.integer("PRAGMA user_version") == 3)
-            #expect(try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(3)
-                == ["warn_usec", "warned", "rest_source"])
-            #expect(Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
-                .isSuperset(of: ["sets", "rests", "exercises"]))
+            #expect(
+                try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(3)
+                    == ["warn_usec", "warned", "rest_source"])
+            #expect(
+                Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+                    .isSuperset(of: ["sets", "rests", "exercises"]))
         }
         let reopened = try TimerStore.open(directory: dir.state, now: now)
         #expect(reopened.movedAside.isEmpty)
@@ -289,7 +297,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.apply([.added(tea)])
         try store.close()
         try withDatabase(dir.database) { db throws in
-            let columns = "id, label, next, notify, base_duration_usec, state, duration_usec, started_at_usec, "
+            let columns =
+                "id, label, next, notify, base_duration_usec, state, duration_usec, started_at_usec, "
                 + "ends_at_usec, remaining_usec, expired_at_usec, updated_at_usec"
             for values in [
                 "'a.b', '', '', 1, 1, 'running', 1, 1, 1, 1, 0, 1",
@@ -304,13 +313,14 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         #expect(reopened.movedAside.isEmpty)
         var skipped: [String] = []
         #expect(try reopened.store.loadAll { skipped.append($0) } == [tea])
-        #expect(skipped == [
-            #"skipped a stored timer: row "a.b" has an invalid id: "#
-                + #"timer id "a.b" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"#,
-            #"skipped a stored timer: row "bell" has a label that is missing or contains a control character"#,
-            #"skipped a stored timer: row "nap" has an unknown state "sleeping""#,
-            #"skipped a stored timer: row "old" has an invalid started_at_usec"#,
-        ])
+        #expect(
+            skipped == [
+                #"skipped a stored timer: row "a.b" has an invalid id: "#
+                    + #"timer id "a.b" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"#,
+                #"skipped a stored timer: row "bell" has a label that is missing or contains a control character"#,
+                #"skipped a stored timer: row "nap" has an unknown state "sleeping""#,
+                #"skipped a stored timer: row "old" has an invalid started_at_usec"#,
+            ])
     }
 
     /// Files written by restd through GRDB (schema 1 by commit 0da3ab6^, schema 2 by 3524613),
@@ -337,8 +347,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.close()
         try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 3) }
         // The history tables came with the migration, and take a set.
-        let set = SetRecord(id: 1, timerID: try TimerID(parsing: "run"), atUSec: now, exercise: "Squat", exerciseKey: "squat",
-                            reps: 5, weightKg: 100, failed: false)
+        let set = SetRecord(
+            id: 1, timerID: try TimerID(parsing: "run"), atUSec: now, exercise: "Squat", exerciseKey: "squat",
+            reps: 5, weightKg: 100, failed: false)
         let migrated = try TimerStore.open(directory: dir.state, now: now).store
         try migrated.commit([], history: [.setRecorded(set)])
         #expect(try migrated.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set) == [set])
@@ -367,7 +378,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 @Suite struct TimerStoreRecoveryTests {
     enum Damage: String, CaseIterable, CustomTestStringConvertible {
         case randomBytes, textFile, truncatedHeader, truncatedPages, corruptPage, directory, symlink
-        case futureVersion, invalidVersion, missingTable, oddTable, unversionedTables, missingHistoryTable, oddHistoryTable
+        case futureVersion, invalidVersion, missingTable, oddTable, unversionedTables, missingHistoryTable,
+            oddHistoryTable
 
         var testDescription: String { rawValue }
 
@@ -484,13 +496,15 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let dir = try TemporaryDirectory()
         try damage(.futureVersion, in: dir)
         let store = try TimerStore.open(directory: dir.state, now: now).store
-        #expect(store.movedAsideReason
-            == "\(dir.database) has schema version 4, newer than this restd understands (3)")
+        #expect(
+            store.movedAsideReason
+                == "\(dir.database) has schema version 4, newer than this restd understands (3)")
 
         let other = try TemporaryDirectory()
         try damage(.directory, in: other)
-        #expect(try TimerStore.open(directory: other.state, now: now).store.movedAsideReason
-            == "\(other.database) is a directory, not a database file")
+        #expect(
+            try TimerStore.open(directory: other.state, now: now).store.movedAsideReason
+                == "\(other.database) is a directory, not a database file")
     }
 
     @Test func movesCompanionsAlongAndKeepsTheirBytes() throws {
@@ -533,7 +547,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
         let error = try #require(throws: StoreError.self) { _ = try TimerStore.open(directory: dir.state, now: now) }
 
-        #expect(error.description == "could not read the state file \(dir.database): the file is locked by another process")
+        #expect(
+            error.description == "could not read the state file \(dir.database): the file is locked by another process")
         #expect(StoreFiles.kind(of: dir.database + ".broken-" + stamp) == .absent)
         try holder.close()
         #expect(try TimerStore.open(directory: dir.state, now: now).store.loadAll().count == 60)
@@ -554,13 +569,15 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     private let squat = try! ExerciseName(parsing: "Squat")
 
     private func set(_ id: Int64, at: USec, exercise: String = "Squat") throws -> SetRecord {
-        SetRecord(id: id, timerID: try TimerID(parsing: "default"), atUSec: at, exercise: exercise,
-                  exerciseKey: exercise.lowercased(), reps: 5, weightKg: 102.5, failed: false)
+        SetRecord(
+            id: id, timerID: try TimerID(parsing: "default"), atUSec: at, exercise: exercise,
+            exerciseKey: exercise.lowercased(), reps: 5, weightKg: 102.5, failed: false)
     }
 
     private func rest(after set: SetRecord, planned: USec = 150_000_000) -> RestRecord {
-        RestRecord(setID: set.id, timerID: set.timerID, exercise: set.exercise, exerciseKey: set.exerciseKey,
-                   startedAtUSec: set.atUSec, plannedUSec: planned, source: "default")
+        RestRecord(
+            setID: set.id, timerID: set.timerID, exercise: set.exercise, exerciseKey: set.exerciseKey,
+            startedAtUSec: set.atUSec, plannedUSec: planned, source: "default")
     }
 
     @Test func aSetItsRestAndTheTimerAreOneTransaction() throws {
@@ -599,7 +616,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let second = try set(2, at: now + 170_000_000)
         var afterFailed = rest(after: second, planned: 240_000_000)
         afterFailed.source = "failed_rest"
-        try store.commit([], history: [.setRecorded(second), .restEnded(afterFailed.ended(.completed, at: now + 400_000_000))])
+        try store.commit(
+            [], history: [.setRecorded(second), .restEnded(afterFailed.ended(.completed, at: now + 400_000_000))])
         #expect(try store.facts(squat, dayStartUSec: now).lastRestUSec == 165_000_000)
         let rows = try store.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows
         #expect(rows.map(\.rest?.outcome) == [.completed, .completed])
@@ -624,8 +642,12 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let old = try set(1, at: now)
         let young = try set(2, at: now + 10 * 86_400_000_000)
         let open = rest(after: old)
-        try store.commit([], history: [.setRecorded(old), .restOpen(open), .setRecorded(young),
-                                       .restEnded(rest(after: young).ended(.skipped, at: young.atUSec + 1))])
+        try store.commit(
+            [],
+            history: [
+                .setRecorded(old), .restOpen(open), .setRecorded(young),
+                .restEnded(rest(after: young).ended(.skipped, at: young.atUSec + 1)),
+            ])
         try store.commit([], history: [], pruneBeforeUSec: now + 86_400_000_000)
         #expect(try store.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set.id) == [2])
         #expect(try store.loadTraining().openRests == [open], "an open rest stays until it ends")

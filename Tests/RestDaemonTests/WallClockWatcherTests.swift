@@ -30,8 +30,9 @@ struct WallClockWatcherTests {
         let arming = Arming(failing: [1, 2])
         var errors: [String] = []
         var changes = 0
-        let watcher = try WallClockWatcher(loop: loop, retryUSec: 1_000, arm: arming.arm,
-                                           onError: { errors.append($0.description) }, onChange: { changes += 1 })
+        let watcher = try WallClockWatcher(
+            loop: loop, retryUSec: 1_000, arm: arming.arm,
+            onError: { errors.append($0.description) }, onChange: { changes += 1 })
         #expect(arming.calls == 1)
 
         watcher.clockWasSet()

@@ -16,7 +16,8 @@ struct WorkoutPlanFileTests {
     }
 
     @Test func readsExercisesAndSupersets() throws {
-        let plan = try WorkoutPlanFile.parse("""
+        let plan = try WorkoutPlanFile.parse(
+            """
             name = "Push day"
 
             [[exercise]]
@@ -35,30 +36,54 @@ struct WorkoutPlanFileTests {
             """, file: "push.toml")
         #expect(plan.name == "Push day")
         #expect(plan.blocks.count == 2)
-        #expect(plan.blocks[0] == WorkoutPlan.Block(
-            exercises: [.init(name: "Squat", sets: 5, reps: 5, weightKG: 102.5)],
-            restUSec: 180_000_000, failedRestUSec: 240_000_000))
+        #expect(
+            plan.blocks[0]
+                == WorkoutPlan.Block(
+                    exercises: [.init(name: "Squat", sets: 5, reps: 5, weightKG: 102.5)],
+                    restUSec: 180_000_000, failedRestUSec: 240_000_000))
         #expect(plan.blocks[1].exercises.map(\.name) == ["Curl", "Triceps pushdown"])
         #expect(plan.blocks[1].isSuperset && plan.blocks[1].restUSec == 90_000_000)
         #expect(plan.setsPlanned == 11)
     }
 
     @Test func theFileNameIsTheDefaultName() throws {
-        let plan = try WorkoutPlanFile.parse("[[exercise]]\nname = \"Rows\"\nsets = 3\n", file: "/home/u/.config/restd/workouts/pull-day.toml")
+        let plan = try WorkoutPlanFile.parse(
+            "[[exercise]]\nname = \"Rows\"\nsets = 3\n", file: "/home/u/.config/restd/workouts/pull-day.toml")
         #expect(plan.name == "pull-day")
     }
 
     @Test(arguments: [
         ("name = \"x\"\n", "push.toml: the plan has no exercises; add [[exercise]] tables with name and sets"),
-        ("[[exercise]]\nname = \"Squat\"\nsets = 0\n", "push.toml:3: sets must be a whole number from 1 to 100, found 0"),
-        ("[[exercise]]\nname = \"Squat\"\nsets = 101\n", "push.toml:3: sets must be a whole number from 1 to 100, found 101"),
+        (
+            "[[exercise]]\nname = \"Squat\"\nsets = 0\n",
+            "push.toml:3: sets must be a whole number from 1 to 100, found 0"
+        ),
+        (
+            "[[exercise]]\nname = \"Squat\"\nsets = 101\n",
+            "push.toml:3: sets must be a whole number from 1 to 100, found 101"
+        ),
         ("[[exercise]]\nname = \"Squat\"\n", "push.toml:1: Squat needs sets (1 to 100)"),
-        ("[[exercise]]\nname = \"Squat\"\nsets = 3\nrest = \"25h\"\n", "push.toml:4: rest: 25 h is out of range 1 s…24 h"),
-        ("[[exercise]]\nname = \"Squat\"\nsets = 3\ncolour = 1\n", "push.toml:4: unknown key \"colour\" in [[exercise]]; the keys are name, superset, sets, reps, weight, rest, failed_rest"),
+        (
+            "[[exercise]]\nname = \"Squat\"\nsets = 3\nrest = \"25h\"\n",
+            "push.toml:4: rest: 25 h is out of range 1 s…24 h"
+        ),
+        (
+            "[[exercise]]\nname = \"Squat\"\nsets = 3\ncolour = 1\n",
+            "push.toml:4: unknown key \"colour\" in [[exercise]]; the keys are name, superset, sets, reps, weight, rest, failed_rest"
+        ),
         ("title = \"x\"\n", "push.toml:1: unknown key \"title\"; a plan has name and [[exercise]] tables"),
-        ("[[exercise]]\nsuperset = [\"Curl\"]\nsets = 3\n", "push.toml:2: superset must list two or more exercises, as in [\"Curl\", \"Triceps pushdown\"]"),
-        ("[[exercise]]\nname = \"\"\nsets = 3\n", "push.toml:2: name \"\" must be 1 to 64 characters without control characters"),
-        ("[[exercise]]\nname = \"Squat\"\nsets = 3\nweight = -5\n", "push.toml:4: weight must be a number of kg from 0 to 1000"),
+        (
+            "[[exercise]]\nsuperset = [\"Curl\"]\nsets = 3\n",
+            "push.toml:2: superset must list two or more exercises, as in [\"Curl\", \"Triceps pushdown\"]"
+        ),
+        (
+            "[[exercise]]\nname = \"\"\nsets = 3\n",
+            "push.toml:2: name \"\" must be 1 to 64 characters without control characters"
+        ),
+        (
+            "[[exercise]]\nname = \"Squat\"\nsets = 3\nweight = -5\n",
+            "push.toml:4: weight must be a number of kg from 0 to 1000"
+        ),
         ("name = [\n", "push.toml:1: not valid TOML: the list is not closed with ]"),
     ])
     func refuses(_ text: String, _ expected: String) {

@@ -61,8 +61,9 @@ import Testing
         #expect(en.next("Bench press") == "Next: Bench press")
         #expect(en.timeLeft("10 s") == "10 s left")
         #expect(en.endedAgo("3 min") == "ended 3 min ago")
-        #expect([en.dismiss, en.addThirtySeconds, en.addOneMinute, en.again, en.cancel]
-            == ["Dismiss", "+30 s", "+1 min", "Again", "Cancel"])
+        #expect(
+            [en.dismiss, en.addThirtySeconds, en.addOneMinute, en.again, en.cancel]
+                == ["Dismiss", "+30 s", "+1 min", "Again", "Cancel"])
     }
 
     @Test func german() {
@@ -71,8 +72,9 @@ import Testing
         #expect(de.next("Bankdrücken") == "Weiter mit: Bankdrücken")
         #expect(de.timeLeft("10 s") == "Noch 10 s")
         #expect(de.endedAgo("3 Min.") == "vor 3 Min. beendet")
-        #expect([de.dismiss, de.addThirtySeconds, de.addOneMinute, de.again, de.cancel]
-            == ["Schließen", "+30 s", "+1 Min.", "Nochmal", "Abbrechen"])
+        #expect(
+            [de.dismiss, de.addThirtySeconds, de.addOneMinute, de.again, de.cancel]
+                == ["Schließen", "+30 s", "+1 Min.", "Nochmal", "Abbrechen"])
     }
 
     @Test(arguments: [
@@ -102,6 +104,7 @@ import Testing
     @Test func escapesAnAngleBracketEvenInsideAGraphemeCluster() {
         // "<" + COMBINING LONG SOLIDUS OVERLAY is one Character, but a parser still sees "<".
         #expect(Markup.escaped("a<\u{0338}b") == "a&lt;\u{0338}b")
-        #expect(!Markup.escaped("<\u{0338}>\u{0338}&\u{0301}").unicodeScalars.contains { "<>".unicodeScalars.contains($0) })
+        #expect(
+            !Markup.escaped("<\u{0338}>\u{0338}&\u{0301}").unicodeScalars.contains { "<>".unicodeScalars.contains($0) })
     }
 }

@@ -25,13 +25,16 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
     @Test func restOverWithEverythingTheServerCanDo() {
         let request = NotificationContent.request(
             for: squat, replacing: 0, capabilities: everything, messages: .english, now: deadline + 2_000)
-        #expect(request == NotificationRequest(
-            appName: "restd", replacesID: 0, icon: "appointment-soon", summary: "Rest over",
-            body: "Squat · Next: Bench press",
-            actions: ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"],
-            hints: .init(urgency: .critical, category: "x-restd.timer", soundName: "alarm-clock-elapsed",
-                         desktopEntry: "restd"),
-            expireTimeoutMS: 0))
+        #expect(
+            request
+                == NotificationRequest(
+                    appName: "restd", replacesID: 0, icon: "appointment-soon", summary: "Rest over",
+                    body: "Squat · Next: Bench press",
+                    actions: ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"],
+                    hints: .init(
+                        urgency: .critical, category: "x-restd.timer", soundName: "alarm-clock-elapsed",
+                        desktopEntry: "restd"),
+                    expireTimeoutMS: 0))
         #expect(NotificationRequest.Urgency.critical.rawValue == 2)
     }
 
@@ -40,15 +43,21 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
         let request = NotificationContent.request(
             for: squat, replacing: 0, capabilities: everything, messages: .english, style: style, now: deadline)
         #expect(request.hints.urgency == .normal)
-        #expect(request.actions == ["default", "Dismiss", "cancel", "Cancel", "add_1m", "+1 min", "restart", "Again",
-                                    "add_30s", "+30 s"])
+        #expect(
+            request.actions == [
+                "default", "Dismiss", "cancel", "Cancel", "add_1m", "+1 min", "restart", "Again",
+                "add_30s", "+30 s",
+            ])
         #expect(request.expireTimeoutMS == -1, "only a critical one is kept until dismissed")
         #expect(request.hints.soundName == "alarm-clock-elapsed")
 
         let german = NotificationContent.request(
             for: squat, replacing: 0, capabilities: everything, messages: .german, style: style, now: deadline)
-        #expect(german.actions == ["default", "Schließen", "cancel", "Abbrechen", "add_1m", "+1 Min.", "restart", "Nochmal",
-                                   "add_30s", "+30 s"])
+        #expect(
+            german.actions == [
+                "default", "Schließen", "cancel", "Abbrechen", "add_1m", "+1 Min.", "restart", "Nochmal",
+                "add_30s", "+30 s",
+            ])
 
         let low = NotificationContent.request(
             for: squat, replacing: 0, capabilities: everything, messages: .english,
@@ -100,9 +109,12 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
 
     @Test func capabilitiesFromTheAdvertisedList() {
         #expect(ServerCapabilities(advertised: ["body", "body-markup", "actions"]) == everything)
-        #expect(ServerCapabilities(advertised: ["body", "body-markup", "actions", "sound"])
-            == ServerCapabilities(actions: true, bodyMarkup: true, sound: true))
-        #expect(ServerCapabilities(advertised: ["sound"]) == ServerCapabilities(actions: false, bodyMarkup: false, sound: true))
+        #expect(
+            ServerCapabilities(advertised: ["body", "body-markup", "actions", "sound"])
+                == ServerCapabilities(actions: true, bodyMarkup: true, sound: true))
+        #expect(
+            ServerCapabilities(advertised: ["sound"])
+                == ServerCapabilities(actions: false, bodyMarkup: false, sound: true))
         #expect(ServerCapabilities(advertised: ["body", "icon-static"]) == nothing)
         #expect(ServerCapabilities(advertised: ["actions"]) == ServerCapabilities(actions: true, bodyMarkup: false))
         #expect(ServerCapabilities(advertised: []) == nothing)
@@ -122,9 +134,11 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
     }
 
     @Test func germanWording() {
-        let alert = Alert(.expired(deadlineUSec: deadline), timerID: tid("squat"), label: "Kniebeuge", next: "Bankdrücken")
+        let alert = Alert(
+            .expired(deadlineUSec: deadline), timerID: tid("squat"), label: "Kniebeuge", next: "Bankdrücken")
         let request = NotificationContent.request(
-            for: alert, replacing: 0, capabilities: everything, messages: .german, now: deadline + 3 * minute + 20 * second)
+            for: alert, replacing: 0, capabilities: everything, messages: .german,
+            now: deadline + 3 * minute + 20 * second)
         #expect(request.summary == "Pause beendet")
         #expect(request.body == "Kniebeuge · vor 3 Min. beendet · Weiter mit: Bankdrücken")
         #expect(request.actions == ["default", "Schließen", "add_30s", "+30 s", "restart", "Nochmal"])
@@ -136,36 +150,45 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
     }
 
     @Test func thePreAlertIsQuietAndSaysWhatIsLeft() {
-        let warning = Alert(.warning(deadlineUSec: deadline), timerID: tid("squat"), label: "Squat", next: "Bench press")
+        let warning = Alert(
+            .warning(deadlineUSec: deadline), timerID: tid("squat"), label: "Squat", next: "Bench press")
         let request = NotificationContent.request(
             for: warning, replacing: 0, capabilities: everything, messages: .english, now: deadline - 10 * second)
-        #expect(request == NotificationRequest(
-            appName: "restd", replacesID: 0, icon: "appointment-soon", summary: "10 s left",
-            body: "Squat · Next: Bench press", actions: [],
-            hints: .init(urgency: .low, category: "x-restd.timer", soundName: nil, desktopEntry: "restd"),
-            expireTimeoutMS: -1))
+        #expect(
+            request
+                == NotificationRequest(
+                    appName: "restd", replacesID: 0, icon: "appointment-soon", summary: "10 s left",
+                    body: "Squat · Next: Bench press", actions: [],
+                    hints: .init(urgency: .low, category: "x-restd.timer", soundName: nil, desktopEntry: "restd"),
+                    expireTimeoutMS: -1))
         // Rounded up to the second: 9.5 s left still reads "10 s left".
         func summary(left: USec) -> String {
-            NotificationContent.request(for: warning, replacing: 0, capabilities: nothing, messages: .english,
-                                        now: deadline - left).summary
+            NotificationContent.request(
+                for: warning, replacing: 0, capabilities: nothing, messages: .english,
+                now: deadline - left
+            ).summary
         }
         #expect(summary(left: 9_500_000) == "10 s left")
         #expect(summary(left: 10 * second + 1) == "11 s left")
         #expect(summary(left: 90 * second) == "1 min 30 s left")
     }
 
-    @Test(arguments: [
-        (USec(0), nil), (4_999_999, nil), (5 * second, "ended 5 s ago"), (42 * second + 900_000, "ended 42 s ago"),
-        (59 * second, "ended 59 s ago"), (60 * second, "ended 1 min ago"), (3 * minute + 59 * second, "ended 3 min ago"),
-        (59 * minute + 59 * second, "ended 59 min ago"), (hour, "ended 1 h ago"),
-    ] as [(USec, String?)])
+    @Test(
+        arguments: [
+            (USec(0), nil), (4_999_999, nil), (5 * second, "ended 5 s ago"), (42 * second + 900_000, "ended 42 s ago"),
+            (59 * second, "ended 59 s ago"), (60 * second, "ended 1 min ago"),
+            (3 * minute + 59 * second, "ended 3 min ago"),
+            (59 * minute + 59 * second, "ended 59 min ago"), (hour, "ended 1 h ago"),
+        ] as [(USec, String?)])
     func lateWording(_ late: USec, _ expected: String?) {
-        #expect(NotificationContent.lateNote(deadlineUSec: deadline, now: deadline + late, messages: .english) == expected)
+        #expect(
+            NotificationContent.lateNote(deadlineUSec: deadline, now: deadline + late, messages: .english) == expected)
     }
 
     @Test func aLateRestSaysSoInTheBody() {
         let request = NotificationContent.request(
-            for: squat, replacing: 0, capabilities: everything, messages: .english, now: deadline + 3 * minute + 5 * second)
+            for: squat, replacing: 0, capabilities: everything, messages: .english,
+            now: deadline + 3 * minute + 5 * second)
         #expect(request.body == "Squat · ended 3 min ago · Next: Bench press")
         // A clock set back makes nothing "late".
         #expect(NotificationContent.lateNote(deadlineUSec: deadline, now: deadline - hour, messages: .english) == nil)

@@ -14,11 +14,14 @@ struct Scenario {
         tracker.record(events)
     }
 
-    mutating func start(_ id: String, _ duration: USec = minute, warn: USec = 0, notify: Bool = true,
-                        label: String = "", next: String = "") throws {
+    mutating func start(
+        _ id: String, _ duration: USec = minute, warn: USec = 0, notify: Bool = true,
+        label: String = "", next: String = ""
+    ) throws {
         try run { book, now in
-            try book.start(tid(id), durationUSec: duration,
-                           options: TimerOptions(label: label, next: next, notify: notify, warnUSec: warn), now: now)
+            try book.start(
+                tid(id), durationUSec: duration,
+                options: TimerOptions(label: label, next: next, notify: notify, warnUSec: warn), now: now)
         }
     }
 
@@ -51,10 +54,11 @@ extension NotificationTracker.Command {
     var shape: String {
         switch self {
         case .show(let ticket, let alert, let replacing):
-            let kind = switch alert.kind {
-            case .warning: "warning"
-            case .expired: "expired"
-            }
+            let kind =
+                switch alert.kind {
+                case .warning: "warning"
+                case .expired: "expired"
+                }
             return "show \(ticket.timerID) \(kind) replacing \(replacing)"
         case .close(let id):
             return "close \(id)"
@@ -71,8 +75,9 @@ extension NotificationTracker.Command {
         s.advance(minute)
         let commands = s.commands()
         #expect(commands.map(\.shape) == ["show squat expired replacing 0"])
-        #expect(commands.first?.alert
-            == Alert(.expired(deadlineUSec: deadline), timerID: tid("squat"), label: "Squat", next: "Bench press"))
+        #expect(
+            commands.first?.alert
+                == Alert(.expired(deadlineUSec: deadline), timerID: tid("squat"), label: "Squat", next: "Bench press"))
         s.tracker.shown(try #require(commands.first?.ticket), id: 1)
         #expect(s.commands().isEmpty)
         #expect(s.tracker.owns(id: 1) && s.tracker.shownID(tid("squat")) == 1)
@@ -262,13 +267,16 @@ extension NotificationTracker.Command {
         try late.start("t")
         late.advance(minute)
         late.tracker = NotificationTracker()
-        late.tracker.record(late.book.timers.values.map { timer in
-            .expired(id: timer.id, deadlineUSec: timer.expiredAtUSec, firedUSec: late.now.realtime)
-        })
+        late.tracker.record(
+            late.book.timers.values.map { timer in
+                .expired(id: timer.id, deadlineUSec: timer.expiredAtUSec, firedUSec: late.now.realtime)
+            })
         #expect(late.commands().isEmpty, "an .expired without its .changed in the batch is ignored")
         let timer = try #require(late.timer("t"))
-        late.tracker.record([.changed(from: timer, to: timer),
-                             .expired(id: timer.id, deadlineUSec: timer.expiredAtUSec, firedUSec: late.now.realtime)])
+        late.tracker.record([
+            .changed(from: timer, to: timer),
+            .expired(id: timer.id, deadlineUSec: timer.expiredAtUSec, firedUSec: late.now.realtime),
+        ])
         late.now.realtime += 59 * minute
         let shown = late.commands()
         #expect(shown.map(\.shape) == ["show t expired replacing 0"])
@@ -379,9 +387,10 @@ extension NotificationTracker.Command {
         var s = Scenario()
         for id in ["c", "a", "b"] { try s.start(id) }
         s.advance(minute)
-        #expect(s.commands().map(\.shape) == [
-            "show a expired replacing 0", "show b expired replacing 0", "show c expired replacing 0",
-        ])
+        #expect(
+            s.commands().map(\.shape) == [
+                "show a expired replacing 0", "show b expired replacing 0", "show c expired replacing 0",
+            ])
     }
 
     @Test func shorteningToZeroIsARestOverToo() throws {

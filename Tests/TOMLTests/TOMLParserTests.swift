@@ -1,5 +1,5 @@
-import Testing
 import TOML
+import Testing
 
 private func parse(_ text: String) throws -> TOMLTable { try TOMLParser.parse(text) }
 
@@ -14,7 +14,8 @@ private func syntaxError(_ text: String) -> TOMLSyntaxError? {
 
 @Suite struct TOMLParserTests {
     @Test func readsScalarsWithTheirLines() throws {
-        let table = try parse("""
+        let table = try parse(
+            """
             # a comment
             name = "Push day"   # trailing comment
             sets = 5
@@ -38,7 +39,8 @@ private func syntaxError(_ text: String) -> TOMLSyntaxError? {
     }
 
     @Test func readsStrings() throws {
-        let table = try parse(#"""
+        let table = try parse(
+            #"""
             basic = "tab\there \"quoted\" \u00e9 \U0001F375"
             literal = 'C:\path\no escapes'
             multi = """
@@ -58,7 +60,8 @@ private func syntaxError(_ text: String) -> TOMLSyntaxError? {
     }
 
     @Test func readsTablesArraysAndInlineTables() throws {
-        let table = try parse("""
+        let table = try parse(
+            """
             [notifications]
             actions = ["add_30s",
               "restart",  # trailing comma and comments inside

@@ -21,7 +21,9 @@ public struct HeartRateMeasurement: Sendable, Equatable {
     /// RR intervals (time between two beats) in the sensor's unit, 1/1024 s, oldest first.
     public var rrIntervals: [Int]
 
-    public init(beatsPerMinute: Int?, contact: Contact = .unsupported, energyExpendedKJ: Int? = nil, rrIntervals: [Int] = []) {
+    public init(
+        beatsPerMinute: Int?, contact: Contact = .unsupported, energyExpendedKJ: Int? = nil, rrIntervals: [Int] = []
+    ) {
         self.beatsPerMinute = beatsPerMinute
         self.contact = contact
         self.energyExpendedKJ = energyExpendedKJ
@@ -103,8 +105,9 @@ public struct HeartRateMeasurement: Sendable, Equatable {
             guard value <= maxBeatsPerMinute else { throw .aboveLimit(value) }
             beats = value
         }
-        return HeartRateMeasurement(beatsPerMinute: beats, contact: contact, energyExpendedKJ: energy,
-                                    rrIntervals: intervals)
+        return HeartRateMeasurement(
+            beatsPerMinute: beats, contact: contact, energyExpendedKJ: energy,
+            rrIntervals: intervals)
     }
 
     private static func uint16(_ bytes: [UInt8], at offset: Int) -> Int {

@@ -21,7 +21,9 @@ public enum StrapChoice: Sendable, Equatable, CustomStringConvertible {
     /// `aa:bb:cc:dd:ee:ff` → `AA:BB:CC:DD:EE:FF`; nil unless six pairs of hex digits split by colons.
     public static func normalizedAddress(_ text: String) -> String? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 6, parts.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        guard parts.count == 6, parts.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
+            return nil
+        }
         return text.uppercased()
     }
 

@@ -27,12 +27,14 @@ public struct LiveActivity: Sendable, Equatable {
             merged[key] = try validated(key: key, value: entries[key]!)
         }
         if let done = merged[LiveKey.progressDone], let total = merged[LiveKey.progressTotal],
-           case .integer(let d) = done, case .integer(let t) = total, d > t {
+            case .integer(let d) = done, case .integer(let t) = total, d > t
+        {
             throw .invalidArgs("progress_done \(d) is more than progress_total \(t)")
         }
         let customCount = merged.keys.filter(LiveKey.isCustom).count
         guard customCount <= limits.maxCustomKeys else {
-            throw .limitExceeded("at most \(limits.maxCustomKeys) custom x_ keys may be set; this update would make \(customCount)")
+            throw .limitExceeded(
+                "at most \(limits.maxCustomKeys) custom x_ keys may be set; this update would make \(customCount)")
         }
         if entries[LiveKey.heartRate] != nil { heartRateStaleAt = boottime.addingSaturated(limits.heartRateStaleUSec) }
         strapKeys.subtract(entries.keys)
@@ -129,7 +131,9 @@ public struct LiveActivity: Sendable, Equatable {
         case LiveKey.heartRate:
             guard case .integer(let bpm) = value else { throw wrongType(key, "an integer") }
             guard limits.heartRate.contains(bpm) else {
-                throw .invalidArgs("heart_rate \(bpm) is out of range \(limits.heartRate.lowerBound)…\(limits.heartRate.upperBound) bpm")
+                throw .invalidArgs(
+                    "heart_rate \(bpm) is out of range \(limits.heartRate.lowerBound)…\(limits.heartRate.upperBound) bpm"
+                )
             }
         case LiveKey.progressDone, LiveKey.progressTotal:
             guard case .integer(let count) = value else { throw wrongType(key, "an integer") }
@@ -143,12 +147,15 @@ public struct LiveActivity: Sendable, Equatable {
             guard case .boolean = value else { throw wrongType(key, "a boolean") }
         case LiveKey.sensorBattery:
             guard case .integer(let percent) = value else { throw wrongType(key, "an integer") }
-            guard (0...100).contains(percent) else { throw .invalidArgs("sensor_battery \(percent) is out of range 0…100 %") }
+            guard (0...100).contains(percent) else {
+                throw .invalidArgs("sensor_battery \(percent) is out of range 0…100 %")
+            }
         default:
             guard LiveKey.isCustom(key) else {
-                throw .invalidArgs("unknown key \(MessageText.quoted(key)): use heart_rate, heart_rate_sensor, "
-                    + "heart_rate_contact, sensor_battery, progress_done, progress_total, exercise, workout, "
-                    + "or a custom key x_[a-z0-9_]{1,30}")
+                throw .invalidArgs(
+                    "unknown key \(MessageText.quoted(key)): use heart_rate, heart_rate_sensor, "
+                        + "heart_rate_contact, sensor_battery, progress_done, progress_total, exercise, workout, "
+                        + "or a custom key x_[a-z0-9_]{1,30}")
             }
             if case .string(let text) = value { try checkText(text, key: key) }
             if case .double(let number) = value, !number.isFinite {

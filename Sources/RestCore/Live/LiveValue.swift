@@ -53,8 +53,10 @@ public enum LiveKey {
     public static let exercise = "exercise"
     public static let workout = "workout"
 
-    public static let known = [heartRate, heartRateSensor, heartRateContact, sensorBattery,
-                               progressDone, progressTotal, exercise, workout]
+    public static let known = [
+        heartRate, heartRateSensor, heartRateContact, sensorBattery,
+        progressDone, progressTotal, exercise, workout,
+    ]
 
     /// `x_[a-z0-9_]{1,30}`: keys producers may add for their own widgets.
     public static func isCustom(_ key: String) -> Bool {
@@ -63,7 +65,8 @@ public enum LiveKey {
             return false
         }
         return bytes.dropFirst(2).allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "_")
         }
     }

@@ -13,7 +13,9 @@ public struct LiveSummary: Equatable, Sendable {
         if case .string(let workout)? = fields[LiveKey.workout], !workout.isEmpty { album = workout }
         var parts: [String] = []
         if case .integer(let bpm)? = fields[LiveKey.heartRate] { parts.append("♥ \(bpm) bpm") }
-        if case .integer(let done)? = fields[LiveKey.progressDone], case .integer(let total)? = fields[LiveKey.progressTotal] {
+        if case .integer(let done)? = fields[LiveKey.progressDone],
+            case .integer(let total)? = fields[LiveKey.progressTotal]
+        {
             parts.append("\(done)/\(total)")
         }
         comment = parts.isEmpty ? nil : parts.joined(separator: " · ")

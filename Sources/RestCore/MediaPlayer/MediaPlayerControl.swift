@@ -21,7 +21,9 @@ public enum MediaPlayerControl {
     /// The command that carries out `request` on `timer` at `now`; nil when it has no effect
     /// (Pause on a paused rest, Seek on one that is over: the MPRIS specification's "no effect").
     /// An out-of-range position or offset is refused.
-    public static func command(for request: Request, on timer: RestTimer, now: Instant) throws(TimerError) -> TimerCommand? {
+    public static func command(
+        for request: Request, on timer: RestTimer, now: Instant
+    ) throws(TimerError) -> TimerCommand? {
         let id = timer.id
         switch (request, timer.state) {
         case (.play, .running), (.pause, .paused), (.pause, .expired):
@@ -39,8 +41,9 @@ public enum MediaPlayerControl {
             return .cancel(id)
         case (.seek(let offset), let state):
             guard offset.magnitude <= maxSeekUSec else {
-                throw .invalidArgs("seek offset \(DurationText.describe(signed: offset)) is out of range: "
-                    + "give at most \(DurationText.describe(maxSeekUSec)) either way")
+                throw .invalidArgs(
+                    "seek offset \(DurationText.describe(signed: offset)) is out of range: "
+                        + "give at most \(DurationText.describe(maxSeekUSec)) either way")
             }
             guard state != .expired, offset != 0 else { return nil }
             // Past the end is the next track, as the specification says: the rest ends now.
@@ -48,12 +51,14 @@ public enum MediaPlayerControl {
             return .adjust(id, deltaUSec: -offset)
         case (.setPosition(let signedPosition), let state):
             guard let position = USec(exactly: signedPosition) else {
-                throw .invalidArgs("position \(DurationText.describe(signed: signedPosition)) is negative; "
-                    + "give 0 (the start of the rest) or more")
+                throw .invalidArgs(
+                    "position \(DurationText.describe(signed: signedPosition)) is negative; "
+                        + "give 0 (the start of the rest) or more")
             }
             guard position <= timer.durationUSec else {
-                throw .invalidArgs("position \(DurationText.describe(position)) is past the end of the rest "
-                    + "(\(DurationText.describe(timer.durationUSec)) long)")
+                throw .invalidArgs(
+                    "position \(DurationText.describe(position)) is past the end of the rest "
+                        + "(\(DurationText.describe(timer.durationUSec)) long)")
             }
             guard state != .expired else { return nil }
             let elapsed = positionUSec(of: timer, now: now)

@@ -19,14 +19,17 @@ public struct ExerciseName: Sendable, Equatable, Hashable {
         guard !trimmed.isEmpty else {
             throw .invalidArgs("the exercise name is empty; give 1 to \(Self.maxBytes) bytes of text, as in \"Squat\"")
         }
-        for (offset, scalar) in trimmed.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control {
-            throw .invalidArgs("the exercise name contains a control character (\(MessageText.codePoint(scalar))) "
-                + "at position \(offset + 1); give plain text, as in \"Squat\"")
+        for (offset, scalar) in trimmed.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control
+        {
+            throw .invalidArgs(
+                "the exercise name contains a control character (\(MessageText.codePoint(scalar))) "
+                    + "at position \(offset + 1); give plain text, as in \"Squat\"")
         }
         let bytes = trimmed.utf8.count
         guard bytes <= Self.maxBytes else {
-            throw .invalidArgs("the exercise name \(MessageText.quoted(trimmed)) is \(bytes) bytes long; "
-                + "at most \(Self.maxBytes) are allowed")
+            throw .invalidArgs(
+                "the exercise name \(MessageText.quoted(trimmed)) is \(bytes) bytes long; "
+                    + "at most \(Self.maxBytes) are allowed")
         }
         display = trimmed
         key = trimmed.lowercased()

@@ -13,8 +13,10 @@ public struct SetRecord: Sendable, Equatable {
     public var weightKg: Double?
     public var failed: Bool
 
-    public init(id: Int64, timerID: TimerID, atUSec: USec, exercise: String, exerciseKey: String, reps: UInt32?,
-                weightKg: Double?, failed: Bool) {
+    public init(
+        id: Int64, timerID: TimerID, atUSec: USec, exercise: String, exerciseKey: String, reps: UInt32?,
+        weightKg: Double?, failed: Bool
+    ) {
         self.id = id
         self.timerID = timerID
         self.atUSec = atUSec
@@ -66,9 +68,11 @@ public struct RestRecord: Sendable, Equatable {
     /// Heart-rate RR intervals (ms) received while it ran (from a Bluetooth strap), oldest first.
     public var rrIntervalsMS: [UInt16]
 
-    public init(setID: Int64, timerID: TimerID, exercise: String, exerciseKey: String, startedAtUSec: USec,
-                plannedUSec: USec, source: String, adjustUSec: Int64 = 0, pausedUSec: USec = 0, pausedAtUSec: USec = 0,
-                outcome: RestOutcome? = nil, endedAtUSec: USec = 0, takenUSec: USec = 0, rrIntervalsMS: [UInt16] = []) {
+    public init(
+        setID: Int64, timerID: TimerID, exercise: String, exerciseKey: String, startedAtUSec: USec,
+        plannedUSec: USec, source: String, adjustUSec: Int64 = 0, pausedUSec: USec = 0, pausedAtUSec: USec = 0,
+        outcome: RestOutcome? = nil, endedAtUSec: USec = 0, takenUSec: USec = 0, rrIntervalsMS: [UInt16] = []
+    ) {
         self.setID = setID
         self.timerID = timerID
         self.exercise = exercise

@@ -8,8 +8,10 @@ public struct StatsRow: Sendable, Equatable {
     public var takenUSec: USec?
     public var outcome: RestOutcome?
 
-    public init(exerciseKey: String, exercise: String, plannedUSec: USec? = nil, takenUSec: USec? = nil,
-                outcome: RestOutcome? = nil) {
+    public init(
+        exerciseKey: String, exercise: String, plannedUSec: USec? = nil, takenUSec: USec? = nil,
+        outcome: RestOutcome? = nil
+    ) {
         self.exerciseKey = exerciseKey
         self.exercise = exercise
         self.plannedUSec = plannedUSec
@@ -31,8 +33,10 @@ public struct ExerciseStats: Sendable, Equatable {
     public var medianOverrunUSec: Int64?
     public var skipped: Int
 
-    public init(exercise: String, sets: Int, rests: Int, medianPlannedUSec: USec?, medianTakenUSec: USec?,
-                medianOverrunUSec: Int64?, skipped: Int) {
+    public init(
+        exercise: String, sets: Int, rests: Int, medianPlannedUSec: USec?, medianTakenUSec: USec?,
+        medianOverrunUSec: Int64?, skipped: Int
+    ) {
         self.exercise = exercise
         self.sets = sets
         self.rests = rests
@@ -69,13 +73,16 @@ public struct ExerciseStats: Sendable, Equatable {
         public init() {}
 
         public mutating func add(_ row: StatsRow) {
-            add(exerciseKey: row.exerciseKey, exercise: row.exercise, plannedUSec: row.plannedUSec,
+            add(
+                exerciseKey: row.exerciseKey, exercise: row.exercise, plannedUSec: row.plannedUSec,
                 takenUSec: row.takenUSec, outcome: row.outcome)
         }
 
         /// `exercise` is read only for the first row of its exercise.
-        public mutating func add(exerciseKey: String, exercise: @autoclosure () -> String, plannedUSec: USec?,
-                                 takenUSec: USec?, outcome: RestOutcome?) {
+        public mutating func add(
+            exerciseKey: String, exercise: @autoclosure () -> String, plannedUSec: USec?,
+            takenUSec: USec?, outcome: RestOutcome?
+        ) {
             let group: Int
             if let last, last.key == exerciseKey {
                 group = last.group
@@ -99,9 +106,10 @@ public struct ExerciseStats: Sendable, Equatable {
         /// One entry per exercise, by name.
         public func result() -> [ExerciseStats] {
             groups.map { group in
-                ExerciseStats(exercise: group.name, sets: group.sets, rests: group.taken.count,
-                              medianPlannedUSec: median(group.planned), medianTakenUSec: median(group.taken),
-                              medianOverrunUSec: median(group.overrun), skipped: group.skipped)
+                ExerciseStats(
+                    exercise: group.name, sets: group.sets, rests: group.taken.count,
+                    medianPlannedUSec: median(group.planned), medianTakenUSec: median(group.taken),
+                    medianOverrunUSec: median(group.overrun), skipped: group.skipped)
             }.sorted { ($0.exercise.lowercased(), $0.exercise) < ($1.exercise.lowercased(), $1.exercise) }
         }
     }

@@ -9,8 +9,10 @@ public struct SetInput: Sendable, Equatable {
     /// A rest chosen by hand, which wins over every rule.
     public var restUSec: USec?
 
-    public init(exercise: String? = nil, reps: UInt32? = nil, weightKg: Double? = nil, failed: Bool = false,
-                restUSec: USec? = nil) {
+    public init(
+        exercise: String? = nil, reps: UInt32? = nil, weightKg: Double? = nil, failed: Bool = false,
+        restUSec: USec? = nil
+    ) {
         self.exercise = exercise
         self.reps = reps
         self.weightKg = weightKg
@@ -36,9 +38,11 @@ public struct SetInput: Sendable, Equatable {
         }
         if let restUSec {
             guard restUSec >= limits.minDurationUSec, restUSec <= limits.maxDurationUSec else {
-                throw .invalidArgs("rest \(DurationText.describe(restUSec)) is too "
-                    + "\(restUSec < limits.minDurationUSec ? "short" : "long"): give a rest of "
-                    + "\(DurationText.describe(limits.minDurationUSec)) to \(DurationText.describe(limits.maxDurationUSec))")
+                throw .invalidArgs(
+                    "rest \(DurationText.describe(restUSec)) is too "
+                        + "\(restUSec < limits.minDurationUSec ? "short" : "long"): give a rest of "
+                        + "\(DurationText.describe(limits.minDurationUSec)) to \(DurationText.describe(limits.maxDurationUSec))"
+                )
             }
         }
     }

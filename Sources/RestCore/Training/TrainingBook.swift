@@ -60,8 +60,9 @@ public struct TrainingBook: Sendable, Equatable {
     /// The exercise a set is for: the one given, else that of the previous set on this timer.
     public static func exerciseName(given: String?, previous: String?) throws(TimerError) -> ExerciseName {
         guard let raw = given ?? previous else {
-            throw .invalidArgs("no exercise given, and this timer has no previous set to take it from; "
-                + "name one, as in --exercise Squat")
+            throw .invalidArgs(
+                "no exercise given, and this timer has no previous set to take it from; "
+                    + "name one, as in --exercise Squat")
         }
         return try ExerciseName(parsing: raw)
     }
@@ -92,8 +93,9 @@ public struct TrainingBook: Sendable, Equatable {
             let events = try timers.plan(command, now: now)
             guard let open else { return CommandPlan(events: events) }
             // Skipping a rest that is already over only closes it: it was taken in full.
-            return CommandPlan(events: events,
-                               history: [.restEnded(open.ended(wasOver ? .completed : .skipped, at: now.realtime))])
+            return CommandPlan(
+                events: events,
+                history: [.restEnded(open.ended(wasOver ? .completed : .skipped, at: now.realtime))])
         case .adjust(_, let delta):
             let events = try timers.plan(command, now: now)
             guard var open, !events.isEmpty else { return CommandPlan(events: events) }
@@ -187,17 +189,23 @@ public struct TrainingBook: Sendable, Equatable {
             if open.exerciseKey == name.key, open.isRemembered { lastUsed = ended.finalUSec(limits: timers.limits) }
         }
         let configured = settings.exercise(name)
-        let rest = RestChoice.choose(given: input.restUSec, failed: input.failed, exercise: configured,
-                                     lastUsedUSec: lastUsed, settings: settings, limits: timers.limits)
+        let rest = RestChoice.choose(
+            given: input.restUSec, failed: input.failed, exercise: configured,
+            lastUsedUSec: lastUsed, settings: settings, limits: timers.limits)
         var options = TimerOptions(label: exercise)
         options.restSource = rest.sourceText
         let events = try timers.start(id, durationUSec: rest.usec, options: options, now: now)
-        let record = SetRecord(id: nextSetID, timerID: id, atUSec: now.realtime, exercise: exercise,
-                               exerciseKey: name.key, reps: input.reps, weightKg: input.weightKg, failed: input.failed)
+        let record = SetRecord(
+            id: nextSetID, timerID: id, atUSec: now.realtime, exercise: exercise,
+            exerciseKey: name.key, reps: input.reps, weightKg: input.weightKg, failed: input.failed)
         history.append(.setRecorded(record))
-        history.append(.restOpen(RestRecord(setID: record.id, timerID: id, exercise: exercise, exerciseKey: name.key,
-                                            startedAtUSec: now.realtime, plannedUSec: rest.usec, source: rest.sourceText)))
-        let planned = PlannedSet(record: record, rest: rest, setsToday: facts.setsToday + 1, setsPlanned: configured?.sets)
+        history.append(
+            .restOpen(
+                RestRecord(
+                    setID: record.id, timerID: id, exercise: exercise, exerciseKey: name.key,
+                    startedAtUSec: now.realtime, plannedUSec: rest.usec, source: rest.sourceText)))
+        let planned = PlannedSet(
+            record: record, rest: rest, setsToday: facts.setsToday + 1, setsPlanned: configured?.sets)
         return CommandPlan(events: events, history: history, set: planned)
     }
 }

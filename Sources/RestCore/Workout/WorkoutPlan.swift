@@ -59,8 +59,10 @@ public struct WorkoutPlan: Sendable, Equatable {
             for round in 1...max(block.rounds, 1) {
                 let inRound = block.exercises.indices.filter { block.exercises[$0].sets >= round }
                 for (position, exerciseIndex) in inRound.enumerated() {
-                    steps.append(WorkoutStep(block: blockIndex, exercise: exerciseIndex, set: round,
-                                             restAfter: position == inRound.count - 1))
+                    steps.append(
+                        WorkoutStep(
+                            block: blockIndex, exercise: exerciseIndex, set: round,
+                            restAfter: position == inRound.count - 1))
                 }
             }
         }

@@ -51,8 +51,9 @@ public struct WorkoutProgress: Sendable, Equatable {
         let exercise = block.exercises[step.exercise]
         position += 1
         setsDone += 1
-        return Completion(step: step, exercise: exercise, block: block, restAfter: step.restAfter,
-                          nextLabel: nextLabel, finishesWorkout: isFinished)
+        return Completion(
+            step: step, exercise: exercise, block: block, restAfter: step.restAfter,
+            nextLabel: nextLabel, finishesWorkout: isFinished)
     }
 
     /// What comes after the rest, for the timer's `next` and the notification: the same
@@ -68,7 +69,7 @@ public struct WorkoutProgress: Sendable, Equatable {
     /// Moves to the first set of the next block, without recording a set; false at the last block.
     public mutating func skipToNextBlock() -> Bool {
         guard let step = currentStep,
-              let next = steps[position...].firstIndex(where: { $0.block > step.block })
+            let next = steps[position...].firstIndex(where: { $0.block > step.block })
         else { return false }
         position = next
         return true
@@ -80,7 +81,8 @@ public struct WorkoutProgress: Sendable, Equatable {
         guard position > 0 else { return false }
         let block = currentStep?.block ?? plan.blocks.count
         let startOfCurrent = steps.firstIndex { $0.block == block } ?? steps.count
-        let target = position > startOfCurrent
+        let target =
+            position > startOfCurrent
             ? startOfCurrent
             : steps.firstIndex { $0.block == steps[position - 1].block } ?? 0
         position = target
@@ -105,8 +107,10 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var durationUSec: USec { endedAtUSec.subtractingSaturated(startedAtUSec) }
 
     /// The summary of sets done (reps, weight) and rests taken (µs).
-    public init(name: String, startedAtUSec: USec, endedAtUSec: USec, setsPlanned: Int,
-                sets: [(reps: Int?, weightKG: Double?)], restsTakenUSec: [USec], abandoned: Bool) {
+    public init(
+        name: String, startedAtUSec: USec, endedAtUSec: USec, setsPlanned: Int,
+        sets: [(reps: Int?, weightKG: Double?)], restsTakenUSec: [USec], abandoned: Bool
+    ) {
         self.name = name
         self.startedAtUSec = startedAtUSec
         self.endedAtUSec = endedAtUSec
@@ -125,6 +129,7 @@ public struct WorkoutSummary: Sendable, Equatable {
     public static func median(_ values: [USec]) -> USec {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }

@@ -38,7 +38,7 @@ struct BluezObjects {
     mutating func add(path: String, interfaces: DBusValue) {
         for entry in interfaces.dictEntries ?? [] {
             guard let name = entry.key.string, Bluez.followedInterfaces.contains(name),
-                  let properties = entry.value.vardictEntries
+                let properties = entry.value.vardictEntries
             else { continue }
             objects[path, default: [:]][name] = properties
         }
@@ -72,16 +72,16 @@ struct BluezObjects {
         var serviceDevice: [String: String] = [:]
         for (path, interfaces) in objects {
             guard let service = interfaces[Bluez.serviceInterface], uuid(service["UUID"]) == Bluez.heartRateService,
-                  let device = service["Device"]?.string
+                let device = service["Device"]?.string
             else { continue }
             serviceDevice[path] = device
         }
         var measurement: [String: String] = [:]
         for (path, interfaces) in objects.sorted(by: { $0.key < $1.key }) {
             guard let characteristic = interfaces[Bluez.characteristicInterface],
-                  uuid(characteristic["UUID"]) == Bluez.heartRateMeasurement,
-                  let service = characteristic["Service"]?.string, let device = serviceDevice[service],
-                  measurement[device] == nil
+                uuid(characteristic["UUID"]) == Bluez.heartRateMeasurement,
+                let service = characteristic["Service"]?.string, let device = serviceDevice[service],
+                measurement[device] == nil
             else { continue }
             measurement[device] = path
         }
@@ -93,11 +93,12 @@ struct BluezObjects {
             guard withService.contains(path) || uuids.contains(Bluez.heartRateService) else { continue }
             let address = device["Address"]?.string ?? ""
             let battery = interfaces[Bluez.batteryInterface]?["Percentage"]?.int64
-            straps.append(Strap(
-                path: path, address: address.uppercased(),
-                alias: device["Alias"]?.string ?? device["Name"]?.string ?? address,
-                paired: device["Paired"]?.bool ?? false, connected: device["Connected"]?.bool ?? false,
-                batteryPercent: battery.map { Int(min(max($0, 0), 100)) }, measurementPath: measurement[path]))
+            straps.append(
+                Strap(
+                    path: path, address: address.uppercased(),
+                    alias: device["Alias"]?.string ?? device["Name"]?.string ?? address,
+                    paired: device["Paired"]?.bool ?? false, connected: device["Connected"]?.bool ?? false,
+                    batteryPercent: battery.map { Int(min(max($0, 0), 100)) }, measurementPath: measurement[path]))
         }
         return straps.sorted { $0.path < $1.path }
     }

@@ -90,11 +90,14 @@ final class HeartRateFollower {
             self.handle(message)
             return false
         }
-        let rules = [
-            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Bluez.busName)'",
-            "type='signal',sender='\(Bluez.busName)',interface='\(Bluez.objectManagerInterface)'",
-        ] + [Bluez.deviceInterface, Bluez.characteristicInterface, Bluez.batteryInterface, Bluez.adapterInterface].map {
+        let rules =
+            [
+                "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                    + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Bluez.busName)'",
+                "type='signal',sender='\(Bluez.busName)',interface='\(Bluez.objectManagerInterface)'",
+            ]
+            + [Bluez.deviceInterface, Bluez.characteristicInterface, Bluez.batteryInterface, Bluez.adapterInterface].map
+        {
             "type='signal',sender='\(Bluez.busName)',interface='\(Bluez.propertiesInterface)',"
                 + "member='PropertiesChanged',arg0='\($0)'"
         }
@@ -108,7 +111,9 @@ final class HeartRateFollower {
         // After the match rules, on the same connection: no change of owner can fall in between.
         callBus("GetNameOwner", [.string(Bluez.busName)]) { [unowned self] result in
             guard case .success(let reply) = result, let name = reply.arguments().first?.string else {
-                logger.info("no heart rate from Bluetooth for now: \(Bluez.busName) is not on the system bus; waiting for bluetoothd")
+                logger.info(
+                    "no heart rate from Bluetooth for now: \(Bluez.busName) is not on the system bus; waiting for bluetoothd"
+                )
                 return
             }
             bluezAppeared(name)
@@ -145,8 +150,9 @@ final class HeartRateFollower {
     func sensors() -> [SensorStatus] {
         objects.straps.map { strap in
             let last = lastValues[strap.path]
-            return SensorStatus(strap: strap, reading: strap.path == selected, lastBeatsPerMinute: last?.bpm,
-                                lastValueAtUSec: last?.atUSec ?? 0)
+            return SensorStatus(
+                strap: strap, reading: strap.path == selected, lastBeatsPerMinute: last?.bpm,
+                lastValueAtUSec: last?.atUSec ?? 0)
         }
     }
 
@@ -194,7 +200,7 @@ final class HeartRateFollower {
         if message.isSignal(MessageBus.interface, "NameOwnerChanged") {
             let arguments = message.arguments()
             guard message.sender == MessageBus.name, message.signature == "sss",
-                  arguments[0].string == Bluez.busName, let newOwner = arguments[2].string
+                arguments[0].string == Bluez.busName, let newOwner = arguments[2].string
             else { return }
             if owner != nil {
                 logger.info("bluetoothd left the system bus; heart rate from Bluetooth stops until it returns")
@@ -233,11 +239,13 @@ final class HeartRateFollower {
 
     private func measurementArrived(path: String, value: DBusValue) {
         guard let device = selected, let strap = objects.straps.first(where: { $0.path == device }),
-              strap.measurementPath == path
+            strap.measurementPath == path
         else { return }  // another app's subscription, on another strap
-        guard let bytes = value.arrayElements?.compactMap({ element -> UInt8? in
-            if case .byte(let byte) = element { byte } else { nil }
-        }) else { return }
+        guard
+            let bytes = value.arrayElements?.compactMap({ element -> UInt8? in
+                if case .byte(let byte) = element { byte } else { nil }
+            })
+        else { return }
         let measurement: HeartRateMeasurement
         do {
             measurement = try HeartRateMeasurement.parse(bytes)
@@ -246,8 +254,10 @@ final class HeartRateFollower {
             return
         }
         lastValues[device] = (measurement.beatsPerMinute, clock.now().realtime)
-        onReading(HeartRateReading(address: strap.address, sensorName: strap.alias, measurement: measurement,
-                                   batteryPercent: strap.batteryPercent))
+        onReading(
+            HeartRateReading(
+                address: strap.address, sensorName: strap.alias, measurement: measurement,
+                batteryPercent: strap.batteryPercent))
     }
 
     // MARK: Choosing and subscribing
@@ -292,7 +302,7 @@ final class HeartRateFollower {
         }
         if chosen != nil { saidNoBluez = false }
         guard let chosen, let strap = straps.first(where: { $0.path == chosen }),
-              let measurement = strap.measurementPath, subscriptions[measurement] == nil
+            let measurement = strap.measurementPath, subscriptions[measurement] == nil
         else { return }
         startNotify(measurement, strap: strap)
     }
@@ -314,7 +324,8 @@ final class HeartRateFollower {
                 subscriptions[path] = .subscribed  // already subscribed on this connection
             case .failure(let error):
                 subscriptions[path] = .failed
-                logger.warning("""
+                logger.warning(
+                    """
                     BlueZ did not subscribe to the heart rate of \(strap.alias) (\(error.name): \(error.message)); \
                     values still come through if another app subscribed, and restd asks again when the strap reconnects
                     """)
@@ -333,14 +344,19 @@ final class HeartRateFollower {
 
     // MARK: Calls
 
-    private func callBus(_ member: String, _ arguments: [DBusValue],
-                         completion: @escaping (Result<Message, DBusError>) -> Void) {
-        call(destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface,
-             member, arguments, completion)
+    private func callBus(
+        _ member: String, _ arguments: [DBusValue],
+        completion: @escaping (Result<Message, DBusError>) -> Void
+    ) {
+        call(
+            destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface,
+            member, arguments, completion)
     }
 
-    private func call(destination: String, path: String, interface: String, _ member: String, _ arguments: [DBusValue],
-                      _ completion: @escaping (Result<Message, DBusError>) -> Void) {
+    private func call(
+        destination: String, path: String, interface: String, _ member: String, _ arguments: [DBusValue],
+        _ completion: @escaping (Result<Message, DBusError>) -> Void
+    ) {
         guard let connection else { return }
         let message: Message
         do {

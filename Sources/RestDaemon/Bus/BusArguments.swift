@@ -33,7 +33,8 @@ enum BusArguments {
                 }
                 options.warnUSec = usec
             default:
-                throw DBusError(.invalidArgs,
+                throw DBusError(
+                    .invalidArgs,
                     "unknown option \"\(key.debugEscaped)\"; the options are \(StartOption.label), \(StartOption.next), "
                         + "\(StartOption.notify) and \(StartOption.warn)")
             }
@@ -54,14 +55,20 @@ enum BusArguments {
         for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
             switch key {
             case SetOption.reps:
-                guard let reps = value.int64 else { throw wrongType(key, expected: "an unsigned integer (u)", got: value) }
+                guard let reps = value.int64 else {
+                    throw wrongType(key, expected: "an unsigned integer (u)", got: value)
+                }
                 guard reps >= 0, reps <= Int64(SetInput.maxReps) else {
                     throw DBusError(.invalidArgs, "reps \(reps) is out of range: give 0 to \(SetInput.maxReps)")
                 }
                 input.reps = UInt32(reps)
             case SetOption.weightKg:
                 let kg: Double
-                if case .double(let double) = value { kg = double } else if let int = value.int64 { kg = Double(int) } else {
+                if case .double(let double) = value {
+                    kg = double
+                } else if let int = value.int64 {
+                    kg = Double(int)
+                } else {
                     throw wrongType(key, expected: "a number of kg (d)", got: value)
                 }
                 input.weightKg = kg
@@ -74,7 +81,8 @@ enum BusArguments {
                 }
                 input.restUSec = usec
             default:
-                throw DBusError(.invalidArgs,
+                throw DBusError(
+                    .invalidArgs,
                     "unknown option \"\(key.debugEscaped)\"; the options are \(SetOption.all.joined(separator: ", "))")
             }
         }

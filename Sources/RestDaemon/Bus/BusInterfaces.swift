@@ -14,20 +14,26 @@ enum BusInterfaces {
     static let manager = InterfaceDescription(
         name: RestBus.managerInterface,
         methods: [
-            Method("Start", in: [Arg("id", .string), Arg("duration_usec", .uint64), Arg("options", options)],
-                   out: [Arg("timer", .objectPath)]),
+            Method(
+                "Start", in: [Arg("id", .string), Arg("duration_usec", .uint64), Arg("options", options)],
+                out: [Arg("timer", .objectPath)]),
             Method("Pause", in: [Arg("id", .string)]),
             Method("Resume", in: [Arg("id", .string)]),
             Method("Adjust", in: [Arg("id", .string), Arg("delta_usec", .int64)]),
             Method("Restart", in: [Arg("id", .string)]),
             Method("Cancel", in: [Arg("id", .string)]),
-            Method("CompleteSet", in: [Arg("id", .string), Arg("exercise", .string), Arg("options", options)],
-                   out: [Arg("timer", .objectPath), Arg("rest_usec", .uint64), Arg("rest_source", .string)]),
+            Method(
+                "CompleteSet", in: [Arg("id", .string), Arg("exercise", .string), Arg("options", options)],
+                out: [Arg("timer", .objectPath), Arg("rest_usec", .uint64), Arg("rest_source", .string)]),
             Method("Skip", in: [Arg("id", .string)]),
         ],
         signals: [
-            .init("Expired", [Arg("id", .string), Arg("timer", .objectPath),
-                              Arg("deadline_usec", .uint64), Arg("fired_usec", .uint64)]),
+            .init(
+                "Expired",
+                [
+                    Arg("id", .string), Arg("timer", .objectPath),
+                    Arg("deadline_usec", .uint64), Arg("fired_usec", .uint64),
+                ])
         ],
         properties: [
             Property(ManagerProperty.version, .string, annotations: [.emitsChangedSignal("const")]),
@@ -70,7 +76,7 @@ extension BusInterfaces {
             Method("Sensors", out: [Arg("sensors", .array(options))]),
         ],
         signals: [
-            .init("Changed", [Arg("fields", options), Arg("at_usec", .uint64)]),
+            .init("Changed", [Arg("fields", options), Arg("at_usec", .uint64)])
         ],
         properties: [
             Property(LiveProperty.fields, .dictionary(key: .string, value: .variant)),
@@ -84,15 +90,18 @@ extension BusInterfaces {
     static let history = InterfaceDescription(
         name: RestBus.historyInterface,
         methods: [
-            Method("Sets", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("limit", .uint32)],
-                   out: [Arg("sets", .array(options))]),
-            Method("Rests", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("limit", .uint32)],
-                   out: [Arg("rests", .array(options))]),
+            Method(
+                "Sets", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("limit", .uint32)],
+                out: [Arg("sets", .array(options))]),
+            Method(
+                "Rests", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("limit", .uint32)],
+                out: [Arg("rests", .array(options))]),
             Method("Exercises", out: [Arg("exercises", .array(options))]),
-            Method("Stats", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("exercise", .string)],
-                   out: [Arg("stats", .array(options))]),
+            Method(
+                "Stats", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("exercise", .string)],
+                out: [Arg("stats", .array(options))]),
         ],
         signals: [
-            .init("SetRecorded", [Arg("set", options)]),
+            .init("SetRecorded", [Arg("set", options)])
         ])
 }

@@ -25,15 +25,18 @@ struct BusSignals {
             case .changed(let old, let new):
                 let changed = TimerProperties.changed(from: old, to: new)
                 guard !changed.isEmpty else { continue }
-                server.emitPropertiesChanged(path: RestBus.timerPath(id: new.id.rawValue),
-                                             interface: RestBus.timerInterface, changed: changed)
+                server.emitPropertiesChanged(
+                    path: RestBus.timerPath(id: new.id.rawValue),
+                    interface: RestBus.timerInterface, changed: changed)
             case .removed(let timer):
-                server.emitInterfacesRemoved(path: RestBus.timerPath(id: timer.id.rawValue),
-                                             interfaces: [RestBus.timerInterface])
+                server.emitInterfacesRemoved(
+                    path: RestBus.timerPath(id: timer.id.rawValue),
+                    interfaces: [RestBus.timerInterface])
             case .expired(let id, let deadline, let fired):
                 let path = RestBus.timerPath(id: id.rawValue)
-                server.emitSignal(path: RestBus.managerPath, interface: RestBus.managerInterface, name: "Expired",
-                                  arguments: [.string(id.rawValue), .objectPath(path), .uint64(deadline), .uint64(fired)])
+                server.emitSignal(
+                    path: RestBus.managerPath, interface: RestBus.managerInterface, name: "Expired",
+                    arguments: [.string(id.rawValue), .objectPath(path), .uint64(deadline), .uint64(fired)])
             case .warning:
                 continue
             }
@@ -44,16 +47,18 @@ struct BusSignals {
 
     /// DefaultDurationUSec after a reload changed it.
     func defaultDurationChanged(_ usec: USec) {
-        server.emitPropertiesChanged(path: RestBus.managerPath, interface: RestBus.managerInterface,
-                                     changed: [ManagerProperty.defaultDurationUSec: .uint64(usec)])
+        server.emitPropertiesChanged(
+            path: RestBus.managerPath, interface: RestBus.managerInterface,
+            changed: [ManagerProperty.defaultDurationUSec: .uint64(usec)])
     }
 
     // MARK: The history
 
     /// A listener of committed sets: SetRecorded, with the set and the rest it started.
     func setRecorded(_ set: PlannedSet) {
-        server.emitSignal(path: RestBus.historyPath, interface: RestBus.historyInterface, name: "SetRecorded",
-                          arguments: [HistoryEntries.recorded(set)])
+        server.emitSignal(
+            path: RestBus.historyPath, interface: RestBus.historyInterface, name: "SetRecorded",
+            arguments: [HistoryEntries.recorded(set)])
     }
 
     // MARK: The live activity
@@ -65,21 +70,24 @@ struct BusSignals {
 
     /// One subscriber's stream: the unicast Changed signal.
     func liveChanged(_ fields: [String: LiveValue], atUSec: USec, to subscriber: String) {
-        server.emitSignal(path: RestBus.livePath, interface: RestBus.liveInterface, name: "Changed",
-                          arguments: [LiveArguments.dictionary(fields), .uint64(atUSec)], destination: subscriber)
+        server.emitSignal(
+            path: RestBus.livePath, interface: RestBus.liveInterface, name: "Changed",
+            arguments: [LiveArguments.dictionary(fields), .uint64(atUSec)], destination: subscriber)
     }
 
     // MARK: The MPRIS player
 
     /// PropertiesChanged of org.mpris.MediaPlayer2.Player: the values that changed (never Position).
     func mediaPlayerChanged(_ properties: [String: DBusValue]) {
-        server.emitPropertiesChanged(path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface,
-                                     changed: properties)
+        server.emitPropertiesChanged(
+            path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface,
+            changed: properties)
     }
 
     /// Seeked: the position moved other than by playing (time added or removed, a run restarted).
     func mediaPlayerSeeked(positionUSec: USec) {
-        server.emitSignal(path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, name: "Seeked",
-                          arguments: [.int64(Int64(clamping: positionUSec))])
+        server.emitSignal(
+            path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, name: "Seeked",
+            arguments: [.int64(Int64(clamping: positionUSec))])
     }
 }

@@ -11,7 +11,8 @@ enum HistoryEntries {
 
     /// An `a{sv}` of `fields`, in their order.
     static func dictionary(_ fields: Fields) -> DBusValue {
-        .dictionary(key: .string, value: .variant, fields.map { DBusValue.DictEntry(.string($0.key), .variant($0.value)) })
+        .dictionary(
+            key: .string, value: .variant, fields.map { DBusValue.DictEntry(.string($0.key), .variant($0.value)) })
     }
 
     static func set(_ set: SetRecord) -> Fields {
@@ -34,10 +35,12 @@ enum HistoryEntries {
 
     /// SetRecorded's entry: the set, and the rest it just started.
     static func recorded(_ set: PlannedSet) -> DBusValue {
-        dictionary(self.set(set.record) + prefixed([
-            (HistoryKey.plannedUSec, .uint64(set.rest.usec)), (HistoryKey.source, .string(set.rest.sourceText)),
-            (HistoryKey.outcome, .string(HistoryKey.openOutcome)),
-        ]))
+        dictionary(
+            self.set(set.record)
+                + prefixed([
+                    (HistoryKey.plannedUSec, .uint64(set.rest.usec)), (HistoryKey.source, .string(set.rest.sourceText)),
+                    (HistoryKey.outcome, .string(HistoryKey.openOutcome)),
+                ]))
     }
 
     static func rest(_ rest: RestRecord) -> DBusValue { dictionary(self.rest(rest, withSetFields: true)) }
@@ -69,7 +72,8 @@ enum HistoryEntries {
     static func stats(_ stats: ExerciseStats) -> DBusValue {
         var fields: Fields = [
             (HistoryKey.exercise, .string(stats.exercise)), (HistoryKey.sets, .uint32(UInt32(clamping: stats.sets))),
-            (HistoryKey.rests, .uint32(UInt32(clamping: stats.rests))), (HistoryKey.skipped, .uint32(UInt32(clamping: stats.skipped))),
+            (HistoryKey.rests, .uint32(UInt32(clamping: stats.rests))),
+            (HistoryKey.skipped, .uint32(UInt32(clamping: stats.skipped))),
         ]
         if let planned = stats.medianPlannedUSec { fields.append((HistoryKey.medianPlannedUSec, .uint64(planned))) }
         if let taken = stats.medianTakenUSec { fields.append((HistoryKey.medianTakenUSec, .uint64(taken))) }

@@ -8,43 +8,47 @@ import RestProtocol
 enum HistoryObject {
     /// `trimmer` gives the heap back after large replies.
     static func make(service: TimerService, trimmer: MemoryTrimmer) -> ExportedInterface {
-        ExportedInterface(BusInterfaces.history, call: { call throws(DBusError) in
-            let args = call.arguments
-            let store = service.historyStore
-            do {
-                switch call.member {
-                case "Sets":
-                    let (since, until, limit) = try window(args)
-                    let (rows, more) = try store.sets(since: since, until: until, exerciseKey: "", limit: limit)
-                    try refuseMore(more, limit: limit, what: "sets")
-                    trimmer.replied(entries: rows.count)
-                    return [.array(BusInterfaces.options, rows.map(HistoryEntries.set))]
-                case "Rests":
-                    let (since, until, limit) = try window(args)
-                    let (rows, more) = try store.rests(since: since, until: until, exerciseKey: "", limit: limit)
-                    try refuseMore(more, limit: limit, what: "rests")
-                    trimmer.replied(entries: rows.count)
-                    return [.array(BusInterfaces.options, rows.map(HistoryEntries.rest))]
-                case "Exercises":
-                    return [.array(BusInterfaces.options, try exercises(store, settings: service.training.settings))]
-                case "Stats":
-                    let since = args[0].uint64 ?? 0
-                    let until = until(args[1].uint64 ?? 0)
-                    let key = try exerciseKey(args[2].string ?? "")
-                    let stats = try store.stats(since: since, until: until, exerciseKey: key)
-                    trimmer.replied(entries: MemoryTrimmer.threshold)  // the per-exercise durations were a year's
-                    return [.array(BusInterfaces.options, stats.map(HistoryEntries.stats))]
-                default:
-                    throw DBusError(.unknownMethod, "no method \(call.member)")
+        ExportedInterface(
+            BusInterfaces.history,
+            call: { call throws(DBusError) in
+                let args = call.arguments
+                let store = service.historyStore
+                do {
+                    switch call.member {
+                    case "Sets":
+                        let (since, until, limit) = try window(args)
+                        let (rows, more) = try store.sets(since: since, until: until, exerciseKey: "", limit: limit)
+                        try refuseMore(more, limit: limit, what: "sets")
+                        trimmer.replied(entries: rows.count)
+                        return [.array(BusInterfaces.options, rows.map(HistoryEntries.set))]
+                    case "Rests":
+                        let (since, until, limit) = try window(args)
+                        let (rows, more) = try store.rests(since: since, until: until, exerciseKey: "", limit: limit)
+                        try refuseMore(more, limit: limit, what: "rests")
+                        trimmer.replied(entries: rows.count)
+                        return [.array(BusInterfaces.options, rows.map(HistoryEntries.rest))]
+                    case "Exercises":
+                        return [
+                            .array(BusInterfaces.options, try exercises(store, settings: service.training.settings))
+                        ]
+                    case "Stats":
+                        let since = args[0].uint64 ?? 0
+                        let until = until(args[1].uint64 ?? 0)
+                        let key = try exerciseKey(args[2].string ?? "")
+                        let stats = try store.stats(since: since, until: until, exerciseKey: key)
+                        trimmer.replied(entries: MemoryTrimmer.threshold)  // the per-exercise durations were a year's
+                        return [.array(BusInterfaces.options, stats.map(HistoryEntries.stats))]
+                    default:
+                        throw DBusError(.unknownMethod, "no method \(call.member)")
+                    }
+                } catch let error as StoreError {
+                    throw DBusError(name: RestErrorName.storageFailed, message: error.description)
+                } catch let error as DBusError {
+                    throw error
+                } catch {
+                    throw DBusError(.failed, "\(error)")
                 }
-            } catch let error as StoreError {
-                throw DBusError(name: RestErrorName.storageFailed, message: error.description)
-            } catch let error as DBusError {
-                throw error
-            } catch {
-                throw DBusError(.failed, "\(error)")
-            }
-        }, property: { _ in nil })
+            }, property: { _ in nil })
     }
 
     /// since, until (0: no end) and limit (0: as many as allowed) of Sets and Rests.
@@ -52,9 +56,10 @@ enum HistoryObject {
         guard case .uint32(let requested) = args[2] else { throw DBusError(.invalidArgs, "limit must be a uint32 (u)") }
         let limit = Int(requested)
         guard limit <= TimerStore.maxHistoryRows else {
-            throw DBusError(name: RestErrorName.limitExceeded,
-                            message: "limit \(limit) is more than the \(TimerStore.maxHistoryRows) rows one call may return; "
-                                + "ask for fewer and page with since_usec")
+            throw DBusError(
+                name: RestErrorName.limitExceeded,
+                message: "limit \(limit) is more than the \(TimerStore.maxHistoryRows) rows one call may return; "
+                    + "ask for fewer and page with since_usec")
         }
         return (args[0].uint64 ?? 0, until(args[1].uint64 ?? 0), limit == 0 ? TimerStore.maxHistoryRows : limit)
     }
@@ -74,9 +79,10 @@ enum HistoryObject {
     /// Limit 0 asks for everything: refused when that is more than one call may return.
     private static func refuseMore(_ more: Bool, limit: Int, what: String) throws(DBusError) {
         guard more, limit == TimerStore.maxHistoryRows else { return }
-        throw DBusError(name: RestErrorName.limitExceeded,
-                        message: "more than \(TimerStore.maxHistoryRows) \(what) match, the most one call may return; "
-                            + "give a limit and page with since_usec, or a shorter time span")
+        throw DBusError(
+            name: RestErrorName.limitExceeded,
+            message: "more than \(TimerStore.maxHistoryRows) \(what) match, the most one call may return; "
+                + "give a limit and page with since_usec, or a shorter time span")
     }
 
     /// Every exercise remembered or configured: name, last rest, override, sets, last seen.

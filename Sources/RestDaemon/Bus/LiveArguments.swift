@@ -24,8 +24,10 @@ enum LiveArguments {
             case .string(let text): entries[key] = .string(text)
             case .boolean(let flag): entries[key] = .boolean(flag)
             default:
-                throw DBusError(.invalidArgs,
-                    "\(MessageText.quoted(key)) has type \(value.type.signature); values are integers, doubles, strings or booleans")
+                throw DBusError(
+                    .invalidArgs,
+                    "\(MessageText.quoted(key)) has type \(value.type.signature); values are integers, doubles, strings or booleans"
+                )
             }
         }
         return entries
@@ -33,14 +35,15 @@ enum LiveArguments {
 
     /// Fields as published: integers as x, doubles as d, strings as s, booleans as b.
     static func dictionary(_ fields: [String: LiveValue]) -> DBusValue {
-        .vardict(fields.mapValues { value in
-            switch value {
-            case .integer(let number): .int64(number)
-            case .double(let number): .double(number)
-            case .string(let text): .string(text)
-            case .boolean(let flag): .boolean(flag)
-            }
-        })
+        .vardict(
+            fields.mapValues { value in
+                switch value {
+                case .integer(let number): .int64(number)
+                case .double(let number): .double(number)
+                case .string(let text): .string(text)
+                case .boolean(let flag): .boolean(flag)
+                }
+            })
     }
 }
 

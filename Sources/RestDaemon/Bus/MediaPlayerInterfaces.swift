@@ -32,7 +32,7 @@ extension BusInterfaces {
             Method("OpenUri", in: [Arg("Uri", .string)]),
         ],
         signals: [
-            .init("Seeked", [Arg("Position", .int64)]),
+            .init("Seeked", [Arg("Position", .int64)])
         ],
         properties: [
             Property(MediaPlayerProperty.playbackStatus, .string),

@@ -15,8 +15,11 @@ public enum ConfigFile {
 
     /// The configuration in `path`; the defaults when there is no such file (`found` false),
     /// unless `mustExist` (a file the user named: a typo must not go unnoticed).
-    public static func load(path: String, mustExist: Bool = false) throws(ConfigError)
-        -> (configuration: RestdConfiguration, found: Bool) {
+    public static func load(
+        path: String, mustExist: Bool = false
+    ) throws(ConfigError)
+        -> (configuration: RestdConfiguration, found: Bool)
+    {
         let bytes: [UInt8]
         switch readFile(path) {
         case .success(let contents):
@@ -24,10 +27,15 @@ public enum ConfigFile {
         case .failure(let code) where code == ENOENT && !mustExist:
             return (RestdConfiguration(), false)
         case .failure(let code) where code == ENOENT:
-            throw ConfigError([ConfigProblem(file: path, line: nil,
-                                             reason: "does not exist; check the path given to --config")])
+            throw ConfigError([
+                ConfigProblem(
+                    file: path, line: nil,
+                    reason: "does not exist; check the path given to --config")
+            ])
         case .failure(let code):
-            throw ConfigError([ConfigProblem(file: path, line: nil, reason: "cannot be read: \(String(cString: strerror(code)))")])
+            throw ConfigError([
+                ConfigProblem(file: path, line: nil, reason: "cannot be read: \(String(cString: strerror(code)))")
+            ])
         }
         return (try parse(bytes, file: path), true)
     }
@@ -36,13 +44,19 @@ public enum ConfigFile {
     public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> RestdConfiguration {
         // TOML forbids NUL anywhere; say so with its line rather than as a syntax error.
         if let nul = bytes.firstIndex(of: 0) {
-            throw ConfigError([ConfigProblem(file: file, line: lineNumber(at: nul, in: bytes),
-                                             reason: "the file contains a NUL byte; TOML files are UTF-8 text")])
+            throw ConfigError([
+                ConfigProblem(
+                    file: file, line: lineNumber(at: nul, in: bytes),
+                    reason: "the file contains a NUL byte; TOML files are UTF-8 text")
+            ])
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let bad = firstInvalidUTF8(bytes)
-            throw ConfigError([ConfigProblem(file: file, line: lineNumber(at: bad, in: bytes),
-                                             reason: "the file is not valid UTF-8, as TOML requires")])
+            throw ConfigError([
+                ConfigProblem(
+                    file: file, line: lineNumber(at: bad, in: bytes),
+                    reason: "the file is not valid UTF-8, as TOML requires")
+            ])
         }
         return try parse(text, file: file)
     }

@@ -27,65 +27,95 @@ struct ConfigKey: Sendable {
     var table: String { path.contains(".") ? String(path[..<path.lastIndex(of: ".")!]) : "" }
     var name: String { path.contains(".") ? String(path[path.index(after: path.lastIndex(of: ".")!)...]) : path }
 
-    static let all: [ConfigKey] = [
-        ConfigKey(path: "default_duration", defaultText: "\"90s\"", appliesOnReload: true,
-                  show: { ConfigValue.showDuration($0.defaultDurationUSec) }) { value, config throws(ConfigValueError) in
-            config.defaultDurationUSec = try ConfigValue.duration(value, min: TimerLimits.standard.minDurationUSec,
-                                                                  max: TimerLimits.standard.maxDurationUSec)
-        },
-        ConfigKey(path: "max_timers", defaultText: "10000", appliesOnReload: true,
-                  show: { String($0.maxTimers) }) { value, config throws(ConfigValueError) in
-            config.maxTimers = try ConfigValue.integer(value, in: 1...TimerLimits.standard.maxTimers)
-        },
-        ConfigKey(path: "expired_retention", defaultText: "\"1h\"", appliesOnReload: true,
-                  show: { ConfigValue.showDuration($0.expiredRetentionUSec) }) { value, config throws(ConfigValueError) in
-            config.expiredRetentionUSec = try ConfigValue.duration(value, min: 0, max: 86_400_000_000)
-        },
-        // The same range as a subscriber's rate: the broadcast is one more stream like theirs.
-        ConfigKey(path: "live.broadcast_rate", defaultText: "2", appliesOnReload: true,
-                  show: { ConfigValue.showNumber($0.live.broadcastRate) }) { value, config throws(ConfigValueError) in
-            config.live.broadcastRate = try ConfigValue.number(value, in: LiveLimits.standard.subscriberRateHz,
-                                                               unit: "updates per second")
-        },
-        ConfigKey(path: "live.heart_rate_staleness", defaultText: "\"10s\"", appliesOnReload: true,
-                  show: { ConfigValue.showDuration($0.live.heartRateStalenessUSec) }) { value, config throws(ConfigValueError) in
-            config.live.heartRateStalenessUSec = try ConfigValue.duration(value, min: 1_000_000, max: 600_000_000)
-        },
-        ConfigKey(path: "heart_rate.bluetooth", defaultText: "\"auto\"", appliesOnReload: true,
-                  show: { ConfigValue.showStrings([$0.heartRate.bluetooth.description], list: false) }) { value, config throws(ConfigValueError) in
-            let forms = "\"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\")"
-            guard let text = value.string else { throw ConfigValueError("expected \(forms), found \(value.typeDescription)") }
-            guard let choice = StrapChoice(text) else { throw ConfigValueError("\"\(text.debugEscaped)\" is not \(forms)") }
-            config.heartRate.bluetooth = choice
-        },
-        ConfigKey(path: "notifications.urgency", defaultText: "\"critical\"", appliesOnReload: true,
-                  show: { ConfigValue.showStrings([$0.notifications.urgency.rawValue], list: false) }) { value, config throws(ConfigValueError) in
-            config.notifications.urgency = try ConfigValue.choice(value, RestdConfiguration.Urgency.self)
-        },
-        ConfigKey(path: "notifications.actions", defaultText: "[\"add_30s\", \"restart\"]", appliesOnReload: true,
-                  show: { ConfigValue.showStrings($0.notifications.actions.map(\.rawValue), list: true) }) { value, config throws(ConfigValueError) in
-            config.notifications.actions = try ConfigValue.choices(value, NotificationAction.self)
-        },
-        ConfigKey(path: "notifications.sound_command", defaultText: "(none)", appliesOnReload: true,
-                  show: { $0.notifications.soundCommand.map { ConfigValue.showStrings($0, list: true) } ?? "(none)" }) { value, config throws(ConfigValueError) in
-            config.notifications.soundCommand = try ConfigValue.command(value)
-        },
-        ConfigKey(path: "mpris.enabled", defaultText: "false", appliesOnReload: true,
-                  show: { String($0.mediaPlayer.enabled) }) { value, config throws(ConfigValueError) in
-            config.mediaPlayer.enabled = try ConfigValue.boolean(value)
-        },
-        ConfigKey(path: "mpris.timer", defaultText: "\"default\"", appliesOnReload: true,
-                  show: { ConfigValue.showStrings([$0.mediaPlayer.timer.rawValue], list: false) }) { value, config throws(ConfigValueError) in
-            guard let text = value.string, !text.isEmpty else {
-                throw ConfigValueError("expected the id of a timer (\"default\", \"bench-press\"), found \(value.typeDescription)")
-            }
-            do throws(TimerError) {
-                config.mediaPlayer.timer = try TimerID(parsing: text)
-            } catch {
-                throw ConfigValueError(error.message)
-            }
-        },
-    ] + TrainingConfig.keys
+    static let all: [ConfigKey] =
+        [
+            ConfigKey(
+                path: "default_duration", defaultText: "\"90s\"", appliesOnReload: true,
+                show: { ConfigValue.showDuration($0.defaultDurationUSec) }
+            ) { value, config throws(ConfigValueError) in
+                config.defaultDurationUSec = try ConfigValue.duration(
+                    value, min: TimerLimits.standard.minDurationUSec,
+                    max: TimerLimits.standard.maxDurationUSec)
+            },
+            ConfigKey(
+                path: "max_timers", defaultText: "10000", appliesOnReload: true,
+                show: { String($0.maxTimers) }
+            ) { value, config throws(ConfigValueError) in
+                config.maxTimers = try ConfigValue.integer(value, in: 1...TimerLimits.standard.maxTimers)
+            },
+            ConfigKey(
+                path: "expired_retention", defaultText: "\"1h\"", appliesOnReload: true,
+                show: { ConfigValue.showDuration($0.expiredRetentionUSec) }
+            ) { value, config throws(ConfigValueError) in
+                config.expiredRetentionUSec = try ConfigValue.duration(value, min: 0, max: 86_400_000_000)
+            },
+            // The same range as a subscriber's rate: the broadcast is one more stream like theirs.
+            ConfigKey(
+                path: "live.broadcast_rate", defaultText: "2", appliesOnReload: true,
+                show: { ConfigValue.showNumber($0.live.broadcastRate) }
+            ) { value, config throws(ConfigValueError) in
+                config.live.broadcastRate = try ConfigValue.number(
+                    value, in: LiveLimits.standard.subscriberRateHz,
+                    unit: "updates per second")
+            },
+            ConfigKey(
+                path: "live.heart_rate_staleness", defaultText: "\"10s\"", appliesOnReload: true,
+                show: { ConfigValue.showDuration($0.live.heartRateStalenessUSec) }
+            ) { value, config throws(ConfigValueError) in
+                config.live.heartRateStalenessUSec = try ConfigValue.duration(value, min: 1_000_000, max: 600_000_000)
+            },
+            ConfigKey(
+                path: "heart_rate.bluetooth", defaultText: "\"auto\"", appliesOnReload: true,
+                show: { ConfigValue.showStrings([$0.heartRate.bluetooth.description], list: false) }
+            ) { value, config throws(ConfigValueError) in
+                let forms = "\"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\")"
+                guard let text = value.string else {
+                    throw ConfigValueError("expected \(forms), found \(value.typeDescription)")
+                }
+                guard let choice = StrapChoice(text) else {
+                    throw ConfigValueError("\"\(text.debugEscaped)\" is not \(forms)")
+                }
+                config.heartRate.bluetooth = choice
+            },
+            ConfigKey(
+                path: "notifications.urgency", defaultText: "\"critical\"", appliesOnReload: true,
+                show: { ConfigValue.showStrings([$0.notifications.urgency.rawValue], list: false) }
+            ) { value, config throws(ConfigValueError) in
+                config.notifications.urgency = try ConfigValue.choice(value, RestdConfiguration.Urgency.self)
+            },
+            ConfigKey(
+                path: "notifications.actions", defaultText: "[\"add_30s\", \"restart\"]", appliesOnReload: true,
+                show: { ConfigValue.showStrings($0.notifications.actions.map(\.rawValue), list: true) }
+            ) { value, config throws(ConfigValueError) in
+                config.notifications.actions = try ConfigValue.choices(value, NotificationAction.self)
+            },
+            ConfigKey(
+                path: "notifications.sound_command", defaultText: "(none)", appliesOnReload: true,
+                show: { $0.notifications.soundCommand.map { ConfigValue.showStrings($0, list: true) } ?? "(none)" }
+            ) { value, config throws(ConfigValueError) in
+                config.notifications.soundCommand = try ConfigValue.command(value)
+            },
+            ConfigKey(
+                path: "mpris.enabled", defaultText: "false", appliesOnReload: true,
+                show: { String($0.mediaPlayer.enabled) }
+            ) { value, config throws(ConfigValueError) in
+                config.mediaPlayer.enabled = try ConfigValue.boolean(value)
+            },
+            ConfigKey(
+                path: "mpris.timer", defaultText: "\"default\"", appliesOnReload: true,
+                show: { ConfigValue.showStrings([$0.mediaPlayer.timer.rawValue], list: false) }
+            ) { value, config throws(ConfigValueError) in
+                guard let text = value.string, !text.isEmpty else {
+                    throw ConfigValueError(
+                        "expected the id of a timer (\"default\", \"bench-press\"), found \(value.typeDescription)")
+                }
+                do throws(TimerError) {
+                    config.mediaPlayer.timer = try TimerID(parsing: text)
+                } catch {
+                    throw ConfigValueError(error.message)
+                }
+            },
+        ] + TrainingConfig.keys
 
     /// The tables that hold keys ("" is the top level).
     static var tables: Set<String> { Set(all.map(\.table)).subtracting([""]) }
@@ -130,7 +160,8 @@ enum ConfigValue {
 
     static func integer(_ value: TOMLValue, in range: ClosedRange<Int>) throws(ConfigValueError) -> Int {
         guard let int = value.integer.flatMap(Int.init(exactly:)) else {
-            throw ConfigValueError("expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value.typeDescription)")
+            throw ConfigValueError(
+                "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value.typeDescription)")
         }
         guard range.contains(int) else {
             throw ConfigValueError("\(int) is out of range \(range.lowerBound)…\(range.upperBound)")
@@ -138,14 +169,18 @@ enum ConfigValue {
         return int
     }
 
-    static func number(_ value: TOMLValue, in range: ClosedRange<Double>, unit: String) throws(ConfigValueError) -> Double {
+    static func number(
+        _ value: TOMLValue, in range: ClosedRange<Double>, unit: String
+    ) throws(ConfigValueError) -> Double {
         let number: Double
         if let int = value.integer {
             number = Double(int)
         } else if let double = value.float {
             number = double
         } else {
-            throw ConfigValueError("expected a number of \(unit) from \(range.lowerBound) to \(range.upperBound), found \(value.typeDescription)")
+            throw ConfigValueError(
+                "expected a number of \(unit) from \(range.lowerBound) to \(range.upperBound), found \(value.typeDescription)"
+            )
         }
         guard range.contains(number) else {  // NaN is in no range
             throw ConfigValueError("\(number) is out of range \(range.lowerBound)…\(range.upperBound) \(unit)")
@@ -165,7 +200,9 @@ enum ConfigValue {
         return choice
     }
 
-    static func choices<T: RawRepresentable & CaseIterable & Equatable>(_ value: TOMLValue, _: T.Type) throws(ConfigValueError) -> [T]
+    static func choices<T: RawRepresentable & CaseIterable & Equatable>(
+        _ value: TOMLValue, _: T.Type
+    ) throws(ConfigValueError) -> [T]
     where T.RawValue == String {
         let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         guard let array = value.array else {
@@ -181,7 +218,9 @@ enum ConfigValue {
     }
 
     static func boolean(_ value: TOMLValue) throws(ConfigValueError) -> Bool {
-        guard let flag = value.boolean else { throw ConfigValueError("expected true or false, found \(value.typeDescription)") }
+        guard let flag = value.boolean else {
+            throw ConfigValueError("expected true or false, found \(value.typeDescription)")
+        }
         return flag
     }
 

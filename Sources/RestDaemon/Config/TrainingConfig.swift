@@ -9,20 +9,29 @@ enum TrainingConfig {
     static let exerciseKeys = ["rest", "failed_rest", "category", "sets"]
 
     static let keys: [ConfigKey] = [
-        ConfigKey(path: "rest.failed_extra", defaultText: "\"30s\"", appliesOnReload: true,
-                  show: { ConfigValue.showDuration($0.training.failedExtraUSec) }) { value, config throws(ConfigValueError) in
-            config.training.failedExtraUSec = try ConfigValue.duration(value, min: 0, max: TimerLimits.standard.maxDurationUSec)
+        ConfigKey(
+            path: "rest.failed_extra", defaultText: "\"30s\"", appliesOnReload: true,
+            show: { ConfigValue.showDuration($0.training.failedExtraUSec) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.failedExtraUSec = try ConfigValue.duration(
+                value, min: 0, max: TimerLimits.standard.maxDurationUSec)
         },
-        ConfigKey(path: "history.keep_days", defaultText: "365", appliesOnReload: true,
-                  show: { String($0.training.keepDays) }) { value, config throws(ConfigValueError) in
+        ConfigKey(
+            path: "history.keep_days", defaultText: "365", appliesOnReload: true,
+            show: { String($0.training.keepDays) }
+        ) { value, config throws(ConfigValueError) in
             config.training.keepDays = try ConfigValue.integer(value, in: 1...36_500)
         },
-        ConfigKey(path: "categories", defaultText: "(none)", appliesOnReload: true,
-                  show: { showCategories($0.training.categories) }) { value, config throws(ConfigValueError) in
+        ConfigKey(
+            path: "categories", defaultText: "(none)", appliesOnReload: true,
+            show: { showCategories($0.training.categories) }
+        ) { value, config throws(ConfigValueError) in
             config.training.categories = try categories(value)
         },
-        ConfigKey(path: "exercises", defaultText: "(none)", appliesOnReload: true,
-                  show: { showExercises($0.training.exercises) }) { value, config throws(ConfigValueError) in
+        ConfigKey(
+            path: "exercises", defaultText: "(none)", appliesOnReload: true,
+            show: { showExercises($0.training.exercises) }
+        ) { value, config throws(ConfigValueError) in
             config.training.exercises = try exercises(value)
         },
     ]
@@ -46,7 +55,8 @@ enum TrainingConfig {
     /// `[exercises."Squat"]` tables, by `ExerciseName.key`.
     static func exercises(_ value: TOMLValue) throws(ConfigValueError) -> [String: TrainingSettings.Exercise] {
         guard let table = value.table else {
-            throw ConfigValueError("must hold one table per exercise ([exercises.\"Squat\"]), found \(value.typeDescription)")
+            throw ConfigValueError(
+                "must hold one table per exercise ([exercises.\"Squat\"]), found \(value.typeDescription)")
         }
         var result: [String: TrainingSettings.Exercise] = [:]
         for (rawName, entry) in table.entries {
@@ -58,7 +68,8 @@ enum TrainingConfig {
             }
             let label = "exercises.\"\(rawName.debugEscaped)\""
             guard result[name.key] == nil else {
-                throw ConfigValueError("\(label) names an exercise already listed (names are compared without regard to case)")
+                throw ConfigValueError(
+                    "\(label) names an exercise already listed (names are compared without regard to case)")
             }
             guard let fields = entry.table else {
                 throw ConfigValueError("\(label) must be a table ([\(label)]), found \(entry.typeDescription)")
@@ -71,7 +82,8 @@ enum TrainingConfig {
                     case "failed_rest": exercise.failedRestUSec = try restDuration(field)
                     case "category":
                         guard let text = field.string, !text.isEmpty else {
-                            throw ConfigValueError("expected the name of a category of [categories], found \(field.typeDescription)")
+                            throw ConfigValueError(
+                                "expected the name of a category of [categories], found \(field.typeDescription)")
                         }
                         exercise.category = text
                     case "sets": exercise.sets = try ConfigValue.integer(field, in: 1...1000)
@@ -92,31 +104,44 @@ enum TrainingConfig {
     static func problems(_ configuration: RestdConfiguration, table: TOMLTable) -> [(Int, String)] {
         let line = table["exercises"]?.line ?? 1
         return configuration.training.exercises.sorted { $0.key < $1.key }.compactMap { key, exercise in
-            guard let category = exercise.category, configuration.training.categories[category] == nil else { return nil }
+            guard let category = exercise.category, configuration.training.categories[category] == nil else {
+                return nil
+            }
             let known = configuration.training.categories.keys.sorted().map { "\"\($0)\"" }
-            return (line, "exercises: the category \"\(category.debugEscaped)\" of \"\(key.debugEscaped)\" is not in [categories]"
-                + (known.isEmpty ? "; define it there" : " (\(known.joined(separator: ", ")))"))
+            return (
+                line,
+                "exercises: the category \"\(category.debugEscaped)\" of \"\(key.debugEscaped)\" is not in [categories]"
+                    + (known.isEmpty ? "; define it there" : " (\(known.joined(separator: ", ")))")
+            )
         }
     }
 
     private static func restDuration(_ value: TOMLValue) throws(ConfigValueError) -> USec {
-        try ConfigValue.duration(value, min: TimerLimits.standard.minDurationUSec, max: TimerLimits.standard.maxDurationUSec)
+        try ConfigValue.duration(
+            value, min: TimerLimits.standard.minDurationUSec, max: TimerLimits.standard.maxDurationUSec)
     }
 
     private static func showCategories(_ categories: [String: USec]) -> String {
-        categories.isEmpty ? "(none)"
+        categories.isEmpty
+            ? "(none)"
             : categories.sorted { $0.key < $1.key }.map { "\($0.key) = \(ConfigValue.showDuration($0.value))" }
                 .joined(separator: ", ")
     }
 
     private static func showExercises(_ exercises: [String: TrainingSettings.Exercise]) -> String {
-        exercises.isEmpty ? "(none)" : exercises.sorted { $0.key < $1.key }.map { key, exercise in
-            var parts: [String] = []
-            if let rest = exercise.restUSec { parts.append("rest = \(ConfigValue.showDuration(rest))") }
-            if let rest = exercise.failedRestUSec { parts.append("failed_rest = \(ConfigValue.showDuration(rest))") }
-            if let category = exercise.category { parts.append("category = \(ConfigValue.showStrings([category], list: false))") }
-            if let sets = exercise.sets { parts.append("sets = \(sets)") }
-            return "\(ConfigValue.showStrings([key], list: false)) {\(parts.joined(separator: ", "))}"
-        }.joined(separator: "; ")
+        exercises.isEmpty
+            ? "(none)"
+            : exercises.sorted { $0.key < $1.key }.map { key, exercise in
+                var parts: [String] = []
+                if let rest = exercise.restUSec { parts.append("rest = \(ConfigValue.showDuration(rest))") }
+                if let rest = exercise.failedRestUSec {
+                    parts.append("failed_rest = \(ConfigValue.showDuration(rest))")
+                }
+                if let category = exercise.category {
+                    parts.append("category = \(ConfigValue.showStrings([category], list: false))")
+                }
+                if let sets = exercise.sets { parts.append("sets = \(sets)") }
+                return "\(ConfigValue.showStrings([key], list: false)) {\(parts.joined(separator: ", "))}"
+            }.joined(separator: "; ")
     }
 }

@@ -23,8 +23,13 @@ public enum WorkoutPlanFile {
     /// file gives none ("push-day.toml" → "push-day").
     public static func parse(_ text: String, file: String) throws(ConfigError) -> WorkoutPlan {
         guard text.utf8.count <= WorkoutPlan.Limits.maxFileBytes else {
-            throw ConfigError([ConfigProblem(file: file, line: nil,
-                reason: "the plan is \(text.utf8.count) bytes; at most \(WorkoutPlan.Limits.maxFileBytes / 1024) KiB are allowed")])
+            throw ConfigError([
+                ConfigProblem(
+                    file: file, line: nil,
+                    reason:
+                        "the plan is \(text.utf8.count) bytes; at most \(WorkoutPlan.Limits.maxFileBytes / 1024) KiB are allowed"
+                )
+            ])
         }
         let table: TOMLTable
         do {
@@ -49,7 +54,8 @@ public enum WorkoutPlanFile {
                 }
             case "exercise":
                 guard let entries = value.array, entries.allSatisfy({ $0.table != nil }) else {
-                    problem(value.line, "exercise must be a list of tables ([[exercise]]), found \(value.typeDescription)")
+                    problem(
+                        value.line, "exercise must be a list of tables ([[exercise]]), found \(value.typeDescription)")
                     continue
                 }
                 for entry in entries {
@@ -87,8 +93,10 @@ public enum WorkoutPlanFile {
     private static func block(_ entry: TOMLValue) throws(Problem) -> WorkoutPlan.Block {
         let table = entry.table!
         for (key, value) in table.entries where !keys.contains(key) {
-            throw Problem(line: value.line, reason: "unknown key \"\(key)\" in [[exercise]]; the keys are "
-                          + keys.joined(separator: ", "))
+            throw Problem(
+                line: value.line,
+                reason: "unknown key \"\(key)\" in [[exercise]]; the keys are "
+                    + keys.joined(separator: ", "))
         }
         var names: [String] = []
         switch (table["name"], table["superset"]) {
@@ -96,8 +104,10 @@ public enum WorkoutPlanFile {
             names = [try exerciseName(name, key: "name")]
         case (nil, let superset?):
             guard let list = superset.array, list.count >= 2 else {
-                throw Problem(line: superset.line, reason: "superset must list two or more exercises, "
-                              + "as in [\"Curl\", \"Triceps pushdown\"]")
+                throw Problem(
+                    line: superset.line,
+                    reason: "superset must list two or more exercises, "
+                        + "as in [\"Curl\", \"Triceps pushdown\"]")
             }
             for element in list { names.append(try exerciseName(element, key: "superset")) }
         case (_?, _?):
@@ -112,7 +122,9 @@ public enum WorkoutPlanFile {
         let reps = try table["reps"].map { (value) throws(Problem) in try integer(value, key: "reps", in: 1...10_000) }
         let weight = try table["weight"].map { (value) throws(Problem) in try weightKG(value) }
         let rest = try table["rest"].map { (value) throws(Problem) in try duration(value, key: "rest") }
-        let failedRest = try table["failed_rest"].map { (value) throws(Problem) in try duration(value, key: "failed_rest") }
+        let failedRest = try table["failed_rest"].map { (value) throws(Problem) in
+            try duration(value, key: "failed_rest")
+        }
         return WorkoutPlan.Block(
             exercises: names.map { WorkoutPlan.Exercise(name: $0, sets: sets, reps: reps, weightKG: weight) },
             restUSec: rest, failedRestUSec: failedRest)
@@ -122,21 +134,25 @@ public enum WorkoutPlanFile {
         guard let text = value.string else {
             throw Problem(line: value.line, reason: "\(key) must be a string, found \(value.typeDescription)")
         }
-        let trimmed = String(text.unicodeScalars.drop { $0 == " " || $0 == "\t" }.reversed()
-            .drop { $0 == " " || $0 == "\t" }.reversed().map(Character.init))
+        let trimmed = String(
+            text.unicodeScalars.drop { $0 == " " || $0 == "\t" }.reversed()
+                .drop { $0 == " " || $0 == "\t" }.reversed().map(Character.init))
         guard (1...64).contains(trimmed.count),
-              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            throw Problem(line: value.line,
-                          reason: "\(key) \(MessageText.quoted(text)) must be 1 to 64 characters without control characters")
+            throw Problem(
+                line: value.line,
+                reason: "\(key) \(MessageText.quoted(text)) must be 1 to 64 characters without control characters")
         }
         return trimmed
     }
 
     private static func integer(_ value: TOMLValue, key: String, in range: ClosedRange<Int>) throws(Problem) -> Int {
         guard let number = value.integer.flatMap(Int.init(exactly:)), range.contains(number) else {
-            throw Problem(line: value.line, reason: "\(key) must be a whole number from \(range.lowerBound) to "
-                          + "\(range.upperBound), found \(value.integer.map(String.init) ?? value.typeDescription)")
+            throw Problem(
+                line: value.line,
+                reason: "\(key) must be a whole number from \(range.lowerBound) to "
+                    + "\(range.upperBound), found \(value.integer.map(String.init) ?? value.typeDescription)")
         }
         return number
     }
@@ -151,8 +167,9 @@ public enum WorkoutPlanFile {
 
     private static func duration(_ value: TOMLValue, key: String) throws(Problem) -> USec {
         do {
-            return try ConfigValue.duration(value, min: TimerLimits.standard.minDurationUSec,
-                                            max: TimerLimits.standard.maxDurationUSec)
+            return try ConfigValue.duration(
+                value, min: TimerLimits.standard.minDurationUSec,
+                max: TimerLimits.standard.maxDurationUSec)
         } catch {
             throw Problem(line: value.line, reason: "\(key): \(error.reason)")
         }

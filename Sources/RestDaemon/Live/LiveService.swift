@@ -58,7 +58,9 @@ final class LiveService {
         activity = LiveActivity(limits: limits)
         backlog = SubscriberBacklog(connection: signals.server.connection, logger: logger)
         broadcastRateHz = limits.broadcastRateHz
-        broadcast = try Stream(intervalUSec: ThrottledStream<Fields>.interval(forRateHz: limits.broadcastRateHz), loop: loop) {
+        broadcast = try Stream(
+            intervalUSec: ThrottledStream<Fields>.interval(forRateHz: limits.broadcastRateHz), loop: loop
+        ) {
             [unowned self] stream in self.fire(stream, to: nil)
         }
         staleTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1000) { [unowned self] _ in
@@ -73,7 +75,8 @@ final class LiveService {
             return false  // others watch names too
         }
         backlog.onOverflow = { [unowned self] name, queued in
-            logger.warning("subscriber \(name) does not read its messages (\(queued) bytes waiting on the bus); dropped")
+            logger.warning(
+                "subscriber \(name) does not read its messages (\(queued) bytes waiting on the bus); dropped")
             unsubscribe(name)
         }
     }
@@ -171,8 +174,10 @@ final class LiveService {
     func subscribe(_ name: String, rateHz: Double) throws(DBusError) {
         let limits = activity.limits
         guard rateHz.isFinite, limits.subscriberRateHz.contains(rateHz) else {
-            throw DBusError(.invalidArgs,
-                "max_rate_hz \(rateHz) is out of range \(limits.subscriberRateHz.lowerBound)…\(limits.subscriberRateHz.upperBound) Hz")
+            throw DBusError(
+                .invalidArgs,
+                "max_rate_hz \(rateHz) is out of range \(limits.subscriberRateHz.lowerBound)…\(limits.subscriberRateHz.upperBound) Hz"
+            )
         }
         let interval = ThrottledStream<Fields>.interval(forRateHz: rateHz)
         let now = clock.now()
@@ -181,13 +186,16 @@ final class LiveService {
             return
         }
         guard subscribers.count < limits.maxSubscribers else {
-            throw DBusError(name: RestErrorName.limitExceeded,
-                            message: "at most \(limits.maxSubscribers) subscribers are served at once; "
-                                + "read the Fields property and its PropertiesChanged instead, or try again later")
+            throw DBusError(
+                name: RestErrorName.limitExceeded,
+                message: "at most \(limits.maxSubscribers) subscribers are served at once; "
+                    + "read the Fields property and its PropertiesChanged instead, or try again later")
         }
         let stream: Stream
         do {
-            stream = try Stream(intervalUSec: interval, loop: loop) { [unowned self] stream in self.fire(stream, to: name) }
+            stream = try Stream(intervalUSec: interval, loop: loop) { [unowned self] stream in
+                self.fire(stream, to: name)
+            }
         } catch {
             throw DBusError(.failed, "cannot add a subscriber: \(error)")
         }

@@ -44,9 +44,10 @@ final class SubscriberBacklog {
     }
 
     private func check(_ name: String) {
-        guard let request = try? Message.methodCall(
-            destination: MessageBus.name, path: MessageBus.path,
-            interface: MessageBus.statsInterface, member: "GetConnectionStats"),
+        guard
+            let request = try? Message.methodCall(
+                destination: MessageBus.name, path: MessageBus.path,
+                interface: MessageBus.statsInterface, member: "GetConnectionStats"),
             (try? request.append(.string(name))) != nil
         else { return }
         checking.insert(name)
@@ -59,10 +60,12 @@ final class SubscriberBacklog {
                 if case .uint32(let queued)? = stats["OutgoingBytes"], queued > Self.limitBytes {
                     onOverflow(name, queued)
                 }
-            case .failure(let error) where error.hasName(.unknownMethod) || error.hasName(.unknownInterface)
+            case .failure(let error)
+            where error.hasName(.unknownMethod) || error.hasName(.unknownInterface)
                 || error.hasName(.accessDenied):
                 busHasStatistics = false
-                logger.info("the bus offers no connection statistics (\(error.message)); slow subscribers cannot be detected")
+                logger.info(
+                    "the bus offers no connection statistics (\(error.message)); slow subscribers cannot be detected")
             case .failure:
                 break  // the subscriber left meanwhile, or the bus is busy: check again later
             }

@@ -96,7 +96,8 @@ public enum JournalFields {
         case .stringConvertible(let convertible): convertible.description
         case .array(let elements): "[" + elements.map(text).joined(separator: ", ") + "]"
         case .dictionary(let entries):
-            "[" + entries.sorted { $0.key < $1.key }.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ") + "]"
+            "[" + entries.sorted { $0.key < $1.key }.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ")
+                + "]"
         }
     }
 }

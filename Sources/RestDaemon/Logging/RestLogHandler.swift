@@ -42,14 +42,16 @@ public struct RestLogHandler: LogHandler {
         let message = event.message.description
 
         if destination == .journal {
-            let fields = JournalFields.make(level: event.level, message: message, metadata: merged,
-                                            identifier: identifier, file: event.file,
-                                            function: event.function, line: event.line)
+            let fields = JournalFields.make(
+                level: event.level, message: message, metadata: merged,
+                identifier: identifier, file: event.file,
+                function: event.function, line: event.line)
             // A journal that refuses the entry must not swallow it: say it on stderr instead.
             if Self.sendToJournal(fields) >= 0 { return }
         }
-        let line = StderrLine.format(time: StderrLine.localTime(), level: event.level,
-                                     message: message, metadata: merged)
+        let line = StderrLine.format(
+            time: StderrLine.localTime(), level: event.level,
+            message: message, metadata: merged)
         Self.writeToStandardError(line + "\n")
     }
 

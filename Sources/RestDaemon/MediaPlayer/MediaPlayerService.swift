@@ -34,8 +34,10 @@ final class MediaPlayerService {
     private var liveStream = ThrottledStream<LiveSummary>(intervalUSec: MediaPlayerService.liveIntervalUSec)
     private var liveTimer: TimerSource!
 
-    init(server: ObjectServer, signals: BusSignals, service: TimerService, loop: EventLoop, clock: TimeSource,
-         settings: RestdConfiguration.MediaPlayer, logger: Logger) throws(SystemError) {
+    init(
+        server: ObjectServer, signals: BusSignals, service: TimerService, loop: EventLoop, clock: TimeSource,
+        settings: RestdConfiguration.MediaPlayer, logger: Logger
+    ) throws(SystemError) {
         self.server = server
         self.signals = signals
         self.service = service
@@ -112,15 +114,18 @@ final class MediaPlayerService {
         let timer = try followed()
         let current = trackPath(timer)
         guard trackID == current else {
-            throw DBusError(.invalidArgs, "track \(trackID.debugEscaped) is not the current one (\(current)); "
-                + "read mpris:trackid from Metadata")
+            throw DBusError(
+                .invalidArgs,
+                "track \(trackID.debugEscaped) is not the current one (\(current)); "
+                    + "read mpris:trackid from Metadata")
         }
         try perform(.setPosition(positionUSec))
     }
 
     private func followed() throws(DBusError) -> RestTimer {
         guard let timer = followedTimer else {
-            throw DBusError(name: RestErrorName.noSuchTimer, message: "there is no timer \"\(settings.timer)\" to control")
+            throw DBusError(
+                name: RestErrorName.noSuchTimer, message: "there is no timer \"\(settings.timer)\" to control")
         }
         return timer
     }
@@ -183,7 +188,9 @@ final class MediaPlayerService {
         let changed = values.filter { announced[$0.key] != $0.value }
         announced = values
         if !changed.isEmpty { signals.mediaPlayerChanged(changed) }
-        if seeked { signals.mediaPlayerSeeked(positionUSec: MediaPlayerControl.positionUSec(of: timer, now: clock.now())) }
+        if seeked {
+            signals.mediaPlayerSeeked(positionUSec: MediaPlayerControl.positionUSec(of: timer, now: clock.now()))
+        }
     }
 
     private func startServing(_ values: [String: DBusValue]) {
@@ -209,7 +216,9 @@ final class MediaPlayerService {
         isServing = false
         announced = [:]
         server.connection.releaseNameAsync(MediaPlayerBus.name) { [logger] result in
-            if case .failure(let error) = result { logger.warning("cannot release \(MediaPlayerBus.name): \(error.message)") }
+            if case .failure(let error) = result {
+                logger.warning("cannot release \(MediaPlayerBus.name): \(error.message)")
+            }
         }
         server.unexport(path: MediaPlayerBus.path)
     }

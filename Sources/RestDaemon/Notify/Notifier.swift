@@ -60,8 +60,10 @@ final class Notifier {
     private var isPumping = false
     private var pumpAgain = false
 
-    init(connection: Connection, clock: TimeSource, logger: Logger, messages: Messages, style: NotificationStyle,
-         sound: SoundCommand, perform: @escaping (TimerCommand) throws(DBusError) -> Void) {
+    init(
+        connection: Connection, clock: TimeSource, logger: Logger, messages: Messages, style: NotificationStyle,
+        sound: SoundCommand, perform: @escaping (TimerCommand) throws(DBusError) -> Void
+    ) {
         self.connection = connection
         self.performCommand = perform
         self.clock = clock
@@ -90,7 +92,8 @@ final class Notifier {
         for rule in rules {
             callBus("AddMatch", [.string(rule)]) { [unowned self] result in
                 if case .failure(let error) = result {
-                    self.logger.error("""
+                    self.logger.error(
+                        """
                         cannot watch the notification server (\(error.message)); notification actions \
                         and a server appearing later will go unnoticed
                         """)
@@ -101,7 +104,7 @@ final class Notifier {
         let generation = self.generation
         callBus("GetNameOwner", [.string(Self.busName)]) { [unowned self] result in
             guard generation == self.generation, case .success(let reply) = result,
-                  let name = reply.arguments().first?.string
+                let name = reply.arguments().first?.string
             else { return }
             self.owner = name
             self.logger.debug("notification server: \(name)")
@@ -169,7 +172,8 @@ final class Notifier {
             case .failure(let error) where appearances != self.appearances:
                 // A server took the name while we asked: it was being started (D-Bus activation by
                 // this very call, say) and did not answer in time. Asked again, now that it is up.
-                logger.debug("a notification server appeared while asking for its capabilities (\(error.message)); asking again")
+                logger.debug(
+                    "a notification server appeared while asking for its capabilities (\(error.message)); asking again")
                 waitingForCapabilities = waiting
                 askCapabilities()
             case .failure(let error):
@@ -242,7 +246,7 @@ final class Notifier {
         }
         // Only the owner we are talking to speaks for the notifications we created.
         guard message.interface == Self.interface, message.path == Self.path,
-              let sender = message.sender, sender == owner
+            let sender = message.sender, sender == owner
         else { return }
         let arguments = message.arguments()
         switch (message.member, message.signature) {
@@ -286,11 +290,12 @@ final class Notifier {
     private func perform(_ request: NotificationTracker.Request) {
         let id = request.timerID
         logger.debug("notification action \(request.action.key) for timer \(id)")
-        let command: TimerCommand = switch request.action {
-        case .add30s, .add1m: .adjust(id, deltaUSec: request.action.deltaUSec ?? 0)
-        case .restart: .restart(id)
-        case .cancel: .cancel(id)
-        }
+        let command: TimerCommand =
+            switch request.action {
+            case .add30s, .add1m: .adjust(id, deltaUSec: request.action.deltaUSec ?? 0)
+            case .restart: .restart(id)
+            case .cancel: .cancel(id)
+            }
         do {
             try performCommand(command)
         } catch {
@@ -304,7 +309,8 @@ final class Notifier {
             return
         }
         failing = true
-        logger.warning("""
+        logger.warning(
+            """
             cannot show desktop notifications: \(error.message) (\(error.name)); timers run and Expired \
             is emitted as usual, and notifications come back with a notification server
             """)
@@ -325,8 +331,9 @@ final class Notifier {
     private func callBus(
         _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
     ) {
-        call(destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface,
-             member, arguments, completion)
+        call(
+            destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface,
+            member, arguments, completion)
     }
 
     private func call(

@@ -6,8 +6,10 @@ enum HistorySchema {
     /// not have them makes the file unusable, and it is moved aside like any broken state.
     static let columns: [String: [String]] = [
         "sets": ["id", "timer_id", "at_usec", "exercise", "exercise_key", "reps", "weight_kg", "failed"],
-        "rests": ["set_id", "timer_id", "exercise", "exercise_key", "started_at_usec", "planned_usec", "source",
-                  "adjust_usec", "paused_usec", "paused_at_usec", "outcome", "ended_at_usec", "taken_usec", "rr_ms"],
+        "rests": [
+            "set_id", "timer_id", "exercise", "exercise_key", "started_at_usec", "planned_usec", "source",
+            "adjust_usec", "paused_usec", "paused_at_usec", "outcome", "ended_at_usec", "taken_usec", "rr_ms",
+        ],
         "exercises": ["key", "name", "last_rest_usec", "sets", "last_seen_usec"],
     ]
 
@@ -73,7 +75,8 @@ enum HistorySchema {
     static let pruneRests = "DELETE FROM rests WHERE started_at_usec < ? AND outcome IS NOT NULL"
 
     static let openRests = "SELECT \(columns["rests"]!.joined(separator: ", ")) FROM rests WHERE outcome IS NULL"
-    static let lastSetID = "SELECT max((SELECT coalesce(max(id), 0) FROM sets), (SELECT coalesce(max(set_id), 0) FROM rests))"
+    static let lastSetID =
+        "SELECT max((SELECT coalesce(max(id), 0) FROM sets), (SELECT coalesce(max(set_id), 0) FROM rests))"
     static let lastExercise = "SELECT exercise FROM sets WHERE timer_id = ? ORDER BY id DESC LIMIT 1"
     static let exercise = "SELECT name, last_rest_usec FROM exercises WHERE key = ?"
     static let setsSince = "SELECT count(*) FROM sets WHERE exercise_key = ? AND at_usec >= ?"

@@ -35,16 +35,20 @@ struct HistoryStatements {
         switch change {
         case .setRecorded(let set):
             return [
-                .insertSet([.integer(set.id), .text(set.timerID.rawValue), try integer(set.atUSec), .text(set.exercise),
-                            .text(set.exerciseKey), set.reps.map { .integer(Int64($0)) } ?? .null,
-                            set.weightKg.map { .real($0) } ?? .null, .integer(set.failed ? 1 : 0)]),
+                .insertSet([
+                    .integer(set.id), .text(set.timerID.rawValue), try integer(set.atUSec), .text(set.exercise),
+                    .text(set.exerciseKey), set.reps.map { .integer(Int64($0)) } ?? .null,
+                    set.weightKg.map { .real($0) } ?? .null, .integer(set.failed ? 1 : 0),
+                ]),
                 .countSet([.text(set.exerciseKey), .text(set.exercise), try integer(set.atUSec)]),
             ]
         case .restOpen(let rest):
             return [.upsertRest(try values(rest))]
         case .restEnded(let rest) where rest.isRemembered:
-            return [.upsertRest(try values(rest)),
-                    .rememberRest([try integer(rest.finalUSec(limits: .standard)), .text(rest.exerciseKey)])]
+            return [
+                .upsertRest(try values(rest)),
+                .rememberRest([try integer(rest.finalUSec(limits: .standard)), .text(rest.exerciseKey)]),
+            ]
         case .restEnded(let rest):
             return [.upsertRest(try values(rest))]
         }
@@ -71,27 +75,33 @@ struct HistoryStatements {
     }
 
     private static func values(_ rest: RestRecord) throws(StoreError) -> [SQLiteValue] {
-        [.integer(rest.setID), .text(rest.timerID.rawValue), .text(rest.exercise), .text(rest.exerciseKey),
-         try integer(rest.startedAtUSec), try integer(rest.plannedUSec), .text(rest.source), .integer(rest.adjustUSec),
-         try integer(rest.pausedUSec), try integer(rest.pausedAtUSec), rest.outcome.map { .text($0.rawValue) } ?? .null,
-         try integer(rest.endedAtUSec), try integer(rest.takenUSec),
-         .text(rest.rrIntervalsMS.map(String.init).joined(separator: ","))]
+        [
+            .integer(rest.setID), .text(rest.timerID.rawValue), .text(rest.exercise), .text(rest.exerciseKey),
+            try integer(rest.startedAtUSec), try integer(rest.plannedUSec), .text(rest.source),
+            .integer(rest.adjustUSec),
+            try integer(rest.pausedUSec), try integer(rest.pausedAtUSec),
+            rest.outcome.map { .text($0.rawValue) } ?? .null,
+            try integer(rest.endedAtUSec), try integer(rest.takenUSec),
+            .text(rest.rrIntervalsMS.map(String.init).joined(separator: ",")),
+        ]
     }
 
     /// A rest from a row of `rests` (columns in `HistorySchema.columns["rests"]` order), decoded
     /// without trusting it; nil for a row that does not make one.
     static func rest(from row: [SQLiteValue]) -> RestRecord? {
         func usec(_ index: Int) -> USec? { row[index].integer.flatMap(USec.init(exactly:)) }
-        guard row.count == 14, let setID = row[0].integer, let rawID = row[1].text, let id = try? TimerID(parsing: rawID),
-              let exercise = row[2].text, let key = row[3].text, let started = usec(4), let planned = usec(5),
-              let source = row[6].text, let adjust = row[7].integer, let paused = usec(8), let pausedAt = usec(9),
-              let ended = usec(11), let taken = usec(12)
+        guard row.count == 14, let setID = row[0].integer, let rawID = row[1].text,
+            let id = try? TimerID(parsing: rawID),
+            let exercise = row[2].text, let key = row[3].text, let started = usec(4), let planned = usec(5),
+            let source = row[6].text, let adjust = row[7].integer, let paused = usec(8), let pausedAt = usec(9),
+            let ended = usec(11), let taken = usec(12)
         else { return nil }
         let outcome = row[10].text.flatMap(RestOutcome.init(rawValue:))
         let rr = (row[13].text ?? "").split(separator: ",").compactMap { UInt16($0) }
-        return RestRecord(setID: setID, timerID: id, exercise: exercise, exerciseKey: key, startedAtUSec: started,
-                          plannedUSec: planned, source: source, adjustUSec: adjust, pausedUSec: paused,
-                          pausedAtUSec: pausedAt, outcome: outcome, endedAtUSec: ended, takenUSec: taken, rrIntervalsMS: rr)
+        return RestRecord(
+            setID: setID, timerID: id, exercise: exercise, exerciseKey: key, startedAtUSec: started,
+            plannedUSec: planned, source: source, adjustUSec: adjust, pausedUSec: paused,
+            pausedAtUSec: pausedAt, outcome: outcome, endedAtUSec: ended, takenUSec: taken, rrIntervalsMS: rr)
     }
 }
 
@@ -100,7 +110,6 @@ struct HistorySetRow {
     var set: SetRecord
     var rest: RestRecord?
 }
-
 
 extension TimerStore {
     /// The most rows one history query returns; more is refused (the caller pages).
@@ -127,49 +136,64 @@ extension TimerStore {
         try reading { statements throws(SQLiteError) in
             let row = try Self.all(statements.exercise, [.text(name.key)]).first
             let today = try Self.all(statements.setsSince, [.text(name.key), .integer(Int64(clamping: dayStartUSec))])
-            return ExerciseFacts(firstWritten: row?[0].text, lastRestUSec: row?[1].integer.flatMap(USec.init(exactly:)),
-                                 setsToday: Int(today.first?.first?.integer ?? 0))
+            return ExerciseFacts(
+                firstWritten: row?[0].text, lastRestUSec: row?[1].integer.flatMap(USec.init(exactly:)),
+                setsToday: Int(today.first?.first?.integer ?? 0))
         }
     }
 
     /// Sets done in [since, until), each with the rest that followed it, oldest first; at most
     /// `limit` (1…`maxHistoryRows`), and whether more match.
-    func sets(since: USec, until: USec, exerciseKey: String, limit: Int) throws(StoreError)
-        -> (rows: [HistorySetRow], more: Bool) {
+    func sets(
+        since: USec, until: USec, exerciseKey: String, limit: Int
+    ) throws(StoreError)
+        -> (rows: [HistorySetRow], more: Bool)
+    {
         let (rows, more) = try query(\.setsBetween, since: since, until: until, exerciseKey: exerciseKey, limit: limit)
-        return (rows.compactMap { row -> HistorySetRow? in
-            guard let id = row[0].integer, let timer = row[1].text.flatMap({ try? TimerID(parsing: $0) }),
-                  let at = row[2].integer.flatMap(USec.init(exactly:)), let exercise = row[3].text else { return nil }
-            let set = SetRecord(id: id, timerID: timer, atUSec: at, exercise: exercise, exerciseKey: exercise.lowercased(),
-                                reps: row[4].integer.flatMap(UInt32.init(exactly:)),
-                                weightKg: { if case .real(let kg) = row[5] { kg } else { row[5].integer.map(Double.init) } }(),
-                                failed: row[6].integer == 1)
-            var rest: RestRecord?
-            if let planned = row[7].integer.flatMap(USec.init(exactly:)) {
-                rest = RestRecord(setID: id, timerID: timer, exercise: exercise, exerciseKey: set.exerciseKey,
-                                  startedAtUSec: at, plannedUSec: planned, source: row[10].text ?? "",
-                                  adjustUSec: row[8].integer ?? 0, pausedUSec: row[9].integer.flatMap(USec.init(exactly:)) ?? 0,
-                                  outcome: row[11].text.flatMap(RestOutcome.init(rawValue:)),
-                                  endedAtUSec: row[13].integer.flatMap(USec.init(exactly:)) ?? 0,
-                                  takenUSec: row[12].integer.flatMap(USec.init(exactly:)) ?? 0)
-            }
-            return HistorySetRow(set: set, rest: rest)
-        }, more)
+        return (
+            rows.compactMap { row -> HistorySetRow? in
+                guard let id = row[0].integer, let timer = row[1].text.flatMap({ try? TimerID(parsing: $0) }),
+                    let at = row[2].integer.flatMap(USec.init(exactly:)), let exercise = row[3].text
+                else { return nil }
+                let set = SetRecord(
+                    id: id, timerID: timer, atUSec: at, exercise: exercise, exerciseKey: exercise.lowercased(),
+                    reps: row[4].integer.flatMap(UInt32.init(exactly:)),
+                    weightKg: { if case .real(let kg) = row[5] { kg } else { row[5].integer.map(Double.init) } }(),
+                    failed: row[6].integer == 1)
+                var rest: RestRecord?
+                if let planned = row[7].integer.flatMap(USec.init(exactly:)) {
+                    rest = RestRecord(
+                        setID: id, timerID: timer, exercise: exercise, exerciseKey: set.exerciseKey,
+                        startedAtUSec: at, plannedUSec: planned, source: row[10].text ?? "",
+                        adjustUSec: row[8].integer ?? 0, pausedUSec: row[9].integer.flatMap(USec.init(exactly:)) ?? 0,
+                        outcome: row[11].text.flatMap(RestOutcome.init(rawValue:)),
+                        endedAtUSec: row[13].integer.flatMap(USec.init(exactly:)) ?? 0,
+                        takenUSec: row[12].integer.flatMap(USec.init(exactly:)) ?? 0)
+                }
+                return HistorySetRow(set: set, rest: rest)
+            }, more
+        )
     }
 
     /// Rests started in [since, until), oldest first, limited like `sets`.
-    func rests(since: USec, until: USec, exerciseKey: String, limit: Int) throws(StoreError)
-        -> (rows: [RestRecord], more: Bool) {
+    func rests(
+        since: USec, until: USec, exerciseKey: String, limit: Int
+    ) throws(StoreError)
+        -> (rows: [RestRecord], more: Bool)
+    {
         let (rows, more) = try query(\.restsBetween, since: since, until: until, exerciseKey: exerciseKey, limit: limit)
         return (rows.compactMap(HistoryStatements.rest(from:)), more)
     }
 
     /// Every exercise restd remembers: key, name, last rest, sets, last seen.
-    func exercises() throws(StoreError) -> [(key: String, name: String, lastRestUSec: USec?, sets: Int, lastSeenUSec: USec)] {
+    func exercises() throws(StoreError) -> [(
+        key: String, name: String, lastRestUSec: USec?, sets: Int, lastSeenUSec: USec
+    )] {
         try reading { statements throws(SQLiteError) in
             try Self.all(statements.exercises, []).compactMap { row in
                 guard let key = row[0].text, let name = row[1].text, let sets = row[3].integer,
-                      let seen = row[4].integer.flatMap(USec.init(exactly:)) else { return nil }
+                    let seen = row[4].integer.flatMap(USec.init(exactly:))
+                else { return nil }
                 return (key, name, row[2].integer.flatMap(USec.init(exactly:)), Int(sets), seen)
             }
         }
@@ -182,23 +206,28 @@ extension TimerStore {
             try select.bind([.integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .text(exerciseKey)])
             var accumulator = ExerciseStats.Accumulator()
             while try select.step() {
-                accumulator.add(exerciseKey: select.column(0).text ?? "", exercise: select.column(1).text ?? "",
-                                plannedUSec: select.column(2).integer.flatMap(USec.init(exactly:)),
-                                takenUSec: select.column(3).integer.flatMap(USec.init(exactly:)),
-                                outcome: select.column(4).text.flatMap(RestOutcome.init(rawValue:)))
+                accumulator.add(
+                    exerciseKey: select.column(0).text ?? "", exercise: select.column(1).text ?? "",
+                    plannedUSec: select.column(2).integer.flatMap(USec.init(exactly:)),
+                    takenUSec: select.column(3).integer.flatMap(USec.init(exactly:)),
+                    outcome: select.column(4).text.flatMap(RestOutcome.init(rawValue:)))
             }
             return accumulator.result()
         }
     }
 
     private func query(
-        _ statement: KeyPath<HistoryStatements, SQLiteStatement>, since: USec, until: USec, exerciseKey: String, limit: Int
+        _ statement: KeyPath<HistoryStatements, SQLiteStatement>, since: USec, until: USec, exerciseKey: String,
+        limit: Int
     ) throws(StoreError) -> (rows: [[SQLiteValue]], more: Bool) {
         let cap = min(max(limit, 1), Self.maxHistoryRows)
         let rows = try reading { statements throws(SQLiteError) in
-            try Self.all(statements[keyPath: statement],
-                         [.integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .text(exerciseKey),
-                          .integer(Int64(cap + 1))])
+            try Self.all(
+                statements[keyPath: statement],
+                [
+                    .integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .text(exerciseKey),
+                    .integer(Int64(cap + 1)),
+                ])
         }
         return rows.count > cap ? (Array(rows.prefix(cap)), true) : (rows, false)
     }
@@ -211,11 +240,12 @@ extension TimerStore {
         }
     }
 
-    private static func all(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(SQLiteError) -> [[SQLiteValue]] {
+    private static func all(
+        _ statement: SQLiteStatement, _ values: [SQLiteValue]
+    ) throws(SQLiteError) -> [[SQLiteValue]] {
         try statement.bind(values)
         var rows: [[SQLiteValue]] = []
         while try statement.step() { rows.append(statement.columns()) }
         return rows
     }
 }
-

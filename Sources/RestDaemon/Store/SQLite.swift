@@ -49,7 +49,8 @@ final class SQLiteDatabase {
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         self.path = path
         // NOMUTEX: one thread only. EXRESCODE: extended codes tell a short read from other I/O errors.
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(path, &opened, flags, nil)
@@ -129,10 +130,12 @@ final class SQLiteDatabase {
 
     fileprivate static func error(_ status: Int32, _ handle: OpaquePointer?) -> SQLiteError {
         let extended = handle.map { sqlite3_extended_errcode($0) } ?? status
-        let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let message =
+            handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(status))
-        return SQLiteError(code: status & 0xFF, extendedCode: extended == SQLITE_OK ? status : extended,
-                           message: message)
+        return SQLiteError(
+            code: status & 0xFF, extendedCode: extended == SQLITE_OK ? status : extended,
+            message: message)
     }
 }
 

@@ -46,9 +46,10 @@ enum StoreFiles {
 
     /// A fresh private directory for scratch copies, under $XDG_RUNTIME_DIR or $TMPDIR or /tmp.
     static func makeScratchDirectory() throws(StoreError) -> String {
-        let candidates = ["XDG_RUNTIME_DIR", "TMPDIR"].compactMap { (name: String) -> String? in
-            getenv(name).map { String(cString: $0) }
-        } + ["/tmp"]
+        let candidates =
+            ["XDG_RUNTIME_DIR", "TMPDIR"].compactMap { (name: String) -> String? in
+                getenv(name).map { String(cString: $0) }
+            } + ["/tmp"]
         let base = candidates.first { !$0.isEmpty && access($0, W_OK) == 0 } ?? "/tmp"
         var template = Array("\(base)/restd-readonly.XXXXXX".utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {

@@ -51,8 +51,10 @@ final class TimerStore {
         }
     }
 
-    private init(path: String, database: SQLiteDatabase, movedAsideReason: String?, readOnlyReason: String? = nil,
-                 scratchDirectory: String? = nil) throws(StoreError) {
+    private init(
+        path: String, database: SQLiteDatabase, movedAsideReason: String?, readOnlyReason: String? = nil,
+        scratchDirectory: String? = nil
+    ) throws(StoreError) {
         self.path = path
         self.database = database
         self.movedAsideReason = movedAsideReason
@@ -116,8 +118,9 @@ final class TimerStore {
                 for suffix in ["", "-wal", "-shm"] { unlink(copy + suffix) }
             }
             let database = try openWritable(copy)
-            return try TimerStore(path: path, database: database, movedAsideReason: problem,
-                                  readOnlyReason: readOnlyReason, scratchDirectory: scratch)
+            return try TimerStore(
+                path: path, database: database, movedAsideReason: problem,
+                readOnlyReason: readOnlyReason, scratchDirectory: scratch)
         } catch {
             StoreFiles.removeScratchDirectory(scratch)
             throw error
@@ -154,7 +157,7 @@ final class TimerStore {
             try checker.execute("BEGIN")
             defer { try? checker.execute("COMMIT") }
             return try schemaProblem(checker, path: path)
-        } catch where isFileProblem(error, path: path) {
+        } catch  where isFileProblem(error, path: path) {
             return "\(path) cannot be read: \(error.reason)"
         } catch {
             throw StoreError(description: "could not read the state file \(path): \(error.reason)")
@@ -235,7 +238,8 @@ final class TimerStore {
         do {
             let database = try SQLiteDatabase(path: path)
             guard try database.strings("PRAGMA journal_mode = WAL") == ["wal"] else {
-                throw StoreError(description: "could not open the state file \(path): could not switch to WAL journal mode")
+                throw StoreError(
+                    description: "could not open the state file \(path): could not switch to WAL journal mode")
             }
             // WAL's usual NORMAL may lose the last commits on power loss; FULL does not.
             try database.execute("PRAGMA synchronous = FULL")
@@ -383,7 +387,7 @@ final class TimerStore {
     /// by position (hashing each name for each row was most of the cost of loading 10,000 timers).
     private enum Column: Int, CaseIterable {
         case id, label, next, notify, base_duration_usec, state, duration_usec, started_at_usec, ends_at_usec,
-             remaining_usec, expired_at_usec, updated_at_usec
+            remaining_usec, expired_at_usec, updated_at_usec
         // Schema 2.
         case warn_usec, warned
         // Schema 3.
@@ -407,10 +411,13 @@ final class TimerStore {
     /// The steps from each older schema version to the next; `from` is the version they start at.
     /// A column added here gets a default, so that rows written by an older restd stay valid.
     private static let migrations: [(from: Int64, sql: String)] = [
-        (1, """
+        (
+            1,
+            """
             ALTER TABLE timers ADD COLUMN warn_usec INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE timers ADD COLUMN warned INTEGER NOT NULL DEFAULT 0
-            """),
+            """
+        ),
         (2, "ALTER TABLE timers ADD COLUMN rest_source TEXT NOT NULL DEFAULT '';\n" + HistorySchema.create),
     ]
 

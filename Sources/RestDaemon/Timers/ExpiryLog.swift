@@ -9,11 +9,14 @@ struct ExpiryLog {
     func timersChanged(_ events: [TimerEvent]) {
         for case .expired(let id, let deadline, let fired) in events {
             let late = fired > deadline ? fired - deadline : 0
-            logger.info("timer \(id.rawValue) expired",
-                        metadata: [LogMessageID.metadataKey: .string(LogMessageID.timerExpired),
-                                   "timer_id": .string(id.rawValue),
-                                   "deadline_usec": .stringConvertible(deadline),
-                                   "late_usec": .stringConvertible(late)])
+            logger.info(
+                "timer \(id.rawValue) expired",
+                metadata: [
+                    LogMessageID.metadataKey: .string(LogMessageID.timerExpired),
+                    "timer_id": .string(id.rawValue),
+                    "deadline_usec": .stringConvertible(deadline),
+                    "late_usec": .stringConvertible(late),
+                ])
         }
     }
 }

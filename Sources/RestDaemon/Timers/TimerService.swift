@@ -42,8 +42,10 @@ final class TimerService {
     /// Called, in order, with every set once it is committed (after the timer listeners).
     var setListeners: [(PlannedSet) -> Void] = []
 
-    init(book: TimerBook, training: TrainingBook, store: TimerStore, clock: TimeSource, loop: EventLoop,
-         logger: Logger) throws(SystemError) {
+    init(
+        book: TimerBook, training: TrainingBook, store: TimerStore, clock: TimeSource, loop: EventLoop,
+        logger: Logger
+    ) throws(SystemError) {
         self.book = book
         self.training = training
         self.store = store
@@ -78,8 +80,9 @@ final class TimerService {
             try store.commit(plan.events, history: plan.history, pruneBeforeUSec: prune)
         } catch {
             logger.error("could not store a change, refusing it: \(error)")
-            throw DBusError(name: RestErrorName.storageFailed,
-                            message: "the change could not be saved (\(error)); nothing was changed")
+            throw DBusError(
+                name: RestErrorName.storageFailed,
+                message: "the change could not be saved (\(error)); nothing was changed")
         }
         training.apply(plan.history)
         apply(plan.events, now: now)

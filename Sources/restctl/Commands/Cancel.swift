@@ -39,7 +39,9 @@ extension Restctl {
                 """)
 
         func run() throws {
-            try RestdConnection.withClient { client throws(ClientError) in try client.cancelTimers { $0.state == "expired" } }
+            try RestdConnection.withClient { client throws(ClientError) in
+                try client.cancelTimers { $0.state == "expired" }
+            }
         }
     }
 }

@@ -19,8 +19,10 @@ extension Restctl {
                 chose the rest (rest_source).
                 """)
 
-        @Option(help: ArgumentHelp("The exercise (1 to 64 bytes; case and surrounding spaces do not matter). "
-                                   + "Default: the previous set's on this timer.", valueName: "name"))
+        @Option(
+            help: ArgumentHelp(
+                "The exercise (1 to 64 bytes; case and surrounding spaces do not matter). "
+                    + "Default: the previous set's on this timer.", valueName: "name"))
         var exercise: String?
 
         @Option(help: ArgumentHelp("Repetitions done (0 to 10,000).", valueName: "n"))
@@ -32,7 +34,8 @@ extension Restctl {
         @Flag(help: "The set failed: the rest is longer (failed_rest, or failed_extra more).")
         var failed = false
 
-        @Option(help: ArgumentHelp("The rest, chosen by hand (90, 2m, 1:30); wins over every rule.", valueName: "duration"))
+        @Option(
+            help: ArgumentHelp("The rest, chosen by hand (90, 2m, 1:30); wins over every rule.", valueName: "duration"))
         var rest: String?
 
         @OptionGroup var timer: TimerSelection
@@ -58,16 +61,18 @@ extension Restctl {
                 throw RestctlError(.usage, "--weight \(weight) is out of range: give 0 to 1,000 kg")
             }
             let restUSec = try rest.map { text throws(RestctlError) in try durationUSec(text, as: .setRest) }
-            return SetInput(exercise: exercise, reps: reps.map { UInt32($0) }, weightKg: weight, failed: failed,
-                            restUSec: restUSec)
+            return SetInput(
+                exercise: exercise, reps: reps.map { UInt32($0) }, weightKg: weight, failed: failed,
+                restUSec: restUSec)
         }
 
         func run() throws {
             let id = try timer.timerID()
             let set = try input()
             let complete = { (client: RestdClient) throws(ClientError) -> Void in
-                try client.completeSet(id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
-                                       failed: set.failed, restUSec: set.restUSec)
+                try client.completeSet(
+                    id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
+                    failed: set.failed, restUSec: set.restUSec)
             }
             let result = Result { () throws(RestctlError) in try RestdConnection.act(on: id, output: output, complete) }
             if case .failure(let failure) = result, failure.isInvalidArgs {

@@ -4,8 +4,10 @@ import RestCore
 
 /// `--since`, `--until` and `--exercise`, shared by history and stats.
 struct HistorySelection: ParsableArguments {
-    @Option(help: ArgumentHelp("From this time: an age (7d, 2w, 12h), today, yesterday, or a local date "
-                               + "(2026-11-23, \"2026-11-23 18:00\").", valueName: "when"))
+    @Option(
+        help: ArgumentHelp(
+            "From this time: an age (7d, 2w, 12h), today, yesterday, or a local date "
+                + "(2026-11-23, \"2026-11-23 18:00\").", valueName: "when"))
     var since: String?
 
     @Option(help: ArgumentHelp("Up to this time (same forms); default: now.", valueName: "when"))
@@ -23,7 +25,9 @@ struct HistorySelection: ParsableArguments {
     func window(defaultSince: String, now: UInt64) throws(RestctlError) -> (since: UInt64, until: UInt64) {
         do throws(InputError) {
             let start = try HistoryWindow.instant(since ?? defaultSince, option: "--since", now: now)
-            let end = try until.map { text throws(InputError) in try HistoryWindow.instant(text, option: "--until", now: now) } ?? 0
+            let end =
+                try until.map { text throws(InputError) in try HistoryWindow.instant(text, option: "--until", now: now)
+                } ?? 0
             if end != 0, end <= start {
                 throw InputError("--until is not after --since; give a later --until or an earlier --since")
             }

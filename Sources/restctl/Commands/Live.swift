@@ -23,7 +23,8 @@ extension Restctl {
                 text; in key=value lines, quote a text with spaces as "…", with \\" and \\\\ inside.
                 """)
 
-        @Option(name: .customLong("heart-rate"), help: ArgumentHelp("Heart rate in beats per minute.", valueName: "bpm"))
+        @Option(
+            name: .customLong("heart-rate"), help: ArgumentHelp("Heart rate in beats per minute.", valueName: "bpm"))
         var heartRate: Int64?
 
         @Option(help: ArgumentHelp("How many sets are done (progress_done).", valueName: "n"))
@@ -38,8 +39,10 @@ extension Restctl {
         @Option(help: ArgumentHelp("The workout's name.", valueName: "text"))
         var workout: String?
 
-        @Option(name: .customLong("set"),
-                help: ArgumentHelp("Any field, typed as in --stdin lines (x_zone=3); may be repeated.", valueName: "key=value"))
+        @Option(
+            name: .customLong("set"),
+            help: ArgumentHelp(
+                "Any field, typed as in --stdin lines (x_zone=3); may be repeated.", valueName: "key=value"))
         var assignments: [String] = []
 
         @Flag(help: "End the activity: clear every field.")
@@ -49,7 +52,8 @@ extension Restctl {
         var stdin = false
 
         func validate() throws {
-            let hasFields = heartRate != nil || done != nil || total != nil || exercise != nil || workout != nil
+            let hasFields =
+                heartRate != nil || done != nil || total != nil || exercise != nil || workout != nil
                 || !assignments.isEmpty
             if stdin && (hasFields || end) {
                 throw ValidationError("--stdin reads every update from standard input; give no fields or --end with it")
@@ -58,8 +62,9 @@ extension Restctl {
                 throw ValidationError("--end clears every field; give no fields with it")
             }
             if !stdin && !end && !hasFields {
-                throw ValidationError("give at least one field (--heart-rate, --done, --total, --exercise, --workout, "
-                    + "--set KEY=VALUE), --end or --stdin.")
+                throw ValidationError(
+                    "give at least one field (--heart-rate, --done, --total, --exercise, --workout, "
+                        + "--set KEY=VALUE), --end or --stdin.")
             }
             do {
                 _ = try fields()
@@ -76,8 +81,9 @@ extension Restctl {
         }
 
         private func fields() throws(InputError) -> [String: LiveInput.Value] {
-            try LiveInput.fields(heartRate: heartRate, done: done, total: total, exercise: exercise, workout: workout,
-                                 assignments: assignments)
+            try LiveInput.fields(
+                heartRate: heartRate, done: done, total: total, exercise: exercise, workout: workout,
+                assignments: assignments)
         }
 
         /// One update per line over one connection; a bad line is reported and skipped.
@@ -112,7 +118,9 @@ extension Restctl {
                 } catch {
                     let failure = RestctlError(error)
                     // Anything but a refusal of this very line (restd or the bus gone) ends the stream.
-                    guard failure.kind == .refused else { throw RestctlError(failure.kind, "line \(number): \(failure.message)") }
+                    guard failure.kind == .refused else {
+                        throw RestctlError(failure.kind, "line \(number): \(failure.message)")
+                    }
                     skipped += 1
                     StandardError.write("restctl: line \(number): \(failure.oneLine)\n")
                 }
@@ -127,8 +135,10 @@ extension Restctl {
                     throw RestctlError(.unavailable, "after line \(number): \(RestctlError(error).message)")
                 }
                 guard owner == receiver else {
-                    throw RestctlError(.unavailable, "after line \(number): restd stopped, and the live fields sent "
-                        + "went with it; send them again once it runs: \(ServiceHint.startRestd)")
+                    throw RestctlError(
+                        .unavailable,
+                        "after line \(number): restd stopped, and the live fields sent "
+                            + "went with it; send them again once it runs: \(ServiceHint.startRestd)")
                 }
             }
             if skipped > 0 {

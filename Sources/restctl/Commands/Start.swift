@@ -14,9 +14,10 @@ extension Restctl {
                 (with a note on stderr and the signal's status) but not the timer.
                 """)
 
-        @Argument(help: ArgumentHelp(
-            "How long to rest: 90, 90s, 1m30s, 1:30, 1h2m3s or 1:02:03. Without it, restd's default_duration (90 s unless configured).",
-            valueName: "duration"))
+        @Argument(
+            help: ArgumentHelp(
+                "How long to rest: 90, 90s, 1m30s, 1:30, 1h2m3s or 1:02:03. Without it, restd's default_duration (90 s unless configured).",
+                valueName: "duration"))
         var duration: String?
 
         @Option(help: ArgumentHelp("What the rest is for.", valueName: "text"))
@@ -28,8 +29,10 @@ extension Restctl {
         @Flag(name: .customLong("no-notify"), help: "Send no desktop notification when it runs out.")
         var noNotify = false
 
-        @Option(help: ArgumentHelp("Warn with a notification this long before the end (e.g. 10s).",
-                                   valueName: "duration"))
+        @Option(
+            help: ArgumentHelp(
+                "Warn with a notification this long before the end (e.g. 10s).",
+                valueName: "duration"))
         var warn: String?
 
         @Flag(help: "Wait until the rest is over, with a countdown in a terminal.")
@@ -52,11 +55,14 @@ extension Restctl {
             let warnUSec = try warn.map { text throws(RestctlError) in try durationUSec(text, as: .warning) }
             // Without a duration, the rest is restd's default_duration: asked first, so that
             // --warn is checked against it like against a duration given here.
-            let usec = try given ?? RestdConnection.withClient { client throws(ClientError) in try client.defaultDurationUSec() }
+            let usec =
+                try given
+                ?? RestdConnection.withClient { client throws(ClientError) in try client.defaultDurationUSec() }
             if let warn, let warnUSec { try checkWarning(warn, warnUSec: warnUSec, restUSec: usec) }
             let start = { (client: RestdClient) throws(ClientError) -> Void in
-                _ = try client.start(id: id, durationUSec: usec, label: label, next: next,
-                                 notify: noNotify ? false : nil, warnUSec: warnUSec)
+                _ = try client.start(
+                    id: id, durationUSec: usec, label: label, next: next,
+                    notify: noNotify ? false : nil, warnUSec: warnUSec)
             }
             if wait {
                 try RestWait(timerID: id, output: output).run(starting: start)

@@ -21,7 +21,9 @@ extension Restctl {
         func run() throws {
             let delta = -Int64(try durationUSec(duration, as: .taken))  // at most 24 h
             let id = try timer.timerID()
-            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in try client.adjust(id: id, deltaUSec: delta) }
+            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in
+                try client.adjust(id: id, deltaUSec: delta)
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RestClient
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,8 +47,10 @@ extension Restctl {
             }
             let range = LiveInput.subscriberRateHz
             guard rate.isFinite, range.contains(rate) else {
-                throw RestctlError(.usage, "--rate \(number(rate)) is out of range: give \(number(range.lowerBound)) to "
-                    + "\(number(range.upperBound)) updates per second")
+                throw RestctlError(
+                    .usage,
+                    "--rate \(number(rate)) is out of range: give \(number(range.lowerBound)) to "
+                        + "\(number(range.upperBound)) updates per second")
             }
         }
 
@@ -74,7 +77,8 @@ extension Restctl {
                     guard line != previous else { return true }
                     previous = line
                     if inPlace {
-                        writeError = StandardOutput.write("\r" + Terminal.fitted(line, columns: Terminal.columns()) + "\u{1B}[K")
+                        writeError = StandardOutput.write(
+                            "\r" + Terminal.fitted(line, columns: Terminal.columns()) + "\u{1B}[K")
                     } else {
                         writeError = StandardOutput.writeLine(line)
                     }

@@ -1,6 +1,6 @@
 import CDBus
-import Glibc
 import DBusKit
+import Glibc
 import RestProtocol
 
 /// A client connection of the bench, used from one thread: blocking calls (DBusKit) for
@@ -19,10 +19,13 @@ final class BusClient {
 
     /// One blocking call; an error reply is thrown.
     @discardableResult
-    func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
-              _ arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = 120_000) throws -> [DBusValue] {
+    func call(
+        _ destination: String, _ path: String, _ interface: String, _ member: String,
+        _ arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = 120_000
+    ) throws -> [DBusValue] {
         do {
-            let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+            let message = try Message.methodCall(
+                destination: destination, path: path, interface: interface, member: member)
             try message.append(arguments)
             return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds).arguments()
         } catch {
@@ -51,8 +54,10 @@ final class BusClient {
     /// released here), for `duration` seconds or until `count` calls have been answered.
     /// Only replies before the end of the window count; calls still in flight then are
     /// drained and not counted.
-    func pipeline(window: Int, duration: Double? = nil, count: Int? = nil,
-                  _ next: (Int) -> OpaquePointer) throws -> PipelineResult {
+    func pipeline(
+        window: Int, duration: Double? = nil, count: Int? = nil,
+        _ next: (Int) -> OpaquePointer
+    ) throws -> PipelineResult {
         precondition(duration != nil || count != nil)
         var result = PipelineResult()
         var inFlight = 0
@@ -111,19 +116,25 @@ final class BusClient {
     func startTimers(_ timers: [(id: String, durationUSec: UInt64)], window: Int = 64) throws -> PipelineResult {
         let result = try pipeline(window: window, count: timers.count) { i in
             let timer = timers[i]
-            return RawMessage.call(RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Start",
-                                   [.string(timer.id), .uint64(timer.durationUSec),
-                                    .vardict([StartOption.label: .string(Self.label(timer.id))])])
+            return RawMessage.call(
+                RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Start",
+                [
+                    .string(timer.id), .uint64(timer.durationUSec),
+                    .vardict([StartOption.label: .string(Self.label(timer.id))]),
+                ])
         }
         if result.errors > 0 {
-            throw BenchError("\(result.errors) of \(timers.count) Start calls failed; the first: \(result.firstError ?? "?")")
+            throw BenchError(
+                "\(result.errors) of \(timers.count) Start calls failed; the first: \(result.firstError ?? "?")")
         }
         return result
     }
 
     /// Sends `message` (released here) and waits for its reply: the seconds from sending to
     /// the reply's arrival (read, not parsed) and the reply's size in bytes.
-    func timedCall(_ message: OpaquePointer, timeoutMilliseconds: Int32 = 120_000) throws -> (seconds: Double, bytes: Int) {
+    func timedCall(
+        _ message: OpaquePointer, timeoutMilliseconds: Int32 = 120_000
+    ) throws -> (seconds: Double, bytes: Int) {
         defer { dbus_message_unref(message) }
         var error = CDBus.DBusError()
         dbus_error_init(&error)
@@ -147,12 +158,13 @@ final class BusClient {
 
     /// Every timer's EndsAtUSec (CLOCK_REALTIME µs) and State, by id, from GetManagedObjects.
     func timers() throws -> [String: (endsAt: Int64, state: String)] {
-        let reply = try call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+        let reply = try call(
+            RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
         var timers: [String: (endsAt: Int64, state: String)] = [:]
         for object in reply.first?.dictEntries ?? [] {
             guard let interfaces = object.value.dictEntries,
-                  let timer = interfaces.first(where: { $0.key.string == RestBus.timerInterface })?.value.vardictEntries,
-                  let id = timer[TimerProperty.id]?.string
+                let timer = interfaces.first(where: { $0.key.string == RestBus.timerInterface })?.value.vardictEntries,
+                let id = timer[TimerProperty.id]?.string
             else { continue }
             timers[id] = (Int64(timer[TimerProperty.endsAtUSec]?.uint64 ?? 0), timer[TimerProperty.state]?.string ?? "")
         }

@@ -34,7 +34,9 @@ final class SignalRecorder: Sendable {
                 for rule in matches { try client.connection.addMatch(rule) }
                 try setup(client)
             } catch {
-                state.withLock { $0.setupError = "\(error)"; $0.ready = true }
+                state.withLock {
+                    $0.setupError = "\(error)"; $0.ready = true
+                }
                 return
             }
             state.withLock { $0.ready = true }
@@ -46,7 +48,8 @@ final class SignalRecorder: Sendable {
                 var arrived: [String: Int] = [:]
                 while let message = dbus_connection_pop_message(client.raw) {
                     let interface = dbus_message_get_interface(message).map { String(cString: $0) }
-                    if dbus_message_get_type(message) == CDBUS_MESSAGE_TYPE_SIGNAL, interface != "org.freedesktop.DBus" {
+                    if dbus_message_get_type(message) == CDBUS_MESSAGE_TYPE_SIGNAL, interface != "org.freedesktop.DBus"
+                    {
                         queued.append((now, message))
                         let member = dbus_message_get_member(message).map { String(cString: $0) } ?? ""
                         arrived[member, default: 0] += 1
@@ -120,37 +123,45 @@ final class FakeNotificationServer: Sendable {
             do {
                 client = try BusClient(address: address)
                 server = try ObjectServer(connection: client.connection)
-                server.export(path: "/org/freedesktop/Notifications", interfaces: [
-                    ExportedInterface(Self.interface, call: { call throws(DBusKit.DBusError) in
-                        switch call.member {
-                        case "GetCapabilities":
-                            return [.strings(["actions", "body"])]
-                        case "GetServerInformation":
-                            return [.string("restd-bench"), .string("restd"), .string("1"), .string("1.2")]
-                        case "Notify":
-                            let a = call.arguments
-                            nextID += 1
-                            let replaces = a[1].uint64.map { UInt32(truncatingIfNeeded: $0) } ?? 0
-                            let id = replaces != 0 ? replaces : nextID
-                            let note = Notification(arrivalNSec: batchArrival, id: id, appName: a[0].string ?? "",
-                                                    summary: a[3].string ?? "", body: a[4].string ?? "",
-                                                    hints: a[6].vardictEntries ?? [:])
-                            state.withLock { $0.notifications.append(note) }
-                            return [.uint32(id)]
-                        case "CloseNotification":
-                            server.emitSignal(path: "/org/freedesktop/Notifications", interface: Self.interface.name,
-                                              name: "NotificationClosed", arguments: [call.arguments[0], .uint32(3)])
-                            return []
-                        default:
-                            throw DBusKit.DBusError(.unknownMethod, "no method \(call.member)")
-                        }
-                    }),
-                ])
+                server.export(
+                    path: "/org/freedesktop/Notifications",
+                    interfaces: [
+                        ExportedInterface(
+                            Self.interface,
+                            call: { call throws(DBusKit.DBusError) in
+                                switch call.member {
+                                case "GetCapabilities":
+                                    return [.strings(["actions", "body"])]
+                                case "GetServerInformation":
+                                    return [.string("restd-bench"), .string("restd"), .string("1"), .string("1.2")]
+                                case "Notify":
+                                    let a = call.arguments
+                                    nextID += 1
+                                    let replaces = a[1].uint64.map { UInt32(truncatingIfNeeded: $0) } ?? 0
+                                    let id = replaces != 0 ? replaces : nextID
+                                    let note = Notification(
+                                        arrivalNSec: batchArrival, id: id, appName: a[0].string ?? "",
+                                        summary: a[3].string ?? "", body: a[4].string ?? "",
+                                        hints: a[6].vardictEntries ?? [:])
+                                    state.withLock { $0.notifications.append(note) }
+                                    return [.uint32(id)]
+                                case "CloseNotification":
+                                    server.emitSignal(
+                                        path: "/org/freedesktop/Notifications", interface: Self.interface.name,
+                                        name: "NotificationClosed", arguments: [call.arguments[0], .uint32(3)])
+                                    return []
+                                default:
+                                    throw DBusKit.DBusError(.unknownMethod, "no method \(call.member)")
+                                }
+                            })
+                    ])
                 guard try client.connection.requestName("org.freedesktop.Notifications") == .primaryOwner else {
                     throw BenchError("org.freedesktop.Notifications is owned already")
                 }
             } catch {
-                state.withLock { $0.setupError = "\(error)"; $0.ready = true }
+                state.withLock {
+                    $0.setupError = "\(error)"; $0.ready = true
+                }
                 return
             }
             state.withLock { $0.ready = true }
@@ -188,15 +199,20 @@ final class FakeNotificationServer: Sendable {
         name: "org.freedesktop.Notifications",
         methods: [
             .init("GetCapabilities", out: [.init("capabilities", .array(.string))]),
-            .init("Notify", in: [
-                .init("app_name", .string), .init("replaces_id", .uint32), .init("app_icon", .string),
-                .init("summary", .string), .init("body", .string), .init("actions", .array(.string)),
-                .init("hints", .dictionary(key: .string, value: .variant)), .init("expire_timeout", .int32),
-            ], out: [.init("id", .uint32)]),
+            .init(
+                "Notify",
+                in: [
+                    .init("app_name", .string), .init("replaces_id", .uint32), .init("app_icon", .string),
+                    .init("summary", .string), .init("body", .string), .init("actions", .array(.string)),
+                    .init("hints", .dictionary(key: .string, value: .variant)), .init("expire_timeout", .int32),
+                ], out: [.init("id", .uint32)]),
             .init("CloseNotification", in: [.init("id", .uint32)]),
-            .init("GetServerInformation", out: [
-                .init("name", .string), .init("vendor", .string), .init("version", .string), .init("spec_version", .string),
-            ]),
+            .init(
+                "GetServerInformation",
+                out: [
+                    .init("name", .string), .init("vendor", .string), .init("version", .string),
+                    .init("spec_version", .string),
+                ]),
         ],
         signals: [
             .init("NotificationClosed", [.init("id", .uint32), .init("reason", .uint32)]),

@@ -50,7 +50,7 @@ enum Proc {
     /// pages (the binary's and libraries' code and read-only data, shared and reclaimable), KiB.
     static func rssSplitKiB(_ pid: pid_t) -> (anonymous: Int, file: Int)? {
         guard let status = read("/proc/\(pid)/status"), let anonymous = field(status, "RssAnon"),
-              let file = field(status, "RssFile")
+            let file = field(status, "RssFile")
         else { return nil }
         return (anonymous, file)
     }

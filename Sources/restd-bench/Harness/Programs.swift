@@ -8,12 +8,17 @@ func which(_ program: String) -> String? {
 }
 
 /// Runs a program to its end and returns its standard output (for `swift --version`, git).
-func captureOutput(_ executable: String, _ arguments: [String],
-                   environment: [String: String] = ChildEnvironment.make()) -> String? {
+func captureOutput(
+    _ executable: String, _ arguments: [String],
+    environment: [String: String] = ChildEnvironment.make()
+) -> String? {
     guard let file = tmpfile() else { return nil }
     defer { fclose(file) }
-    guard let child = try? ChildProcess(executable: executable, arguments: arguments, environment: environment,
-                                        stdout: fileno(file)) else {
+    guard
+        let child = try? ChildProcess(
+            executable: executable, arguments: arguments, environment: environment,
+            stdout: fileno(file))
+    else {
         return nil
     }
     guard (child.wait(timeout: 20) ?? child.stop(grace: 1)) == .exited(0) else { return nil }

@@ -7,8 +7,10 @@ import DBusKit
 /// and string here is the bench's own and valid, which libdbus requires (it aborts otherwise).
 enum RawMessage {
     /// A new method call; the caller owns it (`dbus_message_unref`).
-    static func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
-                     _ arguments: [DBusValue] = []) -> OpaquePointer {
+    static func call(
+        _ destination: String, _ path: String, _ interface: String, _ member: String,
+        _ arguments: [DBusValue] = []
+    ) -> OpaquePointer {
         guard let message = dbus_message_new_method_call(destination, path, interface, member) else {
             fatalError("out of memory")
         }
@@ -48,7 +50,8 @@ enum RawMessage {
             dbus_message_iter_close_container(&iter, &sub)
         case .dictionary(let key, let valueType, let entries):
             var sub = DBusMessageIter()
-            dbus_message_iter_open_container(&iter, CDBUS_TYPE_ARRAY, "{" + key.signature + valueType.signature + "}", &sub)
+            dbus_message_iter_open_container(
+                &iter, CDBUS_TYPE_ARRAY, "{" + key.signature + valueType.signature + "}", &sub)
             for entry in entries {
                 var pair = DBusMessageIter()
                 dbus_message_iter_open_container(&sub, CDBUS_TYPE_DICT_ENTRY, nil, &pair)
@@ -94,7 +97,8 @@ enum RawMessage {
             var p: UnsafePointer<CChar>?
             dbus_message_iter_get_basic(&iter, &p)
             let s = p.map { String(cString: $0) } ?? ""
-            return type == CDBUS_TYPE_STRING ? .string(s) : type == CDBUS_TYPE_OBJECT_PATH ? .objectPath(s) : .signature(s)
+            return type == CDBUS_TYPE_STRING
+                ? .string(s) : type == CDBUS_TYPE_OBJECT_PATH ? .objectPath(s) : .signature(s)
         case CDBUS_TYPE_VARIANT:
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)

@@ -14,8 +14,10 @@ final class RestdProcess {
     /// Starts restd and waits until it says READY=1 (it owns its name then).
     /// - systemBus: the system bus restd follows BlueZ on; nil for none (a socket that does not
     ///   exist, so that the machine's own bluetoothd never takes part in a measurement).
-    init(binary: String, bus: PrivateBus, stateDirectory: String, work: TempDirectory,
-         arguments: [String] = [], systemBus: PrivateBus? = nil, timeout: Double = 60) throws {
+    init(
+        binary: String, bus: PrivateBus, stateDirectory: String, work: TempDirectory,
+        arguments: [String] = [], systemBus: PrivateBus? = nil, timeout: Double = 60
+    ) throws {
         let notify = try NotifySocket(path: work.path("notify-\(UInt32.random(in: 0...UInt32.max))"))
         logPath = work.path("restd-\(UInt32.random(in: 0...UInt32.max)).log")
         let log = try openLogFile(logPath)
@@ -25,9 +27,10 @@ final class RestdProcess {
             "DBUS_SYSTEM_BUS_ADDRESS": systemBus?.address ?? "unix:path=" + work.path("no-system-bus"),
         ])
         let started = Clock.monotonic
-        child = try ChildProcess(executable: binary,
-                                 arguments: ["--address", bus.address, "--state-dir", stateDirectory] + arguments,
-                                 environment: environment, stdout: log, stderr: log)
+        child = try ChildProcess(
+            executable: binary,
+            arguments: ["--address", bus.address, "--state-dir", stateDirectory] + arguments,
+            environment: environment, stdout: log, stderr: log)
         guard let ready = try? notify.arrival(of: "READY=1", timeout: timeout) else {
             let status = child.wait(timeout: 0.1)?.status
             let what = status.map { "exited (status \($0))" } ?? "did not say READY=1 within \(timeout) s"

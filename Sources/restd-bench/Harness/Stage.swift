@@ -25,7 +25,8 @@ final class BenchContext {
         }
         benchExecutable = executable
         let directory = (executable as NSString).deletingLastPathComponent
-        self.restd = restd.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        self.restd =
+            restd.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
             ?? directory + "/restd"
         restctl = directory + "/restctl"
         restdIsOwnBuild = self.restd == directory + "/restd"
@@ -65,8 +66,9 @@ final class Stage {
     @discardableResult
     func startRestd(systemBus: PrivateBus? = nil) throws -> RestdProcess {
         stopRestd()
-        let process = try RestdProcess(binary: context.restd, bus: bus, stateDirectory: stateDirectory, work: work,
-                                       systemBus: systemBus)
+        let process = try RestdProcess(
+            binary: context.restd, bus: bus, stateDirectory: stateDirectory, work: work,
+            systemBus: systemBus)
         restd = process
         return process
     }
@@ -74,7 +76,10 @@ final class Stage {
     func stopRestd() {
         guard let restd else { return }
         let status = restd.stop()
-        if status != 0 { FileHandle.standardError.write(Data("restd-bench: restd exited with status \(status); its log:\n\(restd.log())\n".utf8)) }
+        if status != 0 {
+            FileHandle.standardError.write(
+                Data("restd-bench: restd exited with status \(status); its log:\n\(restd.log())\n".utf8))
+        }
         self.restd = nil
     }
 

@@ -24,8 +24,10 @@ struct Metric: Codable, Sendable {
     var values: [String: Double]
     var note: String?
 
-    init(_ scenario: Int, _ name: String, _ result: String, baseline: String? = nil, target: String? = nil,
-         verdict: Verdict = .info, values: [String: Double] = [:], note: String? = nil) {
+    init(
+        _ scenario: Int, _ name: String, _ result: String, baseline: String? = nil, target: String? = nil,
+        verdict: Verdict = .info, values: [String: Double] = [:], note: String? = nil
+    ) {
         self.scenario = scenario
         self.name = name
         self.result = result
@@ -74,7 +76,9 @@ struct MachineInfo: Codable, Sendable {
             .split(separator: "\n").first.map(String.init)
         let git = which("git")
         let commit = git.flatMap { captureOutput($0, ["rev-parse", "HEAD"]) }
-        let dirty = git.flatMap { captureOutput($0, ["status", "--porcelain", "--untracked-files=no"]) }.map { !$0.isEmpty }
+        let dirty = git.flatMap { captureOutput($0, ["status", "--porcelain", "--untracked-files=no"]) }.map {
+            !$0.isEmpty
+        }
         #if DEBUG
         let build = "debug"
         #else
@@ -100,7 +104,9 @@ struct BenchReport: Codable, Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(self)
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
         try data.write(to: URL(fileURLWithPath: path))
     }
 
@@ -109,7 +115,10 @@ struct BenchReport: Codable, Sendable {
         var rows: [[String]] = [["#", "Measure", "Result", "Baseline (same run)", "Target", "Verdict"]]
         for scenario in scenarios {
             if let error = scenario.error {
-                rows.append(["\(scenario.number)", scenario.title, "failed: \(error.split(separator: "\n").first ?? "")", "", "", "failed"])
+                rows.append([
+                    "\(scenario.number)", scenario.title, "failed: \(error.split(separator: "\n").first ?? "")", "", "",
+                    "failed",
+                ])
             }
             for m in scenario.metrics {
                 rows.append(["\(m.scenario)", m.name, m.result, m.baseline ?? "", m.target ?? "", m.verdict.rawValue])
@@ -117,9 +126,12 @@ struct BenchReport: Codable, Sendable {
         }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
-            "| " + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: " | ") + " |"
+            "| " + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: " | ")
+                + " |"
         }
-        var out = [line(rows[0]), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
+        var out = [
+            line(rows[0]), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|",
+        ]
         out += rows.dropFirst().map(line)
         return out.joined(separator: "\n")
     }

@@ -15,8 +15,9 @@ enum TimerfdFloor {
         lateness.reserveCapacity(samples)
         for _ in 0..<samples {
             let target = Clock.realtimeNSec + Int64(Double.random(in: 0.5...1.5) * meanGap * 1e9)
-            var spec = itimerspec(it_interval: timespec(),
-                                  it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
+            var spec = itimerspec(
+                it_interval: timespec(),
+                it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
             guard timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) == 0 else { return lateness }
             var expirations: UInt64 = 0
             while read(fd, &expirations, 8) < 0 && errno == EINTR {}
@@ -50,13 +51,14 @@ enum SignalFloor {
     static func run(_ spec: String) -> Never {
         let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
         guard parts.count == 3, let count = Int(parts[0]), let gap = Double(parts[1]),
-              let client = try? BusClient(address: parts[2])
+            let client = try? BusClient(address: parts[2])
         else { exit(2) }
         let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
         for _ in 0..<count {
             let target = Clock.realtimeNSec + Int64(Double.random(in: 0.5...1.5) * gap * 1e9)
-            var spec = itimerspec(it_interval: timespec(),
-                                  it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
+            var spec = itimerspec(
+                it_interval: timespec(),
+                it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
             timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
             var expirations: UInt64 = 0
             while read(fd, &expirations, 8) < 0 && errno == EINTR {}

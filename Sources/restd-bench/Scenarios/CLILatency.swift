@@ -21,35 +21,53 @@ enum CLILatency {
             let arguments: [String]
             var seconds: [Double] = []
         }
-        var tools = [Tool(name: "restctl status --json", executable: context.restctl, arguments: ["status", "--json", "--id", "cli"])]
+        var tools = [
+            Tool(
+                name: "restctl status --json", executable: context.restctl,
+                arguments: ["status", "--json", "--id", "cli"])
+        ]
         if let busctl = which("busctl") {
-            tools.append(Tool(name: "busctl get-property", executable: busctl, arguments: [
-                "--address=\(address)", "get-property", RestBus.name, path, RestBus.timerInterface, TimerProperty.endsAtUSec,
-            ]))
+            tools.append(
+                Tool(
+                    name: "busctl get-property", executable: busctl,
+                    arguments: [
+                        "--address=\(address)", "get-property", RestBus.name, path, RestBus.timerInterface,
+                        TimerProperty.endsAtUSec,
+                    ]))
         }
         if let gdbus = which("gdbus") {
-            tools.append(Tool(name: "gdbus call (GetAll)", executable: gdbus, arguments: [
-                "call", "--address", address, "--dest", RestBus.name, "--object-path", path,
-                "--method", "org.freedesktop.DBus.Properties.GetAll", RestBus.timerInterface,
-            ]))
+            tools.append(
+                Tool(
+                    name: "gdbus call (GetAll)", executable: gdbus,
+                    arguments: [
+                        "call", "--address", address, "--dest", RestBus.name, "--object-path", path,
+                        "--method", "org.freedesktop.DBus.Properties.GetAll", RestBus.timerInterface,
+                    ]))
         }
         if let dbusSend = which("dbus-send") {
-            tools.append(Tool(name: "dbus-send (Get)", executable: dbusSend, arguments: [
-                "--bus=\(address)", "--print-reply", "--dest=\(RestBus.name)", path, "org.freedesktop.DBus.Properties.Get",
-                "string:\(RestBus.timerInterface)", "string:\(TimerProperty.endsAtUSec)",
-            ]))
+            tools.append(
+                Tool(
+                    name: "dbus-send (Get)", executable: dbusSend,
+                    arguments: [
+                        "--bus=\(address)", "--print-reply", "--dest=\(RestBus.name)", path,
+                        "org.freedesktop.DBus.Properties.Get",
+                        "string:\(RestBus.timerInterface)", "string:\(TimerProperty.endsAtUSec)",
+                    ]))
         }
         // Each must work before it is timed (and this first run warms the page cache).
         for tool in tools {
-            guard let output = captureOutput(tool.executable, tool.arguments, environment: environment), !output.isEmpty else {
-                throw BenchError("\(tool.name) did not read the timer: \(tool.executable) \(tool.arguments.joined(separator: " "))")
+            guard let output = captureOutput(tool.executable, tool.arguments, environment: environment), !output.isEmpty
+            else {
+                throw BenchError(
+                    "\(tool.name) did not read the timer: \(tool.executable) \(tool.arguments.joined(separator: " "))")
             }
         }
         for _ in 0..<rounds {
             for i in tools.indices.shuffled() {
                 let started = Clock.monotonic
-                let child = try ChildProcess(executable: tools[i].executable, arguments: tools[i].arguments,
-                                             environment: environment)
+                let child = try ChildProcess(
+                    executable: tools[i].executable, arguments: tools[i].arguments,
+                    environment: environment)
                 let status = child.waitBlocking().status
                 let elapsed = Clock.monotonic - started
                 guard status == 0 else { throw BenchError("\(tools[i].name) exited with status \(status)") }
@@ -65,8 +83,9 @@ enum CLILatency {
         for tool in tools {
             guard let summary = Summary(tool.seconds.map { $0 * 1000 }) else { continue }
             let isRestctl = tool.name == restctl.name
-            var metric = Metric(5, tool.name, "median \(fixed(summary.p50)) ms, p90 \(fixed(summary.p90)) ms",
-                                values: summary.values.msKeys, note: "\(rounds) runs, alternated")
+            var metric = Metric(
+                5, tool.name, "median \(fixed(summary.p50)) ms, p90 \(fixed(summary.p90)) ms",
+                values: summary.values.msKeys, note: "\(rounds) runs, alternated")
             if isRestctl, let busctlMedian {
                 let ratio = restctlMedian / busctlMedian
                 metric.baseline = "\(fixed(ratio)) × busctl's median"

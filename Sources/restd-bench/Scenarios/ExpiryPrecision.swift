@@ -1,7 +1,7 @@
 import DBusKit
+import Glibc
 import ProcessHarness
 import RestProtocol
-import Glibc
 
 /// Scenario 1: how late restd's Expired signal (and its Notify, once restd sends them)
 /// arrives at a client, against the floor of an absolute timerfd sleep measured at the same
@@ -23,9 +23,10 @@ enum ExpiryPrecision {
         // bare timerfd sleep in a thread here, and a process that sleeps the same way and
         // then sends a signal through the bus (restd's path without restd's work).
         let meanGap = spreadSeconds / Double(spreadCount)
-        let signalFloor = try ChildProcess(executable: context.benchExecutable,
-                                           arguments: ["--signal-floor", "\(spreadCount):\(meanGap):\(stage.bus.address)"],
-                                           environment: ChildEnvironment.make())
+        let signalFloor = try ChildProcess(
+            executable: context.benchExecutable,
+            arguments: ["--signal-floor", "\(spreadCount):\(meanGap):\(stage.bus.address)"],
+            environment: ChildEnvironment.make())
         let floor = Locked<[Double]>([])
         let floorThread = BenchThread(name: "timerfd floor") {
             let samples = TimerfdFloor.measure(samples: spreadCount, meanGap: meanGap)
@@ -39,7 +40,9 @@ enum ExpiryPrecision {
         }
         let spreadRun = try ExpiryRun.start(spread, client: client, recorder: recorder)
         floorThread.join(timeout: spreadSeconds * 3 + 60)
-        if signalFloor.wait(timeout: spreadSeconds * 2 + 30) != .exited(0) { throw BenchError("the signal floor process failed") }
+        if signalFloor.wait(timeout: spreadSeconds * 2 + 30) != .exited(0) {
+            throw BenchError("the signal floor process failed")
+        }
 
         // Part B: many deadlines inside 100 ms, far enough ahead for every Start to be in.
         let startRate = max(spreadRun.startsPerSecond, 20)
@@ -57,33 +60,44 @@ enum ExpiryPrecision {
         context.floorP99 = floorSummary?.p99
         var metrics: [Metric] = []
         if let floorSummary {
-            metrics.append(Metric(1, "Floor: absolute CLOCK_REALTIME timerfd sleep, \(floorSummary.count) samples",
-                                  percentiles(floorSummary, digits: 3), values: floorSummary.values.msKeys))
+            metrics.append(
+                Metric(
+                    1, "Floor: absolute CLOCK_REALTIME timerfd sleep, \(floorSummary.count) samples",
+                    percentiles(floorSummary, digits: 3), values: floorSummary.values.msKeys))
         }
-        let busFloor = Summary(records.filter { $0.message.member == "Fired" }.compactMap { record in
-            record.message.arguments.first?.int64.map { Double(record.arrivalNSec - $0) / 1e6 }
-        })
+        let busFloor = Summary(
+            records.filter { $0.message.member == "Fired" }.compactMap { record in
+                record.message.arguments.first?.int64.map { Double(record.arrivalNSec - $0) / 1e6 }
+            })
         if let busFloor {
-            metrics.append(Metric(1, "Floor over the bus: the same sleep, then one signal via dbus-daemon",
-                                  percentiles(busFloor, digits: 3), values: busFloor.values.msKeys,
-                                  note: "a separate process; restd's path without restd's own work"))
+            metrics.append(
+                Metric(
+                    1, "Floor over the bus: the same sleep, then one signal via dbus-daemon",
+                    percentiles(busFloor, digits: 3), values: busFloor.values.msKeys,
+                    note: "a separate process; restd's path without restd's own work"))
         }
-        let floorText = [floorSummary.map { "floor p99 \(fixed($0.p99, 3)) ms" },
-                         busFloor.map { "over the bus \(fixed($0.p99, 3)) ms" }].compactMap { $0 }.joined(separator: "; ")
+        let floorText = [
+            floorSummary.map { "floor p99 \(fixed($0.p99, 3)) ms" },
+            busFloor.map { "over the bus \(fixed($0.p99, 3)) ms" },
+        ].compactMap { $0 }.joined(separator: "; ")
         let floorLimit = (floorSummary?.p99 ?? 0) + 5
 
         let spreadTitle = "\(spreadCount) timers over \(fixed(spreadSeconds, 0)) s"
         let spreadResult = spreadRun.analyse(records: records, notifications: notes)
         context.expiryP99 = spreadResult.expired?.p99
-        metrics += spreadResult.metrics(scenario: 1, title: spreadTitle, baseline: floorText,
-                                        target: "p99 ≤ floor p99 + 5 ms", limit: floorLimit, spreadMS: nil)
+        metrics += spreadResult.metrics(
+            scenario: 1, title: spreadTitle, baseline: floorText,
+            target: "p99 ≤ floor p99 + 5 ms", limit: floorLimit, spreadMS: nil)
 
         let burstTitle = "\(grouped(Double(burstCount))) timers within 100 ms"
         let burstResult = burstRun.analyse(records: records, notifications: notes)
-        metrics += burstResult.metrics(scenario: 1, title: burstTitle, baseline: floorText, target: "p99 < 50 ms",
-                                       limit: 50, spreadMS: burstRun.deadlineSpreadMS)
-        metrics.append(Metric(1, "Start calls (pipelined, 64 in flight), \(spreadCount) timers",
-                              "\(grouped(spreadRun.startsPerSecond)) calls/s", values: ["calls_per_s": spreadRun.startsPerSecond]))
+        metrics += burstResult.metrics(
+            scenario: 1, title: burstTitle, baseline: floorText, target: "p99 < 50 ms",
+            limit: 50, spreadMS: burstRun.deadlineSpreadMS)
+        metrics.append(
+            Metric(
+                1, "Start calls (pipelined, 64 in flight), \(spreadCount) timers",
+                "\(grouped(spreadRun.startsPerSecond)) calls/s", values: ["calls_per_s": spreadRun.startsPerSecond]))
         return metrics
     }
 }
@@ -106,15 +120,22 @@ struct ExpiryRun {
 
     /// Starts the timers (each Start's duration computed as it is sent, at least restd's
     /// minimum of 1 s), then waits until every Expired arrived.
-    static func start(_ timers: [(id: String, target: Int64)], client: BusClient, recorder: SignalRecorder) throws -> ExpiryRun {
+    static func start(
+        _ timers: [(id: String, target: Int64)], client: BusClient, recorder: SignalRecorder
+    ) throws -> ExpiryRun {
         let before = recorder.count("Expired")
         let result = try client.pipeline(window: 64, count: timers.count) { i in
             let duration = max(1_000_000, timers[i].target - Clock.realtimeUSec)
-            return RawMessage.call(RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Start",
-                                   [.string(timers[i].id), .uint64(UInt64(duration)),
-                                    .vardict(["label": .string(BusClient.label(timers[i].id))])])
+            return RawMessage.call(
+                RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Start",
+                [
+                    .string(timers[i].id), .uint64(UInt64(duration)),
+                    .vardict(["label": .string(BusClient.label(timers[i].id))]),
+                ])
         }
-        if result.errors > 0 { throw BenchError("\(result.errors) Start calls failed; the first: \(result.firstError ?? "?")") }
+        if result.errors > 0 {
+            throw BenchError("\(result.errors) Start calls failed; the first: \(result.firstError ?? "?")")
+        }
         let startsDone = Clock.realtimeUSec
         let ids = Set(timers.map(\.id))
         let published = try client.timers().filter { ids.contains($0.key) }
@@ -127,8 +148,9 @@ struct ExpiryRun {
         }
         // A notification follows its Expired closely; give stragglers a moment.
         Clock.sleep(0.3)
-        return ExpiryRun(ids: ids, deadlines: deadlines, startsPerSecond: Double(result.sent) / max(result.seconds, 1e-9),
-                         startsOverlapUSec: startsDone - (deadlines.values.min() ?? startsDone))
+        return ExpiryRun(
+            ids: ids, deadlines: deadlines, startsPerSecond: Double(result.sent) / max(result.seconds, 1e-9),
+            startsOverlapUSec: startsDone - (deadlines.values.min() ?? startsDone))
     }
 
     struct Analysis {
@@ -162,9 +184,10 @@ struct ExpiryRun {
             matched += 1
             notify.append(Double(note.arrivalNSec / 1000 - deadline) / 1000)
         }
-        return Analysis(expected: ids.count, expired: Summary(expired), inDaemon: Summary(inDaemon),
-                        notify: Summary(notify), notificationsSeen: notifications.isEmpty ? 0 : matched,
-                        startsOverlapUSec: startsOverlapUSec)
+        return Analysis(
+            expected: ids.count, expired: Summary(expired), inDaemon: Summary(inDaemon),
+            notify: Summary(notify), notificationsSeen: notifications.isEmpty ? 0 : matched,
+            startsOverlapUSec: startsOverlapUSec)
     }
 
     /// The timer a notification is about: the "[id]" label the bench gave it, in the summary,
@@ -188,35 +211,47 @@ struct ExpiryRun {
 }
 
 extension ExpiryRun.Analysis {
-    func metrics(scenario: Int, title: String, baseline: String?, target: String, limit: Double, spreadMS: Double?) -> [Metric] {
+    func metrics(
+        scenario: Int, title: String, baseline: String?, target: String, limit: Double, spreadMS: Double?
+    ) -> [Metric] {
         var metrics: [Metric] = []
         let spreadNote = spreadMS.map { "deadlines spread over \(fixed($0, 1)) ms" }
-        let overlapNote = startsOverlapUSec > 0
+        let overlapNote =
+            startsOverlapUSec > 0
             ? "the Start calls ended \(fixed(Double(startsOverlapUSec) / 1000, 0)) ms after the first deadline" : nil
         if let expired {
             let complete = expired.count == expected
             var values = expired.values.msKeys
             values["expected"] = Double(expected)
-            metrics.append(Metric(scenario, "Expired lateness, \(title)", percentiles(expired),
-                                  baseline: baseline, target: target, verdict: Verdict(complete && expired.p99 <= limit),
-                                  values: values,
-                                  note: [complete ? nil : "only \(expired.count) of \(expected) arrived", spreadNote, overlapNote]
-                                      .compactMap { $0 }.joined(separator: "; ").nilIfEmpty))
+            metrics.append(
+                Metric(
+                    scenario, "Expired lateness, \(title)", percentiles(expired),
+                    baseline: baseline, target: target, verdict: Verdict(complete && expired.p99 <= limit),
+                    values: values,
+                    note: [complete ? nil : "only \(expired.count) of \(expected) arrived", spreadNote, overlapNote]
+                        .compactMap { $0 }.joined(separator: "; ").nilIfEmpty))
         } else {
-            metrics.append(Metric(scenario, "Expired lateness, \(title)", "no Expired received", target: target, verdict: .missed))
+            metrics.append(
+                Metric(scenario, "Expired lateness, \(title)", "no Expired received", target: target, verdict: .missed))
         }
         if let inDaemon {
-            metrics.append(Metric(scenario, "  of which inside restd (fired − deadline)", percentiles(inDaemon),
-                                  values: inDaemon.values.msKeys))
+            metrics.append(
+                Metric(
+                    scenario, "  of which inside restd (fired − deadline)", percentiles(inDaemon),
+                    values: inDaemon.values.msKeys))
         }
         if let notify {
-            metrics.append(Metric(scenario, "Notify lateness, \(title)", percentiles(notify), baseline: baseline, target: target,
-                                  verdict: Verdict(notify.count == expected && notify.p99 <= limit), values: notify.values.msKeys,
-                                  note: notify.count == expected ? nil : "\(notify.count) of \(expected) notifications matched"))
+            metrics.append(
+                Metric(
+                    scenario, "Notify lateness, \(title)", percentiles(notify), baseline: baseline, target: target,
+                    verdict: Verdict(notify.count == expected && notify.p99 <= limit), values: notify.values.msKeys,
+                    note: notify.count == expected ? nil : "\(notify.count) of \(expected) notifications matched"))
         } else {
-            metrics.append(Metric(scenario, "Notify lateness, \(title)", "n/a (no Notify received)", baseline: baseline,
-                                  target: target, verdict: .na,
-                                  note: "restd sends no notifications yet (the feature is on another branch)"))
+            metrics.append(
+                Metric(
+                    scenario, "Notify lateness, \(title)", "n/a (no Notify received)", baseline: baseline,
+                    target: target, verdict: .na,
+                    note: "restd sends no notifications yet (the feature is on another branch)"))
         }
         return metrics
     }

@@ -23,8 +23,9 @@ enum Footprint {
         // Idle memory after a few calls, the way a desktop uses it.
         let client = try stage.client()
         try client.call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.Peer", "Ping")
-        try client.call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.Properties", "Get",
-                        [.string(RestBus.managerInterface), .string("Version")])
+        try client.call(
+            RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.Properties", "Get",
+            [.string(RestBus.managerInterface), .string("Version")])
         try client.call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
         Clock.sleep(0.5)
         let rss = Proc.rssKiB(restd.pid) ?? 0
@@ -60,36 +61,48 @@ enum Footprint {
         let activation = Summary(activated)!
         let warmSummary = Summary(warm)!
         return [
-            Metric(7, "Idle RSS, no timers", "\(mib(rss)): \(mib(split.anonymous)) anonymous, \(mib(split.file)) file-backed; "
-                       + "PSS \(mib(pss)); \(threads) thread\(threads == 1 ? "" : "s")",
-                   target: "< 12 MB", verdict: Verdict(Double(rss) * 1024 < 12e6),
-                   values: ["rss_kib": Double(rss), "rss_anon_kib": Double(split.anonymous), "rss_file_kib": Double(split.file),
-                            "pss_kib": Double(pss), "threads": Double(threads)]),
-            Metric(7, "Start-up to READY=1, no timers", "median \(fixed(startup.p50, 1)) ms, max \(fixed(startup.max, 1)) ms",
-                   baseline: "first start (creates the state file): \(fixed(firstStart, 1)) ms",
-                   target: "< 50 ms", verdict: Verdict(startup.p50 < 50),
-                   values: startup.values.msKeys.merging(["first_ms": firstStart]) { a, _ in a }, note: "\(startupTimes.count) starts"),
-            Metric(7, "First call through D-Bus activation", "median \(fixed(activation.p50, 1)) ms, max \(fixed(activation.max, 1)) ms",
-                   baseline: "same call to a running restd: median \(fixed(warmSummary.p50, 2)) ms",
-                   values: activation.values.msKeys.merging(["warm_p50_ms": warmSummary.p50]) { a, _ in a },
-                   note: "\(activations) activations: Get Version with auto-start, restd stopped after each"),
+            Metric(
+                7, "Idle RSS, no timers",
+                "\(mib(rss)): \(mib(split.anonymous)) anonymous, \(mib(split.file)) file-backed; "
+                    + "PSS \(mib(pss)); \(threads) thread\(threads == 1 ? "" : "s")",
+                target: "< 12 MB", verdict: Verdict(Double(rss) * 1024 < 12e6),
+                values: [
+                    "rss_kib": Double(rss), "rss_anon_kib": Double(split.anonymous), "rss_file_kib": Double(split.file),
+                    "pss_kib": Double(pss), "threads": Double(threads),
+                ]),
+            Metric(
+                7, "Start-up to READY=1, no timers",
+                "median \(fixed(startup.p50, 1)) ms, max \(fixed(startup.max, 1)) ms",
+                baseline: "first start (creates the state file): \(fixed(firstStart, 1)) ms",
+                target: "< 50 ms", verdict: Verdict(startup.p50 < 50),
+                values: startup.values.msKeys.merging(["first_ms": firstStart]) { a, _ in a },
+                note: "\(startupTimes.count) starts"),
+            Metric(
+                7, "First call through D-Bus activation",
+                "median \(fixed(activation.p50, 1)) ms, max \(fixed(activation.max, 1)) ms",
+                baseline: "same call to a running restd: median \(fixed(warmSummary.p50, 2)) ms",
+                values: activation.values.msKeys.merging(["warm_p50_ms": warmSummary.p50]) { a, _ in a },
+                note: "\(activations) activations: Get Version with auto-start, restd stopped after each"),
         ]
     }
 
     static func versionCall() -> OpaquePointer {
-        RawMessage.call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.Properties", "Get",
-                        [.string(RestBus.managerInterface), .string("Version")])
+        RawMessage.call(
+            RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.Properties", "Get",
+            [.string(RestBus.managerInterface), .string("Version")])
     }
 
     /// Stops the restd the bus started, and waits until its name is gone.
     static func stopActivated(_ client: BusClient) throws {
-        let reply = try client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                    "GetConnectionUnixProcessID", [.string(RestBus.name)])
+        let reply = try client.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "GetConnectionUnixProcessID", [.string(RestBus.name)])
         guard let pid = reply.first?.uint64 else { throw BenchError("no process id for \(RestBus.name)") }
         kill(pid_t(pid), SIGTERM)
         let gone = poll(timeout: 20) {
-            let owned = try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                         "NameHasOwner", [.string(RestBus.name)])
+            let owned = try? client.call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                "NameHasOwner", [.string(RestBus.name)])
             return owned?.first?.bool == false && processGone(pid_t(pid))
         }
         if !gone { throw BenchError("the activated restd (pid \(pid)) did not stop") }

@@ -26,7 +26,8 @@ enum Scale {
         var listing: [Double] = []
         var bytes = 0
         for _ in 0..<listings {
-            let call = RawMessage.call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+            let call = RawMessage.call(
+                RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
             let timed = try client.timedCall(call)
             listing.append(timed.seconds * 1000)
             bytes = timed.bytes
@@ -59,26 +60,37 @@ enum Scale {
         let startup = Summary(startupTimes)!
         let list = Summary(listing)!
         let metrics = [
-            Metric(6, "Start \(grouped(Double(total))) timers (pipelined, 64 in flight)",
-                   "\(fixed(started.seconds, 2)) s = \(grouped(started.rate)) calls/s; restd CPU \(fixed(startCPU.seconds, 2)) s",
-                   values: ["seconds": started.seconds, "calls_per_s": started.rate, "restd_cpu_s": startCPU.seconds]),
-            Metric(6, "restd RSS with \(grouped(Double(total))) timers", "\(mib(rssFull)) (empty: \(mib(rssEmpty)); after restart: \(mib(rssRestarted)))",
-                   target: "< 40 MB", verdict: Verdict(Double(rssFull) * 1024 < 40e6 && Double(rssRestarted) * 1024 < 40e6),
-                   values: ["rss_kib": Double(rssFull), "rss_empty_kib": Double(rssEmpty), "rss_restarted_kib": Double(rssRestarted)]),
-            Metric(6, "GetManagedObjects with \(grouped(Double(total))) timers",
-                   "median \(fixed(list.p50, 1)) ms, max \(fixed(list.max, 1)) ms; reply \(grouped(Double(bytes) / 1024)) KiB",
-                   values: list.values.msKeys.merging(["reply_bytes": Double(bytes)]) { a, _ in a },
-                   note: "\(listings) calls, sent to reply read"),
-            Metric(6, "Start-up to READY=1 with \(grouped(Double(total))) persisted timers",
-                   "median \(fixed(startup.p50, 1)) ms, max \(fixed(startup.max, 1)) ms",
-                   target: "< 500 ms", verdict: Verdict(startup.p50 < 500), values: startup.values.msKeys,
-                   note: "\(startups) restarts"),
+            Metric(
+                6, "Start \(grouped(Double(total))) timers (pipelined, 64 in flight)",
+                "\(fixed(started.seconds, 2)) s = \(grouped(started.rate)) calls/s; restd CPU \(fixed(startCPU.seconds, 2)) s",
+                values: ["seconds": started.seconds, "calls_per_s": started.rate, "restd_cpu_s": startCPU.seconds]),
+            Metric(
+                6, "restd RSS with \(grouped(Double(total))) timers",
+                "\(mib(rssFull)) (empty: \(mib(rssEmpty)); after restart: \(mib(rssRestarted)))",
+                target: "< 40 MB",
+                verdict: Verdict(Double(rssFull) * 1024 < 40e6 && Double(rssRestarted) * 1024 < 40e6),
+                values: [
+                    "rss_kib": Double(rssFull), "rss_empty_kib": Double(rssEmpty),
+                    "rss_restarted_kib": Double(rssRestarted),
+                ]),
+            Metric(
+                6, "GetManagedObjects with \(grouped(Double(total))) timers",
+                "median \(fixed(list.p50, 1)) ms, max \(fixed(list.max, 1)) ms; reply \(grouped(Double(bytes) / 1024)) KiB",
+                values: list.values.msKeys.merging(["reply_bytes": Double(bytes)]) { a, _ in a },
+                note: "\(listings) calls, sent to reply read"),
+            Metric(
+                6, "Start-up to READY=1 with \(grouped(Double(total))) persisted timers",
+                "median \(fixed(startup.p50, 1)) ms, max \(fixed(startup.max, 1)) ms",
+                target: "< 500 ms", verdict: Verdict(startup.p50 < 500), values: startup.values.msKeys,
+                note: "\(startups) restarts"),
         ]
-        let reference = context.expiryP99.map { (p99: $0, name: "scenario 1's p99 \(fixed($0, 2)) ms") }
+        let reference =
+            context.expiryP99.map { (p99: $0, name: "scenario 1's p99 \(fixed($0, 2)) ms") }
             ?? context.floorP99.map { (p99: $0, name: "floor p99 \(fixed($0, 3)) ms") }
-        var expiry = analysis.metrics(scenario: 6, title: "\(expiring) of \(grouped(Double(total))) timers over \(fixed(spreadSeconds, 0)) s",
-                                    baseline: reference?.name ?? "scenario 1 not run", target: "p99 within 5 ms of scenario 1's",
-                                    limit: (reference?.p99 ?? .infinity) + 5, spreadMS: nil)
+        var expiry = analysis.metrics(
+            scenario: 6, title: "\(expiring) of \(grouped(Double(total))) timers over \(fixed(spreadSeconds, 0)) s",
+            baseline: reference?.name ?? "scenario 1 not run", target: "p99 within 5 ms of scenario 1's",
+            limit: (reference?.p99 ?? .infinity) + 5, spreadMS: nil)
         if reference == nil {
             for i in expiry.indices where expiry[i].verdict == .met { expiry[i].verdict = .info }
         }

@@ -14,13 +14,18 @@ enum ThrottleUnderLoad {
         let stage = try context.stage()
         let restd = try stage.startRestd()
         let client = try stage.client()
-        let broadcastHz = try client.call(RestBus.name, RestBus.livePath, "org.freedesktop.DBus.Properties", "Get",
-                                          [.string(RestBus.liveInterface), .string(LiveProperty.maxRateHz)])
+        let broadcastHz =
+            try client.call(
+                RestBus.name, RestBus.livePath, "org.freedesktop.DBus.Properties", "Get",
+                [.string(RestBus.liveInterface), .string(LiveProperty.maxRateHz)]
+            )
             .first?.unwrapped.double ?? 2
-        let broadcastMatch = "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+        let broadcastMatch =
+            "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
             + "path='\(RestBus.livePath)'"
         let observer = try SignalRecorder(address: stage.bus.address, matches: [broadcastMatch]) { subscriber in
-            try subscriber.call(RestBus.name, RestBus.livePath, RestBus.liveInterface, "Subscribe", [.double(subscriberHz)])
+            try subscriber.call(
+                RestBus.name, RestBus.livePath, RestBus.liveInterface, "Subscribe", [.double(subscriberHz)])
         }
 
         // The producer: update i is sent at start + i/rate, replies read as they come.
@@ -51,9 +56,11 @@ enum ThrottleUnderLoad {
             let due = start + Double(i) / rate
             Clock.sleep(untilMonotonic: due)
             behind = max(behind, Clock.monotonic - due)
-            let message = RawMessage.call(RestBus.name, RestBus.livePath, RestBus.liveInterface, "Update", [
-                .vardict(["heart_rate": .int32(Int32(60 + i % 120)), "x_seq": .int64(Int64(i))]),
-            ])
+            let message = RawMessage.call(
+                RestBus.name, RestBus.livePath, RestBus.liveInterface, "Update",
+                [
+                    .vardict(["heart_rate": .int32(Int32(60 + i % 120)), "x_seq": .int64(Int64(i))])
+                ])
             dbus_connection_send(client.raw, message, nil)
             dbus_message_unref(message)
             lastSent = Clock.realtimeUSec
@@ -72,39 +79,56 @@ enum ThrottleUnderLoad {
         let records = observer.stop()
 
         let final = Int64(count - 1)
-        func stream(_ member: String, fields: (ReceivedMessage) -> [String: DBusValue]?,
-                    publishedAt: (ReceivedMessage) -> Int64?) -> Stream {
+        func stream(
+            _ member: String, fields: (ReceivedMessage) -> [String: DBusValue]?,
+            publishedAt: (ReceivedMessage) -> Int64?
+        ) -> Stream {
             var result = Stream()
             for record in records where record.message.member == member && record.arrivalNSec / 1000 >= startRealtime {
                 let arrival = record.arrivalNSec / 1000
                 result.emissions.append((arrival, publishedAt(record.message) ?? arrival))
-                if result.finalAt == nil, fields(record.message)?["x_seq"]?.unwrapped.int64 == final { result.finalAt = arrival }
+                if result.finalAt == nil, fields(record.message)?["x_seq"]?.unwrapped.int64 == final {
+                    result.finalAt = arrival
+                }
             }
             return result
         }
-        let broadcast = stream("PropertiesChanged", fields: { message in
-            message.arguments.count > 1 ? message.arguments[1].vardictEntries?["Fields"]?.unwrapped.vardictEntries : nil
-        }, publishedAt: { message in
-            message.arguments.count > 1
-                ? message.arguments[1].vardictEntries?[LiveProperty.updatedAtUSec]?.unwrapped.uint64.map(Int64.init) : nil
-        })
-        let subscriber = stream("Changed", fields: { $0.arguments.first?.vardictEntries },
-                                publishedAt: { $0.arguments.count > 1 ? $0.arguments[1].uint64.map(Int64.init) : nil })
+        let broadcast = stream(
+            "PropertiesChanged",
+            fields: { message in
+                message.arguments.count > 1
+                    ? message.arguments[1].vardictEntries?["Fields"]?.unwrapped.vardictEntries : nil
+            },
+            publishedAt: { message in
+                message.arguments.count > 1
+                    ? message.arguments[1].vardictEntries?[LiveProperty.updatedAtUSec]?.unwrapped.uint64.map(Int64.init)
+                    : nil
+            })
+        let subscriber = stream(
+            "Changed", fields: { $0.arguments.first?.vardictEntries },
+            publishedAt: { $0.arguments.count > 1 ? $0.arguments[1].uint64.map(Int64.init) : nil })
 
         var metrics = [
-            Metric(4, "Producer: Live.Update at \(grouped(rate))/s for \(fixed(seconds, 0)) s",
-                   "\(grouped(Double(count))) sent in \(fixed(producerSeconds, 2)) s, \(grouped(Double(replies))) answered, \(errors) errors",
-                   values: ["sent": Double(count), "answered": Double(replies), "errors": Double(errors),
-                            "seconds": producerSeconds, "max_behind_ms": behind * 1000],
-                   note: firstError.map { "first error: \($0)" }),
+            Metric(
+                4, "Producer: Live.Update at \(grouped(rate))/s for \(fixed(seconds, 0)) s",
+                "\(grouped(Double(count))) sent in \(fixed(producerSeconds, 2)) s, \(grouped(Double(replies))) answered, \(errors) errors",
+                values: [
+                    "sent": Double(count), "answered": Double(replies), "errors": Double(errors),
+                    "seconds": producerSeconds, "max_behind_ms": behind * 1000,
+                ],
+                note: firstError.map { "first error: \($0)" })
         ]
-        metrics += describe(name: "Broadcast (PropertiesChanged)", hz: broadcastHz, stream: broadcast,
-                            lastSent: lastSent, startRealtime: startRealtime, seconds: producerSeconds)
-        metrics += describe(name: "1 Hz subscriber (Changed)", hz: subscriberHz, stream: subscriber,
-                            lastSent: lastSent, startRealtime: startRealtime, seconds: producerSeconds)
-        metrics.append(Metric(4, "restd CPU while throttling \(grouped(rate)) updates/s", "\(fixed(cpu.share * 100, 1)) % of a core",
-                              target: "< 10 % of a core", verdict: Verdict(cpu.share < 0.10),
-                              values: ["cpu_share": cpu.share, "cpu_seconds": cpu.seconds]))
+        metrics += describe(
+            name: "Broadcast (PropertiesChanged)", hz: broadcastHz, stream: broadcast,
+            lastSent: lastSent, startRealtime: startRealtime, seconds: producerSeconds)
+        metrics += describe(
+            name: "1 Hz subscriber (Changed)", hz: subscriberHz, stream: subscriber,
+            lastSent: lastSent, startRealtime: startRealtime, seconds: producerSeconds)
+        metrics.append(
+            Metric(
+                4, "restd CPU while throttling \(grouped(rate)) updates/s", "\(fixed(cpu.share * 100, 1)) % of a core",
+                target: "< 10 % of a core", verdict: Verdict(cpu.share < 0.10),
+                values: ["cpu_share": cpu.share, "cpu_seconds": cpu.seconds]))
         return metrics
     }
 
@@ -119,8 +143,10 @@ enum ThrottleUnderLoad {
     /// a leading edge at once, then one emission per interval. Gaps are between restd's
     /// publication times, so that one emission delayed on its way (a busy machine) is not
     /// taken for two published too close together; the lag is measured at arrival.
-    static func describe(name: String, hz: Double, stream: Stream,
-                         lastSent: Int64, startRealtime: Int64, seconds: Double) -> [Metric] {
+    static func describe(
+        name: String, hz: Double, stream: Stream,
+        lastSent: Int64, startRealtime: Int64, seconds: Double
+    ) -> [Metric] {
         let interval = 1 / hz
         let during = stream.emissions.filter { $0.arrival <= lastSent + Int64(interval * 1e6) }.map(\.published)
         let gaps = zip(during.dropFirst(), during).map { Double($0 - $1) / 1e6 }
@@ -131,20 +157,29 @@ enum ThrottleUnderLoad {
         let expected = Int((seconds * hz).rounded())
         let rateMet = shortest >= interval - 0.02 && during.count >= expected && during.count <= expected + 2
         var metrics = [
-            Metric(4, "\(name): emissions", "\(during.count) in \(fixed(seconds, 1)) s = \(fixed(observedHz, 2)) Hz, "
-                       + "gaps min \(fixed(shortest * 1000, 0)) / median \(fixed(median(gaps) * 1000, 0)) ms",
-                   target: "\(fixed(hz, 0)) Hz exactly", verdict: Verdict(rateMet),
-                   values: ["emissions": Double(during.count), "observed_hz": observedHz, "configured_hz": hz,
-                            "min_gap_ms": shortest * 1000, "median_gap_ms": median(gaps) * 1000]),
+            Metric(
+                4, "\(name): emissions",
+                "\(during.count) in \(fixed(seconds, 1)) s = \(fixed(observedHz, 2)) Hz, "
+                    + "gaps min \(fixed(shortest * 1000, 0)) / median \(fixed(median(gaps) * 1000, 0)) ms",
+                target: "\(fixed(hz, 0)) Hz exactly", verdict: Verdict(rateMet),
+                values: [
+                    "emissions": Double(during.count), "observed_hz": observedHz, "configured_hz": hz,
+                    "min_gap_ms": shortest * 1000, "median_gap_ms": median(gaps) * 1000,
+                ])
         ]
         if let finalAt = stream.finalAt {
             let lag = Double(finalAt - lastSent) / 1000
-            metrics.append(Metric(4, "\(name): lag of the final value", "\(fixed(lag, 1)) ms",
-                                  target: "≤ one interval (\(fixed(interval * 1000, 0)) ms)", verdict: Verdict(lag <= interval * 1000),
-                                  values: ["lag_ms": lag, "interval_ms": interval * 1000]))
+            metrics.append(
+                Metric(
+                    4, "\(name): lag of the final value", "\(fixed(lag, 1)) ms",
+                    target: "≤ one interval (\(fixed(interval * 1000, 0)) ms)",
+                    verdict: Verdict(lag <= interval * 1000),
+                    values: ["lag_ms": lag, "interval_ms": interval * 1000]))
         } else {
-            metrics.append(Metric(4, "\(name): lag of the final value", "the final value never arrived",
-                                  target: "≤ one interval (\(fixed(interval * 1000, 0)) ms)", verdict: .missed))
+            metrics.append(
+                Metric(
+                    4, "\(name): lag of the final value", "the final value never arrived",
+                    target: "≤ one interval (\(fixed(interval * 1000, 0)) ms)", verdict: .missed))
         }
         return metrics
     }

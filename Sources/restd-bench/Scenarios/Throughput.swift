@@ -16,13 +16,15 @@ enum Throughput {
         let restd = try stage.startRestd()
         let client = try stage.client()
 
-        let pingBus = RawMessage.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping")
+        let pingBus = RawMessage.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping")
         let pingRestd = RawMessage.call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.Peer", "Ping")
         // Every update changes the heart rate, as a real producer's would (an update that
         // changes nothing is cheaper: restd publishes nothing for it).
         let updates = (0..<64).map { i in
-            RawMessage.call(RestBus.name, RestBus.livePath, RestBus.liveInterface, "Update",
-                            [.vardict(["heart_rate": .int32(Int32(60 + i))])])
+            RawMessage.call(
+                RestBus.name, RestBus.livePath, RestBus.liveInterface, "Update",
+                [.vardict(["heart_rate": .int32(Int32(60 + i))])])
         }
         defer {
             dbus_message_unref(pingBus)
@@ -70,22 +72,28 @@ enum Throughput {
             "restd CPU \(fixed(median(kind.restdCPU) * 100, 0)) %, dbus-daemon \(fixed(median(kind.busCPU) * 100, 0)) %"
         }
         func values(_ kind: Kind) -> [String: Double] {
-            var values: [String: Double] = ["calls_per_s": median(kind.rates), "restd_cpu_share": median(kind.restdCPU),
-                                            "dbus_daemon_cpu_share": median(kind.busCPU), "errors": Double(kind.errors)]
+            var values: [String: Double] = [
+                "calls_per_s": median(kind.rates), "restd_cpu_share": median(kind.restdCPU),
+                "dbus_daemon_cpu_share": median(kind.busCPU), "errors": Double(kind.errors),
+            ]
             for (i, rate) in kind.rates.enumerated() { values["round\(i + 1)_calls_per_s"] = rate }
             return values
         }
         let shape = "\(window) in flight, \(rounds) × \(fixed(seconds, 1)) s, median"
         var metrics = [
-            Metric(3, "Peer.Ping to dbus-daemon (the bus's ceiling)", "\(grouped(median(bus.rates))) calls/s; \(cpu(bus))",
-                   values: values(bus), note: shape),
-            Metric(3, "Peer.Ping to restd (ceiling through restd's loop)", "\(grouped(median(ping.rates))) calls/s; \(cpu(ping))",
-                   baseline: "\(fixed(median(ping.rates) / max(median(bus.rates), 1) * 100, 0)) % of the bus's",
-                   values: values(ping), note: shape),
-            Metric(3, "Live.Update", "\(grouped(median(update.rates))) calls/s; \(cpu(update))",
-                   baseline: "\(fixed(ratio * 100, 0)) % of Ping to restd", target: "≥ 70 % of Ping to restd",
-                   verdict: update.errors == 0 ? Verdict(ratio >= 0.7) : .missed, values: values(update),
-                   note: update.errors == 0 ? shape : "\(update.errors) errors; the first: \(update.firstError ?? "")"),
+            Metric(
+                3, "Peer.Ping to dbus-daemon (the bus's ceiling)", "\(grouped(median(bus.rates))) calls/s; \(cpu(bus))",
+                values: values(bus), note: shape),
+            Metric(
+                3, "Peer.Ping to restd (ceiling through restd's loop)",
+                "\(grouped(median(ping.rates))) calls/s; \(cpu(ping))",
+                baseline: "\(fixed(median(ping.rates) / max(median(bus.rates), 1) * 100, 0)) % of the bus's",
+                values: values(ping), note: shape),
+            Metric(
+                3, "Live.Update", "\(grouped(median(update.rates))) calls/s; \(cpu(update))",
+                baseline: "\(fixed(ratio * 100, 0)) % of Ping to restd", target: "≥ 70 % of Ping to restd",
+                verdict: update.errors == 0 ? Verdict(ratio >= 0.7) : .missed, values: values(update),
+                note: update.errors == 0 ? shape : "\(update.errors) errors; the first: \(update.firstError ?? "")"),
         ]
         metrics[2].values["ratio_to_ping_restd"] = ratio
         return metrics

@@ -21,12 +21,14 @@ enum Training {
         let client = try stage.client()
         let rest: UInt64 = 3_600_000_000
         func start() -> OpaquePointer {
-            RawMessage.call(RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Start",
-                            [.string("bench"), .uint64(rest), .vardict(["label": .string("Squat")])])
+            RawMessage.call(
+                RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Start",
+                [.string("bench"), .uint64(rest), .vardict(["label": .string("Squat")])])
         }
         func completeSet() -> OpaquePointer {
-            RawMessage.call(RestBus.name, RestBus.managerPath, RestBus.managerInterface, "CompleteSet",
-                            [.string("bench"), .string("Squat"), .vardict(["reps": .uint32(5), "rest_usec": .uint64(rest)])])
+            RawMessage.call(
+                RestBus.name, RestBus.managerPath, RestBus.managerInterface, "CompleteSet",
+                [.string("bench"), .string("Squat"), .vardict(["reps": .uint32(5), "rest_usec": .uint64(rest)])])
         }
         for _ in 0..<5 {  // warm-up
             _ = try client.timedCall(start())
@@ -45,8 +47,9 @@ enum Training {
         // 2. The figures of an empty history, then of 100,000 sets over a year, same stage.
         let empty = try measure(context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet)
         stage.stopRestd()
-        try HistoryFill.fill(stateDirectory: stage.stateDirectory, count: historySets, days: 365,
-                             nowUSec: UInt64(Clock.realtimeUSec))
+        try HistoryFill.fill(
+            stateDirectory: stage.stateDirectory, count: historySets, days: 365,
+            nowUSec: UInt64(Clock.realtimeUSec))
         restd = try stage.startRestd()
         let full = try measure(context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet)
         _ = restd
@@ -55,33 +58,47 @@ enum Training {
         let historyTarget = 30.0
         let sets = grouped(Double(historySets))
         return [
-            Metric(8, "CompleteSet round trip (record set, end rest, start timer)", percentiles(setSummary),
-                   baseline: "Start on the same timer, same run: \(percentiles(startSummary)); ratio of p50 \(fixed(ratio))",
-                   target: "p50 ≤ 2 × Start's", verdict: Verdict(ratio <= 2),
-                   values: setSummary.values.msKeys.merging(["start_p50_ms": startSummary.p50, "ratio_p50": ratio]) { a, _ in a },
-                   note: "\(calls) of each, alternated, one call in flight"),
-            Metric(8, "restctl stats --since 365d, \(sets) sets", "median \(fixed(full.stats.p50, 1)) ms, max \(fixed(full.stats.max, 1)) ms",
-                   baseline: "empty history: median \(fixed(empty.stats.p50, 1)) ms",
-                   target: "≤ \(Int(statsTarget)) ms", verdict: Verdict(full.stats.p50 <= statsTarget),
-                   values: full.stats.values.msKeys.merging(["empty_p50_ms": empty.stats.p50]) { a, _ in a },
-                   note: "\(cliRounds) runs, spawn to exit"),
-            Metric(8, "restctl history --since 7d, \(sets) sets in a year", "median \(fixed(full.history.p50, 1)) ms, max \(fixed(full.history.max, 1)) ms",
-                   baseline: "empty history: median \(fixed(empty.history.p50, 1)) ms",
-                   target: "≤ \(Int(historyTarget)) ms", verdict: Verdict(full.history.p50 <= historyTarget),
-                   values: full.history.values.msKeys.merging(["empty_p50_ms": empty.history.p50]) { a, _ in a },
-                   note: "\(cliRounds) runs, spawn to exit; about \(historySets * 7 / 365) sets printed"),
-            Metric(8, "Start-up to READY=1 with \(sets) sets", "median \(fixed(full.startup.p50, 1)) ms",
-                   baseline: "empty history: median \(fixed(empty.startup.p50, 1)) ms",
-                   target: "unchanged within noise", verdict: Verdict(full.startup.p50 <= empty.startup.p50 * 1.25 + 2),
-                   values: ["p50_ms": full.startup.p50, "empty_p50_ms": empty.startup.p50], note: "\(starts) starts each"),
-            Metric(8, "Idle RSS with \(sets) sets (after stats and history)", "\(fixed(Double(full.rssKiB) / 1024, 1)) MiB",
-                   baseline: "empty history: \(fixed(Double(empty.rssKiB) / 1024, 1)) MiB",
-                   target: "unchanged within noise", verdict: Verdict(Double(full.rssKiB) <= Double(empty.rssKiB) * 1.15 + 512),
-                   values: ["rss_kib": Double(full.rssKiB), "empty_rss_kib": Double(empty.rssKiB)]),
-            Metric(8, "Idle wake-ups after sets, stats and history", "\(full.wakeUps) in \(fixed(quiet, 0)) s",
-                   baseline: "empty history: \(empty.wakeUps)", target: "0", verdict: Verdict(full.wakeUps == 0 && empty.wakeUps == 0),
-                   values: ["wakeups": Double(full.wakeUps), "empty_wakeups": Double(empty.wakeUps)],
-                   note: "a rest of 1 h running; pruning rides on commits"),
+            Metric(
+                8, "CompleteSet round trip (record set, end rest, start timer)", percentiles(setSummary),
+                baseline:
+                    "Start on the same timer, same run: \(percentiles(startSummary)); ratio of p50 \(fixed(ratio))",
+                target: "p50 ≤ 2 × Start's", verdict: Verdict(ratio <= 2),
+                values: setSummary.values.msKeys.merging(["start_p50_ms": startSummary.p50, "ratio_p50": ratio]) {
+                    a, _ in a
+                },
+                note: "\(calls) of each, alternated, one call in flight"),
+            Metric(
+                8, "restctl stats --since 365d, \(sets) sets",
+                "median \(fixed(full.stats.p50, 1)) ms, max \(fixed(full.stats.max, 1)) ms",
+                baseline: "empty history: median \(fixed(empty.stats.p50, 1)) ms",
+                target: "≤ \(Int(statsTarget)) ms", verdict: Verdict(full.stats.p50 <= statsTarget),
+                values: full.stats.values.msKeys.merging(["empty_p50_ms": empty.stats.p50]) { a, _ in a },
+                note: "\(cliRounds) runs, spawn to exit"),
+            Metric(
+                8, "restctl history --since 7d, \(sets) sets in a year",
+                "median \(fixed(full.history.p50, 1)) ms, max \(fixed(full.history.max, 1)) ms",
+                baseline: "empty history: median \(fixed(empty.history.p50, 1)) ms",
+                target: "≤ \(Int(historyTarget)) ms", verdict: Verdict(full.history.p50 <= historyTarget),
+                values: full.history.values.msKeys.merging(["empty_p50_ms": empty.history.p50]) { a, _ in a },
+                note: "\(cliRounds) runs, spawn to exit; about \(historySets * 7 / 365) sets printed"),
+            Metric(
+                8, "Start-up to READY=1 with \(sets) sets", "median \(fixed(full.startup.p50, 1)) ms",
+                baseline: "empty history: median \(fixed(empty.startup.p50, 1)) ms",
+                target: "unchanged within noise", verdict: Verdict(full.startup.p50 <= empty.startup.p50 * 1.25 + 2),
+                values: ["p50_ms": full.startup.p50, "empty_p50_ms": empty.startup.p50], note: "\(starts) starts each"),
+            Metric(
+                8, "Idle RSS with \(sets) sets (after stats and history)",
+                "\(fixed(Double(full.rssKiB) / 1024, 1)) MiB",
+                baseline: "empty history: \(fixed(Double(empty.rssKiB) / 1024, 1)) MiB",
+                target: "unchanged within noise",
+                verdict: Verdict(Double(full.rssKiB) <= Double(empty.rssKiB) * 1.15 + 512),
+                values: ["rss_kib": Double(full.rssKiB), "empty_rss_kib": Double(empty.rssKiB)]),
+            Metric(
+                8, "Idle wake-ups after sets, stats and history", "\(full.wakeUps) in \(fixed(quiet, 0)) s",
+                baseline: "empty history: \(empty.wakeUps)", target: "0",
+                verdict: Verdict(full.wakeUps == 0 && empty.wakeUps == 0),
+                values: ["wakeups": Double(full.wakeUps), "empty_wakeups": Double(empty.wakeUps)],
+                note: "a rest of 1 h running; pruning rides on commits"),
         ]
     }
 
@@ -95,7 +112,9 @@ enum Training {
 
     /// Start-up (restd restarted `starts` times on the stage's state), then the CLI reads, then
     /// idle RSS and wake-ups of the last restd.
-    static func measure(_ context: BenchContext, stage: Stage, starts: Int, cliRounds: Int, quiet: Double) throws -> Figures {
+    static func measure(
+        _ context: BenchContext, stage: Stage, starts: Int, cliRounds: Int, quiet: Double
+    ) throws -> Figures {
         var startup: [Double] = []
         var restd = try stage.startRestd()
         for _ in 0..<starts {
@@ -105,7 +124,8 @@ enum Training {
         let environment = ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": stage.bus.address])
         // One set, so that a rest runs and the history's commit path (pruning included) is warm.
         let client = try stage.client()
-        try client.manager("CompleteSet", [.string("bench"), .string("Squat"), .vardict(["rest_usec": .uint64(3_600_000_000)])])
+        try client.manager(
+            "CompleteSet", [.string("bench"), .string("Squat"), .vardict(["rest_usec": .uint64(3_600_000_000)])])
         let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
         guard devNull >= 0 else { throw BenchError("cannot open /dev/null") }
         defer { close(devNull) }
@@ -116,10 +136,13 @@ enum Training {
             var times: [Double] = []
             for _ in 0..<cliRounds {
                 let started = Clock.monotonic
-                let child = try ChildProcess(executable: context.restctl, arguments: arguments, environment: environment,
-                                             stdout: devNull)
+                let child = try ChildProcess(
+                    executable: context.restctl, arguments: arguments, environment: environment,
+                    stdout: devNull)
                 let status = child.waitBlocking().status
-                guard status == 0 else { throw BenchError("restctl \(arguments.joined(separator: " ")) exited with status \(status)") }
+                guard status == 0 else {
+                    throw BenchError("restctl \(arguments.joined(separator: " ")) exited with status \(status)")
+                }
                 times.append((Clock.monotonic - started) * 1000)
             }
             return times
@@ -129,7 +152,8 @@ enum Training {
         Clock.sleep(1)  // the live broadcast of the set goes out at the end of its interval
         let rss = Proc.rssKiB(restd.pid) ?? 0
         let wakeUps = try WakeUps.count([restd.pid], over: quiet).totals[0].total
-        return Figures(stats: Summary(stats)!, history: Summary(history)!, startup: Summary(startup)!, rssKiB: rss,
-                       wakeUps: wakeUps)
+        return Figures(
+            stats: Summary(stats)!, history: Summary(history)!, startup: Summary(startup)!, rssKiB: rss,
+            wakeUps: wakeUps)
     }
 }

@@ -76,40 +76,54 @@ final class BluezMock: @unchecked Sendable {
     /// Adds adapter `hci0` (powered, as the template makes it).
     @discardableResult
     func addAdapter(_ name: String = "hci0") throws -> String {
-        try callMock(path: "/", interface: Self.bluezMockInterface, "AddAdapter", [.string(name), .string("restd-test")])
-            .first?.string ?? ""
+        try callMock(
+            path: "/", interface: Self.bluezMockInterface, "AddAdapter", [.string(name), .string("restd-test")]
+        )
+        .first?.string ?? ""
     }
 
     /// A paired heart-rate strap with its Heart Rate Service and measurement characteristic
     /// (StartNotify and StopNotify answer at once, or run `startNotifyCode`), its Battery1 when
     /// `battery` is given, connected or not. Announced with InterfacesAdded, as BlueZ does.
     @discardableResult
-    func addStrap(address: String, alias: String, battery: UInt8? = nil, connected: Bool,
-                  adapter: String = "hci0", startNotifyCode: String = "") throws -> Strap {
-        let device = try callMock(path: "/", interface: Self.bluezMockInterface, "AddDevice",
-                                  [.string(adapter), .string(address), .string(alias)]).first?.string ?? ""
-        try callMock(path: "/", interface: Self.bluezMockInterface, "PairDevice",
-                     [.string(adapter), .string(address), .int32(0x240404)])
+    func addStrap(
+        address: String, alias: String, battery: UInt8? = nil, connected: Bool,
+        adapter: String = "hci0", startNotifyCode: String = ""
+    ) throws -> Strap {
+        let device =
+            try callMock(
+                path: "/", interface: Self.bluezMockInterface, "AddDevice",
+                [.string(adapter), .string(address), .string(alias)]
+            ).first?.string ?? ""
+        try callMock(
+            path: "/", interface: Self.bluezMockInterface, "PairDevice",
+            [.string(adapter), .string(address), .int32(0x240404)])
         var deviceProperties: [String: DBusValue] = [
             "Connected": .boolean(connected), "ServicesResolved": .boolean(connected),
             "UUIDs": .strings([Self.heartRateService, "0000180f-0000-1000-8000-00805f9b34fb"]),
         ]
-        try callMock(path: device, interface: Self.mockInterface, "UpdateProperties",
-                     [.string("org.bluez.Device1"), .vardict(deviceProperties)])
+        try callMock(
+            path: device, interface: Self.mockInterface, "UpdateProperties",
+            [.string("org.bluez.Device1"), .vardict(deviceProperties)])
         deviceProperties = [:]
         if let battery {
-            try callMock(path: device, interface: Self.mockInterface, "AddProperty",
-                         [.string("org.bluez.Battery1"), .string("Percentage"), .variant(.byte(battery))])
+            try callMock(
+                path: device, interface: Self.mockInterface, "AddProperty",
+                [.string("org.bluez.Battery1"), .string("Percentage"), .variant(.byte(battery))])
             try interfacesAdded(device, ["org.bluez.Battery1": ["Percentage": .byte(battery)]])
         }
-        let strap = Strap(address: address, device: device, service: device + "/service000c",
-                          measurement: device + "/service000c/char000d")
+        let strap = Strap(
+            address: address, device: device, service: device + "/service000c",
+            measurement: device + "/service000c/char000d")
         let serviceProperties: [String: DBusValue] = [
             "UUID": .string(Self.heartRateService), "Device": .objectPath(device), "Primary": .boolean(true),
         ]
-        try callMock(path: "/", interface: Self.mockInterface, "AddObject",
-                     [.string(strap.service), .string("org.bluez.GattService1"), .vardict(serviceProperties),
-                      .array(.structure([.string, .string, .string, .string]), [])])
+        try callMock(
+            path: "/", interface: Self.mockInterface, "AddObject",
+            [
+                .string(strap.service), .string("org.bluez.GattService1"), .vardict(serviceProperties),
+                .array(.structure([.string, .string, .string, .string]), []),
+            ])
         try interfacesAdded(strap.service, ["org.bluez.GattService1": serviceProperties])
         let measurementProperties: [String: DBusValue] = [
             "UUID": .string(Self.heartRateMeasurement), "Service": .objectPath(strap.service),
@@ -119,9 +133,12 @@ final class BluezMock: @unchecked Sendable {
             .structure([.string("StartNotify"), .string(""), .string(""), .string(startNotifyCode)]),
             .structure([.string("StopNotify"), .string(""), .string(""), .string("")]),
         ]
-        try callMock(path: "/", interface: Self.mockInterface, "AddObject",
-                     [.string(strap.measurement), .string("org.bluez.GattCharacteristic1"), .vardict(measurementProperties),
-                      .array(.structure([.string, .string, .string, .string]), methods)])
+        try callMock(
+            path: "/", interface: Self.mockInterface, "AddObject",
+            [
+                .string(strap.measurement), .string("org.bluez.GattCharacteristic1"), .vardict(measurementProperties),
+                .array(.structure([.string, .string, .string, .string]), methods),
+            ])
         try interfacesAdded(strap.measurement, ["org.bluez.GattCharacteristic1": measurementProperties])
         return strap
     }
@@ -129,34 +146,45 @@ final class BluezMock: @unchecked Sendable {
     /// The strap connects or disconnects (its GATT objects stay, as BlueZ keeps them for a
     /// paired device).
     func setConnected(_ strap: Strap, _ connected: Bool) throws {
-        try callMock(path: strap.device, interface: Self.mockInterface, "UpdateProperties",
-                     [.string("org.bluez.Device1"),
-                      .vardict(["Connected": .boolean(connected), "ServicesResolved": .boolean(connected)])])
+        try callMock(
+            path: strap.device, interface: Self.mockInterface, "UpdateProperties",
+            [
+                .string("org.bluez.Device1"),
+                .vardict(["Connected": .boolean(connected), "ServicesResolved": .boolean(connected)]),
+            ])
     }
 
     func setBattery(_ strap: Strap, _ percent: UInt8) throws {
-        try callMock(path: strap.device, interface: Self.mockInterface, "UpdateProperties",
-                     [.string("org.bluez.Battery1"), .vardict(["Percentage": .byte(percent)])])
+        try callMock(
+            path: strap.device, interface: Self.mockInterface, "UpdateProperties",
+            [.string("org.bluez.Battery1"), .vardict(["Percentage": .byte(percent)])])
     }
 
     /// One notification of the Heart Rate Measurement: PropertiesChanged of Value.
     func notify(_ strap: Strap, _ bytes: [UInt8]) throws {
-        try callMock(path: strap.measurement, interface: Self.mockInterface, "UpdateProperties",
-                     [.string("org.bluez.GattCharacteristic1"), .vardict(["Value": .array(.byte, bytes.map { .byte($0) })])])
+        try callMock(
+            path: strap.measurement, interface: Self.mockInterface, "UpdateProperties",
+            [.string("org.bluez.GattCharacteristic1"), .vardict(["Value": .array(.byte, bytes.map { .byte($0) })])])
     }
 
     private func interfacesAdded(_ path: String, _ interfaces: [String: [String: DBusValue]]) throws {
-        let dictionary = DBusValue.dictionary(key: .string, value: .dictionary(key: .string, value: .variant),
-                                              interfaces.sorted { $0.key < $1.key }.map { .init(.string($0.key), .vardict($0.value)) })
-        try callMock(path: "/", interface: Self.mockInterface, "EmitSignal",
-                     [.string("org.freedesktop.DBus.ObjectManager"), .string("InterfacesAdded"), .string("oa{sa{sv}}"),
-                      .array(.variant, [.variant(.objectPath(path)), .variant(dictionary)])])
+        let dictionary = DBusValue.dictionary(
+            key: .string, value: .dictionary(key: .string, value: .variant),
+            interfaces.sorted { $0.key < $1.key }.map { .init(.string($0.key), .vardict($0.value)) })
+        try callMock(
+            path: "/", interface: Self.mockInterface, "EmitSignal",
+            [
+                .string("org.freedesktop.DBus.ObjectManager"), .string("InterfacesAdded"), .string("oa{sa{sv}}"),
+                .array(.variant, [.variant(.objectPath(path)), .variant(dictionary)]),
+            ])
     }
 
     // MARK: Calls
 
     @discardableResult
-    private func callMock(path: String, interface: String, _ member: String, _ arguments: [DBusValue]) throws -> [DBusValue] {
+    private func callMock(
+        path: String, interface: String, _ member: String, _ arguments: [DBusValue]
+    ) throws -> [DBusValue] {
         let message = try Message.methodCall(destination: uniqueName, path: path, interface: interface, member: member)
         try message.append(arguments)
         return try control.callBlocking(message, timeoutMilliseconds: 30_000).arguments()

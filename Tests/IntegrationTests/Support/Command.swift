@@ -1,5 +1,6 @@
 import Foundation
 import ProcessHarness
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -89,12 +90,15 @@ enum Command {
     /// open cannot hold this call up.
     ///
     /// Blocking: call it from tests freely, but do not expect it to yield.
-    static func run(_ argv: [String], environment: [String: String] = [:],
-                    stdin: String? = nil, timeout: Double = 30) -> CommandResult {
+    static func run(
+        _ argv: [String], environment: [String: String] = [:],
+        stdin: String? = nil, timeout: Double = 30
+    ) -> CommandResult {
         let start = Date()
         func failure(_ message: String) -> CommandResult {
-            CommandResult(argv: argv, status: 127, stdout: "", stderr: message + "\n",
-                          timedOut: false, elapsed: Date().timeIntervalSince(start))
+            CommandResult(
+                argv: argv, status: 127, stdout: "", stderr: message + "\n",
+                timedOut: false, elapsed: Date().timeIntervalSince(start))
         }
         guard let program = argv.first else { return failure("Command.run: empty argv") }
         let env = ChildEnvironment.make(environment)
@@ -113,9 +117,10 @@ enum Command {
                 _ = lseek(handle.fileDescriptor, 0, SEEK_SET)
                 input = handle
             }
-            child = try ChildProcess(executable: executable, arguments: Array(argv.dropFirst()),
-                                     environment: env, argv0: program, stdin: input?.fileDescriptor,
-                                     stdout: out.fileDescriptor, stderr: err.fileDescriptor)
+            child = try ChildProcess(
+                executable: executable, arguments: Array(argv.dropFirst()),
+                environment: env, argv0: program, stdin: input?.fileDescriptor,
+                stdout: out.fileDescriptor, stderr: err.fileDescriptor)
         } catch {
             return failure("\(program): cannot start: \(error)")
         }
@@ -125,9 +130,10 @@ enum Command {
             timedOut = true
             termination = child.stop(grace: 5)
         }
-        return CommandResult(argv: argv, status: termination!.status,
-                             stdout: readAll(out), stderr: readAll(err),
-                             timedOut: timedOut, elapsed: Date().timeIntervalSince(start))
+        return CommandResult(
+            argv: argv, status: termination!.status,
+            stdout: readAll(out), stderr: readAll(err),
+            timedOut: timedOut, elapsed: Date().timeIntervalSince(start))
     }
 }
 

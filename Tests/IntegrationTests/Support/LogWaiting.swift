@@ -8,8 +8,10 @@ extension RestdProcess {
     func waitForLog(containing text: String, count: Int = 1, timeout: Double = 30) throws -> String {
         var log = ""
         let what = count == 1 ? "restd to log \"\(text)\"" : "restd to log \"\(text)\" \(count) times"
-        try waitUntil(what, timeout: timeout, givingUpIf: { termination.map { "restd \($0)" } },
-                      details: { "--- restd log:\n\(log)" }) {
+        try waitUntil(
+            what, timeout: timeout, givingUpIf: { termination.map { "restd \($0)" } },
+            details: { "--- restd log:\n\(log)" }
+        ) {
             log = self.log()
             return log.components(separatedBy: text).count - 1 >= count
         }

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import ProcessHarness
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,7 +39,9 @@ final class NotificationServer: @unchecked Sendable {
 
     /// Starts the server and waits (up to `timeout` seconds) until this very process owns
     /// org.freedesktop.Notifications (it takes the name over from an earlier mock).
-    init(bus: any BusEndpoint, capabilities: [String] = NotificationServer.fullCapabilities, timeout: Double = 30) throws {
+    init(
+        bus: any BusEndpoint, capabilities: [String] = NotificationServer.fullCapabilities, timeout: Double = 30
+    ) throws {
         let work = try TempDirectory(prefix: "restd-notify")
         let logPath = work.path("server.log")
         let log = try openLogFile(logPath)
@@ -98,19 +101,28 @@ final class NotificationServer: @unchecked Sendable {
 
     /// Adds or replaces a method of org.freedesktop.Notifications; `code` is Python run on each call.
     func addMethod(_ name: String, in inSignature: String, out outSignature: String, code: String) throws {
-        try callMock("AddMethod", [.string(Self.interface), .string(name), .string(inSignature),
-                                   .string(outSignature), .string(code)])
+        try callMock(
+            "AddMethod",
+            [
+                .string(Self.interface), .string(name), .string(inSignature),
+                .string(outSignature), .string(code),
+            ])
     }
 
     /// Makes the server emit one of its signals (ActionInvoked, NotificationClosed, ActivationToken).
     func emit(_ signal: String, signature: String, _ arguments: [DBusValue]) throws {
-        try callMock("EmitSignal", [.string(Self.interface), .string(signal), .string(signature),
-                                    .array(.variant, arguments.map { .variant($0) })])
+        try callMock(
+            "EmitSignal",
+            [
+                .string(Self.interface), .string(signal), .string(signature),
+                .array(.variant, arguments.map { .variant($0) }),
+            ])
     }
 
     private func callMock(_ member: String, _ arguments: [DBusValue]) throws {
-        let message = try Message.methodCall(destination: uniqueName, path: Self.path,
-                                             interface: Self.mockInterface, member: member)
+        let message = try Message.methodCall(
+            destination: uniqueName, path: Self.path,
+            interface: Self.mockInterface, member: member)
         try message.append(arguments)
         _ = try control.callBlocking(message, timeoutMilliseconds: 30_000)
     }
@@ -158,9 +170,11 @@ final class MockCalls {
     let watcher: SignalWatcher
 
     init(bus: any BusEndpoint) throws {
-        watcher = try SignalWatcher(bus: bus, rules: [
-            "type='signal',interface='\(NotificationServer.mockInterface)',member='MethodCalled'",
-        ])
+        watcher = try SignalWatcher(
+            bus: bus,
+            rules: [
+                "type='signal',interface='\(NotificationServer.mockInterface)',member='MethodCalled'"
+            ])
     }
 
     /// The calls of `method` received so far.
@@ -178,7 +192,8 @@ final class MockCalls {
                 return seen >= count
             }
         } catch {
-            throw HarnessError.timedOut("waiting for \(count) \(method) call(s); all calls: \(watcher.received.compactMap(MockCall.init))")
+            throw HarnessError.timedOut(
+                "waiting for \(count) \(method) call(s); all calls: \(watcher.received.compactMap(MockCall.init))")
         }
         return calls(method)
     }

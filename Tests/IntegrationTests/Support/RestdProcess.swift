@@ -1,5 +1,6 @@
 import Foundation
 import ProcessHarness
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -55,7 +56,7 @@ enum BuildProducts {
         }
         throw HarnessError.notFound(
             "built executable `\(name)` not found in \(dirs.joined(separator: ", ")); "
-            + "run `swift build` (or `make test`), or set RESTD_BIN_DIR to the directory that holds it")
+                + "run `swift build` (or `make test`), or set RESTD_BIN_DIR to the directory that holds it")
     }
 }
 
@@ -99,9 +100,11 @@ final class RestdProcess: @unchecked Sendable {
     /// - configHome: `XDG_CONFIG_HOME`; a fresh empty directory when nil.
     /// - arguments: extra command-line arguments, e.g. `["--verbose"]`.
     /// - executable: another binary than the built restd.
-    init(bus: TestBus, stateHome: String, configHome: String? = nil,
-         arguments: [String] = [], environment: [String: String] = [:],
-         executable: String? = nil) throws {
+    init(
+        bus: TestBus, stateHome: String, configHome: String? = nil,
+        arguments: [String] = [], environment: [String: String] = [:],
+        executable: String? = nil
+    ) throws {
         let executable = try executable ?? BuildProducts.executable("restd")
         let work = try TempDirectory(prefix: "restd-run")
         let configHome = try configHome ?? work.subdirectory("config")
@@ -116,9 +119,10 @@ final class RestdProcess: @unchecked Sendable {
         if env["DBUS_SYSTEM_BUS_ADDRESS"] == nil {
             env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + work.path("no-system-bus")
         }
-        self.child = try ChildProcess(executable: executable, arguments: arguments,
-                                      environment: ChildEnvironment.make(env),
-                                      stdout: log, stderr: log)
+        self.child = try ChildProcess(
+            executable: executable, arguments: arguments,
+            environment: ChildEnvironment.make(env),
+            stdout: log, stderr: log)
         self.bus = bus
         self.executable = executable
         self.arguments = arguments
@@ -129,11 +133,14 @@ final class RestdProcess: @unchecked Sendable {
     }
 
     /// Launches restd and waits until it owns `io.restd.Rest1`.
-    static func start(bus: TestBus, stateHome: String, configHome: String? = nil,
-                      arguments: [String] = [], environment: [String: String] = [:],
-                      timeout: Double = 30) throws -> RestdProcess {
-        let restd = try RestdProcess(bus: bus, stateHome: stateHome, configHome: configHome,
-                                     arguments: arguments, environment: environment)
+    static func start(
+        bus: TestBus, stateHome: String, configHome: String? = nil,
+        arguments: [String] = [], environment: [String: String] = [:],
+        timeout: Double = 30
+    ) throws -> RestdProcess {
+        let restd = try RestdProcess(
+            bus: bus, stateHome: stateHome, configHome: configHome,
+            arguments: arguments, environment: environment)
         try restd.waitUntilReady(timeout: timeout)
         return restd
     }
@@ -157,8 +164,10 @@ final class RestdProcess: @unchecked Sendable {
         let output = try anonymousFile()
         let waiter = try ChildProcess(
             executable: gdbus,
-            arguments: ["wait", "--address", bus.address,
-                        "--timeout", String(Int(max(1, timeout.rounded(.up)))), RestdProcess.busName],
+            arguments: [
+                "wait", "--address", bus.address,
+                "--timeout", String(Int(max(1, timeout.rounded(.up)))), RestdProcess.busName,
+            ],
             environment: ChildEnvironment.make(), stdout: output.fileDescriptor, stderr: output.fileDescriptor)
         // gdbus enforces the timeout itself; the margin only guards against it hanging.
         _ = ChildProcess.waitForAny([waiter, child], timeout: timeout + 10)
@@ -170,7 +179,7 @@ final class RestdProcess: @unchecked Sendable {
         }
         throw HarnessError.timedOut(
             "restd (pid \(pid)) did not own \(RestdProcess.busName) within \(timeout) s; "
-            + "gdbus wait \(waiter.termination!): \(readAll(output))\n--- restd log:\n\(log())")
+                + "gdbus wait \(waiter.termination!): \(readAll(output))\n--- restd log:\n\(log())")
     }
 
     /// Sends a signal (no-op once it has been reaped).

@@ -16,8 +16,9 @@ final class SignalWatcher {
             return false
         }
         // Make sure the bus has processed the match rules before the test acts.
-        let ping = try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                          interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        let ping = try Message.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus.Peer", member: "Ping")
         _ = try connection.callBlocking(ping, timeoutMilliseconds: 30_000)
     }
 
@@ -37,9 +38,11 @@ final class SignalWatcher {
     /// signal can no longer come, such as its sender's process having ended) is read at least
     /// every 100 ms.
     @discardableResult
-    func waitFor(timeout: Double = 30, _ description: String = "signal",
-                 givingUpIf ended: () -> String? = { nil },
-                 where predicate: (Message) -> Bool) throws -> Message {
+    func waitFor(
+        timeout: Double = 30, _ description: String = "signal",
+        givingUpIf ended: () -> String? = { nil },
+        where predicate: (Message) -> Bool
+    ) throws -> Message {
         let deadline = Date().addingTimeInterval(timeout)
         var checked = 0
         while true {
@@ -66,11 +69,15 @@ extension SignalWatcher {
     /// Waits for the NameOwnerChanged that gives the watched name to `child` (the name may
     /// first leave a process that was killed just before); returns the new owner's unique name.
     /// Gives up early, with `details`, if `child` ends first.
-    func waitForOwner(_ child: ChildProcess, _ description: String, timeout: Double = 30,
-                      details: () -> String) throws -> String {
+    func waitForOwner(
+        _ child: ChildProcess, _ description: String, timeout: Double = 30,
+        details: () -> String
+    ) throws -> String {
         do {
-            let acquired = try waitFor(timeout: timeout, "\(description) to own its name",
-                                       givingUpIf: { child.termination.map { "it \($0)" } }) { message in
+            let acquired = try waitFor(
+                timeout: timeout, "\(description) to own its name",
+                givingUpIf: { child.termination.map { "it \($0)" } }
+            ) { message in
                 guard let owner = message.nameOwnerChange?.newOwner, !owner.isEmpty else { return false }
                 return processID(of: owner) == UInt32(child.pid)
             }
@@ -82,10 +89,12 @@ extension SignalWatcher {
 
     /// The process behind a unique name, nil once it has left the bus.
     private func processID(of uniqueName: String) -> UInt32? {
-        guard let call = try? Message.methodCall(destination: MessageBus.name, path: MessageBus.path,
-                                                 interface: MessageBus.interface, member: "GetConnectionUnixProcessID"),
-              (try? call.append([.string(uniqueName)])) != nil,
-              case .uint32(let pid)? = try? connection.callBlocking(call, timeoutMilliseconds: 30_000).arguments().first
+        guard
+            let call = try? Message.methodCall(
+                destination: MessageBus.name, path: MessageBus.path,
+                interface: MessageBus.interface, member: "GetConnectionUnixProcessID"),
+            (try? call.append([.string(uniqueName)])) != nil,
+            case .uint32(let pid)? = try? connection.callBlocking(call, timeoutMilliseconds: 30_000).arguments().first
         else { return nil }
         return pid
     }

@@ -25,8 +25,10 @@ func gdbus(_ bus: any BusEndpoint, _ subcommand: String, _ args: String...) -> C
 }
 
 @discardableResult
-func gdbus(_ bus: any BusEndpoint, _ subcommand: String, _ args: [String],
-           stdin: String? = nil, timeout: Double = 30) -> CommandResult {
+func gdbus(
+    _ bus: any BusEndpoint, _ subcommand: String, _ args: [String],
+    stdin: String? = nil, timeout: Double = 30
+) -> CommandResult {
     Command.run(["gdbus", subcommand, "--address", bus.address] + args, stdin: stdin, timeout: timeout)
 }
 
@@ -37,14 +39,17 @@ func restctl(_ bus: any BusEndpoint, _ args: String...) -> CommandResult {
 }
 
 @discardableResult
-func restctl(_ bus: any BusEndpoint, _ args: [String], environment: [String: String] = [:],
-             stdin: String? = nil, timeout: Double = 30) -> CommandResult {
+func restctl(
+    _ bus: any BusEndpoint, _ args: [String], environment: [String: String] = [:],
+    stdin: String? = nil, timeout: Double = 30
+) -> CommandResult {
     let executable: String
     do {
         executable = try BuildProducts.executable("restctl")
     } catch {
-        return CommandResult(argv: ["restctl"] + args, status: 127, stdout: "",
-                             stderr: "\(error)\n", timedOut: false, elapsed: 0)
+        return CommandResult(
+            argv: ["restctl"] + args, status: 127, stdout: "",
+            stderr: "\(error)\n", timedOut: false, elapsed: 0)
     }
     var env = environment
     env["DBUS_SESSION_BUS_ADDRESS"] = bus.address

@@ -1,5 +1,6 @@
 import Foundation
 import ProcessHarness
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,7 +69,9 @@ final class UserManager: @unchecked Sendable {
             return "\(program) not found (Debian package systemd)"
         }
         let probe = Command.run(["unshare", "--mount", "--propagation", "private", "true"])
-        if !probe.succeeded { return "unshare --mount is refused here: \(probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines))" }
+        if !probe.succeeded {
+            return "unshare --mount is refused here: \(probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
+        }
         return nil
     }()
 
@@ -89,8 +92,10 @@ final class UserManager: @unchecked Sendable {
     /// Boots a manager. `dropIns` are written to `restd.service.d/NAME.conf` in the manager's
     /// configuration directory before it starts (e.g. a shorter `WatchdogSec=`), `config` to
     /// `$XDG_CONFIG_HOME/restd/config.toml`.
-    init(installation: Installation = .current, dropIns: [String: String] = [:], config: String? = nil,
-         timeout: Double = 30) throws {
+    init(
+        installation: Installation = .current, dropIns: [String: String] = [:], config: String? = nil,
+        timeout: Double = 30
+    ) throws {
         if let reason = Self.unavailableReason { throw HarnessError.failed("no systemd user manager: \(reason)") }
         self.installation = installation
         let directory = try TempDirectory(prefix: "restd-um")
@@ -107,11 +112,13 @@ final class UserManager: @unchecked Sendable {
         switch installation {
         case .committed:
             restdExecutable = try BuildProducts.executable("restd")
-            let unit = ServiceTests.replacing("ExecStart", with: restdExecutable,
-                                              in: try ServiceTests.repositoryFile("systemd/restd.service"))
+            let unit = ServiceTests.replacing(
+                "ExecStart", with: restdExecutable,
+                in: try ServiceTests.repositoryFile("systemd/restd.service"))
             try directory.write("config/systemd/user/restd.service", unit)
-            let activation = ServiceTests.replacing("Exec", with: restdExecutable,
-                                                    in: try ServiceTests.repositoryFile("dbus/io.restd.Rest1.service"))
+            let activation = ServiceTests.replacing(
+                "Exec", with: restdExecutable,
+                in: try ServiceTests.repositoryFile("dbus/io.restd.Rest1.service"))
             try directory.write("data/dbus-1/services/io.restd.Rest1.service", activation)
         case .installed(let prefix):
             restdExecutable = "\(prefix)/bin/restd"
@@ -128,8 +135,10 @@ final class UserManager: @unchecked Sendable {
         // unshare and then sh exec, so the child's PID is the manager's.
         manager = try ChildProcess(
             executable: ChildEnvironment.which("unshare")!,
-            arguments: ["--mount", "--propagation", "private", "/bin/sh", "-c", Self.bootScript, "boot", ready,
-                        journaldConfiguration],
+            arguments: [
+                "--mount", "--propagation", "private", "/bin/sh", "-c", Self.bootScript, "boot", ready,
+                journaldConfiguration,
+            ],
             environment: ChildEnvironment.make([
                 "HOME": home, "XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome,
                 "XDG_DATA_HOME": dataHome, "XDG_STATE_HOME": stateHome,
@@ -139,11 +148,12 @@ final class UserManager: @unchecked Sendable {
             try Self.wait(timeout: timeout, "the namespace's mounts (\(ready))", manager: manager, logPath: logPath) {
                 FileManager.default.fileExists(atPath: ready)
             }
-            journald = try ChildProcess(executable: ChildEnvironment.which("nsenter")!,
-                                        arguments: ["-t", String(manager.pid), "-m", Self.journaldExecutable],
-                                        // Its own messages on stderr, not in the machine's kernel log.
-                                        environment: ChildEnvironment.make(["SYSTEMD_LOG_TARGET": "console"]),
-                                        stdout: log, stderr: log)
+            journald = try ChildProcess(
+                executable: ChildEnvironment.which("nsenter")!,
+                arguments: ["-t", String(manager.pid), "-m", Self.journaldExecutable],
+                // Its own messages on stderr, not in the machine's kernel log.
+                environment: ChildEnvironment.make(["SYSTEMD_LOG_TARGET": "console"]),
+                stdout: log, stderr: log)
         } catch {
             manager.killAndReap()
             throw error
@@ -151,7 +161,8 @@ final class UserManager: @unchecked Sendable {
         // The boot script waits for journald's socket, then execs the manager; the manager
         // is up once it reports a state other than starting.
         do {
-            try Self.wait(timeout: timeout, "the user manager to finish starting", manager: manager, logPath: logPath) { [self] in
+            try Self.wait(timeout: timeout, "the user manager to finish starting", manager: manager, logPath: logPath) {
+                [self] in
                 let state = systemctl("is-system-running").output
                 return state == "running" || state == "degraded"
             }
@@ -212,10 +223,13 @@ final class UserManager: @unchecked Sendable {
 
     /// Runs `argv` with `nsenter -t PID -m` and the manager's environment variables.
     func inside(_ argv: [String], timeout: Double = 60) -> CommandResult {
-        Command.run(["nsenter", "-t", String(manager.pid), "-m"] + argv,
-                    environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "HOME": home, "XDG_CONFIG_HOME": configHome,
-                                  "SYSTEMD_COLORS": "0", "SYSTEMD_PAGER": ""],
-                    timeout: timeout)
+        Command.run(
+            ["nsenter", "-t", String(manager.pid), "-m"] + argv,
+            environment: [
+                "XDG_RUNTIME_DIR": runtimeDirectory, "HOME": home, "XDG_CONFIG_HOME": configHome,
+                "SYSTEMD_COLORS": "0", "SYSTEMD_PAGER": "",
+            ],
+            timeout: timeout)
     }
 
     /// Unit properties (`systemctl --user show -p …`), by name.
@@ -239,11 +253,16 @@ final class UserManager: @unchecked Sendable {
     /// Waits (generous timeout) until every property of `unit` has the given value; returns all
     /// of them as last read. A condition to wait on, never a delay.
     @discardableResult
-    func waitFor(_ expected: [String: String], of unit: String = "restd.service", timeout: Double = 60) throws -> [String: String] {
+    func waitFor(
+        _ expected: [String: String], of unit: String = "restd.service", timeout: Double = 60
+    ) throws -> [String: String] {
         var last: [String: String] = [:]
-        try Self.wait(timeout: timeout, "\(unit) to have \(expected)", manager: manager, logPath: logPath,
-                      details: { "last seen: \(last)\n\(self.diagnostics())" }) { [self] in
-            last = properties(Array(expected.keys) + ["ActiveState", "SubState", "MainPID", "NRestarts", "Result"], of: unit)
+        try Self.wait(
+            timeout: timeout, "\(unit) to have \(expected)", manager: manager, logPath: logPath,
+            details: { "last seen: \(last)\n\(self.diagnostics())" }
+        ) { [self] in
+            last = properties(
+                Array(expected.keys) + ["ActiveState", "SubState", "MainPID", "NRestarts", "Result"], of: unit)
             return expected.allSatisfy { last[$0.key] == $0.value }
         }
         return last
@@ -291,7 +310,8 @@ final class UserManager: @unchecked Sendable {
 
         static func startTime(of pid: Int32) -> String? {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             // After "pid (comm)": state is field 3, starttime field 22.
             return fields.count > 19 ? String(fields[19]) : nil
@@ -303,8 +323,9 @@ final class UserManager: @unchecked Sendable {
         var parents: [Int32: Int32] = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = Int32(name),
-                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
         }
@@ -313,7 +334,9 @@ final class UserManager: @unchecked Sendable {
             var ancestor = parents[pid]
             while let current = ancestor, current > 1 {
                 if current == root {
-                    if let start = StartedProcess.startTime(of: pid) { found.append(StartedProcess(pid: pid, startTime: start)) }
+                    if let start = StartedProcess.startTime(of: pid) {
+                        found.append(StartedProcess(pid: pid, startTime: start))
+                    }
                     break
                 }
                 ancestor = parents[current]
@@ -324,10 +347,13 @@ final class UserManager: @unchecked Sendable {
 
     /// `waitUntil`, giving up early if the manager exits; the error ends with `details`, its log
     /// unless told otherwise.
-    private static func wait(timeout: Double, _ what: String, manager: ChildProcess, logPath: String,
-                             details: (() -> String)? = nil, until condition: () -> Bool) throws {
-        try waitUntil(what, timeout: timeout, givingUpIf: { manager.termination.map { "the user manager \($0)" } },
-                      details: details ?? { "--- its log:\n" + ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "") },
-                      condition)
+    private static func wait(
+        timeout: Double, _ what: String, manager: ChildProcess, logPath: String,
+        details: (() -> String)? = nil, until condition: () -> Bool
+    ) throws {
+        try waitUntil(
+            what, timeout: timeout, givingUpIf: { manager.termination.map { "the user manager \($0)" } },
+            details: details ?? { "--- its log:\n" + ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "") },
+            condition)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ProcessHarness
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,9 +19,11 @@ import Darwin
 ///
 ///     try waitUntil("restd to log \"ready\"", givingUpIf: { restd.termination.map { "restd \($0)" } },
 ///                   details: { "--- restd log:\n\(restd.log())" }) { restd.log().contains("ready") }
-func waitUntil(_ description: String, timeout: Double = 30, interval: Double = 0.02,
-               givingUpIf ended: () -> String? = { nil }, details: () -> String = { "" },
-               _ condition: () throws -> Bool) throws {
+func waitUntil(
+    _ description: String, timeout: Double = 30, interval: Double = 0.02,
+    givingUpIf ended: () -> String? = { nil }, details: () -> String = { "" },
+    _ condition: () throws -> Bool
+) throws {
     let deadline = Date(timeIntervalSinceNow: timeout)
     func explained(_ text: String) -> String {
         let more = details()

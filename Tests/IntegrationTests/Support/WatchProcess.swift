@@ -1,5 +1,6 @@
 import Foundation
 import ProcessHarness
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,9 +25,10 @@ final class WatchProcess {
         defer { close(out) }
         let err = try openLogFile(errorPath)
         defer { close(err) }
-        child = try ChildProcess(executable: try BuildProducts.executable("restctl"), arguments: [command] + arguments,
-                                 environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address]),
-                                 stdout: out, stderr: err)
+        child = try ChildProcess(
+            executable: try BuildProducts.executable("restctl"), arguments: [command] + arguments,
+            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address]),
+            stdout: out, stderr: err)
     }
 
     /// Every complete line written so far.
@@ -46,9 +48,11 @@ final class WatchProcess {
         let command = "restctl " + child.arguments.joined(separator: " ")
         var all: [String] = []
         var found: String?
-        try waitUntil("a new line from \(command)", timeout: timeout, interval: 0.005,
-                      givingUpIf: { child.termination.map { "\(command) \($0)" } },
-                      details: { "its output:\n\(all.joined(separator: "\n"))\nstderr:\n\(errors())" }) {
+        try waitUntil(
+            "a new line from \(command)", timeout: timeout, interval: 0.005,
+            givingUpIf: { child.termination.map { "\(command) \($0)" } },
+            details: { "its output:\n\(all.joined(separator: "\n"))\nstderr:\n\(errors())" }
+        ) {
             all = lines
             guard let index = all.indices.dropFirst(consumed).first(where: { predicate(all[$0]) }) else { return false }
             consumed = index + 1
