@@ -47,25 +47,19 @@ public final class Connection {
     /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`)
     /// and never to the system bus.
     public static func session() throws(DBusError) -> Connection {
-        let error = CErrorBox()
-        guard let raw = dbus_bus_get_private(DBUS_BUS_SESSION, &error.raw) else {
-            throw error.take(fallback: "cannot connect to the session bus")
-        }
-        do {
-            return try Connection(raw: raw)
-        } catch {
-            dbus_connection_close(raw)
-            dbus_connection_unref(raw)
-            throw error
-        }
+        try privateConnection(to: DBUS_BUS_SESSION, named: "session")
     }
 
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket), as a
     /// private connection; for clients of system services such as BlueZ.
     public static func system() throws(DBusError) -> Connection {
+        try privateConnection(to: DBUS_BUS_SYSTEM, named: "system")
+    }
+
+    private static func privateConnection(to bus: DBusBusType, named name: String) throws(DBusError) -> Connection {
         let error = CErrorBox()
-        guard let raw = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error.raw) else {
-            throw error.take(fallback: "cannot connect to the system bus")
+        guard let raw = dbus_bus_get_private(bus, &error.raw) else {
+            throw error.take(fallback: "cannot connect to the \(name) bus")
         }
         do {
             return try Connection(raw: raw)
