@@ -25,13 +25,9 @@ enum BusArguments {
             case StartOption.next:
                 options.next = try string(value, option: key)
             case StartOption.notify:
-                guard let flag = value.bool else { throw wrongType(key, expected: "a boolean (b)", got: value) }
-                options.notify = flag
+                options.notify = try boolean(value, option: key)
             case StartOption.warn:
-                guard case .uint64(let usec) = value else {
-                    throw wrongType(key, expected: "an unsigned 64-bit integer (t)", got: value)
-                }
-                options.warnUSec = usec
+                options.warnUSec = try unsigned(value, option: key)
             default:
                 throw DBusError(
                     .invalidArgs,
@@ -73,13 +69,9 @@ enum BusArguments {
                 }
                 input.weightKg = kg
             case SetOption.failed:
-                guard let flag = value.bool else { throw wrongType(key, expected: "a boolean (b)", got: value) }
-                input.failed = flag
+                input.failed = try boolean(value, option: key)
             case SetOption.restUSec:
-                guard case .uint64(let usec) = value else {
-                    throw wrongType(key, expected: "an unsigned 64-bit integer (t)", got: value)
-                }
-                input.restUSec = usec
+                input.restUSec = try unsigned(value, option: key)
             default:
                 throw DBusError(
                     .invalidArgs,
@@ -87,6 +79,18 @@ enum BusArguments {
             }
         }
         return input
+    }
+
+    private static func boolean(_ value: DBusValue, option: String) throws(DBusError) -> Bool {
+        guard let flag = value.bool else { throw wrongType(option, expected: "a boolean (b)", got: value) }
+        return flag
+    }
+
+    private static func unsigned(_ value: DBusValue, option: String) throws(DBusError) -> UInt64 {
+        guard case .uint64(let number) = value else {
+            throw wrongType(option, expected: "an unsigned 64-bit integer (t)", got: value)
+        }
+        return number
     }
 
     private static func string(_ value: DBusValue, option: String) throws(DBusError) -> String {
