@@ -206,9 +206,18 @@ public final class Daemon {
         var training = TrainingBook(settings: settings.configuration.trainingSettings)
         do {
             let (openRests, lastSetID) = try store.loadTraining()
+            // The workout in progress resumes at the same set.
+            let workout = try store.loadWorkout().flatMap { stored -> ActiveWorkout? in
+                do {
+                    return try stored.restored()
+                } catch {
+                    logger.error("could not resume the workout \(MessageText.quoted(stored.name)): \(error)")
+                    return nil
+                }
+            }
             training = TrainingBook(
                 settings: settings.configuration.trainingSettings, openRests: openRests,
-                lastSetID: lastSetID)
+                lastSetID: lastSetID, workout: workout)
         } catch {
             logger.error("could not read the training history: \(error)")
         }

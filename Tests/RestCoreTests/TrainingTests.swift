@@ -51,7 +51,7 @@ private struct Session {
                 remembered[set.exerciseKey] = (known?.name ?? set.exercise, known?.rest, (known?.sets ?? 0) + 1)
             case .restEnded(let rest) where rest.isRemembered:
                 remembered[rest.exerciseKey]?.rest = rest.finalUSec(limits: .standard)
-            case .restOpen, .restEnded:
+            case .restOpen, .restEnded, .workoutSaved, .workoutEnded:
                 break
             }
         }

@@ -123,4 +123,8 @@ public enum HistoryChange: Sendable, Equatable {
     case restOpen(RestRecord)
     /// A rest ended; its exercise's last-used rest follows.
     case restEnded(RestRecord)
+    /// The workout in progress started or moved on (a set, next, previous).
+    case workoutSaved(ActiveWorkout)
+    /// The workout in progress ended (the last set, `end`, or abandoned): it is summed up.
+    case workoutEnded(WorkoutSummary)
 }

@@ -50,9 +50,15 @@ public struct TrainingBook: Sendable, Equatable {
     public private(set) var openRests: [TimerID: RestRecord]
     /// The id the next set gets.
     public private(set) var nextSetID: Int64
+    /// The workout in progress, nil when none (one at a time).
+    public private(set) var workout: ActiveWorkout?
 
-    public init(settings: TrainingSettings = TrainingSettings(), openRests: [RestRecord] = [], lastSetID: Int64 = 0) {
+    public init(
+        settings: TrainingSettings = TrainingSettings(), openRests: [RestRecord] = [], lastSetID: Int64 = 0,
+        workout: ActiveWorkout? = nil
+    ) {
         self.settings = settings
+        self.workout = workout
         self.openRests = Dictionary(openRests.map { ($0.timerID, $0) }, uniquingKeysWith: { $1 })
         self.nextSetID = max(lastSetID, openRests.map(\.setID).max() ?? 0) + 1
     }
@@ -169,6 +175,8 @@ public struct TrainingBook: Sendable, Equatable {
             case .restOpen(let rest): openRests[rest.timerID] = rest
             case .restEnded(let rest):
                 if openRests[rest.timerID]?.setID == rest.setID { openRests[rest.timerID] = nil }
+            case .workoutSaved(let active): workout = active
+            case .workoutEnded: workout = nil
             }
         }
     }
