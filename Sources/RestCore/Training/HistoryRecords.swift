@@ -97,7 +97,8 @@ public struct RestRecord: Sendable, Equatable {
     /// Whether its exercise remembers it as the rest last used: not a rest after a failed set
     /// (failed_rest, or failed_extra added), which says nothing about the usual rest.
     public var isRemembered: Bool {
-        source != RestSource.failedRest.rawValue && !source.hasSuffix(RestChoice.failedExtraSuffix)
+        source != RestSource.failedRest.rawValue && source != RestSource.planFailedRest.rawValue
+            && !source.hasSuffix(RestChoice.failedExtraSuffix)
     }
 
     /// This rest ended at `now` with `outcome`; a pause in progress counts up to `now`.

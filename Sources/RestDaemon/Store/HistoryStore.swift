@@ -169,6 +169,15 @@ extension TimerStore {
         }
     }
 
+    /// The sets done and rests ended in [since, until): what a workout's summary is made of.
+    func workoutSoFar(since: USec, until: USec) throws(StoreError) -> WorkoutSoFar {
+        // A plan holds at most 100 × 100 sets.
+        let rows = try sets(since: since, until: until, exerciseKey: "", limit: 20_000).rows
+        return WorkoutSoFar(
+            sets: rows.map { (reps: $0.set.reps.map(Int.init), weightKG: $0.set.weightKg) },
+            restsTakenUSec: rows.compactMap { $0.rest?.outcome == nil ? nil : $0.rest?.takenUSec })
+    }
+
     /// The summaries of workouts that ended in [since, until), oldest first, at most `limit`.
     func workoutSummaries(since: USec, until: USec, limit: Int) throws(StoreError) -> [WorkoutSummary] {
         try reading { statements throws(SQLiteError) in

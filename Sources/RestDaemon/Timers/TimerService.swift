@@ -41,6 +41,9 @@ final class TimerService {
     var listeners: [TimerListener] = []
     /// Called, in order, with every set once it is committed (after the timer listeners).
     var setListeners: [(PlannedSet) -> Void] = []
+    /// Called, in order, when the workout in progress changed (started, moved, ended), with its
+    /// summary when it ended.
+    var workoutListeners: [(ActiveWorkout?, WorkoutSummary?) -> Void] = []
 
     init(
         book: TimerBook, training: TrainingBook, store: TimerStore, clock: TimeSource, loop: EventLoop,
@@ -84,12 +87,59 @@ final class TimerService {
                 name: RestErrorName.storageFailed,
                 message: "the change could not be saved (\(error)); nothing was changed")
         }
+        let workoutBefore = training.workout
         training.apply(plan.history)
         apply(plan.events, now: now)
         if let set = plan.set {
             for listener in setListeners { listener(set) }
         }
+        tellWorkoutListeners(plan.history, before: workoutBefore)
         return plan.set
+    }
+
+    /// Carries out a workout command (start, next, previous, end) planned by `planning` from the
+    /// training book and the time: committed, then applied, then announced, like any command.
+    func performWorkout(
+        _ planning: (TrainingBook, Instant) throws(TimerError) -> [HistoryChange]
+    ) throws(DBusError) {
+        let now = clock.now()
+        runDue(now: now)
+        let history: [HistoryChange]
+        do {
+            history = try planning(training, now)
+        } catch {
+            throw error.dbusError
+        }
+        do {
+            try store.commit([], history: history)
+        } catch {
+            logger.error("could not store a change, refusing it: \(error)")
+            throw DBusError(
+                name: RestErrorName.storageFailed,
+                message: "the change could not be saved (\(error)); nothing was changed")
+        }
+        let before = training.workout
+        training.apply(history)
+        tellWorkoutListeners(history, before: before)
+    }
+
+    /// The sets and rests of the workout in progress so far, for its summary.
+    func workoutSoFar(now: Instant) -> WorkoutSoFar {
+        guard let workout = training.workout else { return WorkoutSoFar() }
+        do {
+            return try store.workoutSoFar(since: workout.progress.startedAtUSec, until: now.realtime)
+        } catch {
+            logger.error("\(error)")
+            return WorkoutSoFar()
+        }
+    }
+
+    private func tellWorkoutListeners(_ history: [HistoryChange], before: ActiveWorkout?) {
+        guard before != training.workout else { return }
+        let summary = history.lazy.compactMap { change -> WorkoutSummary? in
+            if case .workoutEnded(let summary) = change { summary } else { nil }
+        }.first
+        for listener in workoutListeners { listener(training.workout, summary) }
     }
 
     /// Plans in the core; for a set, the store is asked what the history knows first.
@@ -105,14 +155,16 @@ final class TimerService {
             previous = nil
         }
         let dayStart = LocalDay.startUSec(of: now.realtime)
-        return try training.plan(command, timers: book, now: now, previousExercise: previous) { [store, logger] name in
-            do {
-                return try store.facts(name, dayStartUSec: dayStart)
-            } catch {
-                logger.error("\(error)")
-                return ExerciseFacts()
-            }
-        }
+        return try training.plan(
+            command, timers: book, now: now, previousExercise: previous,
+            facts: { [store, logger] name in
+                do {
+                    return try store.facts(name, dayStartUSec: dayStart)
+                } catch {
+                    logger.error("\(error)")
+                    return ExerciseFacts()
+                }
+            }, workoutSoFar: { self.workoutSoFar(now: now) })
     }
 
     /// History before this instant is pruned (`[history] keep_days`).
