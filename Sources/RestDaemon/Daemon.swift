@@ -104,6 +104,16 @@ public final class Daemon {
             signals.setRecorded,
             { [unowned live] set in live.applySet(set) },
         ]
+        // Who hears of the workout starting, moving or ending: its PropertiesChanged, the live activity.
+        service.workoutListeners = [
+            { [unowned service] workout, _ in
+                signals.workoutChanged(
+                    WorkoutObject.properties(workout, lastSummary: service.lastWorkoutSummary))
+            },
+            { [unowned live] workout, _ in
+                if let workout { live.applyWorkout(workout) }
+            },
+        ]
         status.addPart { [unowned service] in Self.timersPhrase(service.book) }
         status.addPart { [unowned live] in StatusReporter.subscribersPhrase(live.subscriberCount) }
         live.onSubscribersChanged = { [unowned status] in status.refresh() }
@@ -140,6 +150,7 @@ public final class Daemon {
         server.export(
             path: RestBus.historyPath,
             interfaces: [HistoryObject.make(service: service, trimmer: try MemoryTrimmer(loop: loop))])
+        server.export(path: RestBus.workoutPath, interfaces: [WorkoutObject.make(service: service)])
 
         // 7. The system around it: clock steps, signals, the watchdog.
         clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {

@@ -44,6 +44,8 @@ final class TimerService {
     /// Called, in order, when the workout in progress changed (started, moved, ended), with its
     /// summary when it ended.
     var workoutListeners: [(ActiveWorkout?, WorkoutSummary?) -> Void] = []
+    /// The summary of the last workout that ended since restd started (Workout.Summary).
+    private(set) var lastWorkoutSummary: WorkoutSummary?
 
     init(
         book: TimerBook, training: TrainingBook, store: TimerStore, clock: TimeSource, loop: EventLoop,
@@ -123,6 +125,9 @@ final class TimerService {
         tellWorkoutListeners(history, before: before)
     }
 
+    /// The daemon's clock.
+    func now() -> Instant { clock.now() }
+
     /// The sets and rests of the workout in progress so far, for its summary.
     func workoutSoFar(now: Instant) -> WorkoutSoFar {
         guard let workout = training.workout else { return WorkoutSoFar() }
@@ -139,6 +144,7 @@ final class TimerService {
         let summary = history.lazy.compactMap { change -> WorkoutSummary? in
             if case .workoutEnded(let summary) = change { summary } else { nil }
         }.first
+        if let summary { lastWorkoutSummary = summary }
         for listener in workoutListeners { listener(training.workout, summary) }
     }
 
