@@ -76,6 +76,14 @@ struct WorkoutSessionTests {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
+        /// The live activity's fields as gdbus prints them.
+        func busLive() -> String {
+            gdbus(
+                bus, "call", "--dest", RestBus.name, "--object-path", RestBus.livePath, "--method",
+                "org.freedesktop.DBus.Properties.Get", RestBus.liveInterface, LiveProperty.fields
+            ).stdout
+        }
+
         var timerNext: String {
             busctl(
                 bus, "get-property", RestBus.name, RestBus.timerPath(id: "default"), RestBus.timerInterface,
@@ -137,6 +145,54 @@ struct WorkoutSessionTests {
         #expect(summary.contains("'volume_kg': <1360.0>"), "\(summary)")
         #expect(summary.contains("'abandoned': <false>"))
         #expect(!session.call("End").succeeded)
+    }
+
+    @Test(
+        "restctl alone: workout start NAME, set ×N with one --failed, a skip, kill -9, end, status and the live activity"
+    )
+    func sessionThroughRestctl() throws {
+        let session = try Session()
+        func run(_ args: String...) -> CommandResult {
+            restctl(session.bus, args, environment: ["XDG_CONFIG_HOME": session.config.path])
+        }
+        #expect(run("workout", "list").stdout == "push\n")
+        let start = run("workout", "start", "push")
+        #expect(start.succeeded && start.stdout == "Push day: Squat, set 1 of 2 — 0/7 sets done\n", "\(start)")
+        let again = run("workout", "start", "push")
+        #expect(
+            again.status == 1
+                && again.stderr.contains("is in progress; end it first with 'restctl workout end'"), "\(again)")
+
+        func set(_ args: String...) -> String {
+            let result = restctl(session.bus, ["set", "--json"] + args)
+            #expect(result.succeeded, "\(result)")
+            return result.stdout
+        }
+        #expect(set().contains("\"next\":\"Squat 2/2\""))
+        #expect(set("--failed").contains("\"duration_usec\":240000000"))
+        // Squat done; the live activity shows the workout's progress without any producer.
+        // The broadcast is throttled (MaxRateHz): the snapshot catches up with the second set.
+        try waitUntil("the live activity to show 2/7 of Push day", details: { session.busLive() }) {
+            let live = session.busLive()
+            return live.contains("'workout': <'Push day'>") && live.contains("'progress_done': <int64 2>")
+                && live.contains("'progress_total': <int64 7>") && live.contains("'exercise': <'Squat'>")
+        }
+        // A rest skipped, then the superset's first round.
+        #expect(restctl(session.bus, "skip").succeeded)
+        _ = set()
+        #expect(set().contains("\"next\":\"Next: Curl\""))
+
+        try session.crashAndRestart()
+        #expect(run("workout", "status").stdout == "Push day: Curl, set 2 of 2 — 4/7 sets done\n")
+        let json = run("workout", "status", "--json").stdout
+        #expect(json.contains("\"active\":true") && json.contains("\"sets_done\":4"), "\(json)")
+        #expect(run("workout", "next").stdout == "Push day: Rows, set 1 of 1 — 4/7 sets done\n")
+        #expect(run("workout", "previous").stdout == "Push day: Curl, set 1 of 2 — 4/7 sets done\n")
+        let end = run("workout", "end")
+        #expect(end.succeeded && end.stdout.hasPrefix("Push day done: 4/7 sets in "), "\(end)")
+        #expect(run("workout", "status").stdout.contains("volume 1360 kg"))
+        let none = run("workout", "next")
+        #expect(none.status == 1 && none.stderr.contains("no workout is in progress"), "\(none)")
     }
 
     @Test("A plan with problems is refused with file:line: reason, and nothing starts")

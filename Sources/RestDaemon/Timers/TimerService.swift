@@ -92,10 +92,11 @@ final class TimerService {
         let workoutBefore = training.workout
         training.apply(plan.history)
         apply(plan.events, now: now)
+        // The workout first: a set's own listeners (the live activity's exercise) come last.
+        tellWorkoutListeners(plan.history, before: workoutBefore)
         if let set = plan.set {
             for listener in setListeners { listener(set) }
         }
-        tellWorkoutListeners(plan.history, before: workoutBefore)
         return plan.set
     }
 
