@@ -177,6 +177,8 @@ public final class Daemon {
             notifier.start()
             mediaPlayer.start()
             service.announceRecovered(recovered)
+            // A workout left untouched while restd was down ends now; else its deadline is armed.
+            service.abandonWorkoutIfDue()
             logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
             // Only now is the state loaded and the name owned: what Type=notify waits for.
             status.announceReady()

@@ -100,3 +100,32 @@ import Testing
                 == .invalidState("no workout is in progress; start one with 'restctl workout start NAME'"))
     }
 }
+
+@Suite struct WorkoutAbandonTests {
+    @Test func aWorkoutLeftUntouchedPastAbandonAfterEndsAsAbandonedAtItsLastChange() throws {
+        var settings = TrainingSettings()
+        settings.workoutAbandonAfterUSec = 3_600 * second
+        var session = Session(settings)
+        let plan = WorkoutPlan(name: "Legs", blocks: [.init(exercises: [.init(name: "Squat", sets: 3)])])
+        let start = session.clock.now().realtime
+        try session.workout { book throws(TimerError) in
+            try book.planWorkoutStart(plan, text: "", source: "", now: start)
+        }
+        session.clock.advance(60 * second)
+        _ = try session.set(reps: 5, weightKg: 100)
+        let touched = session.clock.now().realtime
+        #expect(session.training.workoutAbandonDeadline == touched + 3_600 * second)
+        #expect(session.training.planWorkoutAbandon(now: touched + 3_600 * second - 1) { WorkoutSoFar() }.isEmpty)
+        let changes = session.training.planWorkoutAbandon(now: touched + 3_600 * second) {
+            Session.soFar(session.history)
+        }
+        guard case .workoutEnded(let summary)? = changes.first else {
+            Issue.record("no summary: \(changes)")
+            return
+        }
+        #expect(
+            summary.abandoned && summary.endedAtUSec == touched && summary.setsDone == 1 && summary.setsPlanned == 3)
+        session.training.apply(changes)
+        #expect(session.training.workout == nil && session.training.workoutAbandonDeadline == nil)
+    }
+}

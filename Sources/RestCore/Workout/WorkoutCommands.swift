@@ -41,10 +41,17 @@ extension TrainingBook {
         return ([.workoutEnded(summary)], summary)
     }
 
-    /// When the workout in progress is abandoned if left untouched: `abandonAfterUSec` after its
-    /// last change; nil when none runs.
-    public func workoutAbandonDeadline(abandonAfterUSec: USec) -> USec? {
-        workout.map { $0.touchedAtUSec.addingSaturated(abandonAfterUSec) }
+    /// When the workout in progress is abandoned if left untouched: `[workout] abandon_after`
+    /// after its last change; nil when none runs.
+    public var workoutAbandonDeadline: USec? {
+        workout.map { $0.touchedAtUSec.addingSaturated(settings.workoutAbandonAfterUSec) }
+    }
+
+    /// Ends the workout in progress as abandoned when it was left untouched past its deadline;
+    /// it ended with its last change. Nothing when none runs or it is not due.
+    public func planWorkoutAbandon(now: USec, soFar: () -> WorkoutSoFar) -> [HistoryChange] {
+        guard let workout, let deadline = workoutAbandonDeadline, now >= deadline else { return [] }
+        return [.workoutEnded(soFar().summary(of: workout, endedAtUSec: workout.touchedAtUSec, abandoned: true))]
     }
 
     private func activeWorkout() throws(TimerError) -> ActiveWorkout {

@@ -36,6 +36,9 @@ final class TimerService {
     private let logger: Logger
     /// Fires at the next expiry, pre-alert or clean-up (CLOCK_BOOTTIME, 1 µs accuracy); off when none.
     private var expiryTimer: TimerSource!
+    /// Fires when the workout in progress is due to be abandoned (CLOCK_REALTIME, the deadline is
+    /// a wall-clock one); off when none runs. Never a periodic wake.
+    private var abandonTimer: TimerSource!
 
     /// Called, in order, with every batch of events once it is carried out. Set once, by the daemon.
     var listeners: [TimerListener] = []
@@ -61,6 +64,40 @@ final class TimerService {
             self.runDue()
         }
         expiryTimer.isEnabled = false
+        abandonTimer = try loop.addTimer(clock: CLOCK_REALTIME, at: 0, accuracyUSec: 1_000_000) { [unowned self] _ in
+            self.abandonWorkoutIfDue()
+        }
+        abandonTimer.isEnabled = false
+    }
+
+    /// Ends a workout left untouched past `[workout] abandon_after`, as abandoned (restd's own
+    /// housekeeping: at start-up, before each command, and when its one timer fires), and arms
+    /// that timer for the workout in progress.
+    func abandonWorkoutIfDue() {
+        let now = clock.now()
+        let history = training.planWorkoutAbandon(now: now.realtime) { workoutSoFar(now: now) }
+        if !history.isEmpty {
+            logger.info(
+                "the workout \(MessageText.quoted(training.workout?.name ?? "")) was left untouched; ended as abandoned"
+            )
+            let before = training.workout
+            training.apply(history)
+            tellWorkoutListeners(history, before: before)
+            do {
+                try store.commit([], history: history)
+            } catch {
+                logger.error("could not store the abandoned workout: \(error)")
+            }
+        }
+        rearmAbandon()
+    }
+
+    private func rearmAbandon() {
+        if let deadline = training.workoutAbandonDeadline {
+            abandonTimer.schedule(at: deadline)
+        } else {
+            abandonTimer.isEnabled = false
+        }
     }
 
     // MARK: A caller's command: commit → apply → signal → reply
@@ -72,6 +109,7 @@ final class TimerService {
         let now = clock.now()
         // Expire what is due first, so the command sees the state a punctual daemon would have.
         runDue(now: now)
+        abandonWorkoutIfDue()
         let plan: CommandPlan
         do {
             plan = try planCommand(command, now: now)
@@ -107,6 +145,7 @@ final class TimerService {
     ) throws(DBusError) {
         let now = clock.now()
         runDue(now: now)
+        abandonWorkoutIfDue()
         let history: [HistoryChange]
         do {
             history = try planning(training, now)
@@ -146,6 +185,7 @@ final class TimerService {
             if case .workoutEnded(let summary) = change { summary } else { nil }
         }.first
         if let summary { lastWorkoutSummary = summary }
+        rearmAbandon()
         for listener in workoutListeners { listener(training.workout, summary) }
     }
 
@@ -182,6 +222,8 @@ final class TimerService {
     /// Puts new training settings (from a reloaded configuration) into force for the next set.
     func setTrainingSettings(_ settings: TrainingSettings) {
         training.settings = settings
+        // A new abandon_after moves the deadline of the workout in progress.
+        abandonWorkoutIfDue()
     }
 
     /// RR intervals from a heart-rate strap: kept with the rests in progress.
