@@ -44,10 +44,10 @@ public struct WorkoutSnapshot: Sendable, Equatable {
         let plan = try value(WorkoutProperty.plan).arrayElements?.compactMap(\.vardictEntries) ?? []
         let current = plan.first { $0[WorkoutKey.name]?.unwrapped.string == exercise }
         exerciseSets = uint32(current?[WorkoutKey.sets])
-        summary = try Self.summary(try value(WorkoutProperty.summary).vardictEntries ?? [:])
+        summary = Self.summary(try value(WorkoutProperty.summary).vardictEntries ?? [:])
     }
 
-    private static func summary(_ entries: [String: DBusValue]) throws(ClientError) -> Summary? {
+    static func summary(_ entries: [String: DBusValue]) -> Summary? {
         guard !entries.isEmpty else { return nil }
         func usec(_ key: String) -> UInt64 { entries[key]?.unwrapped.uint64 ?? 0 }
         func count(_ key: String) -> UInt32 { uint32(entries[key]) }
@@ -67,12 +67,7 @@ public struct WorkoutSnapshot: Sendable, Equatable {
             return "\(name): \(exercise), set \(setIndex)\(of) — \(setsDone)/\(setsPlanned) sets done"
         }
         guard let summary else { return "no workout in progress" }
-        let volume = summary.volumeKg.rounded() == summary.volumeKg ? "\(Int(summary.volumeKg))" : "\(summary.volumeKg)"
-        return
-            "\(summary.name) \(summary.abandoned ? "abandoned" : "done"): \(summary.setsDone)/\(summary.setsPlanned) sets in "
-            + "\(TimeFormat.elapsed(usec: summary.durationUSec)), volume \(volume) kg, rest "
-            + "\(TimeFormat.elapsed(usec: summary.totalRestUSec)) total, median "
-            + "\(TimeFormat.elapsed(usec: summary.medianRestUSec))"
+        return summary.line
     }
 
     public var json: String {
@@ -81,15 +76,29 @@ public struct WorkoutSnapshot: Sendable, Equatable {
             "\"set_index\":\(setIndex)", "\"exercise_sets\":\(exerciseSets)", "\"sets_done\":\(setsDone)",
             "\"sets_planned\":\(setsPlanned)", "\"started_at_usec\":\(startedAtUSec)",
         ]
-        if let summary {
-            fields.append(
-                "\"summary\":{\"name\":\(JSONText.quoted(summary.name)),\"started_at_usec\":\(summary.startedAtUSec),"
-                    + "\"ended_at_usec\":\(summary.endedAtUSec),\"duration_usec\":\(summary.durationUSec),"
-                    + "\"sets_done\":\(summary.setsDone),\"sets_planned\":\(summary.setsPlanned),"
-                    + "\"volume_kg\":\(summary.volumeKg),\"total_rest_usec\":\(summary.totalRestUSec),"
-                    + "\"median_rest_usec\":\(summary.medianRestUSec),\"abandoned\":\(summary.abandoned)}")
-        }
+        if let summary { fields.append("\"summary\":" + summary.json) }
         return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+extension WorkoutSnapshot.Summary {
+    /// "Push day done: 5/14 sets in 14:02, volume 1400 kg, rest 7:40 total, median 3:00".
+    public var line: String {
+        let summary = self
+        let volume = HistoryFormat.number(summary.volumeKg)
+        return
+            "\(summary.name) \(summary.abandoned ? "abandoned" : "done"): \(summary.setsDone)/\(summary.setsPlanned) sets in "
+            + "\(TimeFormat.elapsed(usec: summary.durationUSec)), volume \(volume) kg, rest "
+            + "\(TimeFormat.elapsed(usec: summary.totalRestUSec)) total, median "
+            + "\(TimeFormat.elapsed(usec: summary.medianRestUSec))"
+    }
+
+    public var json: String {
+        "{\"name\":\(JSONText.quoted(name)),\"started_at_usec\":\(startedAtUSec),"
+            + "\"ended_at_usec\":\(endedAtUSec),\"duration_usec\":\(durationUSec),"
+            + "\"sets_done\":\(setsDone),\"sets_planned\":\(setsPlanned),"
+            + "\"volume_kg\":\(volumeKg),\"total_rest_usec\":\(totalRestUSec),"
+            + "\"median_rest_usec\":\(medianRestUSec),\"abandoned\":\(abandoned)}"
     }
 }
 
@@ -113,6 +122,16 @@ extension RestdClient {
             [.string(RestBus.workoutInterface)])
         guard let properties = reply.first?.vardictEntries else { throw .badReply("GetAll returned no dictionary") }
         return try WorkoutSnapshot(properties: properties)
+    }
+
+    /// The summaries of the workouts that ended in [since, until) (until 0: no end), oldest first.
+    public func workoutSummaries(sinceUSec: UInt64, untilUSec: UInt64) throws(ClientError) -> [WorkoutSnapshot.Summary]
+    {
+        let reply = try call(
+            path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Workouts",
+            [.uint64(sinceUSec), .uint64(untilUSec), .uint32(0)])
+        guard let entries = reply.first?.arrayElements else { throw .badReply("Workouts returned no array") }
+        return entries.compactMap { $0.vardictEntries.flatMap(WorkoutSnapshot.summary) }
     }
 
     private func callWorkout(_ member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {

@@ -191,6 +191,10 @@ struct WorkoutSessionTests {
         let end = run("workout", "end")
         #expect(end.succeeded && end.stdout.hasPrefix("Push day done: 4/7 sets in "), "\(end)")
         #expect(run("workout", "status").stdout.contains("volume 1360 kg"))
+        let history = run("history", "--workouts")
+        #expect(history.succeeded && history.stdout.contains("  Push day done: 4/7 sets in "), "\(history)")
+        let historyJSON = run("history", "--workouts", "--json").stdout
+        #expect(historyJSON.hasPrefix("[{\"name\":\"Push day\"") && historyJSON.contains("\"volume_kg\":1360"))
         let none = run("workout", "next")
         #expect(none.status == 1 && none.stderr.contains("no workout is in progress"), "\(none)")
     }

@@ -100,6 +100,9 @@ extension BusInterfaces {
             Method(
                 "Stats", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("exercise", .string)],
                 out: [Arg("stats", .array(options))]),
+            Method(
+                "Workouts", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("limit", .uint32)],
+                out: [Arg("workouts", .array(options))]),
         ],
         signals: [
             .init("SetRecorded", [Arg("set", options)])
