@@ -25,7 +25,7 @@ public struct WorkoutSnapshot: Sendable, Equatable {
     public var setsPlanned: UInt32
     public var setsDone: UInt32
     public var startedAtUSec: UInt64
-    /// The last workout that ended, nil when none did since restd started.
+    /// The last workout that ended, nil when none has.
     public var summary: Summary?
 
     init(properties: [String: DBusValue]) throws(ClientError) {

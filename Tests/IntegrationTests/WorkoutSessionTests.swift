@@ -191,6 +191,9 @@ struct WorkoutSessionTests {
         let end = run("workout", "end")
         #expect(end.succeeded && end.stdout.hasPrefix("Push day done: 4/7 sets in "), "\(end)")
         #expect(run("workout", "status").stdout.contains("volume 1360 kg"))
+        // The summary outlives restd.
+        try session.crashAndRestart()
+        #expect(run("workout", "status").stdout.contains("Push day done: 4/7 sets in "))
         let history = run("history", "--workouts")
         #expect(history.succeeded && history.stdout.contains("  Push day done: 4/7 sets in "), "\(history)")
         let historyJSON = run("history", "--workouts", "--json").stdout

@@ -73,7 +73,7 @@ enum WorkoutObject {
         }
     }
 
-    /// The summary of the last workout that ended since restd started; empty when none.
+    /// The summary of a workout that ended; empty when none.
     static func summary(_ summary: WorkoutSummary?) -> DBusValue {
         guard let summary else { return HistoryEntries.dictionary([]) }
         return HistoryEntries.dictionary([

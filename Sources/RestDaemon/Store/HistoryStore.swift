@@ -5,7 +5,7 @@ struct HistoryStatements {
     let insertSet, countSet, upsertRest, rememberRest, pruneSets, pruneRests: SQLiteStatement
     let openRests, lastSetID, lastExercise, exercise, setsSince: SQLiteStatement
     let setsBetween, restsBetween, exercises, statsRows: SQLiteStatement
-    let saveWorkout, clearWorkout, insertSummary, loadWorkout, summaries: SQLiteStatement
+    let saveWorkout, clearWorkout, insertSummary, loadWorkout, summaries, lastSummary: SQLiteStatement
 
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
         insertSet = try database.prepare(HistorySchema.insertSet)
@@ -28,6 +28,7 @@ struct HistoryStatements {
         insertSummary = try database.prepare(WorkoutSchema.insertSummary)
         loadWorkout = try database.prepare(WorkoutSchema.loadWorkout)
         summaries = try database.prepare(WorkoutSchema.summaries)
+        lastSummary = try database.prepare(WorkoutSchema.lastSummary)
     }
 
     /// One row written by a history change.
@@ -184,19 +185,29 @@ extension TimerStore {
             let bounds: [SQLiteValue] = [
                 .integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .integer(Int64(limit)),
             ]
-            return try Self.all(statements.summaries, bounds).compactMap { row -> WorkoutSummary? in
-                func usec(_ index: Int) -> USec? { row[index].integer.flatMap(USec.init(exactly:)) }
-                guard let name = row[0].text, let started = usec(1), let ended = usec(2),
-                    let done = row[3].integer.flatMap(Int.init(exactly:)),
-                    let planned = row[4].integer.flatMap(Int.init(exactly:)), let total = usec(6),
-                    let median = usec(7)
-                else { return nil }
-                let volume: Double = if case .real(let kg) = row[5] { kg } else { row[5].integer.map(Double.init) ?? 0 }
-                return WorkoutSummary(
-                    name: name, startedAtUSec: started, endedAtUSec: ended, setsDone: done, setsPlanned: planned,
-                    volumeKG: volume, totalRestUSec: total, medianRestUSec: median, abandoned: row[8].integer == 1)
-            }
+            return try Self.all(statements.summaries, bounds).compactMap(Self.summary)
         }
+    }
+
+    /// The workout that ended last, nil when none did.
+    func lastWorkoutSummary() throws(StoreError) -> WorkoutSummary? {
+        try reading { statements throws(SQLiteError) in
+            try Self.all(statements.lastSummary, []).first.flatMap(Self.summary)
+        }
+    }
+
+    /// A summary from a row of `WorkoutSchema.summaries`, nil for a row that does not make one.
+    private static func summary(_ row: [SQLiteValue]) -> WorkoutSummary? {
+        func usec(_ index: Int) -> USec? { row[index].integer.flatMap(USec.init(exactly:)) }
+        guard let name = row[0].text, let started = usec(1), let ended = usec(2),
+            let done = row[3].integer.flatMap(Int.init(exactly:)),
+            let planned = row[4].integer.flatMap(Int.init(exactly:)), let total = usec(6),
+            let median = usec(7)
+        else { return nil }
+        let volume: Double = if case .real(let kg) = row[5] { kg } else { row[5].integer.map(Double.init) ?? 0 }
+        return WorkoutSummary(
+            name: name, startedAtUSec: started, endedAtUSec: ended, setsDone: done, setsPlanned: planned,
+            volumeKG: volume, totalRestUSec: total, medianRestUSec: median, abandoned: row[8].integer == 1)
     }
 
     /// The exercise of the last set on `timer`, nil when it has none.

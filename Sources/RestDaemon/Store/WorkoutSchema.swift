@@ -61,6 +61,12 @@ enum WorkoutSchema {
                median_rest_usec, abandoned
         FROM workouts WHERE ended_at_usec >= ?1 AND ended_at_usec < ?2 ORDER BY ended_at_usec, id LIMIT ?3
         """
+    /// The workout that ended last, in the columns of `summaries`.
+    static let lastSummary = """
+        SELECT name, started_at_usec, ended_at_usec, sets_done, sets_planned, volume_kg, total_rest_usec,
+               median_rest_usec, abandoned
+        FROM workouts ORDER BY ended_at_usec DESC, id DESC LIMIT 1
+        """
 }
 
 /// The workout in progress as stored, before its plan is parsed again (by the daemon, which

@@ -47,7 +47,7 @@ final class TimerService {
     /// Called, in order, when the workout in progress changed (started, moved, ended), with its
     /// summary when it ended.
     var workoutListeners: [(ActiveWorkout?, WorkoutSummary?) -> Void] = []
-    /// The summary of the last workout that ended since restd started (Workout.Summary).
+    /// The summary of the last workout that ended (Workout.Summary), read at start-up.
     private(set) var lastWorkoutSummary: WorkoutSummary?
 
     init(
@@ -64,6 +64,11 @@ final class TimerService {
             self.runDue()
         }
         expiryTimer.isEnabled = false
+        do {
+            lastWorkoutSummary = try store.lastWorkoutSummary()
+        } catch {
+            logger.error("\(error)")
+        }
         abandonTimer = try loop.addTimer(clock: CLOCK_REALTIME, at: 0, accuracyUSec: 1_000_000) { [unowned self] _ in
             self.abandonWorkoutIfDue()
         }
