@@ -104,6 +104,16 @@ public final class Daemon {
             signals.setRecorded,
             { [unowned live] set in live.applySet(set) },
         ]
+        // Who hears of the workout starting, moving or ending: its PropertiesChanged, the live activity.
+        service.workoutListeners = [
+            { [unowned service] workout, _ in
+                signals.workoutChanged(
+                    WorkoutObject.properties(workout, lastSummary: service.lastWorkoutSummary))
+            },
+            { [unowned live] workout, _ in
+                if let workout { live.applyWorkout(workout) }
+            },
+        ]
         status.addPart { [unowned service] in Self.timersPhrase(service.book) }
         status.addPart { [unowned live] in StatusReporter.subscribersPhrase(live.subscriberCount) }
         live.onSubscribersChanged = { [unowned status] in status.refresh() }
@@ -140,6 +150,7 @@ public final class Daemon {
         server.export(
             path: RestBus.historyPath,
             interfaces: [HistoryObject.make(service: service, trimmer: try MemoryTrimmer(loop: loop))])
+        server.export(path: RestBus.workoutPath, interfaces: [WorkoutObject.make(service: service)])
 
         // 7. The system around it: clock steps, signals, the watchdog.
         clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {
@@ -166,6 +177,8 @@ public final class Daemon {
             notifier.start()
             mediaPlayer.start()
             service.announceRecovered(recovered)
+            // A workout left untouched while restd was down ends now; else its deadline is armed.
+            service.abandonWorkoutIfDue()
             logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
             // Only now is the state loaded and the name owned: what Type=notify waits for.
             status.announceReady()
@@ -206,9 +219,18 @@ public final class Daemon {
         var training = TrainingBook(settings: settings.configuration.trainingSettings)
         do {
             let (openRests, lastSetID) = try store.loadTraining()
+            // The workout in progress resumes at the same set.
+            let workout = try store.loadWorkout().flatMap { stored -> ActiveWorkout? in
+                do {
+                    return try stored.restored()
+                } catch {
+                    logger.error("could not resume the workout \(MessageText.quoted(stored.name)): \(error)")
+                    return nil
+                }
+            }
             training = TrainingBook(
                 settings: settings.configuration.trainingSettings, openRests: openRests,
-                lastSetID: lastSetID)
+                lastSetID: lastSetID, workout: workout)
         } catch {
             logger.error("could not read the training history: \(error)")
         }

@@ -11,11 +11,14 @@ public enum RestBus {
     public static let livePath = "/io/restd/Rest1/live"
     /// The training history object.
     public static let historyPath = "/io/restd/Rest1/history"
+    /// The workout in progress.
+    public static let workoutPath = "/io/restd/Rest1/workout"
 
     public static let managerInterface = "io.restd.Rest1.Manager"
     public static let timerInterface = "io.restd.Rest1.Timer"
     public static let liveInterface = "io.restd.Rest1.Live"
     public static let historyInterface = "io.restd.Rest1.History"
+    public static let workoutInterface = "io.restd.Rest1.Workout"
 
     /// The object path of the timer with this (already validated) id: its path element is the
     /// id escaped as systemd's `sd_bus_path_encode` does, so that `bench-press` (a `-` is not
@@ -68,6 +71,43 @@ public enum LiveProperty {
     public static let active = "Active"
     public static let updatedAtUSec = "UpdatedAtUSec"
     public static let maxRateHz = "MaxRateHz"
+}
+
+/// Property names of io.restd.Rest1.Workout.
+public enum WorkoutProperty {
+    public static let active = "Active"
+    public static let name = "Name"
+    public static let exercise = "Exercise"
+    public static let setIndex = "SetIndex"
+    public static let setsPlanned = "SetsPlanned"
+    public static let setsDone = "SetsDone"
+    public static let startedAtUSec = "StartedAtUSec"
+    public static let plan = "Plan"
+    public static let summary = "Summary"
+
+    public static let all = [active, name, exercise, setIndex, setsPlanned, setsDone, startedAtUSec, plan, summary]
+}
+
+/// Keys of a workout's Plan entries and of its Summary (io.restd.Rest1.Workout).
+public enum WorkoutKey {
+    // A Plan entry: one per exercise, in order; a superset's exercises share `block`.
+    public static let name = "name"
+    public static let block = "block"
+    public static let sets = "sets"
+    public static let reps = "reps"
+    public static let weightKg = "weight_kg"
+    public static let restUSec = "rest_usec"
+    public static let failedRestUSec = "failed_rest_usec"
+    // The Summary.
+    public static let startedAtUSec = "started_at_usec"
+    public static let endedAtUSec = "ended_at_usec"
+    public static let durationUSec = "duration_usec"
+    public static let setsDone = "sets_done"
+    public static let setsPlanned = "sets_planned"
+    public static let volumeKg = "volume_kg"
+    public static let totalRestUSec = "total_rest_usec"
+    public static let medianRestUSec = "median_rest_usec"
+    public static let abandoned = "abandoned"
 }
 
 /// Property names of io.restd.Rest1.Manager.

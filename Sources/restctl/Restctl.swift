@@ -26,7 +26,7 @@ struct Restctl: ParsableCommand {
             Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
             Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self,
             Sensors.self,
-            CompleteSet.self, Skip.self, History.self, Stats.self,
+            CompleteSet.self, Skip.self, History.self, Stats.self, Workout.self,
         ])
 
     /// Parses and runs a command. Every failure becomes `restctl: ` and one sentence on stderr

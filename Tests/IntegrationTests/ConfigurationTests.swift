@@ -79,7 +79,7 @@ struct ConfigurationTests {
                 \(broken.file):4: unknown key "live.mystery"; the keys are default_duration, max_timers, expired_retention, \
                 live.broadcast_rate, live.heart_rate_staleness, heart_rate.bluetooth, notifications.urgency, \
                 notifications.actions, notifications.sound_command, mpris.enabled, mpris.timer, rest.failed_extra, \
-                history.keep_days, categories, exercises
+                history.keep_days, workout.abandon_after, categories, exercises
 
                 """, "\(bad)")
 

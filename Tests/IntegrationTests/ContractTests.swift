@@ -69,13 +69,16 @@ struct ContractTests {
         #expect(
             Set(contract.keys) == [
                 RestBus.managerInterface, RestBus.timerInterface, RestBus.liveInterface,
-                RestBus.historyInterface,
+                RestBus.historyInterface, RestBus.workoutInterface,
             ])
 
         let daemon = try RunningDaemon()
         try daemon.client.start(id: "probe", durationUSec: 60_000_000)
         var served: [String: [String]] = [:]
-        for path in [RestBus.managerPath, RestBus.timerPath(id: "probe"), RestBus.livePath, RestBus.historyPath] {
+        for path in [
+            RestBus.managerPath, RestBus.timerPath(id: "probe"), RestBus.livePath, RestBus.historyPath,
+            RestBus.workoutPath,
+        ] {
             let result = gdbus(daemon.bus, "introspect", "--dest", RestBus.name, "--object-path", path, "--xml")
             #expect(result.succeeded, "\(result)")
             for (name, shape) in try Self.interfaces(inXML: result.stdout) where name.hasPrefix("io.restd.") {

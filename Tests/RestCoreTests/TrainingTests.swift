@@ -3,7 +3,7 @@ import Testing
 
 /// A gym session on an injected clock: TimerBook and TrainingBook planned, committed and applied
 /// the way the daemon does it, with the store's answers kept in memory.
-private struct Session {
+struct Session {
     let clock = ManualTimeSource()
     var timers = TimerBook()
     var training: TrainingBook
@@ -19,15 +19,36 @@ private struct Session {
     @discardableResult
     mutating func run(_ command: TimerCommand) throws(TimerError) -> CommandPlan {
         let id = command.timerID
-        let plan = try training.plan(command, timers: timers, now: clock.now(), previousExercise: lastExercise[id]) {
-            [remembered] name in
-            let known = remembered[name.key]
-            return ExerciseFacts(firstWritten: known?.name, lastRestUSec: known?.rest, setsToday: known?.sets ?? 0)
-        }
+        let plan = try training.plan(
+            command, timers: timers, now: clock.now(), previousExercise: lastExercise[id],
+            facts: { [remembered] name in
+                let known = remembered[name.key]
+                return ExerciseFacts(firstWritten: known?.name, lastRestUSec: known?.rest, setsToday: known?.sets ?? 0)
+            }, workoutSoFar: { [history] in Self.soFar(history) })
         timers.apply(plan.events)
         training.apply(plan.history)
         record(plan.history)
         return plan
+    }
+
+    /// What the store answers for a workout's summary: every set, and every rest that ended.
+    static func soFar(_ history: [HistoryChange]) -> WorkoutSoFar {
+        var soFar = WorkoutSoFar()
+        for change in history {
+            switch change {
+            case .setRecorded(let set): soFar.sets.append((set.reps.map(Int.init), set.weightKg))
+            case .restEnded(let rest): soFar.restsTakenUSec.append(rest.takenUSec)
+            default: break
+            }
+        }
+        return soFar
+    }
+
+    /// A workout command's changes, committed and applied.
+    mutating func workout(_ plan: (TrainingBook) throws(TimerError) -> [HistoryChange]) throws(TimerError) {
+        let changes = try plan(training)
+        training.apply(changes)
+        record(changes)
     }
 
     /// Time passes and restd's housekeeping runs, as the expiry timer would make it.
@@ -51,7 +72,7 @@ private struct Session {
                 remembered[set.exerciseKey] = (known?.name ?? set.exercise, known?.rest, (known?.sets ?? 0) + 1)
             case .restEnded(let rest) where rest.isRemembered:
                 remembered[rest.exerciseKey]?.rest = rest.finalUSec(limits: .standard)
-            case .restOpen, .restEnded:
+            case .restOpen, .restEnded, .workoutSaved, .workoutEnded:
                 break
             }
         }
@@ -61,13 +82,15 @@ private struct Session {
         history.compactMap { if case .restEnded(let rest) = $0 { rest } else { nil } }
     }
 
-    mutating func set(_ exercise: String? = nil, failed: Bool = false, rest: USec? = nil) throws -> PlannedSet {
+    mutating func set(
+        _ exercise: String? = nil, reps: UInt32? = 5, weightKg: Double? = 100, failed: Bool = false, rest: USec? = nil
+    ) throws -> PlannedSet {
         try #require(
             run(
                 .completeSet(
                     tid("default"),
                     SetInput(
-                        exercise: exercise, reps: 5, weightKg: 100, failed: failed,
+                        exercise: exercise, reps: reps, weightKg: weightKg, failed: failed,
                         restUSec: rest))
             ).set)
     }

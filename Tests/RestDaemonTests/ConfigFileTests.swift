@@ -358,6 +358,8 @@ struct ConfigFileTests {
             failed_extra = "45s"
             [history]
             keep_days = 30
+            [workout]
+            abandon_after = "2h"
             [categories]
             compound = "2m30s"
             isolation = 75
@@ -370,13 +372,15 @@ struct ConfigFileTests {
             """)
         let training = config.trainingSettings
         #expect(training.failedExtraUSec == 45_000_000 && training.keepDays == 30)
+        #expect(training.workoutAbandonAfterUSec == 2 * 3_600_000_000)
+        #expect(RestdConfiguration().trainingSettings.workoutAbandonAfterUSec == 12 * 3_600_000_000)
         #expect(training.categories == ["compound": 150_000_000, "isolation": 75_000_000])
         #expect(training.exercises["squat"] == .init(restUSec: 180_000_000, failedRestUSec: 240_000_000, sets: 5))
         #expect(training.exercises["curl"] == .init(category: "isolation"))
         #expect(training.defaultDurationUSec == config.defaultDurationUSec)
         #expect(
             ConfigKey.changedKeys(from: RestdConfiguration(), to: config)
-                == ["rest.failed_extra", "history.keep_days", "categories", "exercises"])
+                == ["rest.failed_extra", "history.keep_days", "workout.abandon_after", "categories", "exercises"])
     }
 
     @Test(

@@ -190,7 +190,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.close()
         try withDatabase(dir.database) { db throws in
             #expect(try db.strings("PRAGMA journal_mode") == ["wal"])
-            #expect(try db.integer("PRAGMA user_version") == 3)
+            #expect(try db.integer("PRAGMA user_version") == Int64(TimerStore.schemaVersion))
         }
     }
 
@@ -253,7 +253,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.close()
 
         try withDatabase(dir.database) { db throws in
-            #expect(try db.integer("PRAGMA user_version") == 3)
+            #expect(try db.integer("PRAGMA user_version") == Int64(TimerStore.schemaVersion))
             #expect(
                 try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(3)
                     == ["warn_usec", "warned", "rest_source"])
@@ -345,7 +345,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         held.label = "Green tea"
         try store.apply([.changed(from: byID["held"]!, to: held)])
         try store.close()
-        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 3) }
+        try withDatabase(dir.database) { db throws in
+            #expect(try db.integer("PRAGMA user_version") == Int64(TimerStore.schemaVersion))
+        }
         // The history tables came with the migration, and take a set.
         let set = SetRecord(
             id: 1, timerID: try TimerID(parsing: "run"), atUSec: now, exercise: "Squat", exerciseKey: "squat",
@@ -391,8 +393,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             case .corruptPage: "fails the integrity check: "
             case .directory: "is a directory, not a database file"
             case .symlink: "is a symbolic link, not a database file"
-            case .futureVersion: "has schema version 4, newer than this restd understands (3)"
-            case .missingHistoryTable: "has schema version 3 but no rests table"
+            case .futureVersion: "has schema version 5, newer than this restd understands (4)"
+            case .missingHistoryTable: "has schema version 4 but no rests table"
             case .oddHistoryTable: "has a sets table with unexpected columns (id, when_usec)"
             case .invalidVersion: "has an invalid schema version -1"
             case .missingTable: "has schema version 1 but no timers table"
@@ -435,7 +437,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: dir.path + "/elsewhere")
         case .futureVersion:
             try withDatabase(path) { db in
-                try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 4")
+                try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 5")
             }
         case .missingHistoryTable, .oddHistoryTable:
             try fillStore(dir)
@@ -498,7 +500,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let store = try TimerStore.open(directory: dir.state, now: now).store
         #expect(
             store.movedAsideReason
-                == "\(dir.database) has schema version 4, newer than this restd understands (3)")
+                == "\(dir.database) has schema version 5, newer than this restd understands (4)")
 
         let other = try TemporaryDirectory()
         try damage(.directory, in: other)
@@ -652,5 +654,88 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         #expect(try store.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set.id) == [2])
         #expect(try store.loadTraining().openRests == [open], "an open rest stays until it ends")
         #expect(try store.rests(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.setID) == [1, 2])
+    }
+}
+
+/// The workout in progress and the summaries of ended ones, in the same file and on the same
+/// commit as the sets (schema 4).
+@Suite struct WorkoutStoreTests {
+    private let planText = """
+        name = "Push day"
+
+        [[exercise]]
+        name = "Squat"
+        sets = 3
+        reps = 5
+        weight = 100
+        rest = "3m"
+        """
+
+    private func active(position: Int, setsDone: Int) throws -> ActiveWorkout {
+        let plan = try WorkoutPlanFile.parse(planText, file: "push.toml")
+        return ActiveWorkout(
+            progress: WorkoutProgress(plan: plan, startedAtUSec: now, position: position, setsDone: setsDone),
+            planText: planText, planSource: "/plans/push.toml", touchedAtUSec: now + 60_000_000)
+    }
+
+    @Test func theWorkoutRidesOnTheSetsCommitAndIsRestoredAtTheSameSet() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        #expect(try store.loadWorkout() == nil)
+        let set = SetRecord(
+            id: 1, timerID: try TimerID(parsing: "default"), atUSec: now, exercise: "Squat", exerciseKey: "squat",
+            reps: 5, weightKg: 100, failed: false)
+        let workout = try active(position: 1, setsDone: 1)
+        // A batch that cannot be stored writes no workout either.
+        var broken = set
+        broken.atUSec = .max
+        #expect(throws: StoreError.self) {
+            try store.commit([], history: [.setRecorded(broken), .workoutSaved(workout)])
+        }
+        #expect(try store.loadWorkout() == nil)
+
+        try store.commit([.added(try timer("default"))], history: [.setRecorded(set), .workoutSaved(workout)])
+        try store.close()
+        let reopened = try TimerStore.open(directory: dir.state, now: now).store
+        let stored = try #require(try reopened.loadWorkout())
+        #expect(stored.position == 1 && stored.setsDone == 1 && stored.startedAtUSec == now)
+        #expect(try stored.restored() == workout)
+        #expect(try stored.restored().progress.nextLabel == "Squat 2/3")
+    }
+
+    @Test func anEndedWorkoutLeavesItsSummaryAndNoWorkoutInProgress() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        try store.commit([], history: [.workoutSaved(try active(position: 0, setsDone: 0))])
+        let summary = WorkoutSummary(
+            name: "Push day", startedAtUSec: now, endedAtUSec: now + 1_800_000_000, setsPlanned: 3,
+            sets: [(5, 100), (5, 100), (nil, 100)], restsTakenUSec: [180_000_000, 200_000_000], abandoned: false)
+        try store.commit([], history: [.workoutEnded(summary)])
+        #expect(try store.loadWorkout() == nil)
+        let summaries = try store.workoutSummaries(since: 0, until: .max / 2, limit: 10)
+        #expect(summaries == [summary])
+        #expect(summaries.first?.volumeKG == 1000 && summaries.first?.medianRestUSec == 190_000_000)
+        #expect(try store.workoutSummaries(since: now + 1_800_000_001, until: .max / 2, limit: 10).isEmpty)
+    }
+
+    @Test func migratesAVersion3FileAndKeepsItsHistory() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let set = SetRecord(
+            id: 1, timerID: try TimerID(parsing: "default"), atUSec: now, exercise: "Squat", exerciseKey: "squat",
+            reps: 5, weightKg: 100, failed: false)
+        try store.commit([.added(try timer("default"))], history: [.setRecorded(set)])
+        try store.close()
+        // What restd of schema 3 wrote: no workout tables.
+        try withDatabase(dir.database) { db in
+            try db.execute("DROP TABLE workout; DROP TABLE workouts; PRAGMA user_version = 3")
+        }
+        let (migrated, moved) = try TimerStore.open(directory: dir.state, now: now)
+        #expect(moved.isEmpty && migrated.movedAsideReason == nil)
+        #expect(try migrated.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set) == [set])
+        try migrated.commit([], history: [.workoutSaved(try active(position: 0, setsDone: 0))])
+        #expect(try migrated.loadWorkout()?.name == "Push day")
+        try migrated.close()
+        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 4) }
     }
 }

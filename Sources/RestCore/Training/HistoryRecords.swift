@@ -97,7 +97,8 @@ public struct RestRecord: Sendable, Equatable {
     /// Whether its exercise remembers it as the rest last used: not a rest after a failed set
     /// (failed_rest, or failed_extra added), which says nothing about the usual rest.
     public var isRemembered: Bool {
-        source != RestSource.failedRest.rawValue && !source.hasSuffix(RestChoice.failedExtraSuffix)
+        source != RestSource.failedRest.rawValue && source != RestSource.planFailedRest.rawValue
+            && !source.hasSuffix(RestChoice.failedExtraSuffix)
     }
 
     /// This rest ended at `now` with `outcome`; a pause in progress counts up to `now`.
@@ -123,4 +124,8 @@ public enum HistoryChange: Sendable, Equatable {
     case restOpen(RestRecord)
     /// A rest ended; its exercise's last-used rest follows.
     case restEnded(RestRecord)
+    /// The workout in progress started or moved on (a set, next, previous).
+    case workoutSaved(ActiveWorkout)
+    /// The workout in progress ended (the last set, `end`, or abandoned): it is summed up.
+    case workoutEnded(WorkoutSummary)
 }

@@ -12,6 +12,13 @@ public enum RestSource: String, Sendable, CaseIterable {
     case `default`
     /// After a failed set: the exercise's `failed_rest`.
     case failedRest = "failed_rest"
+    /// The rest of the workout plan's exercise (or superset).
+    case plan
+    /// After a failed set in a workout: the plan's `failed_rest`.
+    case planFailedRest = "plan_failed_rest"
+    /// No rest: inside a superset's round (the next exercise comes at once), or after the
+    /// workout's last set.
+    case none
 }
 
 /// A chosen rest: how long, and why.
@@ -54,6 +61,29 @@ public struct RestChoice: Sendable, Equatable {
         } else {
             choice = RestChoice(usec: settings.defaultDurationUSec, source: .default)
         }
+        if failed, settings.failedExtraUSec > 0 {
+            choice.usec = choice.usec.addingSaturated(settings.failedExtraUSec)
+            choice.failedExtra = true
+        }
+        choice.usec = clamp(choice.usec, limits)
+        return choice
+    }
+
+    /// The rest a workout plan gives after a set of `block`: none inside a superset's round
+    /// or after the last set; a rest given by hand wins; after a failed set the plan's
+    /// `failed_rest`, else its rest plus `failed_extra`. Nil when the plan gives no rest (the
+    /// usual rules choose).
+    public static func fromPlan(
+        _ block: WorkoutPlan.Block, restAfter: Bool, given: USec?, failed: Bool, settings: TrainingSettings,
+        limits: TimerLimits
+    ) -> RestChoice? {
+        guard restAfter else { return RestChoice(usec: 0, source: .none) }
+        if let given { return RestChoice(usec: given, source: .given) }
+        if failed, let failedRest = block.failedRestUSec {
+            return RestChoice(usec: clamp(failedRest, limits), source: .planFailedRest)
+        }
+        guard let rest = block.restUSec else { return nil }
+        var choice = RestChoice(usec: rest, source: .plan)
         if failed, settings.failedExtraUSec > 0 {
             choice.usec = choice.usec.addingSaturated(settings.failedExtraUSec)
             choice.failedExtra = true

@@ -39,6 +39,30 @@ public struct PlannedSet: Sendable, Equatable {
     public var setsToday: Int
     /// The exercise's `sets` from the configuration (`progress_total`).
     public var setsPlanned: Int?
+    /// The workout this set followed, as it stands after it; nil for a set outside a workout.
+    public var workout: ActiveWorkout?
+    /// The workout's summary when this set was its last.
+    public var summary: WorkoutSummary?
+}
+
+/// A workout's sets and rests so far, from the history: what its summary is made of.
+public struct WorkoutSoFar: Sendable {
+    /// Reps and weight of each set done since the workout started.
+    public var sets: [(reps: Int?, weightKG: Double?)]
+    /// How long each rest that ended since the workout started lasted.
+    public var restsTakenUSec: [USec]
+
+    public init(sets: [(reps: Int?, weightKG: Double?)] = [], restsTakenUSec: [USec] = []) {
+        self.sets = sets
+        self.restsTakenUSec = restsTakenUSec
+    }
+
+    public func summary(of workout: ActiveWorkout, endedAtUSec: USec, abandoned: Bool) -> WorkoutSummary {
+        WorkoutSummary(
+            name: workout.name, startedAtUSec: workout.progress.startedAtUSec, endedAtUSec: endedAtUSec,
+            setsPlanned: workout.progress.plan.setsPlanned, sets: sets, restsTakenUSec: restsTakenUSec,
+            abandoned: abandoned)
+    }
 }
 
 /// The rests in progress, and the rules that turn commands into history: which rest a set gets,
@@ -50,9 +74,15 @@ public struct TrainingBook: Sendable, Equatable {
     public private(set) var openRests: [TimerID: RestRecord]
     /// The id the next set gets.
     public private(set) var nextSetID: Int64
+    /// The workout in progress, nil when none (one at a time).
+    public private(set) var workout: ActiveWorkout?
 
-    public init(settings: TrainingSettings = TrainingSettings(), openRests: [RestRecord] = [], lastSetID: Int64 = 0) {
+    public init(
+        settings: TrainingSettings = TrainingSettings(), openRests: [RestRecord] = [], lastSetID: Int64 = 0,
+        workout: ActiveWorkout? = nil
+    ) {
         self.settings = settings
+        self.workout = workout
         self.openRests = Dictionary(openRests.map { ($0.timerID, $0) }, uniquingKeysWith: { $1 })
         self.nextSetID = max(lastSetID, openRests.map(\.setID).max() ?? 0) + 1
     }
@@ -73,13 +103,16 @@ public struct TrainingBook: Sendable, Equatable {
     /// `previousExercise` and `facts` are the store's answers (only read for a set).
     public func plan(
         _ command: TimerCommand, timers: TimerBook, now: Instant,
-        previousExercise: String? = nil, facts: (ExerciseName) -> ExerciseFacts = { _ in ExerciseFacts() }
+        previousExercise: String? = nil, facts: (ExerciseName) -> ExerciseFacts = { _ in ExerciseFacts() },
+        workoutSoFar: () -> WorkoutSoFar = { WorkoutSoFar() }
     ) throws(TimerError) -> CommandPlan {
         let id = command.timerID
         let open = openRests[id]
         switch command {
         case .completeSet(_, let input):
-            return try planSet(id, input, timers: timers, now: now, previousExercise: previousExercise, facts: facts)
+            return try planSet(
+                id, input, timers: timers, now: now, previousExercise: previousExercise, facts: facts,
+                workoutSoFar: workoutSoFar)
         case .start:
             let events = try timers.plan(command, now: now)
             guard let open, !events.isEmpty else { return CommandPlan(events: events) }
@@ -169,43 +202,82 @@ public struct TrainingBook: Sendable, Equatable {
             case .restOpen(let rest): openRests[rest.timerID] = rest
             case .restEnded(let rest):
                 if openRests[rest.timerID]?.setID == rest.setID { openRests[rest.timerID] = nil }
+            case .workoutSaved(let active): workout = active
+            case .workoutEnded: workout = nil
             }
         }
     }
 
     private func planSet(
-        _ id: TimerID, _ input: SetInput, timers: TimerBook, now: Instant, previousExercise: String?,
-        facts lookUp: (ExerciseName) -> ExerciseFacts
+        _ id: TimerID, _ given: SetInput, timers: TimerBook, now: Instant, previousExercise: String?,
+        facts lookUp: (ExerciseName) -> ExerciseFacts, workoutSoFar: () -> WorkoutSoFar
     ) throws(TimerError) -> CommandPlan {
+        // During a workout, a set without an exercise is the plan's next set, with its reps and
+        // weight unless given.
+        var input = given
+        var active = input.exercise == nil ? workout : nil
+        let completion = active?.progress.completeSet()
+        if let completion {
+            input.exercise = completion.exercise.name
+            input.reps = input.reps ?? completion.exercise.reps.flatMap(UInt32.init(exactly:))
+            input.weightKg = input.weightKg ?? completion.exercise.weightKG
+            active?.touchedAtUSec = now.realtime
+        }
         try input.validate(limits: timers.limits)
         let name = try Self.exerciseName(given: input.exercise, previous: previousExercise)
         let facts = lookUp(name)
         let exercise = facts.firstWritten ?? name.display
         var history: [HistoryChange] = []
         var lastUsed = facts.lastRestUSec
+        var endedRest: RestRecord?
         if let open = openRests[id] {
             let ended = open.ended(.completed, at: now.realtime)
+            endedRest = ended
             history.append(.restEnded(ended))
             if open.exerciseKey == name.key, open.isRemembered { lastUsed = ended.finalUSec(limits: timers.limits) }
         }
         let configured = settings.exercise(name)
-        let rest = RestChoice.choose(
-            given: input.restUSec, failed: input.failed, exercise: configured,
-            lastUsedUSec: lastUsed, settings: settings, limits: timers.limits)
-        var options = TimerOptions(label: exercise)
-        options.restSource = rest.sourceText
-        let events = try timers.start(id, durationUSec: rest.usec, options: options, now: now)
+        let rest =
+            completion.flatMap {
+                RestChoice.fromPlan(
+                    $0.block, restAfter: $0.restAfter, given: input.restUSec, failed: input.failed,
+                    settings: settings, limits: timers.limits)
+            }
+            ?? RestChoice.choose(
+                given: input.restUSec, failed: input.failed, exercise: configured,
+                lastUsedUSec: lastUsed, settings: settings, limits: timers.limits)
         let record = SetRecord(
             id: nextSetID, timerID: id, atUSec: now.realtime, exercise: exercise,
             exerciseKey: name.key, reps: input.reps, weightKg: input.weightKg, failed: input.failed)
         history.append(.setRecorded(record))
-        history.append(
-            .restOpen(
-                RestRecord(
-                    setID: record.id, timerID: id, exercise: exercise, exerciseKey: name.key,
-                    startedAtUSec: now.realtime, plannedUSec: rest.usec, source: rest.sourceText)))
-        let planned = PlannedSet(
+        var events: [TimerEvent] = []
+        if rest.source != .none {
+            var options = TimerOptions(label: exercise)
+            options.restSource = rest.sourceText
+            options.next = completion?.nextLabel ?? ""
+            events = try timers.start(id, durationUSec: rest.usec, options: options, now: now)
+            history.append(
+                .restOpen(
+                    RestRecord(
+                        setID: record.id, timerID: id, exercise: exercise, exerciseKey: name.key,
+                        startedAtUSec: now.realtime, plannedUSec: rest.usec, source: rest.sourceText)))
+        }
+        var planned = PlannedSet(
             record: record, rest: rest, setsToday: facts.setsToday + 1, setsPlanned: configured?.sets)
+        if let completion, let active {
+            planned.workout = active
+            if completion.finishesWorkout {
+                // The workout is over with its last set: summed up with this set and the rest it ends.
+                var soFar = workoutSoFar()
+                soFar.sets.append((record.reps.map(Int.init), record.weightKg))
+                if let endedRest { soFar.restsTakenUSec.append(endedRest.takenUSec) }
+                let summary = soFar.summary(of: active, endedAtUSec: now.realtime, abandoned: false)
+                planned.summary = summary
+                history.append(.workoutEnded(summary))
+            } else {
+                history.append(.workoutSaved(active))
+            }
+        }
         return CommandPlan(events: events, history: history, set: planned)
     }
 }

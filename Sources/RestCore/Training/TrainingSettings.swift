@@ -1,5 +1,5 @@
 /// The configuration the training rules read (`[exercises."…"]`, `[categories]`, `[rest]`,
-/// `[history]` and `default_duration` in config.toml).
+/// `[history]`, `[workout]` and `default_duration` in config.toml).
 public struct TrainingSettings: Sendable, Equatable {
     /// What one exercise's table says; every field optional.
     public struct Exercise: Sendable, Equatable {
@@ -30,6 +30,8 @@ public struct TrainingSettings: Sendable, Equatable {
     public var failedExtraUSec: USec = 30_000_000
     /// How many days of history are kept.
     public var keepDays: Int = 365
+    /// A workout left untouched this long ends by itself, as abandoned (`[workout] abandon_after`).
+    public var workoutAbandonAfterUSec: USec = 12 * 3_600_000_000
 
     public init() {}
 

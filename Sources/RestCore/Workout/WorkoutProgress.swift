@@ -125,6 +125,22 @@ public struct WorkoutSummary: Sendable, Equatable {
         self.abandoned = abandoned
     }
 
+    /// A summary as stored.
+    public init(
+        name: String, startedAtUSec: USec, endedAtUSec: USec, setsDone: Int, setsPlanned: Int, volumeKG: Double,
+        totalRestUSec: USec, medianRestUSec: USec, abandoned: Bool
+    ) {
+        self.name = name
+        self.startedAtUSec = startedAtUSec
+        self.endedAtUSec = endedAtUSec
+        self.setsDone = setsDone
+        self.setsPlanned = setsPlanned
+        self.volumeKG = volumeKG
+        self.totalRestUSec = totalRestUSec
+        self.medianRestUSec = medianRestUSec
+        self.abandoned = abandoned
+    }
+
     /// The median (the mean of the two middle values of an even count); 0 for none.
     public static func median(_ values: [USec]) -> USec {
         guard !values.isEmpty else { return 0 }

@@ -100,8 +100,33 @@ extension BusInterfaces {
             Method(
                 "Stats", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("exercise", .string)],
                 out: [Arg("stats", .array(options))]),
+            Method(
+                "Workouts", in: [Arg("since_usec", .uint64), Arg("until_usec", .uint64), Arg("limit", .uint32)],
+                out: [Arg("workouts", .array(options))]),
         ],
         signals: [
             .init("SetRecorded", [Arg("set", options)])
+        ])
+}
+
+extension BusInterfaces {
+    static let workout = InterfaceDescription(
+        name: RestBus.workoutInterface,
+        methods: [
+            Method("Start", in: [Arg("plan_toml_or_path", .string)]),
+            Method("Next"),
+            Method("Previous"),
+            Method("End"),
+        ],
+        properties: [
+            Property(WorkoutProperty.active, .boolean),
+            Property(WorkoutProperty.name, .string),
+            Property(WorkoutProperty.exercise, .string),
+            Property(WorkoutProperty.setIndex, .uint32),
+            Property(WorkoutProperty.setsPlanned, .uint32),
+            Property(WorkoutProperty.setsDone, .uint32),
+            Property(WorkoutProperty.startedAtUSec, .uint64),
+            Property(WorkoutProperty.plan, .array(options)),
+            Property(WorkoutProperty.summary, options),
         ])
 }

@@ -61,6 +61,15 @@ struct BusSignals {
             arguments: [HistoryEntries.recorded(set)])
     }
 
+    // MARK: The workout
+
+    /// The workout started, moved or ended: PropertiesChanged of the workout object, with
+    /// every property (they change together).
+    func workoutChanged(_ properties: [String: DBusValue]) {
+        server.emitPropertiesChanged(
+            path: RestBus.workoutPath, interface: RestBus.workoutInterface, changed: properties)
+    }
+
     // MARK: The live activity
 
     /// The broadcast: PropertiesChanged of the live object.

@@ -31,6 +31,11 @@ enum HistoryObject {
                         return [
                             .array(BusInterfaces.options, try exercises(store, settings: service.training.settings))
                         ]
+                    case "Workouts":
+                        let (since, until, limit) = try window(args)
+                        let summaries = try store.workoutSummaries(
+                            since: since, until: until, limit: limit == 0 ? TimerStore.maxHistoryRows : limit)
+                        return [.array(BusInterfaces.options, summaries.map(WorkoutObject.summary))]
                     case "Stats":
                         let since = args[0].uint64 ?? 0
                         let until = until(args[1].uint64 ?? 0)

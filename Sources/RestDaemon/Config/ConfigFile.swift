@@ -148,12 +148,12 @@ public enum ConfigFile {
         return low
     }
 
-    private enum ReadResult {
+    enum ReadResult {
         case success([UInt8])
         case failure(Int32)
     }
 
-    private static func readFile(_ path: String) -> ReadResult {
+    static func readFile(_ path: String, maxBytes: Int = 1_048_576) -> ReadResult {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(errno) }
         defer { close(fd) }
@@ -168,7 +168,7 @@ public enum ConfigFile {
                 return .failure(errno)
             }
             if count == 0 { return .success(bytes) }
-            guard bytes.count + count <= 1_048_576 else { return .failure(EFBIG) }
+            guard bytes.count + count <= maxBytes else { return .failure(EFBIG) }
             bytes += chunk[..<count]
         }
     }

@@ -1,7 +1,8 @@
 import RestCore
 import TOML
 
-/// The keys of the training rules: `[rest] failed_extra`, `[history] keep_days`, and two tables
+/// The keys of the training rules: `[rest] failed_extra`, `[history] keep_days`,
+/// `[workout] abandon_after`, and two tables
 /// whose keys are the person's own names — `[exercises."Squat"]` (rest, failed_rest, category,
 /// sets) and `[categories]` (a rest per category name). Each table is one `ConfigKey` whose
 /// value is the whole table.
@@ -21,6 +22,13 @@ enum TrainingConfig {
             show: { String($0.training.keepDays) }
         ) { value, config throws(ConfigValueError) in
             config.training.keepDays = try ConfigValue.integer(value, in: 1...36_500)
+        },
+        ConfigKey(
+            path: "workout.abandon_after", defaultText: "\"12h\"", appliesOnReload: true,
+            show: { ConfigValue.showDuration($0.training.workoutAbandonAfterUSec) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.workoutAbandonAfterUSec = try ConfigValue.duration(
+                value, min: 60_000_000, max: 30 * 86_400_000_000)
         },
         ConfigKey(
             path: "categories", defaultText: "(none)", appliesOnReload: true,

@@ -130,7 +130,13 @@ final class LiveService {
     /// A set was recorded (restd's own producer, like a strap): the activity shows its exercise
     /// and the sets of it done today, out of the exercise's `sets` when configured. A total
     /// left by another producer that is now exceeded follows the count.
+    /// During a workout it shows the workout's name, and the sets done out of those planned
+    /// in the whole workout ("3/15").
     func applySet(_ set: PlannedSet) {
+        if let workout = set.workout {
+            applyWorkout(workout, exercise: set.record.exercise)
+            return
+        }
         let done = Int64(min(set.setsToday, 1000))
         var entries: Fields = [LiveKey.exercise: .string(set.record.exercise), LiveKey.progressDone: .integer(done)]
         if let planned = set.setsPlanned {
@@ -142,6 +148,22 @@ final class LiveService {
             try update(entries)
         } catch {
             logger.warning("could not show the set in the live activity: \(error.message)")
+        }
+    }
+
+    /// The workout in progress (started, or moved to another exercise): its name, the exercise
+    /// (the one just done, else the one coming), and its sets done of planned.
+    func applyWorkout(_ workout: ActiveWorkout, exercise: String? = nil) {
+        let entries: Fields = [
+            LiveKey.workout: .string(workout.name),
+            LiveKey.exercise: .string(exercise ?? workout.progress.currentExercise?.name ?? ""),
+            LiveKey.progressDone: .integer(Int64(workout.progress.setsDone)),
+            LiveKey.progressTotal: .integer(Int64(max(workout.progress.plan.setsPlanned, workout.progress.setsDone))),
+        ]
+        do {
+            try update(entries)
+        } catch {
+            logger.warning("could not show the workout in the live activity: \(error.message)")
         }
     }
 

@@ -5,6 +5,7 @@ struct HistoryStatements {
     let insertSet, countSet, upsertRest, rememberRest, pruneSets, pruneRests: SQLiteStatement
     let openRests, lastSetID, lastExercise, exercise, setsSince: SQLiteStatement
     let setsBetween, restsBetween, exercises, statsRows: SQLiteStatement
+    let saveWorkout, clearWorkout, insertSummary, loadWorkout, summaries, lastSummary: SQLiteStatement
 
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
         insertSet = try database.prepare(HistorySchema.insertSet)
@@ -22,11 +23,18 @@ struct HistoryStatements {
         restsBetween = try database.prepare(HistorySchema.restsBetween)
         exercises = try database.prepare(HistorySchema.exercises)
         statsRows = try database.prepare(HistorySchema.statsRows)
+        saveWorkout = try database.prepare(WorkoutSchema.saveWorkout)
+        clearWorkout = try database.prepare(WorkoutSchema.clearWorkout)
+        insertSummary = try database.prepare(WorkoutSchema.insertSummary)
+        loadWorkout = try database.prepare(WorkoutSchema.loadWorkout)
+        summaries = try database.prepare(WorkoutSchema.summaries)
+        lastSummary = try database.prepare(WorkoutSchema.lastSummary)
     }
 
     /// One row written by a history change.
     enum Write {
         case insertSet([SQLiteValue]), countSet([SQLiteValue]), upsertRest([SQLiteValue]), rememberRest([SQLiteValue])
+        case saveWorkout([SQLiteValue]), endWorkout(summary: [SQLiteValue])
     }
 
     /// The rows for a change, made before the transaction (a value that cannot be stored fails
@@ -51,6 +59,24 @@ struct HistoryStatements {
             ]
         case .restEnded(let rest):
             return [.upsertRest(try values(rest))]
+        case .workoutSaved(let workout):
+            let progress = workout.progress
+            return [
+                .saveWorkout([
+                    .text(workout.name), .text(workout.planText), .text(workout.planSource),
+                    .integer(Int64(progress.position)), .integer(Int64(progress.setsDone)),
+                    try integer(progress.startedAtUSec), try integer(workout.touchedAtUSec),
+                ])
+            ]
+        case .workoutEnded(let summary):
+            return [
+                .endWorkout(summary: [
+                    .text(summary.name), try integer(summary.startedAtUSec), try integer(summary.endedAtUSec),
+                    .integer(Int64(summary.setsDone)), .integer(Int64(summary.setsPlanned)), .real(summary.volumeKG),
+                    try integer(summary.totalRestUSec), try integer(summary.medianRestUSec),
+                    .integer(summary.abandoned ? Int64(1) : 0),
+                ])
+            ]
         }
     }
 
@@ -61,6 +87,10 @@ struct HistoryStatements {
             case .countSet(let values): try countSet.run(values)
             case .upsertRest(let values): try upsertRest.run(values)
             case .rememberRest(let values): try rememberRest.run(values)
+            case .saveWorkout(let values): try saveWorkout.run(values)
+            case .endWorkout(let summary):
+                try clearWorkout.run([])
+                try insertSummary.run(summary)
             }
         }
         if let pruneBeforeUSec, let cutoff = Int64(exactly: pruneBeforeUSec) {
@@ -122,6 +152,62 @@ extension TimerStore {
             let last = try Self.all(statements.lastSetID, []).first?.first?.integer ?? 0
             return (rests, last)
         }
+    }
+
+    /// The workout in progress as stored, nil when none.
+    func loadWorkout() throws(StoreError) -> StoredWorkout? {
+        try reading { statements throws(SQLiteError) in
+            guard let row = try Self.all(statements.loadWorkout, []).first,
+                let name = row[0].text, let text = row[1].text, let source = row[2].text,
+                let position = row[3].integer.flatMap(Int.init(exactly:)),
+                let done = row[4].integer.flatMap(Int.init(exactly:)),
+                let started = row[5].integer.flatMap(USec.init(exactly:)),
+                let touched = row[6].integer.flatMap(USec.init(exactly:))
+            else { return nil }
+            return StoredWorkout(
+                name: name, planText: text, planSource: source, position: position, setsDone: done,
+                startedAtUSec: started, touchedAtUSec: touched)
+        }
+    }
+
+    /// The sets done and rests ended in [since, until): what a workout's summary is made of.
+    func workoutSoFar(since: USec, until: USec) throws(StoreError) -> WorkoutSoFar {
+        // A plan holds at most 100 × 100 sets.
+        let rows = try sets(since: since, until: until, exerciseKey: "", limit: 20_000).rows
+        return WorkoutSoFar(
+            sets: rows.map { (reps: $0.set.reps.map(Int.init), weightKG: $0.set.weightKg) },
+            restsTakenUSec: rows.compactMap { $0.rest?.outcome == nil ? nil : $0.rest?.takenUSec })
+    }
+
+    /// The summaries of workouts that ended in [since, until), oldest first, at most `limit`.
+    func workoutSummaries(since: USec, until: USec, limit: Int) throws(StoreError) -> [WorkoutSummary] {
+        try reading { statements throws(SQLiteError) in
+            let bounds: [SQLiteValue] = [
+                .integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .integer(Int64(limit)),
+            ]
+            return try Self.all(statements.summaries, bounds).compactMap(Self.summary)
+        }
+    }
+
+    /// The workout that ended last, nil when none did.
+    func lastWorkoutSummary() throws(StoreError) -> WorkoutSummary? {
+        try reading { statements throws(SQLiteError) in
+            try Self.all(statements.lastSummary, []).first.flatMap(Self.summary)
+        }
+    }
+
+    /// A summary from a row of `WorkoutSchema.summaries`, nil for a row that does not make one.
+    private static func summary(_ row: [SQLiteValue]) -> WorkoutSummary? {
+        func usec(_ index: Int) -> USec? { row[index].integer.flatMap(USec.init(exactly:)) }
+        guard let name = row[0].text, let started = usec(1), let ended = usec(2),
+            let done = row[3].integer.flatMap(Int.init(exactly:)),
+            let planned = row[4].integer.flatMap(Int.init(exactly:)), let total = usec(6),
+            let median = usec(7)
+        else { return nil }
+        let volume: Double = if case .real(let kg) = row[5] { kg } else { row[5].integer.map(Double.init) ?? 0 }
+        return WorkoutSummary(
+            name: name, startedAtUSec: started, endedAtUSec: ended, setsDone: done, setsPlanned: planned,
+            volumeKG: volume, totalRestUSec: total, medianRestUSec: median, abandoned: row[8].integer == 1)
     }
 
     /// The exercise of the last set on `timer`, nil when it has none.

@@ -17,8 +17,9 @@ struct StoreError: Error, CustomStringConvertible {
 final class TimerStore {
     /// The schema this code writes; `PRAGMA user_version` of a current file. Files of an older
     /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`; 2 → 3 the
-    /// training history, `HistorySchema`, and the timers' `rest_source`).
-    static let schemaVersion = 3
+    /// training history, `HistorySchema`, and the timers' `rest_source`; 3 → 4 the workouts,
+    /// `WorkoutSchema`).
+    static let schemaVersion = 4
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -199,7 +200,8 @@ final class TimerStore {
                 return "\(path) has a timers table with unexpected columns (\(columns.joined(separator: ", ")))"
             }
             guard version >= 3 else { return nil }
-            for (table, expected) in HistorySchema.columns.sorted(by: { $0.key < $1.key }) {
+            let expectedTables = HistorySchema.columns.merging(version >= 4 ? WorkoutSchema.columns : [:]) { $1 }
+            for (table, expected) in expectedTables.sorted(by: { $0.key < $1.key }) {
                 guard tables.contains(table) else {
                     return "\(path) has schema version \(version) but no \(table) table"
                 }
@@ -249,6 +251,7 @@ final class TimerStore {
                 if version == 0 {
                     try database.execute(createTimersTable)
                     try database.execute(HistorySchema.create)
+                    try database.execute(WorkoutSchema.create)
                 } else {
                     for step in migrations where step.from >= version {
                         try database.execute(step.sql)
@@ -419,6 +422,7 @@ final class TimerStore {
             """
         ),
         (2, "ALTER TABLE timers ADD COLUMN rest_source TEXT NOT NULL DEFAULT '';\n" + HistorySchema.create),
+        (3, WorkoutSchema.create),
     ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.

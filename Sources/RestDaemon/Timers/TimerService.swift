@@ -36,11 +36,19 @@ final class TimerService {
     private let logger: Logger
     /// Fires at the next expiry, pre-alert or clean-up (CLOCK_BOOTTIME, 1 µs accuracy); off when none.
     private var expiryTimer: TimerSource!
+    /// Fires when the workout in progress is due to be abandoned (CLOCK_REALTIME, the deadline is
+    /// a wall-clock one); off when none runs. Never a periodic wake.
+    private var abandonTimer: TimerSource!
 
     /// Called, in order, with every batch of events once it is carried out. Set once, by the daemon.
     var listeners: [TimerListener] = []
     /// Called, in order, with every set once it is committed (after the timer listeners).
     var setListeners: [(PlannedSet) -> Void] = []
+    /// Called, in order, when the workout in progress changed (started, moved, ended), with its
+    /// summary when it ended.
+    var workoutListeners: [(ActiveWorkout?, WorkoutSummary?) -> Void] = []
+    /// The summary of the last workout that ended (Workout.Summary), read at start-up.
+    private(set) var lastWorkoutSummary: WorkoutSummary?
 
     init(
         book: TimerBook, training: TrainingBook, store: TimerStore, clock: TimeSource, loop: EventLoop,
@@ -56,6 +64,45 @@ final class TimerService {
             self.runDue()
         }
         expiryTimer.isEnabled = false
+        do {
+            lastWorkoutSummary = try store.lastWorkoutSummary()
+        } catch {
+            logger.error("\(error)")
+        }
+        abandonTimer = try loop.addTimer(clock: CLOCK_REALTIME, at: 0, accuracyUSec: 1_000_000) { [unowned self] _ in
+            self.abandonWorkoutIfDue()
+        }
+        abandonTimer.isEnabled = false
+    }
+
+    /// Ends a workout left untouched past `[workout] abandon_after`, as abandoned (restd's own
+    /// housekeeping: at start-up, before each command, and when its one timer fires), and arms
+    /// that timer for the workout in progress.
+    func abandonWorkoutIfDue() {
+        let now = clock.now()
+        let history = training.planWorkoutAbandon(now: now.realtime) { workoutSoFar(now: now) }
+        if !history.isEmpty {
+            logger.info(
+                "the workout \(MessageText.quoted(training.workout?.name ?? "")) was left untouched; ended as abandoned"
+            )
+            let before = training.workout
+            training.apply(history)
+            tellWorkoutListeners(history, before: before)
+            do {
+                try store.commit([], history: history)
+            } catch {
+                logger.error("could not store the abandoned workout: \(error)")
+            }
+        }
+        rearmAbandon()
+    }
+
+    private func rearmAbandon() {
+        if let deadline = training.workoutAbandonDeadline {
+            abandonTimer.schedule(at: deadline)
+        } else {
+            abandonTimer.isEnabled = false
+        }
     }
 
     // MARK: A caller's command: commit → apply → signal → reply
@@ -67,6 +114,7 @@ final class TimerService {
         let now = clock.now()
         // Expire what is due first, so the command sees the state a punctual daemon would have.
         runDue(now: now)
+        abandonWorkoutIfDue()
         let plan: CommandPlan
         do {
             plan = try planCommand(command, now: now)
@@ -84,12 +132,66 @@ final class TimerService {
                 name: RestErrorName.storageFailed,
                 message: "the change could not be saved (\(error)); nothing was changed")
         }
+        let workoutBefore = training.workout
         training.apply(plan.history)
         apply(plan.events, now: now)
+        // The workout first: a set's own listeners (the live activity's exercise) come last.
+        tellWorkoutListeners(plan.history, before: workoutBefore)
         if let set = plan.set {
             for listener in setListeners { listener(set) }
         }
         return plan.set
+    }
+
+    /// Carries out a workout command (start, next, previous, end) planned by `planning` from the
+    /// training book and the time: committed, then applied, then announced, like any command.
+    func performWorkout(
+        _ planning: (TrainingBook, Instant) throws(TimerError) -> [HistoryChange]
+    ) throws(DBusError) {
+        let now = clock.now()
+        runDue(now: now)
+        abandonWorkoutIfDue()
+        let history: [HistoryChange]
+        do {
+            history = try planning(training, now)
+        } catch {
+            throw error.dbusError
+        }
+        do {
+            try store.commit([], history: history)
+        } catch {
+            logger.error("could not store a change, refusing it: \(error)")
+            throw DBusError(
+                name: RestErrorName.storageFailed,
+                message: "the change could not be saved (\(error)); nothing was changed")
+        }
+        let before = training.workout
+        training.apply(history)
+        tellWorkoutListeners(history, before: before)
+    }
+
+    /// The daemon's clock.
+    func now() -> Instant { clock.now() }
+
+    /// The sets and rests of the workout in progress so far, for its summary.
+    func workoutSoFar(now: Instant) -> WorkoutSoFar {
+        guard let workout = training.workout else { return WorkoutSoFar() }
+        do {
+            return try store.workoutSoFar(since: workout.progress.startedAtUSec, until: now.realtime)
+        } catch {
+            logger.error("\(error)")
+            return WorkoutSoFar()
+        }
+    }
+
+    private func tellWorkoutListeners(_ history: [HistoryChange], before: ActiveWorkout?) {
+        guard before != training.workout else { return }
+        let summary = history.lazy.compactMap { change -> WorkoutSummary? in
+            if case .workoutEnded(let summary) = change { summary } else { nil }
+        }.first
+        if let summary { lastWorkoutSummary = summary }
+        rearmAbandon()
+        for listener in workoutListeners { listener(training.workout, summary) }
     }
 
     /// Plans in the core; for a set, the store is asked what the history knows first.
@@ -105,14 +207,16 @@ final class TimerService {
             previous = nil
         }
         let dayStart = LocalDay.startUSec(of: now.realtime)
-        return try training.plan(command, timers: book, now: now, previousExercise: previous) { [store, logger] name in
-            do {
-                return try store.facts(name, dayStartUSec: dayStart)
-            } catch {
-                logger.error("\(error)")
-                return ExerciseFacts()
-            }
-        }
+        return try training.plan(
+            command, timers: book, now: now, previousExercise: previous,
+            facts: { [store, logger] name in
+                do {
+                    return try store.facts(name, dayStartUSec: dayStart)
+                } catch {
+                    logger.error("\(error)")
+                    return ExerciseFacts()
+                }
+            }, workoutSoFar: { self.workoutSoFar(now: now) })
     }
 
     /// History before this instant is pruned (`[history] keep_days`).
@@ -123,6 +227,8 @@ final class TimerService {
     /// Puts new training settings (from a reloaded configuration) into force for the next set.
     func setTrainingSettings(_ settings: TrainingSettings) {
         training.settings = settings
+        // A new abandon_after moves the deadline of the workout in progress.
+        abandonWorkoutIfDue()
     }
 
     /// RR intervals from a heart-rate strap: kept with the rests in progress.

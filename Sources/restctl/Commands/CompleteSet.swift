@@ -16,7 +16,9 @@ extension Restctl {
                 default_duration. After --failed: the exercise's failed_rest, else that rest \
                 plus failed_extra (30 s). Without --exercise, the previous set's exercise on \
                 this timer. Prints the timer like start; status --json shows which rule \
-                chose the rest (rest_source).
+                chose the rest (rest_source). During a workout (restctl workout start), \
+                without --exercise: the plan's next set, with its reps, weight and rest \
+                (none inside a superset's round or after the last set, which ends the workout).
                 """)
 
         @Option(

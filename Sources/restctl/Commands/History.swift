@@ -57,7 +57,7 @@ extension Restctl {
                 2026-11-23 18:02  Squat  5×100 kg  rest 2:41 of 2:30 (+0:11) — the rest taken, \
                 of the rest planned (after add and sub), and the difference. --csv writes a \
                 header row and one row per set with ISO 8601 UTC times and durations in \
-                seconds, for spreadsheets. Default: the last 7 days.
+                seconds, for spreadsheets. Default: the last 7 days. --workouts prints instead                 one line per workout that ended in the window (its summary).
                 """)
 
         @OptionGroup var selection: HistorySelection
@@ -68,12 +68,31 @@ extension Restctl {
         @Flag(help: "Print CSV (a header row, then one row per set).")
         var csv = false
 
+        @Flag(help: "Show the workouts that ended (their summaries) instead of the sets.")
+        var workouts = false
+
         func validate() throws {
             if json && csv { throw ValidationError("--json and --csv cannot be used together; choose one") }
+            if workouts && (csv || selection.exercise != nil) {
+                throw ValidationError("--workouts cannot be used with --csv or --exercise")
+            }
         }
 
         func run() throws {
             let (since, until) = try selection.window(defaultSince: "7d", now: WallClock.nowUSec())
+            if workouts {
+                let summaries = try RestdConnection.withClient { client throws(ClientError) in
+                    try client.workoutSummaries(sinceUSec: since, untilUSec: until)
+                }
+                if json {
+                    print("[" + summaries.map(\.json).joined(separator: ",") + "]")
+                } else {
+                    for summary in summaries {
+                        print(TimeFormat.localMinute(usec: summary.endedAtUSec) + "  " + summary.line)
+                    }
+                }
+                return
+            }
             let name = try selection.exerciseName()
             var sets = try RestdConnection.withClient { client throws(ClientError) in
                 try client.historySets(sinceUSec: since, untilUSec: until)

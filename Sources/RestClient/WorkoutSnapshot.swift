@@ -1,0 +1,140 @@
+import DBusKit
+import RestProtocol
+
+/// The workout object's properties as restctl shows them (`restctl workout status`).
+public struct WorkoutSnapshot: Sendable, Equatable {
+    public struct Summary: Sendable, Equatable {
+        public var name: String
+        public var startedAtUSec: UInt64
+        public var endedAtUSec: UInt64
+        public var durationUSec: UInt64
+        public var setsDone: UInt32
+        public var setsPlanned: UInt32
+        public var volumeKg: Double
+        public var totalRestUSec: UInt64
+        public var medianRestUSec: UInt64
+        public var abandoned: Bool
+    }
+
+    public var active: Bool
+    public var name: String
+    public var exercise: String
+    public var setIndex: UInt32
+    /// The current exercise's sets, from the plan (0 when none).
+    public var exerciseSets: UInt32
+    public var setsPlanned: UInt32
+    public var setsDone: UInt32
+    public var startedAtUSec: UInt64
+    /// The last workout that ended, nil when none has.
+    public var summary: Summary?
+
+    init(properties: [String: DBusValue]) throws(ClientError) {
+        func value(_ name: String) throws(ClientError) -> DBusValue {
+            guard let value = properties[name]?.unwrapped else { throw .badReply("the workout has no \(name)") }
+            return value
+        }
+        active = try value(WorkoutProperty.active).bool ?? false
+        name = try value(WorkoutProperty.name).string ?? ""
+        let exercise = try value(WorkoutProperty.exercise).string ?? ""
+        self.exercise = exercise
+        setIndex = uint32(try value(WorkoutProperty.setIndex))
+        setsPlanned = uint32(try value(WorkoutProperty.setsPlanned))
+        setsDone = uint32(try value(WorkoutProperty.setsDone))
+        startedAtUSec = try value(WorkoutProperty.startedAtUSec).uint64 ?? 0
+        let plan = try value(WorkoutProperty.plan).arrayElements?.compactMap(\.vardictEntries) ?? []
+        let current = plan.first { $0[WorkoutKey.name]?.unwrapped.string == exercise }
+        exerciseSets = uint32(current?[WorkoutKey.sets])
+        summary = Self.summary(try value(WorkoutProperty.summary).vardictEntries ?? [:])
+    }
+
+    static func summary(_ entries: [String: DBusValue]) -> Summary? {
+        guard !entries.isEmpty else { return nil }
+        func usec(_ key: String) -> UInt64 { entries[key]?.unwrapped.uint64 ?? 0 }
+        func count(_ key: String) -> UInt32 { uint32(entries[key]) }
+        return Summary(
+            name: entries[HistoryKey.name]?.unwrapped.string ?? "", startedAtUSec: usec(WorkoutKey.startedAtUSec),
+            endedAtUSec: usec(WorkoutKey.endedAtUSec), durationUSec: usec(WorkoutKey.durationUSec),
+            setsDone: count(WorkoutKey.setsDone), setsPlanned: count(WorkoutKey.setsPlanned),
+            volumeKg: entries[WorkoutKey.volumeKg]?.unwrapped.double ?? 0,
+            totalRestUSec: usec(WorkoutKey.totalRestUSec), medianRestUSec: usec(WorkoutKey.medianRestUSec),
+            abandoned: entries[WorkoutKey.abandoned]?.unwrapped.bool ?? false)
+    }
+
+    /// One line: the workout in progress, else the last one's summary, else that there is none.
+    public var line: String {
+        if active {
+            let of = exerciseSets > 0 ? " of \(exerciseSets)" : ""
+            return "\(name): \(exercise), set \(setIndex)\(of) — \(setsDone)/\(setsPlanned) sets done"
+        }
+        guard let summary else { return "no workout in progress" }
+        return summary.line
+    }
+
+    public var json: String {
+        var fields = [
+            "\"active\":\(active)", "\"name\":\(JSONText.quoted(name))", "\"exercise\":\(JSONText.quoted(exercise))",
+            "\"set_index\":\(setIndex)", "\"exercise_sets\":\(exerciseSets)", "\"sets_done\":\(setsDone)",
+            "\"sets_planned\":\(setsPlanned)", "\"started_at_usec\":\(startedAtUSec)",
+        ]
+        if let summary { fields.append("\"summary\":" + summary.json) }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+extension WorkoutSnapshot.Summary {
+    /// "Push day done: 5/14 sets in 14:02, volume 1400 kg, rest 7:40 total, median 3:00".
+    public var line: String {
+        let summary = self
+        let volume = HistoryFormat.number(summary.volumeKg)
+        return
+            "\(summary.name) \(summary.abandoned ? "abandoned" : "done"): \(summary.setsDone)/\(summary.setsPlanned) sets in "
+            + "\(TimeFormat.elapsed(usec: summary.durationUSec)), volume \(volume) kg, rest "
+            + "\(TimeFormat.elapsed(usec: summary.totalRestUSec)) total, median "
+            + "\(TimeFormat.elapsed(usec: summary.medianRestUSec))"
+    }
+
+    public var json: String {
+        "{\"name\":\(JSONText.quoted(name)),\"started_at_usec\":\(startedAtUSec),"
+            + "\"ended_at_usec\":\(endedAtUSec),\"duration_usec\":\(durationUSec),"
+            + "\"sets_done\":\(setsDone),\"sets_planned\":\(setsPlanned),"
+            + "\"volume_kg\":\(volumeKg),\"total_rest_usec\":\(totalRestUSec),"
+            + "\"median_rest_usec\":\(medianRestUSec),\"abandoned\":\(abandoned)}"
+    }
+}
+
+/// A `u`, or 0.
+private func uint32(_ value: DBusValue?) -> UInt32 {
+    if case .uint32(let number)? = value?.unwrapped { number } else { 0 }
+}
+
+extension RestdClient {
+    /// Workout.Start with an absolute path to a plan file, or its TOML text.
+    public func startWorkout(_ planTOMLOrPath: String) throws(ClientError) {
+        _ = try callWorkout("Start", [.string(planTOMLOrPath)])
+    }
+
+    /// Workout.Next, Previous or End.
+    public func workout(_ member: String) throws(ClientError) { _ = try callWorkout(member, []) }
+
+    public func workoutStatus() throws(ClientError) -> WorkoutSnapshot {
+        let reply = try call(
+            path: RestBus.workoutPath, interface: MessageBus.propertiesInterface, member: "GetAll",
+            [.string(RestBus.workoutInterface)])
+        guard let properties = reply.first?.vardictEntries else { throw .badReply("GetAll returned no dictionary") }
+        return try WorkoutSnapshot(properties: properties)
+    }
+
+    /// The summaries of the workouts that ended in [since, until) (until 0: no end), oldest first.
+    public func workoutSummaries(sinceUSec: UInt64, untilUSec: UInt64) throws(ClientError) -> [WorkoutSnapshot.Summary]
+    {
+        let reply = try call(
+            path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Workouts",
+            [.uint64(sinceUSec), .uint64(untilUSec), .uint32(0)])
+        guard let entries = reply.first?.arrayElements else { throw .badReply("Workouts returned no array") }
+        return entries.compactMap { $0.vardictEntries.flatMap(WorkoutSnapshot.summary) }
+    }
+
+    private func callWorkout(_ member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {
+        try call(path: RestBus.workoutPath, interface: RestBus.workoutInterface, member: member, arguments)
+    }
+}

@@ -1,0 +1,63 @@
+/// The workout's own commands (start, next, previous, end, abandon), planned like a set: pure,
+/// returning the history changes the daemon commits in one transaction and then applies.
+extension TrainingBook {
+    /// Starts `plan` at `now`; refused while another workout runs (one at a time).
+    public func planWorkoutStart(
+        _ plan: WorkoutPlan, text: String, source: String, now: USec
+    ) throws(TimerError) -> [HistoryChange] {
+        if let workout {
+            throw .invalidState(
+                "the workout \(MessageText.quoted(workout.name)) is in progress; end it first with "
+                    + "'restctl workout end'")
+        }
+        let progress = WorkoutProgress(plan: plan, startedAtUSec: now)
+        return [
+            .workoutSaved(ActiveWorkout(progress: progress, planText: text, planSource: source, touchedAtUSec: now))
+        ]
+    }
+
+    /// Moves to the next exercise (`forward`) or back to the previous one without recording a set.
+    public func planWorkoutMove(forward: Bool, now: USec) throws(TimerError) -> [HistoryChange] {
+        var active = try activeWorkout()
+        let moved = forward ? active.progress.skipToNextBlock() : active.progress.backToPreviousBlock()
+        guard moved else {
+            throw .invalidState(
+                forward
+                    ? "this is the workout's last exercise; record its sets, or end the workout with 'restctl workout end'"
+                    : "this is the workout's first set; there is no exercise before it")
+        }
+        active.touchedAtUSec = now
+        return [.workoutSaved(active)]
+    }
+
+    /// Ends the workout in progress, summed up from `soFar`.
+    public func planWorkoutEnd(
+        now: USec, soFar: WorkoutSoFar, abandoned: Bool = false
+    ) throws(TimerError)
+        -> (changes: [HistoryChange], summary: WorkoutSummary)
+    {
+        let active = try activeWorkout()
+        let summary = soFar.summary(of: active, endedAtUSec: now, abandoned: abandoned)
+        return ([.workoutEnded(summary)], summary)
+    }
+
+    /// When the workout in progress is abandoned if left untouched: `[workout] abandon_after`
+    /// after its last change; nil when none runs.
+    public var workoutAbandonDeadline: USec? {
+        workout.map { $0.touchedAtUSec.addingSaturated(settings.workoutAbandonAfterUSec) }
+    }
+
+    /// Ends the workout in progress as abandoned when it was left untouched past its deadline;
+    /// it ended with its last change. Nothing when none runs or it is not due.
+    public func planWorkoutAbandon(now: USec, soFar: () -> WorkoutSoFar) -> [HistoryChange] {
+        guard let workout, let deadline = workoutAbandonDeadline, now >= deadline else { return [] }
+        return [.workoutEnded(soFar().summary(of: workout, endedAtUSec: workout.touchedAtUSec, abandoned: true))]
+    }
+
+    private func activeWorkout() throws(TimerError) -> ActiveWorkout {
+        guard let workout else {
+            throw .invalidState("no workout is in progress; start one with 'restctl workout start NAME'")
+        }
+        return workout
+    }
+}

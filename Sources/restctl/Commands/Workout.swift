@@ -1,0 +1,117 @@
+import ArgumentParser
+import RestClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Restctl {
+    /// `restctl workout …`: a session walked through a plan (see `restctl set`).
+    struct Workout: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "workout",
+            abstract: "Follow a workout plan, set by set.",
+            discussion: """
+                A plan is a TOML file: $XDG_CONFIG_HOME/restd/workouts/NAME.toml, or any path. \
+                During a workout, restctl set with no --exercise records the plan's next set \
+                and starts its rest. One workout at a time.
+                """,
+            subcommands: [Start.self, Status.self, Next.self, Previous.self, End.self, List.self])
+
+        /// $XDG_CONFIG_HOME/restd/workouts (~/.config/restd/workouts).
+        static var plansDirectory: String {
+            let config =
+                getenv("XDG_CONFIG_HOME").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? ((getenv("HOME").map { String(cString: $0) } ?? "") + "/.config")
+            return config + "/restd/workouts"
+        }
+
+        /// A plan's path: NAME in the plans directory, or a path as given (made absolute).
+        static func planPath(_ nameOrPath: String) -> String {
+            if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") {
+                if nameOrPath.hasPrefix("/") { return nameOrPath }
+                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let cwd = getcwd(&buffer, buffer.count).map { _ in String(cString: buffer) } ?? "."
+                return cwd + "/" + nameOrPath
+            }
+            return plansDirectory + "/" + nameOrPath + ".toml"
+        }
+
+        struct Start: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Start a workout from a plan: NAME (in $XDG_CONFIG_HOME/restd/workouts) or a path.")
+
+            @Argument(help: ArgumentHelp("The plan's name or path.", valueName: "name|path"))
+            var plan: String
+
+            func run() throws {
+                let path = Workout.planPath(plan)
+                let status = try RestdConnection.withClient { client throws(ClientError) in
+                    try client.startWorkout(path)
+                    return try client.workoutStatus()
+                }
+                print(status.line)
+            }
+        }
+
+        struct Status: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Show the workout in progress, or the summary of the last one.")
+
+            @OptionGroup var output: OutputFormat
+
+            func run() throws {
+                let status = try RestdConnection.withClient { client throws(ClientError) in try client.workoutStatus() }
+                print(output.json ? status.json : status.line)
+            }
+        }
+
+        struct Next: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Move to the next exercise without recording a set.")
+
+            func run() throws { try Workout.move("Next") }
+        }
+
+        struct Previous: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Move back to the previous exercise without undoing a set.")
+
+            func run() throws { try Workout.move("Previous") }
+        }
+
+        struct End: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "End the workout in progress and show its summary.")
+
+            func run() throws { try Workout.move("End") }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "List the plans in $XDG_CONFIG_HOME/restd/workouts.")
+
+            func run() throws {
+                guard let directory = opendir(Workout.plansDirectory) else { return }
+                defer { closedir(directory) }
+                var names: [String] = []
+                while let entry = readdir(directory) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                    }
+                    if name.hasSuffix(".toml"), name.count > 5 { names.append(String(name.dropLast(5))) }
+                }
+                for name in names.sorted() { print(name) }
+            }
+        }
+
+        /// Next, Previous or End, then the status line.
+        static func move(_ member: String) throws {
+            let status = try RestdConnection.withClient { client throws(ClientError) in
+                try client.workout(member)
+                return try client.workoutStatus()
+            }
+            print(status.line)
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import ProcessHarness
+import RestProtocol
+import Testing
+
+/// A workout through the bus, with clients nobody here wrote (busctl, gdbus): a plan started
+/// from its file, sets with an empty exercise following it, kill -9 in the middle, the end
+/// and its summary.
+@Suite("Workouts: a plan walked set by set")
+struct WorkoutSessionTests {
+    /// Squat 2 × 5 at 100 kg, 3 min (4 after a failed set); Curl and Triceps pushdown as a
+    /// superset of 2 rounds, 90 s after each round; Rows 1 set.
+    static let plan = """
+        name = "Push day"
+
+        [[exercise]]
+        name = "Squat"
+        sets = 2
+        reps = 5
+        weight = 100
+        rest = "3m"
+        failed_rest = "4m"
+
+        [[exercise]]
+        superset = ["Curl", "Triceps pushdown"]
+        sets = 2
+        reps = 12
+        weight = 15
+        rest = "90s"
+
+        [[exercise]]
+        name = "Rows"
+        sets = 1
+        """
+
+    final class Session {
+        let config: ConfigurationTests.ConfigHome
+        let bus: TestBus
+        let state: TempDirectory
+        var restd: RestdProcess
+        var planPath: String { config.directory.path("restd/workouts/push.toml") }
+
+        init() throws {
+            config = try ConfigurationTests.ConfigHome(nil)
+            _ = try config.directory.write("restd/workouts/push.toml", WorkoutSessionTests.plan)
+            bus = try TestBus()
+            state = try TempDirectory(prefix: "restd-state")
+            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+        }
+
+        deinit { restd.terminate() }
+
+        func crashAndRestart() throws {
+            _ = restd.kill9()
+            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+        }
+
+        func call(_ method: String, _ args: String...) -> CommandResult {
+            busctl(bus, ["call", RestBus.name, RestBus.workoutPath, RestBus.workoutInterface, method] + args)
+        }
+
+        /// busctl's CompleteSet with an empty exercise: `ots "/io/…" 180000000 "plan"`.
+        func set(_ options: [String] = ["0"]) -> String {
+            let result = busctl(
+                bus,
+                [
+                    "call", RestBus.name, RestBus.managerPath, RestBus.managerInterface, "CompleteSet", "ssa{sv}",
+                    "default", "",
+                ] + options)
+            #expect(result.succeeded, "\(result)")
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        func property(_ name: String) -> String {
+            busctl(bus, "get-property", RestBus.name, RestBus.workoutPath, RestBus.workoutInterface, name).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        /// The live activity's fields as gdbus prints them.
+        func busLive() -> String {
+            gdbus(
+                bus, "call", "--dest", RestBus.name, "--object-path", RestBus.livePath, "--method",
+                "org.freedesktop.DBus.Properties.Get", RestBus.liveInterface, LiveProperty.fields
+            ).stdout
+        }
+
+        var timerNext: String {
+            busctl(
+                bus, "get-property", RestBus.name, RestBus.timerPath(id: "default"), RestBus.timerInterface,
+                TimerProperty.next
+            ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    @Test(
+        "Start from a file, sets follow the plan's rests and next-labels, kill -9 resumes at the same set, End sums up")
+    func sessionThroughTheBus() throws {
+        let session = try Session()
+        #expect(session.property(WorkoutProperty.active) == "b false")
+        let started = session.call("Start", "s", session.planPath)
+        #expect(started.succeeded, "\(started)")
+        #expect(session.property(WorkoutProperty.name) == "s \"Push day\"")
+        #expect(session.property(WorkoutProperty.setsPlanned) == "u 7")
+        #expect(session.property(WorkoutProperty.exercise) == "s \"Squat\"")
+        // One at a time.
+        let again = session.call("Start", "s", session.planPath)
+        #expect(
+            !again.succeeded
+                && again.stderr.contains(
+                    "the workout \"Push day\" is in progress; end it first with 'restctl workout end'")
+        )
+
+        #expect(session.set() == "ots \"/io/restd/Rest1/timer/default\" 180000000 \"plan\"")
+        #expect(session.timerNext == "s \"Squat 2/2\"")
+        #expect(
+            session.set(["1", "failed", "b", "true"])
+                == "ots \"/io/restd/Rest1/timer/default\" 240000000 \"plan_failed_rest\"")
+        #expect(session.timerNext == "s \"Next: Curl\"")
+        // Inside the superset's round, no rest.
+        #expect(session.set() == "ots \"/io/restd/Rest1/timer/default\" 0 \"none\"")
+        #expect(session.property(WorkoutProperty.exercise) == "s \"Triceps pushdown\"")
+        #expect(session.property(WorkoutProperty.setsDone) == "u 3")
+
+        // The plan file changes and restd is killed: the workout resumes from its own copy.
+        _ = try session.config.directory.write("restd/workouts/push.toml", "name = \"Other\"\n")
+        try session.crashAndRestart()
+        #expect(session.property(WorkoutProperty.name) == "s \"Push day\"")
+        #expect(session.property(WorkoutProperty.exercise) == "s \"Triceps pushdown\"")
+        #expect(session.property(WorkoutProperty.setIndex) == "u 1")
+        #expect(session.property(WorkoutProperty.setsDone) == "u 3")
+        #expect(session.set() == "ots \"/io/restd/Rest1/timer/default\" 90000000 \"plan\"")
+
+        // Next skips the superset's second round; the plan has Rows as its last set.
+        #expect(session.call("Next").succeeded)
+        #expect(session.property(WorkoutProperty.exercise) == "s \"Rows\"")
+        let end = session.call("End")
+        #expect(end.succeeded, "\(end)")
+        #expect(session.property(WorkoutProperty.active) == "b false")
+        let summary = gdbus(
+            session.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.workoutPath, "--method",
+            "org.freedesktop.DBus.Properties.Get", RestBus.workoutInterface, WorkoutProperty.summary
+        ).stdout
+        #expect(summary.contains("'sets_done': <uint32 4>") && summary.contains("'sets_planned': <uint32 7>"))
+        // 5 × 100 twice, 12 × 15 for the Curl; the Triceps pushdown has the block's reps and weight too.
+        #expect(summary.contains("'volume_kg': <1360.0>"), "\(summary)")
+        #expect(summary.contains("'abandoned': <false>"))
+        #expect(!session.call("End").succeeded)
+    }
+
+    @Test(
+        "restctl alone: workout start NAME, set ×N with one --failed, a skip, kill -9, end, status and the live activity"
+    )
+    func sessionThroughRestctl() throws {
+        let session = try Session()
+        func run(_ args: String...) -> CommandResult {
+            restctl(session.bus, args, environment: ["XDG_CONFIG_HOME": session.config.path])
+        }
+        #expect(run("workout", "list").stdout == "push\n")
+        let start = run("workout", "start", "push")
+        #expect(start.succeeded && start.stdout == "Push day: Squat, set 1 of 2 — 0/7 sets done\n", "\(start)")
+        let again = run("workout", "start", "push")
+        #expect(
+            again.status == 1
+                && again.stderr.contains("is in progress; end it first with 'restctl workout end'"), "\(again)")
+
+        func set(_ args: String...) -> String {
+            let result = restctl(session.bus, ["set", "--json"] + args)
+            #expect(result.succeeded, "\(result)")
+            return result.stdout
+        }
+        #expect(set().contains("\"next\":\"Squat 2/2\""))
+        #expect(set("--failed").contains("\"duration_usec\":240000000"))
+        // Squat done; the live activity shows the workout's progress without any producer.
+        // The broadcast is throttled (MaxRateHz): the snapshot catches up with the second set.
+        try waitUntil("the live activity to show 2/7 of Push day", details: { session.busLive() }) {
+            let live = session.busLive()
+            return live.contains("'workout': <'Push day'>") && live.contains("'progress_done': <int64 2>")
+                && live.contains("'progress_total': <int64 7>") && live.contains("'exercise': <'Squat'>")
+        }
+        // A rest skipped, then the superset's first round.
+        #expect(restctl(session.bus, "skip").succeeded)
+        _ = set()
+        #expect(set().contains("\"next\":\"Next: Curl\""))
+
+        try session.crashAndRestart()
+        #expect(run("workout", "status").stdout == "Push day: Curl, set 2 of 2 — 4/7 sets done\n")
+        let json = run("workout", "status", "--json").stdout
+        #expect(json.contains("\"active\":true") && json.contains("\"sets_done\":4"), "\(json)")
+        #expect(run("workout", "next").stdout == "Push day: Rows, set 1 of 1 — 4/7 sets done\n")
+        #expect(run("workout", "previous").stdout == "Push day: Curl, set 1 of 2 — 4/7 sets done\n")
+        let end = run("workout", "end")
+        #expect(end.succeeded && end.stdout.hasPrefix("Push day done: 4/7 sets in "), "\(end)")
+        #expect(run("workout", "status").stdout.contains("volume 1360 kg"))
+        // The summary outlives restd.
+        try session.crashAndRestart()
+        #expect(run("workout", "status").stdout.contains("Push day done: 4/7 sets in "))
+        let history = run("history", "--workouts")
+        #expect(history.succeeded && history.stdout.contains("  Push day done: 4/7 sets in "), "\(history)")
+        let historyJSON = run("history", "--workouts", "--json").stdout
+        #expect(historyJSON.hasPrefix("[{\"name\":\"Push day\"") && historyJSON.contains("\"volume_kg\":1360"))
+        let none = run("workout", "next")
+        #expect(none.status == 1 && none.stderr.contains("no workout is in progress"), "\(none)")
+    }
+
+    @Test("A plan with problems is refused with file:line: reason, and nothing starts")
+    func badPlanRefused() throws {
+        let session = try Session()
+        let bad = session.call("Start", "s", "name = \"X\"\n[[exercise]]\nname = \"Squat\"\nsets = 0\n")
+        #expect(!bad.succeeded && bad.stderr.contains("plan:4: "), "\(bad)")
+        let missing = session.call("Start", "s", "/nonexistent/push.toml")
+        #expect(
+            !missing.succeeded && missing.stderr.contains("/nonexistent/push.toml: cannot be read: No such file"),
+            "\(missing)")
+        #expect(session.property(WorkoutProperty.active) == "b false")
+    }
+}

@@ -1,0 +1,131 @@
+import RestCore
+import Testing
+
+/// A workout walked through with `set` and no exercise: the plan's sets, rests and next-labels,
+/// then its summary; and the workout's own commands.
+@Suite struct WorkoutTrainingTests {
+    /// Squat 2 × 5 at 100 kg (rest 3 min, 4 min after a failed set); a superset of Curl and
+    /// Triceps pushdown, 2 rounds, 90 s after each; Rows 1 set, with no rest of its own.
+    let plan = WorkoutPlan(
+        name: "Push day",
+        blocks: [
+            .init(
+                exercises: [.init(name: "Squat", sets: 2, reps: 5, weightKG: 100)], restUSec: 180 * second,
+                failedRestUSec: 240 * second),
+            .init(
+                exercises: [
+                    .init(name: "Curl", sets: 2, reps: 12, weightKG: 15), .init(name: "Triceps pushdown", sets: 2),
+                ],
+                restUSec: 90 * second),
+            .init(exercises: [.init(name: "Rows", sets: 2)]),
+        ])
+
+    private func started() throws -> Session {
+        var session = Session()
+        let now = session.clock.now().realtime
+        try session.workout { [plan] book throws(TimerError) in
+            try book.planWorkoutStart(plan, text: "", source: "push.toml", now: now)
+        }
+        return session
+    }
+
+    @Test func aSetWithNoExerciseFollowsThePlanToTheEndAndSumsItUp() throws {
+        var session = try started()
+        var seen: [String] = []
+        for index in 0..<8 {
+            let set = try session.set(reps: nil, weightKg: nil, failed: index == 1)
+            let timer = session.timers.timer(tid("default"))
+            seen.append(
+                "\(set.record.exercise) \(set.record.reps.map(String.init) ?? "-")×\(set.record.weightKg ?? 0) "
+                    + "rest \(set.rest.usec / second) \(set.rest.sourceText) next \(timer?.next ?? "?") "
+                    + "\(set.workout?.progress.setsDone ?? -1)/\(set.workout?.progress.plan.setsPlanned ?? -1)")
+            session.wait(30 * second)
+        }
+        #expect(
+            seen == [
+                "Squat 5×100.0 rest 180 plan next Squat 2/2 1/8",
+                "Squat 5×100.0 rest 240 plan_failed_rest next Next: Curl 2/8",
+                // Inside a superset's round the next exercise comes at once: no rest, the timer is left as it was.
+                "Curl 12×15.0 rest 0 none next Next: Curl 3/8",
+                "Triceps pushdown -×0.0 rest 90 plan next Next: Curl 4/8",
+                "Curl 12×15.0 rest 0 none next Next: Curl 5/8",
+                // The plan gives Rows no rest: the usual rules choose one (default_duration).
+                "Triceps pushdown -×0.0 rest 90 plan next Next: Rows 6/8",
+                "Rows -×0.0 rest 90 default next Rows 2/2 7/8",
+                // The last set: no rest, and the workout is over.
+                "Rows -×0.0 rest 0 none next Rows 2/2 8/8",
+            ])
+        #expect(session.training.workout == nil)
+        let summary = try #require(
+            session.history.compactMap { if case .workoutEnded(let summary) = $0 { summary } else { nil } }.first)
+        #expect(summary.setsDone == 8 && summary.setsPlanned == 8 && !summary.abandoned)
+        #expect(summary.volumeKG == 2 * 500 + 2 * 180)
+        // Five rests ended, each after 30 s: the next set came before any was over.
+        #expect(summary.totalRestUSec == 5 * 30 * second)
+        #expect(summary.medianRestUSec == 30 * second && summary.durationUSec == 8 * 30 * second - 30 * second)
+    }
+
+    @Test func givenValuesStillWinAndAnExerciseNamedIsOutsideThePlan() throws {
+        var session = try started()
+        let set = try session.set(reps: 3, weightKg: 110, rest: 200 * second)
+        #expect(set.record.exercise == "Squat" && set.record.reps == 3 && set.record.weightKg == 110)
+        #expect(set.rest == RestChoice(usec: 200 * second, source: .given))
+        // A set of something else, named, leaves the workout where it was.
+        let other = try session.set("Plank")
+        #expect(other.workout == nil && session.training.workout?.progress.setsDone == 1)
+        #expect(try session.set(reps: nil, weightKg: nil).record.exercise == "Squat")
+    }
+
+    @Test func oneWorkoutAtATimeAndItsOwnCommands() throws {
+        var session = try started()
+        #expect(
+            thrown {
+                _ = try session.training.planWorkoutStart(plan, text: "", source: "", now: 0)
+            }
+                == .invalidState(
+                    "the workout \"Push day\" is in progress; end it first with 'restctl workout end'"))
+        let now = session.clock.now().realtime
+        try session.workout { book throws(TimerError) in try book.planWorkoutMove(forward: true, now: now) }
+        #expect(session.training.workout?.progress.currentExercise?.name == "Curl")
+        try session.workout { book throws(TimerError) in try book.planWorkoutMove(forward: false, now: now) }
+        #expect(thrown { _ = try session.training.planWorkoutMove(forward: false, now: now) }?.message.isEmpty == false)
+        _ = try session.set(reps: nil, weightKg: nil)
+        let (changes, summary) = try session.training.planWorkoutEnd(
+            now: now + 60 * second, soFar: Session.soFar(session.history))
+        #expect(changes == [.workoutEnded(summary)] && summary.setsDone == 1 && summary.volumeKG == 500)
+        session.training.apply(changes)
+        #expect(session.training.workout == nil)
+        #expect(
+            thrown { _ = try session.training.planWorkoutEnd(now: now, soFar: WorkoutSoFar()) }
+                == .invalidState("no workout is in progress; start one with 'restctl workout start NAME'"))
+    }
+}
+
+@Suite struct WorkoutAbandonTests {
+    @Test func aWorkoutLeftUntouchedPastAbandonAfterEndsAsAbandonedAtItsLastChange() throws {
+        var settings = TrainingSettings()
+        settings.workoutAbandonAfterUSec = 3_600 * second
+        var session = Session(settings)
+        let plan = WorkoutPlan(name: "Legs", blocks: [.init(exercises: [.init(name: "Squat", sets: 3)])])
+        let start = session.clock.now().realtime
+        try session.workout { book throws(TimerError) in
+            try book.planWorkoutStart(plan, text: "", source: "", now: start)
+        }
+        session.clock.advance(60 * second)
+        _ = try session.set(reps: 5, weightKg: 100)
+        let touched = session.clock.now().realtime
+        #expect(session.training.workoutAbandonDeadline == touched + 3_600 * second)
+        #expect(session.training.planWorkoutAbandon(now: touched + 3_600 * second - 1) { WorkoutSoFar() }.isEmpty)
+        let changes = session.training.planWorkoutAbandon(now: touched + 3_600 * second) {
+            Session.soFar(session.history)
+        }
+        guard case .workoutEnded(let summary)? = changes.first else {
+            Issue.record("no summary: \(changes)")
+            return
+        }
+        #expect(
+            summary.abandoned && summary.endedAtUSec == touched && summary.setsDone == 1 && summary.setsPlanned == 3)
+        session.training.apply(changes)
+        #expect(session.training.workout == nil && session.training.workoutAbandonDeadline == nil)
+    }
+}
