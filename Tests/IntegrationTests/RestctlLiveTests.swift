@@ -123,24 +123,10 @@ struct RestctlLiveTests {
     @Test("--stdin: restd going away mid-stream ends it with 69 and the line it happened at")
     func liveStdinDaemonGone() throws {
         let daemon = try RunningDaemon()
-        var fds: [Int32] = [-1, -1]
-        #expect(pipe(&fds) == 0)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        let errors = try anonymousFile()
-        let child = try ChildProcess(
-            executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
-            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
-            stdin: fds[0], stderr: errors.fileDescriptor)
-        close(fds[0])
-        defer { child.killAndReap() }
-        // A refused line is the sign that restctl is through with the lines before it.
-        write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
-        let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
-        try waitUntil(
-            "restctl to refuse line 2", interval: 0.005,
-            givingUpIf: { child.termination.map { "restctl \($0)" } },
-            details: { "its stderr:\n\(readAll(errors))" }
-        ) { readAll(errors) == refused }
+        let producer = try LiveStdinProducer(bus: daemon.bus)
+        defer { producer.child.killAndReap() }
+        let errors = producer.errors
+        let refused = try producer.sendTwoLinesAndWaitForTheRefusal()
         let names = try SignalWatcher(
             bus: daemon.bus,
             rules: [
@@ -149,9 +135,9 @@ struct RestctlLiveTests {
         daemon.restd.kill9()
         // A precondition, not a timing check: the bus has seen restd go.
         try names.waitFor(timeout: 30, "restd's name released") { $0.arguments().dropFirst(2).first?.string == "" }
-        write(fds[1], "heart_rate=101\nheart_rate=102\n", 30)
-        close(fds[1])
-        let termination = child.wait(timeout: 30)
+        producer.send("heart_rate=101\nheart_rate=102\n")
+        producer.closeInput()
+        let termination = producer.child.wait(timeout: 30)
         #expect(termination == .exited(69), "\(String(describing: termination)): \(readAll(errors))")
         #expect(readAll(errors) == refused + "restctl: line 3: \(Self.notRunning)\n")
     }
@@ -159,27 +145,13 @@ struct RestctlLiveTests {
     @Test("--stdin: the bus dying while waiting for input, then the input ending: 69 with the sentence, not 0")
     func liveStdinBusGoneWhileIdle() throws {
         let daemon = try RunningDaemon()
-        var fds: [Int32] = [-1, -1]
-        #expect(pipe(&fds) == 0)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        let errors = try anonymousFile()
-        let child = try ChildProcess(
-            executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
-            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
-            stdin: fds[0], stderr: errors.fileDescriptor)
-        close(fds[0])
-        defer { child.killAndReap() }
-        // A refused line is the sign that restctl is through with the line before it: a precondition.
-        write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
-        let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
-        try waitUntil(
-            "restctl to refuse line 2", interval: 0.005,
-            givingUpIf: { child.termination.map { "restctl \($0)" } },
-            details: { "its stderr:\n\(readAll(errors))" }
-        ) { readAll(errors) == refused }
+        let producer = try LiveStdinProducer(bus: daemon.bus)
+        defer { producer.child.killAndReap() }
+        let errors = producer.errors
+        let refused = try producer.sendTwoLinesAndWaitForTheRefusal()
         daemon.bus.kill()
-        close(fds[1])
-        let termination = child.wait(timeout: 30)
+        producer.closeInput()
+        let termination = producer.child.wait(timeout: 30)
         #expect(termination == .exited(69), "\(String(describing: termination)): \(readAll(errors))")
         let said = readAll(errors).dropFirst(refused.count)
         #expect(said.hasPrefix("restctl: after line 2: the D-Bus session bus went away ("), "\(readAll(errors))")
@@ -190,27 +162,13 @@ struct RestctlLiveTests {
     @Test("--stdin: restd restarted while waiting for input: the fields sent are gone with it, 69")
     func liveStdinDaemonRestartedWhileIdle() throws {
         let daemon = try RunningDaemon()
-        var fds: [Int32] = [-1, -1]
-        #expect(pipe(&fds) == 0)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        let errors = try anonymousFile()
-        let child = try ChildProcess(
-            executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
-            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
-            stdin: fds[0], stderr: errors.fileDescriptor)
-        close(fds[0])
-        defer { child.killAndReap() }
-        // A refused line is the sign that restctl is through with the line before it: a precondition.
-        write(fds[1], "heart_rate=100\nheart_rate=300\n", 30)
-        let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
-        try waitUntil(
-            "restctl to refuse line 2", interval: 0.005,
-            givingUpIf: { child.termination.map { "restctl \($0)" } },
-            details: { "its stderr:\n\(readAll(errors))" }
-        ) { readAll(errors) == refused }
+        let producer = try LiveStdinProducer(bus: daemon.bus)
+        defer { producer.child.killAndReap() }
+        let errors = producer.errors
+        let refused = try producer.sendTwoLinesAndWaitForTheRefusal()
         try daemon.crashAndRestart()
-        close(fds[1])
-        let termination = child.wait(timeout: 30)
+        producer.closeInput()
+        let termination = producer.child.wait(timeout: 30)
         #expect(termination == .exited(69), "\(String(describing: termination)): \(readAll(errors))")
         #expect(
             readAll(errors) == refused + "restctl: after line 2: restd stopped, and the live fields sent went with it; "
@@ -514,6 +472,46 @@ struct RestctlLiveTests {
 }
 
 /// `text` matches `pattern` as a whole.
+/// `restctl live --stdin` fed through a pipe, its stderr in a file: the three tests of restd or
+/// the bus going away while it reads.
+private final class LiveStdinProducer {
+    let child: ChildProcess
+    let errors: FileHandle
+    private let input: Int32
+
+    init(bus: TestBus) throws {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw HarnessError.failed("pipe(2) failed") }
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        errors = try anonymousFile()
+        child = try ChildProcess(
+            executable: try BuildProducts.executable("restctl"), arguments: ["live", "--stdin"],
+            environment: ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": bus.address]),
+            stdin: fds[0], stderr: errors.fileDescriptor)
+        close(fds[0])
+        input = fds[1]
+    }
+
+    func send(_ lines: String) {
+        _ = lines.utf8CString.withUnsafeBufferPointer { write(input, $0.baseAddress, $0.count - 1) }
+    }
+
+    func closeInput() { close(input) }
+
+    /// Sends a good line and a refused one, and waits for the refusal: the sign that restctl is
+    /// through with the lines before it (a precondition). Returns the refusal's text.
+    func sendTwoLinesAndWaitForTheRefusal() throws -> String {
+        send("heart_rate=100\nheart_rate=300\n")
+        let refused = "restctl: line 2: heart_rate 300 is out of range 20…250 bpm\n"
+        try waitUntil(
+            "restctl to refuse line 2", interval: 0.005,
+            givingUpIf: { self.child.termination.map { "restctl \($0)" } },
+            details: { "its stderr:\n\(readAll(self.errors))" }
+        ) { readAll(self.errors) == refused }
+        return refused
+    }
+}
+
 private func matches(_ text: String, _ pattern: String) -> Bool {
     guard let regex = try? Regex(pattern) else { return false }
     return text.wholeMatch(of: regex) != nil
