@@ -1,3 +1,5 @@
+import RestCore
+
 /// The human form of a timer: one line of id, state, time and texts, fields two spaces apart.
 ///
 ///     default  running  1:23  Squat · Next: Bench press
@@ -26,11 +28,12 @@ public enum TimerLine {
 
     /// "label · Next: next", either part alone, or "" for neither.
     static func texts(label: String, next: String) -> String {
-        switch (label.isEmpty, next.isEmpty) {
-        case (false, false): return visible(label) + " · Next: " + visible(next)
-        case (false, true): return visible(label)
-        case (true, false): return "Next: " + visible(next)
-        case (true, true): return ""
+        let next = NextText.subject(next)
+        return switch (label.isEmpty, next.isEmpty) {
+        case (false, false): visible(label) + " · Next: " + visible(next)
+        case (false, true): visible(label)
+        case (true, false): "Next: " + visible(next)
+        case (true, true): ""
         }
     }
 

@@ -1,11 +1,11 @@
 // Saturating helpers: a corrupt or absurd timestamp must clamp, never trap the daemon.
 extension UInt64 {
-    func addingSaturated(_ other: UInt64) -> UInt64 {
+    public func addingSaturated(_ other: UInt64) -> UInt64 {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? .max : sum
     }
 
-    func subtractingSaturated(_ other: UInt64) -> UInt64 {
+    public func subtractingSaturated(_ other: UInt64) -> UInt64 {
         self > other ? self - other : 0
     }
 

@@ -104,7 +104,8 @@ public final class Daemon {
             signals.setRecorded,
             { [unowned live] set in live.applySet(set) },
         ]
-        // Who hears of the workout starting, moving or ending: its PropertiesChanged, the live activity.
+        // Who hears of the workout starting, moving or ending: its PropertiesChanged, the live
+        // activity, then "Workout done".
         service.workoutListeners = [
             { [unowned service] workout, _ in
                 signals.workoutChanged(
@@ -113,6 +114,7 @@ public final class Daemon {
             { [unowned live] workout, _ in
                 if let workout { live.applyWorkout(workout) }
             },
+            notifier.workoutChanged(_:ended:),
         ]
         status.addPart { [unowned service] in Self.timersPhrase(service.book) }
         status.addPart { [unowned live] in StatusReporter.subscribersPhrase(live.subscriberCount) }

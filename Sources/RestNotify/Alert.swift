@@ -1,16 +1,35 @@
 import RestCore
 
-/// What restd wants on screen for one timer: its pre-alert, or the news that its rest is over.
+/// What restd wants on screen: a timer's pre-alert, the news that its rest is over, or the end of
+/// a workout.
 public struct Alert: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         /// "10 s left": the rest ends at `deadlineUSec` (CLOCK_REALTIME µs).
         case warning(deadlineUSec: USec)
         /// "Rest over": the rest ended at `deadlineUSec` (CLOCK_REALTIME µs).
         case expired(deadlineUSec: USec)
+        /// "Workout done": the workout `summary` sums up ended.
+        case workoutDone(WorkoutSummary)
+    }
+
+    /// What an alert is about. Each subject has at most one notification on screen, which its
+    /// next alert replaces.
+    public enum Subject: Hashable, Comparable, Sendable, CustomStringConvertible {
+        case timer(TimerID)
+        /// The workout: its "Workout done".
+        case workout
+
+        public var description: String {
+            switch self {
+            case .timer(let id): "timer \(id)"
+            case .workout: "the workout"
+            }
+        }
     }
 
     public var kind: Kind
-    public var timerID: TimerID
+    public var subject: Subject
+    /// The timer's label, or the workout's name.
     public var label: String
     public var next: String
 
@@ -20,20 +39,28 @@ public struct Alert: Equatable, Sendable {
 
     public init(_ kind: Kind, timerID: TimerID, label: String = "", next: String = "") {
         self.kind = kind
-        self.timerID = timerID
+        self.subject = .timer(timerID)
         self.label = label
         self.next = next
     }
 
-    /// A rest that ended longer ago than this is not announced at all (it is also when the
-    /// expired timer is removed).
+    /// "Workout done" with the summary of the workout that ended.
+    public init(workoutDone summary: WorkoutSummary) {
+        self.kind = .workoutDone(summary)
+        self.subject = .workout
+        self.label = summary.name
+        self.next = ""
+    }
+
+    /// A rest (or workout) that ended longer ago than this is not announced at all (it is also
+    /// when the expired timer is removed).
     public static let tooLateUSec: USec = 3_600_000_000
     /// A rest announced at least this long after it ended says so ("ended 3 min ago"): after a
     /// suspend, a restart of restd, or a notification server that appeared late.
     public static let lateUSec: USec = 5_000_000
 
     /// Whether showing this alert at `now` would be pointless: the pre-alert of a rest that has
-    /// ended, or the end of a rest more than an hour ago.
+    /// ended, or the end of a rest or workout more than an hour ago.
     public func isStale(now: USec) -> Bool {
         now >= staleAtUSec
     }
@@ -42,8 +69,8 @@ public struct Alert: Equatable, Sendable {
     public var staleAtUSec: USec {
         switch kind {
         case .warning(let deadline): deadline
-        case .expired(let deadline):
-            deadline > USec.max - Self.tooLateUSec - 1 ? USec.max : deadline + Self.tooLateUSec + 1
+        case .expired(let deadline): deadline.addingSaturated(Self.tooLateUSec + 1)
+        case .workoutDone(let summary): summary.endedAtUSec.addingSaturated(Self.tooLateUSec + 1)
         }
     }
 }

@@ -14,6 +14,14 @@ public struct Messages: Sendable {
     public let timeLeft: @Sendable (String) -> String
     /// How long ago a rest ended that is announced late, given the time: "ended 3 min ago".
     public let endedAgo: @Sendable (String) -> String
+    /// The summary when a workout is over.
+    public let workoutDone: String
+    /// Sets done of sets planned, in the body of "Workout done": "12/15 sets".
+    public let setsDone: @Sendable (_ done: Int, _ planned: Int) -> String
+    /// The rest taken in a workout, given the time: "rest 7 min".
+    public let restTaken: @Sendable (String) -> String
+    /// The separator of a number's fraction: "1362.5 kg", "1362,5 kg".
+    public let decimalSeparator: String
     /// Unit symbols for durations in sentences.
     public let units: Units
     /// The label of the action that adds 30 s to an expired timer.
@@ -40,6 +48,10 @@ public struct Messages: Sendable {
         next: { "Next: \($0)" },
         timeLeft: { "\($0) left" },
         endedAgo: { "ended \($0) ago" },
+        workoutDone: "Workout done",
+        setsDone: { "\($0)/\($1) sets" },
+        restTaken: { "rest \($0)" },
+        decimalSeparator: ".",
         units: Units(seconds: "s", minutes: "min", hours: "h"),
         addThirtySeconds: "+30 s",
         addOneMinute: "+1 min",
@@ -54,6 +66,10 @@ public struct Messages: Sendable {
         next: { "Weiter mit: \($0)" },
         timeLeft: { "Noch \($0)" },
         endedAgo: { "vor \($0) beendet" },
+        workoutDone: "Training beendet",
+        setsDone: { "\($0)/\($1) Sätze" },
+        restTaken: { "Pause \($0)" },
+        decimalSeparator: ",",
         units: Units(seconds: "s", minutes: "Min.", hours: "Std."),
         addThirtySeconds: "+30 s",
         addOneMinute: "+1 Min.",
@@ -98,5 +114,21 @@ public struct Messages: Sendable {
         if minutes > 0 { parts.append("\(minutes) \(units.minutes)") }
         if rest > 0 || parts.isEmpty { parts.append("\(rest) \(units.seconds)") }
         return parts.joined(separator: " ")
+    }
+
+    /// Whole seconds under a minute, else whole minutes (rounded down) and hours: for times that
+    /// need no precision, "42 s", "3 min", "1 h 5 min".
+    public func roughDuration(seconds: UInt64) -> String {
+        duration(seconds: seconds < 60 ? seconds : seconds / 60 * 60)
+    }
+
+    /// A weight in kilograms with its fraction only when it has one, to a tenth: "1360 kg",
+    /// "1362.5 kg".
+    public func kilograms(_ value: Double) -> String {
+        let tenths = (value * 10).rounded()
+        guard tenths.isFinite, abs(tenths) < 1e15 else { return "\(value) kg" }
+        let whole = Int64(tenths) / 10
+        let fraction = abs(Int64(tenths) % 10)
+        return fraction == 0 ? "\(whole) kg" : "\(whole)\(decimalSeparator)\(fraction) kg"
     }
 }

@@ -90,8 +90,11 @@ public enum NotificationContent {
     /// standard icon to a rest that ends; every common icon theme has it.
     public static let icon = "appointment-soon"
     public static let category = "x-restd.timer"
+    public static let workoutCategory = "x-restd.workout"
     /// From the freedesktop Sound Naming Specification.
     public static let soundName = "alarm-clock-elapsed"
+    /// From the freedesktop Sound Naming Specification: "an operation completes".
+    public static let workoutSoundName = "complete"
     public static let desktopEntry = "restd"
 
     /// The Notify arguments for `alert` at `now`, replacing notification `replacesID` (0: none).
@@ -99,7 +102,8 @@ public enum NotificationContent {
     /// "Rest over" has the style's urgency (critical by default, so that it stays until
     /// dismissed) and, when the server has them, the `default` action (dismiss) followed by the
     /// style's buttons in order; the pre-alert is low-urgency, silent, without actions, and
-    /// expires as the server likes. User text is escaped when the server parses markup.
+    /// expires as the server likes. "Workout done" is normal urgency, expires as the server likes,
+    /// and has only the `default` action. User text is escaped when the server parses markup.
     public static func request(
         for alert: Alert, replacing replacesID: UInt32, capabilities: ServerCapabilities,
         messages: Messages, style: NotificationStyle = .standard, now: USec
@@ -123,6 +127,12 @@ public enum NotificationContent {
             // Critical stays until dismissed; a configured low or normal one goes when the server
             // lets ordinary notifications go.
             timeout = style.urgency == .critical ? 0 : -1
+        case .workoutDone:
+            summary = messages.workoutDone
+            actions = [ActionKey.dismiss, messages.dismiss]
+            hints = .init(
+                urgency: .normal, category: workoutCategory, soundName: workoutSoundName, desktopEntry: desktopEntry)
+            timeout = -1
         }
         return NotificationRequest(
             appName: appName, replacesID: replacesID, icon: icon, summary: summary,
@@ -132,20 +142,37 @@ public enum NotificationContent {
 
     /// The body as plain text: what the rest was for (the label, else the timer's id unless it is
     /// "default"), how long ago it ended when that is news, and the next exercise, joined by " · ".
-    /// "Squat · Next: Bench press", "Squat · ended 3 min ago · Next: Bench press".
+    /// "Squat · Next: Bench press", "Squat · ended 3 min ago · Next: Bench press". For a workout,
+    /// its summary: "Push day · 15/15 sets · 52 min · 4250 kg · rest 21 min".
     public static func body(of alert: Alert, messages: Messages, now: USec) -> String {
+        if case .workoutDone(let summary) = alert.kind { return body(of: summary, messages: messages) }
         var parts: [String] = []
         if !alert.label.isEmpty {
             parts.append(alert.label)
-        } else if alert.timerID != .default {
-            parts.append(alert.timerID.rawValue)
+        } else if case .timer(let id) = alert.subject, id != .default {
+            parts.append(id.rawValue)
         }
         if case .expired(let deadline) = alert.kind,
             let late = lateNote(deadlineUSec: deadline, now: now, messages: messages)
         {
             parts.append(late)
         }
-        if !alert.next.isEmpty { parts.append(messages.next(alert.next)) }
+        let next = NextText.subject(alert.next)
+        if !next.isEmpty { parts.append(messages.next(next)) }
+        return parts.joined(separator: " · ")
+    }
+
+    /// "Push day · 15/15 sets · 52 min · 4250 kg · rest 21 min"; the volume and the rest only
+    /// when there were some.
+    static func body(of summary: WorkoutSummary, messages: Messages) -> String {
+        var parts = [
+            summary.name, messages.setsDone(summary.setsDone, summary.setsPlanned),
+            messages.roughDuration(seconds: summary.durationUSec / 1_000_000),
+        ]
+        if summary.volumeKG > 0 { parts.append(messages.kilograms(summary.volumeKG)) }
+        if summary.totalRestUSec > 0 {
+            parts.append(messages.restTaken(messages.roughDuration(seconds: summary.totalRestUSec / 1_000_000)))
+        }
         return parts.joined(separator: " · ")
     }
 
@@ -153,7 +180,6 @@ public enum NotificationContent {
     /// least `Alert.lateUSec` before `now`; nil for one announced on time.
     public static func lateNote(deadlineUSec: USec, now: USec, messages: Messages) -> String? {
         guard now > deadlineUSec, now - deadlineUSec >= Alert.lateUSec else { return nil }
-        let seconds = (now - deadlineUSec) / 1_000_000
-        return messages.endedAgo(messages.duration(seconds: seconds < 60 ? seconds : seconds / 60 * 60))
+        return messages.endedAgo(messages.roughDuration(seconds: (now - deadlineUSec) / 1_000_000))
     }
 }

@@ -1,12 +1,13 @@
 import RestCore
 
-/// Decides, per timer, which notification should be on screen and what it takes to get there:
-/// show, replace (replaces_id) or close. Holds the ids the notification server gave out.
+/// Decides, per subject (each timer, and the workout), which notification should be on screen
+/// and what it takes to get there: show, replace (replaces_id) or close. Holds the ids the
+/// notification server gave out.
 ///
-/// Pure: the caller feeds it committed timer events and the server's answers and signals, asks
-/// for `commands(now:)` after each, and carries them out. Every Notify it is asked for is
-/// answered with `shown` or `failed`; until then no other call is made for that timer, so that
-/// a replacement always knows the id it replaces. What is wanted is remembered, so a
+/// Pure: the caller feeds it committed timer events, workout endings and the server's answers
+/// and signals, asks for `commands(now:)` after each, and carries them out. Every Notify it is
+/// asked for is answered with `shown` or `failed`; until then no other call is made for that
+/// subject, so that a replacement always knows the id it replaces. What is wanted is remembered, so a
 /// notification that could not be shown is shown when a server appears (`serverChanged`).
 public struct NotificationTracker: Sendable {
     /// One call to make to the notification server.
@@ -21,7 +22,7 @@ public struct NotificationTracker: Sendable {
     /// one from the current server.
     public struct Ticket: Hashable, Sendable {
         let serial: UInt64
-        public let timerID: TimerID
+        public let subject: Alert.Subject
     }
 
     /// What an action the user invoked asks of the timers: `action` on timer `timerID`.
@@ -56,12 +57,12 @@ public struct NotificationTracker: Sendable {
         }
     }
 
-    private var entries: [TimerID: Entry] = [:]
+    private var entries: [Alert.Subject: Entry] = [:]
     private var nextSerial: UInt64 = 0
-    /// Timers whose entry changed since `commands(now:)` last looked: with wanted alerts going
+    /// Subjects whose entry changed since `commands(now:)` last looked: with wanted alerts going
     /// stale, the only ones that can need a call. After 1,000 expiries at once, every answer asks
     /// for commands; scanning all entries each time made the burst quadratic.
-    private var touched: Set<TimerID> = []
+    private var touched: Set<Alert.Subject> = []
     /// No entry left untouched has a wanted alert that goes stale before this instant (it may be
     /// earlier than needed, which only costs one pass over all entries).
     private var nextStaleUSec: USec = .max
@@ -75,35 +76,48 @@ public struct NotificationTracker: Sendable {
     public mutating func record(_ events: [TimerEvent]) {
         var latest: [TimerID: RestTimer] = [:]
         for event in events {
+            let subject = Alert.Subject.timer(event.timerID)
             switch event {
             case .added(let timer):
                 latest[timer.id] = timer
-                touched.insert(timer.id)
-                entries[timer.id, default: Entry()].wanted = nil
+                want(nil, for: subject)
             case .changed(let old, let new):
                 latest[new.id] = new
-                touched.insert(new.id)
+                touched.insert(subject)
                 if Self.invalidates(from: old, to: new) {
-                    entries[new.id, default: Entry()].wanted = nil
-                } else if let wanted = entries[new.id]?.wanted, case .warning = wanted.kind {
+                    entries[subject, default: Entry()].wanted = nil
+                } else if let wanted = entries[subject]?.wanted, case .warning = wanted.kind {
                     // Still inside the pre-alert time, with a new deadline (a wall-clock step,
                     // a few seconds added): the pre-alert is brought up to date in place.
-                    entries[new.id]?.wanted = Alert(.warning(deadlineUSec: new.endsAtUSec), timer: new)
+                    entries[subject]?.wanted = Alert(.warning(deadlineUSec: new.endsAtUSec), timer: new)
                 }
             case .removed(let timer):
                 latest[timer.id] = nil
-                touched.insert(timer.id)
-                entries[timer.id, default: Entry()].wanted = nil
+                want(nil, for: subject)
             case .expired(let id, let deadline, _):
                 guard let timer = latest[id], timer.notify else { continue }
-                touched.insert(id)
-                entries[id, default: Entry()].wanted = Alert(.expired(deadlineUSec: deadline), timer: timer)
+                want(Alert(.expired(deadlineUSec: deadline), timer: timer), for: subject)
             case .warning(let id, _, let deadline):
                 guard let timer = latest[id], timer.notify else { continue }
-                touched.insert(id)
-                entries[id, default: Entry()].wanted = Alert(.warning(deadlineUSec: deadline), timer: timer)
+                want(Alert(.warning(deadlineUSec: deadline), timer: timer), for: subject)
             }
         }
+    }
+
+    /// Takes in a change of the workout in progress: its end (`ended`, with its summary) brings
+    /// "Workout done"; a workout starting takes down the last one's. A workout abandoned after
+    /// being left untouched ends quietly: hours later, the news would only puzzle.
+    public mutating func recordWorkout(inProgress: Bool, ended summary: WorkoutSummary?) {
+        if let summary, !summary.abandoned {
+            want(Alert(workoutDone: summary), for: .workout)
+        } else if inProgress, entries[.workout] != nil {
+            want(nil, for: .workout)
+        }
+    }
+
+    private mutating func want(_ alert: Alert?, for subject: Alert.Subject) {
+        touched.insert(subject)
+        entries[subject, default: Entry()].wanted = alert
     }
 
     /// Whether a change makes what is on screen for the timer wrong. The alert of an expiry or
@@ -133,27 +147,27 @@ public struct NotificationTracker: Sendable {
         }
         // Settled entries would be passed over below; leaving them out before sorting keeps the
         // order and the outcome.
-        let unsettled = candidates.filter { id in
-            guard let entry = entries[id] else { return false }
+        let unsettled = candidates.filter { subject in
+            guard let entry = entries[subject] else { return false }
             if entry.isSettled(now: now) {
                 noteSettled(entry)
                 return false
             }
             return true
         }
-        for id in unsettled.sorted() {
-            guard var entry = entries[id] else { continue }
+        for subject in unsettled.sorted() {
+            guard var entry = entries[subject] else { continue }
             defer {
                 // Whatever is left is settled now: a call is under way, or nothing is to be done.
-                if entry.isEmpty { entries[id] = nil } else { entries[id] = entry; noteSettled(entry) }
+                if entry.isEmpty { entries[subject] = nil } else { entries[subject] = entry; noteSettled(entry) }
             }
-            // One call at a time per timer: the answer may carry the id the next call replaces.
+            // One call at a time per subject: the answer may carry the id the next call replaces.
             guard entry.pending == nil else { continue }
             if let wanted = entry.wanted, wanted.isStale(now: now) { entry.wanted = nil }
             if let wanted = entry.wanted {
                 guard entry.shown?.alert != wanted, entry.failed != wanted else { continue }
                 nextSerial += 1
-                let ticket = Ticket(serial: nextSerial, timerID: id)
+                let ticket = Ticket(serial: nextSerial, subject: subject)
                 entry.pending = (ticket, wanted)
                 commands.append(.show(ticket: ticket, alert: wanted, replacing: entry.shown?.id ?? 0))
             } else {
@@ -178,34 +192,34 @@ public struct NotificationTracker: Sendable {
 
     /// The server showed the alert of `ticket` under `id`.
     public mutating func shown(_ ticket: Ticket, id: UInt32) {
-        guard var entry = entries[ticket.timerID], let pending = entry.pending, pending.ticket == ticket else { return }
+        guard var entry = entries[ticket.subject], let pending = entry.pending, pending.ticket == ticket else { return }
         entry.pending = nil
         entry.failed = nil
         entry.shown = (id, pending.alert)
-        entries[ticket.timerID] = entry
-        touched.insert(ticket.timerID)
+        entries[ticket.subject] = entry
+        touched.insert(ticket.subject)
     }
 
     /// The Notify call of `ticket` failed; its alert is not tried again on this server.
     public mutating func failed(_ ticket: Ticket) {
-        guard var entry = entries[ticket.timerID], let pending = entry.pending, pending.ticket == ticket else { return }
+        guard var entry = entries[ticket.subject], let pending = entry.pending, pending.ticket == ticket else { return }
         entry.pending = nil
         entry.failed = pending.alert
-        entries[ticket.timerID] = entry
-        touched.insert(ticket.timerID)
+        entries[ticket.subject] = entry
+        touched.insert(ticket.subject)
     }
 
     /// NotificationClosed: the user dismissed it, it expired, or the server closed it. Nothing
-    /// for its timer is shown again until the timer's next alert. Ids restd did not create are
-    /// ignored.
+    /// for its subject is shown again until the subject's next alert. Ids restd did not create
+    /// are ignored.
     public mutating func closed(id: UInt32) {
-        guard let (timerID, entry) = entries.first(where: { $0.value.shown?.id == id }) else { return }
+        guard let (subject, entry) = entries.first(where: { $0.value.shown?.id == id }) else { return }
         var updated = entry
         updated.shown = nil
         // A replacement under way for this id (the pre-alert turning into "Rest over") still shows.
         if updated.pending == nil { updated.wanted = nil }
-        entries[timerID] = updated.isEmpty ? nil : updated
-        touched.insert(timerID)
+        entries[subject] = updated.isEmpty ? nil : updated
+        touched.insert(subject)
     }
 
     /// ActionInvoked: what the action asks of the timers, nil for ids restd did not create and
@@ -213,15 +227,17 @@ public struct NotificationTracker: Sendable {
     /// is honoured on "Rest over", not only those of the current style: a reload may have
     /// changed the buttons after this notification offered its own.
     public mutating func invoked(id: UInt32, action key: String) -> Request? {
-        guard let (timerID, entry) = entries.first(where: { $0.value.shown?.id == id }),
+        guard let (subject, entry) = entries.first(where: { $0.value.shown?.id == id }),
             let shown = entry.shown
         else { return nil }
         if key == ActionKey.dismiss {
-            entries[timerID]?.wanted = nil
-            touched.insert(timerID)
+            entries[subject]?.wanted = nil
+            touched.insert(subject)
             return nil
         }
-        guard let action = NotificationAction(key: key), Self.isExpiry(shown.alert) else { return nil }
+        guard let action = NotificationAction(key: key), case .timer(let timerID) = subject,
+            Self.isExpiry(shown.alert)
+        else { return nil }
         return Request(action, timerID)
     }
 
@@ -229,12 +245,12 @@ public struct NotificationTracker: Sendable {
     /// still to come from it are ignored, and whatever is wanted is tried again.
     public mutating func serverChanged() {
         touched.formUnion(entries.keys)
-        for id in Array(entries.keys) {
-            guard var entry = entries[id] else { continue }
+        for subject in Array(entries.keys) {
+            guard var entry = entries[subject] else { continue }
             entry.shown = nil
             entry.pending = nil
             entry.failed = nil
-            entries[id] = entry.isEmpty ? nil : entry
+            entries[subject] = entry.isEmpty ? nil : entry
         }
     }
 
@@ -243,10 +259,10 @@ public struct NotificationTracker: Sendable {
     /// nothing was on screen to forget.
     public mutating func retryFailed() {
         touched.formUnion(entries.keys)
-        for id in Array(entries.keys) {
-            guard var entry = entries[id] else { continue }
+        for subject in Array(entries.keys) {
+            guard var entry = entries[subject] else { continue }
             entry.failed = nil
-            entries[id] = entry.isEmpty ? nil : entry
+            entries[subject] = entry.isEmpty ? nil : entry
         }
     }
 
@@ -257,14 +273,14 @@ public struct NotificationTracker: Sendable {
         entries.values.contains { $0.shown?.id == id }
     }
 
-    /// The alert wanted on screen for a timer.
-    public func wanted(_ timer: TimerID) -> Alert? {
-        entries[timer]?.wanted
+    /// The alert wanted on screen for a subject.
+    public func wanted(_ subject: Alert.Subject) -> Alert? {
+        entries[subject]?.wanted
     }
 
-    /// The server's id of what is on screen for a timer.
-    public func shownID(_ timer: TimerID) -> UInt32? {
-        entries[timer]?.shown?.id
+    /// The server's id of what is on screen for a subject.
+    public func shownID(_ subject: Alert.Subject) -> UInt32? {
+        entries[subject]?.shown?.id
     }
 
     private static func isExpiry(_ alert: Alert) -> Bool {

@@ -116,8 +116,9 @@ struct WorkoutSessionTests {
             session.set(["1", "failed", "b", "true"])
                 == "ots \"/io/restd/Rest1/timer/default\" 240000000 \"plan_failed_rest\"")
         #expect(session.timerNext == "s \"Next: Curl\"")
-        // Inside the superset's round, no rest.
+        // Inside the superset's round, no rest: the rest this set ended has no timer left.
         #expect(session.set() == "ots \"/io/restd/Rest1/timer/default\" 0 \"none\"")
+        #expect(session.timerNext == "")
         #expect(session.property(WorkoutProperty.exercise) == "s \"Triceps pushdown\"")
         #expect(session.property(WorkoutProperty.setsDone) == "u 3")
 
@@ -179,7 +180,8 @@ struct WorkoutSessionTests {
         }
         // A rest skipped, then the superset's first round.
         #expect(restctl(session.bus, "skip").succeeded)
-        _ = set()
+        // No rest inside the superset's round: set prints where the workout stands.
+        #expect(set().contains("\"exercise\":\"Triceps pushdown\""))
         #expect(set().contains("\"next\":\"Next: Curl\""))
 
         try session.crashAndRestart()
@@ -212,5 +214,106 @@ struct WorkoutSessionTests {
             !missing.succeeded && missing.stderr.contains("/nonexistent/push.toml: cannot be read: No such file"),
             "\(missing)")
         #expect(session.property(WorkoutProperty.active) == "b false")
+    }
+}
+
+/// What a workout's end looks like on the desktop, through python-dbusmock's notification server.
+@Suite("Workouts: the notifications of the last rest and of the end")
+struct WorkoutNotificationTests {
+    /// Two sets of Squat, then one of Rows, each rest a second long.
+    static let plan = """
+        name = "Quick day"
+
+        [[exercise]]
+        name = "Squat"
+        sets = 2
+        reps = 5
+        weight = 100
+        rest = "1s"
+
+        [[exercise]]
+        name = "Rows"
+        sets = 1
+        reps = 10
+        weight = 50
+        rest = "1s"
+        """
+
+    func run(_ daemon: NotifyingDaemon, _ args: String...) -> CommandResult {
+        let result = restctl(daemon.bus, args, environment: ["XDG_CONFIG_HOME": daemon.configHome.path])
+        #expect(result.succeeded, "\(result)")
+        return result
+    }
+
+    @Test("The last rest's Rest over names the last set; the last set brings Workout done; the next start closes it")
+    func toTheLastSet() throws {
+        let daemon = try NotifyingDaemon()
+        try daemon.configHome.write("restd/workouts/quick.toml", Self.plan)
+        _ = run(daemon, "workout", "start", "quick")
+        _ = run(daemon, "set")
+        let first = try daemon.calls.waitFor("Notify", count: 1)
+        #expect(first[0].summary == "Rest over" && first[0].body == "Squat · Next: Squat 2/2", "\(first)")
+        _ = run(daemon, "set")
+        let last = try daemon.calls.waitFor("Notify", count: 2)
+        #expect(last[1].summary == "Rest over" && last[1].body == "Squat · Next: Rows (last set)", "\(last)")
+        // No rest follows the last set: set prints the workout's summary.
+        #expect(run(daemon, "set").stdout.hasPrefix("Quick day done: 3/3 sets in "))
+        let done = try daemon.calls.waitFor("Notify", count: 3)[2]
+        #expect(done.summary == "Workout done", "\(done)")
+        #expect(done.body?.hasPrefix("Quick day · 3/3 sets · ") == true, "\(done)")
+        // 2 × 5 × 100 + 10 × 50; two rests of at least a second.
+        #expect(done.body?.contains(" · 1500 kg · rest ") == true, "\(done)")
+        #expect(done.hints?["urgency"] == .byte(1) && done.hints?["category"] == .string("x-restd.workout"))
+        #expect(done.actions == ["default", "Dismiss"])
+        #expect(run(daemon, "workout", "status").stdout.hasPrefix("Quick day done: 3/3 sets in "))
+        // The template numbers notifications 1, 2, 3. Each set closed the Rest over before it: the
+        // second by starting the next rest, the last by ending the rest with no other after it.
+        #expect(try daemon.calls.waitFor("CloseNotification", count: 2).map(\.closedID) == [1, 2])
+        #expect(restctl(daemon.bus, "status").status == 1, "no rest after the last set")
+
+        // The next workout takes "Workout done" down.
+        _ = run(daemon, "workout", "start", "quick")
+        #expect(try daemon.calls.waitFor("CloseNotification", count: 3).map(\.closedID) == [1, 2, 3])
+    }
+
+    @Test("workout end brings Workout done with the sets done so far; a workout left 13 h ends quietly as abandoned")
+    func endedEarlyOrAbandoned() throws {
+        let daemon = try NotifyingDaemon()
+        try daemon.configHome.write("restd/workouts/quick.toml", Self.plan)
+        _ = run(daemon, "workout", "start", "quick")
+        _ = run(daemon, "set", "--reps", "3")
+        _ = try daemon.calls.waitFor("Notify", count: 1)
+        _ = run(daemon, "workout", "end")
+        let done = try daemon.calls.waitFor("Notify", count: 2)[1]
+        #expect(done.summary == "Workout done" && done.body?.hasPrefix("Quick day · 1/3 sets · ") == true, "\(done)")
+        #expect(done.body?.contains(" · 300 kg") == true, "\(done)")
+
+        // Another workout, one set, then left alone for 13 h (abandon_after is 12 h): restd finds
+        // it at start-up and ends it at its last change, without a notification.
+        _ = run(daemon, "workout", "start", "quick")
+        _ = run(daemon, "set", "--rest", "1h")
+        try daemon.restartRestd { try Self.moveLastChange(back: 13 * 3_600_000_000, in: daemon.state) }
+        try daemon.restd.waitForLog(containing: "was left untouched; ended as abandoned")
+        let status = run(daemon, "workout", "status")
+        #expect(status.stdout.hasPrefix("Quick day abandoned: 1/3 sets in 0:00, volume 500 kg"), "\(status)")
+        // What is notified next is a timer's Rest over: the abandoned workout showed nothing.
+        _ = run(daemon, "start", "1", "--id", "after", "--label", "After")
+        let next = try daemon.calls.waitFor("Notify", count: 3)[2]
+        #expect(next.summary == "Rest over" && next.body == "After", "\(next)")
+    }
+
+    /// Moves the last change of the workout in progress back in restd's state file (restd must
+    /// not be running), with Python's sqlite3: the test bundle does not link SQLite itself.
+    static func moveLastChange(back usec: UInt64, in state: TempDirectory) throws {
+        let database = state.path("restd/state.sqlite")
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            n = db.execute("UPDATE workout SET touched_at_usec = touched_at_usec - ?", (int(sys.argv[2]),)).rowcount
+            db.commit()
+            sys.exit(0 if n == 1 else 1)
+            """
+        let result = Command.run([NotificationServer.python, "-c", script, database, String(usec)])
+        guard result.succeeded else { throw HarnessError.failed("could not edit \(database): \(result)") }
     }
 }

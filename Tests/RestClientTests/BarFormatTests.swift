@@ -64,6 +64,10 @@ struct BarFormatTests {
                 + #""tooltip":"Squat\u000a1:23 left of 1:30\u000aprogress_done=2","class":"running","percentage":7}"#)
         let nextOnly = WatchState(timer: runningTimer(label: ""), live: ["heart_rate": .uint32(99)])
         #expect(WatchFormat.i3blocks.line(nextOnly, now: Self.now) == "1:23 → Bench press ♥99")
+        // A workout's "Next: Curl" is not said twice.
+        let workout = WatchState(timer: runningTimer(next: "Next: Curl"))
+        #expect(WatchFormat.polybar.line(workout, now: Self.now) == "1:23 Squat → Curl")
+        #expect(WatchFormat.waybar.line(workout, now: Self.now).contains(#""tooltip":"Squat · Next: Curl\u000a"#))
         let neither = WatchState(timer: runningTimer(label: "", next: ""))
         #expect(WatchFormat.i3blocks.line(neither, now: Self.now) == "1:23")
         #expect(

@@ -20,6 +20,10 @@ struct TimerLineTests {
         #expect(TimerLine.format(runningTimer(label: "", next: ""), now: now) == "default  running  1:23")
         #expect(TimerLine.format(runningTimer(next: ""), now: now) == "default  running  1:23  Squat")
         #expect(TimerLine.format(runningTimer(label: ""), now: now) == "default  running  1:23  Next: Bench press")
+        // A workout's "Next: Curl" is not said twice.
+        #expect(
+            TimerLine.format(runningTimer(next: "Next: Curl"), now: now) == "default  running  1:23  Squat · Next: Curl"
+        )
     }
 
     @Test("a paused timer shows its frozen time, whatever the clock says")

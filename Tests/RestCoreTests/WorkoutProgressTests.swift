@@ -42,7 +42,7 @@ import Testing
             labels == [
                 "Squat 2/3", "Squat 3/3", "Next: Curl", "Next: Triceps pushdown", "Next: Curl",
                 "Next: Triceps pushdown",
-                "Triceps pushdown 3/3", "Next: Rows", "",
+                "Triceps pushdown 3/3", "Next: Rows (last set)", "",
             ])
         #expect(rests == [true, true, true, false, true, false, true, true, false])
         #expect(progress.setsDone == 9)

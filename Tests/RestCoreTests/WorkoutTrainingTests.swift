@@ -37,7 +37,7 @@ import Testing
             let timer = session.timers.timer(tid("default"))
             seen.append(
                 "\(set.record.exercise) \(set.record.reps.map(String.init) ?? "-")×\(set.record.weightKg ?? 0) "
-                    + "rest \(set.rest.usec / second) \(set.rest.sourceText) next \(timer?.next ?? "?") "
+                    + "rest \(set.rest.usec / second) \(set.rest.sourceText) next \(timer?.next ?? "(no timer)") "
                     + "\(set.workout?.progress.setsDone ?? -1)/\(set.workout?.progress.plan.setsPlanned ?? -1)")
             session.wait(30 * second)
         }
@@ -45,15 +45,16 @@ import Testing
             seen == [
                 "Squat 5×100.0 rest 180 plan next Squat 2/2 1/8",
                 "Squat 5×100.0 rest 240 plan_failed_rest next Next: Curl 2/8",
-                // Inside a superset's round the next exercise comes at once: no rest, the timer is left as it was.
-                "Curl 12×15.0 rest 0 none next Next: Curl 3/8",
+                // Inside a superset's round the next exercise comes at once: no rest, and the rest
+                // this set ends has its timer removed.
+                "Curl 12×15.0 rest 0 none next (no timer) 3/8",
                 "Triceps pushdown -×0.0 rest 90 plan next Next: Curl 4/8",
-                "Curl 12×15.0 rest 0 none next Next: Curl 5/8",
+                "Curl 12×15.0 rest 0 none next (no timer) 5/8",
                 // The plan gives Rows no rest: the usual rules choose one (default_duration).
                 "Triceps pushdown -×0.0 rest 90 plan next Next: Rows 6/8",
-                "Rows -×0.0 rest 90 default next Rows 2/2 7/8",
-                // The last set: no rest, and the workout is over.
-                "Rows -×0.0 rest 0 none next Rows 2/2 8/8",
+                "Rows -×0.0 rest 90 default next Rows 2/2 (last set) 7/8",
+                // The last set: no rest, no timer, and the workout is over.
+                "Rows -×0.0 rest 0 none next (no timer) 8/8",
             ])
         #expect(session.training.workout == nil)
         let summary = try #require(

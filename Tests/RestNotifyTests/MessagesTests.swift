@@ -50,7 +50,16 @@ import Testing
             #expect(messages.next("X").contains("X"))
             #expect(messages.timeLeft("X").contains("X"))
             #expect(messages.endedAgo("X").contains("X"))
+            #expect(!messages.workoutDone.isEmpty && messages.restTaken("X").contains("X"))
+            #expect(messages.setsDone(3, 15).contains("3/15"))
         }
+    }
+
+    @Test func kilogramsWithAFractionOnlyWhenThereIsOne() {
+        #expect(Messages.english.kilograms(1360) == "1360 kg")
+        #expect(Messages.english.kilograms(1362.5) == "1362.5 kg")
+        #expect(Messages.german.kilograms(1362.5) == "1362,5 kg")
+        #expect(Messages.english.kilograms(0.04) == "0 kg" && Messages.english.kilograms(2.25) == "2.3 kg")
     }
 }
 

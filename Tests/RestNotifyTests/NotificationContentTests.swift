@@ -131,6 +131,12 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
         #expect(body("squat", "", "Bench press") == "squat · Next: Bench press")
         #expect(body("", "", "Bench press") == "Next: Bench press")
         #expect(body("", "", "") == "")
+        // A workout's "Next: Curl" is not said twice, in any language.
+        #expect(body("default", "Squat", "Next: Curl") == "Squat · Next: Curl")
+        #expect(
+            NotificationContent.body(
+                of: Alert(.expired(deadlineUSec: deadline), timerID: tid("default"), next: "Next: Curl (last set)"),
+                messages: .german, now: deadline) == "Weiter mit: Curl (last set)")
     }
 
     @Test func germanWording() {

@@ -58,8 +58,14 @@ extension NotificationTracker.Command {
                 switch alert.kind {
                 case .warning: "warning"
                 case .expired: "expired"
+                case .workoutDone: "workout done"
                 }
-            return "show \(ticket.timerID) \(kind) replacing \(replacing)"
+            let subject =
+                switch ticket.subject {
+                case .timer(let id): id.rawValue
+                case .workout: "workout"
+                }
+            return "show \(subject) \(kind) replacing \(replacing)"
         case .close(let id):
             return "close \(id)"
         }
@@ -80,7 +86,7 @@ extension NotificationTracker.Command {
                 == Alert(.expired(deadlineUSec: deadline), timerID: tid("squat"), label: "Squat", next: "Bench press"))
         s.tracker.shown(try #require(commands.first?.ticket), id: 1)
         #expect(s.commands().isEmpty)
-        #expect(s.tracker.owns(id: 1) && s.tracker.shownID(tid("squat")) == 1)
+        #expect(s.tracker.owns(id: 1) && s.tracker.shownID(.timer(tid("squat"))) == 1)
 
         try s.run { book, now in try book.restart(tid("squat"), now: now) }
         #expect(s.commands().map(\.shape) == ["close 1"])
@@ -110,7 +116,7 @@ extension NotificationTracker.Command {
         default: s.advance(hour)
         }
         #expect(s.commands().map(\.shape) == ["close 9"])
-        #expect(s.tracker.wanted(tid("t")) == nil)
+        #expect(s.tracker.wanted(.timer(tid("t"))) == nil)
     }
 
     @Test func thePreAlertIsReplacedByTheExpiry() throws {
@@ -126,7 +132,7 @@ extension NotificationTracker.Command {
         #expect(expiry.map(\.shape) == ["show t expired replacing 4"])
         s.tracker.shown(try #require(expiry.first?.ticket), id: 4)
         #expect(s.commands().isEmpty)
-        #expect(s.tracker.shownID(tid("t")) == 4)
+        #expect(s.tracker.shownID(.timer(tid("t"))) == 4)
     }
 
     @Test func anExpiryWaitsForThePreAlertsIDBeforeReplacingIt() throws {
@@ -194,7 +200,7 @@ extension NotificationTracker.Command {
         s.advance(minute)
         s.tracker.failed(try #require(s.commands().first?.ticket))
         #expect(s.commands().isEmpty)
-        #expect(s.tracker.wanted(tid("t")) != nil)
+        #expect(s.tracker.wanted(.timer(tid("t"))) != nil)
         s.advance(10 * second)
         #expect(s.commands().isEmpty)
 
@@ -213,13 +219,13 @@ extension NotificationTracker.Command {
         s.tracker.failed(try #require(s.commands().first?.ticket))
         s.advance(minute)
         let underWay = try #require(s.commands().first?.ticket)
-        #expect(underWay.timerID == tid("b"))
+        #expect(underWay.subject == .timer(tid("b")))
 
         s.tracker.retryFailed()
         #expect(s.commands().map(\.shape) == ["show a expired replacing 0"])
         // b's call reaches the server that appeared: its answer still counts.
         s.tracker.shown(underWay, id: 1)
-        #expect(s.tracker.shownID(tid("b")) == 1)
+        #expect(s.tracker.shownID(.timer(tid("b"))) == 1)
         #expect(s.commands().isEmpty)
     }
 
@@ -250,7 +256,7 @@ extension NotificationTracker.Command {
         s.tracker.shown(try #require(first[1].ticket), id: 77)
         #expect(!s.tracker.owns(id: 77))
         s.tracker.shown(try #require(again[1].ticket), id: 5)
-        #expect(s.tracker.shownID(tid("b")) == 5)
+        #expect(s.tracker.shownID(.timer(tid("b"))) == 5)
     }
 
     @Test func aRestOverTooLongAgoIsNotShown() throws {
@@ -284,7 +290,7 @@ extension NotificationTracker.Command {
         late.now.realtime += 2 * minute
         late.tracker.serverChanged()
         #expect(late.commands().isEmpty)
-        #expect(late.tracker.wanted(tid("t")) == nil)
+        #expect(late.tracker.wanted(.timer(tid("t"))) == nil)
     }
 
     @Test func aRestOverShownAnHourAgoIsClosedByTheNextCommandsAlone() throws {
@@ -304,7 +310,7 @@ extension NotificationTracker.Command {
         #expect(s.commands().isEmpty)
         s.now.realtime += minute
         #expect(s.commands().map(\.shape) == ["close 2"])
-        #expect(s.commands().isEmpty && s.tracker.wanted(tid("b")) == nil)
+        #expect(s.commands().isEmpty && s.tracker.wanted(.timer(tid("b"))) == nil)
     }
 
     @Test func aThousandAnswersMakeNoMoreCallsThanNeeded() throws {
@@ -317,7 +323,7 @@ extension NotificationTracker.Command {
             s.tracker.shown(try #require(command.ticket), id: UInt32(offset + 1))
             #expect(s.commands().isEmpty)
         }
-        #expect(s.tracker.shownID(tid("t999")) != nil)
+        #expect(s.tracker.shownID(.timer(tid("t999"))) != nil)
     }
 
     @Test func closedByTheUserOrTheServerStaysClosed() throws {
@@ -329,7 +335,7 @@ extension NotificationTracker.Command {
         #expect(s.tracker.owns(id: 6))
         s.tracker.closed(id: 6)
         #expect(s.commands().isEmpty)
-        #expect(s.tracker.wanted(tid("t")) == nil && !s.tracker.owns(id: 6))
+        #expect(s.tracker.wanted(.timer(tid("t"))) == nil && !s.tracker.owns(id: 6))
         s.tracker.serverChanged()
         #expect(s.commands().isEmpty)
     }
@@ -343,7 +349,7 @@ extension NotificationTracker.Command {
         let replacement = try #require(s.commands().first?.ticket)
         s.tracker.closed(id: 4)
         s.tracker.shown(replacement, id: 5)
-        #expect(s.tracker.shownID(tid("t")) == 5)
+        #expect(s.tracker.shownID(.timer(tid("t"))) == 5)
         #expect(s.commands().isEmpty)
     }
 

@@ -261,6 +261,10 @@ public struct TrainingBook: Sendable, Equatable {
                     RestRecord(
                         setID: record.id, timerID: id, exercise: exercise, exerciseKey: name.key,
                         startedAtUSec: now.realtime, plannedUSec: rest.usec, source: rest.sourceText)))
+        } else if endedRest != nil, timers.timer(id) != nil {
+            // The set ends a rest and starts none (inside a superset's round, the workout's last
+            // set): the rest's timer goes too, and with it a "Rest over" still on screen.
+            events = try timers.cancel(id, now: now)
         }
         var planned = PlannedSet(
             record: record, rest: rest, setsToday: facts.setsToday + 1, setsPlanned: configured?.sets)

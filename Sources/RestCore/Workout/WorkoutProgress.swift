@@ -57,13 +57,17 @@ public struct WorkoutProgress: Sendable, Equatable {
     }
 
     /// What comes after the rest, for the timer's `next` and the notification: the same
-    /// exercise's next set ("Squat 4/5"), or the next exercise ("Next: Bench press").
+    /// exercise's next set ("Squat 4/5"), or the next exercise ("Next: Bench press"); before the
+    /// workout's last set it says so ("Rows 3/3 (last set)"), so the last rest's "Rest over" does.
     public var nextLabel: String {
         guard let step = currentStep, let exercise = currentExercise else { return "" }
-        if position > 0, steps[position - 1].block == step.block, steps[position - 1].exercise == step.exercise {
-            return "\(exercise.name) \(step.set)/\(exercise.sets)"
-        }
-        return "Next: \(exercise.name)"
+        let label =
+            if position > 0, steps[position - 1].block == step.block, steps[position - 1].exercise == step.exercise {
+                "\(exercise.name) \(step.set)/\(exercise.sets)"
+            } else {
+                "\(NextText.prefix) \(exercise.name)"
+            }
+        return position == steps.count - 1 ? label + " (last set)" : label
     }
 
     /// Moves to the first set of the next block, without recording a set; false at the last block.

@@ -165,7 +165,8 @@ final class MediaPlayerService {
             MediaPlayerMetadataKey.length: .int64(Int64(clamping: timer.durationUSec)),
             MediaPlayerMetadataKey.title: .string(timer.label.isEmpty ? "Rest" : timer.label),
         ]
-        if !timer.next.isEmpty { metadata[MediaPlayerMetadataKey.artist] = .strings(["Next: \(timer.next)"]) }
+        let next = NextText.subject(timer.next)
+        if !next.isEmpty { metadata[MediaPlayerMetadataKey.artist] = .strings(["Next: \(next)"]) }
         let shown = liveStream.lastPublished ?? LiveSummary()
         if let album = shown.album { metadata[MediaPlayerMetadataKey.album] = .string(album) }
         if let comment = shown.comment { metadata[MediaPlayerMetadataKey.comment] = .strings([comment]) }

@@ -3,10 +3,10 @@ import Logging
 import RestCore
 import RestNotify
 
-/// Shows desktop notifications for timers through org.freedesktop.Notifications (Desktop
-/// Notifications Specification 1.3): "Rest over" on expiry, with the urgency and buttons
-/// `[notifications]` sets, the optional pre-alert, and the sound command where the server has no
-/// sound of its own.
+/// Shows desktop notifications through org.freedesktop.Notifications (Desktop Notifications
+/// Specification 1.3): "Rest over" on expiry, with the urgency and buttons `[notifications]`
+/// sets, the optional pre-alert, the sound command where the server has no sound of its own, and
+/// "Workout done" when a workout ends.
 ///
 /// `NotificationTracker` decides what to show, replace and close; this class only talks to the
 /// server. Every call is asynchronous with a 2 s timeout and nothing waits for one, so a
@@ -80,6 +80,12 @@ final class Notifier {
     /// A listener of committed timer events: what to show, replace or close follows from them.
     func timersChanged(_ events: [TimerEvent]) {
         tracker.record(events)
+        pump()
+    }
+
+    /// A listener of the workout in progress: its end brings "Workout done".
+    func workoutChanged(_ workout: ActiveWorkout?, ended summary: WorkoutSummary?) {
+        tracker.recordWorkout(inProgress: workout != nil, ended: summary)
         pump()
     }
 
@@ -217,7 +223,7 @@ final class Notifier {
                 noteSuccess()
                 // Once the server has shown it, as its own sound would come with it; never both.
                 if case .expired = notification.alert.kind, !capabilities.sound { sound.play() }
-                logger.debug("notification \(id) for timer \(notification.ticket.timerID): \(request.summary)")
+                logger.debug("notification \(id) for \(notification.ticket.subject): \(request.summary)")
                 tracker.shown(notification.ticket, id: id)
             case .failure(let error):
                 noteFailure(error)

@@ -17,8 +17,10 @@ extension Restctl {
                 plus failed_extra (30 s). Without --exercise, the previous set's exercise on \
                 this timer. Prints the timer like start; status --json shows which rule \
                 chose the rest (rest_source). During a workout (restctl workout start), \
-                without --exercise: the plan's next set, with its reps, weight and rest \
-                (none inside a superset's round or after the last set, which ends the workout).
+                without --exercise: the plan's next set, with its reps, weight and rest; \
+                inside a superset's round and after the last set (which ends the workout) no \
+                rest follows, and set prints the workout's status instead, as workout status \
+                does.
                 """)
 
         @Option(
@@ -71,17 +73,25 @@ extension Restctl {
         func run() throws {
             let id = try timer.timerID()
             let set = try input()
-            let complete = { (client: RestdClient) throws(ClientError) -> Void in
-                try client.completeSet(
-                    id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
-                    failed: set.failed, restUSec: set.restUSec)
+            let result = Result { () throws(RestctlError) in
+                try RestdConnection.withClient { client throws(ClientError) -> String in
+                    let done = try client.completeSet(
+                        id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
+                        failed: set.failed, restUSec: set.restUSec)
+                    // No rest follows (inside a superset's round, after a workout's last set):
+                    // no timer runs, and where the workout stands is the news.
+                    guard done.restSource != RestSource.none.rawValue else {
+                        let status = try client.workoutStatus()
+                        return output.json ? status.json : status.line
+                    }
+                    return output.text(try client.timer(id: id), now: WallClock.nowUSec())
+                }
             }
-            let result = Result { () throws(RestctlError) in try RestdConnection.act(on: id, output: output, complete) }
             if case .failure(let failure) = result, failure.isInvalidArgs {
                 // What restd refuses here is the command line's (no exercise to take over): a usage error.
                 throw RestctlError(.usage, failure.message)
             }
-            try result.get()
+            print(try result.get())
         }
     }
 
