@@ -88,6 +88,7 @@ public final class Daemon {
             server: server, signals: signals, service: service, loop: loop, clock: clock,
             settings: configuration.mediaPlayer, logger: logger)
         live.onFieldsChanged = { [unowned mediaPlayer] fields in mediaPlayer.liveFieldsChanged(fields) }
+        notifier.liveProgress = { [unowned live] in live.progress }
 
         // 4. Who hears of committed timer events, in this order: the bus first, so that Expired
         // is on its way before a notification is even asked for.

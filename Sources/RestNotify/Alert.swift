@@ -32,16 +32,21 @@ public struct Alert: Equatable, Sendable {
     /// The timer's label, or the workout's name.
     public var label: String
     public var next: String
+    /// The live activity's sets done of sets planned when the alert came ("3/15 sets").
+    public var progress: LiveProgress?
 
-    public init(_ kind: Kind, timer: RestTimer) {
-        self.init(kind, timerID: timer.id, label: timer.label, next: timer.next)
+    public init(_ kind: Kind, timer: RestTimer, progress: LiveProgress? = nil) {
+        self.init(kind, timerID: timer.id, label: timer.label, next: timer.next, progress: progress)
     }
 
-    public init(_ kind: Kind, timerID: TimerID, label: String = "", next: String = "") {
+    public init(
+        _ kind: Kind, timerID: TimerID, label: String = "", next: String = "", progress: LiveProgress? = nil
+    ) {
         self.kind = kind
         self.subject = .timer(timerID)
         self.label = label
         self.next = next
+        self.progress = progress
     }
 
     /// "Workout done" with the summary of the workout that ended.
@@ -50,6 +55,7 @@ public struct Alert: Equatable, Sendable {
         self.subject = .workout
         self.label = summary.name
         self.next = ""
+        self.progress = nil
     }
 
     /// A rest (or workout) that ended longer ago than this is not announced at all (it is also

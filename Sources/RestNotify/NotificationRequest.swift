@@ -141,8 +141,9 @@ public enum NotificationContent {
     }
 
     /// The body as plain text: what the rest was for (the label, else the timer's id unless it is
-    /// "default"), how long ago it ended when that is news, and the next exercise, joined by " · ".
-    /// "Squat · Next: Bench press", "Squat · ended 3 min ago · Next: Bench press". For a workout,
+    /// "default"), how long ago it ended when that is news, the next exercise, and the sets done
+    /// of sets planned, joined by " · ". "Squat · Next: Bench press", "Squat · ended 3 min ago ·
+    /// Next: Bench press", "Squat · Next: Squat 4/5 · 3/15 sets". For a workout,
     /// its summary: "Push day · 15/15 sets · 52 min · 4250 kg · rest 21 min".
     public static func body(of alert: Alert, messages: Messages, now: USec) -> String {
         if case .workoutDone(let summary) = alert.kind { return body(of: summary, messages: messages) }
@@ -159,6 +160,9 @@ public enum NotificationContent {
         }
         let next = NextText.subject(alert.next)
         if !next.isEmpty { parts.append(messages.next(next)) }
+        if let progress = alert.progress {
+            parts.append(messages.setsDone(Int(clamping: progress.done), Int(clamping: progress.total)))
+        }
         return parts.joined(separator: " · ")
     }
 

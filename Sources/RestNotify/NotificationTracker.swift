@@ -72,8 +72,9 @@ public struct NotificationTracker: Sendable {
     // MARK: Timer events
 
     /// Takes in a batch of committed events. `.expired` and `.warning` follow the `.changed` that
-    /// brought their timer to that state in the same batch, as TimerBook plans them.
-    public mutating func record(_ events: [TimerEvent]) {
+    /// brought their timer to that state in the same batch, as TimerBook plans them. Their alerts
+    /// say `progress`, the live activity's at this moment.
+    public mutating func record(_ events: [TimerEvent], progress: LiveProgress? = nil) {
         var latest: [TimerID: RestTimer] = [:]
         for event in events {
             let subject = Alert.Subject.timer(event.timerID)
@@ -89,17 +90,18 @@ public struct NotificationTracker: Sendable {
                 } else if let wanted = entries[subject]?.wanted, case .warning = wanted.kind {
                     // Still inside the pre-alert time, with a new deadline (a wall-clock step,
                     // a few seconds added): the pre-alert is brought up to date in place.
-                    entries[subject]?.wanted = Alert(.warning(deadlineUSec: new.endsAtUSec), timer: new)
+                    entries[subject]?.wanted = Alert(
+                        .warning(deadlineUSec: new.endsAtUSec), timer: new, progress: wanted.progress)
                 }
             case .removed(let timer):
                 latest[timer.id] = nil
                 want(nil, for: subject)
             case .expired(let id, let deadline, _):
                 guard let timer = latest[id], timer.notify else { continue }
-                want(Alert(.expired(deadlineUSec: deadline), timer: timer), for: subject)
+                want(Alert(.expired(deadlineUSec: deadline), timer: timer, progress: progress), for: subject)
             case .warning(let id, _, let deadline):
                 guard let timer = latest[id], timer.notify else { continue }
-                want(Alert(.warning(deadlineUSec: deadline), timer: timer), for: subject)
+                want(Alert(.warning(deadlineUSec: deadline), timer: timer, progress: progress), for: subject)
             }
         }
     }

@@ -252,10 +252,10 @@ struct WorkoutNotificationTests {
         _ = run(daemon, "workout", "start", "quick")
         _ = run(daemon, "set")
         let first = try daemon.calls.waitFor("Notify", count: 1)
-        #expect(first[0].summary == "Rest over" && first[0].body == "Squat · Next: Squat 2/2", "\(first)")
+        #expect(first[0].summary == "Rest over" && first[0].body == "Squat · Next: Squat 2/2 · 1/3 sets", "\(first)")
         _ = run(daemon, "set")
         let last = try daemon.calls.waitFor("Notify", count: 2)
-        #expect(last[1].summary == "Rest over" && last[1].body == "Squat · Next: Rows (last set)", "\(last)")
+        #expect(last[1].summary == "Rest over" && last[1].body == "Squat · Next: Rows (last set) · 2/3 sets", "\(last)")
         // No rest follows the last set: set prints the workout's summary.
         #expect(run(daemon, "set").stdout.hasPrefix("Quick day done: 3/3 sets in "))
         let done = try daemon.calls.waitFor("Notify", count: 3)[2]

@@ -131,6 +131,13 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
         #expect(body("squat", "", "Bench press") == "squat · Next: Bench press")
         #expect(body("", "", "Bench press") == "Next: Bench press")
         #expect(body("", "", "") == "")
+        // The live activity's progress comes last.
+        #expect(
+            NotificationContent.body(
+                of: Alert(
+                    .expired(deadlineUSec: deadline), timerID: tid("default"), label: "Squat", next: "Squat 4/5",
+                    progress: LiveProgress(done: 3, total: 15)), messages: .german, now: deadline)
+                == "Squat · Weiter mit: Squat 4/5 · 3/15 Sätze")
         // A workout's "Next: Curl" is not said twice, in any language.
         #expect(body("default", "Squat", "Next: Curl") == "Squat · Next: Curl")
         #expect(

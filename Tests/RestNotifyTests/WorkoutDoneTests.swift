@@ -83,6 +83,23 @@ import Testing
         #expect(s.commands().isEmpty && s.tracker.shownID(.timer(tid("default"))) == 1)
     }
 
+    @Test func aRestOverSaysTheProgressOfItsMoment() throws {
+        var s = Scenario()
+        try s.start("default", warn: 10 * second)
+        s.now.realtime += 50 * second
+        s.now.boottime += 50 * second
+        let warning = s.book.due(now: s.now)
+        s.book.apply(warning)
+        s.tracker.record(warning, progress: LiveProgress(done: 3, total: 15))
+        #expect(s.commands().first?.alert?.progress == LiveProgress(done: 3, total: 15))
+        s.now.realtime += 10 * second
+        s.now.boottime += 10 * second
+        let expiry = s.book.due(now: s.now)
+        s.book.apply(expiry)
+        s.tracker.record(expiry, progress: nil)
+        #expect(s.tracker.wanted(.timer(tid("default")))?.progress == nil, "as the activity is when it ends")
+    }
+
     @Test func anAbandonedWorkoutEndsQuietly() {
         var s = Scenario()
         var abandoned = summary

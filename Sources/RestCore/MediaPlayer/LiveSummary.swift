@@ -13,11 +13,7 @@ public struct LiveSummary: Equatable, Sendable {
         if case .string(let workout)? = fields[LiveKey.workout], !workout.isEmpty { album = workout }
         var parts: [String] = []
         if case .integer(let bpm)? = fields[LiveKey.heartRate] { parts.append("♥ \(bpm) bpm") }
-        if case .integer(let done)? = fields[LiveKey.progressDone],
-            case .integer(let total)? = fields[LiveKey.progressTotal]
-        {
-            parts.append("\(done)/\(total)")
-        }
+        if let progress = LiveProgress(fields: fields) { parts.append("\(progress.done)/\(progress.total)") }
         comment = parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 }

@@ -104,6 +104,9 @@ final class LiveService {
     /// The last broadcast snapshot: what the Fields property shows.
     var publishedFields: Fields { broadcast.throttle.lastPublished ?? [:] }
 
+    /// Sets done of sets planned as the activity has them now, throttle or not.
+    var progress: LiveProgress? { LiveProgress(fields: activity.fields) }
+
     // MARK: Producers
 
     func update(_ entries: Fields) throws(DBusError) {

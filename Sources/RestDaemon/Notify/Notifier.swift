@@ -33,6 +33,8 @@ final class Notifier {
     /// Stands in for the server's sound when it has none.
     private let sound: SoundCommand
     private var tracker = NotificationTracker()
+    /// The live activity's progress now, for the body of "Rest over" ("3/15 sets").
+    var liveProgress: () -> LiveProgress? = { nil }
 
     private enum CapabilityState {
         case unknown
@@ -79,7 +81,7 @@ final class Notifier {
 
     /// A listener of committed timer events: what to show, replace or close follows from them.
     func timersChanged(_ events: [TimerEvent]) {
-        tracker.record(events)
+        tracker.record(events, progress: liveProgress())
         pump()
     }
 
