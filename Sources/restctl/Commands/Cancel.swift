@@ -21,7 +21,9 @@ extension Restctl {
 
         func run() throws {
             if all {
-                try RestdConnection.withClient { client throws(ClientError) in try client.cancelTimers { _ in true } }
+                _ = try RestdConnection.withClient { client throws(ClientError) in
+                    try client.cancelTimers { _ in true }
+                }
                 return
             }
             let id = try timer.timerID()
@@ -39,7 +41,7 @@ extension Restctl {
                 """)
 
         func run() throws {
-            try RestdConnection.withClient { client throws(ClientError) in
+            _ = try RestdConnection.withClient { client throws(ClientError) in
                 try client.cancelTimers { $0.state == "expired" }
             }
         }

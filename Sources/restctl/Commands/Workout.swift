@@ -30,8 +30,11 @@ extension Restctl {
         static func planPath(_ nameOrPath: String) -> String {
             if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") {
                 if nameOrPath.hasPrefix("/") { return nameOrPath }
-                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-                let cwd = getcwd(&buffer, buffer.count).map { _ in String(cString: buffer) } ?? "."
+                let cwd =
+                    getcwd(nil, 0).map { pointer in
+                        defer { free(pointer) }
+                        return String(cString: pointer)
+                    } ?? "."
                 return cwd + "/" + nameOrPath
             }
             return plansDirectory + "/" + nameOrPath + ".toml"
