@@ -16,7 +16,7 @@ struct SleepTests {
 
     enum Path: String, CaseIterable, CustomTestStringConvertible {
         case restartedOnState, brokenFileMovedAside, readOnlyCopy, reload, notificationServerCameAndWent
-        case liveSubscriberLeft, expiry, trainingHistory
+        case liveSubscriberLeft, expiry, trainingHistory, workout
 
         var testDescription: String { rawValue }
     }
@@ -48,13 +48,22 @@ struct SleepTests {
                 executable: "/usr/bin/unshare")
             try restd.waitUntilReady()
             try restd.waitForLog(containing: "read-only")
+        case .workout:
+            // Restarted in the middle of a workout: its abandon deadline is 12 h away.
+            try leaveTimers(bus: bus, state: state) { client in
+                try client.startWorkout(Self.plan)
+                _ = try client.completeSet(id: "squat", exercise: nil)
+            }
+            restd = try RestdProcess.start(bus: bus, stateHome: state.path)
         default:
             try leaveTimers(bus: bus, state: state)
             restd = try RestdProcess.start(bus: bus, stateHome: state.path)
         }
         defer { restd.terminate() }
         let client = try RestdClient(address: bus.address)
-        if path != .brokenFileMovedAside {
+        if path == .workout {
+            #expect(try client.timers().map(\.id) == ["held", "run", "squat"])
+        } else if path != .brokenFileMovedAside {
             #expect(try client.timers().map(\.id) == ["held", "run"])
         }
 
@@ -88,6 +97,12 @@ struct SleepTests {
             try waitUntil("the second set's progress broadcast") {
                 try client.liveFields()["progress_done"] == .int64(2)
             }
+        case .workout:
+            // Its next set, then its end: "Workout done" asked of a bus with no notification server.
+            #expect(try client.workoutStatus().setsDone == 1)
+            _ = try client.completeSet(id: "squat", exercise: nil)
+            try client.workout("End")
+            try restd.waitForLog(containing: "cannot show desktop notifications")
         case .expiry:
             let watcher = try SignalWatcher.restd(bus: bus)
             try client.start(id: "short", durationUSec: 1_000_000)
@@ -99,13 +114,20 @@ struct SleepTests {
         #expect(wakeUps == 0, "restd woke \(wakeUps) times in \(Self.quietSeconds) s of quiet\n\(restd.log())")
     }
 
-    /// A first restd leaves a running and a paused timer in `state`, then stops (SIGTERM).
-    private func leaveTimers(bus: TestBus, state: TempDirectory) throws {
+    /// Squat 3 × 5 with 10 min rests.
+    static let plan = "name = \"Legs\"\n[[exercise]]\nname = \"Squat\"\nsets = 3\nreps = 5\nrest = \"10m\"\n"
+
+    /// A first restd leaves a running and a paused timer in `state` (and whatever `more` does),
+    /// then stops (SIGTERM).
+    private func leaveTimers(
+        bus: TestBus, state: TempDirectory, more: (RestdClient) throws -> Void = { _ in }
+    ) throws {
         let first = try RestdProcess.start(bus: bus, stateHome: state.path)
         let client = try RestdClient(address: bus.address)
         try client.start(id: "run", durationUSec: 3_600_000_000, label: "Squat")
         try client.start(id: "held", durationUSec: 1_200_000_000)
         try client.pause(id: "held")
+        try more(client)
         first.terminate()
         #expect(try first.waitForExit() == 0, "\(first.log())")
     }
