@@ -49,6 +49,18 @@ import Testing
         #expect(progress.completeSet() == nil)
     }
 
+    @Test func theLastRestOfAWorkoutEndingWithASupersetSaysLastRound() {
+        let plan = WorkoutPlan(
+            name: "Arms",
+            blocks: [
+                .init(exercises: [.init(name: "Curl", sets: 2), .init(name: "Dips", sets: 2)], restUSec: 60 * second)
+            ])
+        var progress = WorkoutProgress(plan: plan, startedAtUSec: 0)
+        var labels: [String] = []
+        while let done = progress.completeSet() { labels.append(done.restAfter ? done.nextLabel : "-") }
+        #expect(labels == ["-", "Next: Curl (last round)", "-", "-"])
+    }
+
     @Test func nextAndPreviousMoveBetweenBlocksWithoutRecordingSets() {
         var progress = WorkoutProgress(plan: plan, startedAtUSec: 0)
         _ = progress.completeSet()

@@ -58,7 +58,8 @@ public struct WorkoutProgress: Sendable, Equatable {
 
     /// What comes after the rest, for the timer's `next` and the notification: the same
     /// exercise's next set ("Squat 4/5"), or the next exercise ("Next: Bench press"); before the
-    /// workout's last set it says so ("Rows 3/3 (last set)"), so the last rest's "Rest over" does.
+    /// workout's last set, or the last round of a superset that ends it, it says so ("Rows 3/3
+    /// (last set)", "Next: Curl (last round)"), so the last rest's "Rest over" does.
     public var nextLabel: String {
         guard let step = currentStep, let exercise = currentExercise else { return "" }
         let label =
@@ -67,7 +68,11 @@ public struct WorkoutProgress: Sendable, Equatable {
             } else {
                 "\(NextText.prefix) \(exercise.name)"
             }
-        return position == steps.count - 1 ? label + " (last set)" : label
+        let remaining = steps[position...]
+        if remaining.count == 1 { return label + " (last set)" }
+        // No rest before the end: what follows is the last round of a superset.
+        if remaining.dropLast().allSatisfy({ !$0.restAfter }) { return label + " (last round)" }
+        return label
     }
 
     /// Moves to the first set of the next block, without recording a set; false at the last block.
