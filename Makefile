@@ -36,7 +36,7 @@ CMD ?=
 # Build headers and libraries, the programs the tests and `make run` use, and what
 # `make deb` needs (debhelper, dpkg-dev, lintian).
 export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
-	dbus-daemon dbus-bin libglib2.0-bin systemd python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
+	dbus-daemon dbus-bin libglib2.0-bin systemd tzdata python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
 	debhelper dpkg-dev lintian
 NO_DEPS ?=
 
@@ -96,7 +96,7 @@ endif
 # regenerating unchanged help gives identical files).
 MAN_DATE ?= 2026-11-21
 
-.PHONY: help check-swift deps build release test test-asan bench bench-smoke run with-bus clean install uninstall
+.PHONY: help check-swift deps build release test test-calendar test-asan bench bench-smoke run with-bus clean install uninstall
 .PHONY: install-check man deb deb-check format lint
 
 # The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
@@ -109,6 +109,7 @@ help:
 	@echo '                             (on a private bus, whose address is printed, if there is none)'
 	@echo '  make test [TEST_FLAGS=…]   build everything and run all tests (then again under ASan)'
 	@echo '  make test-asan             the tests under AddressSanitizer only'
+	@echo '  make test-calendar         the tests that read times, on other days and in other zones (part of make test)'
 	@echo '  make build                 debug build'
 	@echo '  make release               release build (swift build -c release --static-swift-stdlib)'
 	@echo '  make bench [BENCH_ARGS=…]  release build, then every benchmark; writes bench/results.json'
@@ -145,10 +146,17 @@ release: deps
 test: deps lint
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
+	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
 	$(BENCH_SMOKE)
 	$(MAKE) --no-print-directory install-check
 	$(MAKE) --no-print-directory deb-check
 	$(MAKE) --no-print-directory test-asan
+
+# The tests that read the clock, the calendar or the locale, again on other days, in UTC+14 and
+# UTC-11 and in German (scripts/test-calendar.sh says which and how); part of `make test`.
+test-calendar: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
 
 # The code's layout is swift-format's, with the project's .swift-format (120 columns, 4 spaces);
 # `make format` rewrites the sources, `make lint` (part of `make test`) fails on any difference.

@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "RestClient", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
+                "RestClient", "RestCore", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
             ]),
     ]
 )

@@ -12,12 +12,24 @@ public enum ChildEnvironment {
         "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
     ]
 
-    /// This process's environment minus `scrubbed`, with `overrides` on top.
+    /// The locale every child gets unless the caller passes one: no child speaks the language of
+    /// whoever runs the tests or the benchmark (LANG, LANGUAGE and LC_* are not inherited).
+    public static let locale = ["LC_ALL": "C.UTF-8"]
+
+    /// This process's environment minus `scrubbed` and the locale variables, with `locale` and
+    /// then `overrides` on top.
     public static func make(_ overrides: [String: String] = [:]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
-        for name in scrubbed { env.removeValue(forKey: name) }
+        for name in env.keys where scrubbed.contains(name) || isLocaleVariable(name) {
+            env.removeValue(forKey: name)
+        }
+        env.merge(locale) { _, new in new }
         env.merge(overrides) { _, new in new }
         return env
+    }
+
+    private static func isLocaleVariable(_ name: String) -> Bool {
+        name == "LANG" || name == "LANGUAGE" || name.hasPrefix("LC_")
     }
 
     /// Resolves a program name the way a shell would (names containing a slash are taken

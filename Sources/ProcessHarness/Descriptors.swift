@@ -13,14 +13,14 @@ public func openLogFile(_ path: String) throws -> Int32 {
 /// `timeout` seconds. Nil on timeout, on end of file before a newline (`endOfFile` is then
 /// set), or on a read error.
 public func readLine(from fd: Int32, timeout: Double, endOfFile: inout Bool) -> String? {
-    let deadline = Date(timeIntervalSinceNow: timeout)
+    let deadline = Deadline(secondsFromNow: timeout)
     var buffer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 512)
     while true {
         if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             return String(decoding: buffer[..<newline], as: UTF8.self)
         }
-        let remaining = deadline.timeIntervalSinceNow
+        let remaining = deadline.remaining
         if remaining <= 0 { return nil }
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&pfd, 1, Int32(min(remaining * 1000 + 1, 3_600_000)))

@@ -96,14 +96,14 @@ public final class NotifySocket {
         _ description: String, timeout: Double,
         where predicate: (String) -> Bool
     ) throws -> (line: String, at: Double) {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(secondsFromNow: timeout)
         while true {
             while cursor < receivedLines.count {
                 let (line, datagram) = receivedLines[cursor]
                 cursor += 1
                 if predicate(line) { return (line, received[datagram].at) }
             }
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline.remaining
             guard remaining > 0 else {
                 throw ProcessHarnessError("waiting for \(description) on NOTIFY_SOCKET; received: \(messages)")
             }
@@ -120,17 +120,10 @@ public final class NotifySocket {
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count < 0 { return }
-            let now = monotonicSeconds()
+            let now = Stopwatch.monotonicSeconds()
             let text = String(decoding: buffer[..<count], as: UTF8.self)
             received.append((text, now))
             receivedLines += text.split(separator: "\n").map { (String($0), received.count - 1) }
         }
     }
-}
-
-/// CLOCK_MONOTONIC in seconds, as the benchmark's `Clock.monotonic` reads it.
-private func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)) / 1e9
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RestCore
 
 /// How `restctl history` writes sets: one line each for people, JSON, or CSV for spreadsheets.
 ///
@@ -182,11 +178,6 @@ extension String {
 extension TimeFormat {
     /// An instant as local date and time to the minute: `2026-11-23 18:02`.
     public static func localMinute(usec: UInt64) -> String {
-        var seconds = time_t(clamping: usec / 1_000_000)
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return iso8601(usec: usec) }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+        LocalCalendar.parts(of: usec)?.minuteText ?? iso8601(usec: usec)
     }
 }

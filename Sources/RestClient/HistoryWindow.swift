@@ -1,11 +1,5 @@
 import RestCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The instants `history` and `stats` take for `--since` and `--until`: an age counted back
 /// from now (`7d`, `2w`, `12h`, `90m`, or any duration restctl takes: `1h30m`), `today`,
 /// `yesterday`, or a local date and time (`2026-11-23`, `2026-11-23 18:00`, `2026-11-23T18:00:30`).
@@ -18,8 +12,8 @@ public enum HistoryWindow {
         let trimmed = text.trimmingSpaces()
         let subject = "\(option) \(MessageText.quoted(text))"
         switch trimmed {
-        case "today": return localMidnight(of: now)
-        case "yesterday": return localMidnight(of: localMidnight(of: now) &- 1)
+        case "today": return LocalCalendar.startOfDay(containing: now)
+        case "yesterday": return LocalCalendar.startOfPreviousDay(before: now)
         case "now": return now
         default: break
         }
@@ -46,50 +40,30 @@ public enum HistoryWindow {
         return now > age ? now - age : 0
     }
 
-    /// The last local midnight at or before `usec`.
-    public static func localMidnight(of usec: UInt64) -> UInt64 {
-        var seconds = time_t(clamping: usec / 1_000_000)
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return usec }
-        parts.tm_hour = 0
-        parts.tm_min = 0
-        parts.tm_sec = 0
-        parts.tm_isdst = -1
-        let midnight = mktime(&parts)
-        return midnight < 0 ? 0 : UInt64(midnight) * 1_000_000
-    }
-
     /// `YYYY-MM-DD`, optionally followed by ` ` or `T` and `HH:MM` or `HH:MM:SS`, as local time.
     static func localDate(_ text: String) -> UInt64? {
         let bytes = Array(text.utf8)
         guard bytes.count == 10 || bytes.count == 16 || bytes.count == 19 else { return nil }
-        func number(_ range: Range<Int>) -> Int32? {
+        func number(_ range: Range<Int>) -> Int? {
             guard range.allSatisfy({ (48...57).contains(bytes[$0]) }) else { return nil }
-            return range.reduce(Int32(0)) { $0 * 10 + Int32(bytes[$1] - 48) }
+            return range.reduce(0) { $0 * 10 + Int(bytes[$1] - 48) }
         }
         guard let year = number(0..<4), bytes[4] == UInt8(ascii: "-"), let month = number(5..<7),
-            bytes[7] == UInt8(ascii: "-"), let day = number(8..<10), (1...12).contains(month), (1...31).contains(day)
+            bytes[7] == UInt8(ascii: "-"), let day = number(8..<10)
         else { return nil }
-        var parts = tm()
-        parts.tm_year = year - 1900
-        parts.tm_mon = month - 1
-        parts.tm_mday = day
-        parts.tm_isdst = -1
+        var local = LocalCalendar.Parts(year: year, month: month, day: day)
         if bytes.count > 10 {
             guard bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"), let hour = number(11..<13),
-                bytes[13] == UInt8(ascii: ":"), let minute = number(14..<16), hour < 24, minute < 60
+                bytes[13] == UInt8(ascii: ":"), let minute = number(14..<16)
             else { return nil }
-            parts.tm_hour = hour
-            parts.tm_min = minute
+            local.hour = hour
+            local.minute = minute
             if bytes.count == 19 {
-                guard bytes[16] == UInt8(ascii: ":"), let second = number(17..<19), second < 60 else { return nil }
-                parts.tm_sec = second
+                guard bytes[16] == UInt8(ascii: ":"), let second = number(17..<19) else { return nil }
+                local.second = second
             }
         }
-        let seconds = mktime(&parts)
-        // mktime normalises 2026-02-31 to March: refuse a day that does not exist.
-        guard seconds >= 0, parts.tm_mday == day, parts.tm_mon == month - 1 else { return nil }
-        return UInt64(seconds) * 1_000_000
+        return LocalCalendar.instant(local)
     }
 }
 

@@ -96,8 +96,8 @@ struct FuzzTests {
         var random = SplitMix64(state: UInt64(ProcessInfo.processInfo.environment["RESTD_FUZZ_SEED"] ?? "") ?? 0xF022)
         var sent = 0
         var rssAfterWarmUp = 0
-        let started = Date()
-        while Date().timeIntervalSince(started) < Self.seconds {
+        let started = Stopwatch()
+        while started.elapsed < Self.seconds {
             for _ in 0..<200 {
                 let arguments = (0..<Int.random(in: 0...4, using: &random)).map { _ in Self.randomValue(&random) }
                 guard
@@ -113,7 +113,7 @@ struct FuzzTests {
             // Round-trip now and then, so that the bus queue stays bounded and restd is seen alive.
             try Self.ping(connection)
             while connection.readWriteDispatch(timeoutMilliseconds: 0), connection.outgoingBytes > 0 {}
-            if rssAfterWarmUp == 0, Date().timeIntervalSince(started) > Self.seconds / 4 {
+            if rssAfterWarmUp == 0, started.elapsed > Self.seconds / 4 {
                 rssAfterWarmUp = Self.rss(daemon.restd.pid)
             }
         }

@@ -75,7 +75,7 @@ struct LiveTests {
         _ = try subscriber.connection.callBlocking(subscribe, timeoutMilliseconds: 30_000)
 
         let producer = try RestdClient(address: daemon.bus.address)
-        let started = Date()
+        let started = Stopwatch()
         // 600 updates, paced at no more than 200 per second (pacing the producer, not asserting
         // any timing: on a busy machine the loop just takes longer), then a final value that
         // none of them had.
@@ -84,12 +84,12 @@ struct LiveTests {
             try producer.updateLive([
                 "heart_rate": .int64(Int64(60 + index % 140)), "progress_done": .int64(Int64(index % 10)),
             ])
-            let wait = started.addingTimeInterval(Double(index + 1) / 200).timeIntervalSinceNow
+            let wait = Double(index + 1) / 200 - started.elapsed
             if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
         }
         let finalValue: Int64 = 250
         try producer.updateLive(["heart_rate": .int64(finalValue), "progress_done": .int64(0)])
-        let elapsed = Date().timeIntervalSince(started)
+        let elapsed = started.elapsed
 
         let lastBroadcast = try broadcast.waitFor(where: {
             Self.isBroadcast($0)
@@ -327,10 +327,10 @@ struct SlowSubscriberTests {
         let producer = try RestdClient(address: daemon.bus.address)
         var fields: [String: DBusValue] = [:]
         for key in 0..<15 { fields["x_pad\(key)"] = .string(String(repeating: "p", count: 250)) }
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Deadline(secondsFromNow: 60)
         var dropped = false
         var round: Int64 = 0
-        while !dropped && Date() < deadline {
+        while !dropped && !deadline.hasPassed {
             round += 1
             fields["x_round"] = .int64(round)
             try producer.updateLive(fields)

@@ -87,9 +87,9 @@ final class NotifyingDaemon {
 
     /// A call to restd is answered at once (well under the 2 s a notification call may take).
     func expectPromptAnswer(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let start = Date()
+        let start = Stopwatch()
         _ = try client.timers()
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = start.elapsed
         #expect(elapsed < 1, "restd took \(elapsed) s to answer", sourceLocation: sourceLocation)
     }
 
@@ -615,20 +615,13 @@ extension MockCall {
     var labelInBody: String? { body?.components(separatedBy: " · ").first }
 }
 
-/// Moves a running timer's deadline in restd's state file (restd must not be running), with
-/// Python's sqlite3: the test bundle does not link SQLite itself.
+/// Moves a running timer's deadline in restd's state file (restd must not be running).
 private func setDeadline(of id: String, to endsAt: UInt64, in state: TempDirectory) throws {
-    let database = state.path("restd/state.sqlite")
-    let script = """
-        import sqlite3, sys
-        db = sqlite3.connect(sys.argv[1])
-        n = db.execute("UPDATE timers SET ends_at_usec = ?, started_at_usec = ? - duration_usec, updated_at_usec = ? WHERE id = ?",
-                       (int(sys.argv[3]), int(sys.argv[3]), int(sys.argv[3]), sys.argv[2])).rowcount
-        db.commit()
-        sys.exit(0 if n == 1 else 1)
-        """
-    let result = Command.run([NotificationServer.python, "-c", script, database, id, String(endsAt)])
-    guard result.succeeded else { throw HarnessError.failed("could not edit \(database): \(result)") }
+    let at = StateFile.Value.integer(Int64(endsAt))
+    let changed = try StateFile(in: state).execute(
+        "UPDATE timers SET ends_at_usec = ?, started_at_usec = ? - duration_usec, updated_at_usec = ? WHERE id = ?",
+        at, at, at, .text(id))
+    guard changed == 1 else { throw HarnessError.failed("no timer \(id) in the state file") }
 }
 
 /// Waits (generous timeout) until `path` exists: what a command restd started leaves behind.

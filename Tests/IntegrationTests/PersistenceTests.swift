@@ -34,20 +34,12 @@ struct PersistenceTests {
         try daemon.client.start(id: "good", durationUSec: 600_000_000)
         daemon.restd.terminate()
         #expect(try daemon.restd.waitForExit() == 0)
-        // A row no restd writes (an id with a space), put there with Python's sqlite3 module.
-        let database = daemon.state.path("restd/state.sqlite")
-        let insert = Command.run([
-            "/usr/bin/python3", "-c",
-            """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            db.execute("INSERT INTO timers SELECT 'bad id', label, next, notify, base_duration_usec, state, "
-                       "duration_usec, started_at_usec, ends_at_usec, remaining_usec, expired_at_usec, "
-                       "updated_at_usec, warn_usec, warned, rest_source FROM timers WHERE id = 'good'")
-            db.commit()
-            """, database,
-        ])
-        try #require(insert.succeeded, "\(insert)")
+        // A row no restd writes (an id with a space).
+        let inserted = try StateFile(in: daemon.state).execute(
+            "INSERT INTO timers SELECT 'bad id', label, next, notify, base_duration_usec, state, duration_usec, "
+                + "started_at_usec, ends_at_usec, remaining_usec, expired_at_usec, updated_at_usec, warn_usec, warned, "
+                + "rest_source FROM timers WHERE id = 'good'")
+        try #require(inserted == 1)
 
         let restd = try RestdProcess.start(bus: daemon.bus, stateHome: daemon.state.path)
         defer { restd.terminate() }

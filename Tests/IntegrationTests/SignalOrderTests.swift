@@ -52,8 +52,8 @@ struct SignalOrderTests {
             expected = ["PropertiesChanged", "Expired", "reply"]
         }
         #expect(connection.send(call))
-        let deadline = Date().addingTimeInterval(30)
-        while !arrivals.contains(where: { $0 == "reply" || $0.hasPrefix("error") }), Date() < deadline {
+        let deadline = Deadline(secondsFromNow: 30)
+        while !arrivals.contains(where: { $0 == "reply" || $0.hasPrefix("error") }), !deadline.hasPassed {
             _ = connection.readWriteDispatch(timeoutMilliseconds: 100)
         }
         #expect(arrivals == expected)

@@ -30,12 +30,17 @@ struct TrainingSessionTests {
         let state: TempDirectory
         var restd: RestdProcess
         var client: RestdClient
+        /// What restd runs with on top of the test's environment.
+        let environment: [String: String]
 
-        init() throws {
+        /// - environment: for restd, e.g. a TZ for a test that counts today's sets.
+        init(environment: [String: String] = [:]) throws {
             config = try ConfigurationTests.ConfigHome(TrainingSessionTests.config)
             bus = try TestBus()
             state = try TempDirectory(prefix: "restd-state")
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+            self.environment = environment
+            restd = try RestdProcess.start(
+                bus: bus, stateHome: state.path, configHome: config.path, environment: environment)
             client = try RestdClient(address: bus.address)
         }
 
@@ -43,7 +48,8 @@ struct TrainingSessionTests {
 
         func crashAndRestart() throws {
             _ = restd.kill9()
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+            restd = try RestdProcess.start(
+                bus: bus, stateHome: state.path, configHome: config.path, environment: environment)
             client = try RestdClient(address: bus.address)
         }
 
@@ -299,7 +305,8 @@ struct TrainingSessionTests {
             json.hasPrefix(#"[{"id":1,"timer":"default","at":""#)
                 && json.contains(#""exercise":"Squat","reps":5,"weight_kg":102.5"#)
                 && !json.contains("Bench"), "\(json)")
-        #expect(restctl(gym.bus, "history", "--since", "2099-01-01").stdout.isEmpty)
+        let dayAfterTomorrow = LocalTime.date(ofUSec: RunningDaemon.realtimeNow() + 2 * 86_400_000_000)
+        #expect(restctl(gym.bus, "history", "--since", dayAfterTomorrow).stdout.isEmpty)
         let bad = restctl(gym.bus, "history", "--since", "soon")
         #expect(
             bad.status == 64 && bad.stderr.hasPrefix("restctl: --since \"soon\" is not understood; give an age (7d"),
@@ -317,7 +324,8 @@ struct TrainingSessionTests {
 
     @Test("a set sends SetRecorded before the reply and shows its progress in the live activity")
     func setRecordedAndLiveProgress() throws {
-        let gym = try Gym()
+        // The progress counts today's sets: restd's local midnight is kept half a day away.
+        let gym = try Gym(environment: ["TZ": LocalTime.zoneAtNoon()])
         let watcher = try SignalWatcher.restd(bus: gym.bus)
         try gym.client.completeSet(id: "default", exercise: "Squat", reps: 5)
         try gym.client.completeSet(id: "default", exercise: nil, reps: 5)
@@ -368,15 +376,13 @@ struct TrainingSessionTests {
         gym.restd.terminate()
         #expect(try gym.restd.waitForExit() == 0)
         // 100,001 sets a second apart in the last few days, written straight into the state file restd left.
-        let database = gym.state.path("restd/state.sqlite")
-        let insert = """
+        let filled = try StateFile(in: gym.state).execute(
+            """
             WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 100002)
             INSERT INTO sets (id, timer_id, at_usec, exercise, exercise_key, reps, weight_kg, failed)
-            SELECT i, 'default', \(RunningDaemon.realtimeNow() - 200_000_000_000) + i * 1000000, 'Row', 'row', i % 20, NULL, 0
-            FROM n;
-            """
-        let filled = Command.run(["/usr/bin/sqlite3", database, insert])
-        #expect(filled.succeeded, "\(filled)")
+            SELECT i, 'default', ? + i * 1000000, 'Row', 'row', i % 20, NULL, 0 FROM n
+            """, .integer(Int64(RunningDaemon.realtimeNow() - 200_000_000_000)))
+        #expect(filled == 100_001)
         gym.restd = try RestdProcess.start(bus: gym.bus, stateHome: gym.state.path, configHome: gym.config.path)
         let all = busctl(
             gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu", "0", "0", "0")
@@ -386,20 +392,43 @@ struct TrainingSessionTests {
         #expect(history.stdout.split(separator: "\n").count == 1 + 100_002)
     }
 
-    @Test("a state file of the restd before the history (schema 2) migrates and takes sets")
-    func migratesSchema2State() throws {
+    /// The state files earlier restd builds wrote (schema 1 and 2, before the history): each holds
+    /// `run` (running 1 h), `held` (paused) and `over` (expired); see Fixtures/README.md.
+    static let fixtures = ["schema1-restd-0da3ab6.sqlite", "schema2-restd-3524613.sqlite"]
+
+    @Test(
+        "a state file of a restd before the history, written a minute ago, migrates with its timers and takes sets",
+        arguments: fixtures)
+    func migratesRecentState(_ fixture: String) throws {
         let bus = try TestBus()
         let state = try TempDirectory(prefix: "restd-state")
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("RestDaemonTests/Fixtures/schema2-restd-3524613.sqlite").path
-        _ = try state.write("restd/.keep", "")
-        try FileManager.default.copyItem(atPath: fixture, toPath: state.path("restd/state.sqlite"))
+        try StateFile.fixture(fixture, in: state, writtenAgo: 60_000_000)
         let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
         defer { restd.terminate() }
         #expect(!restd.log().contains("moved aside"), "\(restd.log())")
+        // Listed by id; schema 2's file also has `default`, running 2 min.
+        let timers = try RestdClient(address: bus.address).timers().map { "\($0.id) \($0.state)" }
+        let kept = ["held paused", "over expired", "run running"]
+        #expect(timers == (fixture.hasPrefix("schema2") ? ["default running"] + kept : kept))
         let result = restctl(bus, "set", "--exercise", "Squat", "--id", "run")
         #expect(result.succeeded, "\(result)")
         #expect(restctl(bus, "history").stdout.contains("Squat"))
         #expect(restctl(bus, "list").stdout.contains("held"))
+    }
+
+    @Test(
+        "the same file last written 25 h ago: the forgotten paused timer is dropped, the rest ended at its deadline",
+        arguments: fixtures)
+    func appliesTheRulesToAnOldState(_ fixture: String) throws {
+        let bus = try TestBus()
+        let state = try TempDirectory(prefix: "restd-state")
+        try StateFile.fixture(fixture, in: state, writtenAgo: 25 * 3_600_000_000)
+        let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
+        defer { restd.terminate() }
+        #expect(!restd.log().contains("moved aside"), "\(restd.log())")
+        // `over` expired more than an hour ago (expired_retention); `run` (and schema 2's `default`)
+        // reached their deadlines while restd was down: expired at start-up, listed for an hour.
+        let timers = try RestdClient(address: bus.address).timers().map { "\($0.id) \($0.state)" }
+        #expect(timers == (fixture.hasPrefix("schema2") ? ["default expired", "run expired"] : ["run expired"]))
     }
 }

@@ -303,17 +303,10 @@ struct WorkoutNotificationTests {
     }
 
     /// Moves the last change of the workout in progress back in restd's state file (restd must
-    /// not be running), with Python's sqlite3: the test bundle does not link SQLite itself.
+    /// not be running).
     static func moveLastChange(back usec: UInt64, in state: TempDirectory) throws {
-        let database = state.path("restd/state.sqlite")
-        let script = """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            n = db.execute("UPDATE workout SET touched_at_usec = touched_at_usec - ?", (int(sys.argv[2]),)).rowcount
-            db.commit()
-            sys.exit(0 if n == 1 else 1)
-            """
-        let result = Command.run([NotificationServer.python, "-c", script, database, String(usec)])
-        guard result.succeeded else { throw HarnessError.failed("could not edit \(database): \(result)") }
+        let changed = try StateFile(in: state).execute(
+            "UPDATE workout SET touched_at_usec = touched_at_usec - ?", .integer(Int64(usec)))
+        guard changed == 1 else { throw HarnessError.failed("no workout in progress in the state file") }
     }
 }

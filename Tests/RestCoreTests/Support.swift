@@ -2,16 +2,32 @@ import RestCore
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 let second: USec = 1_000_000
 let minute: USec = 60 * second
 let hour: USec = 60 * minute
+
+/// The wall-clock instant the tests' clocks start at: `RESTD_TEST_NOW` (seconds since the epoch)
+/// when set, so that `make test-calendar` runs the core on other days; otherwise a fixed day in
+/// November 2023. A test that needs a date computes it from this, never writes one in.
+let testEpoch: USec = {
+    guard let text = getenv("RESTD_TEST_NOW").map({ String(cString: $0) }), let seconds = USec(text) else {
+        return 1_700_000_000 * second
+    }
+    return seconds * second
+}()
 
 /// A clock the tests move by hand.
 final class ManualTimeSource: TimeSource {
     private let current: Mutex<Instant>
 
-    /// Starts in November 2023, about 83 minutes after boot.
-    init(_ start: Instant = Instant(realtime: 1_700_000_000 * second, boottime: 5_000 * second)) {
+    /// Starts at `testEpoch`, about 83 minutes after boot.
+    init(_ start: Instant = Instant(realtime: testEpoch, boottime: 5_000 * second)) {
         current = Mutex(start)
     }
 

@@ -206,7 +206,7 @@ final class TimerService {
             logger.error("\(error)")
             previous = nil
         }
-        let dayStart = LocalDay.startUSec(of: now.realtime)
+        let dayStart = LocalCalendar.startOfDay(containing: now.realtime)
         return try training.plan(
             command, timers: book, now: now, previousExercise: previous,
             facts: { [store, logger] name in

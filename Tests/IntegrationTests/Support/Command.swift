@@ -94,11 +94,11 @@ enum Command {
         _ argv: [String], environment: [String: String] = [:],
         stdin: String? = nil, timeout: Double = 30
     ) -> CommandResult {
-        let start = Date()
+        let start = Stopwatch()
         func failure(_ message: String) -> CommandResult {
             CommandResult(
                 argv: argv, status: 127, stdout: "", stderr: message + "\n",
-                timedOut: false, elapsed: Date().timeIntervalSince(start))
+                timedOut: false, elapsed: start.elapsed)
         }
         guard let program = argv.first else { return failure("Command.run: empty argv") }
         let env = ChildEnvironment.make(environment)
@@ -133,7 +133,7 @@ enum Command {
         return CommandResult(
             argv: argv, status: termination!.status,
             stdout: readAll(out), stderr: readAll(err),
-            timedOut: timedOut, elapsed: Date().timeIntervalSince(start))
+            timedOut: timedOut, elapsed: start.elapsed)
     }
 }
 

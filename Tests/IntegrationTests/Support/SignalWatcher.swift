@@ -43,7 +43,7 @@ final class SignalWatcher {
         givingUpIf ended: () -> String? = { nil },
         where predicate: (Message) -> Bool
     ) throws -> Message {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(secondsFromNow: timeout)
         var checked = 0
         while true {
             let reason = ended()
@@ -53,7 +53,7 @@ final class SignalWatcher {
                 if predicate(message) { return message }
             }
             if let reason { throw HarnessError.failed("gave up waiting for \(description): \(reason)") }
-            guard Date() < deadline else { throw HarnessError.timedOut("waiting for \(description)") }
+            guard !deadline.hasPassed else { throw HarnessError.timedOut("waiting for \(description)") }
             _ = connection.readWriteDispatch(timeoutMilliseconds: 100)
         }
     }

@@ -24,7 +24,7 @@ func waitUntil(
     givingUpIf ended: () -> String? = { nil }, details: () -> String = { "" },
     _ condition: () throws -> Bool
 ) throws {
-    let deadline = Date(timeIntervalSinceNow: timeout)
+    let deadline = Deadline(secondsFromNow: timeout)
     func explained(_ text: String) -> String {
         let more = details()
         return more.isEmpty ? text : text + "\n" + more
@@ -33,7 +33,7 @@ func waitUntil(
         let reason = ended()
         if try condition() { return }
         if let reason { throw HarnessError.failed(explained("gave up waiting for \(description): \(reason)")) }
-        guard Date() < deadline else {
+        guard !deadline.hasPassed else {
             throw HarnessError.timedOut(explained("waiting for \(description): not within \(timeout) s"))
         }
         usleep(useconds_t(interval * 1_000_000))

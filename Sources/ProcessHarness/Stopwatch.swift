@@ -1,0 +1,32 @@
+import Glibc
+
+/// Elapsed time on CLOCK_MONOTONIC: what the harness and the tests measure and wait with.
+/// The wall clock is no stopwatch: it jumps when someone sets it, and a test run may shift it.
+public struct Stopwatch: Sendable {
+    private let startSeconds: Double
+
+    /// Starts counting now.
+    public init() { startSeconds = Self.monotonicSeconds() }
+
+    /// Seconds since `init`.
+    public var elapsed: Double { Self.monotonicSeconds() - startSeconds }
+
+    /// CLOCK_MONOTONIC in seconds.
+    public static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)) / 1e9
+    }
+}
+
+/// A moment `seconds` from now on CLOCK_MONOTONIC, for loops that wait with a time limit.
+public struct Deadline: Sendable {
+    private let atSeconds: Double
+
+    public init(secondsFromNow seconds: Double) { atSeconds = Stopwatch.monotonicSeconds() + seconds }
+
+    /// Seconds left (negative once it has passed).
+    public var remaining: Double { atSeconds - Stopwatch.monotonicSeconds() }
+
+    public var hasPassed: Bool { remaining <= 0 }
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The tests that read the clock, the calendar or the locale, run again on other days, in extreme
+# time zones and in another language: a test that passes only today, or only in UTC, fails here.
+#
+#   scripts/test-calendar.sh SWIFT BIN_DIR [SWIFT_FLAGS…]
+#
+# - The unit suites (RestCore, RestNotify, RestClient, RestDaemon, TOML), whose clocks are injected:
+#   started at RESTD_TEST_NOW (a year from now, both daylight-saving changes of 2027 in Europe, a
+#   leap day) in UTC+14, UTC-11, Europe/Berlin and America/Santiago (where a change skips midnight).
+#   LocalCalendarTests walks 400 days from there, across every change of the zone.
+# - The integration suites that store, show or count times (fixtures, history, stats, workouts,
+#   "ended 3 min ago", the bars, MPRIS), against a real restd, in UTC+14 and UTC-11 with
+#   LANG=de_DE.UTF-8. They run on the real date: libfaketime cannot shift it for restd, whose
+#   sd-event loop it breaks (it moves CLOCK_MONOTONIC timerfd deadlines too: EINVAL), so the
+#   stored fixtures are shifted to "now" by the tests themselves (StateFile.fixture).
+#
+# Each run's output is kept in .build/test-calendar/; a failing run prints its failures.
+set -euo pipefail
+
+swift=$1
+bin_dir=$2
+shift 2
+
+unit='^(RestCoreTests|RestNotifyTests|RestClientTests|RestDaemonTests|TOMLTests)\.'
+integration='^IntegrationTests\.(TrainingSessionTests|WorkoutSessionTests|WorkoutNotificationTests|RestctlTests'
+integration+='|RestctlBarTests|PersistenceTests|TimerLifecycleTests|NotificationTests|MediaPlayerTests)'
+zones=(Pacific/Kiritimati Pacific/Pago_Pago Europe/Berlin America/Santiago)
+year_ahead=$(($(date +%s) + 365 * 86400))
+days=(
+  "$year_ahead"
+  "$(date -d '2027-03-28T00:59:30Z' +%s)"  # 30 s before Europe's clocks go forward
+  "$(date -d '2027-10-31T00:59:30Z' +%s)"  # 30 s before they go back
+  "$(date -d '2028-02-29T23:59:30Z' +%s)"  # the end of a leap day in UTC
+)
+
+for zone in "${zones[@]}"; do
+  [ -f "/usr/share/zoneinfo/$zone" ] || { echo "error: time zone $zone is missing (install tzdata)" >&2; exit 1; }
+done
+
+export RESTD_BIN_DIR=$bin_dir
+logs=.build/test-calendar
+mkdir -p "$logs"
+failed=0
+
+# run NAME ENV… -- SWIFT TEST ARGS…: one run, one summary line.
+run() {
+  local name=$1 log="$logs/$1.log" settings=()
+  shift
+  while [ "$1" != -- ]; do settings+=("$1"); shift; done
+  shift
+  if env "${settings[@]}" "$swift" test --skip-build "$@" >"$log" 2>&1; then
+    echo "calendar: ${settings[*]}: $(grep -E 'Test run with [0-9]+ tests' "$log" | tail -n 1 | sed 's/^[^T]*//')"
+  else
+    echo "calendar: ${settings[*]}: FAILED (the whole output is in $log)"
+    grep -E -A6 '✘|error:|Fatal error|Test crashed' "$log" | grep -v '^✔' | tail -n 60 || true
+    failed=1
+  fi
+}
+
+for zone in "${zones[@]}"; do
+  for day in "${days[@]}"; do
+    run "unit-${zone//\//-}-$day" TZ="$zone" RESTD_TEST_NOW="$day" -- "$@" --filter "$unit"
+  done
+done
+for zone in Pacific/Kiritimati Pacific/Pago_Pago; do
+  run "integration-${zone//\//-}" TZ="$zone" LANG=de_DE.UTF-8 -- "$@" --filter "$integration"
+done
+exit "$failed"
