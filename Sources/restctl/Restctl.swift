@@ -35,7 +35,7 @@ struct Restctl: ParsableCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let sentence = UsageErrors.unknownCommand(in: arguments) {
-            UsageErrors.write(sentence, usage: UsageErrors.topLevelUsage)
+            UsageErrors.write(sentence, usage: UsageErrors.usage(of: arguments))
             Glibc.exit(64)
         }
         let status: Int32
@@ -50,7 +50,7 @@ struct Restctl: ParsableCommand {
             status = failure.exitCode
         } catch {
             fflush(nil)
-            status = UsageErrors.report(error)
+            status = UsageErrors.report(error, arguments: arguments)
         }
         // Under systemd or in a pipe stdout is fully buffered: flush before leaving.
         fflush(nil)

@@ -16,19 +16,78 @@ enum UsageErrors {
             }
             return "no help on '\(arguments[1])': it is not a command; the commands are \(commandList)"
         }
-        guard !commands.contains(first) else { return nil }
+        if let group = Restctl.configuration.subcommands.first(where: { $0._commandName == first }) {
+            return unknownSubcommand(in: arguments.dropFirst(), of: group)
+        }
         if let hint = synonyms[first] { return "unknown command '\(first)'; \(hint)" }
         if let near = nearest(first, among: commands) { return "unknown command '\(first)'; did you mean '\(near)'?" }
         return "unknown command '\(first)'; the commands are \(commandList)"
     }
 
+    /// The sentence for the first option the command does not have, or nil. ArgumentParser
+    /// checks options only after decoding and validating the values, so without this
+    /// `start --lable Squat` would be told that "Squat" is no duration.
+    static func unknownOption(in arguments: [String]) -> String? {
+        let (command, _, words) = command(in: arguments)
+        let help = Restctl.helpMessage(for: command, includeHidden: true, columns: 10_000)
+        let known = Set(help.matches(of: #/--[A-Za-z0-9][A-Za-z0-9-]*/#).map { String($0.output) })
+            .union(["--help", "--version"])
+        for word in words.prefix(while: { $0 != "--" }) where word.hasPrefix("--") && word.count > 2 {
+            let name = String(word.prefix { $0 != "=" })
+            guard !known.contains(name) else { continue }
+            let near = nearest(String(name.dropFirst(2)), among: known.map { String($0.dropFirst(2)) })
+            return near.map { "unknown option '\(name)'; did you mean '--\($0)'?" } ?? "unknown option '\(name)'"
+        }
+        return nil
+    }
+
+    /// The usage lines of the command `arguments` name, as far as they name one.
+    static func usage(of arguments: [String]) -> [String] {
+        let (command, path, _) = command(in: arguments)
+        guard !path.isEmpty else { return topLevelUsage }
+        let name = (["restctl"] + path).joined(separator: " ")
+        let help = Restctl.helpMessage(for: command, columns: 10_000)
+        let line = help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }.map { "Usage: " + $0.dropFirst(7) }
+        return [line ?? "Usage: \(name)", "  See '\(name) --help' for more information."]
+    }
+
+    /// The command the first words of `arguments` name, those words, and the words after them.
+    private static func command(in arguments: [String]) -> (ParsableCommand.Type, [String], ArraySlice<String>) {
+        var command: ParsableCommand.Type = Restctl.self
+        var path: [String] = []
+        var words = arguments[...]
+        while let word = words.first,
+            let sub = command.configuration.subcommands.first(where: { $0._commandName == word })
+        {
+            command = sub
+            path.append(word)
+            words.removeFirst()
+        }
+        return (command, path, words)
+    }
+
+    /// The sentence for a word after a command with commands of its own (`restctl workout foo`)
+    /// that is none of them, in the style of an unknown top-level command.
+    private static func unknownSubcommand(in arguments: ArraySlice<String>, of group: ParsableCommand.Type) -> String? {
+        let names = group.configuration.subcommands.map { $0._commandName }
+        guard !names.isEmpty, let word = arguments.first, !word.hasPrefix("-"), !names.contains(word), word != "help"
+        else { return nil }
+        let kind = "\(group._commandName) command"
+        if let near = nearest(word, among: names) { return "unknown \(kind) '\(word)'; did you mean '\(near)'?" }
+        return "unknown \(kind) '\(word)'; the \(kind)s are \(names.joined(separator: ", "))"
+    }
+
     /// Reports what `parseAsRoot` threw and returns the exit status: help and version go to
     /// stdout (0); anything else is one sentence on stderr (64).
-    static func report(_ error: Error) -> Int32 {
+    static func report(_ error: Error, arguments: [String]) -> Int32 {
         let code = Restctl.exitCode(for: error)
         if code == .success {
             print(Restctl.fullMessage(for: error))
             return 0
+        }
+        if let sentence = unknownOption(in: arguments) {
+            write(sentence, usage: usage(of: arguments))
+            return 64
         }
         let message = Restctl.message(for: error)
         if code == .validationFailure, message.hasPrefix("The value ") {

@@ -86,6 +86,26 @@ struct RestctlUsageTests {
                 "restctl: unknown command 'stat'; did you mean 'status' (one timer) or 'stats' (rests per exercise)?\n"
             ),
             (["strat"], "restctl: unknown command 'strat'; did you mean 'start'?\n"),
+            // An unknown option is named before any value is read (ArgumentParser reads values first).
+            (
+                ["start", "--lable", "Squat"],
+                "restctl: unknown option '--lable'; did you mean '--label'?\n"
+                    + "Usage: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] "
+                    + "[--warn <duration>] [--wait] [--id <id>] [--json]\n"
+                    + "  See 'restctl start --help' for more information.\n"
+            ),
+            (["add", "--idd", "x", "5"], "restctl: unknown option '--idd'; did you mean '--id'?\n"),
+            (["set", "--rpes", "5", "--weight", "60,5"], "restctl: unknown option '--rpes'; did you mean '--reps'?\n"),
+            (["history", "--snce", "soon"], "restctl: unknown option '--snce'; did you mean '--since'?\n"),
+            (["workout", "start", "--dry", "nosuch"], "restctl: unknown option '--dry'\n"),
+            // A command's own commands are told like restctl's.
+            (
+                ["workout", "foo"],
+                "restctl: unknown workout command 'foo'; the workout commands are start, status, next, previous, "
+                    + "end, list\nUsage: restctl workout <subcommand>\n"
+                    + "  See 'restctl workout --help' for more information.\n"
+            ),
+            (["workout", "strat", "Push"], "restctl: unknown workout command 'strat'; did you mean 'start'?\n"),
         ])
     func oneStyle(args: [String], stderr: String) throws {
         let result = try Self.refused(args)
@@ -95,6 +115,23 @@ struct RestctlUsageTests {
                 || (result.stderr.hasPrefix(stderr) && result.stderr.dropFirst(stderr.count).hasPrefix("Usage: ")),
             "\(result)")
         #expect(!result.stderr.contains("Error:"), "\(result)")
+    }
+
+    /// Every command (and workout's), each given an option it does not have and a value that
+    /// would be refused: the option is what restctl names.
+    static let everyCommand: [[String]] = [
+        ["start", "x"], ["pause"], ["resume"], ["toggle"], ["add", "x"], ["sub", "x"], ["restart"], ["cancel"],
+        ["clear"], ["status"], ["list"], ["wait"], ["live", "--heart-rate", "10"], ["watch", "--rate", "0"],
+        ["sensors"], ["set", "--reps", "x"], ["skip"], ["history", "--since", "x"], ["stats", "--since", "x"],
+        ["workout", "start", "x"], ["workout", "status"], ["workout", "next"], ["workout", "previous"],
+        ["workout", "end"], ["workout", "list"],
+    ]
+
+    @Test("an unknown option is reported first, on every command", arguments: everyCommand)
+    func unknownOptionFirst(args: [String]) throws {
+        let result = try Self.refused(args + ["--frobnicate"])
+        #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.hasPrefix("restctl: unknown option '--frobnicate'\nUsage: restctl "), "\(result)")
     }
 
     @Test(
