@@ -202,7 +202,7 @@ struct SystemdUserManagerTests {
     }
 
     @Test(
-        "the unit as the manager loaded it: Type=notify on the bus name, watchdog, reload, restart policy, sandbox, WantedBy"
+        "the unit as the manager loaded it: Type=notify on the bus name, watchdog, stop and abort timeouts, reload, restart policy, sandbox, WantedBy"
     )
     func effectiveSettings() throws {
         guard Self.canRun else { return }
@@ -211,7 +211,8 @@ struct SystemdUserManagerTests {
         // Started: WatchdogUSec= is the watchdog in force, shown only while the service runs.
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
         let expected = [
-            "Type": "notify", "BusName": RestBus.name, "WatchdogUSec": "1min",
+            "Type": "notify", "BusName": RestBus.name, "WatchdogUSec": "1min", "TimeoutStopUSec": "10s",
+            "TimeoutAbortUSec": "10s",
             "Restart": "on-failure", "RestartPreventExitStatus": "78",
             "NoNewPrivileges": "yes", "LockPersonality": "yes", "RestrictRealtime": "yes", "RestrictSUIDSGID": "yes",
             "RestrictNamespaces": "yes", "MemoryDenyWriteExecute": "yes", "SystemCallArchitectures": "native",
