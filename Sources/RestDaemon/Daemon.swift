@@ -113,7 +113,7 @@ public final class Daemon {
                     WorkoutObject.properties(workout, lastSummary: service.lastWorkoutSummary))
             },
             { [unowned live] workout, _ in
-                if let workout { live.applyWorkout(workout) }
+                if let workout { live.applyWorkout(workout) } else { live.removeWorkout() }
             },
             notifier.workoutChanged(_:ended:),
         ]
@@ -180,8 +180,10 @@ public final class Daemon {
             notifier.start()
             mediaPlayer.start()
             service.announceRecovered(recovered)
-            // A workout left untouched while restd was down ends now; else its deadline is armed.
+            // A workout left untouched while restd was down ends now; else its deadline is armed,
+            // and the live activity shows it again, as it did before the restart.
             service.abandonWorkoutIfDue()
+            if let workout = service.training.workout { live.applyWorkout(workout) }
             logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
             // Only now is the state loaded and the name owned: what Type=notify waits for.
             status.announceReady()

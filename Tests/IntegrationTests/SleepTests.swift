@@ -105,6 +105,8 @@ struct SleepTests {
             _ = try client.completeSet(id: "squat", exercise: nil)
             try client.workout("End")
             try restd.waitForLog(containing: "cannot show desktop notifications")
+            // The workout leaves the live activity at the end of its throttle interval (0.5 s).
+            try waitUntil("the workout's end in the live broadcast") { try client.liveFields()["workout"] == nil }
         case .expiry:
             let watcher = try SignalWatcher.restd(bus: bus)
             try client.start(id: "short", durationUSec: 1_000_000)

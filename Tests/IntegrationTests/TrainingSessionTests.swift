@@ -348,6 +348,26 @@ struct TrainingSessionTests {
             "\(fields)")
     }
 
+    @Test("the live progress belongs to the exercise: another one starts it again, without the total before it")
+    func liveProgressFollowsTheExercise() throws {
+        // The count is of today's sets: restd's local midnight is kept half a day away.
+        let gym = try Gym(environment: ["TZ": LocalTime.zoneAtNoon()])
+        func expectLive(_ exercise: String, _ done: Int64, of total: Int64?) throws {
+            try waitUntil("\(exercise) \(done)/\(total.map(String.init) ?? "-") in the live activity") {
+                let fields = try gym.client.liveFields()
+                return fields["exercise"] == .string(exercise) && fields["progress_done"] == .int64(done)
+                    && fields["progress_total"] == total.map { .int64($0) }
+            }
+        }
+        _ = gym.set("--exercise", "Squat")
+        _ = gym.set("--exercise", "Squat")
+        try expectLive("Squat", 2, of: 5)
+        _ = gym.set("--exercise", "Lunge")
+        try expectLive("Lunge", 1, of: nil)
+        _ = gym.set("--exercise", "Squat")
+        try expectLive("Squat", 1, of: 5)
+    }
+
     // MARK: Durability
 
     @Test("kill -9 right after each acknowledged set loses nothing; the rest in progress is still open")

@@ -1,5 +1,6 @@
 import Foundation
 import ProcessHarness
+import RestClient
 import RestProtocol
 import Testing
 
@@ -274,6 +275,45 @@ struct WorkoutNotificationTests {
         // The next workout takes "Workout done" down.
         _ = run(daemon, "workout", "start", "quick")
         #expect(try daemon.calls.waitFor("CloseNotification", count: 3).map(\.closedID) == [1, 2, 3])
+    }
+
+    @Test("a workout ended before its first set ends quietly: no Workout done, no history row, and says so")
+    func emptyWorkoutEndsQuietly() throws {
+        let daemon = try NotifyingDaemon()
+        try daemon.configHome.write("restd/workouts/quick.toml", Self.plan)
+        _ = run(daemon, "workout", "start", "quick")
+        let end = run(daemon, "workout", "end")
+        #expect(end.stdout == "Quick day ended before its first set: nothing was recorded\n", "\(end)")
+        #expect(run(daemon, "workout", "status").stdout == "no workout in progress\n")
+        #expect(run(daemon, "history", "--workouts").stdout.isEmpty)
+        // What is notified first is a later timer's Rest over.
+        _ = run(daemon, "start", "1", "--id", "after", "--label", "After")
+        let first = try daemon.calls.waitFor("Notify", count: 1)[0]
+        #expect(first.summary == "Rest over" && first.body == "After", "\(first)")
+    }
+
+    @Test("kill -9 mid-workout: the live activity shows the workout at once; once it ended, nothing of it shows")
+    func liveFieldsFollowTheWorkout() throws {
+        let daemon = try NotifyingDaemon()
+        try daemon.configHome.write("restd/workouts/quick.toml", Self.plan)
+        _ = run(daemon, "workout", "start", "quick")
+        _ = run(daemon, "set", "--rest", "1h")
+        try daemon.restartRestd {}
+        // Restored from the store, not waiting for the next set.
+        let client = try RestdClient(address: daemon.bus.address)
+        let restored = try client.liveFields()
+        #expect(
+            restored["workout"] == .string("Quick day") && restored["progress_done"] == .int64(1)
+                && restored["progress_total"] == .int64(3), "\(restored)")
+        _ = run(daemon, "workout", "end")
+        #expect(try daemon.calls.waitFor("Notify", count: 1)[0].summary == "Workout done")
+        try waitUntil("the workout's fields to leave the live activity") {
+            try client.liveFields()["workout"] == nil && client.liveFields()["progress_done"] == nil
+        }
+        // A later, unrelated rest's Rest over says nothing of the workout ("1/3 sets").
+        _ = run(daemon, "start", "1", "--id", "after", "--label", "After")
+        let next = try daemon.calls.waitFor("Notify", count: 2)[1]
+        #expect(next.summary == "Rest over" && next.body == "After", "\(next)")
     }
 
     @Test("workout end brings Workout done with the sets done so far; a workout left 13 h ends quietly as abandoned")

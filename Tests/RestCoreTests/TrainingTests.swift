@@ -23,7 +23,7 @@ struct Session {
             command, timers: timers, now: clock.now(), previousExercise: lastExercise[id],
             facts: { [remembered] name in
                 let known = remembered[name.key]
-                return ExerciseFacts(firstWritten: known?.name, lastRestUSec: known?.rest, setsToday: known?.sets ?? 0)
+                return ExerciseFacts(firstWritten: known?.name, lastRestUSec: known?.rest, setsInARow: known?.sets ?? 0)
             }, workoutSoFar: { [history] in Self.soFar(history) })
         timers.apply(plan.events)
         training.apply(plan.history)
@@ -72,7 +72,7 @@ struct Session {
                 remembered[set.exerciseKey] = (known?.name ?? set.exercise, known?.rest, (known?.sets ?? 0) + 1)
             case .restEnded(let rest) where rest.isRemembered:
                 remembered[rest.exerciseKey]?.rest = rest.finalUSec(limits: .standard)
-            case .restOpen, .restEnded, .workoutSaved, .workoutEnded:
+            case .restOpen, .restEnded, .workoutSaved, .workoutEnded, .workoutDiscarded:
                 break
             }
         }
@@ -196,7 +196,7 @@ struct Session {
         var session = Session()
         let first = try session.set("Squat")
         #expect(first.rest == RestChoice(usec: 90 * second, source: .default))
-        #expect(first.setsToday == 1 && first.record.exercise == "Squat" && first.record.id == 1)
+        #expect(first.setsInARow == 1 && first.record.exercise == "Squat" && first.record.id == 1)
         let timer = try #require(session.timers.timer(tid("default")))
         #expect(timer.label == "Squat" && timer.state == .running && timer.restSource == "default")
 
@@ -204,7 +204,7 @@ struct Session {
         #expect(session.timers.timer(tid("default"))?.state == .expired)
         #expect(session.training.openRests[tid("default")] != nil, "a rest over is still open until the next set")
         let next = try session.set()  // the previous set's exercise
-        #expect(next.record.exercise == "Squat" && next.record.id == 2 && next.setsToday == 2)
+        #expect(next.record.exercise == "Squat" && next.record.id == 2 && next.setsInARow == 2)
         let ended = try #require(session.endedRests.first)
         #expect(ended.outcome == .completed && ended.takenUSec == 100 * second && ended.setID == 1)
         #expect(next.rest == RestChoice(usec: 90 * second, source: .lastUsed))

@@ -91,14 +91,42 @@ import Testing
         try session.workout { book throws(TimerError) in try book.planWorkoutMove(forward: false, now: now) }
         #expect(thrown { _ = try session.training.planWorkoutMove(forward: false, now: now) }?.message.isEmpty == false)
         _ = try session.set(reps: nil, weightKg: nil)
-        let (changes, summary) = try session.training.planWorkoutEnd(
+        let (changes, ended) = try session.training.planWorkoutEnd(
             now: now + 60 * second, soFar: Session.soFar(session.history))
+        let summary = try #require(ended)
         #expect(changes == [.workoutEnded(summary)] && summary.setsDone == 1 && summary.volumeKG == 500)
         session.training.apply(changes)
         #expect(session.training.workout == nil)
         #expect(
             thrown { _ = try session.training.planWorkoutEnd(now: now, soFar: WorkoutSoFar()) }
                 == .invalidState("no workout is in progress; start one with 'restctl workout start NAME'"))
+    }
+}
+
+@Suite struct EmptyWorkoutTests {
+    /// A workout ended, or abandoned, before its first set leaves nothing: no summary, no row.
+    @Test func aWorkoutWithNoSetIsDiscardedWhetherEndedOrAbandoned() throws {
+        for abandoned in [false, true] {
+            var settings = TrainingSettings()
+            settings.workoutAbandonAfterUSec = 3_600 * second
+            var session = Session(settings)
+            let plan = WorkoutPlan(name: "Legs", blocks: [.init(exercises: [.init(name: "Squat", sets: 3)])])
+            let start = session.clock.now().realtime
+            try session.workout { book throws(TimerError) in
+                try book.planWorkoutStart(plan, text: "", source: "", now: start)
+            }
+            let changes: [HistoryChange]
+            if abandoned {
+                changes = session.training.planWorkoutAbandon(now: start + 3_600 * second) { WorkoutSoFar() }
+            } else {
+                let (ended, summary) = try session.training.planWorkoutEnd(now: start + second, soFar: WorkoutSoFar())
+                #expect(summary == nil)
+                changes = ended
+            }
+            #expect(changes == [.workoutDiscarded], "abandoned: \(abandoned)")
+            session.training.apply(changes)
+            #expect(session.training.workout == nil && session.training.workoutAbandonDeadline == nil)
+        }
     }
 }
 

@@ -601,7 +601,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let training = try store.loadTraining()
         #expect(training.openRests == [rest(after: first)] && training.lastSetID == 1)
         #expect(try store.lastExercise(timer: first.timerID) == "Squat")
-        #expect(try store.facts(squat, dayStartUSec: now) == ExerciseFacts(firstWritten: "Squat", setsToday: 1))
+        #expect(try store.facts(squat, dayStartUSec: now) == ExerciseFacts(firstWritten: "Squat", setsInARow: 1))
     }
 
     @Test func anEndedRestIsRememberedForItsExerciseUnlessItFollowedAFailedSet() throws {
@@ -613,7 +613,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         ended = ended.ended(.completed, at: now + 170_000_000)
         try store.commit([], history: [.setRecorded(first), .restEnded(ended)])
         #expect(try store.facts(squat, dayStartUSec: now + 1).lastRestUSec == 165_000_000)
-        #expect(try store.facts(squat, dayStartUSec: now + 1).setsToday == 0)
+        #expect(try store.facts(squat, dayStartUSec: now + 1).setsInARow == 0)
 
         let second = try set(2, at: now + 170_000_000)
         var afterFailed = rest(after: second, planned: 240_000_000)

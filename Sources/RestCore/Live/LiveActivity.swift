@@ -18,11 +18,14 @@ public struct LiveActivity: Sendable, Equatable {
         self.limits = limits
     }
 
-    /// Merges an update (latest value per key wins). All or nothing: a refused update changes
-    /// nothing. Returns whether any field changed; re-sending heart_rate refreshes its
-    /// staleness even when the value is the same.
-    public mutating func update(_ entries: [String: LiveValue], boottime: USec) throws(LiveError) -> Bool {
+    /// Merges an update (latest value per key wins), after dropping the fields named in
+    /// `removing`. All or nothing: a refused update changes nothing. Returns whether any field
+    /// changed; re-sending heart_rate refreshes its staleness even when the value is the same.
+    public mutating func update(
+        _ entries: [String: LiveValue], removing removed: Set<String> = [], boottime: USec
+    ) throws(LiveError) -> Bool {
         var merged = fields
+        for key in removed { merged[key] = nil }
         for key in entries.keys.sorted() {
             merged[key] = try validated(key: key, value: entries[key]!)
         }

@@ -128,4 +128,7 @@ public enum HistoryChange: Sendable, Equatable {
     case workoutSaved(ActiveWorkout)
     /// The workout in progress ended (the last set, `end`, or abandoned): it is summed up.
     case workoutEnded(WorkoutSummary)
+    /// The workout in progress ended before its first set (`end`, or abandoned): it leaves
+    /// nothing in the history, and nothing is announced.
+    case workoutDiscarded
 }

@@ -4,13 +4,13 @@ public struct ExerciseFacts: Sendable, Equatable {
     public var firstWritten: String?
     /// The rest it last ran with after any add/sub.
     public var lastRestUSec: USec?
-    /// Its sets since the start of today (local time).
-    public var setsToday: Int
+    /// Its sets in a row: those since the last set of another exercise, today (local time).
+    public var setsInARow: Int
 
-    public init(firstWritten: String? = nil, lastRestUSec: USec? = nil, setsToday: Int = 0) {
+    public init(firstWritten: String? = nil, lastRestUSec: USec? = nil, setsInARow: Int = 0) {
         self.firstWritten = firstWritten
         self.lastRestUSec = lastRestUSec
-        self.setsToday = setsToday
+        self.setsInARow = setsInARow
     }
 }
 
@@ -35,8 +35,9 @@ public struct CommandPlan: Sendable, Equatable {
 public struct PlannedSet: Sendable, Equatable {
     public var record: SetRecord
     public var rest: RestChoice
-    /// Sets of this exercise today, this one included (`progress_done`).
-    public var setsToday: Int
+    /// Sets of this exercise in a row today, this one included (`progress_done`): the count
+    /// starts again when another exercise comes between.
+    public var setsInARow: Int
     /// The exercise's `sets` from the configuration (`progress_total`).
     public var setsPlanned: Int?
     /// The workout this set followed, as it stands after it; nil for a set outside a workout.
@@ -203,7 +204,7 @@ public struct TrainingBook: Sendable, Equatable {
             case .restEnded(let rest):
                 if openRests[rest.timerID]?.setID == rest.setID { openRests[rest.timerID] = nil }
             case .workoutSaved(let active): workout = active
-            case .workoutEnded: workout = nil
+            case .workoutEnded, .workoutDiscarded: workout = nil
             }
         }
     }
@@ -267,7 +268,7 @@ public struct TrainingBook: Sendable, Equatable {
             events = try timers.cancel(id, now: now)
         }
         var planned = PlannedSet(
-            record: record, rest: rest, setsToday: facts.setsToday + 1, setsPlanned: configured?.sets)
+            record: record, rest: rest, setsInARow: facts.setsInARow + 1, setsPlanned: configured?.sets)
         if let completion, let active {
             planned.workout = active
             if completion.finishesWorkout {

@@ -30,15 +30,16 @@ extension TrainingBook {
         return [.workoutSaved(active)]
     }
 
-    /// Ends the workout in progress, summed up from `soFar`.
+    /// Ends the workout in progress, summed up from `soFar`; one with no set done is discarded
+    /// (no summary: nil).
     public func planWorkoutEnd(
         now: USec, soFar: WorkoutSoFar, abandoned: Bool = false
     ) throws(TimerError)
-        -> (changes: [HistoryChange], summary: WorkoutSummary)
+        -> (changes: [HistoryChange], summary: WorkoutSummary?)
     {
         let active = try activeWorkout()
         let summary = soFar.summary(of: active, endedAtUSec: now, abandoned: abandoned)
-        return ([.workoutEnded(summary)], summary)
+        return summary.setsDone == 0 ? ([.workoutDiscarded], nil) : ([.workoutEnded(summary)], summary)
     }
 
     /// When the workout in progress is abandoned if left untouched: `[workout] abandon_after`
@@ -48,10 +49,12 @@ extension TrainingBook {
     }
 
     /// Ends the workout in progress as abandoned when it was left untouched past its deadline;
-    /// it ended with its last change. Nothing when none runs or it is not due.
+    /// it ended with its last change (discarded when no set was done). Nothing when none runs
+    /// or it is not due.
     public func planWorkoutAbandon(now: USec, soFar: () -> WorkoutSoFar) -> [HistoryChange] {
         guard let workout, let deadline = workoutAbandonDeadline, now >= deadline else { return [] }
-        return [.workoutEnded(soFar().summary(of: workout, endedAtUSec: workout.touchedAtUSec, abandoned: true))]
+        let summary = soFar().summary(of: workout, endedAtUSec: workout.touchedAtUSec, abandoned: true)
+        return summary.setsDone == 0 ? [.workoutDiscarded] : [.workoutEnded(summary)]
     }
 
     private func activeWorkout() throws(TimerError) -> ActiveWorkout {

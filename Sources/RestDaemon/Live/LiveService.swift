@@ -109,11 +109,11 @@ final class LiveService {
 
     // MARK: Producers
 
-    func update(_ entries: Fields) throws(DBusError) {
+    func update(_ entries: Fields, removing removed: Set<String> = []) throws(DBusError) {
         let now = clock.now()
         let changed: Bool
         do {
-            changed = try activity.update(entries, boottime: now.boottime)
+            changed = try activity.update(entries, removing: removed, boottime: now.boottime)
         } catch {
             throw error.dbusError
         }
@@ -131,8 +131,9 @@ final class LiveService {
     }
 
     /// A set was recorded (restd's own producer, like a strap): the activity shows its exercise
-    /// and the sets of it done today, out of the exercise's `sets` when configured. A total
-    /// left by another producer that is now exceeded follows the count.
+    /// and its sets done in a row today, out of the exercise's `sets` when configured. The
+    /// progress belongs to the exercise: another exercise starts it again, without the total
+    /// of the one before.
     /// During a workout it shows the workout's name, and the sets done out of those planned
     /// in the whole workout ("3/15").
     func applySet(_ set: PlannedSet) {
@@ -140,15 +141,21 @@ final class LiveService {
             applyWorkout(workout, exercise: set.record.exercise)
             return
         }
-        let done = Int64(min(set.setsToday, 1000))
+        let done = Int64(min(set.setsInARow, 1000))
         var entries: Fields = [LiveKey.exercise: .string(set.record.exercise), LiveKey.progressDone: .integer(done)]
+        var removed: Set<String> = []
         if let planned = set.setsPlanned {
             entries[LiveKey.progressTotal] = .integer(max(Int64(planned), done))
-        } else if case .integer(let total)? = activity.fields[LiveKey.progressTotal], total < done {
-            entries[LiveKey.progressTotal] = .integer(done)
+        } else if activity.fields[LiveKey.exercise] == .string(set.record.exercise),
+            case .integer(let total)? = activity.fields[LiveKey.progressTotal]
+        {
+            // Another producer's total for this exercise stays; once passed, it follows the count.
+            entries[LiveKey.progressTotal] = .integer(max(total, done))
+        } else {
+            removed.insert(LiveKey.progressTotal)
         }
         do {
-            try update(entries)
+            try update(entries, removing: removed)
         } catch {
             logger.warning("could not show the set in the live activity: \(error.message)")
         }
@@ -167,6 +174,17 @@ final class LiveService {
             try update(entries)
         } catch {
             logger.warning("could not show the workout in the live activity: \(error.message)")
+        }
+    }
+
+    /// The workout ended: its name, exercise and progress leave the activity, so that nothing
+    /// shows them with what comes next (a later rest's "Rest over", the bars).
+    func removeWorkout() {
+        let keys: Set<String> = [LiveKey.workout, LiveKey.exercise, LiveKey.progressDone, LiveKey.progressTotal]
+        do {
+            try update([:], removing: keys)
+        } catch {
+            logger.warning("could not clear the workout from the live activity: \(error.message)")
         }
     }
 

@@ -79,7 +79,12 @@ enum HistorySchema {
         "SELECT max((SELECT coalesce(max(id), 0) FROM sets), (SELECT coalesce(max(set_id), 0) FROM rests))"
     static let lastExercise = "SELECT exercise FROM sets WHERE timer_id = ? ORDER BY id DESC LIMIT 1"
     static let exercise = "SELECT name, last_rest_usec FROM exercises WHERE key = ?"
-    static let setsSince = "SELECT count(*) FROM sets WHERE exercise_key = ? AND at_usec >= ?"
+    /// The sets of exercise `?1` since `?2` done after the last set of another exercise: the
+    /// count the live activity's progress shows, which starts again when the exercise changes.
+    static let setsInARow = """
+        SELECT count(*) FROM sets WHERE exercise_key = ?1 AND at_usec >= ?2
+          AND id > (SELECT coalesce(max(id), 0) FROM sets WHERE exercise_key != ?1 AND at_usec >= ?2)
+        """
 
     /// A set with the rest that followed it; `?3` is an exercise key or '' for all; `?4` a LIMIT.
     static let setsBetween = """

@@ -3,7 +3,7 @@ import RestCore
 /// The history's statements, prepared once for the life of the connection with the timers' own.
 struct HistoryStatements {
     let insertSet, countSet, upsertRest, rememberRest, pruneSets, pruneRests: SQLiteStatement
-    let openRests, lastSetID, lastExercise, exercise, setsSince: SQLiteStatement
+    let openRests, lastSetID, lastExercise, exercise, setsInARow: SQLiteStatement
     let setsBetween, restsBetween, exercises, statsRows: SQLiteStatement
     let saveWorkout, clearWorkout, insertSummary, loadWorkout, summaries, lastSummary: SQLiteStatement
 
@@ -18,7 +18,7 @@ struct HistoryStatements {
         lastSetID = try database.prepare(HistorySchema.lastSetID)
         lastExercise = try database.prepare(HistorySchema.lastExercise)
         exercise = try database.prepare(HistorySchema.exercise)
-        setsSince = try database.prepare(HistorySchema.setsSince)
+        setsInARow = try database.prepare(HistorySchema.setsInARow)
         setsBetween = try database.prepare(HistorySchema.setsBetween)
         restsBetween = try database.prepare(HistorySchema.restsBetween)
         exercises = try database.prepare(HistorySchema.exercises)
@@ -34,7 +34,7 @@ struct HistoryStatements {
     /// One row written by a history change.
     enum Write {
         case insertSet([SQLiteValue]), countSet([SQLiteValue]), upsertRest([SQLiteValue]), rememberRest([SQLiteValue])
-        case saveWorkout([SQLiteValue]), endWorkout(summary: [SQLiteValue])
+        case saveWorkout([SQLiteValue]), endWorkout(summary: [SQLiteValue]), discardWorkout
     }
 
     /// The rows for a change, made before the transaction (a value that cannot be stored fails
@@ -68,6 +68,8 @@ struct HistoryStatements {
                     try integer(progress.startedAtUSec), try integer(workout.touchedAtUSec),
                 ])
             ]
+        case .workoutDiscarded:
+            return [.discardWorkout]
         case .workoutEnded(let summary):
             return [
                 .endWorkout(summary: [
@@ -91,6 +93,8 @@ struct HistoryStatements {
             case .endWorkout(let summary):
                 try clearWorkout.run([])
                 try insertSummary.run(summary)
+            case .discardWorkout:
+                try clearWorkout.run([])
             }
         }
         if let pruneBeforeUSec, let cutoff = Int64(exactly: pruneBeforeUSec) {
@@ -221,10 +225,11 @@ extension TimerStore {
     func facts(_ name: ExerciseName, dayStartUSec: USec) throws(StoreError) -> ExerciseFacts {
         try reading { statements throws(SQLiteError) in
             let row = try Self.all(statements.exercise, [.text(name.key)]).first
-            let today = try Self.all(statements.setsSince, [.text(name.key), .integer(Int64(clamping: dayStartUSec))])
+            let inARow = try Self.all(
+                statements.setsInARow, [.text(name.key), .integer(Int64(clamping: dayStartUSec))])
             return ExerciseFacts(
                 firstWritten: row?[0].text, lastRestUSec: row?[1].integer.flatMap(USec.init(exactly:)),
-                setsToday: Int(today.first?.first?.integer ?? 0))
+                setsInARow: Int(inARow.first?.first?.integer ?? 0))
         }
     }
 

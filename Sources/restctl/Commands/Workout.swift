@@ -85,9 +85,18 @@ extension Restctl {
 
         struct End: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "End the workout in progress and show its summary.")
+                abstract: "End the workout in progress and show its summary.",
+                discussion: "A workout ended before its first set is not recorded, and says so.")
 
-            func run() throws { try Workout.move("End") }
+            func run() throws {
+                let line = try RestdConnection.withClient { client throws(ClientError) in
+                    let before = try client.workoutStatus()
+                    try client.workout("End")
+                    guard before.active, before.setsDone == 0 else { return try client.workoutStatus().line }
+                    return "\(before.name) ended before its first set: nothing was recorded"
+                }
+                print(line)
+            }
         }
 
         struct List: ParsableCommand {
@@ -108,7 +117,7 @@ extension Restctl {
             }
         }
 
-        /// Next, Previous or End, then the status line.
+        /// Next or Previous, then the status line.
         static func move(_ member: String) throws {
             let status = try RestdConnection.withClient { client throws(ClientError) in
                 try client.workout(member)
