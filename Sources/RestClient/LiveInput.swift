@@ -61,6 +61,28 @@ public enum LiveInput {
         return (key, try typed(key: key, .bare(String(decoding: rest, as: UTF8.self))))
     }
 
+    /// Refuses fields restd would refuse (a heart rate out of range, a control character in a
+    /// text, done above total), with restd's sentence. Keys this restctl does not know (a newer
+    /// restd's) and types it does not know pass, for restd to judge.
+    public static func check(_ fields: [String: Value]) throws(InputError) {
+        var entries: [String: LiveValue] = [:]
+        for (key, value) in fields where LiveKey.known.contains(key) || LiveKey.isCustom(key) {
+            switch value {
+            case .int64(let number): entries[key] = .integer(number)
+            case .int32(let number): entries[key] = .integer(Int64(number))
+            case .double(let number): entries[key] = .double(number)
+            case .string(let text): entries[key] = .string(text)
+            case .boolean(let flag): entries[key] = .boolean(flag)
+            default: continue
+            }
+        }
+        do {
+            try LiveActivity.check(entries)
+        } catch {
+            throw InputError(error.message)
+        }
+    }
+
     /// The fields of `restctl live`'s options: the named ones, then each `--set KEY=VALUE`.
     /// A key given twice is refused.
     public static func fields(

@@ -61,11 +61,11 @@ struct RestctlLiveTests {
             ])
     }
 
-    @Test("a value restd refuses: its sentence, exit 1, nothing changed")
+    @Test("a value restd would refuse is a usage error (64) with its sentence; a key only restd knows, its refusal (1)")
     func liveRefused() throws {
         let daemon = try RunningDaemon()
         let result = restctl(daemon.bus, "live", "--heart-rate", "300", "--exercise", "Squat")
-        #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
+        #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
         #expect(result.stderr == "restctl: heart_rate 300 is out of range 20…250 bpm\n", "\(result)")
         let unknown = restctl(daemon.bus, "live", "--set", "mood=3")
         #expect(unknown.status == 1, "\(unknown)")

@@ -329,8 +329,8 @@ struct RestctlTests {
         #expect(!tooMuch.stderr.contains("refusing"))
 
         let control = daemon.run("start", "--label", "a\nb")
-        #expect(control.status == 1 && control.stdout.isEmpty, "\(control)")
-        #expect(control.stderr.hasPrefix("restctl: label contains a control character"), "\(control)")
+        #expect(control.status == 64 && control.stdout.isEmpty, "\(control)")
+        #expect(control.stderr.hasPrefix("restctl: --label contains a control character"), "\(control)")
         #expect(control.stderr.filter { $0 == "\n" }.count == 1, "\(control)")
     }
 

@@ -117,6 +117,21 @@ struct RestctlUsageTests {
         #expect(!result.stderr.contains("Error:"), "\(result)")
     }
 
+    @Test(
+        "what restd would refuse is a usage error (64), like --exercise's, without asking restd",
+        arguments: [
+            (["start", "5", "--label", "a\u{1}b"], "--label contains a control character (U+0001) at position 2"),
+            (["start", "5", "--next", "a\tb"], "--next contains a control character (U+0009) at position 2"),
+            (["live", "--heart-rate", "10"], "heart_rate 10 is out of range 20…250 bpm"),
+            (["live", "--done", "5", "--total", "3"], "progress_done 5 is more than progress_total 3"),
+            (["live", "--exercise", "a\u{7}"], "exercise contains a control character (U+0007) at position 2"),
+        ])
+    func refusedBeforeAsking(args: [String], sentence: String) throws {
+        let result = try Self.refused(args)
+        #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr == "restctl: \(sentence)\n", "\(result)")
+    }
+
     /// Every command (and workout's), each given an option it does not have and a value that
     /// would be refused: the option is what restctl names.
     static let everyCommand: [[String]] = [

@@ -122,6 +122,13 @@ public struct LiveActivity: Sendable, Equatable {
         return removed
     }
 
+    /// Checks an update as `update` would on an empty activity, for a client that wants to refuse
+    /// what restd would refuse before it asks (restctl's usage errors).
+    public static func check(_ entries: [String: LiveValue], limits: LiveLimits = .standard) throws(LiveError) {
+        var probe = LiveActivity(limits: limits)
+        _ = try probe.update(entries, boottime: 0)
+    }
+
     /// A new staleness interval (a configuration reload). It applies from the next heart_rate
     /// update on: one already shown keeps the deadline it was sent with, so a reload neither
     /// removes a fresh value at once nor keeps an old one longer than promised when it came.

@@ -67,7 +67,7 @@ extension Restctl {
                         + "--set KEY=VALUE), --end or --stdin.")
             }
             do {
-                _ = try fields()
+                try LiveInput.check(try fields())
             } catch {
                 throw RestctlError(.usage, error.message)
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RestClient
+import RestCore
 
 extension Restctl {
     struct Start: ParsableCommand {
@@ -42,6 +43,15 @@ extension Restctl {
         @OptionGroup var output: OutputFormat
 
         func validate() throws {
+            // What restd would refuse is a usage error here, like --exercise's.
+            for (option, text) in [("--label", label), ("--next", next)] {
+                guard let text else { continue }
+                do {
+                    try TimerOptions.validateText(text, field: option, limits: .standard)
+                } catch {
+                    throw RestctlError(.usage, error.message)
+                }
+            }
             let rest = try duration.map { text throws(RestctlError) in try durationUSec(text, as: .rest) }
             if let warn {
                 let warnUSec = try durationUSec(warn, as: .warning)
