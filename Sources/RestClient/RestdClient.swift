@@ -189,11 +189,6 @@ public final class RestdClient {
     /// Ends the live activity: every field cleared.
     public func endLive() throws(ClientError) { _ = try callLive("End", []) }
 
-    /// Asks for the unicast Changed signal at no more than `rateHz`.
-    public func subscribeLive(rateHz: Double) throws(ClientError) { _ = try callLive("Subscribe", [.double(rateHz)]) }
-
-    public func unsubscribeLive() throws(ClientError) { _ = try callLive("Unsubscribe", []) }
-
     /// The last broadcast snapshot of the live fields.
     public func liveFields() throws(ClientError) -> [String: DBusValue] {
         let reply = try call(

@@ -28,9 +28,6 @@ public struct WorkoutProgress: Sendable, Equatable {
         currentStep.map { plan.blocks[$0.block].exercises[$0.exercise] }
     }
 
-    /// The block (exercise or superset) the next set belongs to.
-    public var currentBlock: WorkoutPlan.Block? { currentStep.map { plan.blocks[$0.block] } }
-
     /// What a set just done means: the step it was, and what comes after it.
     public struct Completion: Sendable, Equatable {
         public let step: WorkoutStep

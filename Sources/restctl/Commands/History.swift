@@ -57,7 +57,8 @@ extension Restctl {
                 2026-11-23 18:02  Squat  5×100 kg  rest 2:41 of 2:30 (+0:11) — the rest taken, \
                 of the rest planned (after add and sub), and the difference. --csv writes a \
                 header row and one row per set with ISO 8601 UTC times and durations in \
-                seconds, for spreadsheets. Default: the last 7 days. --workouts prints instead                 one line per workout that ended in the window (its summary).
+                seconds, for spreadsheets. Default: the last 7 days. With --workouts, one line \
+                per workout that ended in the window (its summary) instead.
                 """)
 
         @OptionGroup var selection: HistorySelection
