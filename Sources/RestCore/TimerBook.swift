@@ -387,6 +387,17 @@ public struct TimerBook: Sendable, Equatable {
     }
 
     // Emit a change only when a value changed: a no-op must not wake up bus clients.
+    /// Plans `next` = `new` for the timers `ids` that exist (what comes after a rest changed:
+    /// a workout moved on).
+    public func settingNext(_ new: String, on ids: [TimerID], now: Instant) -> [TimerEvent] {
+        ids.compactMap { timers[$0] }.flatMap { timer in
+            var relabelled = timer
+            relabelled.next = new
+            relabelled.updatedAtUSec = now.realtime
+            return Self.change(from: timer, to: relabelled)
+        }
+    }
+
     private static func change(from old: RestTimer, to new: RestTimer) -> [TimerEvent] {
         old == new ? [] : [.changed(from: old, to: new)]
     }

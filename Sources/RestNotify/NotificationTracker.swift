@@ -87,11 +87,14 @@ public struct NotificationTracker: Sendable {
                 touched.insert(subject)
                 if Self.invalidates(from: old, to: new) {
                     entries[subject, default: Entry()].wanted = nil
-                } else if let wanted = entries[subject]?.wanted, case .warning = wanted.kind {
+                } else if var wanted = entries[subject]?.wanted {
                     // Still inside the pre-alert time, with a new deadline (a wall-clock step,
                     // a few seconds added): the pre-alert is brought up to date in place.
-                    entries[subject]?.wanted = Alert(
-                        .warning(deadlineUSec: new.endsAtUSec), timer: new, progress: wanted.progress)
+                    if case .warning = wanted.kind { wanted.kind = .warning(deadlineUSec: new.endsAtUSec) }
+                    // What comes next moved (a workout's next or previous): the alert follows.
+                    wanted.label = new.label
+                    wanted.next = new.next
+                    entries[subject]?.wanted = wanted
                 }
             case .removed(let timer):
                 latest[timer.id] = nil

@@ -277,6 +277,23 @@ struct WorkoutNotificationTests {
         #expect(try daemon.calls.waitFor("CloseNotification", count: 3).map(\.closedID) == [1, 2, 3])
     }
 
+    @Test("workout next and previous: the rest's Next, its Rest over and status follow the workout")
+    func nextFollowsTheWorkout() throws {
+        let daemon = try NotifyingDaemon()
+        try daemon.configHome.write("restd/workouts/quick.toml", Self.plan)
+        _ = run(daemon, "workout", "start", "quick")
+        _ = run(daemon, "set")
+        let first = try daemon.calls.waitFor("Notify", count: 1)[0]
+        #expect(first.body == "Squat · Next: Squat 2/2 · 1/3 sets", "\(first)")
+        _ = run(daemon, "workout", "next")
+        #expect(try daemon.client.timers().first { $0.id == "default" }?.next == "Next: Rows (last set)")
+        let moved = try daemon.calls.waitFor("Notify", count: 2)[1]
+        #expect(moved.body == "Squat · Next: Rows (last set) · 1/3 sets" && moved.replacesID == 1, "\(moved)")
+        #expect(run(daemon, "status").stdout.contains("Next: Rows (last set)"))
+        _ = run(daemon, "workout", "previous")
+        #expect(try daemon.client.timers().first { $0.id == "default" }?.next == "Next: Squat")
+    }
+
     @Test("a workout ended before its first set ends quietly: no Workout done, no history row, and says so")
     func emptyWorkoutEndsQuietly() throws {
         let daemon = try NotifyingDaemon()

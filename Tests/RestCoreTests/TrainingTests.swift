@@ -51,6 +51,14 @@ struct Session {
         record(changes)
     }
 
+    /// The workout's next or previous, planned with the timers and carried out on both books.
+    mutating func move(forward: Bool) throws(TimerError) {
+        let plan = try training.planWorkoutMove(forward: forward, timers: timers, now: clock.now())
+        timers.apply(plan.events)
+        training.apply(plan.history)
+        record(plan.history)
+    }
+
     /// Time passes and restd's housekeeping runs, as the expiry timer would make it.
     mutating func wait(_ usec: USec) {
         clock.advance(usec)

@@ -77,6 +77,23 @@ import Testing
         #expect(try session.set(reps: nil, weightKg: nil).record.exercise == "Squat")
     }
 
+    /// The rest after a set says what comes next; moving on in the workout, running or over, it
+    /// follows the workout, and another timer's `next` is left alone.
+    @Test func theRestsNextFollowsTheWorkoutsMoves() throws {
+        var session = try started()
+        _ = try session.set(reps: nil, weightKg: nil)
+        _ = try session.run(.start(tid("tea"), durationUSec: 60 * second, options: TimerOptions(next: "Squat 2/2")))
+        #expect(session.timers.timer(tid("default"))?.next == "Squat 2/2")
+        try session.move(forward: true)
+        #expect(session.timers.timer(tid("default"))?.next == "Next: Curl")
+        session.wait(200 * second)
+        #expect(session.timers.timer(tid("default"))?.state == .expired)
+        // Back to the start of Squat, whose first set is done.
+        try session.move(forward: false)
+        #expect(session.timers.timer(tid("default"))?.next == "Next: Squat")
+        #expect(session.timers.timer(tid("tea"))?.next == "Squat 2/2")
+    }
+
     @Test func oneWorkoutAtATimeAndItsOwnCommands() throws {
         var session = try started()
         #expect(
@@ -86,10 +103,14 @@ import Testing
                 == .invalidState(
                     "the workout \"Push day\" is in progress; end it first with 'restctl workout end'"))
         let now = session.clock.now().realtime
-        try session.workout { book throws(TimerError) in try book.planWorkoutMove(forward: true, now: now) }
+        try session.move(forward: true)
         #expect(session.training.workout?.progress.currentExercise?.name == "Curl")
-        try session.workout { book throws(TimerError) in try book.planWorkoutMove(forward: false, now: now) }
-        #expect(thrown { _ = try session.training.planWorkoutMove(forward: false, now: now) }?.message.isEmpty == false)
+        try session.move(forward: false)
+        #expect(
+            thrown {
+                _ = try session.training.planWorkoutMove(
+                    forward: false, timers: session.timers, now: session.clock.now())
+            }?.message.isEmpty == false)
         _ = try session.set(reps: nil, weightKg: nil)
         let (changes, ended) = try session.training.planWorkoutEnd(
             now: now + 60 * second, soFar: Session.soFar(session.history))

@@ -17,8 +17,11 @@ extension TrainingBook {
     }
 
     /// Moves to the next exercise (`forward`) or back to the previous one without recording a set.
-    public func planWorkoutMove(forward: Bool, now: USec) throws(TimerError) -> [HistoryChange] {
+    /// The rests that said what came next (a set's rest whose `next` is the workout's, running,
+    /// paused or over) say what comes now; a timer started by hand keeps its `next`.
+    public func planWorkoutMove(forward: Bool, timers: TimerBook, now: Instant) throws(TimerError) -> CommandPlan {
         var active = try activeWorkout()
+        let before = active.progress.nextLabel
         let moved = forward ? active.progress.skipToNextBlock() : active.progress.backToPreviousBlock()
         guard moved else {
             throw .invalidState(
@@ -26,8 +29,12 @@ extension TrainingBook {
                     ? "this is the workout's last exercise; record its sets, or end the workout with 'restctl workout end'"
                     : "this is the workout's first set; there is no exercise before it")
         }
-        active.touchedAtUSec = now
-        return [.workoutSaved(active)]
+        active.touchedAtUSec = now.realtime
+        let rests = timers.timers.values.filter { !before.isEmpty && $0.next == before && !$0.restSource.isEmpty }
+        return CommandPlan(
+            events: timers.settingNext(
+                active.progress.nextLabel, on: rests.map(\.id).sorted { $0.rawValue < $1.rawValue }, now: now),
+            history: [.workoutSaved(active)])
     }
 
     /// Ends the workout in progress, summed up from `soFar`; one with no set done is discarded

@@ -18,19 +18,22 @@ enum WorkoutObject {
                     } catch {
                         throw DBusError(.invalidArgs, error.description)
                     }
-                    try service.performWorkout { book, now throws(TimerError) in
-                        try book.planWorkoutStart(
-                            source.plan, text: source.text, source: source.path, now: now.realtime)
+                    try service.performWorkout { book, _, now throws(TimerError) in
+                        CommandPlan(
+                            events: [],
+                            history: try book.planWorkoutStart(
+                                source.plan, text: source.text, source: source.path, now: now.realtime))
                     }
                 case "Next", "Previous":
                     let forward = call.member == "Next"
-                    try service.performWorkout { book, now throws(TimerError) in
-                        try book.planWorkoutMove(forward: forward, now: now.realtime)
+                    try service.performWorkout { book, timers, now throws(TimerError) in
+                        try book.planWorkoutMove(forward: forward, timers: timers, now: now)
                     }
                 case "End":
                     let soFar = service.workoutSoFar(now: service.now())
-                    try service.performWorkout { book, now throws(TimerError) in
-                        try book.planWorkoutEnd(now: now.realtime, soFar: soFar).changes
+                    try service.performWorkout { book, _, now throws(TimerError) in
+                        CommandPlan(
+                            events: [], history: try book.planWorkoutEnd(now: now.realtime, soFar: soFar).changes)
                     }
                 default:
                     throw DBusError(.unknownMethod, "no method \(call.member)")

@@ -144,21 +144,22 @@ final class TimerService {
     }
 
     /// Carries out a workout command (start, next, previous, end) planned by `planning` from the
-    /// training book and the time: committed, then applied, then announced, like any command.
+    /// training book, the timers and the time: committed, then applied, then announced, like any
+    /// command.
     func performWorkout(
-        _ planning: (TrainingBook, Instant) throws(TimerError) -> [HistoryChange]
+        _ planning: (TrainingBook, TimerBook, Instant) throws(TimerError) -> CommandPlan
     ) throws(DBusError) {
         let now = clock.now()
         runDue(now: now)
         abandonWorkoutIfDue()
-        let history: [HistoryChange]
+        let plan: CommandPlan
         do {
-            history = try planning(training, now)
+            plan = try planning(training, book, now)
         } catch {
             throw error.dbusError
         }
         do {
-            try store.commit([], history: history)
+            try store.commit(plan.events, history: plan.history)
         } catch {
             logger.error("could not store a change, refusing it: \(error)")
             throw DBusError(
@@ -166,8 +167,9 @@ final class TimerService {
                 message: "the change could not be saved (\(error)); nothing was changed")
         }
         let before = training.workout
-        training.apply(history)
-        tellWorkoutListeners(history, before: before)
+        training.apply(plan.history)
+        apply(plan.events, now: now)
+        tellWorkoutListeners(plan.history, before: before)
     }
 
     /// The daemon's clock.
