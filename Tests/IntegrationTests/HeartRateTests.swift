@@ -352,6 +352,8 @@ struct HeartRateTests {
         #expect(json.succeeded && json.stdout == "[]\n", "\(json)")
         let text = restctl(daemon.bus, "sensors")
         #expect(text.succeeded && text.stdout.isEmpty, "\(text)")
+        // Not silent: stderr says why there is nothing, and what to check.
+        #expect(text.stderr.hasPrefix("restctl: restd sees no heart-rate strap: pair one with Bluetooth"), "\(text)")
         #expect(restctl(daemon.bus, "start", "30s").succeeded)
     }
 

@@ -132,6 +132,17 @@ struct RestctlUsageTests {
         #expect(result.stderr == "restctl: \(sentence)\n", "\(result)")
     }
 
+    @Test("a plan name that names no plan: where it was looked for, and the command that lists the plans")
+    func unknownPlanName() throws {
+        let bus = try TestBus()
+        let config = try TempDirectory(prefix: "restd-config")
+        let result = restctl(bus, ["workout", "start", "nosuch"], environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(result.status == 64 && result.stdout.isEmpty, "\(result)")
+        #expect(
+            result.stderr == "restctl: no workout plan \"nosuch\" in \(config.path)/restd/workouts; "
+                + "'restctl workout list' shows the plans there\n", "\(result)")
+    }
+
     /// Every command (and workout's), each given an option it does not have and a value that
     /// would be refused: the option is what restctl names.
     static let everyCommand: [[String]] = [

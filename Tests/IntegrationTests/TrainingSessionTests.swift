@@ -133,7 +133,15 @@ struct TrainingSessionTests {
             (["--exercise", "Squat", "--reps", "10001"], "restctl: --reps 10001 is out of range: give 0 to 10,000\n"),
             (
                 ["--exercise", "Squat", "--weight", "-1"],
-                "restctl: --weight -1.0 is out of range: give 0 to 1,000 kg\n"
+                "restctl: --weight -1 is out of range: give 0 to 1,000 kg\n"
+            ),
+            (
+                ["--exercise", "Squat", "--weight", "60,5"],
+                "restctl: --weight \"60,5\": use a dot for decimals, as in 60.5\n"
+            ),
+            (
+                ["--exercise", "Squat", "--weight", "heavy"],
+                "restctl: --weight \"heavy\" is not a number of kg, such as 60 or 62.5\n"
             ),
             (
                 ["--exercise", "Squat", "--weight", "nan"],

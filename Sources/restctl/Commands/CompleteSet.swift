@@ -32,8 +32,8 @@ extension Restctl {
         @Option(help: ArgumentHelp("Repetitions done (0 to 10,000).", valueName: "n"))
         var reps: Int?
 
-        @Option(help: ArgumentHelp("The weight in kg (0 to 1,000; decimals allowed).", valueName: "kg"))
-        var weight: Double?
+        @Option(help: ArgumentHelp("The weight in kg (0 to 1,000; decimals with a dot: 62.5).", valueName: "kg"))
+        var weight: String?
 
         @Flag(help: "The set failed: the rest is longer (failed_rest, or failed_extra more).")
         var failed = false
@@ -61,13 +61,29 @@ extension Restctl {
             if let reps, reps < 0 || reps > Int(SetInput.maxReps) {
                 throw RestctlError(.usage, "--reps \(reps) is out of range: give 0 to 10,000")
             }
-            if let weight, !(weight.isFinite && weight >= 0 && weight <= SetInput.maxWeightKg) {
-                throw RestctlError(.usage, "--weight \(weight) is out of range: give 0 to 1,000 kg")
-            }
+            let weightKg = try weight.map { text throws(RestctlError) in try Self.kilograms(text) }
             let restUSec = try rest.map { text throws(RestctlError) in try durationUSec(text, as: .setRest) }
             return SetInput(
-                exercise: exercise, reps: reps.map { UInt32($0) }, weightKg: weight, failed: failed,
+                exercise: exercise, reps: reps.map { UInt32($0) }, weightKg: weightKg, failed: failed,
                 restUSec: restUSec)
+        }
+
+        /// `--weight` as a number of kg, echoed as written when refused; a decimal comma is told
+        /// to be a dot.
+        static func kilograms(_ text: String) throws(RestctlError) -> Double {
+            guard let kg = Double(text) else {
+                let dotted = text.replacing(",", with: ".")
+                if text.contains(","), Double(dotted) != nil {
+                    throw RestctlError(
+                        .usage, "--weight \(MessageText.quoted(text)): use a dot for decimals, as in \(dotted)")
+                }
+                throw RestctlError(
+                    .usage, "--weight \(MessageText.quoted(text)) is not a number of kg, such as 60 or 62.5")
+            }
+            guard kg.isFinite && kg >= 0 && kg <= SetInput.maxWeightKg else {
+                throw RestctlError(.usage, "--weight \(text) is out of range: give 0 to 1,000 kg")
+            }
+            return kg
         }
 
         func run() throws {

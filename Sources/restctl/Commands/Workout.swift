@@ -1,5 +1,6 @@
 import ArgumentParser
 import RestClient
+import RestCore
 
 #if canImport(Glibc)
 import Glibc
@@ -49,6 +50,13 @@ extension Restctl {
 
             func run() throws {
                 let path = Workout.planPath(plan)
+                // A name that names no plan: where it was looked for, and how to see the plans.
+                if !plan.contains("/"), !plan.hasSuffix(".toml"), access(path, F_OK) != 0 {
+                    throw RestctlError(
+                        .usage,
+                        "no workout plan \(MessageText.quoted(plan)) in \(Workout.plansDirectory); "
+                            + "'restctl workout list' shows the plans there")
+                }
                 let status = try RestdConnection.withClient { client throws(ClientError) in
                     try client.startWorkout(path)
                     return try client.workoutStatus()
