@@ -44,7 +44,7 @@ failed=0
 
 # run NAME ENV… -- SWIFT TEST ARGS…: one run, one summary line.
 run() {
-  local name=$1 log="$logs/$1.log" settings=()
+  local log="$logs/$1.log" settings=()
   shift
   while [ "$1" != -- ]; do settings+=("$1"); shift; done
   shift

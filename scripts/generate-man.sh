@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Usage: scripts/generate-man.sh SWIFT DATE OUTPUT_DIR
+# Runs swift-argument-parser's generate-manual tool on the debug build of restctl and writes
+# restctl.1 (one page, subcommands included) to OUTPUT_DIR, with the blank lines it leaves
+# between paragraphs made into .Pp (mdoc warns of them). restd.1 is written by hand: restd
+# reads its few options itself, without swift-argument-parser.
+# generate-manual drops every non-ASCII character (…, →, ♥ in restctl's help), so it reads the
+# help through a filter that writes each one as an ASCII placeholder (@u2026@), and the page
+# gets them back as groff glyphs (\[u2026]), which man renders in any locale.
+
+set -euo pipefail
+swift=$1 date=$2 output=$3
+for product in generate-manual restctl; do "$swift" build --product "$product" >/dev/null; done
+bin=$("$swift" build --show-bin-path)
+work=$(mktemp -d "${TMPDIR:-/tmp}/restd-man.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$output"
+program=restctl
+# generate-manual runs the program it is given with --experimental-dump-help.
+# shellcheck disable=SC2016  # the filter's own "$@" and Perl's $1, written as they are
+printf '#!/bin/sh\n"%s" "$@" | perl -CS -pe '"'"'s/([^\\x00-\\x7F])/sprintf("\\@u%%04X\\@", ord($1))/ge'"'"'\n' \
+  "$bin/$program" >"$work/$program"
+chmod +x "$work/$program"
+"$bin/generate-manual" "$work/$program" --date "$date" --output-directory "$work" >/dev/null
+sed 's/^$/.Pp/' "$work/$program.1" | perl -pe 's/\@u([0-9A-F]{4,6})\@/\\[u$1]/g' >"$output/$program.1"

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Usage: scripts/install-check.sh MAKE SWIFT MAN_DATE
+# What `make install-check` does: installs the debug build into a temporary DESTDIR (PREFIX=/usr/local
+# and PREFIX=$HOME/.local), checks the tree, uninstalls, checks nothing is left, and checks that
+# man/man1 is what `make man` would generate now. One line per failure, then the counts.
+
+set -uo pipefail
+make=$1 swift=$2 man_date=$3
+passed=0 failed=0
+check() {  # check DESCRIPTION COMMAND…
+  local description=$1; shift
+  if "$@" >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "install-check: FAILED: $description" >&2; fi
+}
+no_files_under() { [ -z "$(find "$1" -type f -o -type l)" ]; }
+restd_page_lists_options() {  # restd_page_lists_options RESTD PAGE: the hand-written page is complete
+  local option
+  for option in $("$1" --help | grep -oE '^ +(-h, )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
+    grep -q "^\.It Fl ${option#-}" "$2" || grep -q "^\.It Fl h , Fl ${option#-}" "$2" || return 1
+  done
+}
+renders_cleanly() {  # renders_cleanly MANPATH PAGE: man prints no warning
+  local warnings
+  warnings=$(MANPATH=$1 MANWIDTH=80 man --warnings=all "$2" 2>&1 >/dev/null) && [ -z "$warnings" ]
+}
+shows_glyphs() {  # shows_glyphs MANPATH: restctl(1) as man renders it has the three characters
+  local page
+  page=$(MANPATH=$1 MANWIDTH=200 LC_ALL=C.UTF-8 man restctl 2>/dev/null)
+  [[ $page == *'"…"'* && $page == *'Squat → Bench press ♥142'* ]]
+}
+verifies() {  # verifies UNIT DESTDIR MANPATH: systemd-analyze verify, the binary looked up inside DESTDIR
+  local copy=$work/verify/restd.service
+  mkdir -p "$work/verify"
+  sed "s|^ExecStart=|ExecStart=$2|" "$1" >"$copy"
+  local errors
+  errors=$(MANPATH=$3 systemd-analyze verify "$copy" 2>&1) && [ -z "$errors" ]
+}
+uninstall_leaves_nothing() {  # uninstall_leaves_nothing DESTDIR PREFIX
+  "$make" --no-print-directory uninstall DESTDIR="$1" PREFIX="$2" && no_files_under "$1"
+}
+work=$(mktemp -d "${TMPDIR:-/tmp}/restd-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The system-wide layout.
+dest=$work/system
+"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX=/usr/local >"$work/install.log" 2>&1   || { cat "$work/install.log" >&2; echo "install-check: make install failed" >&2; exit 1; }
+p=$dest/usr/local
+check "restd is installed, executable"           test -x "$p/bin/restd"
+check "restctl is installed, executable"         test -x "$p/bin/restctl"
+check "the installed restctl runs"               "$p/bin/restctl" --version
+printf 'default_duration = "2m"\n' >"$work/restd.toml"
+check "the installed restd checks a config"      "$p/bin/restd" --check-config --config "$work/restd.toml"
+check "the user unit is in lib/systemd/user"     test -f "$p/lib/systemd/user/restd.service"
+check "ExecStart= names the installed restd"     grep -qx 'ExecStart=/usr/local/bin/restd' "$p/lib/systemd/user/restd.service"
+check "the unit is otherwise the committed one"  diff <(grep -v '^ExecStart=' systemd/restd.service) <(grep -v '^ExecStart=' "$p/lib/systemd/user/restd.service")
+check "systemd-analyze verify accepts the installed unit (ExecStart= inside DESTDIR)" \
+  verifies "$p/lib/systemd/user/restd.service" "$dest" "$p/share/man"
+check "Exec= names the installed restd"          grep -qx 'Exec=/usr/local/bin/restd' "$p/share/dbus-1/services/io.restd.Rest1.service"
+check "the activation file names the unit"       grep -qx 'SystemdService=restd.service' "$p/share/dbus-1/services/io.restd.Rest1.service"
+check "the interface XML is installed as is"     cmp dbus/io.restd.Rest1.xml "$p/share/dbus-1/interfaces/io.restd.Rest1.xml"
+check "the bash completion parses"               bash -n "$p/share/bash-completion/completions/restctl"
+check "the bash completion knows the commands"   grep -q 'start pause resume' "$p/share/bash-completion/completions/restctl"
+check "the bash completion knows the training commands" grep -q 'sensors set skip history stats' "$p/share/bash-completion/completions/restctl"
+check "the zsh completion knows restctl history --csv" grep -q -- '--csv' "$p/share/zsh/site-functions/_restctl"
+check "the fish completion knows restctl set --weight" grep -q -- "-l 'weight'" "$p/share/fish/vendor_completions.d/restctl.fish"
+check "the zsh completion is a #compdef file"    grep -q '^#compdef restctl' "$p/share/zsh/site-functions/_restctl"
+check "the fish completion completes restctl"    grep -q "complete -c 'restctl'" "$p/share/fish/vendor_completions.d/restctl.fish"
+check "restd.1 is installed"                     test -f "$p/share/man/man1/restd.1"
+check "restctl.1 is installed"                   test -f "$p/share/man/man1/restctl.1"
+check "man finds and renders restd(1) cleanly"   renders_cleanly "$p/share/man" restd
+check "man finds and renders restctl(1) cleanly" renders_cleanly "$p/share/man" restctl
+check "restd(1) names every option of restd --help" restd_page_lists_options "$p/bin/restd" "$p/share/man/man1/restd.1"
+check "restctl.1 keeps …, → and ♥ (as groff glyphs)" \
+  test "$(grep -o -e '\\\[u2026\]' -e '\\\[u2192\]' -e '\\\[u2665\]' "$p/share/man/man1/restctl.1" | sort -u | wc -l)" -eq 3
+check "man shows them as …, → and ♥ in a UTF-8 locale" shows_glyphs "$p/share/man"
+check "the desktop entry is valid"              desktop-file-validate "$p/share/applications/restd.desktop"
+check "its Exec= names the installed restctl"    grep -qx 'Exec=/usr/local/bin/restctl watch' "$p/share/applications/restd.desktop"
+check "nothing is installed with other modes"    test -z "$(find "$dest" -type f ! -perm 644 ! -perm 755)"
+check "uninstall removes every file"            uninstall_leaves_nothing "$dest" /usr/local
+
+# The per-user layout: units under share/, where systemd looks in ~/.local.
+dest=$work/user
+home_prefix=$HOME/.local
+"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX="$home_prefix" >"$work/install-user.log" 2>&1   || { cat "$work/install-user.log" >&2; echo "install-check: make install PREFIX=~/.local failed" >&2; exit 1; }
+check "under ~/.local the unit is in share/systemd/user" test -f "$dest$home_prefix/share/systemd/user/restd.service"
+check "under ~/.local ExecStart= names ~/.local/bin/restd" grep -qx "ExecStart=$home_prefix/bin/restd" "$dest$home_prefix/share/systemd/user/restd.service"
+check "under ~/.local Exec= names ~/.local/bin/restd" grep -qx "Exec=$home_prefix/bin/restd" "$dest$home_prefix/share/dbus-1/services/io.restd.Rest1.service"
+check "uninstall under ~/.local removes every file" uninstall_leaves_nothing "$dest" "$home_prefix"
+
+# The committed man pages are what the current help text generates.
+scripts/generate-man.sh "$swift" "$man_date" "$work/man" >"$work/man.log" 2>&1 || cat "$work/man.log" >&2
+if diff -u man/man1/restctl.1 "$work/man/restctl.1"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "install-check: FAILED: man/man1 is out of date with the help text; run \`make man\` and commit the result" >&2
+fi
+
+echo "install-check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

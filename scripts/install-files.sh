@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Usage: scripts/install-files.sh install BIN_DIR | scripts/install-files.sh uninstall
+# Installs (or removes) every file, into $DESTDIR; the directories come from the
+# environment (the Makefile passes DESTDIR, BINDIR, USERUNITDIR and the rest).
+
+set -euo pipefail
+action=${1:-}
+bin_dir=${2:-}
+case $action in
+  install)
+    if [ ! -x "$bin_dir/restd" ] || [ ! -x "$bin_dir/restctl" ]; then
+      echo "error: no built restd and restctl in \"$bin_dir\"" >&2
+      exit 1
+    fi
+    ;;
+  uninstall) ;;
+  *) echo "error: install-files.sh: unknown action \"$action\"" >&2; exit 2 ;;
+esac
+root=${DESTDIR:-}
+# source, mode, target (relative to $root)
+files=(
+  "bin:restd 755 $BINDIR/restd"
+  "bin:restctl 755 $BINDIR/restctl"
+  "unit:systemd/restd.service 644 $USERUNITDIR/restd.service"
+  "activation:dbus/io.restd.Rest1.service 644 $DBUSSERVICEDIR/io.restd.Rest1.service"
+  "file:dbus/io.restd.Rest1.xml 644 $DBUSINTERFACEDIR/io.restd.Rest1.xml"
+  "completion:bash 644 $BASHCOMPDIR/restctl"
+  "completion:zsh 644 $ZSHCOMPDIR/_restctl"
+  "completion:fish 644 $FISHCOMPDIR/restctl.fish"
+  "file:man/man1/restd.1 644 $MANDIR/man1/restd.1"
+  "file:man/man1/restctl.1 644 $MANDIR/man1/restctl.1"
+  "desktop:data/restd.desktop 644 $APPLICATIONSDIR/restd.desktop"
+)
+for entry in "${files[@]}"; do
+  read -r source mode target <<<"$entry"
+  kind=${source%%:*}
+  name=${source#*:}
+  path=$root$target
+  if [ "$action" = uninstall ]; then
+    if [ -e "$path" ] || [ -L "$path" ]; then rm -f "$path" && echo "removed $path"; fi
+    continue
+  fi
+  mkdir -p "$(dirname "$path")"
+  tmp=$(mktemp "$(dirname "$path")/.install.XXXXXX")
+  case $kind in
+    bin) cp "$bin_dir/$name" "$tmp" ;;
+    file) cp "$name" "$tmp" ;;
+    unit) sed "s|^ExecStart=.*|ExecStart=$BINDIR/restd|" "$name" >"$tmp" ;;
+    activation) sed "s|^Exec=.*|Exec=$BINDIR/restd|" "$name" >"$tmp" ;;
+    desktop) sed "s|^Exec=restctl |Exec=$BINDIR/restctl |" "$name" >"$tmp" ;;
+    # A completion is sourced, not run: no #! line (lintian warns of one).
+    completion) "$bin_dir/restctl" --generate-completion-script "$name" | sed '1{/^#!/d}' >"$tmp" ;;
+  esac
+  chmod "$mode" "$tmp"
+  mv -f "$tmp" "$path"
+  echo "installed $path"
+done
+if [ "$action" = install ]; then
+  echo "As the user who runs it: systemctl --user daemon-reload && systemctl --user enable --now restd"
+fi

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Usage: scripts/run-on-session-bus.sh COMMAND [ARG…]
+# Runs COMMAND on the session bus. When there is none that is usable
+# (DBUS_SESSION_BUS_ADDRESS unset, or naming a unix:path= socket that does not
+# exist, and no $XDG_RUNTIME_DIR/bus socket), starts a private dbus-daemon
+# with a minimal configuration of its own, prints the one line that points
+# other terminals at it, runs COMMAND and stops the bus when COMMAND ends.
+# Exits with COMMAND's status.
+
+session_bus_usable() {
+  local address=${DBUS_SESSION_BUS_ADDRESS:-} path
+  if [ -n "$address" ]; then
+    case $address in
+      unix:path=*)
+        path=${address#unix:path=}
+        path=${path%%[,;]*}
+        [ -S "$path" ] && return 0
+        ;;
+      *) return 0 ;;
+    esac
+  fi
+  if [ -n "${XDG_RUNTIME_DIR:-}" ] && [ -S "$XDG_RUNTIME_DIR/bus" ]; then
+    export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
+    return 0
+  fi
+  return 1
+}
+
+if session_bus_usable; then
+  exec "$@"
+fi
+
+command -v dbus-daemon >/dev/null || { echo "error: there is no session bus, and dbus-daemon was not found (run \`make deps\`)." >&2; exit 1; }
+
+base=${XDG_RUNTIME_DIR:-}
+if [ -z "$base" ] || [ ! -d "$base" ] || [ ! -w "$base" ]; then base=${TMPDIR:-/tmp}; fi
+case $base in *[!-A-Za-z0-9_/.]*) base=/tmp ;; esac  # keep the listen address free of escapes
+bus_dir=$(mktemp -d "$base/restd-bus.XXXXXX")
+bus_pid=
+stop_bus() {
+  if [ -n "$bus_pid" ]; then
+    kill "$bus_pid" 2>/dev/null || true
+    wait "$bus_pid" 2>/dev/null || true
+  fi
+  rm -rf "$bus_dir"
+}
+trap stop_bus EXIT
+
+cat >"$bus_dir/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$bus_dir/bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
+mkfifo "$bus_dir/address"
+dbus-daemon --config-file="$bus_dir/bus.conf" --nofork --nopidfile --print-address=3 3>"$bus_dir/address" &
+bus_pid=$!
+address=
+read -r -t 30 address <"$bus_dir/address" || true
+if [ -z "$address" ]; then
+  echo "error: the private dbus-daemon did not start (see its messages above)." >&2
+  exit 1
+fi
+export DBUS_SESSION_BUS_ADDRESS=$address
+echo "export DBUS_SESSION_BUS_ADDRESS=$address"
+echo "# No session bus was found, so this is a private one: paste the line above into other terminals to reach it."
+
+# The command runs as a child that keeps the terminal's stdin and Ctrl-C
+# (which reaches it through the terminal); TERM sent to this script (say by
+# make, when it is stopped) is passed on to it, and so is a hang-up, as TERM:
+# restd takes SIGHUP as "reload the configuration", but a private bus must not
+# outlive the terminal that started it. The bus is stopped only once the
+# command has exited.
+( trap - INT QUIT; exec "$@" ) <&0 &
+command_pid=$!
+trap ':' INT
+trap 'kill -TERM "$command_pid" 2>/dev/null || true' TERM
+trap 'kill -TERM "$command_pid" 2>/dev/null || true' HUP
+while kill -0 "$command_pid" 2>/dev/null; do
+  wait "$command_pid" || true
+done
+wait "$command_pid"
