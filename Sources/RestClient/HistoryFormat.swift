@@ -8,8 +8,8 @@ import RestCore
 public enum HistoryFormat {
     /// One line per set, local time, names and the set's numbers padded so that rests line up.
     public static func lines(_ sets: [HistorySet]) -> [String] {
-        let nameWidth = sets.map { $0.exercise.count }.max() ?? 0
-        let workWidth = sets.map { work($0).count }.max() ?? 0
+        let nameWidth = sets.map { DisplayWidth.of($0.exercise) }.max() ?? 0
+        let workWidth = sets.map { DisplayWidth.of(work($0)) }.max() ?? 0
         return sets.map { set in
             var line = TimeFormat.localMinute(usec: set.atUSec) + "  " + padded(set.exercise, nameWidth)
             let done = work(set)
@@ -33,10 +33,13 @@ public enum HistoryFormat {
         return text
     }
 
+    /// The difference is that of the two times as shown (whole seconds), so that the line's
+    /// arithmetic holds: "rest 0:00 of 1:43 (-1:43)", never "(-1:42)".
     static func restText(_ rest: HistorySet.Rest) -> String {
         let planned = TimeFormat.elapsed(usec: rest.finalUSec)
         guard rest.outcome != "open", let taken = rest.takenUSec else { return "resting, \(planned) planned" }
-        var text = "rest \(TimeFormat.elapsed(usec: taken)) of \(planned) (\(signed(rest.overrunUSec ?? 0)))"
+        let shownDifference = (Int64(taken / 1_000_000) - Int64(rest.finalUSec / 1_000_000)) * 1_000_000
+        var text = "rest \(TimeFormat.elapsed(usec: taken)) of \(planned) (\(signed(shownDifference)))"
         if rest.outcome != "completed" { text += ", \(rest.outcome)" }
         return text
     }
@@ -123,7 +126,7 @@ public enum HistoryFormat {
     }
 
     private static func padded(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - text.count))
+        DisplayWidth.padded(text, to: width)
     }
 }
 
@@ -144,11 +147,13 @@ public enum StatsFormat {
             ]
         }
         let all = [header] + rows
-        let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
+        let widths = (0..<header.count).map { column in all.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 ? cell + pad : pad + cell  // names left, numbers right
+                // Names left, numbers right.
+                column == 0
+                    ? DisplayWidth.padded(cell, to: widths[column])
+                    : DisplayWidth.padded(leading: cell, to: widths[column])
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }
     }

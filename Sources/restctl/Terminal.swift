@@ -82,11 +82,11 @@ enum Terminal {
         }
     }
 
-    /// Cuts `line` to fit `columns - 1` characters (a full-width line would wrap, and the next
+    /// Cuts `line` to fit `columns - 1` columns (a full-width line would wrap, and the next
     /// redraw would land on the line below), ending a cut line with "…".
     static func fitted(_ line: String, columns: Int) -> String {
         let room = max(1, columns - 1)
-        guard line.count > room else { return line }
-        return String(line.prefix(room - 1)) + "…"
+        guard DisplayWidth.of(line) > room else { return line }
+        return DisplayWidth.prefix(line, width: room - 1) + "…"
     }
 }

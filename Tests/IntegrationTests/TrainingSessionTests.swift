@@ -356,6 +356,27 @@ struct TrainingSessionTests {
             "\(fields)")
     }
 
+    @Test("history and stats line up names in wide characters and emoji by the columns they take")
+    func wideNamesLineUp() throws {
+        let gym = try Gym()
+        for name in ["深蹲", "🏋️ Lift", "Squat"] { _ = gym.set("--exercise", name, "--reps", "5", "--weight", "100") }
+        #expect(restctl(gym.bus, "skip").succeeded)
+        func columns(_ line: Substring, before marker: String) -> Int? {
+            line.firstRange(of: marker).map { DisplayWidth.of(String(line[..<$0.lowerBound])) }
+        }
+        let history = restctl(gym.bus, "history").stdout.split(separator: "\n")
+        #expect(history.count == 3 && Set(history.map { columns($0, before: "5×100 kg") }).count == 1, "\(history)")
+        let stats = restctl(gym.bus, "stats").stdout.split(separator: "\n")
+        // The sets column ends in the same terminal column on every line: the header's "sets" and
+        // each row's count (the names hold no digit).
+        let ends = stats.map { line in
+            let start = line.firstRange(of: "sets")?.upperBound ?? line.firstIndex { $0.isNumber } ?? line.endIndex
+            let end = line[start...].firstIndex { !$0.isNumber } ?? line.endIndex
+            return DisplayWidth.of(String(line[..<end]))
+        }
+        #expect(stats.count == 4 && Set(ends).count == 1, "\(stats)")
+    }
+
     @Test("the live progress belongs to the exercise: another one starts it again, without the total before it")
     func liveProgressFollowsTheExercise() throws {
         // The count is of today's sets: restd's local midnight is kept half a day away.
