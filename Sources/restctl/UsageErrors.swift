@@ -35,7 +35,7 @@ enum UsageErrors {
         for word in words.prefix(while: { $0 != "--" }) where word.hasPrefix("--") && word.count > 2 {
             let name = String(word.prefix { $0 != "=" })
             guard !known.contains(name) else { continue }
-            let near = nearest(String(name.dropFirst(2)), among: known.map { String($0.dropFirst(2)) })
+            let near = nearest(String(name.dropFirst(2)), among: known.sorted().map { String($0.dropFirst(2)) })
             return near.map { "unknown option '\(name)'; did you mean '--\($0)'?" } ?? "unknown option '\(name)'"
         }
         return nil
@@ -174,17 +174,23 @@ enum UsageErrors {
         return best.candidate
     }
 
-    /// Levenshtein distance, counting characters.
+    /// Edit distance counting characters, a swap of two neighbours as one edit (the commonest
+    /// typo: `--rpes` is one from `--reps`, two from `--rest`).
     private static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                table[i][j] = min(
+                    table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
         }
-        return previous[b.count]
+        return table[a.count][b.count]
     }
 }
