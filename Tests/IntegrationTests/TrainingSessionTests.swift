@@ -356,6 +356,25 @@ struct TrainingSessionTests {
             "\(fields)")
     }
 
+    @Test("restctl set says which rule chose the rest, in text; the category's is named once it applies")
+    func setSaysWhichRule() throws {
+        let gym = try Gym()
+        func ruleLine(_ args: String...) -> String {
+            let result = restctl(gym.bus, ["set"] + args)
+            #expect(result.succeeded, "\(result)")
+            return result.stdout.split(separator: "\n").dropFirst().joined(separator: "\n")
+        }
+        #expect(ruleLine("--exercise", "Curl") == "rest 1:15 from its category's rest in config.toml")
+        #expect(ruleLine("--exercise", "Squat") == "rest 3:00 from the exercise's rest in config.toml")
+        #expect(ruleLine("--exercise", "Squat", "--failed") == "rest 4:00 from the exercise's failed_rest")
+        #expect(ruleLine("--exercise", "Row", "--rest", "2m") == "rest 2:00 from --rest")
+        // Once Row has a rest last used, that one wins, and says so.
+        #expect(
+            ruleLine("--exercise", "Row")
+                == "rest 2:00 from the rest last used for this exercise (which wins over its category's)")
+        #expect(ruleLine("--exercise", "Plank") == "rest 1:30 from default_duration")
+    }
+
     @Test("history and stats line up names in wide characters and emoji by the columns they take")
     func wideNamesLineUp() throws {
         let gym = try Gym()

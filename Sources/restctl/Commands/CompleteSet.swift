@@ -100,7 +100,13 @@ extension Restctl {
                         let status = try client.workoutStatus()
                         return output.json ? status.json : status.line
                     }
-                    return output.text(try client.timer(id: id), now: WallClock.nowUSec())
+                    let timer = try client.timer(id: id)
+                    let line = output.text(timer, now: WallClock.nowUSec())
+                    // Which rule chose the rest, so that a rest that is not the expected one explains itself.
+                    guard !output.json, let rule = RestChoice.explanation(ofSource: done.restSource) else {
+                        return line
+                    }
+                    return line + "\nrest \(TimeFormat.clock(seconds: done.restUSec / 1_000_000)) from " + rule
                 }
             }
             if case .failure(let failure) = result, failure.isInvalidArgs {
