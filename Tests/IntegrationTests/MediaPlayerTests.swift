@@ -327,6 +327,18 @@ struct MediaPlayerTests {
         #expect(try player.client.timer(id: "squat").state == "running")
     }
 
+    @Test("a player is born with the live activity as it is now: album and comment at once, not 5 s later")
+    func bornWithTheLiveFields() throws {
+        let player = try Player()
+        try player.client.updateLive(["workout": .string("Push day"), "heart_rate": .int32(100)])
+        try player.client.updateLive(["heart_rate": .int32(120)])  // held back by the 5 s throttle
+        try player.client.start(id: "default", durationUSec: 600_000_000)
+        try player.waitForName(owned: true)
+        // What a widget reads the moment the player appears.
+        let metadata = playerctl(player.bus, "metadata", "--format", "{{xesam:album}}|{{xesam:comment}}")
+        #expect(metadata.output == "Push day|♥ 120 bpm", "\(metadata)")
+    }
+
     @Test("heart rate changes reach Metadata at most once every 5 s: the first at once, the last at the end")
     func liveCommentIsThrottled() throws {
         let player = try Player()
@@ -374,12 +386,14 @@ struct MediaPlayerTests {
             ])
             try player.client.start(id: "default", durationUSec: 600_000_000)
             try player.waitForName(owned: true)
-            try player.client.updateLive(["progress_done": .int32(2)])  // a trailing Metadata is due in 5 s
+            // The player is new, so its Metadata follows at once; the live broadcast within 0.5 s.
+            try player.client.updateLive(["progress_done": .int32(2)])
             #expect(playerctl(player.bus, "pause").succeeded)
-            try player.watcher.waitFor("the trailing Metadata") { message in
+            try player.watcher.waitFor("the Metadata with 2/5") { message in
                 message.changedProperties[MediaPlayerProperty.metadata]?.vardictEntries?[MediaPlayerMetadataKey.comment]
                     == .strings(["2/5"])
             }
+            try waitUntil("the live broadcast of 2/5") { try player.client.liveFields()["progress_done"] == .int64(2) }
             #expect(playerctl(player.bus, "status").output == "Paused")
         }
         #expect(try ProcessActivity.threads(player.restd.pid) == 1, "\(player.restd.log())")

@@ -167,7 +167,7 @@ final class MediaPlayerService {
         ]
         let next = NextText.subject(timer.next)
         if !next.isEmpty { metadata[MediaPlayerMetadataKey.artist] = .strings(["Next: \(next)"]) }
-        let shown = liveStream.lastPublished ?? LiveSummary()
+        let shown = liveStream.lastPublished ?? liveSummary
         if let album = shown.album { metadata[MediaPlayerMetadataKey.album] = .string(album) }
         if let comment = shown.comment { metadata[MediaPlayerMetadataKey.comment] = .strings([comment]) }
         return metadata
@@ -184,8 +184,15 @@ final class MediaPlayerService {
             if isServing { stopServing() }
             return
         }
+        guard isServing else {
+            // A player is born with the live activity as it is now, not as last throttled (a new
+            // stream has published nothing: `metadata` then shows the current summary), and the
+            // next change (the set that started its rest) reaches it at once too.
+            liveStream = ThrottledStream(intervalUSec: Self.liveIntervalUSec)
+            liveTimer.isEnabled = false
+            return startServing(playerProperties(of: timer))
+        }
         let values = playerProperties(of: timer)
-        guard isServing else { return startServing(values) }
         let changed = values.filter { announced[$0.key] != $0.value }
         announced = values
         if !changed.isEmpty { signals.mediaPlayerChanged(changed) }
