@@ -83,6 +83,21 @@ struct ConfigurationTests {
 
                 """, "\(bad)")
 
+        // Every problem inside the exercises' tables, each at its own key, names as written.
+        let training = try ConfigHome(
+            "[exercises.\"Bench Press\"]\nrest = \"0s\"\nreps = 5\ncategory = \"compund\"\n[categories]\ncompound = 90\n"
+        )
+        let refused = try Self.restdCommand(["--check-config"], configHome: training.path)
+        #expect(refused.status == 78, "\(refused)")
+        #expect(
+            refused.stderr == """
+                \(training.file):2: exercises."Bench Press".rest: 0 s is out of range 1 s…24 h
+                \(training.file):3: exercises."Bench Press".reps: unknown key; an exercise has rest, failed_rest, \
+                category, sets
+                \(training.file):4: exercises."Bench Press".category: "compund" is not in [categories] ("compound")
+
+                """, "\(refused)")
+
         // --config names another file; a syntax error carries its line.
         let other = try TempDirectory(prefix: "restd-cfg")
         let path = try other.write("other.toml", "max_timers = 3\nmax_timers = [\n")

@@ -388,23 +388,23 @@ struct ConfigFileTests {
         arguments: [
             (
                 "[exercises.\"Squat\"]\nrest = \"0s\"",
-                "config.toml:1: exercises: exercises.\"Squat\".rest: 0 s is out of range 1 s…24 h"
+                "config.toml:2: exercises.\"Squat\".rest: 0 s is out of range 1 s…24 h"
             ),
             (
                 "[exercises.\"Squat\"]\nreps = 5",
-                "config.toml:1: exercises: exercises.\"Squat\".reps: unknown key; an exercise has rest, failed_rest, category, sets"
+                "config.toml:2: exercises.\"Squat\".reps: unknown key; an exercise has rest, failed_rest, category, sets"
             ),
             (
                 "[exercises.\"Squat\"]\n[exercises.\"squat\"]",
-                "config.toml:1: exercises: exercises.\"squat\" names an exercise already listed (names are compared without regard to case)"
+                "config.toml:2: exercises.\"squat\" names an exercise already listed (names are compared without regard to case)"
             ),
             (
                 "[exercises.\"Curl\"]\ncategory = \"isolaton\"\n[categories]\nisolation = 60",
-                "config.toml:1: exercises: the category \"isolaton\" of \"curl\" is not in [categories] (\"isolation\")"
+                "config.toml:2: exercises.\"Curl\".category: \"isolaton\" is not in [categories] (\"isolation\")"
             ),
             (
                 "[categories]\ncompound = \"soon\"",
-                "config.toml:1: categories: category \"compound\": the duration \"soon\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
+                "config.toml:2: categories.compound: the duration \"soon\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
             ),
             ("[history]\nkeep_days = 0", "config.toml:2: history.keep_days: 0 is out of range 1…36500"),
             (
@@ -414,6 +414,32 @@ struct ConfigFileTests {
         ])
     func badTrainingKeys(_ text: String, _ problem: String) {
         #expect(problems(text) == [problem])
+    }
+
+    @Test("every problem is told, each at its own key's line, names as written")
+    func everyProblemAtItsKey() {
+        let text = """
+            default_duration = "5x"
+            [categories]
+            compound = "2m30s"
+            isolation = "soon"
+            [exercises."Bench Press"]
+            category = "compund"
+            rest = "0s"
+            reps = 5
+            """
+        #expect(
+            problems(text) == [
+                "config.toml:1: default_duration: the duration \"5x\" is not understood; give seconds (90), units "
+                    + "(1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)",
+                "config.toml:4: categories.isolation: the duration \"soon\" is not understood; give seconds (90), "
+                    + "units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)",
+                "config.toml:6: exercises.\"Bench Press\".category: \"compund\" is not in [categories] "
+                    + "(\"compound\", \"isolation\")",
+                "config.toml:7: exercises.\"Bench Press\".rest: 0 s is out of range 1 s…24 h",
+                "config.toml:8: exercises.\"Bench Press\".reps: unknown key; an exercise has rest, failed_rest, "
+                    + "category, sets",
+            ])
     }
 
     @Test("changedKeys names exactly the keys that differ")

@@ -84,7 +84,14 @@ public enum ConfigFile {
                     do {
                         try key.read(value, &configuration)
                     } catch {
-                        problem(value.line, "\(path): \(error.reason)")
+                        // A problem placed inside the value (a table's key) names itself in full.
+                        for found in error.all {
+                            if let line = found.line {
+                                problem(line, found.reason)
+                            } else {
+                                problem(value.line, "\(path): \(found.reason)")
+                            }
+                        }
                     }
                 } else if prefix.isEmpty, ConfigKey.tables.contains(name) {
                     guard let inner = value.table else {

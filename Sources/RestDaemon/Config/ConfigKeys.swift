@@ -6,7 +6,26 @@ import TOML
 /// Why a value cannot be used, without the file and line (the parser adds them).
 struct ConfigValueError: Error {
     let reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// Where the problem is, when it is not the key's own line (a key inside a table-valued key).
+    let line: Int?
+    /// Further problems found in the same value (a table-valued key reports every one).
+    let more: [ConfigValueError]
+
+    init(_ reason: String, line: Int? = nil) {
+        self.reason = reason
+        self.line = line
+        self.more = []
+    }
+
+    /// Several problems of one value, each with its own line; the first is `reason`.
+    init(collecting problems: [ConfigValueError]) {
+        self.reason = problems.first?.reason ?? ""
+        self.line = problems.first?.line
+        self.more = Array(problems.dropFirst())
+    }
+
+    /// This problem and the ones after it.
+    var all: [ConfigValueError] { [ConfigValueError(reason, line: line)] + more.flatMap(\.all) }
 }
 
 /// One key of `config.toml`: the single place that says where it lives, how it is read and

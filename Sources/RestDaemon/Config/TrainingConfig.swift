@@ -50,14 +50,29 @@ enum TrainingConfig {
             throw ConfigValueError("must be a table ([categories]) of rests, found \(value.typeDescription)")
         }
         var result: [String: USec] = [:]
+        var problems: [ConfigValueError] = []
         for (name, rest) in table.entries {
             do {
                 result[name] = try restDuration(rest)
             } catch {
-                throw ConfigValueError("category \"\(name.debugEscaped)\": \(error.reason)")
+                problems.append(ConfigValueError("categories.\(quotedKey(name)): \(error.reason)", line: rest.line))
             }
         }
+        guard problems.isEmpty else { throw ConfigValueError(collecting: problems) }
         return result
+    }
+
+    /// A name as a TOML key: bare when it can be, else quoted (`Squat`, `"Bench press"`).
+    static func quotedKey(_ name: String) -> String {
+        let bare =
+            !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+                    || byte == UInt8(ascii: "-")
+            }
+        return bare ? name : "\"\(name.debugEscaped)\""
     }
 
     /// `[exercises."Squat"]` tables, by `ExerciseName.key`.
@@ -67,20 +82,28 @@ enum TrainingConfig {
                 "must hold one table per exercise ([exercises.\"Squat\"]), found \(value.typeDescription)")
         }
         var result: [String: TrainingSettings.Exercise] = [:]
+        var problems: [ConfigValueError] = []
         for (rawName, entry) in table.entries {
+            let label = "exercises.\"\(rawName.debugEscaped)\""
             let name: ExerciseName
             do {
                 name = try ExerciseName(parsing: rawName)
             } catch {
-                throw ConfigValueError(error.message)
+                problems.append(ConfigValueError("\(label): \(error.message)", line: entry.line))
+                continue
             }
-            let label = "exercises.\"\(rawName.debugEscaped)\""
             guard result[name.key] == nil else {
-                throw ConfigValueError(
-                    "\(label) names an exercise already listed (names are compared without regard to case)")
+                problems.append(
+                    ConfigValueError(
+                        "\(label) names an exercise already listed (names are compared without regard to case)",
+                        line: entry.line))
+                continue
             }
             guard let fields = entry.table else {
-                throw ConfigValueError("\(label) must be a table ([\(label)]), found \(entry.typeDescription)")
+                problems.append(
+                    ConfigValueError(
+                        "\(label) must be a table ([\(label)]), found \(entry.typeDescription)", line: entry.line))
+                continue
             }
             var exercise = TrainingSettings.Exercise()
             for (key, field) in fields.entries {
@@ -99,26 +122,29 @@ enum TrainingConfig {
                         throw ConfigValueError("unknown key; an exercise has \(exerciseKeys.joined(separator: ", "))")
                     }
                 } catch {
-                    throw ConfigValueError("\(label).\(key): \(error.reason)")
+                    problems.append(ConfigValueError("\(label).\(key): \(error.reason)", line: field.line))
                 }
             }
             result[name.key] = exercise
         }
+        guard problems.isEmpty else { throw ConfigValueError(collecting: problems) }
         return result
     }
 
     /// An exercise's category that `[categories]` does not define: a typo would silently fall
-    /// back to default_duration.
+    /// back to default_duration. Told at the `category` key, with the exercise's name as written.
     static func problems(_ configuration: RestdConfiguration, table: TOMLTable) -> [(Int, String)] {
-        let line = table["exercises"]?.line ?? 1
-        return configuration.training.exercises.sorted { $0.key < $1.key }.compactMap { key, exercise in
-            guard let category = exercise.category, configuration.training.categories[category] == nil else {
+        guard let exercises = table["exercises"]?.table else { return [] }
+        // The names [categories] defines, even where one of its rests is wrong (told on its own).
+        let defined = Set(table["categories"]?.table?.entries.map(\.0) ?? [])
+        return exercises.entries.compactMap { rawName, entry in
+            guard let field = entry.table?["category"], let category = field.string, !defined.contains(category) else {
                 return nil
             }
-            let known = configuration.training.categories.keys.sorted().map { "\"\($0)\"" }
+            let known = defined.sorted().map { "\"\($0)\"" }
             return (
-                line,
-                "exercises: the category \"\(category.debugEscaped)\" of \"\(key.debugEscaped)\" is not in [categories]"
+                field.line,
+                "exercises.\"\(rawName.debugEscaped)\".category: \"\(category.debugEscaped)\" is not in [categories]"
                     + (known.isEmpty ? "; define it there" : " (\(known.joined(separator: ", ")))")
             )
         }
