@@ -46,7 +46,7 @@ struct Restctl: ParsableCommand {
         } catch let failure as RestctlError {
             // Whatever was printed before the failure comes first.
             fflush(nil)
-            StandardError.write("restctl: \(failure.oneLine)\n")
+            StandardError.write(failure.lines)
             status = failure.exitCode
         } catch {
             fflush(nil)

@@ -60,6 +60,12 @@ struct RestctlError: Error, CustomStringConvertible {
         String(message.map { $0.isNewline ? " " : $0 })
     }
 
+    /// Each line of the message as a line of restctl's (`restctl: ` before each): what restd
+    /// says in several sentences (every problem of a plan file) stays one per line.
+    var lines: String {
+        message.split(whereSeparator: \.isNewline).map { "restctl: \($0)\n" }.joined()
+    }
+
     var description: String { message }
 
     // The call went out but no reply came back: restd is hung or went away mid-call.

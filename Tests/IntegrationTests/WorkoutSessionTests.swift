@@ -277,6 +277,25 @@ struct WorkoutNotificationTests {
         #expect(try daemon.calls.waitFor("CloseNotification", count: 3).map(\.closedID) == [1, 2, 3])
     }
 
+    @Test("a plan with several problems: restctl prints each on its own line, with the key likely meant")
+    func everyPlanProblemOnItsLine() throws {
+        let daemon = try NotifyingDaemon()
+        try daemon.configHome.write(
+            "restd/workouts/bad.toml",
+            "[[exercise]]\nname = \"Squat\"\nsets = 3\nrset = \"2m\"\n[[exercise]]\nname = \"Dip\"\nsets = 0\n")
+        let result = restctl(
+            daemon.bus, ["workout", "start", "bad"], environment: ["XDG_CONFIG_HOME": daemon.configHome.path])
+        let file = daemon.configHome.path("restd/workouts/bad.toml")
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stderr == """
+                restctl: \(file):4: unknown key "rset" in [[exercise]]; did you mean "rest"? the keys are name, \
+                superset, sets, reps, weight, rest, failed_rest
+                restctl: \(file):7: sets must be a whole number from 1 to 100, found 0
+
+                """, "\(result)")
+    }
+
     @Test("workout next and previous: the rest's Next, its Rest over and status follow the workout")
     func nextFollowsTheWorkout() throws {
         let daemon = try NotifyingDaemon()

@@ -95,6 +95,30 @@ struct WorkoutPlanFileTests {
         #expect(problems(text) == ["push.toml: the plan has more than 100 exercises"])
     }
 
+    /// Every problem of the file, each on its own line at its key, with the key likely meant.
+    @Test func tellsEveryProblemWithDidYouMean() {
+        let text = """
+            name = "Push"
+            nmae = "Pull"
+            [[exercise]]
+            name = "Squat"
+            sets = 3
+            colour = "red"
+            rset = "2m"
+            [[exercise]]
+            superset = ["Curl", "Dip"]
+            sets = 0
+            """
+        let keys = "the keys are name, superset, sets, reps, weight, rest, failed_rest"
+        #expect(
+            problems(text) == [
+                "push.toml:2: unknown key \"nmae\"; did you mean \"name\"? a plan has name and [[exercise]] tables",
+                "push.toml:6: unknown key \"colour\" in [[exercise]]; \(keys)",
+                "push.toml:7: unknown key \"rset\" in [[exercise]]; did you mean \"rest\"? \(keys)",
+                "push.toml:10: sets must be a whole number from 1 to 100, found 0",
+            ])
+    }
+
     @Test func refusesAFileOver256KiB() {
         let text = "# " + String(repeating: "x", count: 256 * 1024) + "\n"
         #expect(problems(text) == ["push.toml: the plan is 262147 bytes; at most 256 KiB are allowed"])

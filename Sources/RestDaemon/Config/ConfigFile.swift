@@ -1,4 +1,5 @@
 import Glibc
+import RestCore
 import TOML
 
 /// Reads `config.toml`: TOML syntax through restd's own `TOMLParser`, then every key checked against
@@ -115,30 +116,19 @@ public enum ConfigFile {
     /// "unknown key …", with the closest known key when one is near.
     static func unknownKeyReason(_ path: String) -> String {
         let known = ConfigKey.all.map(\.path)
-        let nearest = known.map { ($0, editDistance($0, path)) }.min { $0.1 < $1.1 }
         var reason = "unknown key \"\(path)\""
-        if let nearest, nearest.1 <= 3 {
-            reason += "; did you mean \"\(nearest.0)\"?"
+        if let nearest = Suggestion.nearest(path, among: known, maxDistance: 3) {
+            reason += "; did you mean \"\(nearest)\"?"
         } else {
             reason += "; the keys are " + known.joined(separator: ", ")
         }
         return reason
     }
 
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var diagonal = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let above = row[j]
-                row[j] = min(above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
-                diagonal = above
-            }
-        }
-        return row[b.count]
+    /// The known name closest to `name`, when close enough to be what was meant (at most a
+    /// third of it, but 2 edits always and 3 at most), for "did you mean".
+    static func nearest(_ name: String, among known: [String]) -> String? {
+        Suggestion.nearest(name, among: known, maxDistance: min(3, max(2, name.count / 3)))
     }
 
     private static func lineNumber(at offset: Int, in bytes: [UInt8]) -> Int {

@@ -59,6 +59,9 @@ public enum WorkoutPlanFile {
                     continue
                 }
                 for entry in entries {
+                    let unknown = unknownKeys(entry)
+                    for found in unknown { problem(found.line, found.reason) }
+                    guard unknown.isEmpty else { continue }
                     do {
                         blocks.append(try block(entry))
                     } catch {
@@ -66,7 +69,9 @@ public enum WorkoutPlanFile {
                     }
                 }
             default:
-                problem(value.line, "unknown key \"\(key)\"; a plan has name and [[exercise]] tables")
+                let near =
+                    ConfigFile.nearest(key, among: ["name", "exercise"]).map { "did you mean \"\($0)\"? " } ?? ""
+                problem(value.line, "unknown key \"\(key)\"; \(near)a plan has name and [[exercise]] tables")
             }
         }
         if problems.isEmpty {
@@ -89,15 +94,20 @@ public enum WorkoutPlanFile {
 
     private static let keys = ["name", "superset", "sets", "reps", "weight", "rest", "failed_rest"]
 
-    /// One [[exercise]] table: an exercise, or a superset of several.
+    /// Every key of an [[exercise]] table that is none of `keys`, each at its line, with the
+    /// key that was likely meant.
+    private static func unknownKeys(_ entry: TOMLValue) -> [Problem] {
+        (entry.table?.entries ?? []).filter { !keys.contains($0.0) }.map { key, value in
+            let near = ConfigFile.nearest(key, among: keys).map { "did you mean \"\($0)\"? " } ?? ""
+            return Problem(
+                line: value.line,
+                reason: "unknown key \"\(key)\" in [[exercise]]; \(near)the keys are " + keys.joined(separator: ", "))
+        }
+    }
+
+    /// One [[exercise]] table (its keys known): an exercise, or a superset of several.
     private static func block(_ entry: TOMLValue) throws(Problem) -> WorkoutPlan.Block {
         let table = entry.table!
-        for (key, value) in table.entries where !keys.contains(key) {
-            throw Problem(
-                line: value.line,
-                reason: "unknown key \"\(key)\" in [[exercise]]; the keys are "
-                    + keys.joined(separator: ", "))
-        }
         var names: [String] = []
         switch (table["name"], table["superset"]) {
         case (let name?, nil):
