@@ -30,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 
 dpkg -i "$deb" || { echo "deb-check: dpkg -i $deb failed" >&2; exit 1; }
 dpkg -L restd >"$work/files"
-for path in /usr/bin/restd /usr/bin/restctl /usr/lib/systemd/user/restd.service     /usr/share/dbus-1/services/io.restd.Rest1.service /usr/share/dbus-1/interfaces/io.restd.Rest1.xml     /usr/share/man/man1/restd.1.gz /usr/share/man/man1/restctl.1.gz /usr/share/bash-completion/completions/restctl     /usr/share/zsh/vendor-completions/_restctl /usr/share/fish/vendor_completions.d/restctl.fish     /usr/share/applications/restd.desktop /usr/share/doc/restd/copyright /usr/share/doc/restd/README.md.gz; do
+for path in /usr/bin/restd /usr/bin/restctl /usr/lib/systemd/user/restd.service     /usr/share/dbus-1/services/io.restd.Rest1.service /usr/share/dbus-1/interfaces/io.restd.Rest1.xml     /usr/share/man/man1/restd.1.gz /usr/share/man/man1/restctl.1.gz /usr/share/man/man5/restd.conf.5.gz /usr/share/bash-completion/completions/restctl     /usr/share/zsh/vendor-completions/_restctl /usr/share/fish/vendor_completions.d/restctl.fish     /usr/share/applications/restd.desktop /usr/share/doc/restd/copyright /usr/share/doc/restd/README.md.gz; do
   check "the package installs $path" grep -qx "$path" "$work/files"
 done
 check "restd --version is the package's version"    test "$(/usr/bin/restd --version)" = "$version"

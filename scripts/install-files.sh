@@ -29,6 +29,7 @@ files=(
   "completion:fish 644 $FISHCOMPDIR/restctl.fish"
   "file:man/man1/restd.1 644 $MANDIR/man1/restd.1"
   "file:man/man1/restctl.1 644 $MANDIR/man1/restctl.1"
+  "file:man/man5/restd.conf.5 644 $MANDIR/man5/restd.conf.5"
   "desktop:data/restd.desktop 644 $APPLICATIONSDIR/restd.desktop"
 )
 for entry in "${files[@]}"; do

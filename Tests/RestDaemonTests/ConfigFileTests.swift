@@ -474,4 +474,18 @@ struct ConfigFileTests {
         let allApply = ConfigKey.all.allSatisfy(\.appliesOnReload)
         #expect(readme.contains("Every key applies on reload") == allApply)
     }
+
+    @Test("restd.conf(5) names every key with its default, and nothing else")
+    func manPageDocumentsKeys() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("man/man5/restd.conf.5"), encoding: .utf8)
+        let keySection = page.components(separatedBy: ".Sh KEYS")[1].components(separatedBy: ".Sh ")[0]
+        let items = keySection.split(separator: "\n").filter { $0.hasPrefix(".It Ic ") }
+        for key in ConfigKey.all {
+            let shown = key.defaultText == "(none)" ? "(none)" : "(\(key.defaultText.replacing("\"", with: "\\(dq")))"
+            #expect(items.contains(".It Ic \(key.path) No \(shown)"), "restd.conf.5 has no item for \(key.path) \(shown)")
+        }
+        #expect(items.count == ConfigKey.all.count, "\(items)")
+    }
 }
