@@ -484,7 +484,8 @@ struct ConfigFileTests {
         let items = keySection.split(separator: "\n").filter { $0.hasPrefix(".It Ic ") }
         for key in ConfigKey.all {
             let shown = key.defaultText == "(none)" ? "(none)" : "(\(key.defaultText.replacing("\"", with: "\\(dq")))"
-            #expect(items.contains(".It Ic \(key.path) No \(shown)"), "restd.conf.5 has no item for \(key.path) \(shown)")
+            #expect(
+                items.contains(".It Ic \(key.path) No \(shown)"), "restd.conf.5 has no item for \(key.path) \(shown)")
         }
         #expect(items.count == ConfigKey.all.count, "\(items)")
     }
