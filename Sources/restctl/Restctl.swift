@@ -12,6 +12,7 @@ struct Restctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restctl",
         abstract: "Control the rest timers of restd.",
+        usage: "restctl <subcommand>",
         discussion: """
             Commands that act on a timer take --id (default: default); an id is 1 to 64 of \
             A-Z, a-z, 0-9, _ and -. A duration is whole seconds (90), units in the order h, \
@@ -21,7 +22,6 @@ struct Restctl: ParsableCommand {
             Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage \
             error, 69 when restd cannot be reached, 76 when its reply makes no sense.
             """,
-        version: RestdClient.clientVersion,
         subcommands: [
             Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
             Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self,
@@ -29,12 +29,22 @@ struct Restctl: ParsableCommand {
             CompleteSet.self, Skip.self, History.self, Stats.self, Workout.self,
         ])
 
+    // restctl's own flag, not a `version:` in the configuration: ArgumentParser would list that
+    // one under every command, where it means nothing more.
+    @Flag(help: "Show the version.")
+    var version = false
+
+    /// `restctl --version`; `restctl` alone shows the help.
+    func run() throws {
+        print(version ? RestdClient.clientVersion : Restctl.helpMessage())
+    }
+
     /// Parses and runs a command. Every failure becomes `restctl: ` and one sentence on stderr
     /// with its exit status, never a backtrace: a usage mistake 64 (`UsageErrors`), a failure
     /// at run time that of its `RestctlError`.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let sentence = UsageErrors.unknownCommand(in: arguments) {
+        if let sentence = UsageErrors.unknownCommand(in: arguments) ?? UsageErrors.misplacedVersion(in: arguments) {
             UsageErrors.write(sentence, usage: UsageErrors.usage(of: arguments))
             Glibc.exit(64)
         }

@@ -32,7 +32,7 @@ enum UsageErrors {
         let (command, _, words) = command(in: arguments)
         let help = Restctl.helpMessage(for: command, includeHidden: true, columns: 10_000)
         let known = Set(help.matches(of: #/--[A-Za-z0-9][A-Za-z0-9-]*/#).map { String($0.output) })
-            .union(["--help", "--version"])
+            .union(["--help"])
         for word in words.prefix(while: { $0 != "--" }) where word.hasPrefix("--") && word.count > 2 {
             let name = String(word.prefix { $0 != "=" })
             guard !known.contains(name) else { continue }
@@ -40,6 +40,14 @@ enum UsageErrors {
             return near.map { "unknown option '\(name)'; did you mean '--\($0)'?" } ?? "unknown option '\(name)'"
         }
         return nil
+    }
+
+    /// The sentence for `--version` after a command: it is restctl's own option, and ArgumentParser
+    /// would otherwise take it for restctl's and run the command.
+    static func misplacedVersion(in arguments: [String]) -> String? {
+        let options = arguments.prefix { $0 != "--" }
+        guard options.first != "--version", options.contains("--version") else { return nil }
+        return "--version is restctl's own option: run 'restctl --version'"
     }
 
     /// The usage lines of the command `arguments` name, as far as they name one.

@@ -1,5 +1,6 @@
 import Foundation
 import ProcessHarness
+import RestClient
 import Testing
 
 #if canImport(Glibc)
@@ -152,6 +153,20 @@ struct RestctlUsageTests {
         ["workout", "start", "x"], ["workout", "status"], ["workout", "next"], ["workout", "previous"],
         ["workout", "end"], ["workout", "list"],
     ]
+
+    @Test("--version is restctl's own: not listed under a command, and refused after one")
+    func versionIsRestctls() throws {
+        let bus = try TestBus()
+        for command in Self.everyCommand.map({ Array($0.prefix { !$0.hasPrefix("-") }.prefix(2)) }) {
+            let help = restctl(bus, command + ["--help"])
+            #expect(help.succeeded && !help.stdout.contains("--version"), "\(help)")
+        }
+        #expect(restctl(bus, "--help").stdout.contains("--version"))
+        #expect(restctl(bus, "--version").stdout == RestdClient.clientVersion + "\n")
+        let after = restctl(bus, "start", "90", "--version")
+        #expect(after.status == 64 && after.stdout.isEmpty, "\(after)")
+        #expect(after.stderr.hasPrefix("restctl: --version is restctl's own option: run 'restctl --version'\n"))
+    }
 
     @Test("an unknown option is reported first, on every command", arguments: everyCommand)
     func unknownOptionFirst(args: [String]) throws {
