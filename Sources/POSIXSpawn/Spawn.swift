@@ -76,9 +76,8 @@ public enum Spawn {
     /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), which Swift's Glibc module
     /// does not import; looked up at run time.
     private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    // nonisolated(unsafe): a function pointer set once by Swift's thread-safe lazy initialisation
-    // and never changed.
-    nonisolated(unsafe) private static let addClosefrom: AddClosefrom? = {
+    // A function pointer set once by Swift's thread-safe lazy initialisation and never changed.
+    private static let addClosefrom: AddClosefrom? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         else {
             return nil

@@ -24,7 +24,7 @@ import Testing
         clock.advance(5 * second)
         #expect(MediaPlayerControl.positionUSec(of: try tea(book), now: clock.now()) == 15 * second)
         clock.advance(hour)
-        try book.commit(book.due(now: clock.now()))
+        book.commit(book.due(now: clock.now()))
         #expect(try tea(book).state == .expired)
         #expect(MediaPlayerControl.positionUSec(of: try tea(book), now: clock.now()) == 60 * second)
         #expect(PlaybackStatus(try tea(book).state) == .stopped)
