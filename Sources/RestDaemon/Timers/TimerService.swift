@@ -111,13 +111,29 @@ final class TimerService {
     /// can never announce something a crash would lose. For a set, returns the set and its rest.
     @discardableResult
     func perform(_ command: TimerCommand) throws(DBusError) -> PlannedSet? {
+        try carryOut { now throws(TimerError) in try planCommand(command, now: now) }
+    }
+
+    /// Carries out a workout command (start, next, previous, end) planned by `planning` from the
+    /// training book, the timers and the time, on the same path as any command.
+    func performWorkout(
+        _ planning: (TrainingBook, TimerBook, Instant) throws(TimerError) -> CommandPlan
+    ) throws(DBusError) {
+        // The books as they are once due expiries have run: read when planning, not before.
+        try carryOut { now throws(TimerError) in try planning(self.training, self.book, now) }
+    }
+
+    /// The one path of a caller's change: plan it at the time now, commit it (refused with
+    /// StorageFailed, nothing changed, when the disk says no), apply it, announce it.
+    @discardableResult
+    private func carryOut(_ planning: (Instant) throws(TimerError) -> CommandPlan) throws(DBusError) -> PlannedSet? {
         let now = clock.now()
         // Expire what is due first, so the command sees the state a punctual daemon would have.
         runDue(now: now)
         abandonWorkoutIfDue()
         let plan: CommandPlan
         do {
-            plan = try planCommand(command, now: now)
+            plan = try planning(now)
         } catch {
             throw error.dbusError
         }
@@ -141,35 +157,6 @@ final class TimerService {
             for listener in setListeners { listener(set) }
         }
         return plan.set
-    }
-
-    /// Carries out a workout command (start, next, previous, end) planned by `planning` from the
-    /// training book, the timers and the time: committed, then applied, then announced, like any
-    /// command.
-    func performWorkout(
-        _ planning: (TrainingBook, TimerBook, Instant) throws(TimerError) -> CommandPlan
-    ) throws(DBusError) {
-        let now = clock.now()
-        runDue(now: now)
-        abandonWorkoutIfDue()
-        let plan: CommandPlan
-        do {
-            plan = try planning(training, book, now)
-        } catch {
-            throw error.dbusError
-        }
-        do {
-            try store.commit(plan.events, history: plan.history)
-        } catch {
-            logger.error("could not store a change, refusing it: \(error)")
-            throw DBusError(
-                name: RestErrorName.storageFailed,
-                message: "the change could not be saved (\(error)); nothing was changed")
-        }
-        let before = training.workout
-        training.apply(plan.history)
-        apply(plan.events, now: now)
-        tellWorkoutListeners(plan.history, before: before)
     }
 
     /// The daemon's clock.
