@@ -253,7 +253,6 @@ struct RestctlLiveTests {
                                           text, json, waybar, polybar, i3blocks, i3status-rs)
                   --json                  The same as --format json.
                   --rate <hz>             The most live-field updates per second. (default: 2.0)
-                  --version               Show the version.
                   -h, --help              Show help information.
 
 
