@@ -36,9 +36,9 @@ public enum HistoryFormat {
     /// The difference is that of the two times as shown (whole seconds), so that the line's
     /// arithmetic holds: "rest 0:00 of 1:43 (-1:43)", never "(-1:42)".
     static func restText(_ rest: HistorySet.Rest) -> String {
-        let planned = TimeFormat.elapsed(usec: rest.finalUSec)
+        let planned = TimeFormat.elapsed(usec: rest.plannedUSec)
         guard rest.outcome != "open", let taken = rest.takenUSec else { return "resting, \(planned) planned" }
-        let shownDifference = (Int64(taken / 1_000_000) - Int64(rest.finalUSec / 1_000_000)) * 1_000_000
+        let shownDifference = (Int64(taken / 1_000_000) - Int64(rest.plannedUSec / 1_000_000)) * 1_000_000
         var text = "rest \(TimeFormat.elapsed(usec: taken)) of \(planned) (\(signed(shownDifference)))"
         if rest.outcome != "completed" { text += ", \(rest.outcome)" }
         return text
@@ -54,42 +54,44 @@ public enum HistoryFormat {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
-    // MARK: JSON
+    // MARK: JSON and CSV
 
-    /// The sets as one JSON array on one line; keys always present, null when unknown:
-    /// `{"id":1,"timer":"default","at":"2026-11-23T18:02:00.000Z","exercise":"Squat","reps":5,
-    /// "weight_kg":100,"failed":false,"rest":{"planned_usec":150000000,"adjust_usec":0,
-    /// "final_usec":150000000,"paused_usec":0,"source":"last_used","outcome":"completed",
-    /// "taken_usec":161000000,"overrun_usec":11000000,"ended_at":"…"}}`; `rest` is null when no
-    /// rest followed.
+    /// The sets as one JSON array on one line, one flat object per set with the keys of the
+    /// CSV (durations in µs instead of seconds), always present, null when unknown:
+    /// `{"id":1,"done_at":"2026-11-23T18:02:00.000Z","exercise":"Squat","reps":5,"weight_kg":100,
+    /// "failed":false,"timer":"default","rest_planned_usec":150000000,"rest_adjust_usec":0,
+    /// "rest_taken_usec":161000000,"rest_overrun_usec":11000000,"rest_paused_usec":0,
+    /// "rest_outcome":"completed","rest_source":"last_used","rest_ended_at":"…"}`. The `rest_`
+    /// keys are null when no rest followed; taken, overrun and ended while it is open.
     public static func json(_ sets: [HistorySet]) -> String {
-        "[" + sets.map(jsonObject).joined(separator: ",") + "]"
+        JSONText.array(sets.map(jsonObject))
     }
 
-    static func jsonObject(_ set: HistorySet) -> String {
-        var text = "{\"id\":\(set.id),\"timer\":" + JSONText.quoted(set.timer)
-        text += ",\"at\":\"" + TimeFormat.iso8601(usec: set.atUSec) + "\""
-        text += ",\"exercise\":" + JSONText.quoted(set.exercise)
-        text += ",\"reps\":" + (set.reps.map(String.init) ?? "null")
-        text += ",\"weight_kg\":" + (set.weightKg.map(number) ?? "null")
-        text += ",\"failed\":" + (set.failed ? "true" : "false")
-        text += ",\"rest\":"
-        guard let rest = set.rest else { return text + "null}" }
-        text +=
-            "{\"planned_usec\":\(rest.plannedUSec),\"adjust_usec\":\(rest.adjustUSec),\"final_usec\":\(rest.finalUSec)"
-        text += ",\"paused_usec\":\(rest.pausedUSec),\"source\":" + JSONText.quoted(rest.source)
-        text += ",\"outcome\":" + JSONText.quoted(rest.outcome)
-        text += ",\"taken_usec\":" + (rest.takenUSec.map { String($0) } ?? "null")
-        text += ",\"overrun_usec\":" + (rest.overrunUSec.map { String($0) } ?? "null")
-        text += ",\"ended_at\":" + (rest.endedAtUSec.map { "\"" + TimeFormat.iso8601(usec: $0) + "\"" } ?? "null")
-        return text + "}}"
+    static func jsonObject(_ set: HistorySet) -> JSONObject {
+        var object = JSONObject()
+        object.integer("id", set.id)
+        object.instant("done_at", usec: set.atUSec)
+        object.text("exercise", set.exercise)
+        object.integer("reps", set.reps)
+        object.number("weight_kg", set.weightKg)
+        object.bool("failed", set.failed)
+        object.text("timer", set.timer)
+        let rest = set.rest
+        object.duration("rest_planned_usec", usec: rest?.plannedUSec)
+        object.duration("rest_adjust_usec", signedUSec: rest?.adjustUSec)
+        object.duration("rest_taken_usec", usec: rest?.takenUSec)
+        object.duration("rest_overrun_usec", signedUSec: rest?.overrunUSec)
+        object.duration("rest_paused_usec", usec: rest?.pausedUSec)
+        object.text("rest_outcome", rest?.outcome)
+        object.text("rest_source", rest?.source)
+        object.instant("rest_ended_at", usec: rest?.endedAtUSec)
+        return object
     }
 
-    // MARK: CSV
-
-    /// The header row of `csvRow`.
+    /// The header row of `csvRow`: the keys of the JSON, durations in seconds (`_s`).
     public static let csvHeader =
-        "id,time,exercise,reps,weight_kg,failed,timer,rest_planned_s,rest_taken_s,rest_overrun_s,rest_paused_s,rest_outcome,rest_source,rest_ended"
+        "id,done_at,exercise,reps,weight_kg,failed,timer,rest_planned_s,rest_adjust_s,rest_taken_s,rest_overrun_s,"
+        + "rest_paused_s,rest_outcome,rest_source,rest_ended_at"
 
     /// One set as a CSV row (RFC 4180): ISO 8601 UTC times, durations in seconds with
     /// milliseconds, empty cells for what is unknown.
@@ -101,13 +103,12 @@ public enum HistoryFormat {
         ]
         if let rest = set.rest {
             cells += [
-                seconds(rest.finalUSec), rest.takenUSec.map(seconds) ?? "",
-                rest.overrunUSec.map { ($0 < 0 ? "-" : "") + seconds($0.magnitude) } ?? "",
-                seconds(rest.pausedUSec), rest.outcome, csvCell(rest.source),
+                seconds(rest.plannedUSec), signedSeconds(rest.adjustUSec), rest.takenUSec.map(seconds) ?? "",
+                rest.overrunUSec.map(signedSeconds) ?? "", seconds(rest.pausedUSec), rest.outcome, csvCell(rest.source),
                 rest.endedAtUSec.map { TimeFormat.iso8601(usec: $0) } ?? "",
             ]
         } else {
-            cells += ["", "", "", "", "", "", ""]
+            cells += Array(repeating: "", count: 8)
         }
         return cells.joined(separator: ",")
     }
@@ -116,6 +117,11 @@ public enum HistoryFormat {
     static func csvCell(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+
+    /// -1.5 s as "-1.500".
+    static func signedSeconds(_ usec: Int64) -> String {
+        (usec < 0 ? "-" : "") + seconds(usec.magnitude)
     }
 
     /// 161.25 s as "161.250".
@@ -158,17 +164,22 @@ public enum StatsFormat {
         }
     }
 
-    /// `[{"exercise":"Squat","sets":12,"rests":11,"skipped":1,"median_planned_usec":150000000,
-    /// "median_taken_usec":161000000,"median_overrun_usec":11000000}]`; medians null without rests.
+    /// `[{"exercise":"Squat","sets":12,"rests":11,"skipped":1,"median_rest_planned_usec":150000000,
+    /// "median_rest_taken_usec":161000000,"median_rest_overrun_usec":11000000}]`: the medians of
+    /// history's `rest_planned_usec`, `rest_taken_usec` and `rest_overrun_usec`, null without rests.
     public static func json(_ stats: [ExerciseStatsSnapshot]) -> String {
-        "["
-            + stats.map { entry in
-                "{\"exercise\":" + JSONText.quoted(entry.exercise) + ",\"sets\":\(entry.sets),\"rests\":\(entry.rests)"
-                    + ",\"skipped\":\(entry.skipped)"
-                    + ",\"median_planned_usec\":" + (entry.medianPlannedUSec.map { String($0) } ?? "null")
-                    + ",\"median_taken_usec\":" + (entry.medianTakenUSec.map { String($0) } ?? "null")
-                    + ",\"median_overrun_usec\":" + (entry.medianOverrunUSec.map { String($0) } ?? "null") + "}"
-            }.joined(separator: ",") + "]"
+        JSONText.array(
+            stats.map { entry in
+                var object = JSONObject()
+                object.text("exercise", entry.exercise)
+                object.integer("sets", entry.sets)
+                object.integer("rests", entry.rests)
+                object.integer("skipped", entry.skipped)
+                object.duration("median_rest_planned_usec", usec: entry.medianPlannedUSec)
+                object.duration("median_rest_taken_usec", usec: entry.medianTakenUSec)
+                object.duration("median_rest_overrun_usec", signedUSec: entry.medianOverrunUSec)
+                return object
+            })
     }
 }
 

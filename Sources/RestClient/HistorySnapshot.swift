@@ -14,7 +14,9 @@ public struct HistorySet: Sendable, Equatable {
 
     /// The rest after a set.
     public struct Rest: Sendable, Equatable {
+        /// The rest the timer ran with, after add and sub.
         public var plannedUSec: UInt64
+        /// Added minus taken away: the rest first chosen was planned − adjust.
         public var adjustUSec: Int64
         public var pausedUSec: UInt64
         public var source: String
@@ -36,16 +38,11 @@ public struct HistorySet: Sendable, Equatable {
             self.endedAtUSec = endedAtUSec
         }
 
-        /// The rest it ran with: planned, after add and sub.
-        public var finalUSec: UInt64 {
-            adjustUSec >= 0 ? plannedUSec &+ UInt64(adjustUSec) : plannedUSec - min(plannedUSec, adjustUSec.magnitude)
-        }
-
-        /// taken − final, when taken is known.
+        /// taken − planned, when taken is known.
         public var overrunUSec: Int64? {
             guard let takenUSec else { return nil }
-            return takenUSec >= finalUSec
-                ? Int64(clamping: takenUSec - finalUSec) : -Int64(clamping: finalUSec - takenUSec)
+            return takenUSec >= plannedUSec
+                ? Int64(clamping: takenUSec - plannedUSec) : -Int64(clamping: plannedUSec - takenUSec)
         }
     }
 

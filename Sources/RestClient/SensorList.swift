@@ -52,19 +52,21 @@ public enum SensorList {
     }
 
     /// A JSON array of objects: address, alias, paired, connected, reading, battery (null when
-    /// unknown), heart_rate and heart_rate_at_usec (null before a first value).
+    /// unknown), heart_rate and heart_rate_at (null before a first value).
     public static func json(_ sensors: [SensorSnapshot]) -> String {
-        "["
-            + sensors.map { sensor in
-                "{\"address\":" + JSONText.quoted(sensor.address)
-                    + ",\"alias\":" + JSONText.quoted(sensor.alias)
-                    + ",\"paired\":" + String(sensor.paired)
-                    + ",\"connected\":" + String(sensor.connected)
-                    + ",\"reading\":" + String(sensor.reading)
-                    + ",\"battery\":" + (sensor.batteryPercent.map { String($0) } ?? "null")
-                    + ",\"heart_rate\":" + (sensor.heartRate.map { String($0) } ?? "null")
-                    + ",\"heart_rate_at_usec\":" + (sensor.heartRateAtUSec.map { String($0) } ?? "null") + "}"
-            }.joined(separator: ",") + "]"
+        JSONText.array(
+            sensors.map { sensor in
+                var object = JSONObject()
+                object.text("address", sensor.address)
+                object.text("alias", sensor.alias)
+                object.bool("paired", sensor.paired)
+                object.bool("connected", sensor.connected)
+                object.bool("reading", sensor.reading)
+                object.integer("battery", sensor.batteryPercent)
+                object.integer("heart_rate", sensor.heartRate)
+                object.instant("heart_rate_at", usec: sensor.heartRateAtUSec)
+                return object
+            })
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -4,34 +4,35 @@
 ///      "duration_usec":90000000,"warn_usec":0,"remaining_usec":83000000,"started_at":"2026-11-21T21:10:00.000Z",
 ///      "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null}
 ///
-/// Texts are strings ("" when unset); instants are ISO 8601 UTC with milliseconds, or null
-/// when unset; `warn_usec` is the pre-alert (0 when none); `remaining_usec` is computed at `now`,
-/// like the human line; `rest_source` says which rule chose a rest `restctl set` started
-/// (`last_used`, `exercise`, …), null for a timer started otherwise.
+/// `label` and `next` are null when unset; `warn_usec` is the pre-alert (0 when none);
+/// `remaining_usec` is computed at `now`, like the human line; `rest_source` says which rule
+/// chose a rest `restctl set` started (`last_used`, `exercise`, …), null for a timer started
+/// otherwise.
 public enum TimerJSON {
     /// One timer as a JSON object on one line.
     public static func object(_ snapshot: TimerSnapshot, now: UInt64) -> String {
-        "{\"id\":" + JSONText.quoted(snapshot.id)
-            + ",\"state\":" + JSONText.quoted(snapshot.state)
-            + ",\"label\":" + JSONText.quoted(snapshot.label)
-            + ",\"next\":" + JSONText.quoted(snapshot.next)
-            + ",\"notify\":" + (snapshot.notify ? "true" : "false")
-            + ",\"duration_usec\":" + String(snapshot.durationUSec)
-            + ",\"warn_usec\":" + String(snapshot.warnUSec)
-            + ",\"remaining_usec\":" + String(snapshot.remaining(at: now))
-            + ",\"started_at\":" + instant(snapshot.startedAtUSec)
-            + ",\"ends_at\":" + instant(snapshot.endsAtUSec)
-            + ",\"expired_at\":" + instant(snapshot.expiredAtUSec)
-            + ",\"rest_source\":" + (snapshot.restSource.isEmpty ? "null" : JSONText.quoted(snapshot.restSource))
-            + "}"
+        json(snapshot, now: now).text
     }
 
     /// Timers as a JSON array on one line; `[]` when there are none.
     public static func array(_ snapshots: [TimerSnapshot], now: UInt64) -> String {
-        "[" + snapshots.map { object($0, now: now) }.joined(separator: ",") + "]"
+        JSONText.array(snapshots.map { json($0, now: now) })
     }
 
-    private static func instant(_ usec: UInt64) -> String {
-        usec == 0 ? "null" : "\"" + TimeFormat.iso8601(usec: usec) + "\""
+    static func json(_ snapshot: TimerSnapshot, now: UInt64) -> JSONObject {
+        var object = JSONObject()
+        object.text("id", snapshot.id)
+        object.text("state", snapshot.state)
+        object.text("label", snapshot.label)
+        object.text("next", snapshot.next)
+        object.bool("notify", snapshot.notify)
+        object.duration("duration_usec", usec: snapshot.durationUSec)
+        object.duration("warn_usec", usec: snapshot.warnUSec)
+        object.duration("remaining_usec", usec: snapshot.remaining(at: now))
+        object.instant("started_at", usec: snapshot.startedAtUSec)
+        object.instant("ends_at", usec: snapshot.endsAtUSec)
+        object.instant("expired_at", usec: snapshot.expiredAtUSec)
+        object.text("rest_source", snapshot.restSource)
+        return object
     }
 }

@@ -33,8 +33,10 @@ public enum WatchFormat: String, CaseIterable, Sendable {
             if !state.live.isEmpty { line += " | " + LiveFieldsText.text(state.live) }
             return line
         case .json:
-            return "{\"timer\":" + (state.timer.map { TimerJSON.object($0, now: now) } ?? "null")
-                + ",\"live\":" + LiveFieldsText.json(state.live) + "}"
+            var object = JSONObject()
+            object.raw("timer", state.timer.map { TimerJSON.object($0, now: now) })
+            object.raw("live", LiveFieldsText.json(state.live))
+            return object.text
         case .waybar:
             let kind = JSONText.quoted(BarText.kind(state.timer))
             return "{\"text\":" + JSONText.quoted(Markup.escaped(BarText.line(state, now: now)))

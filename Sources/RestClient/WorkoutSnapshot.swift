@@ -70,14 +70,21 @@ public struct WorkoutSnapshot: Sendable, Equatable {
         return summary.line
     }
 
+    /// `{"active":true,"name":"Push day","exercise":"Dip","set_index":2,"exercise_sets":3,
+    /// "sets_done":5,"sets_planned":14,"started_at":"…","summary":{…}|null}`; without a workout
+    /// in progress every key but `active` and `summary` is null.
     public var json: String {
-        var fields = [
-            "\"active\":\(active)", "\"name\":\(JSONText.quoted(name))", "\"exercise\":\(JSONText.quoted(exercise))",
-            "\"set_index\":\(setIndex)", "\"exercise_sets\":\(exerciseSets)", "\"sets_done\":\(setsDone)",
-            "\"sets_planned\":\(setsPlanned)", "\"started_at_usec\":\(startedAtUSec)",
-        ]
-        if let summary { fields.append("\"summary\":" + summary.json) }
-        return "{" + fields.joined(separator: ",") + "}"
+        var object = JSONObject()
+        object.bool("active", active)
+        object.text("name", active ? name : nil)
+        object.text("exercise", active ? exercise : nil)
+        object.integer("set_index", active ? setIndex : nil)
+        object.integer("exercise_sets", active && exerciseSets > 0 ? exerciseSets : nil)
+        object.integer("sets_done", active ? setsDone : nil)
+        object.integer("sets_planned", active ? setsPlanned : nil)
+        object.instant("started_at", usec: active ? startedAtUSec : nil)
+        object.raw("summary", summary?.jsonObject.text)
+        return object.text
     }
 }
 
@@ -93,12 +100,20 @@ extension WorkoutSnapshot.Summary {
             + "\(TimeFormat.elapsed(usec: summary.medianRestUSec))"
     }
 
-    public var json: String {
-        "{\"name\":\(JSONText.quoted(name)),\"started_at_usec\":\(startedAtUSec),"
-            + "\"ended_at_usec\":\(endedAtUSec),\"duration_usec\":\(durationUSec),"
-            + "\"sets_done\":\(setsDone),\"sets_planned\":\(setsPlanned),"
-            + "\"volume_kg\":\(volumeKg),\"total_rest_usec\":\(totalRestUSec),"
-            + "\"median_rest_usec\":\(medianRestUSec),\"abandoned\":\(abandoned)}"
+    /// The last workout's summary: `rest_taken` is of the rests that ended during it.
+    public var jsonObject: JSONObject {
+        var object = JSONObject()
+        object.text("name", name)
+        object.instant("started_at", usec: startedAtUSec)
+        object.instant("ended_at", usec: endedAtUSec)
+        object.duration("duration_usec", usec: durationUSec)
+        object.integer("sets_done", setsDone)
+        object.integer("sets_planned", setsPlanned)
+        object.number("volume_kg", volumeKg)
+        object.duration("total_rest_taken_usec", usec: totalRestUSec)
+        object.duration("median_rest_taken_usec", usec: medianRestUSec)
+        object.bool("abandoned", abandoned)
+        return object
     }
 }
 

@@ -89,7 +89,7 @@ struct RestctlTests {
         let object = try #require(jsonObject(json.stdout), "\(json)")
         #expect(object["duration_usec"] as? Int == 90_000_000, "\(json)")
         #expect(object["notify"] as? Bool == false, "\(json)")
-        #expect(object["label"] as? String == "" && object["next"] as? String == "", "\(json)")
+        #expect(object["label"] is NSNull && object["next"] is NSNull, "unset texts are null: \(json)")
         #expect(daemon.run("status").status == 1, "the default timer was not started")
     }
 
@@ -200,12 +200,12 @@ struct RestctlTests {
         #expect(array.map { $0["id"] as? String } == ["a", "plank_2"], "\(json)")
         #expect(array.map { $0["remaining_usec"] as? Int } == [Int(nap), Int(plank)], "\(json)")
         #expect(array.map { $0["state"] as? String } == ["paused", "paused"], "\(json)")
-        #expect(array.map { $0["label"] as? String } == ["Nap", ""], "\(json)")
-        #expect(array.map { $0["next"] as? String } == ["", "Rows"], "\(json)")
+        #expect(array.map { $0["label"] as? String } == ["Nap", nil] && array[1]["label"] is NSNull, "\(json)")
+        #expect(array.map { $0["next"] as? String } == [nil, "Rows"] && array[0]["next"] is NSNull, "\(json)")
         #expect(array.map { $0["duration_usec"] as? Int } == [3_723_000_000, 120_000_000], "\(json)")
         #expect(
             json.stdout.hasPrefix(
-                #"[{"id":"a","state":"paused","label":"Nap","next":"","notify":true,"duration_usec":3723000000,"#),
+                #"[{"id":"a","state":"paused","label":"Nap","next":null,"notify":true,"duration_usec":3723000000,"#),
             "\(json)")
     }
 
@@ -216,7 +216,7 @@ struct RestctlTests {
         #expect(daemon.run("start", "90", "--label", label).succeeded, "\(daemon.log())")
         #expect(daemon.run("pause").succeeded)
         let json = daemon.run("status", "--json")
-        #expect(json.stdout.contains(#""label":"say \"hi\" \\ Étirement ☕","next":"","#), "\(json)")
+        #expect(json.stdout.contains(#""label":"say \"hi\" \\ Étirement ☕","next":null,"#), "\(json)")
         #expect(jsonObject(json.stdout)?["label"] as? String == label, "\(json)")
         #expect(daemon.run("status").stdout.hasSuffix("  \(label)\n"))
     }
@@ -225,7 +225,7 @@ struct RestctlTests {
     func jsonEverywhere() throws {
         let daemon = try Fixture()
         let object =
-            #"\{"id":"default","state":"(running|paused)","label":"Squat","next":"","notify":true,"duration_usec":\d+,"#
+            #"\{"id":"default","state":"(running|paused)","label":"Squat","next":null,"notify":true,"duration_usec":\d+,"#
             + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null,"rest_source":null\}\n"#
         for args in [
             ["start", "90", "--label", "Squat", "--json"], ["pause", "--json"], ["add", "30", "--json"],

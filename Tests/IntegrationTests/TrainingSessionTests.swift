@@ -88,7 +88,7 @@ struct TrainingSessionTests {
 
         #expect(
             gym.set("--exercise", "Bench press", "--reps", "8", "--weight", "60")
-                .contains(#""label":"Bench press","next":"","notify":true,"duration_usec":90000000"#))
+                .contains(#""label":"Bench press","next":null,"notify":true,"duration_usec":90000000"#))
         #expect(restctl(gym.bus, "status", "--json").stdout.contains(#""rest_source":"default"}"#))
         #expect(restctl(gym.bus, "add", "15").succeeded)
         // No --exercise: the previous set's; the rest last used for it is 90 s + 15 s.
@@ -301,7 +301,7 @@ struct TrainingSessionTests {
         #expect(csv.first == HistoryFormat.csvHeader)
         #expect(csv.count == 3)
         let iso =
-            #/^1,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,Squat,5,102.5,false,default,180\.000,\d+\.\d{3},-\d+\.\d{3},0\.000,completed,exercise,\d{4}-\d\d-\d\dT/#
+            #/^1,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,Squat,5,102.5,false,default,180\.000,0\.000,\d+\.\d{3},-\d+\.\d{3},0\.000,completed,exercise,\d{4}-\d\d-\d\dT/#
         #expect(csv[1].contains(iso), "\(csv)")
         #expect(
             csv[2].contains(#",2,"#) == false && csv[2].hasPrefix("2,")
@@ -310,8 +310,8 @@ struct TrainingSessionTests {
 
         let json = restctl(gym.bus, "history", "--json", "--exercise", "squat").stdout
         #expect(
-            json.hasPrefix(#"[{"id":1,"timer":"default","at":""#)
-                && json.contains(#""exercise":"Squat","reps":5,"weight_kg":102.5"#)
+            json.hasPrefix(#"[{"id":1,"done_at":""#)
+                && json.contains(#""exercise":"Squat","reps":5,"weight_kg":102.5,"failed":false,"timer":"default""#)
                 && !json.contains("Bench"), "\(json)")
         let dayAfterTomorrow = LocalTime.date(ofUSec: RunningDaemon.realtimeNow() + 2 * 86_400_000_000)
         #expect(restctl(gym.bus, "history", "--since", dayAfterTomorrow).stdout.isEmpty)

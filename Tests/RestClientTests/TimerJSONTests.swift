@@ -17,7 +17,7 @@ struct TimerJSONTests {
     func paused() {
         #expect(
             TimerJSON.object(pausedTimer(label: "", next: ""), now: t0 + 3_600 * second) == #"""
-                {"id":"default","state":"paused","label":"","next":"","notify":false,\#
+                {"id":"default","state":"paused","label":null,"next":null,"notify":false,\#
                 "duration_usec":90000000,"warn_usec":0,"remaining_usec":61200000,"started_at":"2026-11-21T21:10:00.000Z",\#
                 "ends_at":null,"expired_at":null,"rest_source":null}
                 """#)
@@ -38,7 +38,7 @@ struct TimerJSONTests {
         let blank = TimerSnapshot(id: "x", state: "paused", durationUSec: 0)
         #expect(
             TimerJSON.object(blank, now: t0) == #"""
-                {"id":"x","state":"paused","label":"","next":"","notify":true,"duration_usec":0,\#
+                {"id":"x","state":"paused","label":null,"next":null,"notify":true,"duration_usec":0,\#
                 "warn_usec":0,"remaining_usec":0,"started_at":null,"ends_at":null,"expired_at":null,"rest_source":null}
                 """#)
     }

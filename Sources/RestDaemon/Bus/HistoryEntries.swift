@@ -45,9 +45,12 @@ enum HistoryEntries {
 
     static func rest(_ rest: RestRecord) -> DBusValue { dictionary(self.rest(rest, withSetFields: true)) }
 
+    /// `planned_usec` is the rest the timer ran with, after add and sub (`adjust_usec`), as in
+    /// Stats and restctl's JSON and CSV: "planned" means one thing everywhere.
     private static func rest(_ rest: RestRecord, withSetFields: Bool) -> Fields {
         var fields: Fields = [
-            (HistoryKey.plannedUSec, .uint64(rest.plannedUSec)), (HistoryKey.adjustUSec, .int64(rest.adjustUSec)),
+            (HistoryKey.plannedUSec, .uint64(rest.finalUSec(limits: .standard))),
+            (HistoryKey.adjustUSec, .int64(rest.adjustUSec)),
             (HistoryKey.pausedUSec, .uint64(rest.pausedUSec)), (HistoryKey.source, .string(rest.source)),
             (HistoryKey.outcome, .string(rest.outcome?.rawValue ?? HistoryKey.openOutcome)),
         ]

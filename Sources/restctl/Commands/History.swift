@@ -86,7 +86,7 @@ extension Restctl {
                     try client.workoutSummaries(sinceUSec: since, untilUSec: until)
                 }
                 if json {
-                    print("[" + summaries.map(\.json).joined(separator: ",") + "]")
+                    print(JSONText.array(summaries.map(\.jsonObject)))
                 } else {
                     for summary in summaries {
                         print(TimeFormat.localMinute(usec: summary.endedAtUSec) + "  " + summary.line)
