@@ -7,6 +7,8 @@
 # generate-manual drops every non-ASCII character (…, →, ♥ in restctl's help), so it reads the
 # help through a filter that writes each one as an ASCII placeholder (@u2026@), and the page
 # gets them back as groff glyphs (\[u2026]), which man renders in any locale.
+# EXIT STATUS is the README's table of restctl's exit statuses (the tests hold that table to
+# restctl's own, ExitStatus.swift), in place of generate-manual's generic ".Ex -std".
 
 set -euo pipefail
 swift=$1 date=$2 output=$3
@@ -22,4 +24,12 @@ printf '#!/bin/sh\n"%s" "$@" | perl -CS -pe '"'"'s/([^\\x00-\\x7F])/sprintf("\\@
   "$bin/$program" >"$work/$program"
 chmod +x "$work/$program"
 "$bin/generate-manual" "$work/$program" --date "$date" --output-directory "$work" >/dev/null
-sed 's/^$/.Pp/' "$work/$program.1" | perl -pe 's/\@u([0-9A-F]{4,6})\@/\\[u$1]/g' >"$output/$program.1"
+readme=$(dirname "$0")/../README.md
+{
+  echo '.Bl -tag -width Ds'
+  sed -n 's/^  | \([0-9][0-9]*\) | \(.*\) |$/.It \1\n\2/p' "$readme"
+  echo '.El'
+} >"$work/exit-status"
+grep -q '^\.It 76$' "$work/exit-status" || { echo "generate-man.sh: no exit status table in $readme" >&2; exit 1; }
+sed 's/^$/.Pp/' "$work/$program.1" | perl -pe 's/\@u([0-9A-F]{4,6})\@/\\[u$1]/g' \
+  | sed -e "/^\.Ex -std\$/{r $work/exit-status" -e 'd}' >"$output/$program.1"

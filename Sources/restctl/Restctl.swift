@@ -19,9 +19,8 @@ struct Restctl: ParsableCommand {
             m, s (90s, 2m, 1m30s, 1h2m3s) or a clock time (1:30 is m:ss, 1:02:03 is \
             h:mm:ss); a rest is 1 s to 24 h. Commands that print a timer take --json.
 
-            Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage \
-            error, 69 when restd cannot be reached, 76 when its reply makes no sense.
-            """,
+
+            """ + ExitStatus.helpText,
         subcommands: [
             Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
             Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self,
@@ -46,7 +45,7 @@ struct Restctl: ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let sentence = UsageErrors.unknownCommand(in: arguments) ?? UsageErrors.misplacedVersion(in: arguments) {
             UsageErrors.write(sentence, usage: UsageErrors.usage(of: arguments))
-            Glibc.exit(64)
+            Glibc.exit(ExitStatus.usage.rawValue)
         }
         let status: Int32
         do {
@@ -57,7 +56,7 @@ struct Restctl: ParsableCommand {
             // Whatever was printed before the failure comes first.
             fflush(nil)
             StandardError.write(failure.lines)
-            status = failure.exitCode
+            status = failure.exitStatus.rawValue
         } catch {
             fflush(nil)
             status = UsageErrors.report(error, arguments: arguments)

@@ -46,12 +46,12 @@ struct RestctlError: Error, CustomStringConvertible {
         }
     }
 
-    var exitCode: Int32 {
+    var exitStatus: ExitStatus {
         switch kind {
-        case .usage: 64
-        case .unavailable: 69
-        case .refused, .failed: 1
-        case .badReply: 76
+        case .usage: .usage
+        case .unavailable: .unavailable
+        case .refused, .failed: .refused
+        case .badReply: .badReply
         }
     }
 

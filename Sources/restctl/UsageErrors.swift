@@ -1,4 +1,5 @@
 import ArgumentParser
+import RestClient
 import RestCore
 
 /// restctl's one style for mistakes on the command line: `restctl: ` and one sentence saying
@@ -96,7 +97,7 @@ enum UsageErrors {
         }
         if let sentence = unknownOption(in: arguments) {
             write(sentence, usage: usage(of: arguments))
-            return 64
+            return ExitStatus.usage.rawValue
         }
         let message = Restctl.message(for: error)
         if code == .validationFailure, message.hasPrefix("The value ") {
@@ -111,7 +112,7 @@ enum UsageErrors {
             // A `RestctlError(.usage)` from a validate(): a value that cannot be used.
             write(message, usage: [])
         }
-        return 64
+        return ExitStatus.usage.rawValue
     }
 
     /// Writes `restctl: sentence` and the usage lines, if any, to stderr.

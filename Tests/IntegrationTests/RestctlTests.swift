@@ -414,8 +414,9 @@ struct RestctlTests {
                 m, s (90s, 2m, 1m30s, 1h2m3s) or a clock time (1:30 is m:ss, 1:02:03 is
                 h:mm:ss); a rest is 1 s to 24 h. Commands that print a timer take --json.
 
-                Exit status: 0 on success, 1 when restd refuses the request, 64 for a usage
-                error, 69 when restd cannot be reached, 76 when its reply makes no sense.
+                Exit status: 0 success; 1 refused by restd; 64 a usage error; 69 restd
+                unreachable; 76 a reply that makes no sense (restctl(1) says when each is
+                given).
 
                 USAGE: restctl <subcommand>
 
