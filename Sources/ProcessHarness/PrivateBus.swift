@@ -48,7 +48,7 @@ public final class PrivateBus: @unchecked Sendable {
         guard let daemon = ChildEnvironment.which("dbus-daemon") ?? ChildEnvironment.which("/usr/bin/dbus-daemon")
         else {
             throw ProcessHarnessError(
-                "dbus-daemon not found in PATH (Debian package dbus-daemon; `make deps` installs it)")
+                "dbus-daemon not found in PATH (Debian package dbus-daemon; 'make deps' installs it)")
         }
         let log = try openLogFile(logPath)
         defer { close(log) }

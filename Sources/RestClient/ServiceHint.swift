@@ -19,13 +19,13 @@ public enum ServiceHint {
 
     /// How to start restd: "`systemctl --user start restd`", or running it by hand.
     public static var startRestd: String {
-        underSystemd ? "`systemctl --user start restd`" : "run `restd` (in another terminal, or as `restd &`)"
+        underSystemd ? "'systemctl --user start restd'" : "run 'restd' (in another terminal, or as 'restd &')"
     }
 
     /// How to get a session bus.
     public static var startBus: String {
         underSystemd
-            ? "start it with `systemctl --user start dbus.socket`"
-            : "set DBUS_SESSION_BUS_ADDRESS to your session's bus, or start one with `dbus-run-session -- $SHELL`"
+            ? "start it with 'systemctl --user start dbus.socket'"
+            : "set DBUS_SESSION_BUS_ADDRESS to your session's bus, or start one with 'dbus-run-session -- $SHELL'"
     }
 }

@@ -22,6 +22,8 @@ public struct WorkoutSnapshot: Sendable, Equatable {
     public var setIndex: UInt32
     /// The current exercise's sets, from the plan (0 when none).
     public var exerciseSets: UInt32
+    /// The plan's exercises, in its order.
+    public var planExercises: [String]
     public var setsPlanned: UInt32
     public var setsDone: UInt32
     public var startedAtUSec: UInt64
@@ -42,6 +44,7 @@ public struct WorkoutSnapshot: Sendable, Equatable {
         setsDone = uint32(try value(WorkoutProperty.setsDone))
         startedAtUSec = try value(WorkoutProperty.startedAtUSec).uint64 ?? 0
         let plan = try value(WorkoutProperty.plan).arrayElements?.compactMap(\.vardictEntries) ?? []
+        planExercises = plan.compactMap { $0[WorkoutKey.name]?.unwrapped.string }
         let current = plan.first { $0[WorkoutKey.name]?.unwrapped.string == exercise }
         exerciseSets = uint32(current?[WorkoutKey.sets])
         summary = Self.summary(try value(WorkoutProperty.summary).vardictEntries ?? [:])

@@ -63,8 +63,8 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
         let subject = "\(role.name) \(MessageText.quoted(text)) is negative"
         switch role {
         case .rest, .setRest: throw RestctlError(.usage, "\(subject); give a rest of \(range(limits))")
-        case .added: throw RestctlError(.usage, "\(subject); to take time off, use `restctl sub \(amount)`")
-        case .taken: throw RestctlError(.usage, "\(subject); to add time, use `restctl add \(amount)`")
+        case .added: throw RestctlError(.usage, "\(subject); to take time off, use 'restctl sub \(amount)'")
+        case .taken: throw RestctlError(.usage, "\(subject); to add time, use 'restctl add \(amount)'")
         case .warning: throw RestctlError(.usage, "\(subject); give how long before the end to warn, as in 10s")
         }
     }

@@ -151,12 +151,12 @@ enum UsageErrors {
 
     /// Words people try for what restctl calls otherwise.
     private static let synonyms: [String: String] = [
-        "stop": "to end a timer, use `restctl cancel`; to pause it, `restctl pause`",
-        "rm": "to remove a timer, use `restctl cancel`",
-        "remove": "to remove a timer, use `restctl cancel`",
-        "delete": "to remove a timer, use `restctl cancel`",
-        "kill": "to end a timer, use `restctl cancel`",
-        "end": "to end a timer, use `restctl cancel`; to end a live activity, `restctl live --end`",
+        "stop": "to end a timer, use 'restctl cancel'; to pause it, 'restctl pause'",
+        "rm": "to remove a timer, use 'restctl cancel'",
+        "remove": "to remove a timer, use 'restctl cancel'",
+        "delete": "to remove a timer, use 'restctl cancel'",
+        "kill": "to end a timer, use 'restctl cancel'",
+        "end": "to end a timer, use 'restctl cancel'; to end a live activity, 'restctl live --end'",
         "ls": "did you mean 'list'?",
         "show": "did you mean 'status'?",
         "get": "did you mean 'status'?",

@@ -54,7 +54,7 @@ func serve(_ commandLine: RestdCommandLine) -> Int32 {
         ).configuration
     } catch {
         for problem in error.problems { logger.critical("\(problem)") }
-        logger.critical("refusing to start with a broken configuration; `restd --check-config` checks a fix")
+        logger.critical("refusing to start with a broken configuration; 'restd --check-config' checks a fix")
         // Shown by `systemctl --user status restd` after the exit, journal or not.
         ServiceManager.notify("STATUS=" + error.problems.map(\.description).joined(separator: "; "))
         return RestdExit.configurationProblem

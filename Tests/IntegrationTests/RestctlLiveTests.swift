@@ -21,7 +21,7 @@ import Darwin
 struct RestctlLiveTests {
     static let notRunning =
         "restd is not running on the session bus; start it: "
-        + "run `restd` (in another terminal, or as `restd &`)"
+        + "run 'restd' (in another terminal, or as 'restd &')"
 
     // MARK: live
 
@@ -172,7 +172,7 @@ struct RestctlLiveTests {
         #expect(termination == .exited(69), "\(String(describing: termination)): \(readAll(errors))")
         #expect(
             readAll(errors) == refused + "restctl: after line 2: restd stopped, and the live fields sent went with it; "
-                + "send them again once it runs: run `restd` (in another terminal, or as `restd &`)\n",
+                + "send them again once it runs: run 'restd' (in another terminal, or as 'restd &')\n",
             "\(readAll(errors))")
     }
 

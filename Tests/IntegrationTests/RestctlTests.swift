@@ -370,7 +370,7 @@ struct RestctlTests {
         #expect(result.status == 69 && result.stdout.isEmpty, "\(result)")
         #expect(
             result.stderr == "restctl: restd is not running on the session bus; start it: "
-                + "run `restd` (in another terminal, or as `restd &`)\n", "\(result)")
+                + "run 'restd' (in another terminal, or as 'restd &')\n", "\(result)")
     }
 
     @Test("no bus at all: one sentence on stderr, exit 69")

@@ -40,19 +40,19 @@ struct RestctlUsageTests {
     @Test(
         "negative numbers reach the duration parser and its sentence",
         arguments: [
-            (["add", "-5"], #"duration "-5" is negative; to take time off, use `restctl sub 5`"#),
+            (["add", "-5"], #"duration "-5" is negative; to take time off, use 'restctl sub 5'"#),
             (
                 ["add", "-1:30", "--id", "x"],
-                #"duration "-1:30" is negative; to take time off, use `restctl sub 1:30`"#
+                #"duration "-1:30" is negative; to take time off, use 'restctl sub 1:30'"#
             ),
-            (["sub", "--id", "x", "-2m"], #"duration "-2m" is negative; to add time, use `restctl add 2m`"#),
+            (["sub", "--id", "x", "-2m"], #"duration "-2m" is negative; to add time, use 'restctl add 2m'"#),
             (["start", "-5"], #"duration "-5" is negative; give a rest of 1 s to 24 h"#),
             (["start", "--wait", "-5"], #"duration "-5" is negative; give a rest of 1 s to 24 h"#),
             (
                 ["start", "90", "--warn", "-5"],
                 #"--warn "-5" is negative; give how long before the end to warn, as in 10s"#
             ),
-            (["add", "--", "-5"], #"duration "-5" is negative; to take time off, use `restctl sub 5`"#),
+            (["add", "--", "-5"], #"duration "-5" is negative; to take time off, use 'restctl sub 5'"#),
             (["watch", "--rate", "-1"], "--rate -1 is out of range: give 0.01 to 20 updates per second"),
         ])
     func negativeNumbers(args: [String], sentence: String) throws {
@@ -79,7 +79,7 @@ struct RestctlUsageTests {
             (["pause", "--all"], "restctl: unknown option '--all'\n"),
             (
                 ["stop"],
-                "restctl: unknown command 'stop'; to end a timer, use `restctl cancel`; to pause it, `restctl pause`\n"
+                "restctl: unknown command 'stop'; to end a timer, use 'restctl cancel'; to pause it, 'restctl pause'\n"
                     + "Usage: restctl <subcommand>\n  See 'restctl --help' for more information.\n"
             ),
             (
@@ -259,7 +259,7 @@ struct RestctlUsageTests {
         #expect(plain.status == 69, "\(plain)")
         #expect(
             plain.stderr == "restctl: restd is not running on the session bus; start it: "
-                + "run `restd` (in another terminal, or as `restd &`)\n", "\(plain)")
+                + "run 'restd' (in another terminal, or as 'restd &')\n", "\(plain)")
         // A user manager listens on $XDG_RUNTIME_DIR/systemd/private.
         let socket = try boundSocket(at: runtime.path("systemd/private"))
         defer { close(socket) }
@@ -267,7 +267,7 @@ struct RestctlUsageTests {
         #expect(managed.status == 69, "\(managed)")
         #expect(
             managed.stderr
-                == "restctl: restd is not running on the session bus; start it: `systemctl --user start restd`\n",
+                == "restctl: restd is not running on the session bus; start it: 'systemctl --user start restd'\n",
             "\(managed)")
     }
 
@@ -285,7 +285,7 @@ struct RestctlUsageTests {
         #expect(
             result.stderr.hasSuffix(
                 "); set DBUS_SESSION_BUS_ADDRESS to your session's bus, "
-                    + "or start one with `dbus-run-session -- $SHELL`\n"), "\(result)")
+                    + "or start one with 'dbus-run-session -- $SHELL'\n"), "\(result)")
         #expect(!result.stderr.contains("make run"), "\(result)")
     }
 

@@ -89,7 +89,7 @@ struct RestctlWaitTests {
         #expect(
             wait.errors()
                 == "restctl: restd stopped before the rest was over; the timer is kept, and restd takes it up "
-                + "again when it starts: run `restd` (in another terminal, or as `restd &`)\n", "\(wait.errors())")
+                + "again when it starts: run 'restd' (in another terminal, or as 'restd &')\n", "\(wait.errors())")
     }
 
     @Test(

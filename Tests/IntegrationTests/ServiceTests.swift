@@ -197,7 +197,7 @@ struct ServiceTests {
     @Test("systemd-analyze verify accepts the unit, with ExecStart= pointed at the built restd")
     func unitVerifies() throws {
         guard ChildEnvironment.which("systemd-analyze") != nil else {
-            Issue.record("systemd-analyze not found (Debian package systemd; `make deps` installs it)")
+            Issue.record("systemd-analyze not found (Debian package systemd; 'make deps' installs it)")
             return
         }
         let directory = try TempDirectory(prefix: "restd-unit")

@@ -178,6 +178,24 @@ struct TrainingSessionTests {
 
     // MARK: The rules, through clients nobody here wrote
 
+    @Test("a new exercise a typo away from a known one: recorded, with a did-you-mean on stderr; a plan's likewise")
+    func likelyTypo() throws {
+        let gym = try Gym()
+        let typo = restctl(gym.bus, "set", "--exercise", "Sqaut", "--reps", "5")
+        #expect(typo.succeeded && typo.stdout.hasPrefix("default  running  "), "\(typo)")
+        #expect(typo.stderr == "restctl: \"Sqaut\" is a new exercise; did you mean 'Squat'?\n", "\(typo)")
+        for name in ["Sqaut", "squat", "Lunge"] {
+            let set = restctl(gym.bus, "set", "--exercise", name)
+            #expect(set.succeeded && set.stderr.isEmpty, "known now, or not near another: \(set)")
+        }
+        _ = try gym.config.directory.write(
+            "restd/workouts/legs.toml",
+            "name = \"Legs\"\n[[exercise]]\nname = \"Curll\"\nsets = 2\n[[exercise]]\nname = \"Lunge\"\nsets = 2\n")
+        let start = restctl(gym.bus, ["workout", "start", "legs"], environment: ["XDG_CONFIG_HOME": gym.config.path])
+        #expect(start.succeeded, "\(start)")
+        #expect(start.stderr == "restctl: \"Curll\" is a new exercise; did you mean 'Curl'?\n", "\(start)")
+    }
+
     @Test("busctl's CompleteSet: each rule, the reply (o, t, s), Skip, and the history through gdbus")
     func rulesThroughBusctlAndGdbus() throws {
         let gym = try Gym()

@@ -46,3 +46,21 @@ import Testing
         #expect(Set(starts).count == 1, "\(lines)")
     }
 }
+
+@Suite struct ExerciseNamesTests {
+    static let known = ["Squat", "Bench press", "Row"]
+
+    @Test(arguments: [
+        ("Sqaut", "Squat"), ("squats", "Squat"), ("Bench pres", "Bench press"), ("Rwo", "Row"), ("Bench", nil),
+        ("Squat", nil), (" SQUAT ", nil), ("Lunge", nil), ("Rows", "Row"), ("Raw", "Row"), ("Rum", nil),
+    ])
+    func likelyMeant(typed: String, meant: String?) {
+        #expect(ExerciseNames.likelyMeant(typed, known: Self.known) == meant)
+    }
+
+    @Test func oneNotePerName() {
+        #expect(
+            ExerciseNames.notes(for: ["Sqaut", "sqaut", "Lunge"], known: Self.known)
+                == ["\"Sqaut\" is a new exercise; did you mean 'Squat'?"])
+    }
+}

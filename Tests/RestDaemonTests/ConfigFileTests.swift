@@ -375,8 +375,10 @@ struct ConfigFileTests {
         #expect(training.workoutAbandonAfterUSec == 2 * 3_600_000_000)
         #expect(RestdConfiguration().trainingSettings.workoutAbandonAfterUSec == 12 * 3_600_000_000)
         #expect(training.categories == ["compound": 150_000_000, "isolation": 75_000_000])
-        #expect(training.exercises["squat"] == .init(restUSec: 180_000_000, failedRestUSec: 240_000_000, sets: 5))
-        #expect(training.exercises["curl"] == .init(category: "isolation"))
+        #expect(
+            training.exercises["squat"]
+                == .init(name: "Squat", restUSec: 180_000_000, failedRestUSec: 240_000_000, sets: 5))
+        #expect(training.exercises["curl"] == .init(name: "Curl", category: "isolation"))
         #expect(training.defaultDurationUSec == config.defaultDurationUSec)
         #expect(
             ConfigKey.changedKeys(from: RestdConfiguration(), to: config)

@@ -3,6 +3,8 @@
 public struct TrainingSettings: Sendable, Equatable {
     /// What one exercise's table says; every field optional.
     public struct Exercise: Sendable, Equatable {
+        /// The name as the configuration writes it (the settings are keyed by `ExerciseName.key`).
+        public var name: String
         /// `rest`: this exercise's rest, whatever was used last time.
         public var restUSec: USec?
         /// `failed_rest`: the rest after a failed set.
@@ -12,7 +14,11 @@ public struct TrainingSettings: Sendable, Equatable {
         /// `sets`: how many sets are planned (the live activity's progress_total).
         public var sets: Int?
 
-        public init(restUSec: USec? = nil, failedRestUSec: USec? = nil, category: String? = nil, sets: Int? = nil) {
+        public init(
+            name: String = "", restUSec: USec? = nil, failedRestUSec: USec? = nil, category: String? = nil,
+            sets: Int? = nil
+        ) {
+            self.name = name
             self.restUSec = restUSec
             self.failedRestUSec = failedRestUSec
             self.category = category

@@ -102,7 +102,7 @@ enum HistoryObject {
             entries[exercise.key] = entry
         }
         for (key, configured) in settings.exercises {
-            var entry = entries[key] ?? [HistoryKey.name: .string(key), HistoryKey.sets: .uint32(0)]
+            var entry = entries[key] ?? [HistoryKey.name: .string(configured.name), HistoryKey.sets: .uint32(0)]
             if let rest = configured.restUSec { entry[HistoryKey.overrideUSec] = .uint64(rest) }
             if let rest = configured.failedRestUSec { entry[HistoryKey.failedRestUSec] = .uint64(rest) }
             if let category = configured.category { entry[HistoryKey.category] = .string(category) }

@@ -105,7 +105,7 @@ enum TrainingConfig {
                         "\(label) must be a table ([\(label)]), found \(entry.typeDescription)", line: entry.line))
                 continue
             }
-            var exercise = TrainingSettings.Exercise()
+            var exercise = TrainingSettings.Exercise(name: name.display)
             for (key, field) in fields.entries {
                 do throws(ConfigValueError) {
                     switch key {

@@ -6,7 +6,7 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "cancel",
             abstract: "Remove a timer, or every timer with --all.",
-            discussion: "Prints nothing. `restctl clear` removes only the timers that are over.")
+            discussion: "Prints nothing. 'restctl clear' removes only the timers that are over.")
 
         @OptionGroup var timer: TimerSelection
 

@@ -89,8 +89,13 @@ extension Restctl {
         func run() throws {
             let id = try timer.timerID()
             let set = try input()
+            var notes: [String] = []
             let result = Result { () throws(RestctlError) in
                 try RestdConnection.withClient { client throws(ClientError) -> String in
+                    // Asked before the set makes its exercise known.
+                    if let exercise = set.exercise {
+                        notes = ExerciseNames.notes(for: [exercise], known: try client.exerciseNames())
+                    }
                     let done = try client.completeSet(
                         id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
                         failed: set.failed, restUSec: set.restUSec)
@@ -114,6 +119,8 @@ extension Restctl {
                 throw RestctlError(.usage, failure.message)
             }
             print(try result.get())
+            // The set is recorded either way: a likely typo is a note after it, not a refusal.
+            StandardError.write(notes.map { "restctl: \($0)\n" }.joined())
         }
     }
 

@@ -10,7 +10,7 @@ extension Restctl {
 
         @OptionGroup var output: OutputFormat
 
-        @Flag(help: "Only the timers that are over (those `restctl clear` removes).")
+        @Flag(help: "Only the timers that are over (those 'restctl clear' removes).")
         var expired = false
 
         func run() throws {

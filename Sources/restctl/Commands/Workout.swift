@@ -57,11 +57,14 @@ extension Restctl {
                         "no workout plan \(MessageText.quoted(plan)) in \(Workout.plansDirectory); "
                             + "'restctl workout list' shows the plans there")
                 }
-                let status = try RestdConnection.withClient { client throws(ClientError) in
+                let (status, known) = try RestdConnection.withClient { client throws(ClientError) in
                     try client.startWorkout(path)
-                    return try client.workoutStatus()
+                    return (try client.workoutStatus(), try client.exerciseNames())
                 }
                 print(status.line)
+                // The plan is started either way: a likely typo in it is a note, not a refusal.
+                StandardError.write(
+                    ExerciseNames.notes(for: status.planExercises, known: known).map { "restctl: \($0)\n" }.joined())
             }
         }
 

@@ -31,7 +31,7 @@ final class BenchContext {
         restctl = directory + "/restctl"
         restdIsOwnBuild = self.restd == directory + "/restd"
         for binary in [self.restd, restctl] where access(binary, X_OK) != 0 {
-            throw BenchError("\(binary) was not found: build the whole package (`swift build`)")
+            throw BenchError("\(binary) was not found: build the whole package ('swift build')")
         }
     }
 

@@ -55,8 +55,8 @@ enum BuildProducts {
             if access(candidate, X_OK) == 0 { return candidate }
         }
         throw HarnessError.notFound(
-            "built executable `\(name)` not found in \(dirs.joined(separator: ", ")); "
-                + "run `swift build` (or `make test`), or set RESTD_BIN_DIR to the directory that holds it")
+            "built executable '\(name)' not found in \(dirs.joined(separator: ", ")); "
+                + "run 'swift build' (or 'make test'), or set RESTD_BIN_DIR to the directory that holds it")
     }
 }
 
