@@ -35,7 +35,8 @@ public enum ExerciseNames {
 extension RestdClient {
     /// Every exercise restd remembers (done before) or has in its configuration, as written.
     public func exerciseNames() throws(ClientError) -> [String] {
-        let reply = try call(path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Exercises", [])
+        let reply = try call(
+            path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.exercises, [])
         guard let entries = reply.first?.arrayElements else { throw .badReply("Exercises returned no array") }
         return entries.compactMap { $0.vardictEntries?[HistoryKey.name]?.unwrapped.string }
     }

@@ -34,15 +34,15 @@ public final class RestdClient {
         if let next { options[StartOption.next] = .string(next) }
         if let notify { options[StartOption.notify] = .boolean(notify) }
         if let warnUSec { options[StartOption.warn] = .uint64(warnUSec) }
-        let reply = try callManager("Start", [.string(id), .uint64(durationUSec), .vardict(options)])
+        let reply = try callManager(ManagerMember.start, [.string(id), .uint64(durationUSec), .vardict(options)])
         guard case .objectPath(let path)? = reply.first else { throw .badReply("Start returned no object path") }
         return path
     }
 
-    public func pause(id: String) throws(ClientError) { _ = try callManager("Pause", [.string(id)]) }
-    public func resume(id: String) throws(ClientError) { _ = try callManager("Resume", [.string(id)]) }
-    public func restart(id: String) throws(ClientError) { _ = try callManager("Restart", [.string(id)]) }
-    public func cancel(id: String) throws(ClientError) { _ = try callManager("Cancel", [.string(id)]) }
+    public func pause(id: String) throws(ClientError) { _ = try callManager(ManagerMember.pause, [.string(id)]) }
+    public func resume(id: String) throws(ClientError) { _ = try callManager(ManagerMember.resume, [.string(id)]) }
+    public func restart(id: String) throws(ClientError) { _ = try callManager(ManagerMember.restart, [.string(id)]) }
+    public func cancel(id: String) throws(ClientError) { _ = try callManager(ManagerMember.cancel, [.string(id)]) }
 
     /// Cancels every timer `include` selects (`cancel --all`, `clear`); returns their ids. One
     /// call per timer: a timer cancelled by someone else meanwhile is simply not counted.
@@ -62,7 +62,7 @@ public final class RestdClient {
 
     /// Lengthens (positive) or shortens (negative) the timer `id`.
     public func adjust(id: String, deltaUSec: Int64) throws(ClientError) {
-        _ = try callManager("Adjust", [.string(id), .int64(deltaUSec)])
+        _ = try callManager(ManagerMember.adjust, [.string(id), .int64(deltaUSec)])
     }
 
     /// What a click on a status bar does: pauses a running timer, resumes a paused one,
@@ -123,7 +123,8 @@ public final class RestdClient {
         if let weightKg { options[SetOption.weightKg] = .double(weightKg) }
         if failed { options[SetOption.failed] = .boolean(true) }
         if let restUSec { options[SetOption.restUSec] = .uint64(restUSec) }
-        let reply = try callManager("CompleteSet", [.string(id), .string(exercise ?? ""), .vardict(options)])
+        let reply = try callManager(
+            ManagerMember.completeSet, [.string(id), .string(exercise ?? ""), .vardict(options)])
         guard reply.count == 3, case .objectPath(let path) = reply[0], let rest = reply[1].uint64,
             let source = reply[2].string
         else { throw .badReply("CompleteSet returned no (o, t, s)") }
@@ -131,7 +132,7 @@ public final class RestdClient {
     }
 
     /// Ends the rest on timer `id` now, on purpose.
-    public func skip(id: String) throws(ClientError) { _ = try callManager("Skip", [.string(id)]) }
+    public func skip(id: String) throws(ClientError) { _ = try callManager(ManagerMember.skip, [.string(id)]) }
 
     /// Every set in [since, until) (until 0: no end), oldest first, asked for a page at a time:
     /// restd answers at most 100,000 rows per call.
@@ -143,7 +144,7 @@ public final class RestdClient {
         var seenAtSince: Set<Int64> = []  // ids already read at the instant the next page starts from
         while true {
             let reply = try call(
-                path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Sets",
+                path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.sets,
                 [.uint64(since), .uint64(untilUSec), .uint32(pageSize)])
             guard let entries = reply.first?.arrayElements else { throw .badReply("Sets returned no array") }
             var page: [HistorySet] = []
@@ -168,7 +169,7 @@ public final class RestdClient {
         sinceUSec: UInt64, untilUSec: UInt64, exercise: String?
     ) throws(ClientError) -> [ExerciseStatsSnapshot] {
         let reply = try call(
-            path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Stats",
+            path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.stats,
             [.uint64(sinceUSec), .uint64(untilUSec), .string(exercise ?? "")])
         guard let entries = reply.first?.arrayElements else { throw .badReply("Stats returned no array") }
         var stats: [ExerciseStatsSnapshot] = []
@@ -183,11 +184,11 @@ public final class RestdClient {
 
     /// Merges live fields (heart_rate, progress_done, progress_total, exercise, workout, x_…).
     public func updateLive(_ fields: [String: DBusValue]) throws(ClientError) {
-        _ = try callLive("Update", [.vardict(fields)])
+        _ = try callLive(LiveMember.update, [.vardict(fields)])
     }
 
     /// Ends the live activity: every field cleared.
-    public func endLive() throws(ClientError) { _ = try callLive("End", []) }
+    public func endLive() throws(ClientError) { _ = try callLive(LiveMember.end, []) }
 
     /// The last broadcast snapshot of the live fields.
     public func liveFields() throws(ClientError) -> [String: DBusValue] {
@@ -200,7 +201,7 @@ public final class RestdClient {
 
     /// The heart-rate straps restd sees through BlueZ (io.restd.Rest1.Live.Sensors).
     public func sensors() throws(ClientError) -> [SensorSnapshot] {
-        let reply = try callLive("Sensors", [])
+        let reply = try callLive(LiveMember.sensors, [])
         guard let entries = reply.first?.arrayElements else { throw .badReply("Sensors returned no array") }
         var sensors: [SensorSnapshot] = []
         for entry in entries {

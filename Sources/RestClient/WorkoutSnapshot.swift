@@ -128,7 +128,7 @@ private func uint32(_ value: DBusValue?) -> UInt32 {
 extension RestdClient {
     /// Workout.Start with an absolute path to a plan file, or its TOML text.
     public func startWorkout(_ planTOMLOrPath: String) throws(ClientError) {
-        _ = try callWorkout("Start", [.string(planTOMLOrPath)])
+        _ = try callWorkout(WorkoutMember.start, [.string(planTOMLOrPath)])
     }
 
     /// Workout.Next, Previous or End.
@@ -146,7 +146,7 @@ extension RestdClient {
     public func workoutSummaries(sinceUSec: UInt64, untilUSec: UInt64) throws(ClientError) -> [WorkoutSnapshot.Summary]
     {
         let reply = try call(
-            path: RestBus.historyPath, interface: RestBus.historyInterface, member: "Workouts",
+            path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.workouts,
             [.uint64(sinceUSec), .uint64(untilUSec), .uint32(0)])
         guard let entries = reply.first?.arrayElements else { throw .badReply("Workouts returned no array") }
         return entries.compactMap { $0.vardictEntries.flatMap(WorkoutSnapshot.summary) }

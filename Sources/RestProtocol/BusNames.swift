@@ -29,6 +29,56 @@ public enum RestBus {
     public static let version = "0.1.0"
 }
 
+/// Method and signal names of io.restd.Rest1.Manager.
+public enum ManagerMember {
+    public static let start = "Start"
+    public static let pause = "Pause"
+    public static let resume = "Resume"
+    public static let adjust = "Adjust"
+    public static let restart = "Restart"
+    public static let cancel = "Cancel"
+    public static let completeSet = "CompleteSet"
+    public static let skip = "Skip"
+    public static let expired = "Expired"
+}
+
+/// Method names of io.restd.Rest1.Timer: the Manager's, without the id.
+public enum TimerMember {
+    public static let pause = ManagerMember.pause
+    public static let resume = ManagerMember.resume
+    public static let adjust = ManagerMember.adjust
+    public static let restart = ManagerMember.restart
+    public static let cancel = ManagerMember.cancel
+}
+
+/// Method and signal names of io.restd.Rest1.Live.
+public enum LiveMember {
+    public static let update = "Update"
+    public static let end = "End"
+    public static let subscribe = "Subscribe"
+    public static let unsubscribe = "Unsubscribe"
+    public static let sensors = "Sensors"
+    public static let changed = "Changed"
+}
+
+/// Method and signal names of io.restd.Rest1.History.
+public enum HistoryMember {
+    public static let sets = "Sets"
+    public static let rests = "Rests"
+    public static let exercises = "Exercises"
+    public static let stats = "Stats"
+    public static let workouts = "Workouts"
+    public static let setRecorded = "SetRecorded"
+}
+
+/// Method names of io.restd.Rest1.Workout.
+public enum WorkoutMember {
+    public static let start = "Start"
+    public static let next = "Next"
+    public static let previous = "Previous"
+    public static let end = "End"
+}
+
 /// Error names of io.restd.Rest1 (besides org.freedesktop.DBus.Error.InvalidArgs).
 public enum RestErrorName {
     public static let noSuchTimer = "io.restd.Rest1.Error.NoSuchTimer"

@@ -15,6 +15,22 @@ public enum MediaPlayerBus {
     public static let desktopEntry = "restd"
 }
 
+/// Method and signal names of org.mpris.MediaPlayer2 and org.mpris.MediaPlayer2.Player.
+public enum MediaPlayerMember {
+    public static let raise = "Raise"
+    public static let quit = "Quit"
+    public static let next = "Next"
+    public static let previous = "Previous"
+    public static let pause = "Pause"
+    public static let playPause = "PlayPause"
+    public static let stop = "Stop"
+    public static let play = "Play"
+    public static let seek = "Seek"
+    public static let setPosition = "SetPosition"
+    public static let openUri = "OpenUri"
+    public static let seeked = "Seeked"
+}
+
 /// Property names of org.mpris.MediaPlayer2.Player.
 public enum MediaPlayerProperty {
     public static let playbackStatus = "PlaybackStatus"

@@ -4,6 +4,9 @@ import RestProtocol
 
 /// Turns method arguments into domain values, refusing bad ones with a sentence.
 enum BusArguments {
+    /// `a{sv}`: the options of a call, and the entries of lists restd replies with.
+    static let optionsType = DBusType.dictionary(key: .string, value: .variant)
+
     static func timerID(_ value: DBusValue) throws(DBusError) -> TimerID {
         do {
             return try TimerID(parsing: value.string ?? "")

@@ -35,7 +35,7 @@ struct BusSignals {
             case .expired(let id, let deadline, let fired):
                 let path = RestBus.timerPath(id: id.rawValue)
                 server.emitSignal(
-                    path: RestBus.managerPath, interface: RestBus.managerInterface, name: "Expired",
+                    path: RestBus.managerPath, interface: RestBus.managerInterface, name: ManagerMember.expired,
                     arguments: [.string(id.rawValue), .objectPath(path), .uint64(deadline), .uint64(fired)])
             case .warning:
                 continue
@@ -57,7 +57,7 @@ struct BusSignals {
     /// A listener of committed sets: SetRecorded, with the set and the rest it started.
     func setRecorded(_ set: PlannedSet) {
         server.emitSignal(
-            path: RestBus.historyPath, interface: RestBus.historyInterface, name: "SetRecorded",
+            path: RestBus.historyPath, interface: RestBus.historyInterface, name: HistoryMember.setRecorded,
             arguments: [HistoryEntries.recorded(set)])
     }
 
@@ -80,7 +80,7 @@ struct BusSignals {
     /// One subscriber's stream: the unicast Changed signal.
     func liveChanged(_ fields: [String: LiveValue], atUSec: USec, to subscriber: String) {
         server.emitSignal(
-            path: RestBus.livePath, interface: RestBus.liveInterface, name: "Changed",
+            path: RestBus.livePath, interface: RestBus.liveInterface, name: LiveMember.changed,
             arguments: [LiveArguments.dictionary(fields), .uint64(atUSec)], destination: subscriber)
     }
 
@@ -96,7 +96,7 @@ struct BusSignals {
     /// Seeked: the position moved other than by playing (time added or removed, a run restarted).
     func mediaPlayerSeeked(positionUSec: USec) {
         server.emitSignal(
-            path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, name: "Seeked",
+            path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, name: MediaPlayerMember.seeked,
             arguments: [.int64(Int64(clamping: positionUSec))])
     }
 }

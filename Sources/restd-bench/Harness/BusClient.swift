@@ -117,7 +117,7 @@ final class BusClient {
         let result = try pipeline(window: window, count: timers.count) { i in
             let timer = timers[i]
             return RawMessage.call(
-                RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Start",
+                RestBus.name, RestBus.managerPath, RestBus.managerInterface, ManagerMember.start,
                 [
                     .string(timer.id), .uint64(timer.durationUSec),
                     .vardict([StartOption.label: .string(Self.label(timer.id))]),

@@ -10,7 +10,8 @@ enum CLILatency {
         let stage = try context.stage()
         try stage.startRestd()
         let client = try stage.client()
-        try client.manager("Start", [.string("cli"), .uint64(3_600_000_000), .vardict(["label": .string("Squat")])])
+        try client.manager(
+            ManagerMember.start, [.string("cli"), .uint64(3_600_000_000), .vardict(["label": .string("Squat")])])
         let path = RestBus.timerPath(id: "cli")
         let address = stage.bus.address
         let environment = ChildEnvironment.make(["DBUS_SESSION_BUS_ADDRESS": address])

@@ -127,7 +127,7 @@ struct ExpiryRun {
         let result = try client.pipeline(window: 64, count: timers.count) { i in
             let duration = max(1_000_000, timers[i].target - Clock.realtimeUSec)
             return RawMessage.call(
-                RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Start",
+                RestBus.name, RestBus.managerPath, RestBus.managerInterface, ManagerMember.start,
                 [
                     .string(timers[i].id), .uint64(UInt64(duration)),
                     .vardict(["label": .string(BusClient.label(timers[i].id))]),

@@ -22,7 +22,7 @@ enum Training {
         let rest: UInt64 = 3_600_000_000
         func start() -> OpaquePointer {
             RawMessage.call(
-                RestBus.name, RestBus.managerPath, RestBus.managerInterface, "Start",
+                RestBus.name, RestBus.managerPath, RestBus.managerInterface, ManagerMember.start,
                 [.string("bench"), .uint64(rest), .vardict(["label": .string("Squat")])])
         }
         func completeSet() -> OpaquePointer {

@@ -1,5 +1,6 @@
 import Glibc
 import ProcessHarness
+import RestProtocol
 
 /// Scenario 2: how often restd wakes up, counted as the context switches of all its threads,
 /// idle and with timers running, next to a 1 Hz ticking process counted the same way.
@@ -52,7 +53,9 @@ enum WakeUps {
         // paused, all far from their end), then left alone.
         try stage.startRestd()
         _ = try client.startTimers((0..<timerCount).map { (id: "kept_\($0)", durationUSec: 3_600_000_000) })
-        for i in stride(from: 0, to: timerCount, by: 2) { _ = try client.manager("Pause", [.string("kept_\(i)")]) }
+        for i in stride(from: 0, to: timerCount, by: 2) {
+            _ = try client.manager(ManagerMember.pause, [.string("kept_\(i)")])
+        }
         let restarted = try stage.startRestd()  // stops the one before, SIGTERM
         Clock.sleep(settle)
         let restartedThreads = Proc.threadCount(restarted.pid) ?? 0

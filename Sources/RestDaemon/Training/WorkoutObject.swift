@@ -6,41 +6,58 @@ import RestProtocol
 /// planned in the core (`TrainingBook.planWorkout…`) and carried out by `TimerService.performWorkout`,
 /// like every change; a set of the workout is Manager.CompleteSet with an empty exercise.
 enum WorkoutObject {
+    static let methods: [BusMethod<TimerService>] = [
+        BusMethod(WorkoutMember.start, in: [.init("plan_toml_or_path", .string)]) { service, call throws(DBusError) in
+            let source: WorkoutPlanSource
+            do throws(ConfigError) {
+                source = try WorkoutPlanSource(call.arguments[0].string ?? "")
+            } catch {
+                throw DBusError(.invalidArgs, error.description)
+            }
+            try service.performWorkout { book, _, now throws(TimerError) in
+                CommandPlan(
+                    events: [],
+                    history: try book.planWorkoutStart(
+                        source.plan, text: source.text, source: source.path, now: now.realtime))
+            }
+            return []
+        },
+        BusMethod(WorkoutMember.next) { service, _ throws(DBusError) in try move(service, forward: true) },
+        BusMethod(WorkoutMember.previous) { service, _ throws(DBusError) in try move(service, forward: false) },
+        BusMethod(WorkoutMember.end) { service, _ throws(DBusError) in
+            let soFar = service.workoutSoFar(now: service.now())
+            try service.performWorkout { book, _, now throws(TimerError) in
+                CommandPlan(events: [], history: try book.planWorkoutEnd(now: now.realtime, soFar: soFar).changes)
+            }
+            return []
+        },
+    ]
+
+    static let interface = InterfaceDescription(
+        name: RestBus.workoutInterface, methods: methods.map(\.description),
+        properties: [
+            .init(WorkoutProperty.active, .boolean),
+            .init(WorkoutProperty.name, .string),
+            .init(WorkoutProperty.exercise, .string),
+            .init(WorkoutProperty.setIndex, .uint32),
+            .init(WorkoutProperty.setsPlanned, .uint32),
+            .init(WorkoutProperty.setsDone, .uint32),
+            .init(WorkoutProperty.startedAtUSec, .uint64),
+            .init(WorkoutProperty.plan, .array(BusArguments.optionsType)),
+            .init(WorkoutProperty.summary, BusArguments.optionsType),
+        ])
+
     static func make(service: TimerService) -> ExportedInterface {
         ExportedInterface(
-            BusInterfaces.workout,
-            call: { call throws(DBusError) in
-                switch call.member {
-                case "Start":
-                    let source: WorkoutPlanSource
-                    do throws(ConfigError) {
-                        source = try WorkoutPlanSource(call.arguments[0].string ?? "")
-                    } catch {
-                        throw DBusError(.invalidArgs, error.description)
-                    }
-                    try service.performWorkout { book, _, now throws(TimerError) in
-                        CommandPlan(
-                            events: [],
-                            history: try book.planWorkoutStart(
-                                source.plan, text: source.text, source: source.path, now: now.realtime))
-                    }
-                case "Next", "Previous":
-                    let forward = call.member == "Next"
-                    try service.performWorkout { book, timers, now throws(TimerError) in
-                        try book.planWorkoutMove(forward: forward, timers: timers, now: now)
-                    }
-                case "End":
-                    let soFar = service.workoutSoFar(now: service.now())
-                    try service.performWorkout { book, _, now throws(TimerError) in
-                        CommandPlan(
-                            events: [], history: try book.planWorkoutEnd(now: now.realtime, soFar: soFar).changes)
-                    }
-                default:
-                    throw DBusError(.unknownMethod, "no method \(call.member)")
-                }
-                return []
-            },
+            interface, methods: methods, context: service,
             property: { name in properties(service.training.workout, lastSummary: service.lastWorkoutSummary)[name] })
+    }
+
+    private static func move(_ service: TimerService, forward: Bool) throws(DBusError) -> [DBusValue] {
+        try service.performWorkout { book, timers, now throws(TimerError) in
+            try book.planWorkoutMove(forward: forward, timers: timers, now: now)
+        }
+        return []
     }
 
     /// Every property of the workout object for `workout` (nil: none in progress).
@@ -54,7 +71,7 @@ enum WorkoutObject {
             WorkoutProperty.setsPlanned: .uint32(UInt32(progress?.plan.setsPlanned ?? 0)),
             WorkoutProperty.setsDone: .uint32(UInt32(progress?.setsDone ?? 0)),
             WorkoutProperty.startedAtUSec: .uint64(progress?.startedAtUSec ?? 0),
-            WorkoutProperty.plan: .array(BusInterfaces.options, progress.map { plan($0.plan) } ?? []),
+            WorkoutProperty.plan: .array(BusArguments.optionsType, progress.map { plan($0.plan) } ?? []),
             WorkoutProperty.summary: summary(lastSummary),
         ]
     }

@@ -1,0 +1,45 @@
+/// One row of an object's method table: the method as introspection shows it, and what answers
+/// it. An object lists its rows beside its code, as logind's `sd_bus_vtable`s do, so that a
+/// method's name, signature and handler are written once, in one place:
+///
+///     static let methods: [BusMethod<TimerContext>] = [
+///         BusMethod(TimerMethod.pause) { timer, _ in try timer.perform(.pause(timer.id)) },
+///         BusMethod(TimerMethod.adjust, in: [.init("delta_usec", .int64)]) { timer, call in … },
+///     ]
+///
+/// The handler gets the object's context (what the object is made with: a service, an id) and
+/// the call, whose arguments the object server has already checked against `in`.
+public struct BusMethod<Context>: Sendable {
+    public typealias Handler = @Sendable (Context, MethodCall) throws(DBusError) -> [DBusValue]
+
+    public let description: InterfaceDescription.Method
+    let handle: Handler
+
+    public init(
+        _ name: String, in inputs: [InterfaceDescription.Argument] = [],
+        out outputs: [InterfaceDescription.Argument] = [], annotations: [InterfaceDescription.Annotation] = [],
+        _ handle: @escaping Handler
+    ) {
+        description = InterfaceDescription.Method(name, in: inputs, out: outputs, annotations: annotations)
+        self.handle = handle
+    }
+}
+
+extension ExportedInterface {
+    /// An interface whose methods are answered by the rows of `methods` (those of `description`),
+    /// each given `context`.
+    public init<Context>(
+        _ description: InterfaceDescription, methods: [BusMethod<Context>], context: Context,
+        property: @escaping (String) -> DBusValue? = { _ in nil }
+    ) {
+        self.init(
+            description,
+            call: { call throws(DBusError) in
+                guard let row = methods.first(where: { $0.description.name == call.member }) else {
+                    throw DBusError(.unknownMethod, "no method \(call.member)")
+                }
+                return try row.handle(context, call)
+            },
+            property: property)
+    }
+}

@@ -1,0 +1,98 @@
+import DBusKit
+import RestCore
+import RestProtocol
+
+/// io.restd.Rest1.Manager at /io/restd/Rest1: timers addressed by id. Each method is decoded
+/// into a `TimerCommand` and carried out by `TimerService.perform`.
+enum ManagerObject {
+    /// What the manager object is made with; `defaultDuration` reads the configuration in force
+    /// (it changes on reload).
+    struct Context {
+        let service: TimerService
+        let defaultDuration: () -> USec
+
+        /// Carries out the command for the timer named by the call's first argument.
+        func perform(
+            _ call: MethodCall, _ command: (TimerID) throws(DBusError) -> TimerCommand
+        ) throws(DBusError)
+            -> [DBusValue]
+        {
+            try service.perform(try command(try BusArguments.timerID(call.arguments[0])))
+            return []
+        }
+    }
+
+    static let options = BusArguments.optionsType
+    static let id = InterfaceDescription.Argument("id", .string)
+
+    static let methods: [BusMethod<Context>] = [
+        BusMethod(
+            ManagerMember.start, in: [id, .init("duration_usec", .uint64), .init("options", options)],
+            out: [.init("timer", .objectPath)]
+        ) { manager, call throws(DBusError) in
+            let args = call.arguments
+            let id = try BusArguments.timerID(args[0])
+            try manager.service.perform(
+                .start(id, durationUSec: args[1].uint64 ?? 0, options: try BusArguments.startOptions(args[2])))
+            return [.objectPath(RestBus.timerPath(id: id.rawValue))]
+        },
+        BusMethod(ManagerMember.pause, in: [id]) { manager, call throws(DBusError) in
+            try manager.perform(call) { id in .pause(id) }
+        },
+        BusMethod(ManagerMember.resume, in: [id]) { manager, call throws(DBusError) in
+            try manager.perform(call) { id in .resume(id) }
+        },
+        BusMethod(ManagerMember.adjust, in: [id, .init("delta_usec", .int64)]) { manager, call throws(DBusError) in
+            try manager.perform(call) { id in .adjust(id, deltaUSec: call.arguments[1].int64 ?? 0) }
+        },
+        BusMethod(ManagerMember.restart, in: [id]) { manager, call throws(DBusError) in
+            try manager.perform(call) { id in .restart(id) }
+        },
+        BusMethod(ManagerMember.cancel, in: [id]) { manager, call throws(DBusError) in
+            try manager.perform(call) { id in .cancel(id) }
+        },
+        BusMethod(
+            ManagerMember.completeSet, in: [id, .init("exercise", .string), .init("options", options)],
+            out: [.init("timer", .objectPath), .init("rest_usec", .uint64), .init("rest_source", .string)]
+        ) { manager, call throws(DBusError) in
+            let args = call.arguments
+            let id = try BusArguments.timerID(args[0])
+            let input = try BusArguments.setInput(exercise: args[1], options: args[2])
+            guard let set = try manager.service.perform(.completeSet(id, input)) else {
+                throw DBusError(name: RestErrorName.storageFailed, message: "the set was not recorded")
+            }
+            return [
+                .objectPath(RestBus.timerPath(id: id.rawValue)), .uint64(set.rest.usec), .string(set.rest.sourceText),
+            ]
+        },
+        BusMethod(ManagerMember.skip, in: [id]) { manager, call throws(DBusError) in
+            try manager.perform(call) { id in .skip(id) }
+        },
+    ]
+
+    static let interface = InterfaceDescription(
+        name: RestBus.managerInterface, methods: methods.map(\.description),
+        signals: [
+            .init(
+                ManagerMember.expired,
+                [
+                    id, .init("timer", .objectPath), .init("deadline_usec", .uint64), .init("fired_usec", .uint64),
+                ])
+        ],
+        properties: [
+            .init(ManagerProperty.version, .string, annotations: [.emitsChangedSignal("const")]),
+            .init(ManagerProperty.defaultDurationUSec, .uint64),
+        ])
+
+    static func make(service: TimerService, defaultDuration: @escaping () -> USec) -> ExportedInterface {
+        ExportedInterface(
+            interface, methods: methods, context: Context(service: service, defaultDuration: defaultDuration),
+            property: { name in
+                switch name {
+                case ManagerProperty.version: .string(RestBus.version)
+                case ManagerProperty.defaultDurationUSec: .uint64(defaultDuration())
+                default: nil
+                }
+            })
+    }
+}

@@ -1,0 +1,149 @@
+import DBusKit
+import RestCore
+import RestProtocol
+
+/// io.restd.Rest1.History at /io/restd/Rest1/history: the training history, read-only. Reads
+/// run on the loop like every call: a week of sets (about 1,900) is a millisecond of SQLite and
+/// some 30 ms of marshalling; stats over a year of 100,000 sets some 60 ms (docs/PERFORMANCE.md).
+enum HistoryObject {
+    /// What the history object is made with; `trimmer` gives the heap back after large replies.
+    struct Context {
+        let service: TimerService
+        let trimmer: MemoryTrimmer
+
+        var store: TimerStore { service.historyStore }
+
+        /// A read of the store: its failure is StorageFailed with the store's sentence.
+        func reading(_ body: () throws -> [DBusValue]) throws(DBusError) -> [DBusValue] {
+            do {
+                return try body()
+            } catch let error as StoreError {
+                throw DBusError(name: RestErrorName.storageFailed, message: error.description)
+            } catch let error as DBusError {
+                throw error
+            } catch {
+                throw DBusError(.failed, "\(error)")
+            }
+        }
+    }
+
+    static let options = BusArguments.optionsType
+    static let window: [InterfaceDescription.Argument] = [
+        .init("since_usec", .uint64), .init("until_usec", .uint64), .init("limit", .uint32),
+    ]
+
+    static let methods: [BusMethod<Context>] = [
+        BusMethod(HistoryMember.sets, in: window, out: [.init("sets", .array(options))]) {
+            history, call throws(DBusError) in
+            try history.reading {
+                let (since, until, limit) = try window(call.arguments)
+                let (rows, more) = try history.store.sets(since: since, until: until, exerciseKey: "", limit: limit)
+                try refuseMore(more, limit: limit, what: "sets")
+                history.trimmer.replied(entries: rows.count)
+                return [.array(options, rows.map(HistoryEntries.set))]
+            }
+        },
+        BusMethod(HistoryMember.rests, in: window, out: [.init("rests", .array(options))]) {
+            history, call throws(DBusError) in
+            try history.reading {
+                let (since, until, limit) = try window(call.arguments)
+                let (rows, more) = try history.store.rests(since: since, until: until, exerciseKey: "", limit: limit)
+                try refuseMore(more, limit: limit, what: "rests")
+                history.trimmer.replied(entries: rows.count)
+                return [.array(options, rows.map(HistoryEntries.rest))]
+            }
+        },
+        BusMethod(HistoryMember.exercises, out: [.init("exercises", .array(options))]) {
+            history, _ throws(DBusError) in
+            try history.reading {
+                [.array(options, try exercises(history.store, settings: history.service.training.settings))]
+            }
+        },
+        BusMethod(
+            HistoryMember.stats,
+            in: [.init("since_usec", .uint64), .init("until_usec", .uint64), .init("exercise", .string)],
+            out: [.init("stats", .array(options))]
+        ) { history, call throws(DBusError) in
+            try history.reading {
+                let args = call.arguments
+                let key = try exerciseKey(args[2].string ?? "")
+                let stats = try history.store.stats(
+                    since: args[0].uint64 ?? 0, until: until(args[1].uint64 ?? 0), exerciseKey: key)
+                history.trimmer.replied(entries: MemoryTrimmer.threshold)  // the per-exercise durations were a year's
+                return [.array(options, stats.map(HistoryEntries.stats))]
+            }
+        },
+        BusMethod(HistoryMember.workouts, in: window, out: [.init("workouts", .array(options))]) {
+            history, call throws(DBusError) in
+            try history.reading {
+                let (since, until, limit) = try window(call.arguments)
+                let summaries = try history.store.workoutSummaries(
+                    since: since, until: until, limit: limit == 0 ? TimerStore.maxHistoryRows : limit)
+                return [.array(options, summaries.map(WorkoutObject.summary))]
+            }
+        },
+    ]
+
+    static let interface = InterfaceDescription(
+        name: RestBus.historyInterface, methods: methods.map(\.description),
+        signals: [.init(HistoryMember.setRecorded, [.init("set", options)])])
+
+    static func make(service: TimerService, trimmer: MemoryTrimmer) -> ExportedInterface {
+        ExportedInterface(interface, methods: methods, context: Context(service: service, trimmer: trimmer))
+    }
+
+    /// since, until (0: no end) and limit (0: as many as allowed) of Sets and Rests.
+    private static func window(_ args: [DBusValue]) throws(DBusError) -> (USec, USec, Int) {
+        guard case .uint32(let requested) = args[2] else { throw DBusError(.invalidArgs, "limit must be a uint32 (u)") }
+        let limit = Int(requested)
+        guard limit <= TimerStore.maxHistoryRows else {
+            throw DBusError(
+                name: RestErrorName.limitExceeded,
+                message: "limit \(limit) is more than the \(TimerStore.maxHistoryRows) rows one call may return; "
+                    + "ask for fewer and page with since_usec")
+        }
+        return (args[0].uint64 ?? 0, until(args[1].uint64 ?? 0), limit == 0 ? TimerStore.maxHistoryRows : limit)
+    }
+
+    /// The key of an exercise filter; "" for all.
+    private static func exerciseKey(_ name: String) throws(DBusError) -> String {
+        guard !name.isEmpty else { return "" }
+        do {
+            return try ExerciseName(parsing: name).key
+        } catch {
+            throw error.dbusError
+        }
+    }
+
+    private static func until(_ usec: USec) -> USec { usec == 0 ? USec(Int64.max) : usec }
+
+    /// Limit 0 asks for everything: refused when that is more than one call may return.
+    private static func refuseMore(_ more: Bool, limit: Int, what: String) throws(DBusError) {
+        guard more, limit == TimerStore.maxHistoryRows else { return }
+        throw DBusError(
+            name: RestErrorName.limitExceeded,
+            message: "more than \(TimerStore.maxHistoryRows) \(what) match, the most one call may return; "
+                + "give a limit and page with since_usec, or a shorter time span")
+    }
+
+    /// Every exercise remembered or configured: name, last rest, override, sets, last seen.
+    private static func exercises(_ store: TimerStore, settings: TrainingSettings) throws -> [DBusValue] {
+        var entries: [String: [String: DBusValue]] = [:]
+        for exercise in try store.exercises() {
+            var entry: [String: DBusValue] = [
+                HistoryKey.name: .string(exercise.name), HistoryKey.sets: .uint32(UInt32(clamping: exercise.sets)),
+                HistoryKey.lastSeenUSec: .uint64(exercise.lastSeenUSec),
+            ]
+            if let rest = exercise.lastRestUSec { entry[HistoryKey.lastRestUSec] = .uint64(rest) }
+            entries[exercise.key] = entry
+        }
+        for (key, configured) in settings.exercises {
+            var entry = entries[key] ?? [HistoryKey.name: .string(configured.name), HistoryKey.sets: .uint32(0)]
+            if let rest = configured.restUSec { entry[HistoryKey.overrideUSec] = .uint64(rest) }
+            if let rest = configured.failedRestUSec { entry[HistoryKey.failedRestUSec] = .uint64(rest) }
+            if let category = configured.category { entry[HistoryKey.category] = .string(category) }
+            entries[key] = entry
+        }
+        return entries.sorted { $0.key < $1.key }.map { .vardict($0.value) }
+    }
+}
