@@ -20,9 +20,6 @@ public final class Daemon {
     private let driver: BusDriver
     private let server: ObjectServer
     private let service: TimerService
-    /// Events found while loading the state (expired while restd was down, dropped): stored at
-    /// start-up, announced once the name is owned.
-    private let recovered: [TimerEvent]
     private let busName: BusName
     private let live: LiveService
     /// Heart rate from a Bluetooth strap through BlueZ (Bluetooth/): one more live producer.
@@ -44,10 +41,9 @@ public final class Daemon {
 
         // 1. The state: timers as stored, with what start-up recovery found.
         let state = try Self.openState(settings, now: clock.now(), logger: logger)
-        recovered = state.recovered
         service = try TimerService(
-            book: state.book, training: state.training, store: state.store, clock: clock,
-            loop: loop, logger: logger)
+            book: state.book, training: state.training, recovered: state.recovered,
+            recoveredHistory: state.recoveredHistory, store: state.store, clock: clock, loop: loop, logger: logger)
 
         // 2. The bus.
         do throws(DBusError) {
@@ -90,32 +86,34 @@ public final class Daemon {
         live.onFieldsChanged = { [unowned mediaPlayer] fields in mediaPlayer.liveFieldsChanged(fields) }
         notifier.liveProgress = { [unowned live] in live.progress }
 
-        // 4. Who hears of committed timer events, in this order: the bus first, so that Expired
-        // is on its way before a notification is even asked for.
+        // 4. Who hears of every change, in this order: the bus first, so that Expired is on its
+        // way before a notification is even asked for; the live activity last, its exercise and
+        // progress following the workout and the set.
         let expiryLog = ExpiryLog(logger: logger)
-        service.listeners = [
-            signals.timersChanged,
-            expiryLog.timersChanged,
-            notifier.timersChanged,
-            { [unowned status] _ in status.refresh() },
-            { [unowned mediaPlayer] events in mediaPlayer.timersChanged(events) },
-        ]
-        // Who hears of a committed set: SetRecorded on the bus, then the live activity's progress.
-        service.setListeners = [
-            signals.setRecorded,
-            { [unowned live] set in live.applySet(set) },
-        ]
-        // Who hears of the workout starting, moving or ending: its PropertiesChanged, the live
-        // activity, then "Workout done".
-        service.workoutListeners = [
-            { [unowned service] workout, _ in
-                signals.workoutChanged(
-                    WorkoutObject.properties(workout, lastSummary: service.lastWorkoutSummary))
+        service.observers = [
+            { [unowned service] change in
+                if !change.events.isEmpty { signals.timersChanged(change.events) }
+                if let workout = change.workout {
+                    signals.workoutChanged(
+                        WorkoutObject.properties(workout.current, lastSummary: service.lastWorkoutSummary))
+                }
+                if let set = change.set { signals.setRecorded(set) }
             },
-            { [unowned live] workout, _ in
-                if let workout { live.applyWorkout(workout) } else { live.removeWorkout() }
+            { change in expiryLog.timersChanged(change.events) },
+            { [unowned notifier] change in
+                if !change.events.isEmpty { notifier.timersChanged(change.events) }
+                if let workout = change.workout { notifier.workoutChanged(workout.current, ended: workout.ended) }
             },
-            notifier.workoutChanged(_:ended:),
+            { [unowned status] change in if !change.events.isEmpty { status.refresh() } },
+            { [unowned mediaPlayer] change in
+                if !change.events.isEmpty { mediaPlayer.timersChanged(change.events) }
+            },
+            { [unowned live] change in
+                if let workout = change.workout {
+                    if let current = workout.current { live.applyWorkout(current) } else { live.removeWorkout() }
+                }
+                if let set = change.set { live.applySet(set) }
+            },
         ]
         status.addPart { [unowned service] in Self.timersPhrase(service.book) }
         status.addPart { [unowned live] in StatusReporter.subscribersPhrase(live.subscriberCount) }
@@ -179,7 +177,7 @@ public final class Daemon {
         try busName.request { [unowned self] in
             notifier.start()
             mediaPlayer.start()
-            service.announceRecovered(recovered)
+            service.announceRecovered()
             // A workout left untouched while restd was down ends now; else its deadline is armed,
             // and the live activity shows it again, as it did before the restart.
             service.abandonWorkoutIfDue()
@@ -197,12 +195,15 @@ public final class Daemon {
 
     // MARK: Start-up
 
-    /// The stored timers with the start-up rules applied (and stored), and what they found;
-    /// the rests in progress, with the history older than keep_days pruned.
+    /// The stored timers with the start-up rules applied, and what they found: the timer
+    /// events, and the rests they ended (applied to the books; `TimerService` stores them).
     private static func openState(
         _ settings: DaemonSettings, now: Instant, logger: Logger
     ) throws
-        -> (store: TimerStore, book: TimerBook, training: TrainingBook, recovered: [TimerEvent])
+        -> (
+            store: TimerStore, book: TimerBook, training: TrainingBook, recovered: [TimerEvent],
+            recoveredHistory: [HistoryChange]
+        )
     {
         let (store, movedAside) = try TimerStore.open(directory: settings.stateDirectory, now: now.realtime)
         if let first = movedAside.first {
@@ -242,14 +243,7 @@ public final class Daemon {
         // A rest whose timer went while restd was down ends as a running restd would have ended it.
         let history = training.followHousekeeping(events)
         training.apply(history)
-        do {
-            try store.commit(
-                events, history: history,
-                pruneBeforeUSec: training.settings.historyCutoffUSec(now: now.realtime))
-        } catch {
-            logger.error("could not store the state recovered at start-up: \(error)")
-        }
-        return (store, book, training, events)
+        return (store, book, training, events, history)
     }
 
     /// "2 timers running, 1 paused", counted in one pass: with 10,000 timers, filtered copies

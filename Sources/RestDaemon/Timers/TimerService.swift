@@ -5,24 +5,38 @@ import Logging
 import RestCore
 import RestProtocol
 
-/// Who hears of a batch of timer events once it is carried out (the bus, the log, notifications,
-/// the service status), in the order the daemon lists them.
-typealias TimerListener = ([TimerEvent]) -> Void
+/// What one carried-out change did, as the daemon's parts hear of it (`TimerService.observers`).
+struct Committed {
+    /// The timer events, applied to the book; often none (a workout that moved).
+    var events: [TimerEvent] = []
+    /// The set recorded, with the rest it started.
+    var set: PlannedSet?
+    /// The workout, when it started, moved or ended.
+    var workout: WorkoutChange?
 
-/// The one path by which timers change: it plans in the core, commits to SQLite, applies the
-/// events to the book, tells the listeners, and arms the one timer of the next expiry. The
-/// training history rides on the same path: a command's plan (`TrainingBook.plan`) holds its
-/// timer events and its history changes, committed in one transaction and applied together.
+    struct WorkoutChange {
+        /// The workout in progress now; nil when none is.
+        var current: ActiveWorkout?
+        /// The summary of the workout that just ended, if one did.
+        var ended: WorkoutSummary?
+    }
+}
+
+/// The one path by which timers, the training history and the workout change: it plans in the
+/// core, commits to SQLite, applies the change to the books, tells the observers one
+/// `Committed`, and arms the one timer of the next expiry. A command's plan (`TrainingBook.plan`)
+/// holds its timer events and its history changes, committed in one transaction and applied
+/// together. Nothing else in restd writes to the store.
 ///
-/// Two orders, on purpose:
+/// Two orders, on purpose (`CommitPolicy`):
 ///
 /// - A caller's command (`perform`: bus methods, notification buttons):
-///   plan → commit → apply → listeners (signals) → reply.
+///   plan → commit → apply → observers (signals) → reply.
 ///   The change is on disk before anyone hears of it, so no reply or signal can announce what a
 ///   crash would lose; a change that cannot be stored is refused (StorageFailed) and nothing
 ///   happens.
-/// - restd's own housekeeping (`runDue`, `wallClockChanged`, start-up recovery):
-///   plan → apply → listeners (signals) → commit.
+/// - restd's own housekeeping (`runDue`, `wallClockChanged`, an abandoned workout, start-up
+///   recovery): plan → apply → observers (signals) → commit.
 ///   It cannot be refused: a rest is over on time even when the disk is full, and the disk's sync
 ///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. A crash in
 ///   between only means that the next start finds the deadline passed and announces the expiry
@@ -40,25 +54,36 @@ final class TimerService {
     /// a wall-clock one); off when none runs. Never a periodic wake.
     private var abandonTimer: TimerSource!
 
-    /// Called, in order, with every batch of events once it is carried out. Set once, by the daemon.
-    var listeners: [TimerListener] = []
-    /// Called, in order, with every set once it is committed (after the timer listeners).
-    var setListeners: [(PlannedSet) -> Void] = []
-    /// Called, in order, when the workout in progress changed (started, moved, ended), with its
-    /// summary when it ended.
-    var workoutListeners: [(ActiveWorkout?, WorkoutSummary?) -> Void] = []
+    /// Told, in order, of every change once it is carried out. Set once, by the daemon.
+    var observers: [(Committed) -> Void] = []
     /// The summary of the last workout that ended (Workout.Summary), read at start-up.
     private(set) var lastWorkoutSummary: WorkoutSummary?
+    /// What start-up recovery found, told to the observers once restd serves (`announceRecovered`).
+    private var recovered: [TimerEvent]
 
+    /// Whether a change is written before it is applied (and refused when it cannot be), or
+    /// after (and only logged when it cannot be), with what the log then calls it.
+    private enum CommitPolicy {
+        case callersChange
+        case housekeeping(what: String)
+    }
+
+    /// `book` and `training` as start-up recovery left them, with `recovered` (its timer events)
+    /// and `recoveredHistory` (the rests they ended) applied but not yet stored: they are written
+    /// here, with the history older than keep_days pruned, and announced by `announceRecovered`.
     init(
-        book: TimerBook, training: TrainingBook, store: TimerStore, clock: TimeSource, loop: EventLoop,
-        logger: Logger
+        book: TimerBook, training: TrainingBook, recovered: [TimerEvent], recoveredHistory: [HistoryChange],
+        store: TimerStore, clock: TimeSource, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.book = book
         self.training = training
+        self.recovered = recovered
         self.store = store
         self.clock = clock
         self.logger = logger
+        writeHousekeeping(
+            recovered, history: recoveredHistory, pruneBeforeUSec: pruneCutoff(now: clock.now()),
+            what: "the state recovered at start-up")
         // Accuracy 1 µs: sd-event's default would let an expiry fire up to 250 ms late.
         expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
             self.runDue()
@@ -85,14 +110,8 @@ final class TimerService {
             logger.info(
                 "the workout \(MessageText.quoted(training.workout?.name ?? "")) was left untouched; ended as abandoned"
             )
-            let before = training.workout
-            training.apply(history)
-            tellWorkoutListeners(history, before: before)
-            do {
-                try store.commit([], history: history)
-            } catch {
-                logger.error("could not store the abandoned workout: \(error)")
-            }
+            applyAndAnnounce(events: [], history: history, now: now)
+            writeHousekeeping([], history: history, what: "the abandoned workout")
         }
         rearmAbandon()
     }
@@ -138,24 +157,10 @@ final class TimerService {
             throw error.dbusError
         }
         guard !plan.isEmpty else { return nil }
-        do {
-            // A set prunes the history older than keep_days in its own transaction.
-            let prune = plan.set == nil ? nil : pruneCutoff(now: now)
-            try store.commit(plan.events, history: plan.history, pruneBeforeUSec: prune)
-        } catch {
-            logger.error("could not store a change, refusing it: \(error)")
-            throw DBusError(
-                name: RestErrorName.storageFailed,
-                message: "the change could not be saved (\(error)); nothing was changed")
-        }
-        let workoutBefore = training.workout
-        training.apply(plan.history)
-        apply(plan.events, now: now)
-        // The workout first: a set's own listeners (the live activity's exercise) come last.
-        tellWorkoutListeners(plan.history, before: workoutBefore)
-        if let set = plan.set {
-            for listener in setListeners { listener(set) }
-        }
+        // A set prunes the history older than keep_days in its own transaction.
+        let prune = plan.set == nil ? nil : pruneCutoff(now: now)
+        try write(plan.events, history: plan.history, pruneBeforeUSec: prune, policy: .callersChange)
+        applyAndAnnounce(events: plan.events, history: plan.history, set: plan.set, now: now)
         return plan.set
     }
 
@@ -171,16 +176,6 @@ final class TimerService {
             logger.error("\(error)")
             return WorkoutSoFar()
         }
-    }
-
-    private func tellWorkoutListeners(_ history: [HistoryChange], before: ActiveWorkout?) {
-        guard before != training.workout else { return }
-        let summary = history.lazy.compactMap { change -> WorkoutSummary? in
-            if case .workoutEnded(let summary) = change { summary } else { nil }
-        }.first
-        if let summary { lastWorkoutSummary = summary }
-        rearmAbandon()
-        for listener in workoutListeners { listener(training.workout, summary) }
     }
 
     /// Plans in the core; for a set, the store is asked what the history knows first.
@@ -244,9 +239,11 @@ final class TimerService {
         commitHousekeeping(events, now: now)
     }
 
-    /// Announces what start-up recovery found (already applied to the book and stored).
-    func announceRecovered(_ events: [TimerEvent]) {
-        tellListeners(events)
+    /// Announces what start-up recovery found (already applied and stored), once restd serves.
+    func announceRecovered() {
+        let events = recovered
+        recovered = []
+        if !events.isEmpty { announce(Committed(events: events)) }
         rearm(now: clock.now())
     }
 
@@ -263,25 +260,62 @@ final class TimerService {
     private func commitHousekeeping(_ events: [TimerEvent], now: Instant) {
         guard !events.isEmpty else { return }
         let history = training.followHousekeeping(events)
-        training.apply(history)
-        apply(events, now: now)
-        do {
-            try store.commit(events, history: history)
-        } catch {
-            logger.error("could not store expiry or clean-up: \(error)")
-        }
+        applyAndAnnounce(events: events, history: history, now: now)
+        writeHousekeeping(events, history: history, what: "expiry or clean-up")
     }
 
     // MARK: Both paths
 
-    private func apply(_ events: [TimerEvent], now: Instant) {
-        book.apply(events)
-        tellListeners(events)
-        rearm(now: now)
+    /// Writes a change in one transaction. A caller's change that cannot be stored is refused
+    /// (StorageFailed, nothing changed); housekeeping that cannot be stored is logged, and the
+    /// next start recomputes it from the stored deadlines.
+    private func write(
+        _ events: [TimerEvent], history: [HistoryChange], pruneBeforeUSec: USec? = nil, policy: CommitPolicy
+    ) throws(DBusError) {
+        do {
+            try store.commit(events, history: history, pruneBeforeUSec: pruneBeforeUSec)
+        } catch {
+            switch policy {
+            case .callersChange:
+                logger.error("could not store a change, refusing it: \(error)")
+                throw DBusError(
+                    name: RestErrorName.storageFailed,
+                    message: "the change could not be saved (\(error)); nothing was changed")
+            case .housekeeping(let what):
+                logger.error("could not store \(what): \(error)")
+            }
+        }
     }
 
-    private func tellListeners(_ events: [TimerEvent]) {
-        for listener in listeners { listener(events) }
+    /// Housekeeping's write: never refused, only a caller's change is.
+    private func writeHousekeeping(
+        _ events: [TimerEvent], history: [HistoryChange], pruneBeforeUSec: USec? = nil, what: String
+    ) {
+        try? write(events, history: history, pruneBeforeUSec: pruneBeforeUSec, policy: .housekeeping(what: what))
+    }
+
+    /// Applies a change to the books, re-arms the wake-ups, and tells the observers.
+    private func applyAndAnnounce(
+        events: [TimerEvent], history: [HistoryChange], set: PlannedSet? = nil, now: Instant
+    ) {
+        let workoutBefore = training.workout
+        training.apply(history)
+        book.apply(events)
+        rearm(now: now)
+        var committed = Committed(events: events, set: set)
+        if training.workout != workoutBefore {
+            let ended = history.lazy.compactMap { change -> WorkoutSummary? in
+                if case .workoutEnded(let summary) = change { summary } else { nil }
+            }.first
+            if let ended { lastWorkoutSummary = ended }
+            rearmAbandon()
+            committed.workout = Committed.WorkoutChange(current: training.workout, ended: ended)
+        }
+        announce(committed)
+    }
+
+    private func announce(_ committed: Committed) {
+        for observer in observers { observer(committed) }
     }
 
     private func rearm(now: Instant) {
