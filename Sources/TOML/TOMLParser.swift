@@ -9,6 +9,19 @@ public enum TOMLParser {
         var reader = Reader(Array(text.utf8))
         return try reader.document()
     }
+
+    /// Parses a document as read from a file, refusing it when it is not UTF-8.
+    public static func parse(utf8 bytes: [UInt8]) throws(TOMLSyntaxError) -> TOMLTable {
+        if String(validating: bytes, as: UTF8.self) == nil {
+            // Line by line to say where: a newline byte is never part of a longer UTF-8 sequence.
+            for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
+            where String(validating: line, as: UTF8.self) == nil {
+                throw TOMLSyntaxError(line: index + 1, reason: "the document is not valid UTF-8, as TOML requires")
+            }
+        }
+        var reader = Reader(bytes)
+        return try reader.document()
+    }
 }
 
 /// How a table came to exist, which decides whether a later header or key may add to it.
