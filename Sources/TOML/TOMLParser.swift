@@ -2,7 +2,7 @@
 ///
 /// restd's own, so that reading a configuration or a workout plan needs neither Foundation nor a
 /// C++ library: the daemon links nothing that could start a thread. Written against
-/// https://toml.io/en/v1.0.0; date-times are recognised and kept as text.
+/// https://toml.io/en/v1.0.0; date-times are checked and kept as text.
 public enum TOMLParser {
     /// Parses a whole document.
     public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
@@ -26,7 +26,7 @@ public enum TOMLParser {
 
 /// The reader's state: the bytes, where it is, and the line it is on (for errors). Its parts are
 /// by role: document structure and key paths (TOMLTables.swift), values and numbers
-/// (TOMLValueSyntax.swift), strings (TOMLStrings.swift).
+/// (TOMLValueSyntax.swift), date-times (TOMLDateTime.swift), strings (TOMLStrings.swift).
 struct Reader {
     let bytes: [UInt8]
     var index = 0

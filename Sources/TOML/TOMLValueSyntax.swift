@@ -39,7 +39,12 @@ extension Reader {
         if word == "false" { return .boolean(false) }
         if let integer = Self.integer(word) { return .integer(integer) }
         if let float = Self.float(word) { return .float(float) }
-        if Self.isDateTime(word) { return .dateTime(word) }
+        if Self.looksLikeDateTime(word) {
+            if let problem = Self.dateTimeProblem(word) {
+                throw fail("\(word) is not a valid date or time: \(problem)")
+            }
+            return .dateTime(word)
+        }
         throw fail("\(word) is not a TOML value (strings need quotes)")
     }
 
@@ -98,12 +103,6 @@ extension Reader {
 
     static func validUnderscores(_ text: Substring) -> Bool {
         !text.hasPrefix("_") && !text.hasSuffix("_") && !text.contains("__")
-    }
-
-    static func isDateTime(_ word: String) -> Bool {
-        let shape = word.map { $0.isASCII && $0.isNumber ? "9" : $0 }
-        let text = String(shape)
-        return text.hasPrefix("9999-99-99") || text.hasPrefix("99:99:99")
     }
 
     mutating func array() throws(TOMLSyntaxError) -> [TOMLValue] {
