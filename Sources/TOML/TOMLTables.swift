@@ -51,6 +51,8 @@ final class TableNode {
 
 extension Reader {
     mutating func document() throws(TOMLSyntaxError) -> TOMLTable {
+        // A UTF-8 byte-order mark, as some Windows editors write, is allowed at the very start only.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         let root = TableNode(origin: .header, line: 1)
         var table = root
         // Header-defined tables, so that `[a]` twice is caught even when it was first made implicitly.

@@ -73,4 +73,11 @@ private func refusal(utf8 bytes: [UInt8]) -> TOMLSyntaxError? {
         #expect(table["last"]?.kind == .dateTime("9999-12-31 23:59:59z"))
         #expect(table.keys.count == 7)
     }
+
+    @Test func skipsAByteOrderMarkAtTheStartOnly() throws {
+        #expect(try TOMLParser.parse(utf8: [0xEF, 0xBB, 0xBF] + Array("a = 1\n".utf8))["a"]?.integer == 1)
+        #expect(try TOMLParser.parse("\u{FEFF}# comment\na = 1\n")["a"]?.line == 2)
+        #expect(refusal("a = 1\n\u{FEFF}b = 2\n")?.line == 2)
+        #expect(refusal(utf8: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("a = 1\n".utf8))?.line == 1)
+    }
 }
