@@ -18,10 +18,14 @@ final class TableNode {
     var entries: [String: Entry] = [:]
     let origin: Origin
     let line: Int
+    /// Whether a `[header]` has named it: a second one is an error. Kept on the table rather than
+    /// by name, since `[a.b]` after each `[[a]]` names a new table every time.
+    var hasHeader: Bool
 
     init(origin: Origin, line: Int) {
         self.origin = origin
         self.line = line
+        hasHeader = origin == .header
     }
 
     enum Entry {
@@ -55,13 +59,11 @@ extension Reader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         let root = TableNode(origin: .header, line: 1)
         var table = root
-        // Header-defined tables, so that `[a]` twice is caught even when it was first made implicitly.
-        var defined: Set<[String]> = []
         while true {
             skipBlankAndComments()
             guard let byte = current else { break }
             if byte == UInt8(ascii: "[") {
-                table = try header(root: root, defined: &defined)
+                table = try header(root: root)
             } else {
                 try keyValue(into: table)
             }
@@ -71,7 +73,7 @@ extension Reader {
     }
 
     /// `[a.b]` or `[[a.b]]`: the table that the following key/value lines fill.
-    mutating func header(root: TableNode, defined: inout Set<[String]>) throws(TOMLSyntaxError) -> TableNode {
+    mutating func header(root: TableNode) throws(TOMLSyntaxError) -> TableNode {
         let headerLine = line
         advance()
         let isArray = current == UInt8(ascii: "[")
@@ -102,16 +104,15 @@ extension Reader {
             }
             return element
         }
-        guard !defined.contains(path) else {
-            throw TOMLSyntaxError(line: headerLine, reason: "table [\(name)] is defined twice")
-        }
-        defined.insert(path)
         switch node.entries[last] {
         case nil:
             let table = TableNode(origin: .header, line: headerLine)
             node.set(last, .table(table))
             return table
+        case .table(let existing) where existing.hasHeader:
+            throw TOMLSyntaxError(line: headerLine, reason: "table [\(name)] is defined twice")
         case .table(let existing) where existing.origin == .implicit:
+            existing.hasHeader = true
             return existing
         default:
             throw TOMLSyntaxError(line: headerLine, reason: "\(name) is already defined")

@@ -80,4 +80,27 @@ private func refusal(utf8 bytes: [UInt8]) -> TOMLSyntaxError? {
         #expect(refusal("a = 1\n\u{FEFF}b = 2\n")?.line == 2)
         #expect(refusal(utf8: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("a = 1\n".utf8))?.line == 1)
     }
+
+    @Test func eachTableOfAnArrayOfTablesHasItsOwnSubtables() throws {
+        let table = try TOMLParser.parse(
+            """
+            [[arr]]
+            [arr.subtab]
+            val = 1
+
+            [[arr]]
+            [arr.subtab]
+            val = 2
+
+            """)
+        let elements = try #require(table["arr"]?.array)
+        #expect(elements.compactMap { $0.table?["subtab"]?.table?["val"]?.integer } == [1, 2])
+        #expect(elements.compactMap { $0.table?["subtab"]?.line } == [2, 6])
+    }
+
+    @Test func aSubtableOfOneTableOfAnArrayIsStillDefinedOnce() {
+        #expect(
+            refusal("[[arr]]\n[arr.subtab]\n[[arr]]\n[arr.subtab]\n[arr.subtab]\n")
+                == TOMLSyntaxError(line: 5, reason: "table [arr.subtab] is defined twice"))
+    }
 }
