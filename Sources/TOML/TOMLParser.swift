@@ -50,32 +50,42 @@ struct Reader {
         while let byte = current, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { advance() }
     }
 
+    /// A line feed, or the carriage return of a CRLF: a carriage return alone ends no line.
+    func isLineEnd(at position: Int) -> Bool {
+        guard position < bytes.count else { return false }
+        return bytes[position] == UInt8(ascii: "\n")
+            || (bytes[position] == UInt8(ascii: "\r") && position + 1 < bytes.count
+                && bytes[position + 1] == UInt8(ascii: "\n"))
+    }
+
     /// Blank lines and comments, as between lines or inside a list.
-    mutating func skipBlankAndComments() {
+    mutating func skipBlankAndComments() throws(TOMLSyntaxError) {
         while let byte = current {
-            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
-                || (byte == UInt8(ascii: "\r") && peek(1) == UInt8(ascii: "\n"))
-            {
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || isLineEnd(at: index) {
                 advance()
             } else if byte == UInt8(ascii: "#") {
-                while let byte = current, byte != UInt8(ascii: "\n") { advance() }
+                try skipComment()
             } else {
                 return
             }
         }
     }
 
+    /// From `#` to the end of the line. TOML 1.0 allows no control character in a comment but tab;
+    /// a carriage return is one unless a line feed follows.
+    mutating func skipComment() throws(TOMLSyntaxError) {
+        while let byte = current, !isLineEnd(at: index) {
+            if byte < 0x20 && byte != UInt8(ascii: "\t") || byte == 0x7F {
+                throw fail("control character \(describe(byte)) in a comment")
+            }
+            advance()
+        }
+    }
+
     /// After a key/value pair or a header: only spaces and a comment before the line ends.
     mutating func endOfLine() throws(TOMLSyntaxError) {
         skipSpaces()
-        if current == UInt8(ascii: "#") {
-            while let byte = current, byte != UInt8(ascii: "\n") {
-                if byte < 0x20 && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r") || byte == 0x7F {
-                    throw fail("control character \(describe(byte)) in a comment")
-                }
-                advance()
-            }
-        }
+        if current == UInt8(ascii: "#") { try skipComment() }
         if current == UInt8(ascii: "\r"), peek(1) == UInt8(ascii: "\n") { index += 1 }
         guard let byte = current else { return }
         guard byte == UInt8(ascii: "\n") else { throw fail("expected the end of the line, found \(describe(byte))") }

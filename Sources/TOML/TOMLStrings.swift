@@ -46,19 +46,19 @@ extension Reader {
                 while probe < bytes.count, bytes[probe] == UInt8(ascii: " ") || bytes[probe] == UInt8(ascii: "\t") {
                     probe += 1
                 }
-                if probe < bytes.count, bytes[probe] == UInt8(ascii: "\n") || bytes[probe] == UInt8(ascii: "\r") {
+                if isLineEnd(at: probe) {
                     index = probe
-                    while let next = current,
-                        next == UInt8(ascii: " ") || next == UInt8(ascii: "\t")
-                            || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r")
-                    { advance() }
+                    while current == UInt8(ascii: " ") || current == UInt8(ascii: "\t") || isLineEnd(at: index) {
+                        advance()
+                    }
                 } else {
                     scalars.append(try escape())
                 }
                 start = index
                 continue
             }
-            if byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") { try checkControl(byte) }
+            // Line ends belong to the string; a carriage return on its own is a control character.
+            if !isLineEnd(at: index) { try checkControl(byte) }
             advance()
         }
     }
@@ -94,9 +94,7 @@ extension Reader {
                 index = end
                 return String(scalars)
             }
-            if byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r"), byte != UInt8(ascii: "\t") {
-                try checkControl(byte)
-            }
+            if byte != UInt8(ascii: "\t"), !isLineEnd(at: index) { try checkControl(byte) }
             advance()
         }
     }

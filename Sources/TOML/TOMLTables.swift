@@ -60,7 +60,7 @@ extension Reader {
         let root = TableNode(origin: .header, line: 1)
         var table = root
         while true {
-            skipBlankAndComments()
+            try skipBlankAndComments()
             guard let byte = current else { break }
             if byte == UInt8(ascii: "[") {
                 table = try header(root: root)

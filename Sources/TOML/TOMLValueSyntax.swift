@@ -111,14 +111,14 @@ extension Reader {
         advance()  // [
         var elements: [TOMLValue] = []
         while true {
-            skipBlankAndComments()
+            try skipBlankAndComments()
             guard let byte = current else { throw unclosed }
             if byte == UInt8(ascii: "]") {
                 advance()
                 return elements
             }
             elements.append(try value())
-            skipBlankAndComments()
+            try skipBlankAndComments()
             guard current != nil else { throw unclosed }
             if current == UInt8(ascii: ",") {
                 advance()

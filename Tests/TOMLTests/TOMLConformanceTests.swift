@@ -103,4 +103,22 @@ private func refusal(utf8 bytes: [UInt8]) -> TOMLSyntaxError? {
             refusal("[[arr]]\n[arr.subtab]\n[[arr]]\n[arr.subtab]\n[arr.subtab]\n")
                 == TOMLSyntaxError(line: 5, reason: "table [arr.subtab] is defined twice"))
     }
+
+    @Test(arguments: [
+        ("# a bare\rCR\na = 1\n", 1, "control character byte 0xD in a comment"),
+        ("a = 1\n# \u{01}\n", 2, "control character byte 0x1 in a comment"),
+        ("\n# \u{7F}\n", 2, "control character byte 0x7F in a comment"),
+        ("a = 1 # \u{1F}\n", 1, "control character byte 0x1F in a comment"),
+        ("s = \"\"\"one\rtwo\"\"\"\n", 1, "control character byte 0xD in a string; write it as an escape"),
+        ("s = '''one\rtwo'''\n", 1, "control character byte 0xD in a string; write it as an escape"),
+    ])
+    func refusesControlCharactersInCommentsAndABareCarriageReturn(_ text: String, _ line: Int, _ reason: String) {
+        #expect(refusal(text) == TOMLSyntaxError(line: line, reason: reason), "\(text)")
+    }
+
+    @Test func acceptsCRLFLineEndsInCommentsAndStrings() throws {
+        let table = try TOMLParser.parse("# comment\r\na = 1 # more\r\ns = \"\"\"x\r\ny\"\"\"\r\n")
+        #expect(table["a"]?.integer == 1)
+        #expect(table["s"]?.line == 3)
+    }
 }
