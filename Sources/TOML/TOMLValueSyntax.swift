@@ -37,7 +37,12 @@ extension Reader {
         }
         if word == "true" { return .boolean(true) }
         if word == "false" { return .boolean(false) }
-        if let integer = Self.integer(word) { return .integer(integer) }
+        if let literal = Self.integerLiteral(word) {
+            guard let integer = Int64(literal.digits, radix: literal.radix) else {
+                throw fail("\(word) does not fit in a 64-bit integer")
+            }
+            return .integer(integer)
+        }
         if let float = Self.float(word) { return .float(float) }
         if Self.looksLikeDateTime(word) {
             if let problem = Self.dateTimeProblem(word) {
@@ -54,12 +59,17 @@ extension Reader {
             || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "#")
     }
 
-    static func integer(_ word: String) -> Int64? {
+    /// The digits of an integer (with a minus sign, if any) and their radix; nil when `word` is not
+    /// written as a TOML integer.
+    static func integerLiteral(_ word: String) -> (digits: String, radix: Int)? {
         var text = Substring(word)
         for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where text.hasPrefix(prefix) {
             text = text.dropFirst(2)
-            guard validUnderscores(text) else { return nil }
-            return Int64(text.filter { $0 != "_" }, radix: radix)
+            // Digits and underscores only: Int64(_:radix:) alone would also take a sign ("0x-1").
+            let isDigit = { (character: Character) in character.hexDigitValue.map { $0 < radix } ?? false }
+            guard !text.isEmpty, text.allSatisfy({ $0 == "_" || ($0.isASCII && isDigit($0)) }), validUnderscores(text)
+            else { return nil }
+            return (String(text.filter { $0 != "_" }), radix)
         }
         var sign = ""
         if let first = text.first, first == "+" || first == "-" {
@@ -69,7 +79,7 @@ extension Reader {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "_") }), validUnderscores(text),
             text == "0" || !text.hasPrefix("0")
         else { return nil }
-        return Int64(sign + text.filter { $0 != "_" })
+        return (sign + text.filter { $0 != "_" }, 10)
     }
 
     static func float(_ word: String) -> Double? {

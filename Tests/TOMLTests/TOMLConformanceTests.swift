@@ -121,4 +121,22 @@ private func refusal(utf8 bytes: [UInt8]) -> TOMLSyntaxError? {
         #expect(table["a"]?.integer == 1)
         #expect(table["s"]?.line == 3)
     }
+
+    @Test(arguments: [
+        ("a = 0x-1\n", 1, "0x-1 is not a TOML value (strings need quotes)"),
+        ("a = 0x+1\n", 1, "0x+1 is not a TOML value (strings need quotes)"),
+        ("a = 0o-7\n", 1, "0o-7 is not a TOML value (strings need quotes)"),
+        ("\na = 0b+1\n", 2, "0b+1 is not a TOML value (strings need quotes)"),
+        ("a = 9223372036854775808\n", 1, "9223372036854775808 does not fit in a 64-bit integer"),
+        ("a = 0x1_0000_0000_0000_0000\n", 1, "0x1_0000_0000_0000_0000 does not fit in a 64-bit integer"),
+    ])
+    func refusesSignsAfterARadixPrefixAndIntegersTooLarge(_ text: String, _ line: Int, _ reason: String) {
+        #expect(refusal(text) == TOMLSyntaxError(line: line, reason: reason), "\(text)")
+    }
+
+    @Test func readsTheExtremeIntegers() throws {
+        let table = try TOMLParser.parse("min = -9223372036854775808\nmax = 0x7FFF_ffff_FFFF_FFFF\n")
+        #expect(table["min"]?.integer == .min)
+        #expect(table["max"]?.integer == .max)
+    }
 }
