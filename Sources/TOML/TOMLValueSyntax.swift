@@ -111,8 +111,10 @@ extension Reader {
         return negative ? -value : value
     }
 
+    /// Underscores only between digits. Not `contains("__")`: that overload is _StringProcessing's,
+    /// and calling it links the regex engine (1.2 MB) into restd.
     static func validUnderscores(_ text: Substring) -> Bool {
-        !text.hasPrefix("_") && !text.hasSuffix("_") && !text.contains("__")
+        !text.hasPrefix("_") && !text.hasSuffix("_") && !zip(text, text.dropFirst()).contains { $0 == "_" && $1 == "_" }
     }
 
     mutating func array() throws(TOMLSyntaxError) -> [TOMLValue] {
