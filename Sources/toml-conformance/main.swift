@@ -7,7 +7,8 @@ import TOML
 //
 // Reads SUITE_DIR/files-toml-1.0.0; every listed `valid/**/X.toml` must be accepted and equal, as
 // toml-test's tagged JSON, to `X.json`; every `invalid/**/X.toml` must be refused. Prints each
-// failure and the counts; exits 0 only when everything passes (1 on a failure, 2 on misuse).
+// failure and the counts; exits 0 only when everything passes (1 on a failure, 2 on misuse or an
+// unreadable suite). --verbose names each file on stderr before reading it.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let verbose = arguments.first == "--verbose"
@@ -43,7 +44,8 @@ func read(_ file: String) -> [UInt8] {
 }
 
 func parse(_ file: String) -> Result<TOMLTable, TOMLSyntaxError> {
-    if verbose { print("  \(file)") }
+    // On stderr, unbuffered: if the reader crashes, the last name printed is the file it crashed on.
+    if verbose { FileHandle.standardError.write(Data("\(file)\n".utf8)) }
     return Result { () throws(TOMLSyntaxError) in try TOMLParser.parse(utf8: read(file)) }
 }
 
