@@ -7,7 +7,8 @@
 #
 # Variables: ARGS (for restd, `make run ARGS=--verbose`), SWIFT_FLAGS (for
 # every swift build/test, e.g. `-j 2`), TEST_FLAGS (for swift test, e.g.
-# `--filter Harness`), BENCH_ARGS (for restd-bench, e.g. `--only 1,3`),
+# `--filter Harness`), BENCH_ARGS (for restd-bench, e.g. `--only 1,3`), TOML_TEST (the
+# toml-test suite for `make toml-conformance`, ../shared/toml-test),
 # SWIFT (the swift driver), NO_DEPS=1 (install no Debian packages; debian/rules
 # sets it, since dpkg-checkbuilddeps has checked Build-Depends).
 #
@@ -32,6 +33,8 @@ TEST_FLAGS ?=
 BENCH_ARGS ?=
 ARGS ?=
 CMD ?=
+# The TOML project's compliance suite (toml-test's files), next to the checkout in CI.
+TOML_TEST ?= ../shared/toml-test
 
 # Build headers and libraries, the programs the tests and `make run` use, and what
 # `make deb` needs (debhelper, dpkg-dev, lintian).
@@ -96,7 +99,8 @@ endif
 # regenerating unchanged help gives identical files).
 MAN_DATE ?= 2026-11-21
 
-.PHONY: help check-swift deps build release test test-calendar test-asan bench bench-smoke run with-bus clean install uninstall
+.PHONY: help check-swift deps build release test test-calendar test-asan toml-conformance bench bench-smoke run with-bus
+.PHONY: clean install uninstall
 .PHONY: install-check man deb deb-check format lint
 
 # The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
@@ -110,6 +114,8 @@ help:
 	@echo '  make test [TEST_FLAGS=…]   build everything and run all tests (then again under ASan)'
 	@echo '  make test-asan             the tests under AddressSanitizer only'
 	@echo '  make test-calendar         the tests that read times, on other days and in other zones (part of make test)'
+	@echo '  make toml-conformance      the TOML reader against toml-test'"'"'s TOML 1.0.0 files in TOML_TEST'
+	@echo '                             (../shared/toml-test): valid files read right, invalid ones refused (part of make test)'
 	@echo '  make build                 debug build'
 	@echo '  make release               release build (swift build -c release --static-swift-stdlib)'
 	@echo '  make bench [BENCH_ARGS=…]  release build, then every benchmark; writes bench/results.json'
@@ -127,7 +133,7 @@ help:
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
 	@echo '  make clean                 remove .build'
-	@echo 'Variables: ARGS, SWIFT_FLAGS (e.g. -j 2), TEST_FLAGS (e.g. --filter Harness), BENCH_ARGS, SWIFT.'
+	@echo 'Variables: ARGS, SWIFT_FLAGS (e.g. -j 2), TEST_FLAGS (e.g. --filter Harness), BENCH_ARGS, TOML_TEST, SWIFT.'
 
 check-swift:
 	@scripts/check-swift.sh $(SWIFT)
@@ -147,6 +153,7 @@ test: deps lint
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
 	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
+	scripts/toml-conformance.sh $(SWIFT) "$(TOML_TEST)" $(SWIFT_FLAGS)
 	$(BENCH_SMOKE)
 	$(MAKE) --no-print-directory install-check
 	$(MAKE) --no-print-directory deb-check
@@ -157,6 +164,11 @@ test: deps lint
 test-calendar: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
+
+# The TOML reader against the TOML project's compliance suite (part of `make test`): builds
+# toml-conformance only, and fails unless every file of toml-test's TOML 1.0.0 list passes.
+toml-conformance: deps
+	scripts/toml-conformance.sh $(SWIFT) "$(TOML_TEST)" $(SWIFT_FLAGS)
 
 # The code's layout is swift-format's, with the project's .swift-format (120 columns, 4 spaces);
 # `make format` rewrites the sources, `make lint` (part of `make test`) fails on any difference,

@@ -62,6 +62,8 @@ let package = Package(
         .target(name: "SeededRandom"),
 
         // Benchmarks (`make bench`): starts its own dbus-daemon and restd, measures, reports.
+        // `make toml-conformance`: the TOML reader against the TOML project's compliance suite.
+        .executableTarget(name: "toml-conformance", dependencies: ["TOML"]),
         .executableTarget(
             name: "restd-bench",
             dependencies: [
