@@ -9,7 +9,7 @@ import RestProtocol
 /// restd's life: open the state, connect to the bus, export the objects, own the name, announce
 /// readiness, serve until told to stop, flush, close the state.
 ///
-/// The parts are in files named for their role: `TimerService` (the commit path and the expiry
+/// The parts are in files named for their role: `StateService` (the commit path and the expiry
 /// timer), `Bus/` (the objects and every signal), `BusName`, `Notify/Notifier`, `Live/LiveService`,
 /// `ConfigurationReloader`, `StatusReporter`. This class only wires them, in one visible order.
 public final class Daemon {
@@ -19,7 +19,7 @@ public final class Daemon {
     private let connection: Connection
     private let driver: BusDriver
     private let server: ObjectServer
-    private let service: TimerService
+    private let service: StateService
     private let busName: BusName
     private let live: LiveService
     /// Heart rate from a Bluetooth strap through BlueZ (Bluetooth/): one more live producer.
@@ -41,7 +41,7 @@ public final class Daemon {
 
         // 1. The state: timers as stored, with what start-up recovery found.
         let state = try Self.openState(settings, now: clock.now(), logger: logger)
-        service = try TimerService(
+        service = try StateService(
             book: state.book, training: state.training, recovered: state.recovered,
             recoveredHistory: state.recoveredHistory, store: state.store, clock: clock, loop: loop, logger: logger)
 
@@ -196,16 +196,16 @@ public final class Daemon {
     // MARK: Start-up
 
     /// The stored timers with the start-up rules applied, and what they found: the timer
-    /// events, and the rests they ended (applied to the books; `TimerService` stores them).
+    /// events, and the rests they ended (applied to the books; `StateService` stores them).
     private static func openState(
         _ settings: DaemonSettings, now: Instant, logger: Logger
     ) throws
         -> (
-            store: TimerStore, book: TimerBook, training: TrainingBook, recovered: [TimerEvent],
+            store: StateStore, book: TimerBook, training: TrainingBook, recovered: [TimerEvent],
             recoveredHistory: [HistoryChange]
         )
     {
-        let (store, movedAside) = try TimerStore.open(directory: settings.stateDirectory, now: now.realtime)
+        let (store, movedAside) = try StateStore.open(directory: settings.stateDirectory, now: now.realtime)
         if let first = movedAside.first {
             let reason = store.movedAsideReason ?? "it could not be read"
             logger.warning(

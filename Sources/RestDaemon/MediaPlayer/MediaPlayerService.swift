@@ -10,7 +10,7 @@ import RestProtocol
 ///
 /// It owns org.mpris.MediaPlayer2.restd only while the followed timer exists, so an idle desktop
 /// shows no player; the name is asked for and given back without waiting, in order, on the
-/// bus. Every button is a `TimerCommand` through `TimerService.perform`, the one commit path.
+/// bus. Every button is a `TimerCommand` through `StateService.perform`, the one commit path.
 /// Nothing ticks: Position is computed when read, and the live activity's heart rate and
 /// progress reach Metadata through one throttled stream (at most once every 5 s, a timer armed
 /// only while a trailing update is pending), because widgets redraw on every Metadata change.
@@ -19,7 +19,7 @@ final class MediaPlayerService {
 
     private let server: ObjectServer
     private let signals: BusSignals
-    private let service: TimerService
+    private let service: StateService
     private let clock: TimeSource
     private let logger: Logger
     private var settings: RestdConfiguration.MediaPlayer
@@ -35,7 +35,7 @@ final class MediaPlayerService {
     private var liveTimer: TimerSource!
 
     init(
-        server: ObjectServer, signals: BusSignals, service: TimerService, loop: EventLoop, clock: TimeSource,
+        server: ObjectServer, signals: BusSignals, service: StateService, loop: EventLoop, clock: TimeSource,
         settings: RestdConfiguration.MediaPlayer, logger: Logger
     ) throws(SystemError) {
         self.server = server

@@ -145,7 +145,7 @@ struct HistorySetRow {
     var rest: RestRecord?
 }
 
-extension TimerStore {
+extension StateStore {
     /// The most rows one history query returns; more is refused (the caller pages).
     static let maxHistoryRows = 100_000
 

@@ -60,7 +60,7 @@ enum StoreFiles {
 
     /// Removes a scratch directory made by `makeScratchDirectory` and the state copy in it.
     static func removeScratchDirectory(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { unlink(path + "/" + TimerStore.fileName + suffix) }
+        for suffix in ["", "-wal", "-shm"] { unlink(path + "/" + StateStore.fileName + suffix) }
         rmdir(path)
     }
 

@@ -3,12 +3,12 @@ import RestCore
 import RestProtocol
 
 /// io.restd.Rest1.Manager at /io/restd/Rest1: timers addressed by id. Each method is decoded
-/// into a `TimerCommand` and carried out by `TimerService.perform`.
+/// into a `TimerCommand` and carried out by `StateService.perform`.
 enum ManagerObject {
     /// What the manager object is made with; `defaultDuration` reads the configuration in force
     /// (it changes on reload).
     struct Context {
-        let service: TimerService
+        let service: StateService
         let defaultDuration: () -> USec
 
         /// Carries out the command for the timer named by the call's first argument.
@@ -84,7 +84,7 @@ enum ManagerObject {
             .init(ManagerProperty.defaultDurationUSec, .uint64),
         ])
 
-    static func make(service: TimerService, defaultDuration: @escaping () -> USec) -> ExportedInterface {
+    static func make(service: StateService, defaultDuration: @escaping () -> USec) -> ExportedInterface {
         ExportedInterface(
             interface, methods: methods, context: Context(service: service, defaultDuration: defaultDuration),
             property: { name in

@@ -3,12 +3,12 @@ import RestCore
 import RestProtocol
 
 /// io.restd.Rest1.Timer at /io/restd/Rest1/timer/<id>: one object per timer, made on demand.
-/// Each method is a `TimerCommand` for this timer, carried out by `TimerService.perform`.
+/// Each method is a `TimerCommand` for this timer, carried out by `StateService.perform`.
 enum TimerObject {
     /// What a timer object is made with.
     struct Context {
         let id: TimerID
-        let service: TimerService
+        let service: StateService
 
         func perform(_ command: TimerCommand) throws(DBusError) -> [DBusValue] {
             try service.perform(command)
@@ -43,7 +43,7 @@ enum TimerObject {
             .init(TimerProperty.restSource, .string),
         ])
 
-    static func subtree(service: TimerService) -> Subtree {
+    static func subtree(service: StateService) -> Subtree {
         Subtree(
             children: {
                 service.book.timers.keys.map { TimerPathElement.encode($0.rawValue) }
@@ -59,7 +59,7 @@ enum TimerObject {
             })
     }
 
-    static func make(id: TimerID, service: TimerService) -> ExportedInterface {
+    static func make(id: TimerID, service: StateService) -> ExportedInterface {
         ExportedInterface(
             interface, methods: methods, context: Context(id: id, service: service),
             property: { name in

@@ -8,10 +8,10 @@ import RestProtocol
 enum HistoryObject {
     /// What the history object is made with; `trimmer` gives the heap back after large replies.
     struct Context {
-        let service: TimerService
+        let service: StateService
         let trimmer: MemoryTrimmer
 
-        var store: TimerStore { service.historyStore }
+        var store: StateStore { service.historyStore }
 
         /// A read of the store: its failure is StorageFailed with the store's sentence.
         func reading(_ body: () throws -> [DBusValue]) throws(DBusError) -> [DBusValue] {
@@ -78,7 +78,7 @@ enum HistoryObject {
             try history.reading {
                 let (since, until, limit) = try window(call.arguments)
                 let summaries = try history.store.workoutSummaries(
-                    since: since, until: until, limit: limit == 0 ? TimerStore.maxHistoryRows : limit)
+                    since: since, until: until, limit: limit == 0 ? StateStore.maxHistoryRows : limit)
                 return [.array(options, summaries.map(WorkoutObject.summary))]
             }
         },
@@ -88,7 +88,7 @@ enum HistoryObject {
         name: RestBus.historyInterface, methods: methods.map(\.description),
         signals: [.init(HistoryMember.setRecorded, [.init("set", options)])])
 
-    static func make(service: TimerService, trimmer: MemoryTrimmer) -> ExportedInterface {
+    static func make(service: StateService, trimmer: MemoryTrimmer) -> ExportedInterface {
         ExportedInterface(interface, methods: methods, context: Context(service: service, trimmer: trimmer))
     }
 
@@ -96,13 +96,13 @@ enum HistoryObject {
     private static func window(_ args: [DBusValue]) throws(DBusError) -> (USec, USec, Int) {
         guard case .uint32(let requested) = args[2] else { throw DBusError(.invalidArgs, "limit must be a uint32 (u)") }
         let limit = Int(requested)
-        guard limit <= TimerStore.maxHistoryRows else {
+        guard limit <= StateStore.maxHistoryRows else {
             throw DBusError(
                 name: RestErrorName.limitExceeded,
-                message: "limit \(limit) is more than the \(TimerStore.maxHistoryRows) rows one call may return; "
+                message: "limit \(limit) is more than the \(StateStore.maxHistoryRows) rows one call may return; "
                     + "ask for fewer and page with since_usec")
         }
-        return (args[0].uint64 ?? 0, until(args[1].uint64 ?? 0), limit == 0 ? TimerStore.maxHistoryRows : limit)
+        return (args[0].uint64 ?? 0, until(args[1].uint64 ?? 0), limit == 0 ? StateStore.maxHistoryRows : limit)
     }
 
     /// The key of an exercise filter; "" for all.
@@ -119,15 +119,15 @@ enum HistoryObject {
 
     /// Limit 0 asks for everything: refused when that is more than one call may return.
     private static func refuseMore(_ more: Bool, limit: Int, what: String) throws(DBusError) {
-        guard more, limit == TimerStore.maxHistoryRows else { return }
+        guard more, limit == StateStore.maxHistoryRows else { return }
         throw DBusError(
             name: RestErrorName.limitExceeded,
-            message: "more than \(TimerStore.maxHistoryRows) \(what) match, the most one call may return; "
+            message: "more than \(StateStore.maxHistoryRows) \(what) match, the most one call may return; "
                 + "give a limit and page with since_usec, or a shorter time span")
     }
 
     /// Every exercise remembered or configured: name, last rest, override, sets, last seen.
-    private static func exercises(_ store: TimerStore, settings: TrainingSettings) throws -> [DBusValue] {
+    private static func exercises(_ store: StateStore, settings: TrainingSettings) throws -> [DBusValue] {
         var entries: [String: [String: DBusValue]] = [:]
         for exercise in try store.exercises() {
             var entry: [String: DBusValue] = [

@@ -3,10 +3,10 @@ import RestCore
 import RestProtocol
 
 /// io.restd.Rest1.Workout at /io/restd/Rest1/workout: the workout in progress. Its commands are
-/// planned in the core (`TrainingBook.planWorkout…`) and carried out by `TimerService.performWorkout`,
+/// planned in the core (`TrainingBook.planWorkout…`) and carried out by `StateService.performWorkout`,
 /// like every change; a set of the workout is Manager.CompleteSet with an empty exercise.
 enum WorkoutObject {
-    static let methods: [BusMethod<TimerService>] = [
+    static let methods: [BusMethod<StateService>] = [
         BusMethod(WorkoutMember.start, in: [.init("plan_toml_or_path", .string)]) { service, call throws(DBusError) in
             let source: WorkoutPlanSource
             do throws(ConfigError) {
@@ -47,13 +47,13 @@ enum WorkoutObject {
             .init(WorkoutProperty.summary, BusArguments.optionsType),
         ])
 
-    static func make(service: TimerService) -> ExportedInterface {
+    static func make(service: StateService) -> ExportedInterface {
         ExportedInterface(
             interface, methods: methods, context: service,
             property: { name in properties(service.training.workout, lastSummary: service.lastWorkoutSummary)[name] })
     }
 
-    private static func move(_ service: TimerService, forward: Bool) throws(DBusError) -> [DBusValue] {
+    private static func move(_ service: StateService, forward: Bool) throws(DBusError) -> [DBusValue] {
         try service.performWorkout { book, timers, now throws(TimerError) in
             try book.planWorkoutMove(forward: forward, timers: timers, now: now)
         }

@@ -57,10 +57,10 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     try database.close()
 }
 
-@Suite struct TimerStoreTests {
+@Suite struct StateStoreTests {
     @Test func roundTripsTimers() throws {
         let dir = try TemporaryDirectory()
-        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let (store, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty)
         #expect(store.movedAsideReason == nil)
         #expect(try store.loadAll().isEmpty)
@@ -78,7 +78,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func upsertsThenDeletes() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         let original = try timer("tea")
         var changed = original
         changed.label = "Green tea"
@@ -97,7 +97,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func appliesAllEventsInOneTransaction() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         var tooLate = try timer("b")
         tooLate.endsAtUSec = .max  // does not fit an SQLite integer
         let error = try #require(throws: StoreError.self) {
@@ -111,7 +111,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func anEmptyListTouchesNothing() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         try store.close()
         // A closed store fails any transaction; an empty list must not even start one.
         try store.apply([])
@@ -122,7 +122,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     @Test func createsPrivateDirectoryAndFiles() throws {
         let dir = try TemporaryDirectory()
         let nested = dir.state + "/deeper"
-        let store = try TimerStore.open(directory: nested, now: now).store
+        let store = try StateStore.open(directory: nested, now: now).store
         try store.apply([.added(try timer("tea"))])
         #expect(mode(dir.state) == 0o700)
         #expect(mode(nested) == 0o700)
@@ -136,9 +136,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let dir = try TemporaryDirectory()
         try FileManager.default.createDirectory(
             atPath: dir.state, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
-        try TimerStore.open(directory: dir.state, now: now).store.close()
+        try StateStore.open(directory: dir.state, now: now).store.close()
         chmod(dir.database, 0o644)
-        let reopened = try TimerStore.open(directory: dir.state, now: now)
+        let reopened = try StateStore.open(directory: dir.state, now: now)
         #expect(reopened.movedAside.isEmpty)
         #expect(mode(dir.state) == 0o700)
         #expect(mode(dir.database) == 0o600)
@@ -147,19 +147,19 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     @Test func refusesAStateDirectoryThatIsAFile() throws {
         let dir = try TemporaryDirectory()
         try write(Data("x".utf8), to: dir.state)
-        let error = try #require(throws: StoreError.self) { _ = try TimerStore.open(directory: dir.state, now: now) }
+        let error = try #require(throws: StoreError.self) { _ = try StateStore.open(directory: dir.state, now: now) }
         #expect(error.description == "could not use the state directory \(dir.state): it is not a directory")
         #expect(bytes(dir.state) == Data("x".utf8))
     }
 
     @Test func reopeningSeesCommittedData() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         let tea = try timer("tea")
         try store.apply([.added(tea), .added(try timer("nap")), .removed(try timer("nap"))])
         try store.close()
 
-        let reopened = try TimerStore.open(directory: dir.state, now: now)
+        let reopened = try StateStore.open(directory: dir.state, now: now)
         #expect(reopened.movedAside.isEmpty)
         #expect(try reopened.store.loadAll() == [tea])
     }
@@ -167,7 +167,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     @Test func committedDataSurvivesAProcessThatNeverClosed() throws {
         // What kill -9 leaves behind: the files as they are on disk, -wal unmerged.
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         let tea = try timer("tea")
         try store.apply([.added(tea)])
         let crashed = dir.path + "/crashed"
@@ -177,26 +177,26 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         }
         #expect(bytes(crashed + "/state.sqlite-wal")?.isEmpty == false)
 
-        let recovered = try TimerStore.open(directory: crashed, now: now)
+        let recovered = try StateStore.open(directory: crashed, now: now)
         #expect(recovered.movedAside.isEmpty)
         #expect(try recovered.store.loadAll() == [tea])
     }
 
     @Test func usesWALWithFullSynchronous() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         #expect(try store.pragma("journal_mode") == "wal")
         #expect(try store.pragma("synchronous") == "2")  // FULL
         try store.close()
         try withDatabase(dir.database) { db throws in
             #expect(try db.strings("PRAGMA journal_mode") == ["wal"])
-            #expect(try db.integer("PRAGMA user_version") == Int64(TimerStore.schemaVersion))
+            #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
         }
     }
 
     @Test func keepsThePreAlertAndItsFlag() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         var tea = try timer("tea")
         tea.warnUSec = 10_000_000
         var warned = tea
@@ -208,7 +208,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             .warning(id: tea.id, remainingUSec: 10_000_000, deadlineUSec: tea.endsAtUSec),
         ])
         try store.close()
-        #expect(try TimerStore.open(directory: dir.state, now: now).store.loadAll() == [warned])
+        #expect(try StateStore.open(directory: dir.state, now: now).store.loadAll() == [warned])
     }
 
     /// A state file as restd 0.1.0 (schema version 1) wrote it.
@@ -236,7 +236,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     @Test func migratesAVersion1FileInPlace() throws {
         let dir = try TemporaryDirectory()
         try writeVersion1File(dir)
-        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let (store, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty)
         #expect(store.movedAsideReason == nil)
         var nap = try timer("nap", label: "Ünïcödé 🍵", state: .paused)
@@ -253,7 +253,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.close()
 
         try withDatabase(dir.database) { db throws in
-            #expect(try db.integer("PRAGMA user_version") == Int64(TimerStore.schemaVersion))
+            #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
             #expect(
                 try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(3)
                     == ["warn_usec", "warned", "rest_source"])
@@ -261,7 +261,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
                 Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
                     .isSuperset(of: ["sets", "rests", "exercises"]))
         }
-        let reopened = try TimerStore.open(directory: dir.state, now: now)
+        let reopened = try StateStore.open(directory: dir.state, now: now)
         #expect(reopened.movedAside.isEmpty)
         #expect(try reopened.store.loadAll() == [nap, warnedTea])
     }
@@ -273,7 +273,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             // Already has the new columns but claims version 1: not a file restd wrote.
             try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, warn_usec INTEGER); PRAGMA user_version = 1")
         }
-        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let (store, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.count == 1)
         #expect(store.movedAsideReason?.contains("unexpected columns (id, warn_usec)") == true)
         #expect(try store.loadAll().isEmpty)
@@ -281,18 +281,18 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func rejectsRowsWithAnInvalidWarnedFlag() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         try store.apply([.added(try timer("tea"))])
         try store.close()
         try withDatabase(dir.database) { try $0.execute("UPDATE timers SET warned = 7") }
         var skipped: [String] = []
-        #expect(try TimerStore.open(directory: dir.state, now: now).store.loadAll { skipped.append($0) }.isEmpty)
+        #expect(try StateStore.open(directory: dir.state, now: now).store.loadAll { skipped.append($0) }.isEmpty)
         #expect(skipped == [#"skipped a stored timer: row "tea" has a warned value that is neither 0 nor 1"#])
     }
 
     @Test func skipsAndReportsInvalidRows() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         let tea = try timer("tea")
         try store.apply([.added(tea)])
         try store.close()
@@ -309,7 +309,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
                 try db.execute("INSERT INTO timers (\(columns)) VALUES (\(values))")
             }
         }
-        let reopened = try TimerStore.open(directory: dir.state, now: now)
+        let reopened = try StateStore.open(directory: dir.state, now: now)
         #expect(reopened.movedAside.isEmpty)
         var skipped: [String] = []
         #expect(try reopened.store.loadAll { skipped.append($0) } == [tea])
@@ -330,7 +330,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let dir = try TemporaryDirectory()
         try StoreFiles.makePrivateDirectory(dir.state)
         try StoreFiles.copyFile(fixture(name), to: dir.database)
-        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let (store, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty)
         #expect(store.movedAsideReason == nil)
         let timers = try store.loadAll { Issue.record("skipped: \($0)") }
@@ -346,16 +346,16 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.apply([.changed(from: byID["held"]!, to: held)])
         try store.close()
         try withDatabase(dir.database) { db throws in
-            #expect(try db.integer("PRAGMA user_version") == Int64(TimerStore.schemaVersion))
+            #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
         }
         // The history tables came with the migration, and take a set.
         let set = SetRecord(
             id: 1, timerID: try TimerID(parsing: "run"), atUSec: now, exercise: "Squat", exerciseKey: "squat",
             reps: 5, weightKg: 100, failed: false)
-        let migrated = try TimerStore.open(directory: dir.state, now: now).store
+        let migrated = try StateStore.open(directory: dir.state, now: now).store
         try migrated.commit([], history: [.setRecorded(set)])
         #expect(try migrated.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set) == [set])
-        let reopened = try TimerStore.open(directory: dir.state, now: now).store.loadAll()
+        let reopened = try StateStore.open(directory: dir.state, now: now).store.loadAll()
         #expect(reopened.first { $0.id.rawValue == "held" }?.label == "Green tea")
     }
 
@@ -369,7 +369,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let dir = try TemporaryDirectory()
         try StoreFiles.makePrivateDirectory(dir.state)
         try write(Data(), to: dir.database)
-        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let (store, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty)
         try store.apply([.added(try timer("tea"))])
         #expect(try store.loadAll().count == 1)
@@ -463,7 +463,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     /// A real state file with several pages of timers.
     private func fillStore(_ dir: TemporaryDirectory) throws {
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         try store.apply((0..<60).map { .added(try timer("t\($0)", label: String(repeating: "x", count: 200))) })
         try store.close()
     }
@@ -474,7 +474,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try damage(kind, in: dir)
         let original = bytes(dir.database)
 
-        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let (store, moved) = try StateStore.open(directory: dir.state, now: now)
         let brokenPath = dir.database + ".broken-" + stamp
         // Checking a WAL-mode file may leave -wal and -shm beside it; they move along.
         #expect(moved.first == brokenPath)
@@ -497,7 +497,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     @Test func explainsWhy() throws {
         let dir = try TemporaryDirectory()
         try damage(.futureVersion, in: dir)
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         #expect(
             store.movedAsideReason
                 == "\(dir.database) has schema version 5, newer than this restd understands (4)")
@@ -505,7 +505,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let other = try TemporaryDirectory()
         try damage(.directory, in: other)
         #expect(
-            try TimerStore.open(directory: other.state, now: now).store.movedAsideReason
+            try StateStore.open(directory: other.state, now: now).store.movedAsideReason
                 == "\(other.database) is a directory, not a database file")
     }
 
@@ -515,7 +515,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try write(Data("wal bytes".utf8), to: dir.database + "-wal")
         try write(Data("shm bytes".utf8), to: dir.database + "-shm")
 
-        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let (store, moved) = try StateStore.open(directory: dir.state, now: now)
         let base = dir.database + ".broken-" + stamp
         #expect(moved == [base, base + "-shm", base + "-wal"])
         #expect(try store.loadAll().isEmpty)
@@ -532,7 +532,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try write(Data("first".utf8), to: base)
         try write(Data("second".utf8), to: base + "-2-wal")
 
-        let moved = try TimerStore.open(directory: dir.state, now: now).movedAside
+        let moved = try StateStore.open(directory: dir.state, now: now).movedAside
 
         #expect(moved == [base + "-3"])
         #expect(bytes(base) == Data("first".utf8))
@@ -547,19 +547,19 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try holder.execute("PRAGMA locking_mode = EXCLUSIVE")
         try holder.execute("UPDATE timers SET label = 'held' WHERE id = 't0'")
 
-        let error = try #require(throws: StoreError.self) { _ = try TimerStore.open(directory: dir.state, now: now) }
+        let error = try #require(throws: StoreError.self) { _ = try StateStore.open(directory: dir.state, now: now) }
 
         #expect(
             error.description == "could not read the state file \(dir.database): the file is locked by another process")
         #expect(StoreFiles.kind(of: dir.database + ".broken-" + stamp) == .absent)
         try holder.close()
-        #expect(try TimerStore.open(directory: dir.state, now: now).store.loadAll().count == 60)
+        #expect(try StateStore.open(directory: dir.state, now: now).store.loadAll().count == 60)
     }
 
     @Test func leavesAHealthyFileInPlace() throws {
         let dir = try TemporaryDirectory()
         try fillStore(dir)
-        let (store, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let (store, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty)
         #expect(try store.loadAll().count == 60)
     }
@@ -584,7 +584,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func aSetItsRestAndTheTimerAreOneTransaction() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         let first = try set(1, at: now)
         let tea = try timer("default")
         // A value that cannot be stored fails the whole batch: neither the timer nor the set is written.
@@ -606,7 +606,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func anEndedRestIsRememberedForItsExerciseUnlessItFollowedAFailedSet() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         let first = try set(1, at: now)
         var ended = rest(after: first)
         ended.adjustUSec = 15_000_000
@@ -629,7 +629,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func aLimitTellsWhetherMoreMatch() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         try store.commit([], history: try (1...5).map { .setRecorded(try set($0, at: now + USec($0))) })
         let page = try store.sets(since: now, until: now + 100, exerciseKey: "", limit: 3)
         #expect(page.rows.map(\.set.id) == [1, 2, 3] && page.more)
@@ -640,7 +640,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func pruningRidesOnACommitAndKeepsOpenRests() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         let old = try set(1, at: now)
         let young = try set(2, at: now + 10 * 86_400_000_000)
         let open = rest(after: old)
@@ -680,7 +680,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func theWorkoutRidesOnTheSetsCommitAndIsRestoredAtTheSameSet() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         #expect(try store.loadWorkout() == nil)
         let set = SetRecord(
             id: 1, timerID: try TimerID(parsing: "default"), atUSec: now, exercise: "Squat", exerciseKey: "squat",
@@ -696,7 +696,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
         try store.commit([.added(try timer("default"))], history: [.setRecorded(set), .workoutSaved(workout)])
         try store.close()
-        let reopened = try TimerStore.open(directory: dir.state, now: now).store
+        let reopened = try StateStore.open(directory: dir.state, now: now).store
         let stored = try #require(try reopened.loadWorkout())
         #expect(stored.position == 1 && stored.setsDone == 1 && stored.startedAtUSec == now)
         #expect(try stored.restored() == workout)
@@ -705,7 +705,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func anEndedWorkoutLeavesItsSummaryAndNoWorkoutInProgress() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         try store.commit([], history: [.workoutSaved(try active(position: 0, setsDone: 0))])
         let summary = WorkoutSummary(
             name: "Push day", startedAtUSec: now, endedAtUSec: now + 1_800_000_000, setsPlanned: 3,
@@ -720,7 +720,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
     @Test func migratesAVersion3FileAndKeepsItsHistory() throws {
         let dir = try TemporaryDirectory()
-        let store = try TimerStore.open(directory: dir.state, now: now).store
+        let store = try StateStore.open(directory: dir.state, now: now).store
         let set = SetRecord(
             id: 1, timerID: try TimerID(parsing: "default"), atUSec: now, exercise: "Squat", exerciseKey: "squat",
             reps: 5, weightKg: 100, failed: false)
@@ -730,7 +730,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try withDatabase(dir.database) { db in
             try db.execute("DROP TABLE workout; DROP TABLE workouts; PRAGMA user_version = 3")
         }
-        let (migrated, moved) = try TimerStore.open(directory: dir.state, now: now)
+        let (migrated, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty && migrated.movedAsideReason == nil)
         #expect(try migrated.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set) == [set])
         try migrated.commit([], history: [.workoutSaved(try active(position: 0, setsDone: 0))])

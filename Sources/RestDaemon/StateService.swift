@@ -5,7 +5,7 @@ import Logging
 import RestCore
 import RestProtocol
 
-/// What one carried-out change did, as the daemon's parts hear of it (`TimerService.observers`).
+/// What one carried-out change did, as the daemon's parts hear of it (`StateService.observers`).
 struct Committed {
     /// The timer events, applied to the book; often none (a workout that moved).
     var events: [TimerEvent] = []
@@ -41,11 +41,11 @@ struct Committed {
 ///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. A crash in
 ///   between only means that the next start finds the deadline passed and announces the expiry
 ///   again; what the disk missed is recomputed from the stored deadline.
-final class TimerService {
+final class StateService {
     private(set) var book: TimerBook
     /// The rests in progress and the training rules; its settings follow the configuration.
     private(set) var training: TrainingBook
-    private let store: TimerStore
+    private let store: StateStore
     private let clock: TimeSource
     private let logger: Logger
     /// Fires at the next expiry, pre-alert or clean-up (CLOCK_BOOTTIME, 1 µs accuracy); off when none.
@@ -73,7 +73,7 @@ final class TimerService {
     /// here, with the history older than keep_days pruned, and announced by `announceRecovered`.
     init(
         book: TimerBook, training: TrainingBook, recovered: [TimerEvent], recoveredHistory: [HistoryChange],
-        store: TimerStore, clock: TimeSource, loop: EventLoop, logger: Logger
+        store: StateStore, clock: TimeSource, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.book = book
         self.training = training
@@ -221,7 +221,7 @@ final class TimerService {
     }
 
     /// The store, for the history's queries (read-only use).
-    var historyStore: TimerStore { store }
+    var historyStore: StateStore { store }
 
     // MARK: restd's own housekeeping: apply → signal → commit
 

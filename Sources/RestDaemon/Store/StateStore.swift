@@ -7,14 +7,14 @@ struct StoreError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// The timers and the training history on disk: one SQLite database in WAL mode, written
+/// The state on disk, timers, training history and workout: one SQLite database in WAL mode, written
 /// synchronously (the history's reads and writes are in HistoryStore.swift).
 ///
 /// Every mutation is one transaction with `synchronous = FULL`, so once `apply` returns the
 /// change survives kill -9 and power loss. All calls block the calling thread and deliver
 /// nothing asynchronously: the daemon calls them from its sd-event loop. SQLite's C API is used
 /// directly (no GRDB, no libdispatch): nothing here starts a thread or a timer.
-final class TimerStore {
+final class StateStore {
     /// The schema this code writes; `PRAGMA user_version` of a current file. Files of an older
     /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`; 2 → 3 the
     /// training history, `HistorySchema`, and the timers' `rest_source`; 3 → 4 the workouts,
@@ -45,7 +45,7 @@ final class TimerStore {
         let history: HistoryStatements
 
         init(_ database: SQLiteDatabase) throws(SQLiteError) {
-            upsert = try database.prepare(TimerStore.upsertTimer)
+            upsert = try database.prepare(StateStore.upsertTimer)
             delete = try database.prepare("DELETE FROM timers WHERE id = ?")
             selectAll = try database.prepare("SELECT \(Column.list) FROM timers ORDER BY id")
             history = try HistoryStatements(database)
@@ -78,7 +78,7 @@ final class TimerStore {
     /// names are returned in `movedAside`. Data that could not be read is never deleted or
     /// overwritten. Errors that say nothing about the file itself (disk full, locked, I/O)
     /// are thrown instead, so a healthy file is never set aside by accident.
-    static func open(directory: String, now: USec) throws(StoreError) -> (store: TimerStore, movedAside: [String]) {
+    static func open(directory: String, now: USec) throws(StoreError) -> (store: StateStore, movedAside: [String]) {
         if StoreFiles.isReadOnlyDirectory(directory) {
             return (try openReadOnlyCopy(directory: directory, now: now), [])
         }
@@ -92,14 +92,14 @@ final class TimerStore {
             reason = problem
         }
         let database = try openWritable(path)
-        return (try TimerStore(path: path, database: database, movedAsideReason: reason), movedAside)
+        return (try StateStore(path: path, database: database, movedAsideReason: reason), movedAside)
     }
 
     /// A state directory that cannot be written (a read-only mount): the state is copied, with
     /// its -wal, into a private scratch directory and read from there, so that the timers are
     /// served and keep expiring while every change is refused. The originals are not touched;
     /// a copy that cannot be read, or whose check fails, is set aside and restd starts empty.
-    private static func openReadOnlyCopy(directory: String, now: USec) throws(StoreError) -> TimerStore {
+    private static func openReadOnlyCopy(directory: String, now: USec) throws(StoreError) -> StateStore {
         let path = directory + "/" + fileName
         let scratch = try StoreFiles.makeScratchDirectory()
         let copy = scratch + "/" + fileName
@@ -119,7 +119,7 @@ final class TimerStore {
                 for suffix in ["", "-wal", "-shm"] { unlink(copy + suffix) }
             }
             let database = try openWritable(copy)
-            return try TimerStore(
+            return try StateStore(
                 path: path, database: database, movedAsideReason: problem,
                 readOnlyReason: readOnlyReason, scratchDirectory: scratch)
         } catch {
