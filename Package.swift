@@ -56,7 +56,7 @@ let package = Package(
 
         // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
         // for the benchmark and the integration tests (not a product: nothing ships with it).
-        .target(name: "ProcessHarness", dependencies: ["POSIXSpawn"]),
+        .target(name: "ProcessHarness", dependencies: ["POSIXSpawn", "RestCore"]),
         // A seeded random number generator, so that a "random" test does the same on every run
         // (no Foundation, no process harness: the core's unit tests use it too).
         .target(name: "SeededRandom"),
@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "restd-bench",
             dependencies: [
-                "DBusKit", "CDBus", "CSystemd", "CSQLite", "RestProtocol", "ProcessHarness",
+                "DBusKit", "CDBus", "CSystemd", "CSQLite", "RestCore", "RestProtocol", "ProcessHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

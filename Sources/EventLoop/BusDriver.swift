@@ -81,13 +81,14 @@ public final class BusDriver {
 
     fileprivate func add(timeout: OpaquePointer) -> Bool {
         let interval = UInt64(max(0, dbus_timeout_get_interval(timeout))) * 1000
-        let holder = TimeoutHolder()
+        let holder = TimeoutHolder(loop: loop)
         do {
-            holder.source = try loop.addTimer(clock: CLOCK_MONOTONIC, at: monotonicNow() + interval, accuracyUSec: 1000)
-            { _ in
+            holder.source = try loop.addTimer(
+                clock: CLOCK_MONOTONIC, at: loop.now(CLOCK_MONOTONIC) + interval, accuracyUSec: 1000
+            ) { now in
                 // libdbus timeouts repeat. Re-arm first: dbus_timeout_handle may remove the
                 // timeout and release this very source.
-                holder.source?.schedule(at: monotonicNow() + interval)
+                holder.source?.schedule(at: now + interval)
                 dbus_timeout_handle(timeout)
             }
         } catch {
@@ -103,7 +104,7 @@ public final class BusDriver {
         let holder = Unmanaged<TimeoutHolder>.fromOpaque(data).takeUnretainedValue()
         if dbus_timeout_get_enabled(timeout) != 0 {
             let interval = UInt64(max(0, dbus_timeout_get_interval(timeout))) * 1000
-            holder.source?.schedule(at: monotonicNow() + interval)
+            holder.source?.schedule(at: holder.loop.now(CLOCK_MONOTONIC) + interval)
         } else {
             holder.source?.isEnabled = false
         }
@@ -113,12 +114,9 @@ public final class BusDriver {
 /// Holds a timeout's timer source; the timer's own handler needs to reach it to re-arm.
 private final class TimeoutHolder {
     var source: TimerSource?
-}
+    unowned let loop: EventLoop
 
-private func monotonicNow() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+    init(loop: EventLoop) { self.loop = loop }
 }
 
 // C callbacks: capture-free, they find the driver through the userdata pointer.

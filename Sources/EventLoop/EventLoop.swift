@@ -31,6 +31,14 @@ public final class EventLoop {
         return sd_event_get_state(raw) != Int32(SD_EVENT_FINISHED)
     }
 
+    /// `clock` (µs) as the loop saw it when this iteration woke up, or now before the first:
+    /// sd-event's cached reading, what its own sources compare their deadlines with.
+    public func now(_ clock: clockid_t) -> UInt64 {
+        var usec: UInt64 = 0
+        _ = sd_event_now(raw, clock, &usec)
+        return usec
+    }
+
     /// Asks the loop to stop after the current iteration.
     public func exit(_ code: Int32) { sd_event_exit(raw, code) }
 

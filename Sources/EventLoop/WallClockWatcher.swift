@@ -18,6 +18,7 @@ public final class WallClockWatcher {
     private let onChange: () -> Void
     private let onError: (SystemError) -> Void
     private let retryUSec: UInt64
+    private unowned let loop: EventLoop
     private var source: IOSource?
     private var retry: TimerSource?
 
@@ -31,6 +32,7 @@ public final class WallClockWatcher {
         self.onChange = onChange
         self.onError = onError
         self.retryUSec = retryUSec
+        self.loop = loop
         do throws(SystemError) {
             guard arm(fd) == 0 else { throw SystemError(errno: errno, "cannot arm the clock-change timer") }
             source = try loop.addIO(fd: fd, events: EPOLLIN.rawValue) { [unowned self] _ in
@@ -67,7 +69,7 @@ public final class WallClockWatcher {
                     errno: errno,
                     "cannot re-arm the clock-change timer; trying again in "
                         + "\(retryUSec / 1000) ms (wall-clock steps meanwhile go unnoticed)"))
-            retry?.schedule(at: (now ?? Self.monotonicNow()) + retryUSec)
+            retry?.schedule(at: (now ?? loop.now(CLOCK_MONOTONIC)) + retryUSec)
             return
         }
         retry?.isEnabled = false
@@ -78,11 +80,5 @@ public final class WallClockWatcher {
         var spec = itimerspec()
         spec.it_value.tv_sec = Int.max
         return timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil)
-    }
-
-    private static func monotonicNow() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import RestCore
 
 /// Elapsed time on CLOCK_MONOTONIC: what the harness and the tests measure and wait with.
 /// The wall clock is no stopwatch: it jumps when someone sets it, and a test run may shift it.
@@ -12,11 +13,7 @@ public struct Stopwatch: Sendable {
     public var elapsed: Double { Self.monotonicSeconds() - startSeconds }
 
     /// CLOCK_MONOTONIC in seconds.
-    public static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)) / 1e9
-    }
+    public static func monotonicSeconds() -> Double { KernelClock.monotonicSeconds }
 }
 
 /// A moment `seconds` from now on CLOCK_MONOTONIC, for loops that wait with a time limit.

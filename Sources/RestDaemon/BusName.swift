@@ -42,7 +42,7 @@ final class BusName {
         }
         // NameAcquired follows the reply even when the name was free at once.
         deadline = try loop.addTimer(
-            clock: CLOCK_MONOTONIC, at: Self.monotonicNow() + Self.deadlineUSec,
+            clock: CLOCK_MONOTONIC, at: loop.now(CLOCK_MONOTONIC) + Self.deadlineUSec,
             accuracyUSec: 10_000
         ) { [unowned self] _ in
             logger.critical("another restd already owns \(RestBus.name) on this bus")
@@ -70,11 +70,5 @@ final class BusName {
             return true
         }
         return false
-    }
-
-    private static func monotonicNow() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
     }
 }

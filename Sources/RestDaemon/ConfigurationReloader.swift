@@ -1,6 +1,7 @@
 import EventLoop
 import Glibc
 import Logging
+import RestCore
 
 /// SIGHUP: reads the configuration file again and puts a good one into force at once (every
 /// key applies on reload). A file with problems is logged and changes nothing.
@@ -23,7 +24,7 @@ final class ConfigurationReloader {
     }
 
     func reload() {
-        ServiceManager.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.read(CLOCK_MONOTONIC))")
+        ServiceManager.notify("RELOADING=1\nMONOTONIC_USEC=\(KernelClock.usec(CLOCK_MONOTONIC))")
         defer { status.announceReady() }
         let loaded: (configuration: RestdConfiguration, found: Bool)
         do {

@@ -1,6 +1,7 @@
 import EventLoop
 import Glibc
 import Logging
+import RestCore
 
 /// restd's log handler: structured entries to the journal when stderr is the journal, plain
 /// lines on stderr otherwise; never both. A value, as swift-log asks of handlers.
@@ -92,13 +93,12 @@ public enum StderrLine {
 
     /// The local time of day with milliseconds, `HH:MM:SS.mmm`.
     static func localTime() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
+        let nanoseconds = KernelClock.nanoseconds(CLOCK_REALTIME)
+        var seconds = time_t(nanoseconds / 1_000_000_000)
         var parts = tm()
         localtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let millis = Int(now.tv_nsec / 1_000_000)
+        let millis = Int(nanoseconds % 1_000_000_000 / 1_000_000)
         let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
         return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)"
     }

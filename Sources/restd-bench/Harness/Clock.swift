@@ -1,13 +1,10 @@
 import Glibc
+import RestCore
 
 /// The clocks the bench reads: CLOCK_REALTIME to compare with restd's deadlines (which it
 /// publishes as CLOCK_REALTIME µs), CLOCK_MONOTONIC for every duration.
 enum Clock {
-    static func nanoseconds(_ clock: clockid_t) -> Int64 {
-        var now = timespec()
-        clock_gettime(clock, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
+    static func nanoseconds(_ clock: clockid_t) -> Int64 { KernelClock.nanoseconds(clock) }
 
     /// CLOCK_REALTIME in µs since the epoch, as restd's `*USec` instants.
     static var realtimeUSec: Int64 { nanoseconds(CLOCK_REALTIME) / 1000 }
