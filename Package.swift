@@ -34,13 +34,15 @@ let package = Package(
         .target(name: "POSIXSpawn"),
         // TOML 1.0 documents into values that know their line: config.toml, workout plans.
         .target(name: "TOML"),
+        // SQLite's C API, wrapped once: connections, statements, transactions, errors.
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
 
         // The daemon: bus faces, store, event-loop wiring. Nothing here may start a thread or a
         // timer of its own (no Foundation, no libdispatch): restd must sleep between rests.
         .target(
             name: "RestDaemon",
             dependencies: [
-                "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "CSQLite", "TOML", "POSIXSpawn",
+                "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "SQLiteKit", "TOML", "POSIXSpawn",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The client library behind restctl (and the integration tests).
@@ -67,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "restd-bench",
             dependencies: [
-                "DBusKit", "CDBus", "CSystemd", "CSQLite", "RestCore", "RestProtocol", "ProcessHarness",
+                "DBusKit", "CDBus", "CSystemd", "SQLiteKit", "RestCore", "RestProtocol", "ProcessHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -77,7 +79,9 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(
             name: "RestDaemonTests",
-            dependencies: ["RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom"],
+            dependencies: [
+                "RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom", "SQLiteKit",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol"]),
         .testTarget(

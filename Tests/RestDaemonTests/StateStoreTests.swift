@@ -1,6 +1,7 @@
 import Foundation
 import ProcessHarness
 import RestCore
+import SQLiteKit
 import SeededRandom
 import Testing
 

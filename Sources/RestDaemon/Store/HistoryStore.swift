@@ -1,4 +1,5 @@
 import RestCore
+import SQLiteKit
 
 /// The history's statements, prepared once for the life of the connection with the timers' own.
 struct HistoryStatements {

@@ -1,6 +1,6 @@
-import CSQLite
 import Glibc
 import RestCore
+import SQLiteKit
 
 /// A failure of the state file, as a sentence for the log and the caller.
 struct StoreError: Error, CustomStringConvertible {
@@ -218,16 +218,16 @@ final class StateStore {
 
     /// Errors that mean the file itself is unusable, as opposed to the system being in trouble.
     private static func isFileProblem(_ error: SQLiteError, path: String) -> Bool {
-        switch error.code {
-        case SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_PERM, SQLITE_AUTH, SQLITE_FORMAT, SQLITE_EMPTY:
+        switch error.kind {
+        case .damaged, .denied:
             true
-        case SQLITE_CANTOPEN:
+        case .cannotOpen:
             // Unreadable file, or only out of file descriptors? Only the first is the file's fault.
             access(path, R_OK | W_OK) != 0 && (errno == EACCES || errno == EPERM)
-        case SQLITE_IOERR:
-            // A short read means a truncated file; other I/O errors may be passing.
-            error.extendedCode == restd_sqlite_ioerr_short_read
-        default:
+        case .shortRead:
+            // A truncated file; other I/O errors may be passing.
+            true
+        case .other:
             false
         }
     }
@@ -379,7 +379,7 @@ final class StateStore {
 
     func openStatements() throws(SQLiteError) -> Statements {
         guard let statements else {
-            throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: "the state file is closed")
+            throw SQLiteError.closed("the state file is closed")
         }
         return statements
     }

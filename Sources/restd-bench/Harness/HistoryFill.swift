@@ -1,17 +1,18 @@
-import CSQLite
 import Foundation
+import SQLiteKit
 
 /// Writes a year of training history straight into a state file restd left (restd stopped):
 /// `count` sets spread evenly over the last `days` days, each with its ended rest, as restd
 /// would have recorded them — far faster than `count` CompleteSet calls.
 enum HistoryFill {
     static func fill(stateDirectory: String, count: Int, days: Int, nowUSec: UInt64) throws {
-        var db: OpaquePointer?
         let path = stateDirectory + "/state.sqlite"
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
-            throw BenchError("cannot open \(path)")
+        let database: SQLiteDatabase
+        do {
+            database = try SQLiteDatabase(path: path)
+        } catch {
+            throw BenchError("cannot open \(path): \(error.reason)")
         }
-        defer { sqlite3_close(db) }
         let span = UInt64(days) * 86_400_000_000
         let step = span / UInt64(max(count, 1))
         let start = nowUSec - span
@@ -32,11 +33,10 @@ enum HistoryFill {
             SELECT exercise_key, exercise, 90000000, count(*), max(at_usec) FROM sets WHERE id > 1000000 GROUP BY exercise_key;
             COMMIT;
             """
-        var message: UnsafeMutablePointer<CChar>?
-        guard sqlite3_exec(db, sql, nil, nil, &message) == SQLITE_OK else {
-            let text = message.map { String(cString: $0) } ?? "?"
-            sqlite3_free(message)
-            throw BenchError("could not fill the history: \(text)")
+        do {
+            try database.execute(sql)
+        } catch {
+            throw BenchError("could not fill the history: \(error)")
         }
     }
 }

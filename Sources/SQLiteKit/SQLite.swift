@@ -1,17 +1,46 @@
 import CSQLite
 
 /// A failed SQLite call: its result codes and SQLite's own message.
-struct SQLiteError: Error, CustomStringConvertible {
+public struct SQLiteError: Error, CustomStringConvertible {
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …).
-    let code: Int32
+    public let code: Int32
     /// The extended result code (`SQLITE_IOERR_SHORT_READ`, …).
-    let extendedCode: Int32
-    let message: String
+    public let extendedCode: Int32
+    public let message: String
 
-    var description: String { message }
+    public var description: String { message }
+
+    /// What kind of failure it is, for callers that do not speak SQLite's result codes.
+    public enum Kind: Sendable {
+        /// The file is not a usable database: corrupt, not a database, or empty.
+        case damaged
+        /// Permission denied by the file system or SQLite's authorizer.
+        case denied
+        /// The file could not be opened (unreadable, or out of file descriptors).
+        case cannotOpen
+        /// A read came back short: a truncated file.
+        case shortRead
+        /// Any other failure.
+        case other
+    }
+
+    public var kind: Kind {
+        switch code {
+        case SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_FORMAT, SQLITE_EMPTY: .damaged
+        case SQLITE_PERM, SQLITE_AUTH: .denied
+        case SQLITE_CANTOPEN: .cannotOpen
+        case SQLITE_IOERR where extendedCode == restd_sqlite_ioerr_short_read: .shortRead
+        default: .other
+        }
+    }
+
+    /// A call on a database or store that is closed.
+    public static func closed(_ message: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: message)
+    }
 
     /// A short reason for a log line: "disk full" rather than SQLite's full error text.
-    var reason: String {
+    public var reason: String {
         switch code {
         case SQLITE_FULL: "disk full"
         case SQLITE_BUSY, SQLITE_LOCKED: "the file is locked by another process"
@@ -26,27 +55,27 @@ struct SQLiteError: Error, CustomStringConvertible {
 }
 
 /// A value read from or bound to a statement.
-enum SQLiteValue: Equatable {
+public enum SQLiteValue: Equatable, Sendable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
 
-    var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
-    var text: String? { if case .text(let value) = self { value } else { nil } }
+    public var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    public var text: String? { if case .text(let value) = self { value } else { nil } }
 }
 
 /// One connection to a database file, used from one thread (the daemon's loop).
 ///
 /// A thin owner of `sqlite3 *`: statements, transactions and errors, nothing else. It starts no
 /// thread and schedules nothing, which is why restd uses SQLite's C API directly.
-final class SQLiteDatabase {
+public final class SQLiteDatabase {
     private var handle: OpaquePointer?
-    let path: String
+    public let path: String
 
     /// Opens `path` read-write (created if absent) or read-only.
-    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         self.path = path
         // NOMUTEX: one thread only. EXRESCODE: extended codes tell a short read from other I/O errors.
         let flags =
@@ -68,7 +97,7 @@ final class SQLiteDatabase {
     }
 
     /// Closes the connection; statements prepared on it must be gone first.
-    func close() throws(SQLiteError) {
+    public func close() throws(SQLiteError) {
         guard let handle else { return }
         let status = sqlite3_close(handle)
         guard status == SQLITE_OK else { throw Self.error(status, handle) }
@@ -76,13 +105,13 @@ final class SQLiteDatabase {
     }
 
     /// Runs one or more statements that return nothing.
-    func execute(_ sql: String) throws(SQLiteError) {
+    public func execute(_ sql: String) throws(SQLiteError) {
         let status = sqlite3_exec(try open(), sql, nil, nil, nil)
         guard status == SQLITE_OK else { throw Self.error(status, handle) }
     }
 
     /// A statement kept for repeated use; finalized when released.
-    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?
         let handle = try open()
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -91,7 +120,7 @@ final class SQLiteDatabase {
     }
 
     /// Every row of a one-off query, each as its columns.
-    func rows(_ sql: String) throws(SQLiteError) -> [[SQLiteValue]] {
+    public func rows(_ sql: String) throws(SQLiteError) -> [[SQLiteValue]] {
         let statement = try prepare(sql)
         var rows: [[SQLiteValue]] = []
         while try statement.step() { rows.append(statement.columns()) }
@@ -99,17 +128,17 @@ final class SQLiteDatabase {
     }
 
     /// The first column of every row of a one-off query, as text (NULL as "").
-    func strings(_ sql: String) throws(SQLiteError) -> [String] {
+    public func strings(_ sql: String) throws(SQLiteError) -> [String] {
         try rows(sql).map { $0.first?.text ?? "" }
     }
 
     /// The first column of the first row, as an integer.
-    func integer(_ sql: String) throws(SQLiteError) -> Int64? {
+    public func integer(_ sql: String) throws(SQLiteError) -> Int64? {
         try rows(sql).first?.first?.integer
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    func transaction(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+    public func transaction(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
         try execute("BEGIN IMMEDIATE")
         do {
             try body()
@@ -123,7 +152,7 @@ final class SQLiteDatabase {
 
     fileprivate func open() throws(SQLiteError) -> OpaquePointer {
         guard let handle else {
-            throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: "the database is closed")
+            throw SQLiteError.closed("the database is closed")
         }
         return handle
     }
@@ -140,7 +169,7 @@ final class SQLiteDatabase {
 }
 
 /// A prepared statement: bind, step through its rows, reset for the next use.
-final class SQLiteStatement {
+public final class SQLiteStatement {
     private let statement: OpaquePointer
     // Keeps the connection open for as long as the statement exists.
     private let database: SQLiteDatabase
@@ -155,7 +184,7 @@ final class SQLiteStatement {
     }
 
     /// Resets the statement and binds `values` to its parameters, in order.
-    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         for (offset, value) in values.enumerated() {
@@ -176,7 +205,7 @@ final class SQLiteStatement {
     }
 
     /// Advances to the next row: true when there is one, false when done.
-    func step() throws(SQLiteError) -> Bool {
+    public func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -188,19 +217,19 @@ final class SQLiteStatement {
     }
 
     /// Runs a statement that returns no rows, with `values` bound.
-    func run(_ values: [SQLiteValue]) throws(SQLiteError) {
+    public func run(_ values: [SQLiteValue]) throws(SQLiteError) {
         try bind(values)
         while try step() {}
         sqlite3_reset(statement)
     }
 
     /// The current row's columns.
-    func columns() -> [SQLiteValue] {
+    public func columns() -> [SQLiteValue] {
         (0..<sqlite3_column_count(statement)).map(column)
     }
 
     /// The current row's column at `index` (0-based).
-    func column(_ index: Int32) -> SQLiteValue {
+    public func column(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
