@@ -204,23 +204,18 @@ struct LiveTests {
     // MARK: [live] in config.toml
 
     /// restd on a private bus, reading `config` as its config.toml.
+    @dynamicMemberLookup
     final class ConfiguredDaemon {
-        let bus: TestBus
-        let state: TempDirectory
-        let configHome: TempDirectory
-        let restd: RestdProcess
-        let client: RestdClient
+        let daemon: RunningDaemon
         let watcher: SignalWatcher
+        var bus: TestBus { daemon.bus }
 
         init(config: String) throws {
-            bus = try TestBus()
-            state = try TempDirectory(prefix: "restd-state")
-            configHome = try TempDirectory(prefix: "restd-cfg")
-            try configHome.write("restd/config.toml", config)
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: configHome.path)
-            client = try RestdClient(address: bus.address)
-            watcher = try SignalWatcher.restd(bus: bus)
+            daemon = try RunningDaemon(config: config)
+            watcher = try SignalWatcher.restd(bus: daemon.bus)
         }
+
+        subscript<Value>(dynamicMember path: KeyPath<RunningDaemon, Value>) -> Value { daemon[keyPath: path] }
 
         func maxRateHz() -> String {
             busctl(bus, "get-property", RestBus.name, RestBus.livePath, RestBus.liveInterface, "MaxRateHz").output
@@ -228,9 +223,9 @@ struct LiveTests {
 
         /// Writes a new config.toml, sends SIGHUP, and waits for the reload's log line.
         func reload(_ config: String, expecting line: String) throws {
-            try configHome.write("restd/config.toml", config)
-            restd.signal(SIGHUP)
-            try restd.waitForLog(containing: line)
+            try daemon.config.write(config)
+            daemon.restd.signal(SIGHUP)
+            try daemon.restd.waitForLog(containing: line)
         }
     }
 

@@ -14,18 +14,15 @@ struct MediaPlayerTests {
 
     /// A restd with `config` on a private bus, a client, and a watcher of the MPRIS object's
     /// signals and of the MPRIS name's owner.
+    @dynamicMemberLookup
     final class Player {
-        let config: ConfigurationTests.ConfigHome
-        let bus: TestBus
-        let state: TempDirectory
-        private(set) var restd: RestdProcess
-        let client: RestdClient
+        let daemon: RunningDaemon
         let watcher: SignalWatcher
+        var bus: TestBus { daemon.bus }
 
         init(config text: String = MediaPlayerTests.enabled) throws {
-            config = try ConfigurationTests.ConfigHome(text)
-            bus = try TestBus()
-            state = try TempDirectory(prefix: "restd-state")
+            let bus = try TestBus()
+            // Watching before restd starts, so that nothing it does on the bus goes unseen.
             watcher = try SignalWatcher(
                 bus: bus,
                 rules: [
@@ -33,17 +30,13 @@ struct MediaPlayerTests {
                     "type='signal',path='\(MediaPlayerBus.path)'",
                     "type='signal',sender='\(RestBus.name)',member='Expired'",
                 ])
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
-            client = try RestdClient(address: bus.address)
+            daemon = try RunningDaemon(bus: bus, config: text)
         }
 
-        deinit { restd.terminate() }
+        subscript<Value>(dynamicMember path: KeyPath<RunningDaemon, Value>) -> Value { daemon[keyPath: path] }
 
         /// kill -9, then a new restd on the same state, configuration and bus.
-        func crashAndRestart() throws {
-            _ = restd.kill9()
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
-        }
+        func crashAndRestart() throws { try daemon.crashAndRestart() }
 
         /// Whether org.mpris.MediaPlayer2.restd has an owner, as the bus says.
         func nameOwned() throws -> Bool {

@@ -9,39 +9,13 @@ import Testing
 /// patterns that allow for a slow machine; nothing here sleeps.
 @Suite("restctl", .serialized)
 struct RestctlTests {
-    /// A private bus with restd on it, and the state directory it keeps.
-    final class Fixture {
-        let bus: TestBus
-        let state: TempDirectory
-        let restd: RestdProcess
-
-        init() throws {
-            bus = try TestBus()
-            state = try TempDirectory(prefix: "restd-state")
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path)
-        }
-
-        /// Runs restctl on this bus; the failure message carries restd's log.
-        @discardableResult
-        func run(_ args: String...) -> CommandResult {
-            restctl(bus, args)
-        }
-
-        @discardableResult
-        func run(_ args: [String]) -> CommandResult {
-            restctl(bus, args)
-        }
-
-        func log() -> String { restd.log() }
-    }
-
     static let squat = "Squat · Next: Bench press"
 
     // MARK: Commands and their output
 
     @Test("start prints the new timer; status shows it; status --json has every field in order")
     func startAndStatus() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         let start = daemon.run("start", "90", "--label", "Squat", "--next", "Bench press")
         #expect(start.status == 0 && start.stderr.isEmpty, "\(start)\n\(daemon.log())")
         #expect(matches(start.stdout, #"default  running  1:(30|2\d)  Squat · Next: Bench press\n"#), "\(start)")
@@ -72,7 +46,7 @@ struct RestctlTests {
 
     @Test("start --warn sets the pre-alert, shown as warn_usec by status --json")
     func startWarn() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         #expect(daemon.run("start", "90", "--warn", "10").status == 0)
         let object = try #require(jsonObject(daemon.run("status", "--json").stdout))
         #expect(object["warn_usec"] as? Int == 10_000_000, "\(object)")
@@ -82,7 +56,7 @@ struct RestctlTests {
 
     @Test("start without a duration runs 90 s; --no-notify and --id are passed on")
     func startDefaults() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         let start = daemon.run("start", "--id", "plank", "--no-notify")
         #expect(matches(start.stdout, #"plank  running  1:(30|2\d)\n"#), "\(start)\n\(daemon.log())")
         let json = daemon.run("status", "--id", "plank", "--json")
@@ -95,7 +69,7 @@ struct RestctlTests {
 
     @Test("pause freezes the time; add and sub change it exactly; resume, restart and cancel")
     func lifecycle() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         #expect(daemon.run("start", "90", "--label", "Squat", "--next", "Bench press").succeeded, "\(daemon.log())")
 
         let pause = daemon.run("pause")
@@ -147,7 +121,7 @@ struct RestctlTests {
 
     @Test("sub down to nothing expires the timer at once; add starts a new run")
     func expiry() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         #expect(daemon.run("start", "1m", "--label", "Squat").succeeded, "\(daemon.log())")
         let sub = daemon.run("sub", "2m")
         #expect(sub.status == 0, "\(sub)\n\(daemon.log())")
@@ -170,7 +144,7 @@ struct RestctlTests {
 
     @Test("list shows every timer by id, columns aligned; nothing or [] when there are none")
     func list() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         let empty = daemon.run("list")
         #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr.isEmpty, "\(empty)\n\(daemon.log())")
         let emptyJSON = daemon.run("list", "--json")
@@ -211,7 +185,7 @@ struct RestctlTests {
 
     @Test("texts travel and come back escaped in JSON")
     func texts() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         let label = #"say "hi" \ Étirement ☕"#
         #expect(daemon.run("start", "90", "--label", label).succeeded, "\(daemon.log())")
         #expect(daemon.run("pause").succeeded)
@@ -223,7 +197,7 @@ struct RestctlTests {
 
     @Test("--json on every command that prints a timer: the object status --json prints")
     func jsonEverywhere() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         let object =
             #"\{"id":"default","state":"(running|paused)","label":"Squat","next":null,"notify":true,"duration_usec":\d+,"#
             + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null,"rest_source":null\}\n"#
@@ -239,7 +213,7 @@ struct RestctlTests {
 
     @Test("status --json on a missing timer prints null (for jq) and still exits 1 with the sentence")
     func statusJSONNull() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         let result = daemon.run("status", "--json", "--id", "nope")
         #expect(result.status == 1 && result.stdout == "null\n", "\(result)")
         #expect(result.stderr == "restctl: no timer \"nope\"\n", "\(result)")
@@ -248,7 +222,7 @@ struct RestctlTests {
 
     @Test("cancel --all removes every timer; list --expired and clear deal with the ones that are over")
     func cancelAllAndClear() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         for id in ["a", "b", "c"] { #expect(daemon.run("start", "90", "--id", id).succeeded, "\(daemon.log())") }
         #expect(daemon.run("sub", "2m", "--id", "b").succeeded)
         #expect(daemon.run("pause", "--id", "c").succeeded)
@@ -275,7 +249,7 @@ struct RestctlTests {
 
     @Test("ids with a dash: restctl, busctl and gdbus see the same timer at its escaped path")
     func dashedIDs() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         let start = daemon.run("start", "90", "--id", "bench-press", "--label", "Bench")
         #expect(start.status == 0 && start.stdout.hasPrefix("bench-press  running  "), "\(start)\n\(daemon.log())")
         #expect(daemon.run("start", "90", "--id", "bench_2dpress").succeeded, "a look-alike id is another timer")
@@ -309,7 +283,7 @@ struct RestctlTests {
 
     @Test("restd's refusals: its sentence on one line, exit 1, nothing on stdout")
     func refusals() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         for args in [
             ["pause", "--id", "nope"], ["status", "--id", "nope"], ["cancel", "--id", "nope"],
             ["add", "30", "--id", "nope"], ["restart", "--id", "nope"],
@@ -390,7 +364,7 @@ struct RestctlTests {
 
     @Test("restd going away between two commands is reported, not crashed on")
     func daemonGone() throws {
-        let daemon = try Fixture()
+        let daemon = try RunningDaemon()
         #expect(daemon.run("start", "90").succeeded, "\(daemon.log())")
         daemon.restd.kill9()
         let result = daemon.run("status")
@@ -474,7 +448,7 @@ struct RestctlTests {
     // MARK: Helpers
 
     /// `remaining_usec` of a timer, from `status --json`.
-    private func remainingUSec(_ daemon: Fixture, id: String = "default") throws -> UInt64 {
+    private func remainingUSec(_ daemon: RunningDaemon, id: String = "default") throws -> UInt64 {
         let json = daemon.run("status", "--json", "--id", id)
         let object = try #require(jsonObject(json.stdout), "\(json)")
         let value = try #require(object["remaining_usec"] as? Int, "\(json)")

@@ -24,38 +24,23 @@ struct TrainingSessionTests {
         category = "isolation"
         """
 
+    /// restd with the configuration above; everything of `RunningDaemon` reads through (`gym.bus`).
+    @dynamicMemberLookup
     final class Gym {
-        let config: ConfigurationTests.ConfigHome
-        let bus: TestBus
-        let state: TempDirectory
-        var restd: RestdProcess
-        var client: RestdClient
-        /// What restd runs with on top of the test's environment.
-        let environment: [String: String]
+        let daemon: RunningDaemon
 
         /// - environment: for restd, e.g. a TZ for a test that counts today's sets.
         init(environment: [String: String] = [:]) throws {
-            config = try ConfigurationTests.ConfigHome(TrainingSessionTests.config)
-            bus = try TestBus()
-            state = try TempDirectory(prefix: "restd-state")
-            self.environment = environment
-            restd = try RestdProcess.start(
-                bus: bus, stateHome: state.path, configHome: config.path, environment: environment)
-            client = try RestdClient(address: bus.address)
+            daemon = try RunningDaemon(config: TrainingSessionTests.config, environment: environment)
         }
 
-        deinit { restd.terminate() }
+        subscript<Value>(dynamicMember path: KeyPath<RunningDaemon, Value>) -> Value { daemon[keyPath: path] }
 
-        func crashAndRestart() throws {
-            _ = restd.kill9()
-            restd = try RestdProcess.start(
-                bus: bus, stateHome: state.path, configHome: config.path, environment: environment)
-            client = try RestdClient(address: bus.address)
-        }
+        func crashAndRestart() throws { try daemon.crashAndRestart() }
 
         /// `restctl set …` and the timer restctl then printed as JSON.
         func set(_ args: String..., sourceLocation: SourceLocation = #_sourceLocation) -> String {
-            let result = restctl(bus, ["set"] + args + ["--json"])
+            let result = restctl(daemon.bus, ["set"] + args + ["--json"])
             #expect(result.succeeded, "\(result)", sourceLocation: sourceLocation)
             return result.stdout
         }
@@ -64,14 +49,14 @@ struct TrainingSessionTests {
         func busctlSet(_ exercise: String, _ options: [String] = ["0"]) -> CommandResult {
             // `--`: a negative number among the arguments is not an option of busctl's.
             busctl(
-                bus,
+                daemon.bus,
                 [
                     "call", "--", RestBus.name, RestBus.managerPath, RestBus.managerInterface, "CompleteSet", "ssa{sv}",
                     "default", exercise,
                 ] + options)
         }
 
-        var setCount: Int { (try? client.historySets(sinceUSec: 0, untilUSec: 0).count) ?? -1 }
+        var setCount: Int { (try? daemon.client.historySets(sinceUSec: 0, untilUSec: 0).count) ?? -1 }
     }
 
     // MARK: The rules, through restctl
@@ -469,7 +454,7 @@ struct TrainingSessionTests {
             SELECT i, 'default', ? + i * 1000000, 'Row', 'row', i % 20, NULL, 0 FROM n
             """, .integer(Int64(RunningDaemon.realtimeNow() - 200_000_000_000)))
         #expect(filled == 100_001)
-        gym.restd = try RestdProcess.start(bus: gym.bus, stateHome: gym.state.path, configHome: gym.config.path)
+        try gym.daemon.start()
         let all = busctl(
             gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu", "0", "0", "0")
         #expect(!all.succeeded && all.stderr.contains("more than 100000 sets match"), "\(all)")

@@ -34,27 +34,22 @@ struct WorkoutSessionTests {
         sets = 1
         """
 
+    /// restd with the plan above in its configuration home; everything of `RunningDaemon` reads
+    /// through (`session.config`).
+    @dynamicMemberLookup
     final class Session {
-        let config: ConfigurationTests.ConfigHome
-        let bus: TestBus
-        let state: TempDirectory
-        var restd: RestdProcess
-        var planPath: String { config.directory.path("restd/workouts/push.toml") }
+        let daemon: RunningDaemon
+        var bus: TestBus { daemon.bus }
+        var planPath: String { daemon.config.directory.path("restd/workouts/push.toml") }
 
         init() throws {
-            config = try ConfigurationTests.ConfigHome(nil)
-            _ = try config.directory.write("restd/workouts/push.toml", WorkoutSessionTests.plan)
-            bus = try TestBus()
-            state = try TempDirectory(prefix: "restd-state")
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+            daemon = try RunningDaemon()
+            _ = try daemon.config.directory.write("restd/workouts/push.toml", WorkoutSessionTests.plan)
         }
 
-        deinit { restd.terminate() }
+        subscript<Value>(dynamicMember path: KeyPath<RunningDaemon, Value>) -> Value { daemon[keyPath: path] }
 
-        func crashAndRestart() throws {
-            _ = restd.kill9()
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
-        }
+        func crashAndRestart() throws { try daemon.crashAndRestart() }
 
         func call(_ method: String, _ args: String...) -> CommandResult {
             busctl(bus, ["call", RestBus.name, RestBus.workoutPath, RestBus.workoutInterface, method] + args)
