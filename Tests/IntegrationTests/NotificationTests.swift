@@ -11,16 +11,15 @@ import Glibc
 
 /// A private bus with a recorder of mock-server calls, restd's signals, maybe a notification
 /// server, and restd (verbose, so that repeated failures show up in its log).
+@dynamicMemberLookup
 final class NotifyingDaemon {
-    let bus: TestBus
-    let state: TempDirectory
-    /// XDG_CONFIG_HOME: restd/config.toml inside is what restd reads (and reads again on SIGHUP).
-    let configHome: TempDirectory
+    let daemon: RunningDaemon
     let calls: MockCalls
     let signals: SignalWatcher
     var server: NotificationServer?
-    private(set) var restd: RestdProcess
-    let client: RestdClient
+    var bus: TestBus { daemon.bus }
+    /// XDG_CONFIG_HOME: restd/config.toml inside is what restd reads (and reads again on SIGHUP).
+    var configHome: TempDirectory { daemon.config.directory }
 
     /// - capabilities: those of the mock server to start first; nil starts none.
     /// - locale: LC_ALL for restd (set explicitly, so that the tests do not depend on the caller's).
@@ -30,34 +29,29 @@ final class NotifyingDaemon {
         capabilities: [String]? = NotificationServer.fullCapabilities, locale: String = "C.UTF-8",
         serviceDirectories: [String] = [], config: String? = nil
     ) throws {
-        bus = try TestBus(serviceDirectories: serviceDirectories)
-        state = try TempDirectory(prefix: "restd-state")
-        configHome = try TempDirectory(prefix: "restd-cfg")
-        if let config { try configHome.write("restd/config.toml", config) }
+        let bus = try TestBus(serviceDirectories: serviceDirectories)
         calls = try MockCalls(bus: bus)
         signals = try SignalWatcher.restd(bus: bus)
         if let capabilities { server = try NotificationServer(bus: bus, capabilities: capabilities) }
-        restd = try RestdProcess.start(
-            bus: bus, stateHome: state.path, configHome: configHome.path,
-            arguments: ["--verbose"], environment: ["LC_ALL": locale])
-        client = try RestdClient(address: bus.address)
+        daemon = try RunningDaemon(
+            bus: bus, config: config, environment: ["LC_ALL": locale], arguments: ["--verbose"])
     }
+
+    subscript<Value>(dynamicMember path: KeyPath<RunningDaemon, Value>) -> Value { daemon[keyPath: path] }
 
     /// Writes a new config.toml and sends SIGHUP; returns once restd has logged the reload.
     func reload(config: String) throws {
-        try configHome.write("restd/config.toml", config)
-        let before = restd.log().components(separatedBy: "reloaded the configuration").count - 1
-        restd.signal(SIGHUP)
-        try restd.waitForLog(containing: "reloaded the configuration", count: before + 1)
+        try daemon.config.write(config)
+        let before = daemon.restd.log().components(separatedBy: "reloaded the configuration").count - 1
+        daemon.restd.signal(SIGHUP)
+        try daemon.restd.waitForLog(containing: "reloaded the configuration", count: before + 1)
     }
 
     /// kill -9 restd, let `change` edit its state file, and start it again.
     func restartRestd(editingState change: () throws -> Void) throws {
-        restd.kill9()
+        daemon.restd.kill9()
         try change()
-        restd = try RestdProcess.start(
-            bus: bus, stateHome: state.path, configHome: configHome.path,
-            arguments: ["--verbose"], environment: ["LC_ALL": "C.UTF-8"])
+        try daemon.start()
     }
 
     /// Waits for the Expired signal of `id`: its deadline and when restd fired it.
@@ -81,14 +75,14 @@ final class NotifyingDaemon {
 
     /// Starts a 1 s timer and waits for its Expired, which has to come on time.
     func startAndExpireOnTime(_ id: String, label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try client.start(id: id, durationUSec: 1_000_000, label: label)
+        try daemon.client.start(id: id, durationUSec: 1_000_000, label: label)
         try expectOnTime(id, sourceLocation: sourceLocation)
     }
 
     /// A call to restd is answered at once (well under the 2 s a notification call may take).
     func expectPromptAnswer(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let start = Stopwatch()
-        _ = try client.timers()
+        _ = try daemon.client.timers()
         let elapsed = start.elapsed
         #expect(elapsed < 1, "restd took \(elapsed) s to answer", sourceLocation: sourceLocation)
     }
@@ -99,7 +93,7 @@ final class NotifyingDaemon {
     }
 
     func warnings() -> Int {
-        restd.log().components(separatedBy: "cannot show desktop notifications").count - 1
+        daemon.restd.log().components(separatedBy: "cannot show desktop notifications").count - 1
     }
 }
 
