@@ -122,6 +122,12 @@ public struct RecoveryTracker: Sendable, Equatable {
         rule = rule.replanned(plannedUSec)
     }
 
+    /// The metrics of the rest, had it ended at `endUSec` (the daemon knows whether the user
+    /// ended it before the tracker did).
+    public func metrics(endUSec: USec) -> RecoveryMetrics {
+        RecoveryMetrics(series: series, target: rule.target, startUSec: startUSec, endUSec: endUSec)
+    }
+
     // MARK: - Time
 
     /// When the running hold would end the rest: the hold complete and the minimum passed.
