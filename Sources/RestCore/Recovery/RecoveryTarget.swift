@@ -1,0 +1,109 @@
+/// The heart rate at or below which a rest counts as recovered.
+///
+/// Straps count whole beats and people write whole bpm, so the two shares are rounded to the
+/// nearest whole bpm: 70 % of 170 is 119, not 118.99999999999999 (which a strap's 119 would miss).
+public enum RecoveryTarget: Sendable, Equatable, CustomStringConvertible {
+    /// A fixed heart rate, in bpm.
+    case absolute(bpm: Int)
+    /// A share (0.3–1.0) of the maximum heart rate: `share × maxBPM`.
+    case shareOfMax(share: Double, maxBPM: Int)
+    /// A share (0.3–1.0) of the heart-rate reserve, Karvonen's method (Karvonen, Kentala and
+    /// Mustala, 1957): `restingBPM + share × (maxBPM − restingBPM)`.
+    case shareOfReserve(share: Double, restingBPM: Int, maxBPM: Int)
+    /// A drop of this many bpm from the peak after the set (the highest smoothed heart rate in
+    /// the rest's first 20 s): heart rate settles higher after squats than after curls, and a
+    /// drop follows that where a fixed bpm does not.
+    case drop(bpm: Int)
+
+    /// The target when nothing is configured: 120 bpm (issue #27's default), the one kind of
+    /// target that needs no personal figure such as HRmax.
+    public static let standard = RecoveryTarget.absolute(bpm: 120)
+    /// The drop when a drop target names no value.
+    public static let defaultDropBPM = 30
+
+    /// The heart rates a target, a resting heart rate or an HRmax may be: anything outside is a
+    /// typo or a unit mistake rather than a person.
+    public static let bpmRange = 30...220
+    /// The shares of HRmax or of the reserve accepted: below 30 % no one gets there after a set.
+    public static let shareRange = 0.3...1.0
+    /// The drops accepted: under 5 bpm is within a strap's noise, over 100 bpm is never reached.
+    public static let dropRange = 5...100
+
+    /// The threshold in bpm for a rest whose peak so far is `peakBPM`; nil when it cannot be
+    /// known yet (a drop target before any heart rate has been seen).
+    public func thresholdBPM(peakBPM: Double?) -> Double? {
+        switch self {
+        case .absolute(let bpm):
+            return Double(bpm)
+        case .shareOfMax(let share, let maxBPM):
+            return (share * Double(maxBPM)).rounded()
+        case .shareOfReserve(let share, let restingBPM, let maxBPM):
+            return (Double(restingBPM) + share * Double(maxBPM - restingBPM)).rounded()
+        case .drop(let bpm):
+            guard let peakBPM else { return nil }
+            return peakBPM - Double(bpm)
+        }
+    }
+
+    /// Refuses a target no person can have, with one sentence naming the bad value.
+    public func validate() throws(TimerError) {
+        switch self {
+        case .absolute(let bpm):
+            try Self.check(bpm, "recovery target")
+        case .shareOfMax(let share, let maxBPM):
+            try Self.check(share: share, of: "HRmax")
+            try Self.check(maxBPM, "HRmax")
+        case .shareOfReserve(let share, let restingBPM, let maxBPM):
+            try Self.check(share: share, of: "heart-rate reserve")
+            try Self.check(restingBPM, "resting heart rate")
+            try Self.check(maxBPM, "HRmax")
+            guard restingBPM < maxBPM else {
+                throw .invalidArgs(
+                    "resting heart rate \(restingBPM) bpm is not below HRmax \(maxBPM) bpm; "
+                        + "a heart-rate reserve needs the resting heart rate lower")
+            }
+        case .drop(let bpm):
+            guard Self.dropRange.contains(bpm) else {
+                throw .invalidArgs(
+                    "recovery drop \(bpm) bpm is out of range: give \(Self.dropRange.lowerBound) to "
+                        + "\(Self.dropRange.upperBound) bpm")
+            }
+        }
+    }
+
+    /// "120 bpm", "60 % of HRmax 190", "60 % of heart-rate reserve (resting 50, HRmax 190)",
+    /// "30 bpm below the peak".
+    public var description: String {
+        switch self {
+        case .absolute(let bpm): "\(bpm) bpm"
+        case .shareOfMax(let share, let maxBPM): "\(Self.percent(share)) of HRmax \(maxBPM)"
+        case .shareOfReserve(let share, let restingBPM, let maxBPM):
+            "\(Self.percent(share)) of heart-rate reserve (resting \(restingBPM), HRmax \(maxBPM))"
+        case .drop(let bpm): "\(bpm) bpm below the peak"
+        }
+    }
+
+    private static func check(_ bpm: Int, _ what: String) throws(TimerError) {
+        guard bpmRange.contains(bpm) else {
+            throw .invalidArgs(
+                "\(what) \(bpm) bpm is out of range: give \(bpmRange.lowerBound) to \(bpmRange.upperBound) bpm")
+        }
+    }
+
+    private static func check(share: Double, of what: String) throws(TimerError) {
+        guard share.isFinite else { throw .invalidArgs("the share of \(what) must be a finite number") }
+        guard shareRange.contains(share) else {
+            throw .invalidArgs(
+                "share \(percent(share)) of \(what) is out of range: give \(percent(shareRange.lowerBound)) "
+                    + "to \(percent(shareRange.upperBound))")
+        }
+    }
+
+    /// 0.6 → "60 %", 0.625 → "62.5 %" (one decimal at most).
+    static func percent(_ share: Double) -> String {
+        // Far outside any share, and too large for Int: say it as Swift prints it.
+        guard share.magnitude < 1e12 else { return "\(share * 100) %" }
+        let tenths = Int((share * 1_000).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) %" : "\(tenths / 10).\(abs(tenths % 10)) %"
+    }
+}
