@@ -83,7 +83,7 @@ let package = Package(
                 "RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom", "SQLiteKit",
             ],
             exclude: ["Fixtures"]),
-        .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol"]),
+        .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

@@ -2,9 +2,9 @@
 /// it. An object lists its rows beside its code, as logind's `sd_bus_vtable`s do, so that a
 /// method's name, signature and handler are written once, in one place:
 ///
-///     static let methods: [BusMethod<TimerContext>] = [
-///         BusMethod(TimerMethod.pause) { timer, _ in try timer.perform(.pause(timer.id)) },
-///         BusMethod(TimerMethod.adjust, in: [.init("delta_usec", .int64)]) { timer, call in … },
+///     static let methods: [BusMethod<TimerObject.Context>] = [
+///         BusMethod(TimerMember.pause) { timer, _ in try timer.perform(.pause(timer.id)) },
+///         BusMethod(TimerMember.adjust, in: [.init("delta_usec", .int64)]) { timer, call in … },
 ///     ]
 ///
 /// The handler gets the object's context (what the object is made with: a service, an id) and

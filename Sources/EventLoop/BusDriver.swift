@@ -85,10 +85,11 @@ public final class BusDriver {
         do {
             holder.source = try loop.addTimer(
                 clock: CLOCK_MONOTONIC, at: loop.now(CLOCK_MONOTONIC) + interval, accuracyUSec: 1000
-            ) { now in
-                // libdbus timeouts repeat. Re-arm first: dbus_timeout_handle may remove the
-                // timeout and release this very source.
-                holder.source?.schedule(at: now + interval)
+            ) { [unowned loop] _ in
+                // libdbus timeouts repeat, from when they are handled (the handler's argument is
+                // when it was due). Re-arm first: dbus_timeout_handle may remove the timeout and
+                // release this very source.
+                holder.source?.schedule(at: loop.now(CLOCK_MONOTONIC) + interval)
                 dbus_timeout_handle(timeout)
             }
         } catch {

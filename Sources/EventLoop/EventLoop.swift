@@ -32,10 +32,16 @@ public final class EventLoop {
     }
 
     /// `clock` (µs) as the loop saw it when this iteration woke up, or now before the first:
-    /// sd-event's cached reading, what its own sources compare their deadlines with.
+    /// sd-event's cached reading, what its own sources compare their deadlines with. The clocks
+    /// restd arms timers on (CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_REALTIME) are all ones
+    /// sd-event supports; for another, sd_event_now fails and this reads the kernel's.
     public func now(_ clock: clockid_t) -> UInt64 {
         var usec: UInt64 = 0
-        _ = sd_event_now(raw, clock, &usec)
+        guard sd_event_now(raw, clock, &usec) >= 0 else {
+            var spec = timespec()
+            clock_gettime(clock, &spec)
+            return UInt64(spec.tv_sec) * 1_000_000 + UInt64(spec.tv_nsec) / 1000
+        }
         return usec
     }
 

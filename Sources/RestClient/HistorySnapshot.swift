@@ -16,7 +16,8 @@ public struct HistorySet: Sendable, Equatable {
     public struct Rest: Sendable, Equatable {
         /// The rest the timer ran with, after add and sub.
         public var plannedUSec: UInt64
-        /// Added minus taken away: the rest first chosen was planned − adjust.
+        /// Added minus taken away (the rest first chosen was planned − adjust, unless a sub past
+        /// zero left planned at the shortest rest, 1 s).
         public var adjustUSec: Int64
         public var pausedUSec: UInt64
         public var source: String

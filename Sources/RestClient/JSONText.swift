@@ -29,7 +29,8 @@ public enum JSONText {
 ///
 /// - an instant is an ISO 8601 UTC string with milliseconds, under a key ending in `_at`;
 /// - a duration is an integer of microseconds, under a key ending in `_usec`;
-/// - every key is always present: what is unknown or unset is `null`, never `""` or 0.
+/// - every key is always present: what is unknown or unset is `null`, never `""` or 0 (the one
+///   map of `watch --json`, `live`, holds the live fields that are set, as producers named them).
 public struct JSONObject: Sendable {
     private var members: [String] = []
 

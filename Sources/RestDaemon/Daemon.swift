@@ -10,7 +10,7 @@ import RestProtocol
 /// readiness, serve until told to stop, flush, close the state.
 ///
 /// The parts are in files named for their role: `StateService` (the commit path and the expiry
-/// timer), `Bus/` (the objects and every signal), `BusName`, `Notify/Notifier`, `Live/LiveService`,
+/// timer), the bus objects in their feature folders and `Bus/BusSignals` (every signal), `BusName`, `Notify/Notifier`, `Live/LiveService`,
 /// `ConfigurationReloader`, `StatusReporter`. This class only wires them, in one visible order.
 public final class Daemon {
     private let logger: Logger

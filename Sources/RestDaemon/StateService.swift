@@ -35,8 +35,9 @@ struct Committed {
 ///   The change is on disk before anyone hears of it, so no reply or signal can announce what a
 ///   crash would lose; a change that cannot be stored is refused (StorageFailed) and nothing
 ///   happens.
-/// - restd's own housekeeping (`runDue`, `wallClockChanged`, an abandoned workout, start-up
-///   recovery): plan → apply → observers (signals) → commit.
+/// - restd's own housekeeping (`runDue`, `wallClockChanged`, an abandoned workout):
+///   plan → apply → observers (signals) → commit. Start-up recovery is applied and committed
+///   when restd starts, and told to the observers once it serves (`announceRecovered`).
 ///   It cannot be refused: a rest is over on time even when the disk is full, and the disk's sync
 ///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. A crash in
 ///   between only means that the next start finds the deadline passed and announces the expiry

@@ -74,12 +74,12 @@ public final class SQLiteDatabase {
     private var handle: OpaquePointer?
     public let path: String
 
-    /// Opens `path` read-write (created if absent) or read-only.
-    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+    /// Opens `path` read-write (created if absent, unless `create` is false) or read-only.
+    public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
         self.path = path
         // NOMUTEX: one thread only. EXRESCODE: extended codes tell a short read from other I/O errors.
         let flags =
-            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(path, &opened, flags, nil)

@@ -59,7 +59,7 @@ enum Terminal {
     }
 
     private static func stoppedWaiting(_ signalNumber: Int32) {
-        let note: StaticString = "restctl: stopped waiting; the timer goes on (restctl cancel ends it)\n"
+        let note: StaticString = "restctl: stopped waiting; the timer goes on ('restctl cancel' ends it)\n"
         _ = Glibc.write(STDERR_FILENO, note.utf8Start, note.utf8CodeUnitCount)
         signal(signalNumber, SIG_DFL)
         raise(signalNumber)

@@ -37,7 +37,7 @@ struct RestdCommandLine {
             func value() throws(UsageError) -> String {
                 if let inlineValue { return inlineValue }
                 guard let next = rest.popFirst() else {
-                    throw UsageError(description: "\(name) needs a value; see restd --help")
+                    throw UsageError(description: "\(name) needs a value; see 'restd --help'")
                 }
                 return next
             }
@@ -60,7 +60,7 @@ struct RestdCommandLine {
                 }
             default:
                 let hint = name.hasPrefix("-") ? "unknown option \(name)" : "unexpected argument \"\(argument)\""
-                throw UsageError(description: "\(hint); see restd --help")
+                throw UsageError(description: "\(hint); see 'restd --help'")
             }
         }
     }

@@ -130,9 +130,9 @@ struct ConfigurationTests {
         let version = try Self.restdCommand(["--version"], configHome: none.path)
         #expect(version.status == 0 && version.stdout == "0.1.0\n", "\(version)")
         for (arguments, sentence) in [
-            (["help"], "restd: unexpected argument \"help\"; see restd --help\n"),
-            (["--frobnicate"], "restd: unknown option --frobnicate; see restd --help\n"),
-            (["--state-dir"], "restd: --state-dir needs a value; see restd --help\n"),
+            (["help"], "restd: unexpected argument \"help\"; see 'restd --help'\n"),
+            (["--frobnicate"], "restd: unknown option --frobnicate; see 'restd --help'\n"),
+            (["--state-dir"], "restd: --state-dir needs a value; see 'restd --help'\n"),
             (["--verbose=yes"], "restd: --verbose takes no value\n"),
         ] {
             let result = try Self.restdCommand(arguments, configHome: none.path)

@@ -55,7 +55,7 @@ struct ExitStatusTests {
         arguments: [
             ["start", "--lable", "Squat"], ["start", "--label"], ["frobnicate"], ["workout", "foo"],
             ["start", "0"], ["start", "90", "--label", "a\u{1}b"], ["set", "--exercise", "Squat\u{7}"],
-            ["live", "--heart-rate", "10"], ["set", "--exercise", "Squat", "--weight", "-5"],
+            ["live", "--heart-rate", "10"], ["set", "--exercise", "Squat", "--weight=-5"],
             ["set", "--exercise", "Squat", "--weight", "60,5"], ["history", "--since", "soon"],
         ])
     func usage(args: [String]) throws {

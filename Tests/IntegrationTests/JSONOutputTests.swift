@@ -10,7 +10,8 @@ import Testing
 /// same in JSON, CSV, `stats` and on the bus.
 @Suite("restctl's JSON: one style")
 struct JSONOutputTests {
-    /// Squat with an add (planned 3:00 + 0:15), a second set, a timer with no label, a workout.
+    /// Squat with an add (planned 3:00 + 0:15), a second set whose rest is cut past zero (planned
+    /// 1 s, the shortest), a timer with no label, a workout with one set (Dip).
     static func training() throws -> TrainingSessionTests.Gym {
         let gym = try TrainingSessionTests.Gym()
         _ = try gym.config.directory.write(
@@ -24,7 +25,7 @@ struct JSONOutputTests {
             """)
         for args in [
             ["set", "--exercise", "Squat", "--reps", "5", "--weight", "100"], ["add", "15"], ["set", "--reps", "5"],
-            ["start", "60", "--id", "plain"], ["workout", "start", "push"],
+            ["sub", "1h"], ["start", "60", "--id", "plain"], ["workout", "start", "push"], ["set", "--reps", "8"],
         ] {
             let result = restctl(gym.bus, args, environment: ["XDG_CONFIG_HOME": gym.config.path])
             #expect(result.succeeded, "\(args): \(result)")
@@ -40,7 +41,7 @@ struct JSONOutputTests {
             ["history", "--workouts", "--json"], ["stats", "--json"], ["workout", "status", "--json"],
             ["sensors", "--json"],
         ].map { args in (args, restctl(gym.bus, args)) }
-        // A workout over, for its summary's keys.
+        // The workout over, for its summary's keys.
         #expect(restctl(gym.bus, "workout", "end").succeeded)
         let ended = [["workout", "status", "--json"], ["history", "--workouts", "--json"]].map { args in
             (args, restctl(gym.bus, args))
@@ -66,7 +67,9 @@ struct JSONOutputTests {
         let active = try #require(try Self.object(outputs[6].1))
         #expect(active["name"] as? String == "Push day" && active["started_at"] is String, "\(active)")
         let over = try #require(try Self.object(ended[0].1))
-        #expect(over["name"] is NSNull && over["set_index"] is NSNull && over["summary"] is NSNull, "\(over)")
+        #expect(over["name"] is NSNull && over["set_index"] is NSNull, "\(over)")
+        let summary = try #require(over["summary"] as? [String: Any], "\(over)")
+        #expect(summary["sets_done"] as? Int == 1 && summary["ended_at"] is String, "\(summary)")
     }
 
     @Test("planned is the rest after add and sub in history --json, --csv, stats --json and on the bus")
@@ -93,10 +96,15 @@ struct JSONOutputTests {
             header.map { $0.replacing(/_s$/, with: "_usec") }
                 == Self.keys(restctl(gym.bus, "history", "--json").stdout), "\(csv[0])")
 
+        // The second rest was cut past zero: it ran 1 s, the shortest, in every face.
+        #expect(history?[1]["rest_planned_usec"] as? Int == 1_000_000, "\(String(describing: history))")
         let stats =
             try JSONSerialization.jsonObject(
                 with: Data(restctl(gym.bus, "stats", "--json", "--exercise", "Squat").stdout.utf8)) as? [[String: Any]]
-        #expect(stats?.first?["median_rest_planned_usec"] as? Int == planned, "\(String(describing: stats))")
+        #expect(stats?.first?["rests"] as? Int == 2, "\(String(describing: stats))")
+        #expect(
+            stats?.first?["median_rest_planned_usec"] as? Int == (planned + 1_000_000) / 2,
+            "the median of 3:15 and 0:01: \(String(describing: stats))")
 
         let sets = busctl(
             gym.bus, "--json=short", "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu",

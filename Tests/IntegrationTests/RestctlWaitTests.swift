@@ -104,7 +104,7 @@ struct RestctlWaitTests {
         let termination = wait.child.wait(timeout: 30)
         #expect(termination?.status == -signalNumber, "\(String(describing: termination))")
         #expect(
-            wait.errors() == "restctl: stopped waiting; the timer goes on (restctl cancel ends it)\n",
+            wait.errors() == "restctl: stopped waiting; the timer goes on ('restctl cancel' ends it)\n",
             "\(wait.errors())")
         #expect(restctl(daemon.bus, "status").stdout.hasPrefix("default  running  "))
     }
@@ -208,7 +208,7 @@ struct RestctlWaitTests {
         let termination = script.wait(timeout: 30)
         #expect(termination == .exited(128 + SIGINT), "\(String(describing: termination))")
         #expect(
-            drawn().hasSuffix("\r\u{1B}[Krestctl: stopped waiting; the timer goes on (restctl cancel ends it)\r\n"),
+            drawn().hasSuffix("\r\u{1B}[Krestctl: stopped waiting; the timer goes on ('restctl cancel' ends it)\r\n"),
             "\(drawn().debugDescription)")
         #expect(restctl(daemon.bus, "status").stdout.hasPrefix("default  running  "))
     }

@@ -1,4 +1,6 @@
+import DBusKit
 import RestClient
+import RestProtocol
 import Testing
 
 @Suite("TimerJSON")
@@ -68,5 +70,24 @@ struct TimerJSONTests {
     func escapedInObject() {
         let object = TimerJSON.object(runningTimer(label: "\"Squat\"\\", next: "Étirement\n"), now: t0)
         #expect(object.hasPrefix(#"{"id":"default","state":"running","label":"\"Squat\"\\","next":"Étirement\u000a","#))
+    }
+}
+
+@Suite("sensors --json")
+struct SensorJSONTests {
+    @Test("the last value's instant is ISO 8601 under heart_rate_at; what is unknown is null")
+    func style() throws {
+        let reading = try SensorSnapshot(entry: [
+            SensorKey.address: .string("A0:9E:1A:12:34:56"), SensorKey.alias: .string("Polar H10 1234"),
+            SensorKey.paired: .boolean(true), SensorKey.connected: .boolean(true), SensorKey.reading: .boolean(true),
+            SensorKey.heartRate: .int64(72), SensorKey.heartRateAtUSec: .uint64(1_795_295_400_250_000),
+        ])
+        let away = try SensorSnapshot(entry: [SensorKey.address: .string("00:11:22:33:44:55")])
+        #expect(
+            SensorList.json([reading, away])
+                == #"[{"address":"A0:9E:1A:12:34:56","alias":"Polar H10 1234","paired":true,"connected":true,"#
+                + #""reading":true,"battery":null,"heart_rate":72,"heart_rate_at":"2026-11-21T21:10:00.250Z"},"#
+                + #"{"address":"00:11:22:33:44:55","alias":null,"paired":false,"connected":false,"reading":false,"#
+                + #""battery":null,"heart_rate":null,"heart_rate_at":null}]"#)
     }
 }

@@ -378,7 +378,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 }
 
 /// Every way a state file can be unusable: moved aside intact, and a fresh store results.
-@Suite struct TimerStoreRecoveryTests {
+@Suite struct StateStoreRecoveryTests {
     enum Damage: String, CaseIterable, CustomTestStringConvertible {
         case randomBytes, textFile, truncatedHeader, truncatedPages, corruptPage, directory, symlink
         case futureVersion, invalidVersion, missingTable, oddTable, unversionedTables, missingHistoryTable,

@@ -91,7 +91,13 @@ public struct RestRecord: Sendable, Equatable {
 
     /// The rest it ran with after any add/sub: what "last used" remembers.
     public func finalUSec(limits: TimerLimits) -> USec {
-        RestChoice.clamp(plannedUSec.addingSaturated(signed: adjustUSec), limits)
+        Self.finalUSec(chosen: plannedUSec, adjustUSec: adjustUSec, limits: limits)
+    }
+
+    /// The rest a timer ran with: the one chosen, plus every add and sub, within the limits
+    /// (a sub past zero ends the rest at once, and the record keeps the shortest rest there is).
+    public static func finalUSec(chosen: USec, adjustUSec: Int64, limits: TimerLimits) -> USec {
+        RestChoice.clamp(chosen.addingSaturated(signed: adjustUSec), limits)
     }
 
     /// Whether its exercise remembers it as the rest last used: not a rest after a failed set

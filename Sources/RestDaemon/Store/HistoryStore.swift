@@ -298,11 +298,14 @@ extension StateStore {
             try select.bind([.integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .text(exerciseKey)])
             var accumulator = ExerciseStats.Accumulator()
             while try select.step() {
+                // The rest it ran with, clamped as on the bus (a sub past zero leaves 1 s).
+                let planned = select.column(2).integer.flatMap(USec.init(exactly:)).map { chosen in
+                    RestRecord.finalUSec(chosen: chosen, adjustUSec: select.column(3).integer ?? 0, limits: .standard)
+                }
                 accumulator.add(
                     exerciseKey: select.column(0).text ?? "", exercise: select.column(1).text ?? "",
-                    plannedUSec: select.column(2).integer.flatMap(USec.init(exactly:)),
-                    takenUSec: select.column(3).integer.flatMap(USec.init(exactly:)),
-                    outcome: select.column(4).text.flatMap(RestOutcome.init(rawValue:)))
+                    plannedUSec: planned, takenUSec: select.column(4).integer.flatMap(USec.init(exactly:)),
+                    outcome: select.column(5).text.flatMap(RestOutcome.init(rawValue:)))
             }
             return accumulator.result()
         }

@@ -5,11 +5,9 @@ import RestProtocol
 /// io.restd.Rest1.Manager at /io/restd/Rest1: timers addressed by id. Each method is decoded
 /// into a `TimerCommand` and carried out by `StateService.perform`.
 enum ManagerObject {
-    /// What the manager object is made with; `defaultDuration` reads the configuration in force
-    /// (it changes on reload).
+    /// What the manager's methods are answered with.
     struct Context {
         let service: StateService
-        let defaultDuration: () -> USec
 
         /// Carries out the command for the timer named by the call's first argument.
         func perform(
@@ -84,9 +82,10 @@ enum ManagerObject {
             .init(ManagerProperty.defaultDurationUSec, .uint64),
         ])
 
+    /// `defaultDuration` reads the configuration in force (it changes on reload).
     static func make(service: StateService, defaultDuration: @escaping () -> USec) -> ExportedInterface {
         ExportedInterface(
-            interface, methods: methods, context: Context(service: service, defaultDuration: defaultDuration),
+            interface, methods: methods, context: Context(service: service),
             property: { name in
                 switch name {
                 case ManagerProperty.version: .string(RestBus.version)

@@ -94,7 +94,7 @@ extension Restctl {
                 try RestdConnection.withClient { client throws(ClientError) -> String in
                     // Asked before the set makes its exercise known.
                     if let exercise = set.exercise {
-                        notes = ExerciseNames.notes(for: [exercise], known: try client.exerciseNames())
+                        notes = ExerciseNames.notes(for: [exercise], known: (try? client.exerciseNames()) ?? [])
                     }
                     let done = try client.completeSet(
                         id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,

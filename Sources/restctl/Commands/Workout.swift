@@ -59,7 +59,8 @@ extension Restctl {
                 }
                 let (status, known) = try RestdConnection.withClient { client throws(ClientError) in
                     try client.startWorkout(path)
-                    return (try client.workoutStatus(), try client.exerciseNames())
+                    // The hint is extra: its lookup failing does not fail the start.
+                    return (try client.workoutStatus(), (try? client.exerciseNames()) ?? [])
                 }
                 print(status.line)
                 // The plan is started either way: a likely typo in it is a note, not a refusal.

@@ -9,7 +9,7 @@ enum HistoryFill {
         let path = stateDirectory + "/state.sqlite"
         let database: SQLiteDatabase
         do {
-            database = try SQLiteDatabase(path: path)
+            database = try SQLiteDatabase(path: path, create: false)
         } catch {
             throw BenchError("cannot open \(path): \(error.reason)")
         }

@@ -123,7 +123,7 @@ struct ExpiryRun {
     static func start(
         _ timers: [(id: String, target: Int64)], client: BusClient, recorder: SignalRecorder
     ) throws -> ExpiryRun {
-        let before = recorder.count("Expired")
+        let before = recorder.count(ManagerMember.expired)
         let result = try client.pipeline(window: 64, count: timers.count) { i in
             let duration = max(1_000_000, timers[i].target - Clock.realtimeUSec)
             return RawMessage.call(
@@ -142,9 +142,11 @@ struct ExpiryRun {
         let deadlines = published.mapValues(\.endsAt).filter { $0.value > 0 }
         let last = deadlines.values.max() ?? Clock.realtimeUSec
         let wait = Double(last - Clock.realtimeUSec) / 1e6 + 30
-        if !recorder.wait(for: "Expired", count: before + timers.count, timeout: wait) {
+        if !recorder.wait(for: ManagerMember.expired, count: before + timers.count, timeout: wait) {
             // Reported as missing in the results rather than thrown: the figures so far still count.
-            print("    warning: only \(recorder.count("Expired") - before) of \(timers.count) Expired signals arrived")
+            print(
+                "    warning: only \(recorder.count(ManagerMember.expired) - before) of \(timers.count) Expired signals arrived"
+            )
         }
         // A notification follows its Expired closely; give stragglers a moment.
         Clock.sleep(0.3)
@@ -167,7 +169,7 @@ struct ExpiryRun {
         var expired: [Double] = []
         var inDaemon: [Double] = []
         var seen = Set<String>()
-        for record in records where record.message.member == "Expired" {
+        for record in records where record.message.member == ManagerMember.expired {
             let args = record.message.arguments
             guard let id = args.first?.string, ids.contains(id), !seen.contains(id) else { continue }
             seen.insert(id)

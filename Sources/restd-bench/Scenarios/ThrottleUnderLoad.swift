@@ -25,7 +25,7 @@ enum ThrottleUnderLoad {
             + "path='\(RestBus.livePath)'"
         let observer = try SignalRecorder(address: stage.bus.address, matches: [broadcastMatch]) { subscriber in
             try subscriber.call(
-                RestBus.name, RestBus.livePath, RestBus.liveInterface, "Subscribe", [.double(subscriberHz)])
+                RestBus.name, RestBus.livePath, RestBus.liveInterface, LiveMember.subscribe, [.double(subscriberHz)])
         }
 
         // The producer: update i is sent at start + i/rate, replies read as they come.
@@ -57,7 +57,7 @@ enum ThrottleUnderLoad {
             Clock.sleep(untilMonotonic: due)
             behind = max(behind, Clock.monotonic - due)
             let message = RawMessage.call(
-                RestBus.name, RestBus.livePath, RestBus.liveInterface, "Update",
+                RestBus.name, RestBus.livePath, RestBus.liveInterface, LiveMember.update,
                 [
                     .vardict(["heart_rate": .int32(Int32(60 + i % 120)), "x_seq": .int64(Int64(i))])
                 ])
@@ -105,7 +105,7 @@ enum ThrottleUnderLoad {
                     : nil
             })
         let subscriber = stream(
-            "Changed", fields: { $0.arguments.first?.vardictEntries },
+            LiveMember.changed, fields: { $0.arguments.first?.vardictEntries },
             publishedAt: { $0.arguments.count > 1 ? $0.arguments[1].uint64.map(Int64.init) : nil })
 
         var metrics = [

@@ -23,7 +23,7 @@ enum Throughput {
         // changes nothing is cheaper: restd publishes nothing for it).
         let updates = (0..<64).map { i in
             RawMessage.call(
-                RestBus.name, RestBus.livePath, RestBus.liveInterface, "Update",
+                RestBus.name, RestBus.livePath, RestBus.liveInterface, LiveMember.update,
                 [.vardict(["heart_rate": .int32(Int32(60 + i))])])
         }
         defer {

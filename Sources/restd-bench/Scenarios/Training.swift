@@ -27,7 +27,7 @@ enum Training {
         }
         func completeSet() -> OpaquePointer {
             RawMessage.call(
-                RestBus.name, RestBus.managerPath, RestBus.managerInterface, "CompleteSet",
+                RestBus.name, RestBus.managerPath, RestBus.managerInterface, ManagerMember.completeSet,
                 [.string("bench"), .string("Squat"), .vardict(["reps": .uint32(5), "rest_usec": .uint64(rest)])])
         }
         for _ in 0..<5 {  // warm-up
@@ -125,7 +125,8 @@ enum Training {
         // One set, so that a rest runs and the history's commit path (pruning included) is warm.
         let client = try stage.client()
         try client.manager(
-            "CompleteSet", [.string("bench"), .string("Squat"), .vardict(["rest_usec": .uint64(3_600_000_000)])])
+            ManagerMember.completeSet,
+            [.string("bench"), .string("Squat"), .vardict(["rest_usec": .uint64(3_600_000_000)])])
         let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
         guard devNull >= 0 else { throw BenchError("cannot open /dev/null") }
         defer { close(devNull) }

@@ -33,9 +33,9 @@ enum WakeUps {
             deadlines.enumerated().map { (id: "wake_\($0.offset)", durationUSec: UInt64($0.element - now)) })
         Clock.sleep(Double(windowStart - Clock.realtimeUSec) / 1e6)
         let (busy, timeline) = try count([restd.pid, tick.pid], over: window)
-        let expiredInWindow = recorder.count("Expired")
+        let expiredInWindow = recorder.count(ManagerMember.expired)
         // When restd handled each expiry (fired_usec): a late wake-up on a busy machine is still the expiry's.
-        let handled = recorder.stop().filter { $0.message.member == "Expired" }
+        let handled = recorder.stop().filter { $0.message.member == ManagerMember.expired }
             .compactMap { $0.message.arguments.count > 3 ? $0.message.arguments[3].uint64.map(Int64.init) : nil }
         let causes = deadlines + handled
         // A switch seen more than 50 ms before or 500 ms after every deadline and every handling
