@@ -13,6 +13,22 @@ enum HistoryObject {
 
         var store: StateStore { service.historyStore }
 
+        /// One page of Sets or Rests: the window and limit of the call, the rows of `query`,
+        /// refused when limit 0 would be more than one call may return.
+        func page<Row>(
+            _ call: MethodCall, what: String,
+            query: (StateStore) -> (USec, USec, String, Int) throws -> (rows: [Row], more: Bool),
+            entry: (Row) -> DBusValue
+        ) throws(DBusError) -> [DBusValue] {
+            try reading {
+                let (since, until, limit) = try window(call.arguments)
+                let (rows, more) = try query(store)(since, until, "", limit)
+                try refuseMore(more, limit: limit, what: what)
+                trimmer.replied(entries: rows.count)
+                return [.array(options, rows.map(entry))]
+            }
+        }
+
         /// A read of the store: its failure is StorageFailed with the store's sentence.
         func reading(_ body: () throws -> [DBusValue]) throws(DBusError) -> [DBusValue] {
             do {
@@ -35,23 +51,11 @@ enum HistoryObject {
     static let methods: [BusMethod<Context>] = [
         BusMethod(HistoryMember.sets, in: window, out: [.init("sets", .array(options))]) {
             history, call throws(DBusError) in
-            try history.reading {
-                let (since, until, limit) = try window(call.arguments)
-                let (rows, more) = try history.store.sets(since: since, until: until, exerciseKey: "", limit: limit)
-                try refuseMore(more, limit: limit, what: "sets")
-                history.trimmer.replied(entries: rows.count)
-                return [.array(options, rows.map(HistoryEntries.set))]
-            }
+            try history.page(call, what: "sets", query: StateStore.sets, entry: HistoryEntries.set)
         },
         BusMethod(HistoryMember.rests, in: window, out: [.init("rests", .array(options))]) {
             history, call throws(DBusError) in
-            try history.reading {
-                let (since, until, limit) = try window(call.arguments)
-                let (rows, more) = try history.store.rests(since: since, until: until, exerciseKey: "", limit: limit)
-                try refuseMore(more, limit: limit, what: "rests")
-                history.trimmer.replied(entries: rows.count)
-                return [.array(options, rows.map(HistoryEntries.rest))]
-            }
+            try history.page(call, what: "rests", query: StateStore.rests, entry: HistoryEntries.rest)
         },
         BusMethod(HistoryMember.exercises, out: [.init("exercises", .array(options))]) {
             history, _ throws(DBusError) in
