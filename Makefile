@@ -140,7 +140,7 @@ check-swift:
 
 deps: check-swift
 ifeq ($(NO_DEPS),)
-	@bash -c 'eval "$$INSTALL_MISSING_PACKAGES"'
+	@scripts/install-missing-packages.sh
 endif
 
 build: deps
