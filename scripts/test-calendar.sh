@@ -6,7 +6,8 @@
 #
 # - The unit suites (RestCore, RestNotify, RestClient, RestDaemon, TOML), whose clocks are injected:
 #   started at RESTD_TEST_NOW (a year from now, both daylight-saving changes of 2027 in Europe, a
-#   leap day) in UTC+14, UTC-11, Europe/Berlin and America/Santiago (where a change skips midnight).
+#   leap day) in UTC+14, UTC-11, Europe/Berlin and America/Santiago (where a change skips midnight),
+#   each zone on the two days that matter there (unit_runs).
 #   LocalCalendarTests walks 400 days from there, across every change of the zone.
 # - The integration suites that store, show or count times (fixtures, history, stats, workouts,
 #   "ended 3 min ago", the bars, MPRIS), against a real restd, in UTC+14 and UTC-11 with
@@ -24,14 +25,20 @@ shift 2
 unit='^(RestCoreTests|RestNotifyTests|RestClientTests|RestDaemonTests|TOMLTests)\.'
 integration='^IntegrationTests\.(TrainingSessionTests|WorkoutSessionTests|WorkoutNotificationTests|RestctlTests'
 integration+='|RestctlBarTests|PersistenceTests|TimerLifecycleTests|NotificationTests|MediaPlayerTests)'
-zones=(Pacific/Kiritimati Pacific/Pago_Pago Europe/Berlin America/Santiago)
 year_ahead=$(($(date +%s) + 365 * 86400))
-days=(
-  "$year_ahead"
-  "$(date -d '2027-03-28T00:59:30Z' +%s)"  # 30 s before Europe's clocks go forward
-  "$(date -d '2027-10-31T00:59:30Z' +%s)"  # 30 s before they go back
-  "$(date -d '2028-02-29T23:59:30Z' +%s)"  # the end of a leap day in UTC
+dst_forward=$(date -d '2027-03-28T00:59:30Z' +%s)  # 30 s before Europe's clocks go forward
+dst_back=$(date -d '2027-10-31T00:59:30Z' +%s)     # 30 s before they go back
+leap_day_end=$(date -d '2028-02-29T23:59:30Z' +%s) # the end of a leap day in UTC
+# Each zone on the days that test something there: Europe's changes in Berlin; a day a year
+# ahead and the end of a leap day in the zones without daylight saving (the date differs most
+# from UTC's there) and in Santiago, whose own changes LocalCalendarTests' 400-day walk crosses.
+unit_runs=(
+  "Europe/Berlin $dst_forward" "Europe/Berlin $dst_back"
+  "Pacific/Kiritimati $year_ahead" "Pacific/Kiritimati $leap_day_end"
+  "Pacific/Pago_Pago $year_ahead" "Pacific/Pago_Pago $leap_day_end"
+  "America/Santiago $year_ahead" "America/Santiago $leap_day_end"
 )
+zones=(Pacific/Kiritimati Pacific/Pago_Pago Europe/Berlin America/Santiago)
 
 for zone in "${zones[@]}"; do
   [ -f "/usr/share/zoneinfo/$zone" ] || { echo "error: time zone $zone is missing (install tzdata)" >&2; exit 1; }
@@ -57,10 +64,9 @@ run() {
   fi
 }
 
-for zone in "${zones[@]}"; do
-  for day in "${days[@]}"; do
-    run "unit-${zone//\//-}-$day" TZ="$zone" RESTD_TEST_NOW="$day" -- "$@" --filter "$unit"
-  done
+for zone_and_day in "${unit_runs[@]}"; do
+  read -r zone day <<<"$zone_and_day"
+  run "unit-${zone//\//-}-$day" TZ="$zone" RESTD_TEST_NOW="$day" -- "$@" --filter "$unit"
 done
 for zone in Pacific/Kiritimati Pacific/Pago_Pago; do
   run "integration-${zone//\//-}" TZ="$zone" LANG=de_DE.UTF-8 -- "$@" --filter "$integration"
