@@ -10,7 +10,7 @@
 /// The handler gets the object's context (what the object is made with: a service, an id) and
 /// the call, whose arguments the object server has already checked against `in`.
 public struct BusMethod<Context>: Sendable {
-    public typealias Handler = @Sendable (Context, MethodCall) throws(DBusError) -> [DBusValue]
+    public typealias Handler = @Sendable (Context, MethodCall) throws(DBusError) -> MethodReply
 
     public let description: InterfaceDescription.Method
     let handle: Handler
@@ -30,7 +30,8 @@ extension ExportedInterface {
     /// each given `context`.
     public init<Context>(
         _ description: InterfaceDescription, methods: [BusMethod<Context>], context: Context,
-        property: @escaping (String) -> DBusValue? = { _ in nil }
+        property: @escaping (String) -> DBusValue? = { _ in nil },
+        propertyReader: (() -> (String) -> DBusValue?)? = nil
     ) {
         self.init(
             description,
@@ -40,6 +41,6 @@ extension ExportedInterface {
                 }
                 return try row.handle(context, call)
             },
-            property: property)
+            property: property, propertyReader: propertyReader)
     }
 }

@@ -3,8 +3,13 @@ public struct InterfaceDescription: Sendable, Equatable {
     public var name: String
     public var methods: [Method]
     public var signals: [Signal]
-    public var properties: [Property]
+    public var properties: [Property] {
+        didSet { propertyNamesByName = Self.sortedNames(properties) }
+    }
     public var annotations: [Annotation]
+    /// The property names sorted as `DBusValue.vardict` sorts its keys: the order in which
+    /// GetAll, GetManagedObjects and InterfacesAdded list them, worked out once, not per object.
+    public private(set) var propertyNamesByName: [String]
 
     public init(
         name: String, methods: [Method] = [], signals: [Signal] = [], properties: [Property] = [],
@@ -15,7 +20,10 @@ public struct InterfaceDescription: Sendable, Equatable {
         self.signals = signals
         self.properties = properties
         self.annotations = annotations
+        propertyNamesByName = Self.sortedNames(properties)
     }
+
+    private static func sortedNames(_ properties: [Property]) -> [String] { properties.map(\.name).sorted() }
 
     public struct Argument: Sendable, Equatable {
         public var name: String

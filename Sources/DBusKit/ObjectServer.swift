@@ -14,27 +14,34 @@ public struct MethodCall {
 public struct ExportedInterface {
     public let description: InterfaceDescription
     /// Answers a method of the description; throws a D-Bus error to refuse.
-    public let call: (MethodCall) throws(DBusError) -> [DBusValue]
+    public let call: (MethodCall) throws(DBusError) -> MethodReply
     /// The current value of a property of the description.
     public let property: (String) -> DBusValue?
+    /// A reader of the properties as they are now, for reading them all (GetAll,
+    /// GetManagedObjects, InterfacesAdded): an object looks its state up once for all of them,
+    /// not once per property. By default, `property` itself.
+    public let propertyReader: () -> (String) -> DBusValue?
 
     public init(
         _ description: InterfaceDescription,
-        call: @escaping (MethodCall) throws(DBusError) -> [DBusValue] = { call throws(DBusError) in
+        call: @escaping (MethodCall) throws(DBusError) -> MethodReply = { call throws(DBusError) in
             throw DBusError(.unknownMethod, "no method \(call.member)")
         },
-        property: @escaping (String) -> DBusValue? = { _ in nil }
+        property: @escaping (String) -> DBusValue? = { _ in nil },
+        propertyReader: (() -> (String) -> DBusValue?)? = nil
     ) {
         self.description = description
         self.call = call
         self.property = property
+        self.propertyReader = propertyReader ?? { property }
     }
 
-    /// Every property's current value, in declaration order.
+    /// Every property's current value.
     public func allProperties() -> [String: DBusValue] {
+        let read = propertyReader()
         var values: [String: DBusValue] = [:]
         for declared in description.properties {
-            if let value = property(declared.name) { values[declared.name] = value }
+            if let value = read(declared.name) { values[declared.name] = value }
         }
         return values
     }
@@ -46,10 +53,17 @@ public struct Subtree {
     public let children: () -> [String]
     /// The interfaces of one child, nil when there is no such child.
     public let interfaces: (String) -> [ExportedInterface]?
+    /// Every child with its interfaces (GetManagedObjects), without looking each name up again.
+    public let objects: () -> [(name: String, interfaces: [ExportedInterface])]
 
-    public init(children: @escaping () -> [String], interfaces: @escaping (String) -> [ExportedInterface]?) {
+    public init(
+        children: @escaping () -> [String], interfaces: @escaping (String) -> [ExportedInterface]?,
+        objects: (() -> [(name: String, interfaces: [ExportedInterface])])? = nil
+    ) {
         self.children = children
         self.interfaces = interfaces
+        self.objects =
+            objects ?? { children().compactMap { name in interfaces(name).map { (name: name, interfaces: $0) } } }
     }
 }
 
@@ -118,9 +132,17 @@ public final class ObjectServer {
     /// Emits InterfacesAdded for the object at `path` from its manager.
     public func emitInterfacesAdded(path: String) {
         guard let manager = manager(of: path), let interfaces = lookup(path) else { return }
-        emitSignal(
-            path: manager, interface: InterfaceDescription.objectManager.name, name: "InterfacesAdded",
-            arguments: [.objectPath(path), Self.interfacesAndProperties(interfaces)])
+        do {
+            let signal = try Message.signal(
+                path: manager, interface: InterfaceDescription.objectManager.name, name: "InterfacesAdded")
+            try signal.write { body throws(DBusError) in
+                try body.append(.objectPath(path))
+                try Self.writeInterfacesAndProperties(interfaces, to: &body)
+            }
+            connection.send(signal)
+        } catch {
+            // Like emitSignal: a signal that cannot be built is not sent.
+        }
     }
 
     /// Emits InterfacesRemoved for an object that was at `path`.
@@ -171,23 +193,57 @@ public final class ObjectServer {
         return (exists, names.sorted())
     }
 
-    private static let standardInterfaceNames = [
+    static let standardInterfaceNames = [
         InterfaceDescription.peer.name, InterfaceDescription.introspectable.name, InterfaceDescription.properties.name,
     ]
 
-    private static func interfacesAndProperties(_ interfaces: [ExportedInterface]) -> DBusValue {
-        var entries: [DBusValue.DictEntry] = standardInterfaceNames.map { .init(.string($0), .vardict([:])) }
-        for interface in interfaces {
-            entries.append(.init(.string(interface.description.name), .vardict(interface.allProperties())))
+    /// An object's `a{sa{sv}}` (the standard interfaces with no properties, then its own with
+    /// every property, sorted by name as `DBusValue.vardict` sorts them), written straight
+    /// into the message: GetManagedObjects of 10,000 timers is 130,000 values.
+    static func writeInterfacesAndProperties(
+        _ interfaces: [ExportedInterface], to writer: inout MessageWriter
+    )
+        throws(DBusError)
+    {
+        try writer.array(of: "{sa{sv}}") { dictionary throws(DBusError) in
+            for name in standardInterfaceNames {
+                try dictionary.dictEntry { entry throws(DBusError) in
+                    try entry.append(.string(name))
+                    try entry.vardict(EmptyCollection())
+                }
+            }
+            for interface in interfaces {
+                try dictionary.dictEntry { entry throws(DBusError) in
+                    try entry.append(.string(interface.description.name))
+                    let read = interface.propertyReader()
+                    try entry.vardict(
+                        interface.description.propertyNamesByName.lazy.compactMap { name in
+                            read(name).map { (key: name, value: $0) }
+                        })
+                }
+            }
         }
-        return .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), entries)
+    }
+
+    /// GetManagedObjects' `a{oa{sa{sv}}}` for `objects` (in their order).
+    static func writeManagedObjects(
+        _ objects: some Sequence<(path: String, interfaces: [ExportedInterface])>, to writer: inout MessageWriter
+    ) throws(DBusError) {
+        try writer.array(of: "{oa{sa{sv}}}") { dictionary throws(DBusError) in
+            for object in objects {
+                try dictionary.dictEntry { entry throws(DBusError) in
+                    try entry.append(.objectPath(object.path))
+                    try writeInterfacesAndProperties(object.interfaces, to: &entry)
+                }
+            }
+        }
     }
 
     // MARK: Dispatch
 
     private func handle(_ message: Message) -> Bool {
         guard message.kind == .methodCall, let path = message.path, let member = message.member else { return false }
-        let result: Result<[DBusValue], DBusError>
+        let result: Result<ReplyBody, DBusError>
         do {
             result = .success(try route(message, path: path, member: member))
         } catch {
@@ -195,10 +251,13 @@ public final class ObjectServer {
         }
         guard !message.noReplyExpected else { return true }
         switch result {
-        case .success(let values):
+        case .success(let body):
             let reply = message.makeReturn()
             do {
-                try reply.append(values)
+                switch body {
+                case .reply(let answer): try answer.append(to: reply)
+                case .written(let write): try reply.write(write)
+                }
                 connection.send(reply)
             } catch {
                 connection.send(message.makeError(DBusError(.failed, "could not encode the reply: \(error.message)")))
@@ -209,7 +268,14 @@ public final class ObjectServer {
         return true
     }
 
-    private func route(_ message: Message, path: String, member: String) throws(DBusError) -> [DBusValue] {
+    /// A reply's body: a method's answer, or (for GetManagedObjects) a writer that appends the
+    /// objects one by one.
+    private enum ReplyBody {
+        case reply(MethodReply)
+        case written((inout MessageWriter) throws(DBusError) -> Void)
+    }
+
+    private func route(_ message: Message, path: String, member: String) throws(DBusError) -> ReplyBody {
         let interfaces = lookup(path)
         let isManager = objectManagerPaths.contains(path)
         let interfaceName =
@@ -222,15 +288,18 @@ public final class ObjectServer {
             try checkSignature(
                 message, InterfaceDescription.introspectable.method(named: "Introspect"), member: member,
                 interface: interfaceName)
-            return [.string(introspect(interfaces: interfaces ?? [], isManager: isManager, children: node.names))]
+            return .reply([
+                .string(introspect(interfaces: interfaces ?? [], isManager: isManager, children: node.names))
+            ])
         case InterfaceDescription.properties.name?:
             guard let interfaces else { throw unknownObject(path) }
-            return try handleProperties(message, member: member, interfaces: interfaces)
+            return .reply(.values(try handleProperties(message, member: member, interfaces: interfaces)))
         case InterfaceDescription.objectManager.name? where isManager:
             try checkSignature(
                 message, InterfaceDescription.objectManager.method(named: "GetManagedObjects"), member: member,
                 interface: interfaceName)
-            return [managedObjects(under: path)]
+            let objects = managedObjects(under: path)
+            return .written { body throws(DBusError) in try Self.writeManagedObjects(objects, to: &body) }
         default:
             break
         }
@@ -251,7 +320,7 @@ public final class ObjectServer {
         let method = target.description.method(named: member)
         try checkSignature(message, method, member: member, interface: target.description.name)
         let call = MethodCall(message: message, path: path, member: member, arguments: message.arguments())
-        return try target.call(call)
+        return .reply(try target.call(call))
     }
 
     /// The interface a call without one means: the object's own first, then the standard ones.
@@ -313,16 +382,16 @@ public final class ObjectServer {
         }
     }
 
-    private func managedObjects(under root: String) -> DBusValue {
+    /// The objects GetManagedObjects lists: every object below `root`, sorted by path.
+    private func managedObjects(under root: String) -> [(path: String, interfaces: [ExportedInterface])] {
         let prefix = root == "/" ? "/" : root + "/"
-        var entries: [DBusValue.DictEntry] = []
-        for path in allObjectPaths().sorted() where path.hasPrefix(prefix) {
-            guard let interfaces = lookup(path) else { continue }
-            entries.append(.init(.objectPath(path), Self.interfacesAndProperties(interfaces)))
+        var found: [(path: String, interfaces: [ExportedInterface])] = objects.compactMap { path, interfaces in
+            path.hasPrefix(prefix) ? (path, interfaces) : nil
         }
-        return .dictionary(
-            key: .objectPath,
-            value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)), entries)
+        for (subtreeRoot, subtree) in subtrees where (subtreeRoot + "/").hasPrefix(prefix) {
+            found += subtree.objects().map { (subtreeRoot + "/" + $0.name, $0.interfaces) }
+        }
+        return found.sorted { $0.path < $1.path }
     }
 
     private func introspect(interfaces: [ExportedInterface], isManager: Bool, children: [String]) -> String {

@@ -62,7 +62,7 @@ enum MediaPlayerObject {
     private static func perform(
         _ player: MediaPlayerService, _ command: MediaPlayerControl.Request
     ) throws(DBusError)
-        -> [DBusValue]
+        -> MethodReply
     {
         try player.perform(command)
         return []

@@ -13,7 +13,7 @@ enum ManagerObject {
         func perform(
             _ call: MethodCall, _ command: (TimerID) throws(DBusError) -> TimerCommand
         ) throws(DBusError)
-            -> [DBusValue]
+            -> MethodReply
         {
             try service.perform(try command(try BusArguments.timerID(call.arguments[0])))
             return []

@@ -10,7 +10,7 @@ enum TimerObject {
         let id: TimerID
         let service: StateService
 
-        func perform(_ command: TimerCommand) throws(DBusError) -> [DBusValue] {
+        func perform(_ command: TimerCommand) throws(DBusError) -> MethodReply {
             try service.perform(command)
             return []
         }
@@ -56,6 +56,11 @@ enum TimerObject {
                     return nil
                 }
                 return [make(id: id, service: service)]
+            },
+            objects: {
+                service.book.timers.keys.map { id in
+                    (name: TimerPathElement.encode(id.rawValue), interfaces: [make(id: id, service: service)])
+                }
             })
     }
 
@@ -64,6 +69,10 @@ enum TimerObject {
             interface, methods: methods, context: Context(id: id, service: service),
             property: { name in
                 service.book.timer(id).flatMap { TimerProperties.value(name, of: $0) }
+            },
+            propertyReader: {
+                let timer = service.book.timer(id)
+                return { name in timer.flatMap { TimerProperties.value(name, of: $0) } }
             })
     }
 }

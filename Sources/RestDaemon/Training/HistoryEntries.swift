@@ -4,8 +4,10 @@ import RestProtocol
 
 /// Sets, rests and stats as the `a{sv}` entries of io.restd.Rest1.History (keys in
 /// `HistoryKey`). Optional values are left out rather than sent as a made-up zero. Entries are
-/// built as key–value lists in a fixed order, not Swift dictionaries: a week of sets is
-/// thousands of entries, and hashing and sorting each one's keys was a third of a reply's cost.
+/// built as key–value lists in a fixed order, not Swift dictionaries, and a page of them is
+/// written into the reply pair by pair (`MethodReply.records`): a week of sets is thousands of
+/// entries, and hashing and sorting each one's keys, then boxing them into a `DBusValue` tree,
+/// was most of a reply's cost.
 enum HistoryEntries {
     typealias Fields = [(key: String, value: DBusValue)]
 
@@ -27,10 +29,10 @@ enum HistoryEntries {
     }
 
     /// A set with the rest that followed it (its keys prefixed `rest_`).
-    static func set(_ row: HistorySetRow) -> DBusValue {
+    static func set(_ row: HistorySetRow) -> Fields {
         var fields = set(row.set)
         if let rest = row.rest { fields += prefixed(self.rest(rest, withSetFields: false)) }
-        return dictionary(fields)
+        return fields
     }
 
     /// SetRecorded's entry: the set, and the rest it just started.
@@ -43,7 +45,7 @@ enum HistoryEntries {
                 ]))
     }
 
-    static func rest(_ rest: RestRecord) -> DBusValue { dictionary(self.rest(rest, withSetFields: true)) }
+    static func rest(_ rest: RestRecord) -> Fields { self.rest(rest, withSetFields: true) }
 
     /// `planned_usec` is the rest the timer ran with, after add and sub (`adjust_usec`), as in
     /// Stats and restctl's JSON and CSV: "planned" means one thing everywhere.
@@ -72,7 +74,7 @@ enum HistoryEntries {
         fields.map { (HistoryKey.restPrefix + $0.key, $0.value) }
     }
 
-    static func stats(_ stats: ExerciseStats) -> DBusValue {
+    static func stats(_ stats: ExerciseStats) -> Fields {
         var fields: Fields = [
             (HistoryKey.exercise, .string(stats.exercise)), (HistoryKey.sets, .uint32(UInt32(clamping: stats.sets))),
             (HistoryKey.rests, .uint32(UInt32(clamping: stats.rests))),
@@ -81,6 +83,6 @@ enum HistoryEntries {
         if let planned = stats.medianPlannedUSec { fields.append((HistoryKey.medianPlannedUSec, .uint64(planned))) }
         if let taken = stats.medianTakenUSec { fields.append((HistoryKey.medianTakenUSec, .uint64(taken))) }
         if let overrun = stats.medianOverrunUSec { fields.append((HistoryKey.medianOverrunUSec, .int64(overrun))) }
-        return dictionary(fields)
+        return fields
     }
 }

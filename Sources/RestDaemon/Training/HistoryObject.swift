@@ -18,19 +18,19 @@ enum HistoryObject {
         func page<Row>(
             _ call: MethodCall, what: String,
             query: (StateStore) -> (USec, USec, String, Int) throws -> (rows: [Row], more: Bool),
-            entry: (Row) -> DBusValue
-        ) throws(DBusError) -> [DBusValue] {
+            entry: (Row) -> HistoryEntries.Fields
+        ) throws(DBusError) -> MethodReply {
             try reading {
                 let (since, until, limit) = try window(call.arguments)
                 let (rows, more) = try query(store)(since, until, "", limit)
                 try refuseMore(more, limit: limit, what: what)
                 trimmer.replied(entries: rows.count)
-                return [.array(options, rows.map(entry))]
+                return .records(rows.map(entry))
             }
         }
 
         /// A read of the store: its failure is StorageFailed with the store's sentence.
-        func reading(_ body: () throws -> [DBusValue]) throws(DBusError) -> [DBusValue] {
+        func reading(_ body: () throws -> MethodReply) throws(DBusError) -> MethodReply {
             do {
                 return try body()
             } catch let error as StoreError {
@@ -74,7 +74,7 @@ enum HistoryObject {
                 let stats = try history.store.stats(
                     since: args[0].uint64 ?? 0, until: until(args[1].uint64 ?? 0), exerciseKey: key)
                 history.trimmer.replied(entries: MemoryTrimmer.threshold)  // the per-exercise durations were a year's
-                return [.array(options, stats.map(HistoryEntries.stats))]
+                return .records(stats.map(HistoryEntries.stats))
             }
         },
         BusMethod(HistoryMember.workouts, in: window, out: [.init("workouts", .array(options))]) {

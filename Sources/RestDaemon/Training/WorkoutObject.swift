@@ -53,7 +53,7 @@ enum WorkoutObject {
             property: { name in properties(service.training.workout, lastSummary: service.lastWorkoutSummary)[name] })
     }
 
-    private static func move(_ service: StateService, forward: Bool) throws(DBusError) -> [DBusValue] {
+    private static func move(_ service: StateService, forward: Bool) throws(DBusError) -> MethodReply {
         try service.performWorkout { book, timers, now throws(TimerError) in
             try book.planWorkoutMove(forward: forward, timers: timers, now: now)
         }

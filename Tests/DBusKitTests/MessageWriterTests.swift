@@ -1,0 +1,121 @@
+import CDBus
+import Testing
+
+@testable import DBusKit
+
+/// The writer against the general path: a message written value by value must carry the same
+/// bytes as one built from the `DBusValue` tree `Message.append` takes.
+@Suite struct MessageWriterTests {
+    /// The message as it goes on the wire.
+    private func wire(_ message: Message) -> [UInt8] {
+        dbus_message_set_serial(message.raw, 1)
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(message.raw, &buffer, &length) != 0, let buffer else { return [] }
+        defer { dbus_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+    }
+
+    private func message() throws -> Message {
+        try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
+    }
+
+    /// Properties declared out of name order, one without a value, values of several types.
+    private let timer = InterfaceDescription(
+        name: "org.example.Timer",
+        properties: [
+            .init("State", .string), .init("Label", .string), .init("EndsAtUSec", .uint64), .init("Notify", .boolean),
+            .init("Missing", .int32), .init("Tags", .array(.string)), .init("Adjust", .int64),
+            .init("Pair", .structure([.int32, .double])),
+        ])
+
+    private func object(_ n: Int) -> ExportedInterface {
+        ExportedInterface(
+            timer,
+            property: { name in
+                switch name {
+                case "State": .string(n.isMultiple(of: 2) ? "running" : "paused")
+                case "Label": .string("Bankdrücken \(n) 🏋️")
+                case "EndsAtUSec": .uint64(1_790_000_000_000_000 + UInt64(n))
+                case "Notify": .boolean(n.isMultiple(of: 3))
+                case "Tags": .strings(n == 0 ? [] : ["a", "ß"])
+                case "Adjust": .int64(-Int64(n))
+                case "Pair": .structure([.int32(Int32(n)), .double(0.5)])
+                default: nil
+                }
+            })
+    }
+
+    /// What the object server used to build before writing: the whole tree.
+    private func tree(_ interfaces: [ExportedInterface]) -> DBusValue {
+        var entries: [DBusValue.DictEntry] = ObjectServer.standardInterfaceNames.map {
+            .init(.string($0), .vardict([:]))
+        }
+        for interface in interfaces {
+            entries.append(.init(.string(interface.description.name), .vardict(interface.allProperties())))
+        }
+        return .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), entries)
+    }
+
+    @Test func managedObjectsAreTheBytesOfTheirTree() throws {
+        let objects = (0..<5).map { (path: "/io/example/t\($0)", interfaces: [object($0), object($0 + 10)]) }
+        let general = try message()
+        try general.append(
+            .dictionary(
+                key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)),
+                objects.map { .init(.objectPath($0.path), tree($0.interfaces)) }))
+        let written = try message()
+        try written.write { body throws(DBusKit.DBusError) in try ObjectServer.writeManagedObjects(objects, to: &body) }
+        #expect(written.signature == "a{oa{sa{sv}}}")
+        #expect(wire(written) == wire(general))
+        #expect(written.arguments() == general.arguments())
+    }
+
+    @Test func noObjectsAndNoInterfacesToo() throws {
+        let general = try message()
+        try general.append(
+            .dictionary(
+                key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)),
+                []),
+            .objectPath("/x"), tree([]))
+        let written = try message()
+        try written.write { body throws(DBusKit.DBusError) in
+            try ObjectServer.writeManagedObjects([], to: &body)
+            try body.append(.objectPath("/x"))
+            try ObjectServer.writeInterfacesAndProperties([], to: &body)
+        }
+        #expect(wire(written) == wire(general))
+    }
+
+    @Test func vardictsAreTheBytesOfTheirTree() throws {
+        let records: [[(key: String, value: DBusValue)]] = [
+            [("id", .int64(1)), ("exercise", .string("Squat")), ("weight_kg", .double(60.5))],
+            [],
+            [("rr_ms", .array(.uint16, [.uint16(800), .uint16(790)])), ("failed", .boolean(true))],
+        ]
+        let general = try message()
+        try general.append(
+            .array(
+                .dictionary(key: .string, value: .variant),
+                records.map { pairs in
+                    .dictionary(key: .string, value: .variant, pairs.map { .init(.string($0.key), .variant($0.value)) })
+                }))
+        let written = try message()
+        try written.appendVardicts(records)
+        #expect(written.signature == "aa{sv}")
+        #expect(wire(written) == wire(general))
+    }
+
+    @Test func anInvalidValueIsRefusedNotPassedToLibdbus() throws {
+        let written = try message()
+        #expect(throws: DBusKit.DBusError.self) {
+            try written.appendVardicts([[(key: "label", value: DBusValue.string("a\u{0}b"))]])
+        }
+        let paths = try message()
+        #expect(throws: DBusKit.DBusError.self) {
+            try paths.write { body throws(DBusKit.DBusError) in
+                try ObjectServer.writeManagedObjects([(path: "/not//valid", interfaces: [])], to: &body)
+            }
+        }
+    }
+}
