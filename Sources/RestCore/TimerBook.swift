@@ -6,6 +6,8 @@
 public struct TimerBook: Sendable, Equatable {
     /// The timers by id.
     public private(set) var timers: [TimerID: RestTimer]
+    /// The same timers by when each next needs restd; changed only with `timers` (`store`, `delete`).
+    private var queue = WakeupQueue()
     /// The bounds enforced by the operations; a reloaded configuration may change them.
     /// Nothing is planned by the change itself: lower limits apply to what comes next (a lower
     /// `maxTimers` keeps existing timers), and a shorter retention shows up in `due`.
@@ -22,6 +24,9 @@ public struct TimerBook: Sendable, Equatable {
         timers[id]
     }
 
+    /// How many timers run and how many are paused (the rest have expired).
+    public var counts: (running: Int, paused: Int) { (queue.running.count, queue.paused.count) }
+
     /// All timers in id order.
     public var sortedTimers: [RestTimer] {
         timers.values.sorted { $0.id < $1.id }
@@ -32,9 +37,9 @@ public struct TimerBook: Sendable, Equatable {
         for event in events {
             switch event {
             case .added(let timer), .changed(from: _, to: let timer):
-                timers[timer.id] = timer
+                store(timer)
             case .removed(let timer):
-                timers[timer.id] = nil
+                delete(timer.id)
             case .expired, .warning:
                 break
             }
@@ -176,8 +181,12 @@ public struct TimerBook: Sendable, Equatable {
     /// whose time left dropped to their pre-alert time get their one warning of the run, expired
     /// timers past retention and paused timers left untouched too long are removed.
     public func due(now: Instant) -> [TimerEvent] {
+        let dueIDs =
+            queue.running.ids(upTo: now.boottime).map(\.id)
+            + queue.expired.ids(upTo: now.realtime.subtractingSaturated(limits.expiredRetentionUSec)).map(\.id)
+            + queue.paused.ids(upTo: now.realtime.subtractingSaturated(limits.untouchedDropUSec)).map(\.id)
         var events: [TimerEvent] = []
-        for timer in timers.values.filter({ isDue($0, now: now) }).sorted(by: { $0.id < $1.id }) {
+        for timer in dueIDs.sorted().compactMap({ timers[$0] }) where isDue(timer, now: now) {
             switch timer.state {
             case .running where timer.deadlineBoottime <= now.boottime:
                 // A deadline passed together with the pre-alert time (a suspend): only the expiry.
@@ -194,12 +203,16 @@ public struct TimerBook: Sendable, Equatable {
     /// The earliest CLOCK_BOOTTIME instant at which `due` would plan something, or nil
     /// when nothing is pending, so that an idle daemon never wakes up.
     public func nextWakeup(now: Instant) -> USec? {
-        var earliest: USec?
-        for timer in timers.values {
-            let wakeup = wakeupBoottime(of: timer, now: now)
-            earliest = Swift.min(earliest ?? wakeup, wakeup)
-        }
-        return earliest
+        let wakeups = [
+            queue.running.first,
+            queue.expired.first.map {
+                Self.boottime(forRealtime: $0.addingSaturated(limits.expiredRetentionUSec), now: now)
+            },
+            queue.paused.first.map {
+                Self.boottime(forRealtime: $0.addingSaturated(limits.untouchedDropUSec), now: now)
+            },
+        ]
+        return wakeups.compactMap { $0 }.min()
     }
 
     /// Plans re-publishing wall-clock deadlines after CLOCK_REALTIME jumped.
@@ -240,7 +253,7 @@ public struct TimerBook: Sendable, Equatable {
             // Boottime restarts at every boot: rebuild the deadline from the wall clock.
             timer.deadlineBoottime =
                 timer.state == .running ? boottime(forRealtime: timer.endsAtUSec, now: now) : 0
-            book.timers[timer.id] = timer
+            book.store(timer)
         }
         var events: [TimerEvent] = []
         for timer in book.sortedTimers {
@@ -258,6 +271,16 @@ public struct TimerBook: Sendable, Equatable {
     }
 
     // MARK: - Helpers
+
+    /// Keeps `timer` (replacing the one of its id), in the queue too.
+    private mutating func store(_ timer: RestTimer) {
+        if let old = timers.updateValue(timer, forKey: timer.id) { queue.remove(old) }
+        queue.insert(timer)
+    }
+
+    private mutating func delete(_ id: TimerID) {
+        if let old = timers.removeValue(forKey: id) { queue.remove(old) }
+    }
 
     private func existing(_ id: TimerID) throws(TimerError) -> RestTimer {
         guard let timer = timers[id] else {
@@ -306,19 +329,6 @@ public struct TimerBook: Sendable, Equatable {
             timer.updatedAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime
         case .paused:
             timer.updatedAtUSec.addingSaturated(limits.untouchedDropUSec) <= now.realtime
-        }
-    }
-
-    private func wakeupBoottime(of timer: RestTimer, now: Instant) -> USec {
-        switch timer.state {
-        case .running:
-            Self.warningBoottime(of: timer) ?? timer.deadlineBoottime
-        case .expired:
-            Self.boottime(
-                forRealtime: timer.updatedAtUSec.addingSaturated(limits.expiredRetentionUSec), now: now)
-        case .paused:
-            Self.boottime(
-                forRealtime: timer.updatedAtUSec.addingSaturated(limits.untouchedDropUSec), now: now)
         }
     }
 

@@ -246,18 +246,10 @@ public final class Daemon {
         return (store, book, training, events, history)
     }
 
-    /// "2 timers running, 1 paused", counted in one pass: with 10,000 timers, filtered copies
-    /// after every committed batch took half of restd's time.
+    /// "2 timers running, 1 paused": the book keeps the counts, so that refreshing the status after
+    /// every committed batch costs nothing with 10,000 timers.
     private static func timersPhrase(_ book: TimerBook) -> String {
-        var running = 0
-        var paused = 0
-        for timer in book.timers.values {
-            switch timer.state {
-            case .running: running += 1
-            case .paused: paused += 1
-            case .expired: break
-            }
-        }
-        return StatusReporter.timersPhrase(running: running, paused: paused)
+        let counts = book.counts
+        return StatusReporter.timersPhrase(running: counts.running, paused: counts.paused)
     }
 }
