@@ -120,18 +120,22 @@ enum Marshalling {
         return dbus_message_iter_close_container(&iter, &sub) != 0
     }
 
-    /// Reads every value from the iterator's position to the end of its container.
-    static func readAll(_ iter: inout DBusMessageIter) -> [DBusValue] {
+    /// Reads every value from the iterator's position to the end of its container; `types`,
+    /// when known, are theirs in order (the last one repeats: an array's elements share one).
+    static func readAll(_ iter: inout DBusMessageIter, types: [DBusType] = []) -> [DBusValue] {
         var values: [DBusValue] = []
         while dbus_message_iter_get_arg_type(&iter) != CDBUS_TYPE_INVALID {
-            values.append(read(&iter))
+            values.append(read(&iter, type: types.isEmpty ? nil : types[min(values.count, types.count - 1)]))
             dbus_message_iter_next(&iter)
         }
         return values
     }
 
     /// Reads the value at the iterator's position (libdbus has validated incoming messages).
-    static func read(_ iter: inout DBusMessageIter) -> DBusValue {
+    /// `type`, when the caller knows it (an element of an array, a field of a structure), spares
+    /// asking libdbus for a container's signature and parsing it: once per record of a history
+    /// page otherwise.
+    static func read(_ iter: inout DBusMessageIter, type known: DBusType? = nil) -> DBusValue {
         let code = dbus_message_iter_get_arg_type(&iter)
         switch code {
         case CDBUS_TYPE_BYTE: return .byte(basic(&iter, UInt8(0)))
@@ -154,9 +158,10 @@ enum Marshalling {
         case CDBUS_TYPE_STRUCT:
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)
+            if case .structure(let fields) = known { return .structure(readAll(&sub, types: fields)) }
             return .structure(readAll(&sub))
         case CDBUS_TYPE_ARRAY:
-            let arrayType = currentType(&iter)
+            let arrayType = known ?? currentType(&iter)
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)
             if case .dictionary(let keyType, let valueType) = arrayType {
@@ -164,16 +169,16 @@ enum Marshalling {
                 while dbus_message_iter_get_arg_type(&sub) == CDBUS_TYPE_DICT_ENTRY {
                     var pair = DBusMessageIter()
                     dbus_message_iter_recurse(&sub, &pair)
-                    let key = read(&pair)
+                    let key = read(&pair, type: keyType)
                     dbus_message_iter_next(&pair)
-                    let value = read(&pair)
+                    let value = read(&pair, type: valueType)
                     entries.append(.init(key, value))
                     dbus_message_iter_next(&sub)
                 }
                 return .dictionary(key: keyType, value: valueType, entries)
             }
             guard case .array(let elementType) = arrayType else { preconditionFailure("array iterator") }
-            return .array(elementType, readAll(&sub))
+            return .array(elementType, readAll(&sub, types: [elementType]))
         default:
             preconditionFailure("unexpected D-Bus type code \(code) in a validated message")
         }
@@ -185,7 +190,7 @@ enum Marshalling {
         return value
     }
 
-    private static func readString(_ iter: inout DBusMessageIter) -> String {
+    static func readString(_ iter: inout DBusMessageIter) -> String {
         var pointer: UnsafePointer<CChar>? = nil
         dbus_message_iter_get_basic(&iter, &pointer)
         return pointer.map { String(cString: $0) } ?? ""
@@ -199,5 +204,40 @@ enum Marshalling {
             preconditionFailure("libdbus signature \(signature)")
         }
         return type
+    }
+}
+
+extension Marshalling {
+    /// Reads the `aa{sv}` at the iterator as one dictionary per record, variants unwrapped; nil
+    /// when the value there is something else. Straight from libdbus's iterator: no `DBusValue`
+    /// tree of dictionary entries and variants is built, then converted, then freed.
+    static func readRecords(_ iter: inout DBusMessageIter) -> [[String: DBusValue]]? {
+        guard dbus_message_iter_get_arg_type(&iter) == CDBUS_TYPE_ARRAY,
+            let raw = dbus_message_iter_get_signature(&iter)
+        else { return nil }
+        let isRecords = String(cString: raw) == "aa{sv}"
+        dbus_free(raw)
+        guard isRecords else { return nil }
+        var records: [[String: DBusValue]] = []
+        var array = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &array)
+        while dbus_message_iter_get_arg_type(&array) == CDBUS_TYPE_ARRAY {
+            var record: [String: DBusValue] = [:]
+            var entries = DBusMessageIter()
+            dbus_message_iter_recurse(&array, &entries)
+            while dbus_message_iter_get_arg_type(&entries) == CDBUS_TYPE_DICT_ENTRY {
+                var pair = DBusMessageIter()
+                dbus_message_iter_recurse(&entries, &pair)
+                let key = readString(&pair)
+                dbus_message_iter_next(&pair)
+                var variant = DBusMessageIter()
+                dbus_message_iter_recurse(&pair, &variant)
+                record[key] = read(&variant)
+                dbus_message_iter_next(&entries)
+            }
+            records.append(record)
+            dbus_message_iter_next(&array)
+        }
+        return records
     }
 }

@@ -5,7 +5,15 @@
 /// dependence on the locale).
 public enum DisplayWidth {
     public static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // ASCII, as most names and every number are: a column per printable byte, none for a
+        // control one — what the per-character rules give, without asking Unicode's tables
+        // (a week of history is thousands of cells).
+        var asciiWidth = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
+            if byte >= 0x20 && byte != 0x7F { asciiWidth += 1 }
+        }
+        return asciiWidth
     }
 
     public static func of(_ character: Character) -> Int {

@@ -143,15 +143,12 @@ public final class RestdClient {
         var since = sinceUSec
         var seenAtSince: Set<Int64> = []  // ids already read at the instant the next page starts from
         while true {
-            let reply = try call(
+            let entries = try callForRecords(
                 path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.sets,
                 [.uint64(since), .uint64(untilUSec), .uint32(pageSize)])
-            guard let entries = reply.first?.arrayElements else { throw .badReply("Sets returned no array") }
             var page: [HistorySet] = []
-            for entry in entries {
-                guard let fields = entry.vardictEntries else { throw .badReply("a set is not a dictionary") }
-                page.append(try HistorySet(entry: fields))
-            }
+            page.reserveCapacity(entries.count)
+            for fields in entries { page.append(try HistorySet(entry: fields)) }
             let fresh = page.filter { !($0.atUSec == since && seenAtSince.contains($0.id)) }
             sets += fresh
             guard page.count == Int(pageSize), let last = page.last else { return sets }
@@ -168,15 +165,11 @@ public final class RestdClient {
     public func historyStats(
         sinceUSec: UInt64, untilUSec: UInt64, exercise: String?
     ) throws(ClientError) -> [ExerciseStatsSnapshot] {
-        let reply = try call(
+        let entries = try callForRecords(
             path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.stats,
             [.uint64(sinceUSec), .uint64(untilUSec), .string(exercise ?? "")])
-        guard let entries = reply.first?.arrayElements else { throw .badReply("Stats returned no array") }
         var stats: [ExerciseStatsSnapshot] = []
-        for entry in entries {
-            guard let fields = entry.vardictEntries else { throw .badReply("stats are not a dictionary") }
-            stats.append(try ExerciseStatsSnapshot(entry: fields))
-        }
+        for fields in entries { stats.append(try ExerciseStatsSnapshot(entry: fields)) }
         return stats
     }
 
@@ -312,11 +305,27 @@ public final class RestdClient {
     public func call(
         path: String, interface: String, member: String, _ arguments: [DBusValue]
     ) throws(ClientError) -> [DBusValue] {
+        try reply(path: path, interface: interface, member: member, arguments).arguments()
+    }
+
+    /// A call whose answer is a list of records (`aa{sv}`: a page of history, stats), read
+    /// straight into dictionaries (`Message.recordsArgument`).
+    func callForRecords(
+        path: String, interface: String, member: String, _ arguments: [DBusValue]
+    ) throws(ClientError) -> [[String: DBusValue]] {
+        let answer = try reply(path: path, interface: interface, member: member, arguments)
+        guard let records = answer.recordsArgument() else { throw .badReply("\(member) returned no list of records") }
+        return records
+    }
+
+    private func reply(
+        path: String, interface: String, member: String, _ arguments: [DBusValue]
+    ) throws(ClientError) -> Message {
         do {
             let message = try Message.methodCall(
                 destination: RestBus.name, path: path, interface: interface, member: member)
             try message.append(arguments)
-            return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds).arguments()
+            return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             if error.hasName(.serviceUnknown) || error.hasName(.nameHasNoOwner) { throw .daemonNotRunning }
             if error.hasName(.disconnected) || error.hasName(.noServer) { throw .busLost(error.message) }

@@ -119,3 +119,31 @@ import Testing
         }
     }
 }
+
+/// `recordsArgument` against the general reading (`arguments()`, then `vardictEntries`).
+@Suite struct RecordsArgumentTests {
+    @Test func recordsReadAsTheirTreeIs() throws {
+        let records: [[(key: String, value: DBusValue)]] = [
+            [("id", .int64(7)), ("exercise", .string("Kniebeuge 🏋️")), ("rr_ms", .array(.uint16, [.uint16(812)]))],
+            [],
+            [("nested", .variant(.string("v"))), ("pair", .structure([.int32(1), .double(2.5)]))],
+        ]
+        let message = try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
+        try message.appendVardicts(records)
+        try message.append(.string("after"))
+        let general = try #require(message.arguments().first?.arrayElements).map { try #require($0.vardictEntries) }
+        #expect(message.recordsArgument() == general)
+        #expect(general.count == 3 && general[0]["exercise"] == .string("Kniebeuge 🏋️"))
+    }
+
+    @Test func anythingElseIsNotRecords() throws {
+        for values: [DBusValue] in [
+            [], [.string("x")], [.array(.string, [])], [.vardict(["a": .int32(1)])],
+            [.array(.dictionary(key: .string, value: .string), [])],
+        ] {
+            let message = try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
+            try message.append(values)
+            #expect(message.recordsArgument() == nil)
+        }
+    }
+}

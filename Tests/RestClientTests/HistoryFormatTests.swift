@@ -9,6 +9,14 @@ import Testing
         #expect(DisplayWidth.of(text) == width)
     }
 
+    /// ASCII text is measured without Unicode's tables: the same width as character by character.
+    @Test func asciiTextIsMeasuredAsEachCharacterIs() {
+        let every = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        #expect(DisplayWidth.of(every) == every.reduce(0) { $0 + DisplayWidth.of($1) })
+        #expect(DisplayWidth.of("Squat\t3×5") == 1 + DisplayWidth.of("Squat") + 1 + 1)
+        #expect(DisplayWidth.of("a\r\nb") == 2)
+    }
+
     @Test func padsAndCutsByColumns() {
         #expect(DisplayWidth.padded("深蹲", to: 6) == "深蹲  ")
         #expect(DisplayWidth.padded(leading: "🍵", to: 4) == "  🍵")

@@ -82,6 +82,17 @@ enum Training {
                 values: full.history.values.msKeys.merging(["empty_p50_ms": empty.history.p50]) { a, _ in a },
                 note: "\(cliRounds) runs, spawn to exit; about \(historySets * 7 / 365) sets printed"),
             Metric(
+                8, "  CPU time per restctl history call",
+                "restd \(fixed(full.historyCPU.restd, 1)) ms, restctl \(fixed(full.historyCPU.restctl, 1)) ms",
+                baseline:
+                    "empty history: restd \(fixed(empty.historyCPU.restd, 1)) ms, "
+                    + "restctl \(fixed(empty.historyCPU.restctl, 1)) ms",
+                values: [
+                    "restd_ms": full.historyCPU.restd, "restctl_ms": full.historyCPU.restctl,
+                    "empty_restd_ms": empty.historyCPU.restd, "empty_restctl_ms": empty.historyCPU.restctl,
+                ],
+                note: "restd's CPU time over the runs, and restctl's (getrusage of the waited-for children), per run"),
+            Metric(
                 8, "Start-up to READY=1 with \(sets) sets", "median \(fixed(full.startup.p50, 1)) ms",
                 baseline: "empty history: median \(fixed(empty.startup.p50, 1)) ms",
                 target: "unchanged within noise", verdict: Verdict(full.startup.p50 <= empty.startup.p50 * 1.25 + 2),
@@ -105,6 +116,10 @@ enum Training {
     struct Figures {
         var stats: Summary
         var history: Summary
+        /// CPU time per `restctl history` call, in ms: restd's (its loop busy with the call) and
+        /// restctl's own (start-up, decoding, printing). Unlike the wall-clock figures, these do
+        /// not move with the machine's load.
+        var historyCPU: (restd: Double, restctl: Double)
         var startup: Summary
         var rssKiB: Int
         var wakeUps: Int
@@ -130,6 +145,13 @@ enum Training {
         let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
         guard devNull >= 0 else { throw BenchError("cannot open /dev/null") }
         defer { close(devNull) }
+        /// CPU seconds of the children waited for so far (restctl's runs).
+        func childrenCPU() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
         func time(_ arguments: [String]) throws -> [Double] {
             guard captureOutput(context.restctl, arguments, environment: environment) != nil else {
                 throw BenchError("restctl \(arguments.joined(separator: " ")) failed")
@@ -149,12 +171,19 @@ enum Training {
             return times
         }
         let stats = try time(["stats", "--since", "365d"])
+        let restdMeter = CPUMeter(pid: restd.pid)
+        let restctlBefore = childrenCPU()
         let history = try time(["history", "--since", "7d"])
+        let historyCPU = (
+            restd: restdMeter.read().seconds / Double(cliRounds) * 1000,
+            restctl: (childrenCPU() - restctlBefore) / Double(cliRounds) * 1000
+        )
         Clock.sleep(1)  // the live broadcast of the set goes out at the end of its interval
         let rss = Proc.rssKiB(restd.pid) ?? 0
         let wakeUps = try WakeUps.count([restd.pid], over: quiet).totals[0].total
         return Figures(
-            stats: Summary(stats)!, history: Summary(history)!, startup: Summary(startup)!, rssKiB: rss,
+            stats: Summary(stats)!, history: Summary(history)!, historyCPU: historyCPU, startup: Summary(startup)!,
+            rssKiB: rss,
             wakeUps: wakeUps)
     }
 }
