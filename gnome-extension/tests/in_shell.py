@@ -230,6 +230,12 @@ def run(session, args):
     check(evaluates(f"{IND}._tickId !== 0 && {IND}._label.has_style_class_name('restd-running')") is True,
           'running: a tick source is armed, style class restd-running')
 
+    # The label off screen (its panel box hidden): no source; back on screen: ticking again.
+    check(evaluate(f'(() => {{ {IND}.container.hide(); return !{IND}._label.mapped && {IND}._tickId === 0; }})()') is True,
+          'label not mapped: no tick source')
+    check(evaluate(f'(() => {{ {IND}.container.show(); return {IND}._label.mapped && {IND}._tickId !== 0; }})()') is True,
+          'label mapped again: ticking again')
+
     restctl('pause')
     text = wait_label(r'⏸ 1:[0-3]\d Squat')
     check(text, f'pause: "{text}"')
@@ -278,15 +284,44 @@ def run(session, args):
         return item ? item.label.text : null; }})()"""), 'error', 5)
     check(error and 'GDBus' not in error and len(error) > 10, f'a refused call shows the daemon\'s sentence in the menu: "{error}"')
     result = restctl('set', '--exercise', 'Squat', '--reps', '5')
-    text = wait_label(r'1:(30|29) Squat( ♥128)? 3/5')
+    text = wait_label(r'1:(30|29) Squat( ♥128)?( \d+/\d+)?')
     check(result.returncode == 0 and text, f'restctl set --exercise Squat: its rest is in the label: "{text or label()}" {result.stderr.strip()}')
     check(press('Set done'), '"Set done" again (now the exercise of the previous set)')
     next_rest = wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.open(false);
         return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('Next rest')) ?? null; }})()"""),
         'next rest', 5)
     check(next_rest, f'"Set done" pressed: CompleteSet reached restd and the menu shows "{next_rest}"')
+    # "Open history": absent without a terminal (GNOME's default, gnome-terminal, is not
+    # installed here); with one configured, it runs restctl history in it.
+    check(evaluate(f"{IND}.menu._getMenuItems().every(i => i.label?.text !== 'Open history')") is True,
+          'no terminal configured: no "Open history"')
+    history_out = os.path.join(session.work, 'history.out')
+    terminal = f"['sh', '-c', '\"$0\" \"$@\" >{history_out}']"
+    subprocess.run(['gsettings', '--schemadir', f'{args.root}/usr/share/gnome-shell/extensions/{UUID}/schemas',
+                    'set', 'org.gnome.shell.extensions.restd', 'history-terminal', terminal], env=env, check=True)
+    check(wait_until(lambda: press('Open history'), 'history item', 5), 'a terminal configured: "Open history" pressed')
+    history = wait_until(lambda: os.path.exists(history_out) and 'Squat' in open(history_out).read()
+                         and open(history_out).read(), 'history', 5)
+    check(history, 'it ran restctl history in the terminal command, which lists the Squat set')
+    # A workout: "Set done" takes the plan's next set; the menu shows where the workout is.
+    plan = os.path.join(session.work, 'push.toml')
+    with open(plan, 'w') as f:
+        f.write('name = "Push day"\n[[exercise]]\nname = "Squat"\nsets = 5\nreps = 5\nrest = "90s"\n'
+                '[[exercise]]\nname = "Bench press"\nsets = 5\nrest = "2m"\n')
+    result = restctl('workout', 'start', plan)
+    check(result.returncode == 0, f'restctl workout start: {result.stdout.strip()} {result.stderr.strip()}')
+    check(press('Set done'), '"Set done" during the workout')
+
+    def menu_has(*texts):
+        return evaluates(f"""(() => {{ const have = {IND}.menu._getMenuItems().map(i => i.label?.text);
+            return {json.dumps(list(texts))}.every(t => have.includes(t)); }})()""")
+    workout_lines = ['Next rest 1:30 (plan)', 'Push day · set 2 of 10', 'Next: Squat, set 2 of 5']
+    check(wait_until(lambda: menu_has(*workout_lines), 'workout', 5),
+          f'the menu shows the next rest, the workout\'s position and next exercise: {workout_lines}')
+    restctl('live', '--heart-rate', '128', '--done', '1', '--total', '10')
+    check(wait_label(r'1:(30|29) Squat ♥128 1/10'), 'the label during the workout: time, label, ♥ and progress')
     menu_texts = evaluate(f"{IND}.menu._getMenuItems().map(i => i.label?.text ?? '—')")
-    print(f'  menu: {menu_texts}')
+    print(f'  menu: {menu_texts}; live: {evaluate(f"{IND}._client.live")}')
 
     if args.screenshot:
         shot = screenshot(evaluate, bus, args.screenshot)
@@ -300,17 +335,18 @@ def run(session, args):
 
     # restd restarting keeps the label right.
     restctl('start', '90', '--label', 'Squat')
-    check(wait_label(r'1:(30|29) Squat( ♥128)? 3/5'), 'a new rest shows')
+    check(wait_label(r'1:(30|29) Squat( ♥128)?( \d+/\d+)?'), 'a new rest shows')
     session.stop(restd)
     check(wait_until(lambda: evaluates(f'!{IND}.visible && !{IND}._client.connected'), 'gone', 5),
           'restd stopped: the label is gone (name vanished)')
     restd = start_restd()
     # Live fields are not kept across a restart, the timer is.
-    text = wait_label(r'1:[0-2]\d Squat')
+    text = wait_label(r'1:[0-2]\d Squat( \d+/\d+)?')
     check(text, f'restd started again: the label is back, right: "{text}"')
     expected = evaluate(f"""(() => {{ const ends = {ends_at()}; const left = Math.ceil((ends - GLib.get_real_time()) / 1e6);
         return [left, left - 1].map(s => `${{Math.floor(s / 60)}}:${{String(s % 60).padStart(2, '0')}} Squat`); }})()""")
-    check(label() in expected, f'the label agrees with EndsAtUSec after the restart ({label()} in {expected})')
+    shown = ' '.join((label() or '').split(' ')[:2])
+    check(shown in expected, f'the label agrees with EndsAtUSec after the restart ({shown} in {expected})')
 
     # enable/disable 100 times: no leaked source, signal subscription or actor.
     leaks = check_enable_disable(evaluate, bus, wait_label)
@@ -357,27 +393,30 @@ def check_enable_disable(evaluate, bus, wait_label):
         Main.extensionManager._callExtensionEnable('{UUID}'); Main.extensionManager._callExtensionDisable('{UUID}'); }} }})()""")
     # Once more, all the way: connected, a timer shown and ticking, then disabled.
     evaluate(f"Main.extensionManager._callExtensionEnable('{UUID}')")
-    shown = wait_label(r'\d+:\d\d Squat')
+    shown = wait_label(r'\d+:\d\d Squat( \d+/\d+)?')
     evaluate(f"Main.extensionManager._callExtensionDisable('{UUID}')")
     collect()
     last_id = evaluate('(() => { const id = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => false); GLib.source_remove(id); return id; })()')
-    def alive_sources():
+    def alive_sources(names='restd|gio'):
         return evaluate(f"""(() => {{ const context = GLib.MainContext.default(); const alive = [];
             for (let id = {first_id} + 1; id < {last_id}; id++) {{
                 const source = context.find_source_by_id(id);
-                if (source && !source.is_destroyed()) alive.push(`${{id}}:${{source.get_name()}}`);
+                // Ours are named: the tick '[restd] …', GIO's on our behalf '[gio] …'. The Shell's
+                // own ('[gnome-shell] …', e.g. a banner's timeout when restd notifies) and
+                // GLib's unnamed ones (the keyfile settings backend) may start in the window too.
+                if (source && !source.is_destroyed() && /^\[({names})/.test(source.get_name() ?? '')) alive.push(`${{id}}:${{source.get_name()}} priority ${{source.get_priority()}} ready ${{source.get_ready_time() < 0 ? -1 : source.get_ready_time() - GLib.get_monotonic_time()}}`);
             }} return alive; }})()""")
-    # GIO's own idle sources (freeing a name watcher's data, finishing cancelled calls) run
-    # at the next idle moment: wait for them, with a deadline; what stays is a leak.
-    alive = wait_until(lambda: (sources := alive_sources()) == [] or None, 'sources', 3) and []
-    if alive is None:
+    # Our own tick must be gone at once; GIO's idle sources (freeing a name watcher's data,
+    # finishing cancelled calls) run at the next idle moment: wait for them, with a deadline.
+    alive = alive_sources('restd')
+    if not alive and wait_until(lambda: alive_sources() == [], 'sources', 3) is None:
         alive = alive_sources()
     rules = match_rules()
     actors = evaluate("""(() => { let n = 0; const walk = a => { if (a.has_style_class_name?.('restd-label')) n++;
         a.get_children().forEach(walk); }; walk(global.stage); return n; })()""")
     results = [
         (f'the last enable connected and showed the rest ("{shown}")', bool(shown)),
-        (f'after 101 enable/disable: no main-loop source left of the {last_id - first_id - 1} created ({alive})',
+        (f'after 101 enable/disable: no main-loop source of ours left of the {last_id - first_id - 1} created ({alive})',
          alive == [] and last_id > first_id + 1),
         (f'after 101 enable/disable: no D-Bus match rule left (the Shell has {rules}, {base_rules} before)',
          rules is not None and rules == base_rules),
@@ -386,7 +425,7 @@ def check_enable_disable(evaluate, bus, wait_label):
          evaluate(f"{IND} === undefined || {IND} === null") is True),
     ]
     evaluate(f"Main.extensionManager._callExtensionEnable('{UUID}')")
-    results.append(('enabled again: the rest is back', bool(wait_label(r'\d+:\d\d Squat'))))
+    results.append(('enabled again: the rest is back', bool(wait_label(r'\d+:\d\d Squat( \d+/\d+)?'))))
     return results
 
 

@@ -123,6 +123,8 @@ const workout = {Active: true, Name: 'Push', Exercise: 'Squat', SetIndex: 4, Set
     Plan: [{name: 'Squat', block: 1, sets: 5}, {name: 'Bench press', block: 2, sets: 5}]};
 equal(workoutLines(workout), ['Push · set 4 of 15', 'Next: Squat, set 4 of 5'], 'workout position');
 equal(workoutLines({Active: false}), [], 'no workout');
+equal(texts(menuItems({...base, workout, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Squat 4/5'})]}, NOW))
+    .filter(t => t.startsWith('Next')), ['Next: Squat, set 4 of 5'], 'menu: during a workout, its next line only');
 const full = menuItems({
     ...base, followedId: 'b', historyAvailable: true, error: 'timer "x" does not exist',
     lastSet: {restUsec: 180 * S, restSource: 'plan'}, workout,

@@ -63,7 +63,8 @@ export function menuItems(state, nowUsec) {
     const timer = ordered.find(t => t.id === state.followedId) ?? null;
     if (timer) {
         items.push({type: 'heading', text: timerSummary(timer, nowUsec)});
-        if (timer.next)
+        // During a workout its own lines below say what comes next.
+        if (timer.next && workoutLines(state.workout).length === 0)
             items.push({type: 'info', text: `Next: ${timer.next}`});
         const over = isOver(timer, nowUsec);
         if (timer.state === 'running' && !over)
