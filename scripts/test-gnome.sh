@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: scripts/test-gnome.sh BIN_DIR GNOME_BUILD_DIR [SCREENSHOT.png]
-# What `make test-gnome` does (and `make test`): the extension's pure modules under gjs -m, from
-# the sources and from the generated 45+ build; then restd, restctl and the extension installed
+# What `make test-gnome` does (and `make test`): the legacy translation and the extension's pure
+# modules under gjs -m, the latter from the sources and from the generated 45+ build; then restd, restctl and the extension installed
 # into a temporary DESTDIR by scripts/install-files.sh (as `make install` does, GNOME Shell 43:
 # the legacy build), and gnome-extension/tests/in_shell.py drives a real headless GNOME Shell
 # 43 against the real restd on private buses. With SCREENSHOT, the panel picture is written there.
@@ -10,6 +10,7 @@ bin_dir=$1 build_dir=$2 screenshot=${3:-}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 start=$(date +%s%N)
 
+gjs -m gnome-extension/tests/legacy.test.js
 gjs -m gnome-extension/tests/pure.test.js
 gjs -m gnome-extension/tests/pure.test.js "$build_dir/esm/restd@restd.io"
 

@@ -42,11 +42,11 @@ function applyMarkers(source) {
     for (const line of source.split('\n')) {
         if (/^\s*\/\/ @esm-only \{\s*$/.test(line)) {
             dropping = true;
+            out.push(''); // every line stays, blank, so that errors point at the source's line
         } else if (dropping) {
             if (/^\s*\/\/ \}\s*$/.test(line))
                 dropping = false;
-            else
-                out.push(''); // keep line numbers, so errors point at the source line
+            out.push('');
         } else {
             out.push(line.replace(/^\/\/ @legacy ?/, ''));
         }
