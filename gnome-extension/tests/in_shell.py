@@ -161,7 +161,9 @@ def run(session, args):
         f.write('function init() { return { enable() { global.context.unsafe_mode = true; }, disable() {} }; }\n')
     gsettings = [('org.gnome.shell', 'enabled-extensions', f"['{TEST_UUID}', '{UUID}']"),
                  ('org.gnome.shell', 'welcome-dialog-last-shown-version', "'999'"),
-                 ('org.gnome.desktop.interface', 'enable-animations', 'false')]
+                 ('org.gnome.desktop.interface', 'enable-animations', 'false'),
+                 # GNOME's default terminal, whatever this machine has: one that does not exist.
+                 ('org.gnome.desktop.default-applications.terminal', 'exec', "'restd-test-no-such-terminal'")]
     for schema, key, value in gsettings:
         subprocess.run(['gsettings', 'set', schema, key, value], env=env, check=True)
 
@@ -291,8 +293,8 @@ def run(session, args):
         return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('Next rest')) ?? null; }})()"""),
         'next rest', 5)
     check(next_rest, f'"Set done" pressed: CompleteSet reached restd and the menu shows "{next_rest}"')
-    # "Open history": absent without a terminal (GNOME's default, gnome-terminal, is not
-    # installed here); with one configured, it runs restctl history in it.
+    # "Open history": absent without a terminal (GNOME's default names one that does not
+    # exist); with one configured, it runs restctl history in it.
     check(evaluate(f"{IND}.menu._getMenuItems().every(i => i.label?.text !== 'Open history')") is True,
           'no terminal configured: no "Open history"')
     history_out = os.path.join(session.work, 'history.out')
