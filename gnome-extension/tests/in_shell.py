@@ -335,6 +335,24 @@ def run(session, args):
     check(wait_until(lambda: evaluates(f'!{IND}.visible && {IND}._tickId === 0'), 'hidden', 5),
           'cancel: the label vanishes, no tick source')
 
+    # The pre-alert and the last seconds show as style classes, not only in the text.
+    restctl('start', '11', '--warn', '10', '--label', 'Squat', '--no-notify')
+    classes = "['restd-warning', 'restd-last-seconds'].every(c => " + IND + "._label.has_style_class_name(c))"
+    check(wait_until(lambda: evaluates(f'{IND}.visible && {classes}'), 'warning', 3),
+          'a rest with a 10 s pre-alert, 1 s in: style classes restd-warning and restd-last-seconds')
+    restctl('cancel')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancelled again: hidden')
+
+    # Configurable: an icon instead of nothing, still without a source.
+    def set_idle_icon(value):
+        subprocess.run(['gsettings', '--schemadir', f'{args.root}/usr/share/gnome-shell/extensions/{UUID}/schemas',
+                        'set', 'org.gnome.shell.extensions.restd', 'show-idle-icon', value], env=env, check=True)
+    set_idle_icon('true')
+    check(wait_until(lambda: evaluates(f'{IND}.visible && {IND}._icon.visible && !{IND}._label.visible && {IND}._tickId === 0'),
+                     'icon', 5), 'show-idle-icon: no timer shows an icon, and no source ticks')
+    set_idle_icon('false')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'show-idle-icon off: nothing again')
+
     # restd restarting keeps the label right.
     restctl('start', '90', '--label', 'Squat')
     check(wait_label(r'1:(30|29) Squat( ♥128)?( \d+/\d+)?'), 'a new rest shows')

@@ -57,6 +57,23 @@ throws(() => toLegacy("import x from 'https://example.org/x.js';\n", 'x.js'), /n
 throws(() => toLegacy('// @esm-only {\nfoo();\n', 'x.js'), /not closed/, 'an unclosed marker');
 throws(() => toLegacy('const x = ;\n', 'x.js'), /SyntaxError|expression/, 'a syntax error is reported');
 
+// Every real source is a valid ES module as written (the 45+ build is these files), and
+// translates into a script with no module syntax left.
+for (const name of ['extension.js', 'indicator.js', 'restClient.js']) {
+    const [, bytes] = GLib.file_get_contents(Gio.File.new_for_uri(import.meta.url)
+        .resolve_relative_path(`../../src/${name}`).get_path());
+    checks++;
+    try {
+        Reflect.parse(new TextDecoder().decode(bytes), {target: 'module'});
+    } catch (e) {
+        failures++;
+        printerr(`✘ ${name} is not a valid ES module: ${e.message}`);
+    }
+}
+// The D-Bus client imports nothing of the Shell: it loads here as it is.
+const {RestClient} = await import('../src/restClient.js');
+equal(typeof RestClient, 'function', 'restClient.js loads under gjs -m without the Shell');
+
 // Every real source translates into a script with no module syntax left.
 const src = Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../src');
 for (const name of ['extension.js', 'indicator.js', 'restClient.js', 'lib/format.js', 'lib/timers.js', 'lib/menuModel.js']) {
