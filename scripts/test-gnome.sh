@@ -15,7 +15,8 @@ gjs -m gnome-extension/tests/pure.test.js
 gjs -m gnome-extension/tests/pure.test.js "$build_dir/esm/restd@restd.io"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/restd-gnome.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# KEEP_TEST_DIRS=1 keeps the logs of the Shell, restd and the buses (as the Swift tests do).
+if [ -n "${KEEP_TEST_DIRS:-}" ]; then trap 'echo "test-gnome: kept $work"' EXIT; else trap 'rm -rf "$work"' EXIT; fi
 root=$work/root
 DESTDIR=$root BINDIR=/usr/bin USERUNITDIR=/usr/lib/systemd/user DBUSSERVICEDIR=/usr/share/dbus-1/services \
   DBUSINTERFACEDIR=/usr/share/dbus-1/interfaces BASHCOMPDIR=/usr/share/bash-completion/completions \
