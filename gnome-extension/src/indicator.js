@@ -35,8 +35,8 @@ class RestIndicator extends PanelMenu.Button {
         box.add_child(this._label);
         this.add_child(box);
 
-        // Signals of the indicator's own actors go with them in destroy().
-        // Ticks only while the label is on screen: unmapped stops them, mapped redraws.
+        // Signals of the indicator's own actors go with them in destroy(). It ticks only
+        // while the label is on screen: unmapping stops the tick, mapping redraws.
         this._label.connect('notify::mapped', () => {
             if (this._label.mapped)
                 this.redraw();
@@ -57,7 +57,7 @@ class RestIndicator extends PanelMenu.Button {
         super._onDestroy();
     }
 
-    /** Redraws the label (and the open menu) from the client's state, now. */
+    /** Redraws the label and the menu from the client's state, now. */
     redraw() {
         // Showing or hiding the label maps or unmaps it, which redraws: that inner call is
         // the outer one's business, and must not arm a second source.
@@ -76,7 +76,6 @@ class RestIndicator extends PanelMenu.Button {
         const now = GLib.get_real_time();
         const timer = chooseTimer([...this._client.timers.values()]);
         this._followedId = timer?.id ?? null;
-        this._label.remove_style_class_name('restd-idle');
         for (const name of ALL_STYLE_CLASSES)
             this._label.remove_style_class_name(name);
         if (!timer) {
