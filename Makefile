@@ -40,6 +40,7 @@ TOML_TEST ?= ../shared/toml-test
 # `make deb` needs (debhelper, dpkg-dev, lintian).
 export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
 	dbus-daemon dbus-bin libglib2.0-bin systemd tzdata shellcheck python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
+	gjs gnome-shell \
 	debhelper dpkg-dev lintian
 NO_DEPS ?=
 
@@ -84,6 +85,14 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 APPLICATIONSDIR ?= $(DATADIR)/applications
+# The GNOME Shell extension: both builds under GNOMEBUILDSDIR, and in GNOMEEXTDIR a link to the
+# one for this machine's GNOME Shell (GNOME_SHELL_VERSION: found with gnome-shell --version,
+# else 43, Debian 12's).
+GNOMEEXTDIR ?= $(DATADIR)/gnome-shell/extensions
+GNOMEBUILDSDIR ?= $(DATADIR)/restd/gnome-shell
+GNOME_SHELL_VERSION ?= $(or $(shell gnome-shell --version 2>/dev/null | grep -oE '[0-9]+' | head -n 1),43)
+# Where scripts/build-gnome-extension.sh writes both builds.
+GNOME_BUILD_DIR := .build-gnome
 # release: optimised, with the Swift runtime linked in (--static-swift-stdlib), so the
 # installed programs do not depend on where the toolchain is. debug: the test build
 # as it is (what `make install-check` installs, to spare CI a release build).
@@ -101,7 +110,7 @@ MAN_DATE ?= 2026-11-21
 
 .PHONY: help check-swift deps build release test test-calendar test-asan toml-conformance bench bench-smoke run with-bus
 .PHONY: clean install uninstall
-.PHONY: install-check man deb deb-check format lint
+.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot
 
 # The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
 DEB_VERSION = $$(dpkg-parsechangelog -S Version)
@@ -128,6 +137,9 @@ help:
 	@echo '  make deb                   build restd_<version>_<arch>.deb here (debian/, static release), run lintian'
 	@echo '  make deb-check             make deb, dpkg -i it, test the installed restd under a systemd user'
 	@echo '                             manager, dpkg -r and --purge it, check nothing is left (root; part of make test)'
+	@echo '  make gnome-extension       build the GNOME Shell extension, both forms, into .build-gnome'
+	@echo '  make test-gnome            its tests: gjs -m, then a real headless GNOME Shell 43 (part of make test)'
+	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
 	@echo '  make lint                  check the layout (part of make test)'
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
@@ -149,12 +161,13 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
-test: deps lint
+test: deps lint gnome-extension
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
 	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
 	scripts/toml-conformance.sh $(SWIFT) "$(TOML_TEST)" $(SWIFT_FLAGS)
 	$(BENCH_SMOKE)
+	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
 	$(MAKE) --no-print-directory install-check
 	$(MAKE) --no-print-directory deb-check
 	$(MAKE) --no-print-directory test-asan
@@ -197,12 +210,13 @@ test-asan: deps
 # so that the sub-makes of install-check compute their own).
 INSTALL_DIRS = DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' USERUNITDIR='$(USERUNITDIR)' \
 	DBUSSERVICEDIR='$(DBUSSERVICEDIR)' DBUSINTERFACEDIR='$(DBUSINTERFACEDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' \
-	ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' MANDIR='$(MANDIR)' APPLICATIONSDIR='$(APPLICATIONSDIR)'
+	ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' MANDIR='$(MANDIR)' APPLICATIONSDIR='$(APPLICATIONSDIR)' \
+	GNOMEEXTDIR='$(GNOMEEXTDIR)' GNOMEBUILDSDIR='$(GNOMEBUILDSDIR)' GNOME_SHELL_VERSION='$(GNOME_SHELL_VERSION)'
 
 # Builds (release unless INSTALL_CONFIG=debug) and installs every file.
-install: deps
+install: deps gnome-extension
 	$(SWIFT) build $(INSTALL_BUILD_FLAGS) $(SWIFT_FLAGS)
-	@$(INSTALL_DIRS) scripts/install-files.sh install "$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) $(SWIFT_FLAGS) --show-bin-path)"
+	@$(INSTALL_DIRS) scripts/install-files.sh install "$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) $(SWIFT_FLAGS) --show-bin-path)" $(GNOME_BUILD_DIR)
 
 uninstall:
 	@$(INSTALL_DIRS) scripts/install-files.sh uninstall
@@ -239,6 +253,20 @@ bench: release
 bench-smoke: build
 	$(BENCH_SMOKE)
 
+# Both builds of the GNOME Shell extension restd@restd.io from gnome-extension/src: the ES
+# modules for GNOME Shell 45+ and the legacy form for 43-44, generated (gnome-extension/tools).
+gnome-extension:
+	@scripts/build-gnome-extension.sh $(GNOME_BUILD_DIR)
+
+# The extension's tests (part of `make test`): its pure modules under gjs -m, in both builds,
+# then the legacy build in a real headless GNOME Shell 43 with the real restd on a private bus.
+test-gnome: build gnome-extension
+	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
+
+# The same run, also writing docs/gnome-panel.png (the README's picture).
+gnome-screenshot: build gnome-extension
+	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) docs/gnome-panel.png
+
 run: build
 	@scripts/run-on-session-bus.sh "$(BIN_DIR)/restd" $(ARGS)
 
@@ -249,4 +277,4 @@ endif
 	@scripts/run-on-session-bus.sh $(CMD)
 
 clean:
-	rm -rf .build
+	rm -rf .build $(GNOME_BUILD_DIR)

@@ -30,7 +30,9 @@ trap 'rm -rf "$work"' EXIT
 
 dpkg -i "$deb" || { echo "deb-check: dpkg -i $deb failed" >&2; exit 1; }
 dpkg -L restd >"$work/files"
-for path in /usr/bin/restd /usr/bin/restctl /usr/lib/systemd/user/restd.service     /usr/share/dbus-1/services/io.restd.Rest1.service /usr/share/dbus-1/interfaces/io.restd.Rest1.xml     /usr/share/man/man1/restd.1.gz /usr/share/man/man1/restctl.1.gz /usr/share/man/man5/restd.conf.5.gz /usr/share/bash-completion/completions/restctl     /usr/share/zsh/vendor-completions/_restctl /usr/share/fish/vendor_completions.d/restctl.fish     /usr/share/applications/restd.desktop /usr/share/doc/restd/copyright /usr/share/doc/restd/README.md.gz; do
+for path in /usr/bin/restd /usr/bin/restctl /usr/lib/systemd/user/restd.service     /usr/share/dbus-1/services/io.restd.Rest1.service /usr/share/dbus-1/interfaces/io.restd.Rest1.xml     /usr/share/man/man1/restd.1.gz /usr/share/man/man1/restctl.1.gz /usr/share/man/man5/restd.conf.5.gz /usr/share/bash-completion/completions/restctl     /usr/share/zsh/vendor-completions/_restctl /usr/share/fish/vendor_completions.d/restctl.fish     /usr/share/applications/restd.desktop /usr/share/doc/restd/copyright /usr/share/doc/restd/README.md.gz \
+    /usr/share/gnome-shell/extensions/restd@restd.io /usr/share/restd/gnome-shell/legacy/restd@restd.io/extension.js \
+    /usr/share/restd/gnome-shell/esm/restd@restd.io/extension.js; do
   check "the package installs $path" grep -qx "$path" "$work/files"
 done
 check "restd --version is the package's version"    test "$(/usr/bin/restd --version)" = "$version"
@@ -39,6 +41,8 @@ check "the programs carry the Swift runtime"        bash -c '! ldd /usr/bin/rest
 check "ExecStart= names /usr/bin/restd"             grep -qx 'ExecStart=/usr/bin/restd' /usr/lib/systemd/user/restd.service
 check "Exec= names /usr/bin/restd"                  grep -qx 'Exec=/usr/bin/restd' /usr/share/dbus-1/services/io.restd.Rest1.service
 check "restd.service is enabled for every user"     test "$(systemctl --global is-enabled restd.service)" = enabled
+check "the GNOME Shell extension is the build for the Shell here" \
+  test "$(readlink -f /usr/share/gnome-shell/extensions/restd@restd.io)" = "/usr/share/restd/gnome-shell/$([ "$(gnome-shell --version | grep -oE '[0-9]+' | head -n 1)" -ge 45 ] && echo esm || echo legacy)/restd@restd.io"
 
 # The user-manager suite against the package's restd, restctl, unit and activation file.
 if ! env RESTD_INSTALLED_PREFIX=/usr RESTD_BIN_DIR=/usr/bin "$swift" test --skip-build "$@"     --filter SystemdUserManagerTests >"$work/test.log" 2>&1; then

@@ -34,6 +34,17 @@ verifies() {  # verifies UNIT DESTDIR MANPATH: systemd-analyze verify, the binar
   local errors
   errors=$(MANPATH=$3 systemd-analyze verify "$copy" 2>&1) && [ -z "$errors" ]
 }
+links_to() {  # links_to LINK TARGET: LINK is a relative symbolic link that resolves to TARGET
+  [ -L "$1" ] && [[ $(readlink "$1") != /* ]] && [ "$(readlink -f "$1")" = "$(readlink -f "$2")" ]
+}
+lists_versions() {  # lists_versions METADATA VERSION…: shell-version is exactly these
+  local want
+  want=$(printf '"%s",' "${@:2}")
+  [ "$(tr -d ' \n' <"$1" | grep -o '"shell-version":\[[^]]*\]')" = "\"shell-version\":[${want%,}]" ]
+}
+no_module_syntax() {  # no_module_syntax DIR: no import/export statement left in the legacy build
+  ! grep -rqE '^\s*(import|export)\b' --include='*.js' "$1"
+}
 uninstall_leaves_nothing() {  # uninstall_leaves_nothing DESTDIR PREFIX
   "$make" --no-print-directory uninstall DESTDIR="$1" PREFIX="$2" && no_files_under "$1"
 }
@@ -42,7 +53,7 @@ trap 'rm -rf "$work"' EXIT
 
 # The system-wide layout.
 dest=$work/system
-"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX=/usr/local >"$work/install.log" 2>&1   || { cat "$work/install.log" >&2; echo "install-check: make install failed" >&2; exit 1; }
+"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX=/usr/local GNOME_SHELL_VERSION=43 >"$work/install.log" 2>&1   || { cat "$work/install.log" >&2; echo "install-check: make install failed" >&2; exit 1; }
 p=$dest/usr/local
 check "restd is installed, executable"           test -x "$p/bin/restd"
 check "restctl is installed, executable"         test -x "$p/bin/restctl"
@@ -76,16 +87,26 @@ check "restctl.1 keeps …, → and ♥ (as groff glyphs)" \
 check "man shows them as …, → and ♥ in a UTF-8 locale" shows_glyphs "$p/share/man"
 check "the desktop entry is valid"              desktop-file-validate "$p/share/applications/restd.desktop"
 check "its Exec= names the installed restctl"    grep -qx 'Exec=/usr/local/bin/restctl watch' "$p/share/applications/restd.desktop"
+ext=$p/share/gnome-shell/extensions/restd@restd.io builds=$p/share/restd/gnome-shell
+check "GNOME Shell 43: the extension links to the legacy build" links_to "$ext" "$builds/legacy/restd@restd.io"
+check "the legacy build is for GNOME Shell 43 and 44"     lists_versions "$builds/legacy/restd@restd.io/metadata.json" 43 44
+check "the ES module build is for GNOME Shell 45 to 49"   lists_versions "$builds/esm/restd@restd.io/metadata.json" 45 46 47 48 49
+check "the legacy build has no import or export left"     no_module_syntax "$builds/legacy/restd@restd.io"
+check "the legacy build defines init()"                  grep -q '^function init(metadata)' "$builds/legacy/restd@restd.io/extension.js"
+check "the ES module build exports the extension class"  grep -q '^export default class RestExtension extends Extension' "$builds/esm/restd@restd.io/extension.js"
+check "both builds carry their compiled settings schema" test -f "$builds/legacy/restd@restd.io/schemas/gschemas.compiled" -a -f "$builds/esm/restd@restd.io/schemas/gschemas.compiled"
 check "nothing is installed with other modes"    test -z "$(find "$dest" -type f ! -perm 644 ! -perm 755)"
 check "uninstall removes every file"            uninstall_leaves_nothing "$dest" /usr/local
 
 # The per-user layout: units under share/, where systemd looks in ~/.local.
 dest=$work/user
 home_prefix=$HOME/.local
-"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX="$home_prefix" >"$work/install-user.log" 2>&1   || { cat "$work/install-user.log" >&2; echo "install-check: make install PREFIX=~/.local failed" >&2; exit 1; }
+"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX="$home_prefix" GNOME_SHELL_VERSION=46 >"$work/install-user.log" 2>&1   || { cat "$work/install-user.log" >&2; echo "install-check: make install PREFIX=~/.local failed" >&2; exit 1; }
 check "under ~/.local the unit is in share/systemd/user" test -f "$dest$home_prefix/share/systemd/user/restd.service"
 check "under ~/.local ExecStart= names ~/.local/bin/restd" grep -qx "ExecStart=$home_prefix/bin/restd" "$dest$home_prefix/share/systemd/user/restd.service"
 check "under ~/.local Exec= names ~/.local/bin/restd" grep -qx "Exec=$home_prefix/bin/restd" "$dest$home_prefix/share/dbus-1/services/io.restd.Rest1.service"
+check "GNOME Shell 46, under ~/.local: the extension is a user extension linking to the ES module build" \
+  links_to "$dest$home_prefix/share/gnome-shell/extensions/restd@restd.io" "$dest$home_prefix/share/restd/gnome-shell/esm/restd@restd.io"
 check "uninstall under ~/.local removes every file" uninstall_leaves_nothing "$dest" "$home_prefix"
 
 # The committed man pages are what the current help text generates.

@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# Usage: scripts/install-files.sh install BIN_DIR | scripts/install-files.sh uninstall
+# Usage: scripts/install-files.sh install BIN_DIR GNOME_BUILD_DIR | scripts/install-files.sh uninstall
 # Installs (or removes) every file, into $DESTDIR; the directories come from the
 # environment (the Makefile passes DESTDIR, BINDIR, USERUNITDIR and the rest).
+# GNOME_BUILD_DIR holds both builds of the GNOME Shell extension (scripts/build-gnome-extension.sh):
+# both are installed under GNOMEBUILDSDIR, and GNOMEEXTDIR/restd@restd.io links to the one for
+# GNOME_SHELL_VERSION (legacy below 45, ES modules from 45 on).
 
 set -euo pipefail
 action=${1:-}
 bin_dir=${2:-}
+gnome_build_dir=${3:-}
 case $action in
   install)
     if [ ! -x "$bin_dir/restd" ] || [ ! -x "$bin_dir/restctl" ]; then
       echo "error: no built restd and restctl in \"$bin_dir\"" >&2
+      exit 1
+    fi
+    if [ ! -f "$gnome_build_dir/legacy/restd@restd.io/metadata.json" ] || [ ! -f "$gnome_build_dir/esm/restd@restd.io/metadata.json" ]; then
+      echo "error: no built GNOME Shell extension in \"$gnome_build_dir\"" >&2
       exit 1
     fi
     ;;
@@ -31,17 +39,36 @@ files=(
   "file:man/man1/restctl.1 644 $MANDIR/man1/restctl.1"
   "file:man/man5/restd.conf.5 644 $MANDIR/man5/restd.conf.5"
   "desktop:data/restd.desktop 644 $APPLICATIONSDIR/restd.desktop"
+  "tree:esm/restd@restd.io 644 $GNOMEBUILDSDIR/esm/restd@restd.io"
+  "tree:legacy/restd@restd.io 644 $GNOMEBUILDSDIR/legacy/restd@restd.io"
+  "extension:restd@restd.io 777 $GNOMEEXTDIR/restd@restd.io"
 )
+# The GNOME Shell 45 changed extensions to ES modules, which 43 and 44 cannot load.
+if [ "${GNOME_SHELL_VERSION:-43}" -ge 45 ]; then flavour=esm; else flavour=legacy; fi
 for entry in "${files[@]}"; do
   read -r source mode target <<<"$entry"
   kind=${source%%:*}
   name=${source#*:}
   path=$root$target
   if [ "$action" = uninstall ]; then
-    if [ -e "$path" ] || [ -L "$path" ]; then rm -f "$path" && echo "removed $path"; fi
+    if [ "$kind" = tree ] && [ -d "$path" ] && [ ! -L "$path" ]; then rm -rf "$path" && echo "removed $path"
+    elif [ -e "$path" ] || [ -L "$path" ]; then rm -f "$path" && echo "removed $path"; fi
     continue
   fi
   mkdir -p "$(dirname "$path")"
+  case $kind in
+    tree)  # a directory, replaced whole: files $mode, folders 755
+      tmp=$(mktemp -d "$(dirname "$path")/.install.XXXXXX")
+      cp -R "$gnome_build_dir/$name/." "$tmp"
+      find "$tmp" -type d -exec chmod 755 {} + && find "$tmp" -type f -exec chmod "$mode" {} +
+      rm -rf "$path" && mv "$tmp" "$path"
+      echo "installed $path"
+      continue ;;
+    extension)  # a relative link to the build for the Shell found
+      ln -sfn "$(realpath -m --relative-to="$(dirname "$path")" "$root$GNOMEBUILDSDIR/$flavour/$name")" "$path"
+      echo "installed $path -> $flavour build (GNOME Shell ${GNOME_SHELL_VERSION:-43})"
+      continue ;;
+  esac
   tmp=$(mktemp "$(dirname "$path")/.install.XXXXXX")
   case $kind in
     bin) cp "$bin_dir/$name" "$tmp" ;;

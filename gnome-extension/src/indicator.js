@@ -1,0 +1,174 @@
+// The panel button: a label that counts down locally and a menu built from lib/menuModel.js.
+// It ticks only while its timer runs (or is over) and the label is on screen, once per
+// second of the timer's own boundaries; a paused timer, or none, leaves no main-loop source.
+
+import Clutter from 'gi://Clutter';
+import GLib from 'gi://GLib';
+import GObject from 'gi://GObject';
+import St from 'gi://St';
+
+import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
+import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
+
+import {ALL_STYLE_CLASSES, msUntilNextChange, panelText, styleClasses} from './lib/format.js';
+import {chooseTimer} from './lib/timers.js';
+import {menuItems} from './lib/menuModel.js';
+
+export const RestIndicator = GObject.registerClass(
+class RestIndicator extends PanelMenu.Button {
+    /**
+     * `client`: the RestClient; `options`: {showIdleIcon(), historyAvailable(), openHistory()}
+     * from the extension, which owns the settings.
+     */
+    _init(client, options) {
+        super._init(0.5, 'restd', false);
+        this._client = client;
+        this._options = options;
+        this._tickId = 0;
+        this._lastSet = null;
+        this._callError = null;
+
+        const box = new St.BoxLayout({style_class: 'panel-status-menu-box'});
+        this._icon = new St.Icon({icon_name: 'alarm-symbolic', style_class: 'system-status-icon'});
+        this._label = new St.Label({style_class: 'restd-label', y_align: Clutter.ActorAlign.CENTER});
+        box.add_child(this._icon);
+        box.add_child(this._label);
+        this.add_child(box);
+
+        // Signals of the indicator's own actors go with them in destroy(). It ticks only
+        // while the label is on screen: unmapping stops the tick, mapping redraws.
+        this._label.connect('notify::mapped', () => {
+            if (this._label.mapped)
+                this.redraw();
+            else
+                this._stopTicking();
+        });
+        this.menu.connect('open-state-changed', (menu, open) => {
+            if (open)
+                this._fillMenu();
+        });
+        this.redraw();
+    }
+
+    _onDestroy() {
+        // First of all: nothing may tick or redraw once destruction has begun.
+        this._destroyed = true;
+        this._stopTicking();
+        super._onDestroy();
+    }
+
+    /** Redraws the label and the menu from the client's state, now. */
+    redraw() {
+        // Showing or hiding the label maps or unmaps it, which redraws: that inner call is
+        // the outer one's business, and must not arm a second source.
+        if (this._destroyed || this._redrawing)
+            return;
+        this._redrawing = true;
+        try {
+            this._redraw();
+        } finally {
+            this._redrawing = false;
+        }
+    }
+
+    _redraw() {
+        this._stopTicking();
+        const now = GLib.get_real_time();
+        const timer = chooseTimer([...this._client.timers.values()]);
+        this._followedId = timer?.id ?? null;
+        for (const name of ALL_STYLE_CLASSES)
+            this._label.remove_style_class_name(name);
+        if (!timer) {
+            this._label.text = '';
+            this._label.visible = false;
+            this._icon.visible = true;
+            this.visible = this._options.showIdleIcon();
+        } else {
+            this._label.text = panelText(timer, this._client.live, now);
+            for (const name of styleClasses(timer, now))
+                this._label.add_style_class_name(name);
+            this._label.visible = true;
+            this._icon.visible = false;
+            this.visible = true;
+            this._tickAfter(msUntilNextChange(timer, now));
+        }
+        // Kept filled while closed too: a PopupMenu without items does not open.
+        this._fillMenu();
+    }
+
+    _tickAfter(ms) {
+        this._stopTicking();
+        if (ms < 0 || !this._label.mapped)
+            return;
+        this._tickId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, ms, () => {
+            this._tickId = 0;
+            this.redraw();
+            return GLib.SOURCE_REMOVE;
+        });
+        GLib.Source.set_name_by_id(this._tickId, '[restd] panel tick');
+    }
+
+    _stopTicking() {
+        if (this._tickId) {
+            GLib.source_remove(this._tickId);
+            this._tickId = 0;
+        }
+    }
+
+    /** The menu model's items as PopupMenu items: rebuilt when their kinds change, else relabelled. */
+    _fillMenu() {
+        const items = menuItems({
+            connected: this._client.connected,
+            timers: [...this._client.timers.values()],
+            followedId: this._followedId,
+            workout: this._client.workout,
+            lastSet: this._lastSet,
+            error: this._callError ?? this._client.error,
+            historyAvailable: this._options.historyAvailable(),
+        }, GLib.get_real_time());
+        const shape = items.map(i => `${i.type}:${i.call ? i.call.method + i.text : ''}`).join('|');
+        const current = this.menu._getMenuItems();
+        if (shape === this._menuShape && current.length === items.length) {
+            items.forEach((item, i) => {
+                if (item.text !== undefined)
+                    current[i].label.text = item.text;
+            });
+            return;
+        }
+        this._menuShape = shape;
+        this.menu.removeAll();
+        for (const item of items)
+            this.menu.addMenuItem(this._menuItem(item));
+    }
+
+    _menuItem(item) {
+        switch (item.type) {
+        case 'separator':
+            return new PopupMenu.PopupSeparatorMenuItem();
+        case 'action': {
+            const menuItem = new PopupMenu.PopupMenuItem(item.text);
+            menuItem.connect('activate', () => this._call(item.call));
+            return menuItem;
+        }
+        case 'history': {
+            const menuItem = new PopupMenu.PopupMenuItem(item.text);
+            menuItem.connect('activate', () => this._options.openHistory());
+            return menuItem;
+        }
+        default: {
+            const menuItem = new PopupMenu.PopupMenuItem(item.text, {reactive: false});
+            menuItem.label.add_style_class_name(`restd-menu-${item.type}`);
+            return menuItem;
+        }
+        }
+    }
+
+    _call({method, signature, args}) {
+        this._client.call(method, signature, args, (reply, error) => {
+            this._callError = error;
+            if (method === 'CompleteSet' && reply)
+                this._lastSet = {restUsec: reply[1], restSource: reply[2]};
+            this.redraw();
+        });
+    }
+});

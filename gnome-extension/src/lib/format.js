@@ -1,0 +1,175 @@
+// What the panel label says, and when it next changes. Pure: no Shell or GI imports, every
+// time is passed in (µs since the epoch, as restd's properties), so gjs -m tests it alone.
+
+const USEC_PER_SEC = 1_000_000;
+
+/** `m:ss` below one hour, `h:mm:ss` from one hour on (as restctl writes times). */
+export function clock(seconds) {
+    const hours = Math.floor(seconds / 3600);
+    const minutes = Math.floor(seconds / 60) % 60;
+    const secs = seconds % 60;
+    const two = n => (n < 10 ? `0${n}` : `${n}`);
+    if (hours > 0)
+        return `${hours}:${two(minutes)}:${two(secs)}`;
+    return `${Math.floor(seconds / 60)}:${two(secs)}`;
+}
+
+/**
+ * Time left of a timer at `nowUsec`, in µs (never negative). Running: counted down from
+ * EndsAtUSec (restd sends no per-second signal); paused: the frozen RemainingUSec; over: 0.
+ */
+export function remainingUsec(timer, nowUsec) {
+    switch (timer.state) {
+    case 'running':
+        return Math.max(0, timer.endsAtUsec - nowUsec);
+    case 'paused':
+        return timer.remainingUsec;
+    default:
+        return 0;
+    }
+}
+
+/** Time since a timer ran out, in µs (0 unless over). */
+export function overtimeUsec(timer, nowUsec) {
+    if (timer.state === 'running' && timer.endsAtUsec > 0 && nowUsec >= timer.endsAtUsec)
+        return nowUsec - timer.endsAtUsec;
+    if (timer.state === 'expired' && timer.expiredAtUsec > 0)
+        return Math.max(0, nowUsec - timer.expiredAtUsec);
+    return 0;
+}
+
+/** Whether a timer has run out at `nowUsec` (restd may not have said so yet). */
+export function isOver(timer, nowUsec) {
+    return timer.state === 'expired' ||
+        (timer.state === 'running' && timer.endsAtUsec > 0 && nowUsec >= timer.endsAtUsec);
+}
+
+/**
+ * The time a timer shows: rounded up while counting down (a fresh 90 s rest reads 1:30,
+ * 0:00 appears only once nothing is left), overtime rounded down with a `+` (+0:01 after a
+ * full second), as `restctl watch` does.
+ */
+export function timeText(timer, nowUsec) {
+    if (isOver(timer, nowUsec))
+        return `+${clock(Math.floor(overtimeUsec(timer, nowUsec) / USEC_PER_SEC))}`;
+    return clock(Math.ceil(remainingUsec(timer, nowUsec) / USEC_PER_SEC));
+}
+
+/**
+ * Milliseconds until the shown time changes, or -1 when it cannot change by itself (paused):
+ * the label is redrawn on the second of the timer's own boundaries, not of the wall clock.
+ */
+export function msUntilNextChange(timer, nowUsec) {
+    if (timer.state === 'paused')
+        return -1;
+    let usec;
+    if (isOver(timer, nowUsec)) {
+        if (timer.state === 'expired' && !(timer.expiredAtUsec > 0))
+            return -1;
+        const over = overtimeUsec(timer, nowUsec);
+        usec = USEC_PER_SEC - over % USEC_PER_SEC;
+    } else {
+        const left = remainingUsec(timer, nowUsec);
+        usec = left % USEC_PER_SEC || USEC_PER_SEC;
+    }
+    // Round up so that the redraw lands just after the boundary, never just before it.
+    return Math.ceil(usec / 1000);
+}
+
+// Columns a code point takes in the panel's proportional font are not fixed, but CJK and
+// emoji are about two Latin letters wide; marks, joiners and variation selectors take none.
+const ZERO_WIDTH = /^[\p{M}\u200B-\u200F\u2060\uFE00-\uFE0F\u{E0000}-\u{E007F}]$/u;
+const WIDE = /^[\p{Extended_Pictographic}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303F\uFF00-\uFF60\uFFE0-\uFFE6]$/u;
+
+/** Columns `text` takes: wide characters count two, combining ones none. */
+export function displayWidth(text) {
+    let width = 0;
+    for (const ch of text)
+        width += ZERO_WIDTH.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+    return width;
+}
+
+/**
+ * `text` cut to at most `maxColumns` columns with `…` at the end when cut. Cuts between
+ * code points only (never inside a surrogate pair), keeps combining marks and joiners with
+ * the character before them, and drops a joiner left dangling at the end.
+ */
+export function truncate(text, maxColumns) {
+    if (displayWidth(text) <= maxColumns)
+        return text;
+    const chars = Array.from(text);
+    let width = 0;
+    let end = 0;
+    for (let i = 0; i < chars.length; i++) {
+        const w = ZERO_WIDTH.test(chars[i]) ? 0 : WIDE.test(chars[i]) ? 2 : 1;
+        if (width + w > maxColumns - 1)
+            break;
+        width += w;
+        end = i + 1;
+    }
+    // A zero-width character after the cut belongs to the last character kept.
+    while (end < chars.length && ZERO_WIDTH.test(chars[end]) && chars[end] !== '\u200D')
+        end++;
+    while (end > 0 && chars[end - 1] === '\u200D')
+        end--;
+    return `${chars.slice(0, end).join('').trimEnd()}…`;
+}
+
+/** The longest label the panel shows, in columns (the menu shows it whole). */
+export const LABEL_COLUMNS = 24;
+
+/**
+ * The panel text: `1:23 Squat ♥128 3/5` — time, label (cut to LABEL_COLUMNS), heart rate and
+ * set progress when the live activity has them. Paused: `⏸ 1:02 Squat`; over: `+0:12 Squat`.
+ * `live` holds restd's Live.Fields (heart_rate, progress_done, progress_total), or null.
+ */
+export function panelText(timer, live, nowUsec) {
+    const parts = [];
+    if (timer.state === 'paused')
+        parts.push('⏸');
+    parts.push(timeText(timer, nowUsec));
+    if (timer.label)
+        parts.push(truncate(timer.label, LABEL_COLUMNS));
+    parts.push(...liveParts(live));
+    return parts.join(' ');
+}
+
+/** `♥128` and `3/5` from the live fields, each only when present and valid. */
+export function liveParts(live) {
+    const parts = [];
+    if (!live)
+        return parts;
+    if (Number.isInteger(live.heart_rate) && live.heart_rate > 0)
+        parts.push(`♥${live.heart_rate}`);
+    if (Number.isInteger(live.progress_done) && Number.isInteger(live.progress_total) &&
+        live.progress_total > 0)
+        parts.push(`${live.progress_done}/${live.progress_total}`);
+    return parts;
+}
+
+/** The seconds before the end that the label marks as the last ones (style class). */
+export const LAST_SECONDS_USEC = 10 * USEC_PER_SEC;
+
+/**
+ * Style classes for the label: `restd-running`, `restd-paused` or `restd-over`, plus
+ * `restd-warning` from the timer's pre-alert (WarnUSec) on and `restd-last-seconds` in the
+ * final ten seconds, so those moments show by colour, not only by text.
+ */
+export function styleClasses(timer, nowUsec) {
+    if (isOver(timer, nowUsec))
+        return ['restd-over'];
+    if (timer.state === 'paused')
+        return ['restd-paused'];
+    const classes = ['restd-running'];
+    const left = remainingUsec(timer, nowUsec);
+    if (timer.warnUsec > 0 && left <= timer.warnUsec)
+        classes.push('restd-warning');
+    if (left <= LAST_SECONDS_USEC)
+        classes.push('restd-last-seconds');
+    return classes;
+}
+
+/** Every class styleClasses can return (the indicator removes them before adding). */
+export const ALL_STYLE_CLASSES = [
+    'restd-running', 'restd-paused', 'restd-over', 'restd-warning', 'restd-last-seconds',
+];

@@ -1,0 +1,468 @@
+#!/usr/bin/python3
+"""The extension in a real headless GNOME Shell 43, against the real restd and restctl.
+
+Run by scripts/test-gnome.sh, which installs everything into --root first. One Shell start for
+every case: a private system bus with python-dbusmock's logind (the Shell aborts without
+logind), a private session bus, keyfile GSettings, and a test-only extension that sets the
+Shell's unsafe mode so that org.gnome.Shell.Eval answers. Every check waits on a condition with
+a deadline (polling Eval); nothing sleeps to assert timing.
+"""
+
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import dbus
+
+UUID = 'restd@restd.io'
+TEST_UUID = 'restd-test@restd.io'
+# The indicator, as the Shell's Eval sees it.
+IND = f"Main.panel.statusArea['{UUID}']"
+
+BUS_CONFIG = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path={socket}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <!-- eavesdrop allowed: GDBus hangs in Hello against a bus whose policy lacks it -->
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+'''
+
+passed = 0
+failures = []
+
+
+def check(ok, what):
+    global passed
+    if ok:
+        passed += 1
+        print(f'✔ {what}', flush=True)
+    else:
+        failures.append(what)
+        print(f'✘ {what}', flush=True)
+
+
+class Session:
+    """The processes of the run, stopped in reverse order by their own pids."""
+
+    def __init__(self, args):
+        self.args = args
+        self.work = args.work
+        self.processes = []
+        home = os.path.join(self.work, 'home')
+        self.env = dict(os.environ)
+        for key in ('DISPLAY', 'WAYLAND_DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_SESSION_TYPE'):
+            self.env.pop(key, None)
+        runtime = os.path.join(self.work, 'runtime')
+        os.makedirs(runtime, mode=0o700)
+        self.env.update({
+            'HOME': home, 'XDG_CONFIG_HOME': f'{home}/.config', 'XDG_DATA_HOME': f'{home}/.local/share',
+            'XDG_CACHE_HOME': f'{home}/.cache', 'XDG_STATE_HOME': f'{home}/.local/state',
+            'XDG_RUNTIME_DIR': runtime, 'GSETTINGS_BACKEND': 'keyfile', 'LC_ALL': 'C.UTF-8',
+            # The installed tree first: the extension, and the interface file it reads.
+            'XDG_DATA_DIRS': f'{args.root}/usr/share:/usr/share',
+            'PATH': f"{args.root}/usr/bin:{os.environ['PATH']}",
+            'NO_AT_BRIDGE': '1',
+        })
+        for key in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'):
+            os.makedirs(self.env[key], exist_ok=True)
+
+    def spawn(self, argv, log, env=None, stdout=None):
+        process = subprocess.Popen(argv, env=env or self.env, stdin=subprocess.DEVNULL,
+                                   stdout=stdout or open(os.path.join(self.work, log), 'ab'),
+                                   stderr=open(os.path.join(self.work, log), 'ab'))
+        self.processes.append(process)
+        return process
+
+    def bus(self, name):
+        socket = os.path.join(self.work, f'{name}.socket')
+        config = os.path.join(self.work, f'{name}.conf')
+        with open(config, 'w') as f:
+            f.write(BUS_CONFIG.format(socket=socket))
+        daemon = self.spawn(['dbus-daemon', '--nofork', f'--config-file={config}', '--print-address=1'],
+                            f'{name}-bus.log', stdout=subprocess.PIPE)
+        return daemon.stdout.readline().decode().strip()
+
+    def stop(self, process):
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def close(self):
+        for process in reversed(self.processes):
+            self.stop(process)
+
+
+def wait_until(probe, what, timeout=5.0):
+    """Polls probe() until it returns a true value; returns it, or None after the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.02)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--root', required=True)
+    parser.add_argument('--work', required=True)
+    parser.add_argument('--screenshot')
+    args = parser.parse_args()
+    session = Session(args)
+    try:
+        run(session, args)
+    finally:
+        session.close()
+    shell_log = open(os.path.join(args.work, 'shell.log'), errors='replace').read()
+    if failures:
+        print('--- gnome-shell log (tail) ---')
+        print('\n'.join(shell_log.splitlines()[-60:]))
+        print(f'in-shell: {passed} passed, {len(failures)} failed: {"; ".join(failures)}')
+        sys.exit(1)
+    print(f'in-shell: {passed} passed')
+
+
+def run(session, args):
+    env = session.env
+    started = time.monotonic()
+    # The system bus with logind, and the session bus.
+    env['DBUS_SYSTEM_BUS_ADDRESS'] = session.bus('system')
+    env['DBUS_SESSION_BUS_ADDRESS'] = session.bus('session')
+    session.spawn(['/usr/bin/python3', '-m', 'dbusmock', '--template', 'logind'], 'logind.log')
+    system = dbus.bus.BusConnection(env['DBUS_SYSTEM_BUS_ADDRESS'])
+    wait_until(lambda: system.name_has_owner('org.freedesktop.login1'), 'logind', 10)
+    bus = dbus.bus.BusConnection(env['DBUS_SESSION_BUS_ADDRESS'])
+
+    # The test-only extension: unsafe mode, so that Eval and Screenshot answer us.
+    test_ext = os.path.join(env['XDG_DATA_HOME'], 'gnome-shell', 'extensions', TEST_UUID)
+    os.makedirs(test_ext)
+    with open(os.path.join(test_ext, 'metadata.json'), 'w') as f:
+        json.dump({'uuid': TEST_UUID, 'name': 'restd test', 'description': 'unsafe mode for the tests',
+                   'shell-version': ['43']}, f)
+    with open(os.path.join(test_ext, 'extension.js'), 'w') as f:
+        f.write('function init() { return { enable() { global.context.unsafe_mode = true; }, disable() {} }; }\n')
+    gsettings = [('org.gnome.shell', 'enabled-extensions', f"['{TEST_UUID}', '{UUID}']"),
+                 ('org.gnome.shell', 'welcome-dialog-last-shown-version', "'999'"),
+                 ('org.gnome.desktop.interface', 'enable-animations', 'false'),
+                 # GNOME's default terminal, whatever this machine has: one that does not exist.
+                 ('org.gnome.desktop.default-applications.terminal', 'exec', "'restd-test-no-such-terminal'")]
+    for schema, key, value in gsettings:
+        subprocess.run(['gsettings', 'set', schema, key, value], env=env, check=True)
+
+    shell = session.spawn(['gnome-shell', '--headless', '--virtual-monitor', '1280x720', '--wayland', '--no-x11'],
+                          'shell.log')
+    shell_object = None
+
+    def evaluate(code):
+        """Runs code in the Shell; returns the parsed JSON result, or raises."""
+        nonlocal shell_object
+        if shell_object is None:
+            shell_object = bus.get_object('org.gnome.Shell', '/org/gnome/Shell', introspect=False)
+        ok, out = shell_object.Eval(code, dbus_interface='org.gnome.Shell', timeout=10)
+        if not ok:
+            raise RuntimeError(f'Eval failed: {out}')
+        return json.loads(out) if out else None
+
+    def evaluates(code):
+        try:
+            return evaluate(code)
+        except (dbus.DBusException, RuntimeError):
+            return None
+
+    up = wait_until(lambda: bus.name_has_owner('org.gnome.Shell') and evaluates('1 + 1') == 2,
+                    'the Shell', 60)
+    check(up, f'GNOME Shell 43 is up and Eval answers ({time.monotonic() - started:.1f} s)')
+    if not up:
+        return
+    evaluates('Main.overview.hide()')
+    state = wait_until(lambda: evaluates(f"Main.extensionManager.lookup('{UUID}')?.state"), 'enabled', 10)
+    check(state == 1, f'the installed extension is enabled (state {state}, from the link to the legacy build)')
+
+    # restd not running: nothing in the panel, no source ticking.
+    check(evaluates(f'{IND} !== undefined && !{IND}.visible && {IND}._tickId === 0') is True,
+          'restd not running: the indicator is hidden, no tick source')
+
+    restd_env = dict(env)
+    bin_dir = f'{args.root}/usr/bin'
+
+    def start_restd():
+        process = session.spawn([f'{bin_dir}/restd'], 'restd.log', env=restd_env)
+        ok = wait_until(lambda: bus.name_has_owner('io.restd.Rest1'), 'restd', 10)
+        return process if ok else None
+
+    def restctl(*argv):
+        return subprocess.run([f'{bin_dir}/restctl', *argv], env=env, capture_output=True, text=True)
+
+    def label():
+        return evaluates(f'{IND}.visible ? {IND}._label.text : null')
+
+    def wait_label(pattern, timeout=5.0):
+        return wait_until(lambda: (text := label()) and re.fullmatch(pattern, text) and text, pattern, timeout)
+
+    restd = start_restd()
+    check(restd is not None, 'restd owns io.restd.Rest1 on the session bus')
+    connected = wait_until(lambda: evaluates(f'{IND}._client.connected'), 'connected', 5)
+    check(connected, 'the extension sees restd appear (watch_name)')
+    check(evaluates(f'!{IND}.visible') is True, 'no timer: nothing in the panel')
+
+    # A rest: the label within one second of restctl start.
+    t0 = time.monotonic()
+    result = restctl('start', '90', '--label', 'Squat')
+    text = wait_label(r'1:(30|29) Squat', 1.0)
+    latency = time.monotonic() - t0
+    check(result.returncode == 0 and text, f'"{text}" within one second of restctl start 90 --label Squat ({latency * 1000:.0f} ms)')
+    check(evaluates(f"{IND}._tickId !== 0 && {IND}._label.has_style_class_name('restd-running')") is True,
+          'running: a tick source is armed, style class restd-running')
+
+    # The label off screen (its panel box hidden): no source; back on screen: ticking again.
+    check(evaluate(f'(() => {{ {IND}.container.hide(); return !{IND}._label.mapped && {IND}._tickId === 0; }})()') is True,
+          'label not mapped: no tick source')
+    check(evaluate(f'(() => {{ {IND}.container.show(); return {IND}._label.mapped && {IND}._tickId !== 0; }})()') is True,
+          'label mapped again: ticking again')
+
+    restctl('pause')
+    text = wait_label(r'⏸ 1:[0-3]\d Squat')
+    check(text, f'pause: "{text}"')
+    check(evaluates(f"{IND}._tickId === 0 && {IND}._label.has_style_class_name('restd-paused')") is True,
+          'paused: no tick source, style class restd-paused')
+    restctl('resume')
+    check(wait_label(r'1:[0-3]\d Squat'), 'resume: the pause mark is gone')
+    restctl('add', '30')
+    text = wait_label(r'(2:0\d|1:5\d) Squat')
+    check(text, f'add 30: "{text}"')
+    restctl('live', '--heart-rate', '128', '--done', '3', '--total', '5')
+    text = wait_label(r'(2:0\d|1:5\d) Squat ♥128 3/5')
+    check(text, f'restctl live --heart-rate 128 --done 3 --total 5: "{text}"')
+
+    # A menu item pressed through Eval reaches restd.
+    timer_path = '/io/restd/Rest1/timer/default'
+
+    def ends_at():
+        props = dbus.Interface(bus.get_object('io.restd.Rest1', timer_path, introspect=False),
+                               'org.freedesktop.DBus.Properties')
+        return int(props.Get('io.restd.Rest1.Timer', 'EndsAtUSec'))
+
+    def press(text):
+        return evaluate(f"""(() => {{
+            const menu = {IND}.menu;
+            menu.open(false);
+            const item = menu._getMenuItems().find(i => i.label && i.label.text === {json.dumps(text)});
+            if (!item) return false;
+            item.activate(null);
+            return true;
+        }})()""")
+
+    before = ends_at()
+    check(press('+30 s'), 'the menu has "+30 s"')
+    # restd keeps deadlines on CLOCK_BOOTTIME: EndsAtUSec, a wall-clock instant, may move by a µs.
+    check(wait_until(lambda: abs(ends_at() - before - 30_000_000) <= 1000, '+30 s', 5),
+          f'"+30 s" pressed in the menu: restd added 30 s ({(ends_at() - before) / 1e6} s)')
+    before = ends_at()
+    check(press('−15 s'), 'the menu has "−15 s"')
+    check(wait_until(lambda: abs(before - ends_at() - 15_000_000) <= 1000, '-15 s', 5),
+          f'"−15 s" pressed: restd took 15 s off ({(before - ends_at()) / 1e6} s)')
+    # A failing call shows restd's sentence: "Set done" with no exercise and no set before it.
+    check(press('Set done'), 'the menu has "Set done"')
+    error = wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.open(false);
+        const item = {IND}.menu._getMenuItems().find(i => i.label && i.label.has_style_class_name('restd-menu-error'));
+        return item ? item.label.text : null; }})()"""), 'error', 5)
+    check(error and 'GDBus' not in error and len(error) > 10, f'a refused call shows the daemon\'s sentence in the menu: "{error}"')
+    result = restctl('set', '--exercise', 'Squat', '--reps', '5')
+    text = wait_label(r'1:(30|29) Squat( ♥128)?( \d+/\d+)?')
+    check(result.returncode == 0 and text, f'restctl set --exercise Squat: its rest is in the label: "{text or label()}" {result.stderr.strip()}')
+    check(press('Set done'), '"Set done" again (now the exercise of the previous set)')
+    next_rest = wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.open(false);
+        return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('Next rest')) ?? null; }})()"""),
+        'next rest', 5)
+    check(next_rest, f'"Set done" pressed: CompleteSet reached restd and the menu shows "{next_rest}"')
+    # "Open history": absent without a terminal (GNOME's default names one that does not
+    # exist); with one configured, it runs restctl history in it.
+    check(evaluate(f"{IND}.menu._getMenuItems().every(i => i.label?.text !== 'Open history')") is True,
+          'no terminal configured: no "Open history"')
+    history_out = os.path.join(session.work, 'history.out')
+    terminal = f"['sh', '-c', '\"$0\" \"$@\" >{history_out}']"
+    subprocess.run(['gsettings', '--schemadir', f'{args.root}/usr/share/gnome-shell/extensions/{UUID}/schemas',
+                    'set', 'org.gnome.shell.extensions.restd', 'history-terminal', terminal], env=env, check=True)
+    check(wait_until(lambda: press('Open history'), 'history item', 5), 'a terminal configured: "Open history" pressed')
+    history = wait_until(lambda: os.path.exists(history_out) and 'Squat' in open(history_out).read()
+                         and open(history_out).read(), 'history', 5)
+    check(history, 'it ran restctl history in the terminal command, which lists the Squat set')
+    # A workout: "Set done" takes the plan's next set; the menu shows where the workout is.
+    plan = os.path.join(session.work, 'push.toml')
+    with open(plan, 'w') as f:
+        f.write('name = "Push day"\n[[exercise]]\nname = "Squat"\nsets = 5\nreps = 5\nrest = "90s"\n'
+                '[[exercise]]\nname = "Bench press"\nsets = 5\nrest = "2m"\n')
+    result = restctl('workout', 'start', plan)
+    check(result.returncode == 0, f'restctl workout start: {result.stdout.strip()} {result.stderr.strip()}')
+    check(press('Set done'), '"Set done" during the workout')
+
+    def menu_has(*texts):
+        return evaluates(f"""(() => {{ const have = {IND}.menu._getMenuItems().map(i => i.label?.text);
+            return {json.dumps(list(texts))}.every(t => have.includes(t)); }})()""")
+    workout_lines = ['Next rest 1:30 (plan)', 'Push day · set 2 of 10', 'Next: Squat, set 2 of 5']
+    check(wait_until(lambda: menu_has(*workout_lines), 'workout', 5),
+          f'the menu shows the next rest, the workout\'s position and next exercise: {workout_lines}')
+    restctl('live', '--heart-rate', '128', '--done', '1', '--total', '10')
+    check(wait_label(r'1:(30|29) Squat ♥128 1/10'), 'the label during the workout: time, label, ♥ and progress')
+    menu_texts = evaluate(f"{IND}.menu._getMenuItems().map(i => i.label?.text ?? '—')")
+    print(f'  menu: {menu_texts}; live: {evaluate(f"{IND}._client.live")}')
+
+    if args.screenshot:
+        shot = screenshot(evaluate, bus, args.screenshot)
+        check(shot, f'screenshot of the panel and the open menu: {args.screenshot}')
+    evaluates(f'{IND}.menu.close(false)')
+
+    # Cancel: the label vanishes, and so does the tick source.
+    restctl('cancel')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible && {IND}._tickId === 0'), 'hidden', 5),
+          'cancel: the label vanishes, no tick source')
+
+    # The pre-alert and the last seconds show as style classes, not only in the text.
+    restctl('start', '11', '--warn', '10', '--label', 'Squat', '--no-notify')
+    classes = "['restd-warning', 'restd-last-seconds'].every(c => " + IND + "._label.has_style_class_name(c))"
+    check(wait_until(lambda: evaluates(f'{IND}.visible && {classes}'), 'warning', 3),
+          'a rest with a 10 s pre-alert, 1 s in: style classes restd-warning and restd-last-seconds')
+    restctl('cancel')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancelled again: hidden')
+
+    # Configurable: an icon instead of nothing, still without a source.
+    def set_idle_icon(value):
+        subprocess.run(['gsettings', '--schemadir', f'{args.root}/usr/share/gnome-shell/extensions/{UUID}/schemas',
+                        'set', 'org.gnome.shell.extensions.restd', 'show-idle-icon', value], env=env, check=True)
+    set_idle_icon('true')
+    check(wait_until(lambda: evaluates(f'{IND}.visible && {IND}._icon.visible && !{IND}._label.visible && {IND}._tickId === 0'),
+                     'icon', 5), 'show-idle-icon: no timer shows an icon, and no source ticks')
+    set_idle_icon('false')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'show-idle-icon off: nothing again')
+
+    # restd restarting keeps the label right.
+    restctl('start', '90', '--label', 'Squat')
+    check(wait_label(r'1:(30|29) Squat( ♥128)?( \d+/\d+)?'), 'a new rest shows')
+    session.stop(restd)
+    check(wait_until(lambda: evaluates(f'!{IND}.visible && !{IND}._client.connected'), 'gone', 5),
+          'restd stopped: the label is gone (name vanished)')
+    restd = start_restd()
+    # Live fields are not kept across a restart, the timer is.
+    text = wait_label(r'1:[0-2]\d Squat( \d+/\d+)?')
+    check(text, f'restd started again: the label is back, right: "{text}"')
+    expected = evaluate(f"""(() => {{ const ends = {ends_at()}; const left = Math.ceil((ends - GLib.get_real_time()) / 1e6);
+        return [left, left - 1].map(s => `${{Math.floor(s / 60)}}:${{String(s % 60).padStart(2, '0')}} Squat`); }})()""")
+    shown = ' '.join((label() or '').split(' ')[:2])
+    check(shown in expected, f'the label agrees with EndsAtUSec after the restart ({shown} in {expected})')
+
+    # enable/disable 100 times: no leaked source, signal subscription or actor.
+    leaks = check_enable_disable(evaluate, bus, wait_label)
+    for what, ok in leaks:
+        check(ok, what)
+
+    # restd not running: no label, and nothing of ours in the Shell's log.
+    session.stop(restd)
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'restd gone again: no label')
+    log = open(os.path.join(args.work, 'shell.log'), errors='replace').read()
+    ours = [line for line in log.splitlines() if 'restd' in line.lower()]
+    check(not ours, f'nothing of the extension in the Shell\'s log (it logs to stderr here; no journald): {ours[:3]}')
+    del shell
+
+
+def check_enable_disable(evaluate, bus, wait_label):
+    """100 synchronous enable/disable pairs, then one that connects; then compares with before.
+
+    Through the extension manager's _callExtensionEnable/_callExtensionDisable (what
+    enableExtension does, without rewriting the enabled-extensions setting each time), so that
+    every source and match rule counted is the extension's own.
+    """
+    shell_name = bus.get_name_owner('org.gnome.Shell')
+    stats = dbus.Interface(bus.get_object('org.freedesktop.DBus', '/org/freedesktop/DBus', introspect=False),
+                           'org.freedesktop.DBus.Debug.Stats')
+
+    def match_rules():
+        try:
+            return int(stats.GetConnectionStats(shell_name)['MatchRules'])
+        except dbus.DBusException:
+            return None
+
+    def collect():
+        # Twice, in separate main-loop turns: a dropped proxy unsubscribes when it is finalized.
+        for _ in range(2):
+            evaluate('imports.system.gc()')
+
+    # Disabled, collected: the baseline.
+    evaluate(f"Main.extensionManager._callExtensionDisable('{UUID}')")
+    collect()
+    base_rules = match_rules()
+    first_id = evaluate('(() => { const id = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => false); GLib.source_remove(id); return id; })()')
+    evaluate(f"""(() => {{ for (let i = 0; i < 100; i++) {{
+        Main.extensionManager._callExtensionEnable('{UUID}'); Main.extensionManager._callExtensionDisable('{UUID}'); }} }})()""")
+    # Once more, all the way: connected, a timer shown and ticking, then disabled.
+    evaluate(f"Main.extensionManager._callExtensionEnable('{UUID}')")
+    shown = wait_label(r'\d+:\d\d Squat( \d+/\d+)?')
+    evaluate(f"Main.extensionManager._callExtensionDisable('{UUID}')")
+    collect()
+    last_id = evaluate('(() => { const id = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => false); GLib.source_remove(id); return id; })()')
+    def alive_sources(names='restd|gio'):
+        return evaluate(f"""(() => {{ const context = GLib.MainContext.default(); const alive = [];
+            for (let id = {first_id} + 1; id < {last_id}; id++) {{
+                const source = context.find_source_by_id(id);
+                // Ours are named: the tick '[restd] …', GIO's on our behalf '[gio] …'. The Shell's
+                // own ('[gnome-shell] …', e.g. a banner's timeout when restd notifies) and
+                // GLib's unnamed ones (the keyfile settings backend) may start in the window too.
+                if (source && !source.is_destroyed() && /^\[({names})/.test(source.get_name() ?? '')) alive.push(`${{id}}:${{source.get_name()}} priority ${{source.get_priority()}} ready ${{source.get_ready_time() < 0 ? -1 : source.get_ready_time() - GLib.get_monotonic_time()}}`);
+            }} return alive; }})()""")
+    # Our own tick must be gone at once; GIO's idle sources (freeing a name watcher's data,
+    # finishing cancelled calls) run at the next idle moment: wait for them, with a deadline.
+    alive = alive_sources('restd')
+    if not alive and wait_until(lambda: alive_sources() == [], 'sources', 3) is None:
+        alive = alive_sources()
+    rules = match_rules()
+    actors = evaluate("""(() => { let n = 0; const walk = a => { if (a.has_style_class_name?.('restd-label')) n++;
+        a.get_children().forEach(walk); }; walk(global.stage); return n; })()""")
+    results = [
+        (f'the last enable connected and showed the rest ("{shown}")', bool(shown)),
+        (f'after 101 enable/disable: no main-loop source of ours left of the {last_id - first_id - 1} created ({alive})',
+         alive == [] and last_id > first_id + 1),
+        (f'after 101 enable/disable: no D-Bus match rule left (the Shell has {rules}, {base_rules} before)',
+         rules is not None and rules == base_rules),
+        (f'after 101 enable/disable: no actor of ours on the stage ({actors})', actors == 0),
+        ('after 101 enable/disable: no indicator in the panel',
+         evaluate(f"{IND} === undefined || {IND} === null") is True),
+    ]
+    evaluate(f"Main.extensionManager._callExtensionEnable('{UUID}')")
+    results.append(('enabled again: the rest is back', bool(wait_label(r'\d+:\d\d Squat( \d+/\d+)?'))))
+    return results
+
+
+def screenshot(evaluate, bus, path):
+    """The top right of the screen with the open menu, through the Shell's Screenshot API."""
+    box = evaluate(f"""(() => {{ const menu = {IND}.menu; menu.open(false);
+        const [mx, my] = menu.actor.get_transformed_position(); const [mw, mh] = menu.actor.get_transformed_size();
+        const [bx] = {IND}.get_transformed_position();
+        const x = Math.floor(Math.min(mx, bx)) - 16;
+        return [x, 0, Math.ceil(Math.max(mx + mw, global.stage.width) - x), Math.ceil(my + mh) + 16]; }})()""")
+    time.sleep(0.3)  # let the menu's first frame be drawn: a picture, not an assertion
+    shooter = dbus.Interface(bus.get_object('org.gnome.Shell.Screenshot', '/org/gnome/Shell/Screenshot',
+                                            introspect=False), 'org.gnome.Shell.Screenshot')
+    target = os.path.abspath(path)
+    ok, _ = shooter.ScreenshotArea(*[int(v) for v in box], False, target)
+    return bool(ok) and open(target, 'rb').read(8) == b'\x89PNG\r\n\x1a\n'
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,142 @@
+// The extension's pure modules under `gjs -m`, with injected times (no clock is read, so the
+// results do not depend on the day or the time zone). Run: gjs -m gnome-extension/tests/pure.test.js
+// [EXTENSION_DIR] — the ES module sources (src/) by default, or the generated 45+ build.
+
+import Gio from 'gi://Gio';
+
+const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../src');
+const lib = name => import(dir.resolve_relative_path(`lib/${name}`).get_uri());
+const {clock, displayWidth, msUntilNextChange, panelText, styleClasses, timeText, truncate} = await lib('format.js');
+const {chooseTimer, emptyTimer, orderTimers, withProperties} = await lib('timers.js');
+const {menuItems, workoutLines} = await lib('menuModel.js');
+
+let failures = 0;
+let checks = 0;
+function equal(actual, expected, what) {
+    checks++;
+    const a = JSON.stringify(actual);
+    const e = JSON.stringify(expected);
+    if (a !== e) {
+        failures++;
+        printerr(`✘ ${what}: got ${a}, expected ${e}`);
+    }
+}
+
+const S = 1_000_000;
+// An arbitrary instant (2026-11-21T21:10:00Z): nothing below depends on which.
+const NOW = 1_795_295_400 * S;
+function timer(fields) {
+    return {...emptyTimer(), id: 'default', state: 'running', ...fields};
+}
+
+// Clock text, as restctl writes it.
+equal([0, 5, 59, 60, 90, 599, 3599, 3600, 3661, 86400].map(clock),
+    ['0:00', '0:05', '0:59', '1:00', '1:30', '9:59', '59:59', '1:00:00', '1:01:01', '24:00:00'], 'clock');
+
+// Rounding at second boundaries: up while counting down, down for overtime.
+const ends = NOW + 90 * S;
+const running = timer({endsAtUsec: ends, label: 'Squat'});
+equal(timeText(running, NOW), '1:30', 'a fresh 90 s rest');
+equal(timeText(running, NOW + 1), '1:30', '1 µs later, still 1:30');
+equal(timeText(running, NOW + S - 1), '1:30', 'just before a second has gone');
+equal(timeText(running, NOW + S), '1:29', 'exactly one second gone');
+equal(timeText(running, ends - 1), '0:01', 'the last microsecond');
+equal(timeText(running, ends), '+0:00', 'at the deadline: over');
+equal(timeText(running, ends + S - 1), '+0:00', 'overtime rounds down');
+equal(timeText(running, ends + 12 * S), '+0:12', 'overtime');
+equal(timeText(timer({endsAtUsec: NOW + 3600 * S}), NOW), '1:00:00', 'an hour left');
+
+// When the label next changes: on the timer's own second boundaries.
+equal(msUntilNextChange(running, NOW), 1000, 'a whole second left to the next change');
+equal(msUntilNextChange(running, NOW + S / 4), 750, 'three quarters');
+equal(msUntilNextChange(running, NOW + S - 1), 1, 'a microsecond: rounded up to 1 ms');
+equal(msUntilNextChange(running, ends + S / 2), 500, 'overtime ticks too');
+equal(msUntilNextChange(timer({state: 'paused', remainingUsec: 5 * S}), NOW), -1, 'paused: no tick');
+equal(msUntilNextChange(timer({state: 'expired', expiredAtUsec: NOW - S / 2}), NOW), 500, 'over, from ExpiredAtUSec');
+
+// Panel text.
+const live = {heart_rate: 128, progress_done: 3, progress_total: 5};
+equal(panelText(timer({endsAtUsec: NOW + 83 * S, label: 'Squat'}), live, NOW), '1:23 Squat ♥128 3/5', 'running with live');
+equal(panelText(timer({endsAtUsec: NOW + 83 * S, label: 'Squat'}), null, NOW), '1:23 Squat', 'no live activity');
+equal(panelText(timer({endsAtUsec: NOW + 83 * S}), {heart_rate: 128}, NOW), '1:23 ♥128', 'no label, heart rate only');
+equal(panelText(timer({endsAtUsec: NOW + 83 * S}), {progress_done: 0, progress_total: 0}, NOW), '1:23', 'progress 0/0 is not shown');
+const paused = timer({state: 'paused', remainingUsec: 62 * S - 1, endsAtUsec: 0, label: 'Squat'});
+equal(panelText(paused, null, NOW), '⏸ 1:02 Squat', 'paused: frozen time and a pause mark');
+equal(panelText(paused, null, NOW + 3600 * S), '⏸ 1:02 Squat', 'paused does not move with time');
+const expired = timer({state: 'expired', expiredAtUsec: NOW - 12 * S, label: 'Squat'});
+equal(panelText(expired, null, NOW), '+0:12 Squat', 'over');
+
+// Style classes: the pre-alert and the last seconds are visible, not only in the text.
+const warned = timer({endsAtUsec: NOW + 30 * S, warnUsec: 20 * S});
+equal(styleClasses(warned, NOW), ['restd-running'], 'before the pre-alert');
+equal(styleClasses(warned, NOW + 10 * S), ['restd-running', 'restd-warning'], 'at the pre-alert');
+equal(styleClasses(warned, NOW + 20 * S), ['restd-running', 'restd-warning', 'restd-last-seconds'], 'last ten seconds');
+equal(styleClasses(warned, NOW + 30 * S), ['restd-over'], 'over');
+equal(styleClasses(paused, NOW), ['restd-paused'], 'paused');
+
+// Wide characters: CJK and emoji take two columns, marks none; cuts never split a character.
+equal(displayWidth('Squat'), 5, 'latin width');
+equal(displayWidth('スクワット'), 10, 'katakana width');
+equal(displayWidth('e\u0301'), 1, 'combining mark');
+equal(displayWidth('🏋️'), 2, 'emoji with variation selector');
+equal(truncate('Squat', 24), 'Squat', 'short: unchanged');
+equal(truncate('ベンチプレスとスクワットとデッドリフト', 10), 'ベンチプ…', 'CJK cut by columns: 4 × 2 + 1');
+equal(truncate('Romanian deadlift with pause', 10), 'Romanian…', 'latin cut, no space before …');
+equal(truncate('😀😀😀😀😀😀', 5), '😀😀…', 'emoji not split in a surrogate pair');
+equal(truncate('Cafe\u0301 au lait et croissant', 5), 'Cafe\u0301…', 'a mark stays with its letter');
+equal(truncate('ab👨\u200D👩\u200D👧xyz', 5), 'ab👨…', 'no dangling joiner');
+const longLabel = timer({endsAtUsec: NOW + 83 * S, label: '深蹲'.repeat(20)});
+equal(panelText(longLabel, live, NOW), `1:23 ${'深蹲'.repeat(5)}深… ♥128 3/5`, 'a long wide label is cut in the panel');
+
+// Which timer: default, else the one ending soonest.
+const t = (id, fields) => timer({id, ...fields});
+equal(chooseTimer([]), null, 'no timer');
+equal(chooseTimer([t('b', {endsAtUsec: NOW + 50 * S}), t('a', {endsAtUsec: NOW + 60 * S})]).id, 'b', 'soonest deadline');
+equal(chooseTimer([t('z', {endsAtUsec: NOW + 5 * S}), t('default', {state: 'paused', remainingUsec: 90 * S})]).id,
+    'default', 'default wins, even paused');
+equal(chooseTimer([t('p', {state: 'paused', remainingUsec: S}), t('r', {endsAtUsec: NOW + 600 * S})]).id,
+    'r', 'running before paused');
+equal(chooseTimer([t('p', {state: 'paused', remainingUsec: S}), t('x', {state: 'expired', expiredAtUsec: NOW})]).id,
+    'x', 'over before paused');
+equal(orderTimers([t('x1', {state: 'expired', expiredAtUsec: NOW - S}), t('x2', {state: 'expired', expiredAtUsec: NOW}),
+    t('b', {endsAtUsec: NOW}), t('a', {endsAtUsec: NOW})]).map(x => x.id), ['a', 'b', 'x2', 'x1'], 'full order, ties by id');
+equal(chooseTimer([{...emptyTimer(), id: 'half-known'}]), null, 'a timer without a state yet is not shown');
+
+// D-Bus properties onto timers.
+const fromBus = withProperties(emptyTimer(), {Id: 'bench-press', State: 'running', EndsAtUSec: NOW, Label: 'Bench', Unknown: 1});
+equal([fromBus.id, fromBus.state, fromBus.endsAtUsec, fromBus.label, fromBus.Unknown], ['bench-press', 'running', NOW, 'Bench', undefined], 'properties');
+equal(withProperties(fromBus, {State: 'paused', RemainingUSec: 5 * S}).remainingUsec, 5 * S, 'a change');
+
+// The menu.
+const texts = items => items.map(i => i.type === 'separator' ? '—' : i.text);
+const base = {connected: true, followedId: 'default', workout: null, lastSet: null, error: null, historyAvailable: false};
+equal(texts(menuItems({...base, connected: false, timers: []}, NOW)), ['restd is not running'], 'menu: restd away');
+equal(texts(menuItems({...base, timers: [], followedId: null}, NOW)), ['No rest running', '—', 'Set done'], 'menu: no timer');
+const runningMenu = menuItems({...base, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Bench press'})]}, NOW);
+equal(texts(runningMenu), ['Squat · 1:23 left', 'Next: Bench press', 'Pause', '+30 s', '−15 s', 'Skip', '—', 'Set done'], 'menu: running');
+equal(runningMenu.filter(i => i.call).map(i => [i.call.method, i.call.signature, i.call.args]),
+    [['Pause', '(s)', ['default']], ['Adjust', '(sx)', ['default', 30 * S]], ['Adjust', '(sx)', ['default', -15 * S]],
+        ['Skip', '(s)', ['default']], ['CompleteSet', '(ssa{sv})', ['default', '', {}]]], 'menu: calls');
+equal(texts(menuItems({...base, timers: [paused]}, NOW)).slice(0, 5), ['Squat · paused, 1:02 left', 'Resume', '+30 s', '−15 s', 'Skip'], 'menu: paused');
+equal(texts(menuItems({...base, timers: [expired]}, NOW)).slice(0, 3), ['Squat · over by 0:12', '+30 s', '—'], 'menu: over');
+const workout = {Active: true, Name: 'Push', Exercise: 'Squat', SetIndex: 4, SetsPlanned: 15, SetsDone: 3,
+    Plan: [{name: 'Squat', block: 1, sets: 5}, {name: 'Bench press', block: 2, sets: 5}]};
+equal(workoutLines(workout), ['Push · set 4 of 15', 'Next: Squat, set 4 of 5'], 'workout position');
+equal(workoutLines({Active: false}), [], 'no workout');
+equal(texts(menuItems({...base, workout, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Squat 4/5'})]}, NOW))
+    .filter(t => t.startsWith('Next')), ['Next: Squat, set 4 of 5'], 'menu: during a workout, its next line only');
+const full = menuItems({
+    ...base, followedId: 'b', historyAvailable: true, error: 'timer "x" does not exist',
+    lastSet: {restUsec: 180 * S, restSource: 'plan'}, workout,
+    timers: [t('b', {endsAtUsec: NOW + 10 * S}), t('c', {state: 'paused', remainingUsec: 30 * S, label: 'Curl'})],
+}, NOW);
+equal(texts(full).slice(6), ['Set done', 'Next rest 3:00 (plan)', 'Push · set 4 of 15', 'Next: Squat, set 4 of 5',
+    '—', 'c: Curl · paused, 0:30 left', '—', 'Open history', 'timer "x" does not exist'], 'menu: everything');
+equal(full.find(i => i.type === 'history').type, 'history', 'history item');
+equal(texts(menuItems({...base, lastSet: {restUsec: 0, restSource: 'none'}, timers: []}, NOW)).slice(-1), ['No rest follows'], 'no rest after the last set');
+
+if (failures > 0) {
+    printerr(`${failures} of ${checks} checks failed`);
+    imports.system.exit(1);
+}
+print(`pure modules (${dir.get_path()}): ${checks} checks passed`);
