@@ -113,6 +113,13 @@ public enum TimerProperty {
     public static let warnUSec = "WarnUSec"
     /// Which rule chose this rest when CompleteSet started it (`last_used`, …); "" otherwise.
     public static let restSource = "RestSource"
+    /// Whether this rest may end on recovery (heart-rate-guided).
+    public static let untilRecovered = "UntilRecovered"
+    /// Why the rest ended (`recovered`, `planned`, `user`, `sensor_lost`); while a rest that may
+    /// end on recovery runs, `sensor_lost` once its strap was lost; "" otherwise.
+    public static let endReason = "EndReason"
+    /// The smoothed heart rate when the rest ended as recovered, whole bpm; 0 otherwise.
+    public static let recoveredBPM = "RecoveredBPM"
 }
 
 /// Property names of io.restd.Rest1.Live.
@@ -258,8 +265,10 @@ public enum SetOption {
     public static let failed = "failed"
     /// t: the rest, chosen by hand (1 s to 24 h).
     public static let restUSec = "rest_usec"
+    /// b: the rest may end on recovery (true) or not (false), whatever config.toml says.
+    public static let untilRecovered = "until_recovered"
 
-    public static let all = [reps, weightKg, failed, restUSec]
+    public static let all = [reps, weightKg, failed, restUSec, untilRecovered]
 }
 
 /// Keys of the entries io.restd.Rest1.History returns (`aa{sv}`) and of SetRecorded.

@@ -256,8 +256,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try withDatabase(dir.database) { db throws in
             #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
             #expect(
-                try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(3)
-                    == ["warn_usec", "warned", "rest_source"])
+                try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(4)
+                    == ["warn_usec", "warned", "rest_source", "end_reason"])
             #expect(
                 Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
                     .isSuperset(of: ["sets", "rests", "exercises"]))
@@ -394,8 +394,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             case .corruptPage: "fails the integrity check: "
             case .directory: "is a directory, not a database file"
             case .symlink: "is a symbolic link, not a database file"
-            case .futureVersion: "has schema version 5, newer than this restd understands (4)"
-            case .missingHistoryTable: "has schema version 4 but no rests table"
+            case .futureVersion: "has schema version 6, newer than this restd understands (5)"
+            case .missingHistoryTable: "has schema version 5 but no rests table"
             case .oddHistoryTable: "has a sets table with unexpected columns (id, when_usec)"
             case .invalidVersion: "has an invalid schema version -1"
             case .missingTable: "has schema version 1 but no timers table"
@@ -438,7 +438,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: dir.path + "/elsewhere")
         case .futureVersion:
             try withDatabase(path) { db in
-                try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 5")
+                try db.execute(
+                    "CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); "
+                        + "PRAGMA user_version = \(StateStore.schemaVersion + 1)")
             }
         case .missingHistoryTable, .oddHistoryTable:
             try fillStore(dir)
@@ -501,7 +503,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let store = try StateStore.open(directory: dir.state, now: now).store
         #expect(
             store.movedAsideReason
-                == "\(dir.database) has schema version 5, newer than this restd understands (4)")
+                == "\(dir.database) has schema version 6, newer than this restd understands (5)")
 
         let other = try TemporaryDirectory()
         try damage(.directory, in: other)
@@ -729,7 +731,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.close()
         // What restd of schema 3 wrote: no workout tables.
         try withDatabase(dir.database) { db in
-            try db.execute("DROP TABLE workout; DROP TABLE workouts; PRAGMA user_version = 3")
+            try db.execute(
+                "DROP TABLE workout; DROP TABLE workouts; ALTER TABLE timers DROP COLUMN end_reason; "
+                    + "PRAGMA user_version = 3")
         }
         let (migrated, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty && migrated.movedAsideReason == nil)
@@ -737,6 +741,29 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try migrated.commit([], history: [.workoutSaved(try active(position: 0, setsDone: 0))])
         #expect(try migrated.loadWorkout()?.name == "Push day")
         try migrated.close()
-        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 4) }
+        try withDatabase(dir.database) { db throws in
+            #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
+        }
+    }
+
+    @Test func migratesAVersion4FileAndKeepsWhyItsTimersEnded() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StateStore.open(directory: dir.state, now: now).store
+        try store.commit([.added(try timer("default"))], history: [])
+        try store.close()
+        // What restd of schema 4 wrote: no end_reason.
+        try withDatabase(dir.database) { db in
+            try db.execute("ALTER TABLE timers DROP COLUMN end_reason; PRAGMA user_version = 4")
+        }
+        let (migrated, moved) = try StateStore.open(directory: dir.state, now: now)
+        #expect(moved.isEmpty && migrated.movedAsideReason == nil)
+        #expect(try migrated.loadAll().map(\.endReason) == [nil])
+        var recovered = try timer("default")
+        recovered.state = .expired
+        recovered.endReason = .recovered
+        try migrated.commit([.added(recovered)], history: [])
+        #expect(try migrated.loadAll().map(\.endReason) == [.recovered])
+        try migrated.close()
+        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 5) }
     }
 }

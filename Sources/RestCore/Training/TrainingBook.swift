@@ -256,6 +256,8 @@ public struct TrainingBook: Sendable, Equatable {
             var options = TimerOptions(label: exercise)
             options.restSource = rest.sourceText
             options.next = completion?.nextLabel ?? ""
+            options.recovery = try settings.recoveryRule(
+                exercise: configured, asked: input.untilRecovered, plannedUSec: rest.usec)
             events = try timers.start(id, durationUSec: rest.usec, options: options, now: now)
             history.append(
                 .restOpen(

@@ -2,12 +2,15 @@ import RestCore
 import TOML
 
 /// The keys of the training rules: `[rest] failed_extra`, `[history] keep_days`,
-/// `[workout] abandon_after`, and two tables
+/// `[workout] abandon_after`, `[recovery]` (resting until recovered), and two tables
 /// whose keys are the person's own names — `[exercises."Squat"]` (rest, failed_rest, category,
 /// sets) and `[categories]` (a rest per category name). Each table is one `ConfigKey` whose
 /// value is the whole table.
 enum TrainingConfig {
-    static let exerciseKeys = ["rest", "failed_rest", "category", "sets"]
+    static let exerciseKeys = [
+        "rest", "failed_rest", "category", "sets", "until_recovered", "recovery_target", "recovery_min",
+        "recovery_hold",
+    ]
 
     static let keys: [ConfigKey] = [
         ConfigKey(
@@ -29,6 +32,42 @@ enum TrainingConfig {
         ) { value, config throws(ConfigValueError) in
             config.training.workoutAbandonAfterUSec = try ConfigValue.duration(
                 value, min: 60_000_000, max: 30 * 86_400_000_000)
+        },
+        ConfigKey(
+            path: "recovery.until_recovered", defaultText: "false", appliesOnReload: true,
+            show: { String($0.training.recovery.untilRecovered ?? false) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.recovery.untilRecovered = try ConfigValue.boolean(value)
+        },
+        ConfigKey(
+            path: "recovery.target", defaultText: "\"120bpm\"", appliesOnReload: true,
+            show: { "\"\($0.training.recovery.target ?? .bpm(120))\"" }
+        ) { value, config throws(ConfigValueError) in
+            config.training.recovery.target = try recoveryTarget(value)
+        },
+        ConfigKey(
+            path: "recovery.min", defaultText: "\"1m\"", appliesOnReload: true,
+            show: { ConfigValue.showDuration($0.training.recovery.minimumUSec ?? RecoveryRule.defaultMinimumCapUSec) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.recovery.minimumUSec = try recoveryMinimum(value)
+        },
+        ConfigKey(
+            path: "recovery.hold", defaultText: "\"10s\"", appliesOnReload: true,
+            show: { ConfigValue.showDuration($0.training.recovery.holdUSec ?? RecoveryRule.defaultHoldUSec) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.recovery.holdUSec = try recoveryHold(value)
+        },
+        ConfigKey(
+            path: "recovery.hr_max", defaultText: "(none)", appliesOnReload: true,
+            show: { $0.training.maxHeartRate.map(String.init) ?? "(none)" }
+        ) { value, config throws(ConfigValueError) in
+            config.training.maxHeartRate = try ConfigValue.integer(value, in: RecoveryTarget.bpmRange)
+        },
+        ConfigKey(
+            path: "recovery.resting_hr", defaultText: "(none)", appliesOnReload: true,
+            show: { $0.training.restingHeartRate.map(String.init) ?? "(none)" }
+        ) { value, config throws(ConfigValueError) in
+            config.training.restingHeartRate = try ConfigValue.integer(value, in: RecoveryTarget.bpmRange)
         },
         ConfigKey(
             path: "categories", defaultText: "(none)", appliesOnReload: true,
@@ -118,6 +157,10 @@ enum TrainingConfig {
                         }
                         exercise.category = text
                     case "sets": exercise.sets = try ConfigValue.integer(field, in: 1...1000)
+                    case "until_recovered": exercise.recovery.untilRecovered = try ConfigValue.boolean(field)
+                    case "recovery_target": exercise.recovery.target = try recoveryTarget(field)
+                    case "recovery_min": exercise.recovery.minimumUSec = try recoveryMinimum(field)
+                    case "recovery_hold": exercise.recovery.holdUSec = try recoveryHold(field)
                     default:
                         throw ConfigValueError("unknown key; an exercise has \(exerciseKeys.joined(separator: ", "))")
                     }
@@ -134,6 +177,39 @@ enum TrainingConfig {
     /// An exercise's category that `[categories]` does not define: a typo would silently fall
     /// back to default_duration. Told at the `category` key, with the exercise's name as written.
     static func problems(_ configuration: RestdConfiguration, table: TOMLTable) -> [(Int, String)] {
+        categoryProblems(table) + recoveryProblems(configuration, table: table)
+    }
+
+    /// A share target without the HRmax (and resting heart rate) it needs: told at the target.
+    private static func recoveryProblems(_ configuration: RestdConfiguration, table: TOMLTable) -> [(Int, String)] {
+        let training = configuration.training
+        var targets: [(line: Int?, key: String, settings: RecoverySettings)] = [
+            (table["recovery"]?.table?["target"]?.line, "recovery.target", training.recovery)
+        ]
+        for (rawName, entry) in table["exercises"]?.table?.entries ?? [] {
+            guard let name = try? ExerciseName(parsing: rawName), let exercise = training.exercises[name.key] else {
+                continue
+            }
+            targets.append(
+                (
+                    entry.table?["recovery_target"]?.line,
+                    "exercises.\"\(rawName.debugEscaped)\".recovery_target", exercise.recovery
+                ))
+        }
+        return targets.compactMap { line, key, settings -> (Int, String)? in
+            guard let line, settings.target != nil else { return nil }
+            do throws(TimerError) {
+                _ = try settings.rule(
+                    asked: true, plannedUSec: TimerLimits.standard.maxDurationUSec,
+                    maxHeartRate: training.maxHeartRate, restingHeartRate: training.restingHeartRate)
+                return nil
+            } catch {
+                return (line, "\(key): \(error.message)")
+            }
+        }
+    }
+
+    private static func categoryProblems(_ table: TOMLTable) -> [(Int, String)] {
         guard let exercises = table["exercises"]?.table else { return [] }
         // The names [categories] defines, even where one of its rests is wrong (told on its own).
         let defined = Set(table["categories"]?.table?.entries.map(\.0) ?? [])
@@ -148,6 +224,30 @@ enum TrainingConfig {
                     + (known.isEmpty ? "; define it there" : " (\(known.joined(separator: ", ")))")
             )
         }
+    }
+
+    /// A recovery target: "120bpm", "60%max", "60%reserve" or "-30bpm".
+    private static func recoveryTarget(_ value: TOMLValue) throws(ConfigValueError) -> RecoverySettings.TargetSpec {
+        guard let text = value.string else {
+            throw ConfigValueError(
+                "expected a target as a string, \(RecoverySettings.TargetSpec.forms), found \(value.typeDescription)")
+        }
+        do {
+            return try RecoverySettings.TargetSpec(parsing: text)
+        } catch {
+            throw ConfigValueError(error.message)
+        }
+    }
+
+    /// The least a rest that ends on recovery lasts: 0 s to 24 h (a longer one than the rest is
+    /// cut to the rest).
+    private static func recoveryMinimum(_ value: TOMLValue) throws(ConfigValueError) -> USec {
+        try ConfigValue.duration(value, min: 0, max: TimerLimits.standard.maxDurationUSec)
+    }
+
+    private static func recoveryHold(_ value: TOMLValue) throws(ConfigValueError) -> USec {
+        try ConfigValue.duration(
+            value, min: RecoveryRule.holdRangeUSec.lowerBound, max: RecoveryRule.holdRangeUSec.upperBound)
     }
 
     private static func restDuration(_ value: TOMLValue) throws(ConfigValueError) -> USec {
@@ -175,6 +275,14 @@ enum TrainingConfig {
                     parts.append("category = \(ConfigValue.showStrings([category], list: false))")
                 }
                 if let sets = exercise.sets { parts.append("sets = \(sets)") }
+                if let until = exercise.recovery.untilRecovered { parts.append("until_recovered = \(until)") }
+                if let target = exercise.recovery.target { parts.append("recovery_target = \"\(target)\"") }
+                if let minimum = exercise.recovery.minimumUSec {
+                    parts.append("recovery_min = \(ConfigValue.showDuration(minimum))")
+                }
+                if let hold = exercise.recovery.holdUSec {
+                    parts.append("recovery_hold = \(ConfigValue.showDuration(hold))")
+                }
                 return "\(ConfigValue.showStrings([key], list: false)) {\(parts.joined(separator: ", "))}"
             }.joined(separator: "; ")
     }
