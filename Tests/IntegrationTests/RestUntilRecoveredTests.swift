@@ -1,0 +1,117 @@
+import Foundation
+import ProcessHarness
+import RestClient
+import Testing
+
+/// Resting until recovered through the real daemon: the mocked BlueZ strap of `HeartRateTests`
+/// (python-dbusmock on a private system bus) feeds restd, `restctl set --until-recovered` starts
+/// the rest, and the rest's end is read back from restd (`Expired`, `restctl status --json`).
+/// A minimum and a hold of 1 s (config.toml) keep each test within seconds; every wait is on a
+/// condition, none on a fixed time.
+@Suite("Resting until recovered, with a mocked strap", .serialized)
+struct RestUntilRecoveredTests {
+    static let config = """
+        [recovery]
+        target = "120bpm"
+        min = "1s"
+        hold = "1s"
+        """
+
+    /// `restctl status --json` of the default timer, parsed.
+    static func status(_ setup: HeartRateTests.Setup) throws -> [String: Any] {
+        let result = restctl(setup.session, "status", "--json")
+        guard result.succeeded else { throw HarnessError.failed("restctl status --json: \(result)") }
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+    }
+
+    /// A strap connected and subscribed before anything else happens.
+    static func withStrap() throws -> (HeartRateTests.Setup, BluezMock.Strap) {
+        let setup = try HeartRateTests.Setup(config: config)
+        let strap = try setup.bluez.addStrap(
+            address: HeartRateTests.polar.address, alias: HeartRateTests.polar.alias, connected: true)
+        try setup.waitForStartNotify(strap)
+        return (setup, strap)
+    }
+
+    @Test("heart rate at or below the target for the hold, after the minimum: the rest ends as recovered")
+    func endsAsRecovered() throws {
+        let (setup, strap) = try Self.withStrap()
+        let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "2m", "--until-recovered")
+        #expect(set.succeeded, "\(set)")
+        #expect(try Self.status(setup)["until_recovered"] as? Bool == true)
+        #expect(restctl(setup.session, "status").stdout.contains("until recovered"))
+
+        // Above the target first, then below it: the median of the last 5 s falls to 100 bpm.
+        for bpm: UInt8 in [150, 100, 100, 100] { try setup.bluez.notify(strap, [0x00, bpm]) }
+        let expired = try setup.signals.waitFor("Expired of default") {
+            $0.member == "Expired" && $0.arguments().first == .string("default")
+        }
+        let arguments = expired.arguments()
+        let status = try Self.status(setup)
+        #expect(status["state"] as? String == "expired")
+        #expect(status["end_reason"] as? String == "recovered")
+        #expect(status["recovered_bpm"] as? Int == 100)
+        // Over long before the planned 2 minutes.
+        let startedAt = try #require(
+            ISO8601DateFormatter.withFractions.date(from: status["started_at"] as? String ?? ""))
+        let endedAt = Date(timeIntervalSince1970: Double(arguments[2].uint64 ?? 0) / 1_000_000)
+        #expect(endedAt.timeIntervalSince(startedAt) < 60, "ended \(endedAt), started \(startedAt)")
+        #expect(restctl(setup.session, "status").stdout.contains("recovered in 0:0"))
+        try setup.restd.waitForLog(containing: "the rest of timer \"default\" ended on recovery at 100 bpm")
+    }
+
+    @Test("a strap unplugged mid-rest: the rest says so and runs to its planned maximum")
+    func strapUnpluggedRunsToMaximum() throws {
+        let (setup, strap) = try Self.withStrap()
+        let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "7", "--until-recovered")
+        #expect(set.succeeded, "\(set)")
+        // Heard from, above the target, then gone.
+        try setup.bluez.notify(strap, [0x00, 150])
+        try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 150>")
+        try setup.bluez.setConnected(strap, false)
+
+        // 5 s without a sample: the running rest says the strap was lost.
+        try waitUntil("end_reason sensor_lost while running") {
+            let status = try Self.status(setup)
+            return status["state"] as? String == "running" && status["end_reason"] as? String == "sensor_lost"
+        }
+        try setup.expectExpiredOnTime("default")
+        let status = try Self.status(setup)
+        #expect(status["end_reason"] as? String == "sensor_lost")
+        #expect(status["recovered_bpm"] is NSNull)
+        // Its full planned length: expired at started + 7 s.
+        let startedAt = try #require(
+            ISO8601DateFormatter.withFractions.date(from: status["started_at"] as? String ?? ""))
+        let expiredAt = try #require(
+            ISO8601DateFormatter.withFractions.date(from: status["expired_at"] as? String ?? ""))
+        #expect(abs(expiredAt.timeIntervalSince(startedAt) - 7) < 0.002, "\(startedAt) → \(expiredAt)")
+    }
+
+    @Test("no strap at all: the rest runs to its maximum and ends as sensor_lost; a plain rest as planned")
+    func noStrapRunsToMaximum() throws {
+        let setup = try HeartRateTests.Setup(config: Self.config)
+        // Longer than the 5 s after which a silent strap counts as lost (a shorter rest is over first).
+        let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "6", "--until-recovered")
+        #expect(set.succeeded, "\(set)")
+        try setup.expectExpiredOnTime("default")
+        #expect(try Self.status(setup)["end_reason"] as? String == "sensor_lost")
+        // A plain rest ends as planned.
+        let plain = restctl(setup.session, "set", "--rest", "1", "--no-until-recovered")
+        #expect(plain.succeeded, "\(plain)")
+        try waitUntil("the plain rest over") {
+            let status = try Self.status(setup)
+            return status["state"] as? String == "expired" && status["until_recovered"] as? Bool == false
+        }
+        #expect(try Self.status(setup)["end_reason"] as? String == "planned")
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// restctl's `*_at` instants: ISO 8601 with milliseconds.
+    static var withFractions: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}
