@@ -1,4 +1,5 @@
 import DBusKit
+import RestCore
 import RestProtocol
 
 /// One set with the rest that followed it, as io.restd.Rest1.History.Sets reports it.
@@ -25,10 +26,12 @@ public struct HistorySet: Sendable, Equatable {
         public var outcome: String
         public var takenUSec: UInt64?
         public var endedAtUSec: UInt64?
+        /// How heart rate recovered, for a rest that may end on recovery; nil for any other.
+        public var recovery: RecoveryMetrics?
 
         public init(
             plannedUSec: UInt64, adjustUSec: Int64 = 0, pausedUSec: UInt64 = 0, source: String = "",
-            outcome: String, takenUSec: UInt64? = nil, endedAtUSec: UInt64? = nil
+            outcome: String, takenUSec: UInt64? = nil, endedAtUSec: UInt64? = nil, recovery: RecoveryMetrics? = nil
         ) {
             self.plannedUSec = plannedUSec
             self.adjustUSec = adjustUSec
@@ -37,6 +40,7 @@ public struct HistorySet: Sendable, Equatable {
             self.outcome = outcome
             self.takenUSec = takenUSec
             self.endedAtUSec = endedAtUSec
+            self.recovery = recovery
         }
 
         /// taken − planned, when taken is known.
@@ -79,7 +83,8 @@ public struct HistorySet: Sendable, Equatable {
                 source: value(prefix + HistoryKey.source)?.string ?? "",
                 outcome: value(prefix + HistoryKey.outcome)?.string ?? HistoryKey.openOutcome,
                 takenUSec: value(prefix + HistoryKey.takenUSec)?.uint64,
-                endedAtUSec: value(prefix + HistoryKey.endedAtUSec)?.uint64)
+                endedAtUSec: value(prefix + HistoryKey.endedAtUSec)?.uint64,
+                recovery: RecoveryFields.metrics(value, prefix: prefix))
         }
     }
 }

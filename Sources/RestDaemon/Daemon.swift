@@ -78,7 +78,10 @@ public final class Daemon {
             limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
         strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
         recovery = try RecoveryService(service: service, loop: loop, clock: clock, logger: logger)
-        service.beforeDue = { [unowned recovery] now in recovery.evaluate(now: now) }
+        service.beforeDue = { [unowned recovery] now in
+            recovery.evaluate(now: now)
+            recovery.noteMetrics(now: now)
+        }
         strap.onReading = { [unowned live, unowned service, unowned recovery] reading, now in
             live.applyStrapReading(reading.liveFields)
             service.noteRRIntervals(reading.measurement.rrIntervalsMilliseconds)

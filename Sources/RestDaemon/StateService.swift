@@ -225,6 +225,12 @@ final class StateService {
         training.noteRRIntervals(milliseconds)
     }
 
+    /// How heart rate recovered during the open rest on timer `id`: kept with the rest in
+    /// progress, stored when it is next written.
+    func noteRecovery(_ metrics: RecoveryMetrics, timer id: TimerID) {
+        training.noteRecovery(metrics, timer: id)
+    }
+
     /// The store, for the history's queries (read-only use).
     var historyStore: StateStore { store }
 

@@ -294,6 +294,25 @@ public enum HistoryKey {
     public static let endedAtUSec = "ended_at_usec"
     public static let takenUSec = "taken_usec"
     public static let rrMS = "rr_ms"
+    // A rest's recovery (a rest that may end on recovery, with a strap): each left out when
+    // the data do not say (`RecoveryMetrics`).
+    /// d: bpm at the set's end, at the peak, 30/60/120 s into the rest, the lowest.
+    public static let hrSetEnd = "hr_set_end"
+    public static let hrPeak = "hr_peak"
+    public static let hr30s = "hr_30s"
+    public static let hr60s = "hr_60s"
+    public static let hr120s = "hr_120s"
+    public static let hrMin = "hr_min"
+    /// d: the peak minus the heart rate 60 s after it, bpm.
+    public static let hrr60 = "hrr60"
+    /// t: from the rest's start until smoothed heart rate first reached the target.
+    public static let timeToTargetUSec = "time_to_target_usec"
+    /// d: the share (0–1) of the rest with a known heart rate.
+    public static let hrCoverage = "hr_coverage"
+    /// d: RMSSD in ms; u: the accepted beats in its window; d: the share of its beats rejected.
+    public static let rmssdMS = "rmssd_ms"
+    public static let rmssdBeats = "rmssd_beats"
+    public static let rmssdRejected = "rmssd_rejected"
     // An exercise (Exercises).
     public static let name = "name"
     public static let lastRestUSec = "last_rest_usec"

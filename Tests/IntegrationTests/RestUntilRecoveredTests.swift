@@ -1,6 +1,7 @@
 import Foundation
 import ProcessHarness
 import RestClient
+import RestProtocol
 import Testing
 
 /// Resting until recovered through the real daemon: the mocked BlueZ strap of `HeartRateTests`
@@ -59,6 +60,27 @@ struct RestUntilRecoveredTests {
         #expect(endedAt.timeIntervalSince(startedAt) < 60, "ended \(endedAt), started \(startedAt)")
         #expect(restctl(setup.session, "status").stdout.contains("recovered in 0:0"))
         try setup.restd.waitForLog(containing: "the rest of timer \"default\" ended on recovery at 100 bpm")
+
+        // The next set ends the rest in the history, with its recovery: what the data give, null
+        // for what a rest of a second cannot say.
+        let next = restctl(setup.session, "set", "--no-until-recovered")
+        #expect(next.succeeded, "\(next)")
+        let history = restctl(setup.session, "history", "--json")
+        let sets = try #require(
+            try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], "\(history)")
+        let rest = try #require(sets.first, "\(history)")
+        #expect(rest["rest_hr_set_end"] as? Double == 150 && rest["rest_hr_peak"] as? Double == 150, "\(rest)")
+        #expect(rest["rest_hr_min"] as? Double == 100 && rest["rest_time_to_target_usec"] is Int, "\(rest)")
+        #expect(rest["rest_hr_30s"] is NSNull && rest["rest_hrr60"] is NSNull && rest["rest_rmssd_ms"] is NSNull)
+        #expect(rest["rest_rmssd_beats"] as? Int == 0, "\(rest)")
+        // The second set's rest was not followed: its recovery keys are null.
+        #expect(sets.last?["rest_rmssd_beats"] is NSNull, "\(history)")
+        // The History API carries the same (gdbus prints what restd sent).
+        let rests = gdbus(
+            setup.session, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
+            "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
+        #expect(rests.stdout.contains("'hr_peak': <150.0>") && rests.stdout.contains("'rmssd_beats': <uint32 0>"))
+        #expect(!rests.stdout.contains("'hrr60'"), "a metric without data is left out: \(rests)")
     }
 
     @Test("a strap unplugged mid-rest: the rest says so and runs to its planned maximum")

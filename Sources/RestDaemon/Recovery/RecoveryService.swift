@@ -67,7 +67,7 @@ final class RecoveryService {
     /// a recovered rest ends, a lost strap is marked, and the wake-up is re-armed.
     func evaluate(now: Instant) {
         guard !trackers.isEmpty else { return }
-        var recovered: [(TimerID, Int?)] = []
+        var recovered: [(TimerID, Int?, USec)] = []
         var lost: [TimerID] = []
         for id in trackers.keys.sorted() {
             switch trackers[id]!.evaluate(nowUSec: now.boottime) {
@@ -75,7 +75,7 @@ final class RecoveryService {
                 break
             case .ended(.recovered, let atUSec):
                 let bpm = trackers[id]!.smoothedBPM(atUSec: atUSec).map { Int($0.rounded()) }
-                recovered.append((id, bpm))
+                recovered.append((id, bpm, atUSec))
             case .runsToPlanned, .ended(.sensorLost, _):
                 if service.book.timer(id)?.endReason == nil { lost.append(id) }
             }
@@ -87,12 +87,22 @@ final class RecoveryService {
             )
             service.recoveryLost(id, now: now)
         }
-        for (id, bpm) in recovered {
+        for (id, bpm, atUSec) in recovered {
+            service.noteRecovery(trackers[id]!.metrics(endUSec: atUSec), timer: id)
             let heartRate = bpm.map { " at \($0) bpm" } ?? ""
             logger.info("the rest of timer \(MessageText.quoted(id.rawValue)) ended on recovery\(heartRate)")
             service.endRecovered(id, heartRateBPM: bpm, now: now)
         }
         rearm()
+    }
+
+    /// Hands the recovery so far of every followed rest to its open rest in the history, as if
+    /// it ended at `now`: before a command or an expiry is planned (`StateService.beforeDue`), so
+    /// that a rest ended by a set, a skip or its deadline is stored with it.
+    func noteMetrics(now: Instant) {
+        for (id, tracker) in trackers {
+            service.noteRecovery(tracker.metrics(endUSec: now.boottime), timer: id)
+        }
     }
 
     /// Whether the trackers changed: a running rest with a rule keeps (or gets) a tracker for

@@ -18,8 +18,9 @@ final class StateStore {
     /// The schema this code writes; `PRAGMA user_version` of a current file. Files of an older
     /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`; 2 → 3 the
     /// training history, `HistorySchema`, and the timers' `rest_source`; 3 → 4 the workouts,
-    /// `WorkoutSchema`; 4 → 5 the timers' `end_reason`).
-    static let schemaVersion = 5
+    /// `WorkoutSchema`; 4 → 5 the timers' `end_reason`; 5 → 6 the rests' recovery,
+    /// `HistorySchema.recoveryColumns`).
+    static let schemaVersion = 6
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -200,7 +201,9 @@ final class StateStore {
                 return "\(path) has a timers table with unexpected columns (\(columns.joined(separator: ", ")))"
             }
             guard version >= 3 else { return nil }
-            let expectedTables = HistorySchema.columns.merging(version >= 4 ? WorkoutSchema.columns : [:]) { $1 }
+            let expectedTables = HistorySchema.columns(version: version).merging(
+                version >= 4 ? WorkoutSchema.columns : [:]
+            ) { $1 }
             for (table, expected) in expectedTables.sorted(by: { $0.key < $1.key }) {
                 guard tables.contains(table) else {
                     return "\(path) has schema version \(version) but no \(table) table"
@@ -251,6 +254,7 @@ final class StateStore {
                 if version == 0 {
                     try database.execute(createTimersTable)
                     try database.execute(HistorySchema.create)
+                    try database.execute(HistorySchema.addRecoveryColumns)
                     try database.execute(WorkoutSchema.create)
                 } else {
                     for step in migrations where step.from >= version {
@@ -427,6 +431,7 @@ final class StateStore {
         (2, "ALTER TABLE timers ADD COLUMN rest_source TEXT NOT NULL DEFAULT '';\n" + HistorySchema.create),
         (3, WorkoutSchema.create),
         (4, "ALTER TABLE timers ADD COLUMN end_reason TEXT NOT NULL DEFAULT ''"),
+        (5, HistorySchema.addRecoveryColumns),
     ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.
