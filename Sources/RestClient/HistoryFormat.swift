@@ -149,32 +149,57 @@ public enum HistoryFormat {
 ///     exercise     sets  rests  planned  taken  overrun  skipped
 ///     Bench press     6      5     2:00   2:10    +0:08        0
 ///     Squat          12     11     2:30   2:41    +0:11        1
+///
+/// When some rests were followed for recovery, three more columns: how many, the median time to
+/// the target, and HRR60 by week (the week's Monday, then its median, oldest first):
+///
+///     exercise  sets  rests  planned  taken  overrun  skipped  followed  to target  HRR60 by week
+///     Squat       12     11     2:30   1:20    -1:10        1         9       1:02  11-16 27, 11-23 31
 public enum StatsFormat {
     public static func lines(_ stats: [ExerciseStatsSnapshot]) -> [String] {
-        let header = ["exercise", "sets", "rests", "planned", "taken", "overrun", "skipped"]
+        let withRecovery = stats.contains { $0.recoveryRests > 0 }
+        var header = ["exercise", "sets", "rests", "planned", "taken", "overrun", "skipped"]
+        if withRecovery { header += ["followed", "to target", "HRR60 by week"] }
         let rows = stats.map { entry in
-            [
+            var row = [
                 entry.exercise, String(entry.sets), String(entry.rests),
                 entry.medianPlannedUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
                 entry.medianTakenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
                 entry.medianOverrunUSec.map(HistoryFormat.signed) ?? "-", String(entry.skipped),
             ]
+            if withRecovery {
+                row += [
+                    String(entry.recoveryRests),
+                    entry.medianTimeToTargetUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
+                    entry.hrr60Weeks.isEmpty ? "-" : entry.hrr60Weeks.map(weekText).joined(separator: ", "),
+                ]
+            }
+            return row
         }
         let all = [header] + rows
         let widths = (0..<header.count).map { column in all.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, cell in
-                // Names left, numbers right.
-                column == 0
+                // Names and the weeks left, numbers right.
+                column == 0 || header[column] == "HRR60 by week"
                     ? DisplayWidth.padded(cell, to: widths[column])
                     : DisplayWidth.padded(leading: cell, to: widths[column])
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }
     }
 
+    /// "11-23 31": the week's Monday (local month and day) and its median HRR60, whole bpm.
+    static func weekText(_ week: ExerciseStats.WeekHRR60) -> String {
+        let date = LocalCalendar.parts(of: week.weekStartUSec)?.dateText.dropFirst(5) ?? ""
+        return "\(date) \(Int(week.medianBPM.rounded()))"
+    }
+
     /// `[{"exercise":"Squat","sets":12,"rests":11,"skipped":1,"median_rest_planned_usec":150000000,
     /// "median_rest_taken_usec":161000000,"median_rest_overrun_usec":11000000}]`: the medians of
-    /// history's `rest_planned_usec`, `rest_taken_usec` and `rest_overrun_usec`, null without rests.
+    /// history's `rest_planned_usec`, `rest_taken_usec` and `rest_overrun_usec`, null without rests;
+    /// then `"recovery_rests":9,"median_time_to_target_usec":62000000,"hrr60_weeks":[{"week_start_at":
+    /// "2026-11-22T23:00:00.000Z","median_hrr60":31,"rests":4}]` (the median null when no followed
+    /// rest reached its target; weeks as in the text, HRR60 to 0.1 bpm).
     public static func json(_ stats: [ExerciseStatsSnapshot]) -> String {
         JSONText.array(
             stats.map { entry in
@@ -186,6 +211,16 @@ public enum StatsFormat {
                 object.duration("median_rest_planned_usec", usec: entry.medianPlannedUSec)
                 object.duration("median_rest_taken_usec", usec: entry.medianTakenUSec)
                 object.duration("median_rest_overrun_usec", signedUSec: entry.medianOverrunUSec)
+                object.integer("recovery_rests", entry.recoveryRests)
+                object.duration("median_time_to_target_usec", usec: entry.medianTimeToTargetUSec)
+                let weeks = entry.hrr60Weeks.map { week in
+                    var object = JSONObject()
+                    object.instant("week_start_at", usec: week.weekStartUSec)
+                    object.number("median_hrr60", (week.medianBPM * 10).rounded() / 10)
+                    object.integer("rests", week.rests)
+                    return object
+                }
+                object.raw("hrr60_weeks", JSONText.array(weeks))
                 return object
             })
     }

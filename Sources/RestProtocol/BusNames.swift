@@ -327,6 +327,13 @@ public enum HistoryKey {
     public static let medianTakenUSec = "median_taken_usec"
     public static let medianOverrunUSec = "median_overrun_usec"
     public static let skipped = "skipped"
+    /// u: rests followed for recovery; t: the median time to the target over those that got there.
+    public static let recoveryRests = "recovery_rests"
+    public static let medianTimeToTargetUSec = "median_time_to_target_usec"
+    /// aa{sv}: HRR60 by local week, oldest first, each `week_start_usec` t, `median_hrr60` d, `rests` u.
+    public static let hrr60Weeks = "hrr60_weeks"
+    public static let weekStartUSec = "week_start_usec"
+    public static let medianHRR60 = "median_hrr60"
     /// The outcome of a rest still in progress.
     public static let openOutcome = "open"
 }

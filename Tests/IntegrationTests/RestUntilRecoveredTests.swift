@@ -81,6 +81,12 @@ struct RestUntilRecoveredTests {
             "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
         #expect(rests.stdout.contains("'hr_peak': <150.0>") && rests.stdout.contains("'rmssd_beats': <uint32 0>"))
         #expect(!rests.stdout.contains("'hrr60'"), "a metric without data is left out: \(rests)")
+        // Stats per exercise: one rest followed, its time to target the median, no HRR60 yet.
+        let stats = restctl(setup.session, "stats", "--json")
+        let squat = try #require(
+            (try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [[String: Any]])?.first, "\(stats)")
+        #expect(squat["recovery_rests"] as? Int == 1 && squat["median_time_to_target_usec"] is Int, "\(squat)")
+        #expect((squat["hrr60_weeks"] as? [Any])?.isEmpty == true, "\(squat)")
     }
 
     @Test("a strap unplugged mid-rest: the rest says so and runs to its planned maximum")

@@ -85,6 +85,33 @@ import Testing
     }
 }
 
+@Suite struct StatsRecoveryFormatTests {
+    static let week = LocalCalendar.startOfWeek(containing: 1_795_295_400_000_000)
+
+    @Test("recovery columns appear once a rest was followed: count, median to target, HRR60 by week")
+    func columns() throws {
+        let plain = ExerciseStatsSnapshot(exercise: "Bench press", sets: 2, rests: 1, medianPlannedUSec: 120_000_000)
+        #expect(StatsFormat.lines([plain])[0] == "exercise     sets  rests  planned  taken  overrun  skipped")
+        let squat = ExerciseStatsSnapshot(
+            exercise: "Squat", sets: 3, rests: 3, medianPlannedUSec: 180_000_000, recoveryRests: 2,
+            medianTimeToTargetUSec: 62_000_000,
+            hrr60Weeks: [.init(weekStartUSec: Self.week, medianBPM: 30.56, rests: 2)])
+        let lines = StatsFormat.lines([plain, squat])
+        let monday = try #require(LocalCalendar.parts(of: Self.week)?.dateText.dropFirst(5))
+        #expect(lines[0].hasSuffix("skipped  followed  to target  HRR60 by week"), "\(lines)")
+        #expect(lines[1].hasSuffix("0         0          -  -"), "\(lines)")
+        #expect(lines[2].hasSuffix("0         2       1:02  \(monday) 31"), "\(lines)")
+        let json = StatsFormat.json([squat])
+        #expect(
+            json.contains(
+                #""recovery_rests":2,"median_time_to_target_usec":62000000,"hrr60_weeks":[{"week_start_at":""#
+                    + TimeFormat.iso8601(usec: Self.week) + #"","median_hrr60":30.6,"rests":2}]}"#), "\(json)")
+        #expect(
+            StatsFormat.json([plain]).contains(
+                #""recovery_rests":0,"median_time_to_target_usec":null,"hrr60_weeks":[]"#))
+    }
+}
+
 enum RecoveryFieldsHeader {
     static let expected =
         "rest_time_to_target_s,rest_hr_set_end,rest_hr_peak,rest_hr_30s,rest_hr_60s,rest_hr_120s,rest_hrr60,"

@@ -124,3 +124,49 @@ import Testing
         #expect(throws: TimerError.invalidArgs(message)) { try RecoverySettings.TargetSpec(parsing: text) }
     }
 }
+
+/// Stats of recovery per exercise: the median time to the target, and HRR60 week by week.
+@Suite struct RecoveryStatsTests {
+    @Test("weeks start on a local Monday at midnight, within the week before")
+    func weeksStartOnMonday() throws {
+        for day in 0..<15 {
+            let instant = testEpoch + USec(day) * 86_400_000_000 + 13 * hour
+            let start = LocalCalendar.startOfWeek(containing: instant)
+            let parts = try #require(LocalCalendar.parts(of: start))
+            #expect(parts.hour == 0 && parts.minute == 0 && start <= instant)
+            #expect(instant - start < 8 * 86_400_000_000)
+            // Monday: the day before is in another week, and six days later is still in this one.
+            #expect(LocalCalendar.startOfWeek(containing: start - 1) < start)
+            #expect(LocalCalendar.startOfWeek(containing: start + 6 * 86_400_000_000 + 12 * hour) == start)
+        }
+    }
+
+    @Test("followed rests give the median time to target and HRR60 by week; others count for nothing")
+    func recoveryPerExercise() {
+        let week1 = LocalCalendar.startOfWeek(containing: testEpoch)
+        let week2 = LocalCalendar.startOfWeek(containing: week1 + 8 * 86_400_000_000)
+        func row(_ at: USec, toTarget: USec?, hrr60: Double?) -> StatsRow {
+            StatsRow(
+                exerciseKey: "squat", exercise: "Squat", plannedUSec: 3 * minute, takenUSec: 70 * second,
+                outcome: .completed,
+                recovery: RecoveryStatsInput(startedAtUSec: at, timeToTargetUSec: toTarget, hrr60BPM: hrr60))
+        }
+        let stats = ExerciseStats.compute([
+            row(week2 + hour, toTarget: 50 * second, hrr60: 30),
+            row(week1 + hour, toTarget: 70 * second, hrr60: 20),
+            row(week1 + 2 * hour, toTarget: nil, hrr60: 25),
+            row(week1 + 3 * hour, toTarget: 90 * second, hrr60: nil),
+            StatsRow(
+                exerciseKey: "squat", exercise: "Squat", plannedUSec: 3 * minute, takenUSec: 3 * minute,
+                outcome: .completed),
+        ])
+        #expect(stats.count == 1)
+        #expect(stats[0].recoveryRests == 4 && stats[0].rests == 5)
+        #expect(stats[0].medianTimeToTargetUSec == 70 * second)
+        #expect(
+            stats[0].hrr60Weeks == [
+                .init(weekStartUSec: week1, medianBPM: 22.5, rests: 2),
+                .init(weekStartUSec: week2, medianBPM: 30, rests: 1),
+            ])
+    }
+}

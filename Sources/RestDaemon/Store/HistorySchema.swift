@@ -127,7 +127,8 @@ enum HistorySchema {
         """
     static let exercises = "SELECT key, name, last_rest_usec, sets, last_seen_usec FROM exercises ORDER BY key"
     static let statsRows = """
-        SELECT s.exercise_key, s.exercise, r.planned_usec, r.adjust_usec, r.taken_usec, r.outcome
+        SELECT s.exercise_key, s.exercise, r.planned_usec, r.adjust_usec, r.taken_usec, r.outcome,
+               s.at_usec, r.time_to_target_usec, r.hrr60, r.rmssd_beats
         FROM sets s LEFT JOIN rests r ON r.set_id = s.id
         WHERE s.at_usec >= ?1 AND s.at_usec < ?2 AND (?3 = '' OR s.exercise_key = ?3)
         """

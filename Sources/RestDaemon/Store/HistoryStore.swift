@@ -344,10 +344,29 @@ extension StateStore {
                 accumulator.add(
                     exerciseKey: select.column(0).text ?? "", exercise: select.column(1).text ?? "",
                     plannedUSec: planned, takenUSec: select.column(4).integer.flatMap(USec.init(exactly:)),
-                    outcome: select.column(5).text.flatMap(RestOutcome.init(rawValue:)))
+                    outcome: select.column(5).text.flatMap(RestOutcome.init(rawValue:)),
+                    recovery: Self.recoveryStatsInput(
+                        startedAt: select.column(6), timeToTarget: select.column(7), hrr60: select.column(8),
+                        beats: select.column(9)))
             }
             return accumulator.result()
         }
+    }
+
+    /// A followed rest's recovery as stats read it; nil for one not followed (`rmssd_beats` NULL).
+    private static func recoveryStatsInput(
+        startedAt: SQLiteValue, timeToTarget: SQLiteValue, hrr60: SQLiteValue, beats: SQLiteValue
+    ) -> RecoveryStatsInput? {
+        guard beats.integer != nil, let started = startedAt.integer.flatMap(USec.init(exactly:)) else { return nil }
+        let drop: Double? =
+            switch hrr60 {
+            case .real(let value): value
+            case .integer(let value): Double(value)
+            default: nil
+            }
+        return RecoveryStatsInput(
+            startedAtUSec: started, timeToTargetUSec: timeToTarget.integer.flatMap(USec.init(exactly:)),
+            hrr60BPM: drop)
     }
 
     private func query(

@@ -103,6 +103,20 @@ enum HistoryEntries {
         if let planned = stats.medianPlannedUSec { fields.append((HistoryKey.medianPlannedUSec, .uint64(planned))) }
         if let taken = stats.medianTakenUSec { fields.append((HistoryKey.medianTakenUSec, .uint64(taken))) }
         if let overrun = stats.medianOverrunUSec { fields.append((HistoryKey.medianOverrunUSec, .int64(overrun))) }
+        if stats.recoveryRests > 0 {
+            fields.append((HistoryKey.recoveryRests, .uint32(UInt32(clamping: stats.recoveryRests))))
+            if let time = stats.medianTimeToTargetUSec {
+                fields.append((HistoryKey.medianTimeToTargetUSec, .uint64(time)))
+            }
+            let weeks = stats.hrr60Weeks.map { week in
+                dictionary([
+                    (HistoryKey.weekStartUSec, .uint64(week.weekStartUSec)),
+                    (HistoryKey.medianHRR60, .double(week.medianBPM)),
+                    (HistoryKey.rests, .uint32(UInt32(clamping: week.rests))),
+                ])
+            }
+            fields.append((HistoryKey.hrr60Weeks, .array(.dictionary(key: .string, value: .variant), weeks)))
+        }
         return dictionary(fields)
     }
 }
