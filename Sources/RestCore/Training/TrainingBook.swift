@@ -263,8 +263,9 @@ public struct TrainingBook: Sendable, Equatable {
             var options = TimerOptions(label: exercise)
             options.restSource = rest.sourceText
             options.next = completion?.nextLabel ?? ""
+            let plan = completion.map { [$0.block.recovery, active?.progress.plan.recovery ?? RecoverySettings()] }
             options.recovery = try settings.recoveryRule(
-                exercise: configured, asked: input.untilRecovered, plannedUSec: rest.usec)
+                exercise: configured, plan: plan ?? [], asked: input.untilRecovered, plannedUSec: rest.usec)
             events = try timers.start(id, durationUSec: rest.usec, options: options, now: now)
             history.append(
                 .restOpen(

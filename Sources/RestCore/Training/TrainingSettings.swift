@@ -60,11 +60,14 @@ public struct TrainingSettings: Sendable, Equatable {
     }
 
     /// The recovery rule of a rest of `plannedUSec` after a set of `exercise` (nil: none
-    /// configured), or nil when it does not end on recovery; `asked` is the set's own choice.
+    /// configured), or nil when it does not end on recovery. `asked` is the set's own choice;
+    /// `plan` what a workout's plan says (its [[exercise]]'s over the plan's), over the
+    /// exercise's, over `[recovery]`.
     public func recoveryRule(
-        exercise: Exercise?, asked: Bool?, plannedUSec: USec
+        exercise: Exercise?, plan: [RecoverySettings] = [], asked: Bool?, plannedUSec: USec
     ) throws(TimerError) -> RecoveryRule? {
-        let merged = (exercise?.recovery ?? RecoverySettings()).over(recovery)
+        let layers = plan + [exercise?.recovery ?? RecoverySettings(), recovery]
+        let merged = layers.dropFirst().reduce(layers[0]) { specific, general in specific.over(general) }
         return try merged.rule(
             asked: asked, plannedUSec: plannedUSec, maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate)
     }

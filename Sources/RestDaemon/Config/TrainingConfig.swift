@@ -7,10 +7,7 @@ import TOML
 /// sets) and `[categories]` (a rest per category name). Each table is one `ConfigKey` whose
 /// value is the whole table.
 enum TrainingConfig {
-    static let exerciseKeys = [
-        "rest", "failed_rest", "category", "sets", "until_recovered", "recovery_target", "recovery_min",
-        "recovery_hold",
-    ]
+    static let exerciseKeys = ["rest", "failed_rest", "category", "sets"] + recoveryKeys
 
     static let keys: [ConfigKey] = [
         ConfigKey(
@@ -157,10 +154,8 @@ enum TrainingConfig {
                         }
                         exercise.category = text
                     case "sets": exercise.sets = try ConfigValue.integer(field, in: 1...1000)
-                    case "until_recovered": exercise.recovery.untilRecovered = try ConfigValue.boolean(field)
-                    case "recovery_target": exercise.recovery.target = try recoveryTarget(field)
-                    case "recovery_min": exercise.recovery.minimumUSec = try recoveryMinimum(field)
-                    case "recovery_hold": exercise.recovery.holdUSec = try recoveryHold(field)
+                    case _ where recoveryKeys.contains(key):
+                        try readRecoveryKey(key, field, into: &exercise.recovery)
                     default:
                         throw ConfigValueError("unknown key; an exercise has \(exerciseKeys.joined(separator: ", "))")
                     }
@@ -223,6 +218,23 @@ enum TrainingConfig {
                 "exercises.\"\(rawName.debugEscaped)\".category: \"\(category.debugEscaped)\" is not in [categories]"
                     + (known.isEmpty ? "; define it there" : " (\(known.joined(separator: ", ")))")
             )
+        }
+    }
+
+    /// The keys of resting until recovered in an exercise's table and in a workout plan (the plan
+    /// itself, and each [[exercise]]).
+    static let recoveryKeys = ["until_recovered", "recovery_target", "recovery_min", "recovery_hold"]
+
+    /// Reads one of `recoveryKeys` into `settings`.
+    static func readRecoveryKey(
+        _ key: String, _ value: TOMLValue, into settings: inout RecoverySettings
+    ) throws(ConfigValueError) {
+        switch key {
+        case "until_recovered": settings.untilRecovered = try ConfigValue.boolean(value)
+        case "recovery_target": settings.target = try recoveryTarget(value)
+        case "recovery_min": settings.minimumUSec = try recoveryMinimum(value)
+        case "recovery_hold": settings.holdUSec = try recoveryHold(value)
+        default: preconditionFailure("not a recovery key: \(key)")
         }
     }
 
