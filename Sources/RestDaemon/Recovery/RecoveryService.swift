@@ -34,9 +34,6 @@ final class RecoveryService {
         wakeup.isEnabled = false
     }
 
-    /// How many rests are followed now (for tests and the log).
-    var followedCount: Int { trackers.count }
-
     /// Follows committed timer events: trackers start with a run that may end on recovery, follow
     /// its add and sub, and go when it stops running.
     func timersChanged(_ events: [TimerEvent]) {
