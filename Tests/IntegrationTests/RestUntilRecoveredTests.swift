@@ -27,7 +27,7 @@ struct RestUntilRecoveredTests {
     }
 
     /// A strap connected and subscribed before anything else happens.
-    static func withStrap() throws -> (HeartRateTests.Setup, BluezMock.Strap) {
+    static func withStrap(config: String = config) throws -> (HeartRateTests.Setup, BluezMock.Strap) {
         let setup = try HeartRateTests.Setup(config: config)
         let strap = try setup.bluez.addStrap(
             address: HeartRateTests.polar.address, alias: HeartRateTests.polar.alias, connected: true)
@@ -37,7 +37,7 @@ struct RestUntilRecoveredTests {
 
     @Test("heart rate at or below the target for the hold, after the minimum: the rest ends as recovered")
     func endsAsRecovered() throws {
-        let (setup, strap) = try Self.withStrap()
+        let (setup, strap) = try Self.withStrap(config: Self.config + "\n[mpris]\nenabled = true\n")
         let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "2m", "--until-recovered")
         #expect(set.succeeded, "\(set)")
         #expect(try Self.status(setup)["until_recovered"] as? Bool == true)
@@ -59,6 +59,13 @@ struct RestUntilRecoveredTests {
         let endedAt = Date(timeIntervalSince1970: Double(arguments[2].uint64 ?? 0) / 1_000_000)
         #expect(endedAt.timeIntervalSince(startedAt) < 60, "ended \(endedAt), started \(startedAt)")
         #expect(restctl(setup.session, "status").stdout.contains("recovered in 0:0"))
+        // The bars and the media controls say it too.
+        let bar = try WatchProcess(bus: setup.session, arguments: ["--format", "polybar"])
+        try bar.waitForLine { $0.contains(" recovered in 0:0") && $0.contains("♥100 Squat") }
+        bar.stop()
+        try waitUntil("MPRIS metadata with the end reason") {
+            playerctl(setup.session, "metadata", "restd:endReason").output == "recovered"
+        }
         try setup.restd.waitForLog(containing: "the rest of timer \"default\" ended on recovery at 100 bpm")
 
         // The next set ends the rest in the history, with its recovery: what the data give, null
