@@ -142,6 +142,33 @@ struct RestUntilRecoveredTests {
     }
 }
 
+/// What a restart of restd keeps of resting until recovered, without a strap (no BlueZ needed).
+@Suite("Resting until recovered across a restart")
+struct RestUntilRecoveredRestartTests {
+    @Test("a restarted restd resumes such a rest as a plain timed rest, and keeps why the rests over ended")
+    func restartResumesAsTimedRest() throws {
+        let daemon = try RunningDaemon()
+        #expect(daemon.run("set", "--exercise", "Squat", "--rest", "10m", "--until-recovered", "--id", "a").succeeded)
+        #expect(daemon.run("set", "--exercise", "Squat", "--rest", "10m", "--until-recovered", "--id", "b").succeeded)
+        #expect(daemon.run("skip", "--id", "b").succeeded)
+        func status(_ id: String) throws -> [String: Any] {
+            let result = daemon.run("status", "--id", id, "--json")
+            return try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        }
+        #expect(try status("a")["until_recovered"] as? Bool == true)
+        #expect(try status("b")["end_reason"] as? String == "user")
+
+        try daemon.crashAndRestart()
+        let resumed = try status("a")
+        #expect(resumed["state"] as? String == "running" && resumed["until_recovered"] as? Bool == false, "\(resumed)")
+        // No strap here: had 5 s passed before a command on a slow machine, the rest would already
+        // say sensor_lost (stored); either way nothing recovered it.
+        #expect(resumed["end_reason"] is NSNull || resumed["end_reason"] as? String == "sensor_lost", "\(resumed)")
+        #expect(try status("b")["end_reason"] as? String == "user", "stored with the timer")
+    }
+}
+
 extension ISO8601DateFormatter {
     /// restctl's `*_at` instants: ISO 8601 with milliseconds.
     static var withFractions: ISO8601DateFormatter {
