@@ -41,14 +41,14 @@ import Testing
         try session.workout { [recoveringPlan] book throws(TimerError) in
             try book.planWorkoutStart(recoveringPlan, text: "", source: "push.toml", now: now)
         }
-        try session.set(reps: nil, weightKg: nil, failed: false)
+        _ = try session.set(reps: nil, weightKg: nil, failed: false)
         let squat = try #require(session.timers.timer(tid("default"))?.recovery)
         #expect(squat.target == .drop(bpm: 25) && squat.holdUSec == 4 * second && squat.plannedUSec == 180 * second)
         try session.run(.completeSet(tid("default"), SetInput(untilRecovered: false)))
         #expect(session.timers.timer(tid("default"))?.recovery == nil)
         // The superset says no; its rounds rest as timed rests.
-        try session.set(reps: nil, weightKg: nil, failed: false)
-        try session.set(reps: nil, weightKg: nil, failed: false)
+        _ = try session.set(reps: nil, weightKg: nil, failed: false)
+        _ = try session.set(reps: nil, weightKg: nil, failed: false)
         #expect(session.timers.timer(tid("default"))?.label == "Triceps pushdown")
         #expect(session.timers.timer(tid("default"))?.recovery == nil)
     }
