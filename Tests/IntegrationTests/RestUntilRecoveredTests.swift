@@ -26,9 +26,14 @@ struct RestUntilRecoveredTests {
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
     }
 
-    /// A strap connected and subscribed before anything else happens.
-    static func withStrap(config: String = config) throws -> (HeartRateTests.Setup, BluezMock.Strap) {
-        let setup = try HeartRateTests.Setup(config: config)
+    /// A strap connected and subscribed before anything else happens; `beforeRestd` runs before
+    /// restd starts (a notification server, say).
+    static func withStrap(
+        config: String = config, beforeRestd: (HeartRateTests.Setup) throws -> Void = { _ in }
+    ) throws -> (HeartRateTests.Setup, BluezMock.Strap) {
+        let setup = try HeartRateTests.Setup(config: config, startRestd: false)
+        try beforeRestd(setup)
+        try setup.startRestd(environment: ["LC_ALL": "C.UTF-8"])
         let strap = try setup.bluez.addStrap(
             address: HeartRateTests.polar.address, alias: HeartRateTests.polar.alias, connected: true)
         try setup.waitForStartNotify(strap)
@@ -37,7 +42,13 @@ struct RestUntilRecoveredTests {
 
     @Test("heart rate at or below the target for the hold, after the minimum: the rest ends as recovered")
     func endsAsRecovered() throws {
-        let (setup, strap) = try Self.withStrap(config: Self.config + "\n[mpris]\nenabled = true\n")
+        var calls: MockCalls?
+        var server: NotificationServer?
+        let (setup, strap) = try Self.withStrap(config: Self.config + "\n[mpris]\nenabled = true\n") { setup in
+            calls = try MockCalls(bus: setup.session)
+            server = try NotificationServer(bus: setup.session)
+        }
+        defer { server?.kill() }
         let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "2m", "--until-recovered")
         #expect(set.succeeded, "\(set)")
         #expect(try Self.status(setup)["until_recovered"] as? Bool == true)
@@ -59,6 +70,11 @@ struct RestUntilRecoveredTests {
         let endedAt = Date(timeIntervalSince1970: Double(arguments[2].uint64 ?? 0) / 1_000_000)
         #expect(endedAt.timeIntervalSince(startedAt) < 60, "ended \(endedAt), started \(startedAt)")
         #expect(restctl(setup.session, "status").stdout.contains("recovered in 0:0"))
+        // "Rest over" says how long it took and the heart rate then.
+        let notify = try #require(try calls?.waitFor("Notify").first)
+        #expect(notify.summary == "Rest over")
+        let body = notify.body ?? ""
+        #expect(body.hasPrefix("Squat · Recovered in 0:0") && body.hasSuffix(" — ♥100"), "\(body)")
         // The bars and the media controls say it too.
         let bar = try WatchProcess(bus: setup.session, arguments: ["--format", "polybar"])
         try bar.waitForLine { $0.contains(" recovered in 0:0") && $0.contains("♥100 Squat") }
