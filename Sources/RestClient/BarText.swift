@@ -6,6 +6,7 @@ import RestCore
 ///     1:23 Squat → Bench press ♥142 3/5
 ///     paused 1:02 Squat
 ///     +0:12 Squat → Bench press
+///     +0:03 recovered in 1:12 ♥118 Squat → Bench press
 ///     idle
 ///
 /// Time is counted in the whole seconds `WatchTick` wakes for (left rounded up, overtime
@@ -16,6 +17,7 @@ public enum BarText {
     public static func line(_ state: WatchState, now: UInt64) -> String {
         var parts = [time(state.timer, now: now)]
         if let timer = state.timer {
+            if !timer.recoveryNote.isEmpty { parts.append(timer.recoveryNote) }
             let texts = texts(timer)
             if !texts.isEmpty { parts.append(texts) }
         }
@@ -119,6 +121,7 @@ public enum BarText {
             case "expired": lines.append("over " + TimeFormat.elapsed(usec: timer.overtime(at: now)) + " ago")
             default: lines.append(TimerLine.visible(timer.state))
             }
+            if !timer.recoveryNote.isEmpty { lines.append(timer.recoveryNote) }
         } else {
             lines.append("no rest timer")
         }

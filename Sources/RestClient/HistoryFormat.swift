@@ -5,6 +5,7 @@ import RestCore
 ///     2026-11-23 18:02  Squat        5×100 kg  rest 2:41 of 2:30 (+0:11)
 ///     2026-11-23 18:05  Squat        5×100 kg  failed  rest 1:02 of 3:00 (-1:58), skipped
 ///     2026-11-23 18:07  Bench press  8×60 kg   resting, 2:00 planned
+///     2026-11-23 18:10  Squat        5×100 kg  rest 1:12 of 3:00 (-1:48), peak ♥162 · HRR60 31 · to target 1:02
 public enum HistoryFormat {
     /// One line per set, local time, names and the set's numbers padded so that rests line up.
     public static func lines(_ sets: [HistorySet]) -> [String] {
@@ -41,6 +42,7 @@ public enum HistoryFormat {
         let shownDifference = (Int64(taken / 1_000_000) - Int64(rest.plannedUSec / 1_000_000)) * 1_000_000
         var text = "rest \(TimeFormat.elapsed(usec: taken)) of \(planned) (\(signed(shownDifference)))"
         if rest.outcome != "completed" { text += ", \(rest.outcome)" }
+        if let recovery = rest.recovery.map(RecoveryFields.text), !recovery.isEmpty { text += ", " + recovery }
         return text
     }
 
@@ -61,8 +63,11 @@ public enum HistoryFormat {
     /// `{"id":1,"done_at":"2026-11-23T18:02:00.000Z","exercise":"Squat","reps":5,"weight_kg":100,
     /// "failed":false,"timer":"default","rest_planned_usec":150000000,"rest_adjust_usec":0,
     /// "rest_taken_usec":161000000,"rest_overrun_usec":11000000,"rest_paused_usec":0,
-    /// "rest_outcome":"completed","rest_source":"last_used","rest_ended_at":"…"}`. The `rest_`
-    /// keys are null when no rest followed; taken, overrun and ended while it is open.
+    /// "rest_outcome":"completed","rest_source":"last_used","rest_ended_at":"…",
+    /// "rest_time_to_target_usec":62000000,"rest_hr_set_end":158.5,…,"rest_rmssd_rejected":0}`.
+    /// The `rest_` keys are null when no rest followed; taken, overrun and ended while it is
+    /// open; the recovery keys (`RecoveryFields`) for a rest not followed for recovery, and each
+    /// one the data do not give.
     public static func json(_ sets: [HistorySet]) -> String {
         JSONText.array(sets.map(jsonObject))
     }
@@ -85,13 +90,14 @@ public enum HistoryFormat {
         object.text("rest_outcome", rest?.outcome)
         object.text("rest_source", rest?.source)
         object.instant("rest_ended_at", usec: rest?.endedAtUSec)
+        RecoveryFields.addJSON(rest?.recovery, to: &object)
         return object
     }
 
     /// The header row of `csvRow`: the keys of the JSON, durations in seconds (`_s`).
     public static let csvHeader =
         "id,done_at,exercise,reps,weight_kg,failed,timer,rest_planned_s,rest_adjust_s,rest_taken_s,rest_overrun_s,"
-        + "rest_paused_s,rest_outcome,rest_source,rest_ended_at"
+        + "rest_paused_s,rest_outcome,rest_source,rest_ended_at," + RecoveryFields.csvHeader
 
     /// One set as a CSV row (RFC 4180): ISO 8601 UTC times, durations in seconds with
     /// milliseconds, empty cells for what is unknown.
@@ -102,13 +108,15 @@ public enum HistoryFormat {
             csvCell(set.timer),
         ]
         if let rest = set.rest {
-            cells += [
-                seconds(rest.plannedUSec), signedSeconds(rest.adjustUSec), rest.takenUSec.map(seconds) ?? "",
-                rest.overrunUSec.map(signedSeconds) ?? "", seconds(rest.pausedUSec), rest.outcome, csvCell(rest.source),
-                rest.endedAtUSec.map { TimeFormat.iso8601(usec: $0) } ?? "",
-            ]
+            cells +=
+                [
+                    seconds(rest.plannedUSec), signedSeconds(rest.adjustUSec), rest.takenUSec.map(seconds) ?? "",
+                    rest.overrunUSec.map(signedSeconds) ?? "", seconds(rest.pausedUSec), rest.outcome,
+                    csvCell(rest.source),
+                    rest.endedAtUSec.map { TimeFormat.iso8601(usec: $0) } ?? "",
+                ] + RecoveryFields.csvCells(rest.recovery)
         } else {
-            cells += Array(repeating: "", count: 8)
+            cells += Array(repeating: "", count: 8) + RecoveryFields.csvCells(nil)
         }
         return cells.joined(separator: ",")
     }
@@ -141,32 +149,57 @@ public enum HistoryFormat {
 ///     exercise     sets  rests  planned  taken  overrun  skipped
 ///     Bench press     6      5     2:00   2:10    +0:08        0
 ///     Squat          12     11     2:30   2:41    +0:11        1
+///
+/// When some rests were followed for recovery, three more columns: how many, the median time to
+/// the target, and HRR60 by week (the week's Monday, then its median, oldest first):
+///
+///     exercise  sets  rests  planned  taken  overrun  skipped  followed  to target  HRR60 by week
+///     Squat       12     11     2:30   1:20    -1:10        1         9       1:02  11-16 27, 11-23 31
 public enum StatsFormat {
     public static func lines(_ stats: [ExerciseStatsSnapshot]) -> [String] {
-        let header = ["exercise", "sets", "rests", "planned", "taken", "overrun", "skipped"]
+        let withRecovery = stats.contains { $0.recoveryRests > 0 }
+        var header = ["exercise", "sets", "rests", "planned", "taken", "overrun", "skipped"]
+        if withRecovery { header += ["followed", "to target", "HRR60 by week"] }
         let rows = stats.map { entry in
-            [
+            var row = [
                 entry.exercise, String(entry.sets), String(entry.rests),
                 entry.medianPlannedUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
                 entry.medianTakenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
                 entry.medianOverrunUSec.map(HistoryFormat.signed) ?? "-", String(entry.skipped),
             ]
+            if withRecovery {
+                row += [
+                    String(entry.recoveryRests),
+                    entry.medianTimeToTargetUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
+                    entry.hrr60Weeks.isEmpty ? "-" : entry.hrr60Weeks.map(weekText).joined(separator: ", "),
+                ]
+            }
+            return row
         }
         let all = [header] + rows
         let widths = (0..<header.count).map { column in all.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, cell in
-                // Names left, numbers right.
-                column == 0
+                // Names and the weeks left, numbers right.
+                column == 0 || header[column] == "HRR60 by week"
                     ? DisplayWidth.padded(cell, to: widths[column])
                     : DisplayWidth.padded(leading: cell, to: widths[column])
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }
     }
 
+    /// "11-23 31": the week's Monday (local month and day) and its median HRR60, whole bpm.
+    static func weekText(_ week: ExerciseStats.WeekHRR60) -> String {
+        let date = LocalCalendar.parts(of: week.weekStartUSec)?.dateText.dropFirst(5) ?? ""
+        return "\(date) \(Int(week.medianBPM.rounded()))"
+    }
+
     /// `[{"exercise":"Squat","sets":12,"rests":11,"skipped":1,"median_rest_planned_usec":150000000,
     /// "median_rest_taken_usec":161000000,"median_rest_overrun_usec":11000000}]`: the medians of
-    /// history's `rest_planned_usec`, `rest_taken_usec` and `rest_overrun_usec`, null without rests.
+    /// history's `rest_planned_usec`, `rest_taken_usec` and `rest_overrun_usec`, null without rests;
+    /// then `"recovery_rests":9,"median_time_to_target_usec":62000000,"hrr60_weeks":[{"week_start_at":
+    /// "2026-11-22T23:00:00.000Z","median_hrr60":31,"rests":4}]` (the median null when no followed
+    /// rest reached its target; weeks as in the text, HRR60 to 0.1 bpm).
     public static func json(_ stats: [ExerciseStatsSnapshot]) -> String {
         JSONText.array(
             stats.map { entry in
@@ -178,6 +211,16 @@ public enum StatsFormat {
                 object.duration("median_rest_planned_usec", usec: entry.medianPlannedUSec)
                 object.duration("median_rest_taken_usec", usec: entry.medianTakenUSec)
                 object.duration("median_rest_overrun_usec", signedUSec: entry.medianOverrunUSec)
+                object.integer("recovery_rests", entry.recoveryRests)
+                object.duration("median_time_to_target_usec", usec: entry.medianTimeToTargetUSec)
+                let weeks = entry.hrr60Weeks.map { week in
+                    var object = JSONObject()
+                    object.instant("week_start_at", usec: week.weekStartUSec)
+                    object.number("median_hrr60", (week.medianBPM * 10).rounded() / 10)
+                    object.integer("rests", week.rests)
+                    return object
+                }
+                object.raw("hrr60_weeks", JSONText.array(weeks))
                 return object
             })
     }

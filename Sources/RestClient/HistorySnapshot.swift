@@ -1,4 +1,5 @@
 import DBusKit
+import RestCore
 import RestProtocol
 
 /// One set with the rest that followed it, as io.restd.Rest1.History.Sets reports it.
@@ -25,10 +26,12 @@ public struct HistorySet: Sendable, Equatable {
         public var outcome: String
         public var takenUSec: UInt64?
         public var endedAtUSec: UInt64?
+        /// How heart rate recovered, for a rest that may end on recovery; nil for any other.
+        public var recovery: RecoveryMetrics?
 
         public init(
             plannedUSec: UInt64, adjustUSec: Int64 = 0, pausedUSec: UInt64 = 0, source: String = "",
-            outcome: String, takenUSec: UInt64? = nil, endedAtUSec: UInt64? = nil
+            outcome: String, takenUSec: UInt64? = nil, endedAtUSec: UInt64? = nil, recovery: RecoveryMetrics? = nil
         ) {
             self.plannedUSec = plannedUSec
             self.adjustUSec = adjustUSec
@@ -37,6 +40,7 @@ public struct HistorySet: Sendable, Equatable {
             self.outcome = outcome
             self.takenUSec = takenUSec
             self.endedAtUSec = endedAtUSec
+            self.recovery = recovery
         }
 
         /// taken − planned, when taken is known.
@@ -79,7 +83,8 @@ public struct HistorySet: Sendable, Equatable {
                 source: value(prefix + HistoryKey.source)?.string ?? "",
                 outcome: value(prefix + HistoryKey.outcome)?.string ?? HistoryKey.openOutcome,
                 takenUSec: value(prefix + HistoryKey.takenUSec)?.uint64,
-                endedAtUSec: value(prefix + HistoryKey.endedAtUSec)?.uint64)
+                endedAtUSec: value(prefix + HistoryKey.endedAtUSec)?.uint64,
+                recovery: RecoveryFields.metrics(value, prefix: prefix))
         }
     }
 }
@@ -93,10 +98,16 @@ public struct ExerciseStatsSnapshot: Sendable, Equatable {
     public var medianPlannedUSec: UInt64?
     public var medianTakenUSec: UInt64?
     public var medianOverrunUSec: Int64?
+    /// Rests followed for recovery; 0 for none (and from a restd without it).
+    public var recoveryRests: UInt64
+    public var medianTimeToTargetUSec: UInt64?
+    /// HRR60 by local week, oldest first.
+    public var hrr60Weeks: [ExerciseStats.WeekHRR60]
 
     public init(
         exercise: String, sets: UInt64, rests: UInt64 = 0, skipped: UInt64 = 0, medianPlannedUSec: UInt64? = nil,
-        medianTakenUSec: UInt64? = nil, medianOverrunUSec: Int64? = nil
+        medianTakenUSec: UInt64? = nil, medianOverrunUSec: Int64? = nil, recoveryRests: UInt64 = 0,
+        medianTimeToTargetUSec: UInt64? = nil, hrr60Weeks: [ExerciseStats.WeekHRR60] = []
     ) {
         self.exercise = exercise
         self.sets = sets
@@ -105,6 +116,9 @@ public struct ExerciseStatsSnapshot: Sendable, Equatable {
         self.medianPlannedUSec = medianPlannedUSec
         self.medianTakenUSec = medianTakenUSec
         self.medianOverrunUSec = medianOverrunUSec
+        self.recoveryRests = recoveryRests
+        self.medianTimeToTargetUSec = medianTimeToTargetUSec
+        self.hrr60Weeks = hrr60Weeks
     }
 
     public init(entry: [String: DBusValue]) throws(ClientError) {
@@ -115,6 +129,16 @@ public struct ExerciseStatsSnapshot: Sendable, Equatable {
             skipped: value(HistoryKey.skipped)?.uint64 ?? 0,
             medianPlannedUSec: value(HistoryKey.medianPlannedUSec)?.uint64,
             medianTakenUSec: value(HistoryKey.medianTakenUSec)?.uint64,
-            medianOverrunUSec: value(HistoryKey.medianOverrunUSec)?.int64)
+            medianOverrunUSec: value(HistoryKey.medianOverrunUSec)?.int64,
+            recoveryRests: value(HistoryKey.recoveryRests)?.uint64 ?? 0,
+            medianTimeToTargetUSec: value(HistoryKey.medianTimeToTargetUSec)?.uint64,
+            hrr60Weeks: (value(HistoryKey.hrr60Weeks)?.arrayElements ?? []).compactMap { element in
+                guard let week = element.vardictEntries, let start = week[HistoryKey.weekStartUSec]?.unwrapped.uint64,
+                    let median = week[HistoryKey.medianHRR60]?.unwrapped.double
+                else { return nil }
+                return ExerciseStats.WeekHRR60(
+                    weekStartUSec: start, medianBPM: median,
+                    rests: (week[HistoryKey.rests]?.unwrapped.uint64).flatMap(Int.init(exactly:)) ?? 0)
+            })
     }
 }

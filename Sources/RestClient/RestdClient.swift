@@ -116,13 +116,14 @@ public final class RestdClient {
     @discardableResult
     public func completeSet(
         id: String, exercise: String?, reps: UInt32? = nil, weightKg: Double? = nil, failed: Bool = false,
-        restUSec: UInt64? = nil
+        restUSec: UInt64? = nil, untilRecovered: Bool? = nil
     ) throws(ClientError) -> CompletedSet {
         var options: [String: DBusValue] = [:]
         if let reps { options[SetOption.reps] = .uint32(reps) }
         if let weightKg { options[SetOption.weightKg] = .double(weightKg) }
         if failed { options[SetOption.failed] = .boolean(true) }
         if let restUSec { options[SetOption.restUSec] = .uint64(restUSec) }
+        if let untilRecovered { options[SetOption.untilRecovered] = .boolean(untilRecovered) }
         let reply = try callManager(
             ManagerMember.completeSet, [.string(id), .string(exercise ?? ""), .vardict(options)])
         guard reply.count == 3, case .objectPath(let path) = reply[0], let rest = reply[1].uint64,

@@ -2,12 +2,16 @@
 ///
 ///     {"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,
 ///      "duration_usec":90000000,"warn_usec":0,"remaining_usec":83000000,"started_at":"2026-11-21T21:10:00.000Z",
-///      "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null}
+///      "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null,
+///      "until_recovered":false,"end_reason":null,"recovered_bpm":null}
 ///
 /// `label` and `next` are null when unset; `warn_usec` is the pre-alert (0 when none);
 /// `remaining_usec` is computed at `now`, like the human line; `rest_source` says which rule
 /// chose a rest `restctl set` started (`last_used`, `exercise`, …), null for a timer started
-/// otherwise.
+/// otherwise. `until_recovered` says whether the rest may end on recovery; `end_reason` why it
+/// ended (`recovered`, `planned`, `user`, `sensor_lost`; `sensor_lost` already while a rest whose
+/// strap was lost runs on), null while it runs otherwise; `recovered_bpm` the heart rate when it
+/// ended as recovered, null otherwise.
 public enum TimerJSON {
     /// One timer as a JSON object on one line.
     public static func object(_ snapshot: TimerSnapshot, now: UInt64) -> String {
@@ -33,6 +37,9 @@ public enum TimerJSON {
         object.instant("ends_at", usec: snapshot.endsAtUSec)
         object.instant("expired_at", usec: snapshot.expiredAtUSec)
         object.text("rest_source", snapshot.restSource)
+        object.bool("until_recovered", snapshot.untilRecovered)
+        object.text("end_reason", snapshot.endReason)
+        object.integer("recovered_bpm", snapshot.recoveredBPM == 0 ? nil : snapshot.recoveredBPM)
         return object
     }
 }

@@ -5,6 +5,7 @@ import RestCore
 ///     default  running  1:23  Squat · Next: Bench press
 ///     default  paused   1:30  Squat
 ///     default  expired  0:00 (+0:12)  Next: Bench press
+///     default  expired  0:00 (+0:03)  recovered in 1:12 ♥118  Squat
 ///
 /// The state is padded to seven characters so that times line up; `lines` also pads ids.
 public enum TimerLine {
@@ -15,6 +16,8 @@ public enum TimerLine {
         if snapshot.state == "expired" {
             line += " (+" + TimeFormat.elapsed(usec: snapshot.overtime(at: now)) + ")"
         }
+        let note = snapshot.recoveryNote
+        if !note.isEmpty { line += "  " + note }
         let texts = self.texts(label: snapshot.label, next: snapshot.next)
         if !texts.isEmpty { line += "  " + texts }
         return line

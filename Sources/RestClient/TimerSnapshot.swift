@@ -17,6 +17,13 @@ public struct TimerSnapshot: Equatable, Sendable {
     public var warnUSec: UInt64
     /// Which rule chose the rest when `restctl set` started it; "" otherwise (and from a restd without it).
     public var restSource: String
+    /// Whether the rest may end on recovery (false from a restd without it).
+    public var untilRecovered: Bool
+    /// Why the rest ended (`recovered`, `planned`, `user`, `sensor_lost`); while running,
+    /// `sensor_lost` once the strap was lost; "" otherwise (and from a restd without it).
+    public var endReason: String
+    /// The heart rate when it ended as recovered; 0 otherwise.
+    public var recoveredBPM: UInt32
 
     /// Reads the properties of one timer object.
     public init(properties: [String: DBusValue]) throws(ClientError) {
@@ -40,6 +47,28 @@ public struct TimerSnapshot: Equatable, Sendable {
         notify = properties[TimerProperty.notify]?.bool ?? true
         warnUSec = properties[TimerProperty.warnUSec]?.uint64 ?? 0
         restSource = properties[TimerProperty.restSource]?.string ?? ""
+        untilRecovered = properties[TimerProperty.untilRecovered]?.bool ?? false
+        endReason = properties[TimerProperty.endReason]?.string ?? ""
+        if case .uint32(let bpm)? = properties[TimerProperty.recoveredBPM] {
+            recoveredBPM = bpm
+        } else {
+            recoveredBPM = 0
+        }
+    }
+
+    /// How a rest that may end on recovery stands, in a few words; "" for any other:
+    /// "until recovered", "heart rate lost: full rest" while it runs; "recovered in 1:12 ♥118",
+    /// "heart rate lost" once over.
+    public var recoveryNote: String {
+        switch (state, endReason) {
+        case ("expired", "recovered"):
+            let took = TimeFormat.countdown(usec: expiredAtUSec > startedAtUSec ? expiredAtUSec - startedAtUSec : 0)
+            return "recovered in " + took + (recoveredBPM > 0 ? " ♥\(recoveredBPM)" : "")
+        case ("expired", "sensor_lost"): return "heart rate lost"
+        case ("running", "sensor_lost"): return "heart rate lost: full rest"
+        case ("running", ""), ("paused", ""): return untilRecovered ? "until recovered" : ""
+        default: return ""
+        }
     }
 
     /// Time left at the wall-clock instant `now`: counted down from EndsAtUSec while running,

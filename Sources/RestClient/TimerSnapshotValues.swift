@@ -4,7 +4,7 @@ extension TimerSnapshot {
         id: String, label: String = "", next: String = "", state: String,
         durationUSec: UInt64, startedAtUSec: UInt64 = 0, endsAtUSec: UInt64 = 0,
         remainingUSec: UInt64 = 0, expiredAtUSec: UInt64 = 0, notify: Bool = true, warnUSec: UInt64 = 0,
-        restSource: String = ""
+        restSource: String = "", untilRecovered: Bool = false, endReason: String = "", recoveredBPM: UInt32 = 0
     ) {
         self.id = id
         self.label = label
@@ -18,5 +18,8 @@ extension TimerSnapshot {
         self.notify = notify
         self.warnUSec = warnUSec
         self.restSource = restSource
+        self.untilRecovered = untilRecovered
+        self.endReason = endReason
+        self.recoveredBPM = recoveredBPM
     }
 }

@@ -45,6 +45,15 @@ public struct RestTimer: Sendable, Equatable {
     public var deadlineBoottime: USec
     /// Which rule chose this rest when a set started it; "" for a timer started by Start.
     public var restSource: String
+    /// How this run may end on recovery (heart-rate-guided rest); nil for a plain timed rest.
+    /// Not stored: a restarted restd resumes the rest as a plain timed rest to its maximum.
+    public var recovery: RecoveryRule?
+    /// Why the run ended, once expired; while running, `.sensorLost` once recovery gave up on a
+    /// lost strap (the rest then runs to its planned maximum, and says so); nil otherwise.
+    public var endReason: EndReason?
+    /// The smoothed heart rate (whole bpm) when the rest ended as recovered; nil otherwise.
+    /// Not stored, like `recovery`.
+    public var recoveredBPM: Int?
 
     /// Creates a timer from all of its fields.
     public init(
@@ -63,7 +72,10 @@ public struct RestTimer: Sendable, Equatable {
         deadlineBoottime: USec,
         warnUSec: USec = 0,
         warned: Bool = false,
-        restSource: String = ""
+        restSource: String = "",
+        recovery: RecoveryRule? = nil,
+        endReason: EndReason? = nil,
+        recoveredBPM: Int? = nil
     ) {
         self.id = id
         self.label = label
@@ -81,10 +93,14 @@ public struct RestTimer: Sendable, Equatable {
         self.warnUSec = warnUSec
         self.warned = warned
         self.restSource = restSource
+        self.recovery = recovery
+        self.endReason = endReason
+        self.recoveredBPM = recoveredBPM
     }
 
     /// The options this timer was started with.
     public var options: TimerOptions {
-        TimerOptions(label: label, next: next, notify: notify, warnUSec: warnUSec, restSource: restSource)
+        TimerOptions(
+            label: label, next: next, notify: notify, warnUSec: warnUSec, restSource: restSource, recovery: recovery)
     }
 }

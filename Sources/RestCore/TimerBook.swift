@@ -70,7 +70,7 @@ public struct TimerBook: Sendable, Equatable {
             id: id, label: options.label, next: options.next, notify: options.notify,
             baseDurationUSec: durationUSec, state: .running, durationUSec: 0, startedAtUSec: 0,
             endsAtUSec: 0, remainingUSec: 0, expiredAtUSec: 0, updatedAtUSec: 0, deadlineBoottime: 0,
-            warnUSec: options.warnUSec, restSource: options.restSource)
+            warnUSec: options.warnUSec, restSource: options.restSource, recovery: options.recovery)
         fresh = Self.freshRun(of: fresh, durationUSec: durationUSec, now: now)
         guard let old else { return [.added(fresh)] }
         return Self.change(from: old, to: fresh)
@@ -94,6 +94,9 @@ public struct TimerBook: Sendable, Equatable {
             }
             var paused = timer
             paused.state = .paused
+            // A pause breaks the heart-rate series: the rest goes on as a plain timed rest.
+            paused.recovery = nil
+            paused.endReason = nil
             paused.remainingUSec = left
             paused.endsAtUSec = 0
             paused.deadlineBoottime = 0
@@ -167,12 +170,39 @@ public struct TimerBook: Sendable, Equatable {
         guard timer.state != .expired else { return [] }
         var skipped = timer
         skipped.state = .expired
+        skipped.endReason = .user
+        skipped.recoveredBPM = nil
         skipped.expiredAtUSec = now.realtime
         skipped.remainingUSec = 0
         skipped.endsAtUSec = 0
         skipped.deadlineBoottime = 0
         skipped.updatedAtUSec = now.realtime
         return Self.change(from: timer, to: skipped)
+    }
+
+    // MARK: - Recovery
+
+    /// Plans ending a running rest that may end on recovery because the heart rate recovered
+    /// (`RecoveryTracker` said so): it expires now, as at its deadline ("Rest over"), with
+    /// `.recovered` and the heart rate then. Anything else changes nothing: the rest was paused,
+    /// ended or replaced in the meantime.
+    public func endRecovered(_ id: TimerID, heartRateBPM: Int?, now: Instant) -> [TimerEvent] {
+        guard let timer = timers[id], timer.state == .running, timer.recovery != nil else { return [] }
+        var ending = timer
+        ending.endReason = .recovered
+        ending.recoveredBPM = heartRateBPM
+        return Self.expiry(of: ending, from: timer, deadlineUSec: now.realtime, now: now)
+    }
+
+    /// Plans marking a running rest whose strap was lost: recovery can no longer end it, it runs
+    /// to its planned maximum and ends as `.sensorLost`. Changes nothing for any other timer.
+    public func recoveryLost(_ id: TimerID) -> [TimerEvent] {
+        guard let timer = timers[id], timer.state == .running, timer.recovery != nil, timer.endReason == nil else {
+            return []
+        }
+        var lost = timer
+        lost.endReason = .sensorLost
+        return Self.change(from: timer, to: lost)
     }
 
     // MARK: - Time passing
@@ -297,6 +327,7 @@ public struct TimerBook: Sendable, Equatable {
         updated.updatedAtUSec = now.realtime
         let newLeft = left.addingSaturated(signed: deltaUSec)
         if newLeft == 0 {
+            updated.endReason = .user
             return Self.expiry(of: updated, from: timer, deadlineUSec: now.realtime, now: now)
         }
         guard newLeft <= limits.maxDurationUSec else {
@@ -311,6 +342,8 @@ public struct TimerBook: Sendable, Equatable {
                     + "at most \(DurationText.describe(limits.maxDurationUSec)); \(advice)")
         }
         updated.remainingUSec = newLeft
+        // The planned maximum follows the timer (the tracker's rule follows `durationUSec`).
+        updated.recovery = timer.recovery?.replanned(updated.durationUSec)
         updated.warned = Self.isWithinWarning(left: newLeft, warnUSec: timer.warnUSec)
         if timer.state == .running {
             updated.endsAtUSec = now.realtime.addingSaturated(newLeft)
@@ -348,6 +381,9 @@ public struct TimerBook: Sendable, Equatable {
         run.remainingUSec = durationUSec
         run.expiredAtUSec = 0
         run.updatedAtUSec = now.realtime
+        run.recovery = timer.recovery?.replanned(durationUSec)
+        run.endReason = nil
+        run.recoveredBPM = nil
         // A run no longer than the pre-alert time (+30 s with a 1 min pre-alert) gets none.
         run.warned = isWithinWarning(left: durationUSec, warnUSec: timer.warnUSec)
         return run
@@ -385,6 +421,9 @@ public struct TimerBook: Sendable, Equatable {
     ) -> [TimerEvent] {
         var expired = updated
         expired.state = .expired
+        // A rest that lost its strap says so at its planned end; one shortened to zero by hand
+        // comes with `.user` set.
+        expired.endReason = updated.endReason ?? .planned
         expired.expiredAtUSec = deadlineUSec
         expired.remainingUSec = 0
         expired.endsAtUSec = 0

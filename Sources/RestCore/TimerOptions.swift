@@ -11,15 +11,21 @@ public struct TimerOptions: Sendable, Equatable {
     /// Which rule chose this rest when a set started it (`RestChoice.sourceText`); "" for a
     /// timer started by Start. Set by restd, never by a caller.
     public var restSource: String
+    /// How the rest may end on recovery; nil for a plain timed rest. Its planned maximum is
+    /// the duration the timer starts with (`TimerBook.start` sets it).
+    public var recovery: RecoveryRule?
 
     /// Creates options; by default no texts, a notification on expiry and no pre-alert.
-    public init(label: String = "", next: String = "", notify: Bool = true, warnUSec: USec = 0, restSource: String = "")
-    {
+    public init(
+        label: String = "", next: String = "", notify: Bool = true, warnUSec: USec = 0, restSource: String = "",
+        recovery: RecoveryRule? = nil
+    ) {
         self.label = label
         self.next = next
         self.notify = notify
         self.warnUSec = warnUSec
         self.restSource = restSource
+        self.recovery = recovery
     }
 
     /// Checks a caller-supplied text: at most `limits.maxTextBytes` UTF-8 bytes and no

@@ -24,6 +24,8 @@ public final class Daemon {
     private let live: LiveService
     /// Heart rate from a Bluetooth strap through BlueZ (Bluetooth/): one more live producer.
     private let strap: HeartRateFollower
+    /// Rests that may end on recovery, fed by the strap (Recovery/).
+    private let recovery: RecoveryService
     private let notifier: Notifier
     /// The followed timer as an MPRIS media player (`[mpris]`, off by default).
     private let mediaPlayer: MediaPlayerService
@@ -75,9 +77,15 @@ public final class Daemon {
             loop: loop, signals: signals, clock: clock,
             limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
         strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
-        strap.onReading = { [unowned live, unowned service] reading in
+        recovery = try RecoveryService(service: service, loop: loop, clock: clock, logger: logger)
+        service.beforeDue = { [unowned recovery] now in
+            recovery.evaluate(now: now)
+            recovery.noteMetrics(now: now)
+        }
+        strap.onReading = { [unowned live, unowned service, unowned recovery] reading, now in
             live.applyStrapReading(reading.liveFields)
             service.noteRRIntervals(reading.measurement.rrIntervalsMilliseconds)
+            recovery.sampleArrived(reading.measurement, atBoottimeUSec: now.boottime)
         }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
         mediaPlayer = try MediaPlayerService(
@@ -107,6 +115,9 @@ public final class Daemon {
             { [unowned status] change in if !change.events.isEmpty { status.refresh() } },
             { [unowned mediaPlayer] change in
                 if !change.events.isEmpty { mediaPlayer.timersChanged(change.events) }
+            },
+            { [unowned recovery] change in
+                if !change.events.isEmpty { recovery.timersChanged(change.events) }
             },
             { [unowned live] change in
                 if let workout = change.workout {

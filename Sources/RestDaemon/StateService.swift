@@ -57,6 +57,10 @@ final class StateService {
 
     /// Told, in order, of every change once it is carried out. Set once, by the daemon.
     var observers: [(Committed) -> Void] = []
+    /// Runs at `now` before anything due is planned (`runDue`): recovery settles its rests first,
+    /// so that a rest whose strap was lost ends as `sensor_lost` rather than `planned`. Set once,
+    /// by the daemon.
+    var beforeDue: (Instant) -> Void = { _ in }
     /// The summary of the last workout that ended (Workout.Summary), read at start-up.
     private(set) var lastWorkoutSummary: WorkoutSummary?
     /// What start-up recovery found, told to the observers once restd serves (`announceRecovered`).
@@ -221,6 +225,12 @@ final class StateService {
         training.noteRRIntervals(milliseconds)
     }
 
+    /// How heart rate recovered during the open rest on timer `id`: kept with the rest in
+    /// progress, stored when it is next written.
+    func noteRecovery(_ metrics: RecoveryMetrics, timer id: TimerID) {
+        training.noteRecovery(metrics, timer: id)
+    }
+
     /// The store, for the history's queries (read-only use).
     var historyStore: StateStore { store }
 
@@ -229,7 +239,21 @@ final class StateService {
     /// Expires due timers, sends due pre-alerts and removes old timers; runs when the timer fires.
     func runDue(now: Instant? = nil) {
         let now = now ?? clock.now()
+        beforeDue(now)
         commitHousekeeping(book.due(now: now), now: now)
+    }
+
+    /// Ends a rest that may end on recovery because the heart rate recovered: as an expiry
+    /// ("Rest over", Expired), with `recovered` and the heart rate then. Nothing when the rest
+    /// is no longer running.
+    func endRecovered(_ id: TimerID, heartRateBPM: Int?, now: Instant) {
+        commitHousekeeping(book.endRecovered(id, heartRateBPM: heartRateBPM, now: now), now: now)
+    }
+
+    /// Marks a rest whose strap was lost: it runs to its planned maximum and ends as
+    /// `sensor_lost` (its EndReason says so from now).
+    func recoveryLost(_ id: TimerID, now: Instant) {
+        commitHousekeeping(book.recoveryLost(id), now: now)
     }
 
     /// Re-publishes wall-clock instants after the wall clock was set.

@@ -34,9 +34,38 @@ public struct Alert: Equatable, Sendable {
     public var next: String
     /// The live activity's sets done of sets planned when the alert came ("3/15 sets").
     public var progress: LiveProgress?
+    /// How a rest that may end on recovery ended, for "Rest over"; nil for a plain timed rest.
+    public var recovery: RecoveryEnding?
+
+    /// How a rest that may end on recovery ended: "Recovered in 1:12 — ♥118", or that the strap
+    /// was lost and it ran in full.
+    public struct RecoveryEnding: Equatable, Sendable {
+        public var reason: EndReason
+        /// From the rest's start to its end.
+        public var afterUSec: USec
+        /// The heart rate when it recovered.
+        public var heartRateBPM: Int?
+
+        public init(reason: EndReason, afterUSec: USec, heartRateBPM: Int? = nil) {
+            self.reason = reason
+            self.afterUSec = afterUSec
+            self.heartRateBPM = heartRateBPM
+        }
+
+        /// What an expired timer says of it: only a rest that ended as recovered or lost its
+        /// strap has something to say.
+        public init?(of timer: RestTimer) {
+            guard timer.state == .expired, let reason = timer.endReason, reason == .recovered || reason == .sensorLost
+            else { return nil }
+            self.init(
+                reason: reason, afterUSec: timer.expiredAtUSec.subtractingSaturated(timer.startedAtUSec),
+                heartRateBPM: timer.recoveredBPM)
+        }
+    }
 
     public init(_ kind: Kind, timer: RestTimer, progress: LiveProgress? = nil) {
         self.init(kind, timerID: timer.id, label: timer.label, next: timer.next, progress: progress)
+        if case .expired = kind { recovery = RecoveryEnding(of: timer) }
     }
 
     public init(

@@ -14,6 +14,11 @@ public struct Messages: Sendable {
     public let timeLeft: @Sendable (String) -> String
     /// How long ago a rest ended that is announced late, given the time: "ended 3 min ago".
     public let endedAgo: @Sendable (String) -> String
+    /// A rest that ended on recovery, given the time it took ("1:12") and the heart rate then,
+    /// if known: "Recovered in 1:12 — ♥118".
+    public let recoveredIn: @Sendable (_ time: String, _ bpm: Int?) -> String
+    /// A rest whose strap was lost: it ran to its planned maximum.
+    public let heartRateLost: String
     /// The summary when a workout is over.
     public let workoutDone: String
     /// Sets done of sets planned, in the body of "Workout done": "12/15 sets".
@@ -48,6 +53,8 @@ public struct Messages: Sendable {
         next: { "Next: \($0)" },
         timeLeft: { "\($0) left" },
         endedAgo: { "ended \($0) ago" },
+        recoveredIn: { time, bpm in "Recovered in \(time)" + (bpm.map { " — ♥\($0)" } ?? "") },
+        heartRateLost: "heart rate lost: full rest",
         workoutDone: "Workout done",
         setsDone: { "\($0)/\($1) sets" },
         restTaken: { "rest \($0)" },
@@ -66,6 +73,8 @@ public struct Messages: Sendable {
         next: { "Weiter mit: \($0)" },
         timeLeft: { "Noch \($0)" },
         endedAgo: { "vor \($0) beendet" },
+        recoveredIn: { time, bpm in "Erholt in \(time)" + (bpm.map { " — ♥\($0)" } ?? "") },
+        heartRateLost: "Puls verloren: volle Pause",
         workoutDone: "Training beendet",
         setsDone: { "\($0)/\($1) Sätze" },
         restTaken: { "Pause \($0)" },
@@ -114,6 +123,15 @@ public struct Messages: Sendable {
         if minutes > 0 { parts.append("\(minutes) \(units.minutes)") }
         if rest > 0 || parts.isEmpty { parts.append("\(rest) \(units.seconds)") }
         return parts.joined(separator: " ")
+    }
+
+    /// A time as a clock shows it, whole seconds rounded down: "0:42", "1:12", "1:05:00".
+    public func clock(seconds: UInt64) -> String {
+        func twoDigits(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let hours = seconds / 3600
+        let minutes = seconds / 60 % 60
+        let rest = seconds % 60
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"
     }
 
     /// Whole seconds under a minute, else whole minutes (rounded down) and hours: for times that

@@ -141,9 +141,10 @@ public enum NotificationContent {
     }
 
     /// The body as plain text: what the rest was for (the label, else the timer's id unless it is
-    /// "default"), how long ago it ended when that is news, the next exercise, and the sets done
-    /// of sets planned, joined by " · ". "Squat · Next: Bench press", "Squat · ended 3 min ago ·
-    /// Next: Bench press", "Squat · Next: Squat 4/5 · 3/15 sets". For a workout,
+    /// "default"), how a rest that may end on recovery ended, how long ago it ended when that is
+    /// news, the next exercise, and the sets done of sets planned, joined by " · ". "Squat · Next:
+    /// Bench press", "Squat · Recovered in 1:12 — ♥118 · Next: Bench press", "Squat · ended 3 min
+    /// ago · Next: Bench press", "Squat · Next: Squat 4/5 · 3/15 sets". For a workout,
     /// its summary: "Push day · 15/15 sets · 52 min · 4250 kg · rest 21 min".
     public static func body(of alert: Alert, messages: Messages, now: USec) -> String {
         if case .workoutDone(let summary) = alert.kind { return body(of: summary, messages: messages) }
@@ -152,6 +153,13 @@ public enum NotificationContent {
             parts.append(alert.label)
         } else if case .timer(let id) = alert.subject, id != .default {
             parts.append(id.rawValue)
+        }
+        if let recovery = alert.recovery {
+            parts.append(
+                recovery.reason == .recovered
+                    ? messages.recoveredIn(
+                        messages.clock(seconds: recovery.afterUSec / 1_000_000), recovery.heartRateBPM)
+                    : messages.heartRateLost)
         }
         if case .expired(let deadline) = alert.kind,
             let late = lateNote(deadlineUSec: deadline, now: now, messages: messages)

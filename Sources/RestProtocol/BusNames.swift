@@ -113,6 +113,13 @@ public enum TimerProperty {
     public static let warnUSec = "WarnUSec"
     /// Which rule chose this rest when CompleteSet started it (`last_used`, …); "" otherwise.
     public static let restSource = "RestSource"
+    /// Whether this rest may end on recovery (heart-rate-guided).
+    public static let untilRecovered = "UntilRecovered"
+    /// Why the rest ended (`recovered`, `planned`, `user`, `sensor_lost`); while a rest that may
+    /// end on recovery runs, `sensor_lost` once its strap was lost; "" otherwise.
+    public static let endReason = "EndReason"
+    /// The smoothed heart rate when the rest ended as recovered, whole bpm; 0 otherwise.
+    public static let recoveredBPM = "RecoveredBPM"
 }
 
 /// Property names of io.restd.Rest1.Live.
@@ -258,8 +265,10 @@ public enum SetOption {
     public static let failed = "failed"
     /// t: the rest, chosen by hand (1 s to 24 h).
     public static let restUSec = "rest_usec"
+    /// b: the rest may end on recovery (true) or not (false), whatever config.toml says.
+    public static let untilRecovered = "until_recovered"
 
-    public static let all = [reps, weightKg, failed, restUSec]
+    public static let all = [reps, weightKg, failed, restUSec, untilRecovered]
 }
 
 /// Keys of the entries io.restd.Rest1.History returns (`aa{sv}`) and of SetRecorded.
@@ -285,6 +294,25 @@ public enum HistoryKey {
     public static let endedAtUSec = "ended_at_usec"
     public static let takenUSec = "taken_usec"
     public static let rrMS = "rr_ms"
+    // A rest's recovery (a rest that may end on recovery, with a strap): each left out when
+    // the data do not say (`RecoveryMetrics`).
+    /// d: bpm at the set's end, at the peak, 30/60/120 s into the rest, the lowest.
+    public static let hrSetEnd = "hr_set_end"
+    public static let hrPeak = "hr_peak"
+    public static let hr30s = "hr_30s"
+    public static let hr60s = "hr_60s"
+    public static let hr120s = "hr_120s"
+    public static let hrMin = "hr_min"
+    /// d: the peak minus the heart rate 60 s after it, bpm.
+    public static let hrr60 = "hrr60"
+    /// t: from the rest's start until smoothed heart rate first reached the target.
+    public static let timeToTargetUSec = "time_to_target_usec"
+    /// d: the share (0–1) of the rest with a known heart rate.
+    public static let hrCoverage = "hr_coverage"
+    /// d: RMSSD in ms; u: the accepted beats in its window; d: the share of its beats rejected.
+    public static let rmssdMS = "rmssd_ms"
+    public static let rmssdBeats = "rmssd_beats"
+    public static let rmssdRejected = "rmssd_rejected"
     // An exercise (Exercises).
     public static let name = "name"
     public static let lastRestUSec = "last_rest_usec"
@@ -299,6 +327,13 @@ public enum HistoryKey {
     public static let medianTakenUSec = "median_taken_usec"
     public static let medianOverrunUSec = "median_overrun_usec"
     public static let skipped = "skipped"
+    /// u: rests followed for recovery; t: the median time to the target over those that got there.
+    public static let recoveryRests = "recovery_rests"
+    public static let medianTimeToTargetUSec = "median_time_to_target_usec"
+    /// aa{sv}: HRR60 by local week, oldest first, each `week_start_usec` t, `median_hrr60` d, `rests` u.
+    public static let hrr60Weeks = "hrr60_weeks"
+    public static let weekStartUSec = "week_start_usec"
+    public static let medianHRR60 = "median_hrr60"
     /// The outcome of a rest still in progress.
     public static let openOutcome = "open"
 }

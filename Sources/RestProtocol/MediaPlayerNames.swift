@@ -62,4 +62,7 @@ public enum MediaPlayerMetadataKey {
     public static let album = "xesam:album"
     /// as: the live activity's heart rate and progress, at most once every 5 s.
     public static let comment = "xesam:comment"
+    /// s: why the rest ended, or will (the Timer's EndReason: `recovered`, `planned`, `user`,
+    /// `sensor_lost`); absent while that is not known. restd's own key, as MPRIS allows.
+    public static let endReason = "restd:endReason"
 }

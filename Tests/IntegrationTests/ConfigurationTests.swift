@@ -79,7 +79,8 @@ struct ConfigurationTests {
                 \(broken.file):4: unknown key "live.mystery"; the keys are default_duration, max_timers, expired_retention, \
                 live.broadcast_rate, live.heart_rate_staleness, heart_rate.bluetooth, notifications.urgency, \
                 notifications.actions, notifications.sound_command, mpris.enabled, mpris.timer, rest.failed_extra, \
-                history.keep_days, workout.abandon_after, categories, exercises
+                history.keep_days, workout.abandon_after, recovery.until_recovered, recovery.target, recovery.min, \
+                recovery.hold, recovery.hr_max, recovery.resting_hr, categories, exercises
 
                 """, "\(bad)")
 
@@ -93,7 +94,7 @@ struct ConfigurationTests {
             refused.stderr == """
                 \(training.file):2: exercises."Bench Press".rest: 0 s is out of range 1 s…24 h
                 \(training.file):3: exercises."Bench Press".reps: unknown key; an exercise has rest, failed_rest, \
-                category, sets
+                category, sets, until_recovered, recovery_target, recovery_min, recovery_hold
                 \(training.file):4: exercises."Bench Press".category: "compund" is not in [categories] ("compound")
 
                 """, "\(refused)")

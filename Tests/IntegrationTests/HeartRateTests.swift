@@ -47,11 +47,12 @@ struct HeartRateTests {
             if startRestd { try self.startRestd() }
         }
 
-        func startRestd() throws {
+        /// - environment: more of restd's environment (a locale, say).
+        func startRestd(environment: [String: String] = [:]) throws {
             restd = try RestdProcess.start(
                 bus: session, stateHome: state.path, configHome: configHome.path,
                 arguments: ["--verbose"],
-                environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+                environment: environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": system.address]) { $1 })
         }
 
         /// How many StartNotify calls the strap's characteristic got so far.

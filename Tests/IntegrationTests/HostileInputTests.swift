@@ -157,6 +157,9 @@ struct HostileInputTests {
                 "CompleteSet", [existing, .string("Squat"), options(["rest_usec": .uint64(.max)])], "rest 2^64−1 µs"),
             manager(
                 "CompleteSet", [existing, .string("Squat"), options(["failed": .int32(1)])], "failed of the wrong type"),
+            manager(
+                "CompleteSet", [existing, .string("Squat"), options(["until_recovered": .string("yes")])],
+                "until_recovered of the wrong type"),
             manager("Skip", [.int32(1)], "id of the wrong type"),
             manager("Skip", [.string("nope")], "no such timer", expect: [RestErrorName.noSuchTimer]),
             history("Sets", [.uint64(0), .uint64(0), .uint32(100_001)], "limit over 100,000", expect: [limitExceeded]),

@@ -148,6 +148,6 @@ struct JSONOutputTests {
     /// The keys of the first object of a JSON array, in the order written.
     static func keys(_ json: String) -> [String] {
         guard let end = json.firstIndex(of: "}") else { return [] }
-        return json[..<end].matches(of: /"([a-z_]+)":/).map { String($0.output.1) }
+        return json[..<end].matches(of: /"([a-z0-9_]+)":/).map { String($0.output.1) }
     }
 }

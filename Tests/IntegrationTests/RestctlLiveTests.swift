@@ -314,7 +314,9 @@ struct RestctlLiveTests {
             $0.hasPrefix(#"{"timer":{"id":"default","state":"running","label":"Lunge","#)
         }
         #expect(
-            line.hasSuffix(#""expired_at":null,"rest_source":null},"live":{"heart_rate":120,"workout":"Legs"}}"#),
+            line.hasSuffix(
+                #""expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null},"live":{"heart_rate":120,"workout":"Legs"}}"#
+            ),
             "\(line)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         let timer = try #require(object["timer"] as? [String: Any])

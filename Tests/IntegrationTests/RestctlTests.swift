@@ -34,7 +34,8 @@ struct RestctlTests {
                 #"\{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
                     + #""duration_usec":90000000,"warn_usec":0,"remaining_usec":\d+,"started_at":"# + iso
                     + #","ends_at":"# + iso
-                    + #","expired_at":null,"rest_source":null\}\n"#), "\(json)")
+                    + #","expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null\}\n"#
+            ), "\(json)")
         let object = try #require(jsonObject(json.stdout), "\(json)")
         let remaining = try #require(object["remaining_usec"] as? Int)
         #expect(remaining > 60_000_000 && remaining <= 90_000_000, "\(json)")
@@ -83,7 +84,10 @@ struct RestctlTests {
         let frozen = daemon.run("status", "--json")
         #expect(frozen.stdout == daemon.run("status", "--json").stdout)
         #expect(frozen.stdout.contains(#","remaining_usec":\#(left),"#), "\(frozen)")
-        #expect(frozen.stdout.hasSuffix(#","ends_at":null,"expired_at":null,"rest_source":null}"# + "\n"), "\(frozen)")
+        #expect(
+            frozen.stdout.hasSuffix(
+                #","ends_at":null,"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null}"#
+                    + "\n"), "\(frozen)")
 
         let add = daemon.run("add", "30")
         #expect(add.status == 0 && add.stderr.isEmpty, "\(add)")
@@ -200,7 +204,7 @@ struct RestctlTests {
         let daemon = try RunningDaemon()
         let object =
             #"\{"id":"default","state":"(running|paused)","label":"Squat","next":null,"notify":true,"duration_usec":\d+,"#
-            + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null,"rest_source":null\}\n"#
+            + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null\}\n"#
         for args in [
             ["start", "90", "--label", "Squat", "--json"], ["pause", "--json"], ["add", "30", "--json"],
             ["sub", "10", "--json"], ["resume", "--json"], ["toggle", "--json"], ["restart", "--json"],

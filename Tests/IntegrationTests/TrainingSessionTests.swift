@@ -74,7 +74,7 @@ struct TrainingSessionTests {
         #expect(
             gym.set("--exercise", "Bench press", "--reps", "8", "--weight", "60")
                 .contains(#""label":"Bench press","next":null,"notify":true,"duration_usec":90000000"#))
-        #expect(restctl(gym.bus, "status", "--json").stdout.contains(#""rest_source":"default"}"#))
+        #expect(restctl(gym.bus, "status", "--json").stdout.contains(#""rest_source":"default","#))
         #expect(restctl(gym.bus, "add", "15").succeeded)
         // No --exercise: the previous set's; the rest last used for it is 90 s + 15 s.
         let lastUsed = gym.set("--reps", "8")

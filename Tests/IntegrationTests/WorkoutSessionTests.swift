@@ -285,7 +285,8 @@ struct WorkoutNotificationTests {
         #expect(
             result.stderr == """
                 restctl: \(file):4: unknown key "rset" in [[exercise]]; did you mean "rest"? the keys are name, \
-                superset, sets, reps, weight, rest, failed_rest
+                superset, sets, reps, weight, rest, failed_rest, until_recovered, recovery_target, recovery_min, \
+                recovery_hold
                 restctl: \(file):7: sets must be a whole number from 1 to 100, found 0
 
                 """, "\(result)")

@@ -1,4 +1,5 @@
 import RestClient
+import RestCore
 import Testing
 
 @Suite struct DisplayWidthTests {
@@ -53,6 +54,76 @@ import Testing
         }
         #expect(Set(starts).count == 1, "\(lines)")
     }
+}
+
+@Suite struct HistoryRecoveryFormatTests {
+    static let recovered = HistorySet(
+        id: 7, timer: "default", atUSec: 1_795_295_400_000_000, exercise: "Squat", reps: 5, weightKg: 100,
+        rest: .init(
+            plannedUSec: 180_000_000, outcome: "completed", takenUSec: 72_000_000, endedAtUSec: 1_795_295_472_000_000,
+            recovery: RecoveryMetrics(
+                setEndBPM: 158.46, peakBPM: 162, peakAfterUSec: 4_000_000, bpmAfter30s: 140.25, bpmAfter60s: 128,
+                hrr60BPM: 31.04, timeToTargetUSec: 62_000_000, minimumBPM: 117, coverage: 0.9834,
+                rmssdBeats: 41, rmssdRejectedShare: 0.024)))
+
+    @Test("the line says what is known of the recovery, nothing of what is not")
+    func line() {
+        #expect(
+            HistoryFormat.lines([Self.recovered])[0].hasSuffix(
+                "rest 1:12 of 3:00 (-1:48), peak ♥162 · HRR60 31 · to target 1:02"))
+    }
+
+    @Test("JSON and CSV carry every metric under its rest_ key, null (an empty cell) when unknown")
+    func jsonAndCSV() {
+        let json = HistoryFormat.json([Self.recovered])
+        #expect(
+            json.contains(
+                #""rest_time_to_target_usec":62000000,"rest_hr_set_end":158.5,"rest_hr_peak":162,"rest_hr_30s":140.3,"#
+                    + #""rest_hr_60s":128,"rest_hr_120s":null,"rest_hrr60":31,"rest_hr_min":117,"rest_hr_coverage":0.983,"#
+                    + #""rest_rmssd_ms":null,"rest_rmssd_beats":41,"rest_rmssd_rejected":0.024}"#), "\(json)")
+        let header = HistoryFormat.csvHeader.split(separator: ",", omittingEmptySubsequences: false)
+        let row = HistoryFormat.csvRow(Self.recovered).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(header.count == row.count)
+        #expect(header.suffix(12).joined(separator: ",") == RecoveryFieldsHeader.expected)
+        #expect(row.suffix(12).joined(separator: ",") == "62.000,158.5,162,140.3,128,,31,117,0.983,,41,0.024")
+        // A rest not followed for recovery: every cell empty, every key null.
+        let plain = HistoryLineTests.set("Squat", taken: 90_000_000, planned: 90_000_000)
+        #expect(HistoryFormat.csvRow(plain).hasSuffix(String(repeating: ",", count: 12)))
+        #expect(HistoryFormat.json([plain]).contains(#""rest_hrr60":null"#))
+    }
+}
+
+@Suite struct StatsRecoveryFormatTests {
+    static let week = LocalCalendar.startOfWeek(containing: 1_795_295_400_000_000)
+
+    @Test("recovery columns appear once a rest was followed: count, median to target, HRR60 by week")
+    func columns() throws {
+        let plain = ExerciseStatsSnapshot(exercise: "Bench press", sets: 2, rests: 1, medianPlannedUSec: 120_000_000)
+        #expect(StatsFormat.lines([plain])[0] == "exercise     sets  rests  planned  taken  overrun  skipped")
+        let squat = ExerciseStatsSnapshot(
+            exercise: "Squat", sets: 3, rests: 3, medianPlannedUSec: 180_000_000, recoveryRests: 2,
+            medianTimeToTargetUSec: 62_000_000,
+            hrr60Weeks: [.init(weekStartUSec: Self.week, medianBPM: 30.56, rests: 2)])
+        let lines = StatsFormat.lines([plain, squat])
+        let monday = try #require(LocalCalendar.parts(of: Self.week)?.dateText.dropFirst(5))
+        #expect(lines[0].hasSuffix("skipped  followed  to target  HRR60 by week"), "\(lines)")
+        #expect(lines[1].hasSuffix("0         0          -  -"), "\(lines)")
+        #expect(lines[2].hasSuffix("0         2       1:02  \(monday) 31"), "\(lines)")
+        let json = StatsFormat.json([squat])
+        #expect(
+            json.contains(
+                #""recovery_rests":2,"median_time_to_target_usec":62000000,"hrr60_weeks":[{"week_start_at":""#
+                    + TimeFormat.iso8601(usec: Self.week) + #"","median_hrr60":30.6,"rests":2}]}"#), "\(json)")
+        #expect(
+            StatsFormat.json([plain]).contains(
+                #""recovery_rests":0,"median_time_to_target_usec":null,"hrr60_weeks":[]"#))
+    }
+}
+
+enum RecoveryFieldsHeader {
+    static let expected =
+        "rest_time_to_target_s,rest_hr_set_end,rest_hr_peak,rest_hr_30s,rest_hr_60s,rest_hr_120s,rest_hrr60,"
+        + "rest_hr_min,rest_hr_coverage,rest_rmssd_ms,rest_rmssd_beats,rest_rmssd_rejected"
 }
 
 @Suite struct ExerciseNamesTests {

@@ -26,6 +26,26 @@ struct TimerLineTests {
         )
     }
 
+    @Test("a rest that may end on recovery says how it stands")
+    func recovery() {
+        let now = t0 + 7 * second
+        #expect(
+            TimerLine.format(runningTimer(next: "", untilRecovered: true), now: now)
+                == "default  running  1:23  until recovered  Squat")
+        #expect(
+            TimerLine.format(runningTimer(next: "", untilRecovered: true, endReason: "sensor_lost"), now: now)
+                == "default  running  1:23  heart rate lost: full rest  Squat")
+        let recovered = TimerSnapshot(
+            id: "default", label: "Squat", state: "expired", durationUSec: 90 * second, startedAtUSec: t0,
+            expiredAtUSec: t0 + 72 * second, untilRecovered: true, endReason: "recovered", recoveredBPM: 118)
+        #expect(
+            TimerLine.format(recovered, now: t0 + 75 * second)
+                == "default  expired  0:00 (+0:03)  recovered in 1:12 ♥118  Squat")
+        #expect(
+            TimerJSON.object(recovered, now: t0 + 75 * second).hasSuffix(
+                #""rest_source":null,"until_recovered":true,"end_reason":"recovered","recovered_bpm":118}"#))
+    }
+
     @Test("a paused timer shows its frozen time, whatever the clock says")
     func paused() {
         for now in [t0, t0 + 3_600 * second] {

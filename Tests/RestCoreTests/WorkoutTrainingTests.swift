@@ -29,6 +29,30 @@ import Testing
         return session
     }
 
+    @Test("a plan's recovery keys: its [[exercise]]'s over the plan's, over the configuration; the set's own flag wins")
+    func planRecovery() throws {
+        var recoveringPlan = plan
+        recoveringPlan.recovery = RecoverySettings(untilRecovered: true, target: .drop(25))
+        recoveringPlan.blocks[1].recovery = RecoverySettings(untilRecovered: false)
+        var settings = TrainingSettings()
+        settings.exercises["squat"] = .init(recovery: RecoverySettings(target: .bpm(110), holdUSec: 4 * second))
+        var session = Session(settings)
+        let now = session.clock.now().realtime
+        try session.workout { [recoveringPlan] book throws(TimerError) in
+            try book.planWorkoutStart(recoveringPlan, text: "", source: "push.toml", now: now)
+        }
+        _ = try session.set(reps: nil, weightKg: nil, failed: false)
+        let squat = try #require(session.timers.timer(tid("default"))?.recovery)
+        #expect(squat.target == .drop(bpm: 25) && squat.holdUSec == 4 * second && squat.plannedUSec == 180 * second)
+        try session.run(.completeSet(tid("default"), SetInput(untilRecovered: false)))
+        #expect(session.timers.timer(tid("default"))?.recovery == nil)
+        // The superset says no; its rounds rest as timed rests.
+        _ = try session.set(reps: nil, weightKg: nil, failed: false)
+        _ = try session.set(reps: nil, weightKg: nil, failed: false)
+        #expect(session.timers.timer(tid("default"))?.label == "Triceps pushdown")
+        #expect(session.timers.timer(tid("default"))?.recovery == nil)
+    }
+
     @Test func aSetWithNoExerciseFollowsThePlanToTheEndAndSumsItUp() throws {
         var session = try started()
         var seen: [String] = []

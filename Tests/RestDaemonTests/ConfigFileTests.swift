@@ -350,6 +350,44 @@ struct ConfigFileTests {
         #expect(try parse(text) == config, "\(text)")
     }
 
+    @Test("the recovery keys: [recovery] and an exercise's own, a share target told when HRmax is missing")
+    func recoveryKeys() throws {
+        let config = try parse(
+            """
+            [recovery]
+            until_recovered = true
+            target = "-25bpm"
+            min = "45s"
+            hold = "5s"
+            hr_max = 190
+            resting_hr = 55
+            [exercises."Squat"]
+            recovery_target = "60 % reserve"
+            recovery_hold = 3
+            until_recovered = false
+            """)
+        #expect(
+            config.training.recovery
+                == RecoverySettings(
+                    untilRecovered: true, target: .drop(25), minimumUSec: 45_000_000, holdUSec: 5_000_000))
+        #expect(config.training.maxHeartRate == 190 && config.training.restingHeartRate == 55)
+        #expect(
+            config.training.exercises["squat"]?.recovery
+                == RecoverySettings(untilRecovered: false, target: .shareOfReserve(0.6), holdUSec: 3_000_000))
+        #expect(
+            problems("[recovery]\ntarget = \"60%max\"\nhold = \"0s\"\n[exercises.Curl]\nrecovery_target = \"70bpm\"")
+                == [
+                    "config.toml:2: recovery.target: the recovery target 60%max needs your HRmax: set hr_max in "
+                        + "[recovery] of config.toml",
+                    "config.toml:3: recovery.hold: 0 s is out of range 1 s…5 min",
+                ])
+        #expect(
+            problems("[exercises.Curl]\nrecovery_target = \"fast\"") == [
+                "config.toml:2: exercises.\"Curl\".recovery_target: recovery target \"fast\" is not one of "
+                    + "\"120bpm\", \"60%max\", \"60%reserve\" or \"-30bpm\""
+            ])
+    }
+
     @Test("the training keys: exercises by name (without regard to case), categories, failed_extra, keep_days")
     func trainingKeys() throws {
         let config = try parse(
@@ -394,7 +432,8 @@ struct ConfigFileTests {
             ),
             (
                 "[exercises.\"Squat\"]\nreps = 5",
-                "config.toml:2: exercises.\"Squat\".reps: unknown key; an exercise has rest, failed_rest, category, sets"
+                "config.toml:2: exercises.\"Squat\".reps: unknown key; an exercise has rest, failed_rest, category, sets, "
+                    + "until_recovered, recovery_target, recovery_min, recovery_hold"
             ),
             (
                 "[exercises.\"Squat\"]\n[exercises.\"squat\"]",
@@ -440,7 +479,7 @@ struct ConfigFileTests {
                     + "(\"compound\", \"isolation\")",
                 "config.toml:7: exercises.\"Bench Press\".rest: 0 s is out of range 1 s…24 h",
                 "config.toml:8: exercises.\"Bench Press\".reps: unknown key; an exercise has rest, failed_rest, "
-                    + "category, sets",
+                    + "category, sets, until_recovered, recovery_target, recovery_min, recovery_hold",
             ])
     }
 

@@ -256,8 +256,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try withDatabase(dir.database) { db throws in
             #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
             #expect(
-                try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(3)
-                    == ["warn_usec", "warned", "rest_source"])
+                try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(4)
+                    == ["warn_usec", "warned", "rest_source", "end_reason"])
             #expect(
                 Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
                     .isSuperset(of: ["sets", "rests", "exercises"]))
@@ -394,8 +394,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             case .corruptPage: "fails the integrity check: "
             case .directory: "is a directory, not a database file"
             case .symlink: "is a symbolic link, not a database file"
-            case .futureVersion: "has schema version 5, newer than this restd understands (4)"
-            case .missingHistoryTable: "has schema version 4 but no rests table"
+            case .futureVersion: "has schema version 7, newer than this restd understands (6)"
+            case .missingHistoryTable: "has schema version 6 but no rests table"
             case .oddHistoryTable: "has a sets table with unexpected columns (id, when_usec)"
             case .invalidVersion: "has an invalid schema version -1"
             case .missingTable: "has schema version 1 but no timers table"
@@ -438,7 +438,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: dir.path + "/elsewhere")
         case .futureVersion:
             try withDatabase(path) { db in
-                try db.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); PRAGMA user_version = 5")
+                try db.execute(
+                    "CREATE TABLE timers (id TEXT PRIMARY KEY, shiny TEXT); "
+                        + "PRAGMA user_version = \(StateStore.schemaVersion + 1)")
             }
         case .missingHistoryTable, .oddHistoryTable:
             try fillStore(dir)
@@ -501,7 +503,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let store = try StateStore.open(directory: dir.state, now: now).store
         #expect(
             store.movedAsideReason
-                == "\(dir.database) has schema version 5, newer than this restd understands (4)")
+                == "\(dir.database) has schema version 7, newer than this restd understands (6)")
 
         let other = try TemporaryDirectory()
         try damage(.directory, in: other)
@@ -658,6 +660,49 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     }
 }
 
+extension HistoryStoreTests {
+    @Test("a rest's recovery is stored with it, nil metrics as NULL, and read back by Sets, Rests and start-up")
+    func recoveryRoundTrips() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StateStore.open(directory: dir.state, now: now).store
+        let first = try set(1, at: now)
+        let second = try set(2, at: now + 200_000_000)
+        var followed = rest(after: first)
+        // Measured, with gaps where the data did not say.
+        followed.recovery = RecoveryMetrics(
+            setEndBPM: 158.5, peakBPM: 162, peakAfterUSec: 4_000_000, bpmAfter30s: 140.25, bpmAfter60s: 128,
+            bpmAfter120s: nil, hrr60BPM: 31, timeToTargetUSec: 62_000_000, minimumBPM: 117, coverage: 0.98,
+            rmssdMilliseconds: nil, rmssdBeats: 12, rmssdRejectedShare: 0.5)
+        var open = rest(after: second)
+        open.recovery = RecoveryMetrics(rmssdBeats: 0)
+        let ended = followed.ended(.completed, at: second.atUSec)
+        try store.commit([], history: [.setRecorded(first), .restEnded(ended), .setRecorded(second), .restOpen(open)])
+        let rows = try store.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows
+        #expect(rows.map(\.rest?.recovery) == [ended.recovery, open.recovery])
+        #expect(try store.rests(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows == [ended, open])
+        #expect(try store.loadTraining().openRests == [open])
+    }
+
+    @Test("a version 5 file gains the recovery columns, NULL in the rests it had")
+    func migratesAVersion5File() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StateStore.open(directory: dir.state, now: now).store
+        let first = try set(1, at: now)
+        try store.commit([], history: [.setRecorded(first), .restOpen(rest(after: first))])
+        try store.close()
+        try withDatabase(dir.database) { db in
+            try db.execute(
+                HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0)" }.joined(separator: ";")
+                    + "; PRAGMA user_version = 5")
+        }
+        let (migrated, moved) = try StateStore.open(directory: dir.state, now: now)
+        #expect(moved.isEmpty && migrated.movedAsideReason == nil)
+        #expect(try migrated.loadTraining().openRests == [rest(after: first)])
+        try migrated.close()
+        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 6) }
+    }
+}
+
 /// The workout in progress and the summaries of ended ones, in the same file and on the same
 /// commit as the sets (schema 4).
 @Suite struct WorkoutStoreTests {
@@ -729,7 +774,10 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.close()
         // What restd of schema 3 wrote: no workout tables.
         try withDatabase(dir.database) { db in
-            try db.execute("DROP TABLE workout; DROP TABLE workouts; PRAGMA user_version = 3")
+            try db.execute(
+                "DROP TABLE workout; DROP TABLE workouts; ALTER TABLE timers DROP COLUMN end_reason; "
+                    + HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0); " }.joined()
+                    + "PRAGMA user_version = 3")
         }
         let (migrated, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty && migrated.movedAsideReason == nil)
@@ -737,6 +785,34 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try migrated.commit([], history: [.workoutSaved(try active(position: 0, setsDone: 0))])
         #expect(try migrated.loadWorkout()?.name == "Push day")
         try migrated.close()
-        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 4) }
+        try withDatabase(dir.database) { db throws in
+            #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
+        }
+    }
+
+    @Test func migratesAVersion4FileAndKeepsWhyItsTimersEnded() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StateStore.open(directory: dir.state, now: now).store
+        try store.commit([.added(try timer("default"))], history: [])
+        try store.close()
+        // What restd of schema 4 wrote: no end_reason.
+        try withDatabase(dir.database) { db in
+            try db.execute(
+                "ALTER TABLE timers DROP COLUMN end_reason; "
+                    + HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0); " }.joined()
+                    + "PRAGMA user_version = 4")
+        }
+        let (migrated, moved) = try StateStore.open(directory: dir.state, now: now)
+        #expect(moved.isEmpty && migrated.movedAsideReason == nil)
+        #expect(try migrated.loadAll().map(\.endReason) == [nil])
+        var recovered = try timer("default")
+        recovered.state = .expired
+        recovered.endReason = .recovered
+        try migrated.commit([.added(recovered)], history: [])
+        #expect(try migrated.loadAll().map(\.endReason) == [.recovered])
+        try migrated.close()
+        try withDatabase(dir.database) { db throws in
+            #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
+        }
     }
 }

@@ -46,6 +46,36 @@ struct WorkoutPlanFileTests {
         #expect(plan.setsPlanned == 11)
     }
 
+    @Test("resting until recovered for the whole plan and for one [[exercise]], refused with its line when wrong")
+    func recoveryKeys() throws {
+        let plan = try WorkoutPlanFile.parse(
+            """
+            until_recovered = true
+            recovery_target = "-25bpm"
+
+            [[exercise]]
+            name = "Squat"
+            sets = 5
+            recovery_min = "90s"
+            recovery_hold = 5
+
+            [[exercise]]
+            name = "Curl"
+            sets = 3
+            until_recovered = false
+            """, file: "push.toml")
+        #expect(plan.recovery == RecoverySettings(untilRecovered: true, target: .drop(25)))
+        #expect(plan.blocks[0].recovery == RecoverySettings(minimumUSec: 90_000_000, holdUSec: 5_000_000))
+        #expect(plan.blocks[1].recovery == RecoverySettings(untilRecovered: false))
+        #expect(
+            problems("recovery_target = \"fast\"\n[[exercise]]\nname = \"Squat\"\nsets = 1\nrecovery_hold = \"1h\"")
+                == [
+                    "push.toml:1: recovery_target: recovery target \"fast\" is not one of \"120bpm\", \"60%max\", "
+                        + "\"60%reserve\" or \"-30bpm\"",
+                    "push.toml:5: recovery_hold: 1 h is out of range 1 s…5 min",
+                ])
+    }
+
     @Test func theFileNameIsTheDefaultName() throws {
         let plan = try WorkoutPlanFile.parse(
             "[[exercise]]\nname = \"Rows\"\nsets = 3\n", file: "/home/u/.config/restd/workouts/pull-day.toml")
@@ -69,9 +99,14 @@ struct WorkoutPlanFileTests {
         ),
         (
             "[[exercise]]\nname = \"Squat\"\nsets = 3\ncolour = 1\n",
-            "push.toml:4: unknown key \"colour\" in [[exercise]]; the keys are name, superset, sets, reps, weight, rest, failed_rest"
+            "push.toml:4: unknown key \"colour\" in [[exercise]]; the keys are name, superset, sets, reps, weight, rest, failed_rest, "
+                + "until_recovered, recovery_target, recovery_min, recovery_hold"
         ),
-        ("title = \"x\"\n", "push.toml:1: unknown key \"title\"; a plan has name and [[exercise]] tables"),
+        (
+            "title = \"x\"\n",
+            "push.toml:1: unknown key \"title\"; a plan has name, [[exercise]] tables and until_recovered, "
+                + "recovery_target, recovery_min, recovery_hold"
+        ),
         (
             "[[exercise]]\nsuperset = [\"Curl\"]\nsets = 3\n",
             "push.toml:2: superset must list two or more exercises, as in [\"Curl\", \"Triceps pushdown\"]"
@@ -109,10 +144,13 @@ struct WorkoutPlanFileTests {
             superset = ["Curl", "Dip"]
             sets = 0
             """
-        let keys = "the keys are name, superset, sets, reps, weight, rest, failed_rest"
+        let keys =
+            "the keys are name, superset, sets, reps, weight, rest, failed_rest, until_recovered, recovery_target, "
+            + "recovery_min, recovery_hold"
         #expect(
             problems(text) == [
-                "push.toml:2: unknown key \"nmae\"; did you mean \"name\"? a plan has name and [[exercise]] tables",
+                "push.toml:2: unknown key \"nmae\"; did you mean \"name\"? a plan has name, [[exercise]] tables and "
+                    + "until_recovered, recovery_target, recovery_min, recovery_hold",
                 "push.toml:6: unknown key \"colour\" in [[exercise]]; \(keys)",
                 "push.toml:7: unknown key \"rset\" in [[exercise]]; did you mean \"rest\"? \(keys)",
                 "push.toml:10: sets must be a whole number from 1 to 100, found 0",

@@ -146,6 +146,37 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
                 messages: .german, now: deadline) == "Weiter mit: Curl (last set)")
     }
 
+    @Test("a rest that ended on recovery says how long it took and the heart rate then")
+    func recoveredRest() throws {
+        var timer = RestTimer(
+            id: tid("default"), label: "Squat", next: "Bench press", notify: true, baseDurationUSec: 3 * minute,
+            state: .expired, durationUSec: 3 * minute, startedAtUSec: deadline - 72 * second, endsAtUSec: 0,
+            remainingUSec: 0, expiredAtUSec: deadline, updatedAtUSec: deadline, deadlineBoottime: 0,
+            endReason: .recovered, recoveredBPM: 118)
+        let recovered = Alert(.expired(deadlineUSec: deadline), timer: timer)
+        #expect(
+            NotificationContent.body(of: recovered, messages: .english, now: deadline)
+                == "Squat · Recovered in 1:12 — ♥118 · Next: Bench press")
+        #expect(
+            NotificationContent.body(of: recovered, messages: .german, now: deadline)
+                == "Squat · Erholt in 1:12 — ♥118 · Weiter mit: Bench press")
+        #expect(
+            NotificationContent.request(
+                for: recovered, replacing: 0, capabilities: everything, messages: .english, now: deadline
+            ).summary == "Rest over")
+        timer.endReason = .sensorLost
+        #expect(
+            NotificationContent.body(
+                of: Alert(.expired(deadlineUSec: deadline), timer: timer), messages: .english, now: deadline)
+                == "Squat · heart rate lost: full rest · Next: Bench press")
+        // A plain rest, or one skipped or run out as planned, says nothing of recovery.
+        for reason in [EndReason.planned, .user] {
+            timer.endReason = reason
+            #expect(Alert(.expired(deadlineUSec: deadline), timer: timer).recovery == nil)
+        }
+        #expect(Messages.english.clock(seconds: 3_905) == "1:05:05")
+    }
+
     @Test func germanWording() {
         let alert = Alert(
             .expired(deadlineUSec: deadline), timerID: tid("squat"), label: "Kniebeuge", next: "Bankdrücken")

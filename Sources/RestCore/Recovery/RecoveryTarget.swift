@@ -17,7 +17,8 @@ public enum RecoveryTarget: Sendable, Equatable, CustomStringConvertible {
 
     /// The target when nothing is configured: 120 bpm (issue #27's default), the one kind of
     /// target that needs no personal figure such as HRmax.
-    public static let standard = RecoveryTarget.absolute(bpm: 120)
+    public static let standard = RecoveryTarget.absolute(bpm: standardBPM)
+    public static let standardBPM = 120
     /// The drop when a drop target names no value.
     public static let defaultDropBPM = 30
 

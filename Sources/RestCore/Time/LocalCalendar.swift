@@ -71,6 +71,17 @@ public enum LocalCalendar {
         return within * 1_000_000
     }
 
+    /// The first instant of the local week (from Monday, as ISO 8601 counts) that holds `usec`.
+    public static func startOfWeek(containing usec: USec) -> USec {
+        var start = startOfDay(containing: usec)
+        var seconds = time_t(clamping: start / 1_000_000)
+        var fields = tm()
+        guard localtime_r(&seconds, &fields) != nil else { return start }
+        // tm_wday: 0 is Sunday; days back to Monday, one local day at a time (each may be 23 or 25 h).
+        for _ in 0..<((Int(fields.tm_wday) + 6) % 7) { start = startOfPreviousDay(before: start) }
+        return start
+    }
+
     /// The first instant of the local day before the one that holds `usec`.
     public static func startOfPreviousDay(before usec: USec) -> USec {
         let today = startOfDay(containing: usec)

@@ -67,11 +67,15 @@ public struct RestRecord: Sendable, Equatable {
     public var takenUSec: USec
     /// Heart-rate RR intervals (ms) received while it ran (from a Bluetooth strap), oldest first.
     public var rrIntervalsMS: [UInt16]
+    /// How heart rate recovered, for a rest that may end on recovery: computed when its timer
+    /// stopped running (or when the rest ended first); nil for any other rest.
+    public var recovery: RecoveryMetrics?
 
     public init(
         setID: Int64, timerID: TimerID, exercise: String, exerciseKey: String, startedAtUSec: USec,
         plannedUSec: USec, source: String, adjustUSec: Int64 = 0, pausedUSec: USec = 0, pausedAtUSec: USec = 0,
-        outcome: RestOutcome? = nil, endedAtUSec: USec = 0, takenUSec: USec = 0, rrIntervalsMS: [UInt16] = []
+        outcome: RestOutcome? = nil, endedAtUSec: USec = 0, takenUSec: USec = 0, rrIntervalsMS: [UInt16] = [],
+        recovery: RecoveryMetrics? = nil
     ) {
         self.setID = setID
         self.timerID = timerID
@@ -87,6 +91,7 @@ public struct RestRecord: Sendable, Equatable {
         self.endedAtUSec = endedAtUSec
         self.takenUSec = takenUSec
         self.rrIntervalsMS = rrIntervalsMS
+        self.recovery = recovery
     }
 
     /// The rest it ran with after any add/sub: what "last used" remembers.

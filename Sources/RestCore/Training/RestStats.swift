@@ -7,16 +7,33 @@ public struct StatsRow: Sendable, Equatable {
     /// How long it was taken; nil while open.
     public var takenUSec: USec?
     public var outcome: RestOutcome?
+    /// What stats read of its recovery; nil for a rest not followed for recovery.
+    public var recovery: RecoveryStatsInput?
 
     public init(
         exerciseKey: String, exercise: String, plannedUSec: USec? = nil, takenUSec: USec? = nil,
-        outcome: RestOutcome? = nil
+        outcome: RestOutcome? = nil, recovery: RecoveryStatsInput? = nil
     ) {
         self.exerciseKey = exerciseKey
         self.exercise = exercise
         self.plannedUSec = plannedUSec
         self.takenUSec = takenUSec
         self.outcome = outcome
+        self.recovery = recovery
+    }
+}
+
+/// What stats read of a followed rest's recovery.
+public struct RecoveryStatsInput: Sendable, Equatable {
+    /// When the rest started (its set), CLOCK_REALTIME µs: which week its HRR60 counts in.
+    public var startedAtUSec: USec
+    public var timeToTargetUSec: USec?
+    public var hrr60BPM: Double?
+
+    public init(startedAtUSec: USec, timeToTargetUSec: USec? = nil, hrr60BPM: Double? = nil) {
+        self.startedAtUSec = startedAtUSec
+        self.timeToTargetUSec = timeToTargetUSec
+        self.hrr60BPM = hrr60BPM
     }
 }
 
@@ -32,10 +49,33 @@ public struct ExerciseStats: Sendable, Equatable {
     /// Median of taken − planned, per rest: positive when rests run long.
     public var medianOverrunUSec: Int64?
     public var skipped: Int
+    /// Rests followed for recovery (that may end on recovery, with their metrics).
+    public var recoveryRests: Int
+    /// The median time from a rest's start until heart rate reached its target, over the
+    /// followed rests that reached it; nil when none did.
+    public var medianTimeToTargetUSec: USec?
+    /// HRR60 week by week (local weeks from Monday, oldest first): how recovery after this
+    /// exercise moves as training goes on. Weeks without an HRR60 are left out.
+    public var hrr60Weeks: [WeekHRR60]
+
+    /// One week's HRR60: the median over its rests that have one.
+    public struct WeekHRR60: Sendable, Equatable {
+        /// The first instant of the local week (Monday 00:00), CLOCK_REALTIME µs.
+        public var weekStartUSec: USec
+        public var medianBPM: Double
+        public var rests: Int
+
+        public init(weekStartUSec: USec, medianBPM: Double, rests: Int) {
+            self.weekStartUSec = weekStartUSec
+            self.medianBPM = medianBPM
+            self.rests = rests
+        }
+    }
 
     public init(
         exercise: String, sets: Int, rests: Int, medianPlannedUSec: USec?, medianTakenUSec: USec?,
-        medianOverrunUSec: Int64?, skipped: Int
+        medianOverrunUSec: Int64?, skipped: Int, recoveryRests: Int = 0, medianTimeToTargetUSec: USec? = nil,
+        hrr60Weeks: [WeekHRR60] = []
     ) {
         self.exercise = exercise
         self.sets = sets
@@ -44,6 +84,9 @@ public struct ExerciseStats: Sendable, Equatable {
         self.medianTakenUSec = medianTakenUSec
         self.medianOverrunUSec = medianOverrunUSec
         self.skipped = skipped
+        self.recoveryRests = recoveryRests
+        self.medianTimeToTargetUSec = medianTimeToTargetUSec
+        self.hrr60Weeks = hrr60Weeks
     }
 
     /// Stats of `rows`, one entry per exercise, by name (case-insensitively).
@@ -63,6 +106,10 @@ public struct ExerciseStats: Sendable, Equatable {
             var taken: [USec] = []
             var overrun: [Int64] = []
             var skipped = 0
+            var recoveryRests = 0
+            var timeToTarget: [USec] = []
+            /// HRR60 values by the start of their local week.
+            var hrr60ByWeek: [USec: [Double]] = [:]
         }
         private var groups: [Group] = []
         private var index: [String: Int] = [:]
@@ -75,13 +122,13 @@ public struct ExerciseStats: Sendable, Equatable {
         public mutating func add(_ row: StatsRow) {
             add(
                 exerciseKey: row.exerciseKey, exercise: row.exercise, plannedUSec: row.plannedUSec,
-                takenUSec: row.takenUSec, outcome: row.outcome)
+                takenUSec: row.takenUSec, outcome: row.outcome, recovery: row.recovery)
         }
 
         /// `exercise` is read only for the first row of its exercise.
         public mutating func add(
             exerciseKey: String, exercise: @autoclosure () -> String, plannedUSec: USec?,
-            takenUSec: USec?, outcome: RestOutcome?
+            takenUSec: USec?, outcome: RestOutcome?, recovery: RecoveryStatsInput? = nil
         ) {
             let group: Int
             if let last, last.key == exerciseKey {
@@ -101,6 +148,16 @@ public struct ExerciseStats: Sendable, Equatable {
                 groups[group].overrun.append(ExerciseStats.difference(takenUSec, plannedUSec))
             }
             if outcome == .skipped { groups[group].skipped += 1 }
+            if let recovery {
+                groups[group].recoveryRests += 1
+                if let time = recovery.timeToTargetUSec { groups[group].timeToTarget.append(time) }
+                if let hrr60 = recovery.hrr60BPM {
+                    groups[group].hrr60ByWeek[
+                        LocalCalendar.startOfWeek(containing: recovery.startedAtUSec), default: []
+                    ]
+                    .append(hrr60)
+                }
+            }
         }
 
         /// One entry per exercise, by name.
@@ -109,7 +166,11 @@ public struct ExerciseStats: Sendable, Equatable {
                 ExerciseStats(
                     exercise: group.name, sets: group.sets, rests: group.taken.count,
                     medianPlannedUSec: median(group.planned), medianTakenUSec: median(group.taken),
-                    medianOverrunUSec: median(group.overrun), skipped: group.skipped)
+                    medianOverrunUSec: median(group.overrun), skipped: group.skipped,
+                    recoveryRests: group.recoveryRests, medianTimeToTargetUSec: median(group.timeToTarget),
+                    hrr60Weeks: group.hrr60ByWeek.sorted { $0.key < $1.key }.map { week, values in
+                        WeekHRR60(weekStartUSec: week, medianBPM: median(values), rests: values.count)
+                    })
             }.sorted { ($0.exercise.lowercased(), $0.exercise) < ($1.exercise.lowercased(), $1.exercise) }
         }
     }
@@ -131,6 +192,13 @@ public struct ExerciseStats: Sendable, Equatable {
         if sorted.count % 2 == 1 { return sorted[middle] }
         let (low, high) = (sorted[middle - 1], sorted[middle])
         return low + (high - low) / 2
+    }
+
+    /// The middle value of some (one or more); for an even count, the mean of the two middle ones.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// `a − b` as a signed value (rests are far below Int64's range).

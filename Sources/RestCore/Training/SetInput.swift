@@ -8,16 +8,19 @@ public struct SetInput: Sendable, Equatable {
     public var failed: Bool
     /// A rest chosen by hand, which wins over every rule.
     public var restUSec: USec?
+    /// Whether the rest may end on recovery (heart-rate-guided); nil: as configured.
+    public var untilRecovered: Bool?
 
     public init(
         exercise: String? = nil, reps: UInt32? = nil, weightKg: Double? = nil, failed: Bool = false,
-        restUSec: USec? = nil
+        restUSec: USec? = nil, untilRecovered: Bool? = nil
     ) {
         self.exercise = exercise
         self.reps = reps
         self.weightKg = weightKg
         self.failed = failed
         self.restUSec = restUSec
+        self.untilRecovered = untilRecovered
     }
 
     /// The most repetitions a set may record.

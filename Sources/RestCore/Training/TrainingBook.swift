@@ -195,6 +195,13 @@ public struct TrainingBook: Sendable, Equatable {
         }
     }
 
+    /// How heart rate recovered during the open rest on timer `id` so far (restd's recovery
+    /// service, before a command or an expiry, and when the rest ends on recovery): kept in
+    /// memory and stored when the rest is next written, like its RR intervals.
+    public mutating func noteRecovery(_ metrics: RecoveryMetrics, timer id: TimerID) {
+        openRests[id]?.recovery = metrics
+    }
+
     /// Carries out committed history changes.
     public mutating func apply(_ changes: [HistoryChange]) {
         for change in changes {
@@ -256,6 +263,9 @@ public struct TrainingBook: Sendable, Equatable {
             var options = TimerOptions(label: exercise)
             options.restSource = rest.sourceText
             options.next = completion?.nextLabel ?? ""
+            let plan = completion.map { [$0.block.recovery, active?.progress.plan.recovery ?? RecoverySettings()] }
+            options.recovery = try settings.recoveryRule(
+                exercise: configured, plan: plan ?? [], asked: input.untilRecovered, plannedUSec: rest.usec)
             events = try timers.start(id, durationUSec: rest.usec, options: options, now: now)
             history.append(
                 .restOpen(

@@ -13,16 +13,19 @@ public struct TrainingSettings: Sendable, Equatable {
         public var category: String?
         /// `sets`: how many sets are planned (the live activity's progress_total).
         public var sets: Int?
+        /// `until_recovered`, `recovery_target`, `recovery_min`, `recovery_hold`: over `[recovery]`'s.
+        public var recovery: RecoverySettings
 
         public init(
             name: String = "", restUSec: USec? = nil, failedRestUSec: USec? = nil, category: String? = nil,
-            sets: Int? = nil
+            sets: Int? = nil, recovery: RecoverySettings = RecoverySettings()
         ) {
             self.name = name
             self.restUSec = restUSec
             self.failedRestUSec = failedRestUSec
             self.category = category
             self.sets = sets
+            self.recovery = recovery
         }
     }
 
@@ -38,12 +41,35 @@ public struct TrainingSettings: Sendable, Equatable {
     public var keepDays: Int = 365
     /// A workout left untouched this long ends by itself, as abandoned (`[workout] abandon_after`).
     public var workoutAbandonAfterUSec: USec = 12 * 3_600_000_000
+    /// `[recovery]`: how rests end on recovery where an exercise does not say; every field set,
+    /// to issue #27's defaults (not ending on recovery unless asked, 120 bpm, a minimum of 60 s
+    /// or the rest when shorter, a hold of 10 s).
+    public var recovery = RecoverySettings(
+        untilRecovered: false, target: .bpm(RecoveryTarget.standardBPM),
+        minimumUSec: RecoveryRule.defaultMinimumCapUSec,
+        holdUSec: RecoveryRule.defaultHoldUSec)
+    /// `[recovery] hr_max` and `resting_hr`: the personal figures a share target needs.
+    public var maxHeartRate: Int?
+    public var restingHeartRate: Int?
 
     public init() {}
 
     /// History from before this instant is pruned: `keepDays` days before `now`.
     public func historyCutoffUSec(now: USec) -> USec {
         now.subtractingSaturated(USec(max(keepDays, 0)) * 86_400_000_000)
+    }
+
+    /// The recovery rule of a rest of `plannedUSec` after a set of `exercise` (nil: none
+    /// configured), or nil when it does not end on recovery. `asked` is the set's own choice;
+    /// `plan` what a workout's plan says (its [[exercise]]'s over the plan's), over the
+    /// exercise's, over `[recovery]`.
+    public func recoveryRule(
+        exercise: Exercise?, plan: [RecoverySettings] = [], asked: Bool?, plannedUSec: USec
+    ) throws(TimerError) -> RecoveryRule? {
+        let layers = plan + [exercise?.recovery ?? RecoverySettings(), recovery]
+        let merged = layers.dropFirst().reduce(layers[0]) { specific, general in specific.over(general) }
+        return try merged.rule(
+            asked: asked, plannedUSec: plannedUSec, maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate)
     }
 
     /// The settings of the exercise called `name`, if the configuration has any.

@@ -25,11 +25,17 @@ public struct WorkoutPlan: Sendable, Equatable {
         public var restUSec: USec?
         /// The rest after a failed set; nil: the rest plus `[rest] failed_extra`.
         public var failedRestUSec: USec?
+        /// Resting until recovered after its sets, over the plan's.
+        public var recovery: RecoverySettings
 
-        public init(exercises: [Exercise], restUSec: USec? = nil, failedRestUSec: USec? = nil) {
+        public init(
+            exercises: [Exercise], restUSec: USec? = nil, failedRestUSec: USec? = nil,
+            recovery: RecoverySettings = RecoverySettings()
+        ) {
             self.exercises = exercises
             self.restUSec = restUSec
             self.failedRestUSec = failedRestUSec
+            self.recovery = recovery
         }
 
         public var isSuperset: Bool { exercises.count > 1 }
@@ -46,10 +52,13 @@ public struct WorkoutPlan: Sendable, Equatable {
 
     public var name: String
     public var blocks: [Block]
+    /// Resting until recovered for the whole plan, over the exercises' and `[recovery]`'s.
+    public var recovery: RecoverySettings
 
-    public init(name: String, blocks: [Block]) {
+    public init(name: String, blocks: [Block], recovery: RecoverySettings = RecoverySettings()) {
         self.name = name
         self.blocks = blocks
+        self.recovery = recovery
     }
 
     /// Every set of the plan in the order it is done.

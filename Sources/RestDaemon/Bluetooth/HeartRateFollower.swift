@@ -17,8 +17,9 @@ final class HeartRateFollower {
     /// The longest any call to BlueZ may take; a hung bluetoothd only costs a log line.
     static let timeoutMilliseconds: Int32 = 5_000
 
-    /// Each measurement of the strap being read.
-    var onReading: (HeartRateReading) -> Void = { _ in }
+    /// Each measurement of the strap being read, with when it arrived: recovery needs a clock that
+    /// never jumps (`Instant.boottime`), what people see the wall clock (`Instant.realtime`).
+    var onReading: (HeartRateReading, Instant) -> Void = { _, _ in }
 
     /// What `restctl sensors` shows of one strap.
     struct SensorStatus {
@@ -253,11 +254,12 @@ final class HeartRateFollower {
             logger.debug("dropped a value from \(strap.alias): \(error)")
             return
         }
-        lastValues[device] = (measurement.beatsPerMinute, clock.now().realtime)
+        let now = clock.now()
+        lastValues[device] = (measurement.beatsPerMinute, now.realtime)
         onReading(
             HeartRateReading(
                 address: strap.address, sensorName: strap.alias, measurement: measurement,
-                batteryPercent: strap.batteryPercent))
+                batteryPercent: strap.batteryPercent), now)
     }
 
     // MARK: Choosing and subscribing

@@ -75,6 +75,8 @@ enum BusArguments {
                 input.failed = try boolean(value, option: key)
             case SetOption.restUSec:
                 input.restUSec = try unsigned(value, option: key)
+            case SetOption.untilRecovered:
+                input.untilRecovered = try boolean(value, option: key)
             default:
                 throw DBusError(
                     .invalidArgs,

@@ -2,12 +2,12 @@ import RestCore
 import TOML
 
 /// The keys of the training rules: `[rest] failed_extra`, `[history] keep_days`,
-/// `[workout] abandon_after`, and two tables
+/// `[workout] abandon_after`, `[recovery]` (resting until recovered), and two tables
 /// whose keys are the person's own names — `[exercises."Squat"]` (rest, failed_rest, category,
 /// sets) and `[categories]` (a rest per category name). Each table is one `ConfigKey` whose
 /// value is the whole table.
 enum TrainingConfig {
-    static let exerciseKeys = ["rest", "failed_rest", "category", "sets"]
+    static let exerciseKeys = ["rest", "failed_rest", "category", "sets"] + recoveryKeys
 
     static let keys: [ConfigKey] = [
         ConfigKey(
@@ -29,6 +29,42 @@ enum TrainingConfig {
         ) { value, config throws(ConfigValueError) in
             config.training.workoutAbandonAfterUSec = try ConfigValue.duration(
                 value, min: 60_000_000, max: 30 * 86_400_000_000)
+        },
+        ConfigKey(
+            path: "recovery.until_recovered", defaultText: "false", appliesOnReload: true,
+            show: { String($0.training.recovery.untilRecovered ?? false) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.recovery.untilRecovered = try ConfigValue.boolean(value)
+        },
+        ConfigKey(
+            path: "recovery.target", defaultText: "\"120bpm\"", appliesOnReload: true,
+            show: { "\"\($0.training.recovery.target ?? .bpm(120))\"" }
+        ) { value, config throws(ConfigValueError) in
+            config.training.recovery.target = try recoveryTarget(value)
+        },
+        ConfigKey(
+            path: "recovery.min", defaultText: "\"1m\"", appliesOnReload: true,
+            show: { ConfigValue.showDuration($0.training.recovery.minimumUSec ?? RecoveryRule.defaultMinimumCapUSec) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.recovery.minimumUSec = try recoveryMinimum(value)
+        },
+        ConfigKey(
+            path: "recovery.hold", defaultText: "\"10s\"", appliesOnReload: true,
+            show: { ConfigValue.showDuration($0.training.recovery.holdUSec ?? RecoveryRule.defaultHoldUSec) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.recovery.holdUSec = try recoveryHold(value)
+        },
+        ConfigKey(
+            path: "recovery.hr_max", defaultText: "(none)", appliesOnReload: true,
+            show: { $0.training.maxHeartRate.map(String.init) ?? "(none)" }
+        ) { value, config throws(ConfigValueError) in
+            config.training.maxHeartRate = try ConfigValue.integer(value, in: RecoveryTarget.bpmRange)
+        },
+        ConfigKey(
+            path: "recovery.resting_hr", defaultText: "(none)", appliesOnReload: true,
+            show: { $0.training.restingHeartRate.map(String.init) ?? "(none)" }
+        ) { value, config throws(ConfigValueError) in
+            config.training.restingHeartRate = try ConfigValue.integer(value, in: RecoveryTarget.bpmRange)
         },
         ConfigKey(
             path: "categories", defaultText: "(none)", appliesOnReload: true,
@@ -118,6 +154,8 @@ enum TrainingConfig {
                         }
                         exercise.category = text
                     case "sets": exercise.sets = try ConfigValue.integer(field, in: 1...1000)
+                    case _ where recoveryKeys.contains(key):
+                        try readRecoveryKey(key, field, into: &exercise.recovery)
                     default:
                         throw ConfigValueError("unknown key; an exercise has \(exerciseKeys.joined(separator: ", "))")
                     }
@@ -134,6 +172,39 @@ enum TrainingConfig {
     /// An exercise's category that `[categories]` does not define: a typo would silently fall
     /// back to default_duration. Told at the `category` key, with the exercise's name as written.
     static func problems(_ configuration: RestdConfiguration, table: TOMLTable) -> [(Int, String)] {
+        categoryProblems(table) + recoveryProblems(configuration, table: table)
+    }
+
+    /// A share target without the HRmax (and resting heart rate) it needs: told at the target.
+    private static func recoveryProblems(_ configuration: RestdConfiguration, table: TOMLTable) -> [(Int, String)] {
+        let training = configuration.training
+        var targets: [(line: Int?, key: String, settings: RecoverySettings)] = [
+            (table["recovery"]?.table?["target"]?.line, "recovery.target", training.recovery)
+        ]
+        for (rawName, entry) in table["exercises"]?.table?.entries ?? [] {
+            guard let name = try? ExerciseName(parsing: rawName), let exercise = training.exercises[name.key] else {
+                continue
+            }
+            targets.append(
+                (
+                    entry.table?["recovery_target"]?.line,
+                    "exercises.\"\(rawName.debugEscaped)\".recovery_target", exercise.recovery
+                ))
+        }
+        return targets.compactMap { line, key, settings -> (Int, String)? in
+            guard let line, settings.target != nil else { return nil }
+            do throws(TimerError) {
+                _ = try settings.rule(
+                    asked: true, plannedUSec: TimerLimits.standard.maxDurationUSec,
+                    maxHeartRate: training.maxHeartRate, restingHeartRate: training.restingHeartRate)
+                return nil
+            } catch {
+                return (line, "\(key): \(error.message)")
+            }
+        }
+    }
+
+    private static func categoryProblems(_ table: TOMLTable) -> [(Int, String)] {
         guard let exercises = table["exercises"]?.table else { return [] }
         // The names [categories] defines, even where one of its rests is wrong (told on its own).
         let defined = Set(table["categories"]?.table?.entries.map(\.0) ?? [])
@@ -148,6 +219,47 @@ enum TrainingConfig {
                     + (known.isEmpty ? "; define it there" : " (\(known.joined(separator: ", ")))")
             )
         }
+    }
+
+    /// The keys of resting until recovered in an exercise's table and in a workout plan (the plan
+    /// itself, and each [[exercise]]).
+    static let recoveryKeys = ["until_recovered", "recovery_target", "recovery_min", "recovery_hold"]
+
+    /// Reads one of `recoveryKeys` into `settings`.
+    static func readRecoveryKey(
+        _ key: String, _ value: TOMLValue, into settings: inout RecoverySettings
+    ) throws(ConfigValueError) {
+        switch key {
+        case "until_recovered": settings.untilRecovered = try ConfigValue.boolean(value)
+        case "recovery_target": settings.target = try recoveryTarget(value)
+        case "recovery_min": settings.minimumUSec = try recoveryMinimum(value)
+        case "recovery_hold": settings.holdUSec = try recoveryHold(value)
+        default: preconditionFailure("not a recovery key: \(key)")
+        }
+    }
+
+    /// A recovery target: "120bpm", "60%max", "60%reserve" or "-30bpm".
+    private static func recoveryTarget(_ value: TOMLValue) throws(ConfigValueError) -> RecoverySettings.TargetSpec {
+        guard let text = value.string else {
+            throw ConfigValueError(
+                "expected a target as a string, \(RecoverySettings.TargetSpec.forms), found \(value.typeDescription)")
+        }
+        do {
+            return try RecoverySettings.TargetSpec(parsing: text)
+        } catch {
+            throw ConfigValueError(error.message)
+        }
+    }
+
+    /// The least a rest that ends on recovery lasts: 0 s to 24 h (a longer one than the rest is
+    /// cut to the rest).
+    private static func recoveryMinimum(_ value: TOMLValue) throws(ConfigValueError) -> USec {
+        try ConfigValue.duration(value, min: 0, max: TimerLimits.standard.maxDurationUSec)
+    }
+
+    private static func recoveryHold(_ value: TOMLValue) throws(ConfigValueError) -> USec {
+        try ConfigValue.duration(
+            value, min: RecoveryRule.holdRangeUSec.lowerBound, max: RecoveryRule.holdRangeUSec.upperBound)
     }
 
     private static func restDuration(_ value: TOMLValue) throws(ConfigValueError) -> USec {
@@ -175,6 +287,14 @@ enum TrainingConfig {
                     parts.append("category = \(ConfigValue.showStrings([category], list: false))")
                 }
                 if let sets = exercise.sets { parts.append("sets = \(sets)") }
+                if let until = exercise.recovery.untilRecovered { parts.append("until_recovered = \(until)") }
+                if let target = exercise.recovery.target { parts.append("recovery_target = \"\(target)\"") }
+                if let minimum = exercise.recovery.minimumUSec {
+                    parts.append("recovery_min = \(ConfigValue.showDuration(minimum))")
+                }
+                if let hold = exercise.recovery.holdUSec {
+                    parts.append("recovery_hold = \(ConfigValue.showDuration(hold))")
+                }
                 return "\(ConfigValue.showStrings([key], list: false)) {\(parts.joined(separator: ", "))}"
             }.joined(separator: "; ")
     }

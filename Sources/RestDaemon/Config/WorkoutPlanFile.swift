@@ -18,6 +18,10 @@ import TOML
 ///     sets = 3
 ///     reps = 12
 ///     rest = "90s"
+///
+/// Resting until recovered (`until_recovered`, `recovery_target`, `recovery_min`,
+/// `recovery_hold`, as in an exercise's table of config.toml) may be set for the whole plan, at
+/// its top, and for one [[exercise]], which wins.
 public enum WorkoutPlanFile {
     /// Parses a plan's text; `file` names it in problems, and its name is the plan's when the
     /// file gives none ("push-day.toml" → "push-day").
@@ -44,6 +48,7 @@ public enum WorkoutPlanFile {
 
         var name = defaultName(file)
         var blocks: [WorkoutPlan.Block] = []
+        var recovery = RecoverySettings()
         for (key, value) in table.entries {
             switch key {
             case "name":
@@ -68,10 +73,19 @@ public enum WorkoutPlanFile {
                         problem(error.line ?? entry.line, error.reason)
                     }
                 }
+            case _ where TrainingConfig.recoveryKeys.contains(key):
+                do {
+                    try TrainingConfig.readRecoveryKey(key, value, into: &recovery)
+                } catch {
+                    problem(value.line, "\(key): \(error.reason)")
+                }
             default:
-                let near =
-                    ConfigFile.nearest(key, among: ["name", "exercise"]).map { "did you mean \"\($0)\"? " } ?? ""
-                problem(value.line, "unknown key \"\(key)\"; \(near)a plan has name and [[exercise]] tables")
+                let known = ["name", "exercise"] + TrainingConfig.recoveryKeys
+                let near = ConfigFile.nearest(key, among: known).map { "did you mean \"\($0)\"? " } ?? ""
+                problem(
+                    value.line,
+                    "unknown key \"\(key)\"; \(near)a plan has name, [[exercise]] tables and "
+                        + TrainingConfig.recoveryKeys.joined(separator: ", "))
             }
         }
         if problems.isEmpty {
@@ -84,7 +98,7 @@ public enum WorkoutPlanFile {
         guard problems.isEmpty else {
             throw ConfigError(problems.sorted { ($0.line ?? 0, $0.reason) < ($1.line ?? 0, $1.reason) })
         }
-        return WorkoutPlan(name: name, blocks: blocks)
+        return WorkoutPlan(name: name, blocks: blocks, recovery: recovery)
     }
 
     private struct Problem: Error {
@@ -92,7 +106,8 @@ public enum WorkoutPlanFile {
         let reason: String
     }
 
-    private static let keys = ["name", "superset", "sets", "reps", "weight", "rest", "failed_rest"]
+    private static let keys =
+        ["name", "superset", "sets", "reps", "weight", "rest", "failed_rest"] + TrainingConfig.recoveryKeys
 
     /// Every key of an [[exercise]] table that is none of `keys`, each at its line, with the
     /// key that was likely meant.
@@ -135,9 +150,18 @@ public enum WorkoutPlanFile {
         let failedRest = try table["failed_rest"].map { (value) throws(Problem) in
             try duration(value, key: "failed_rest")
         }
+        var recovery = RecoverySettings()
+        for key in TrainingConfig.recoveryKeys {
+            guard let value = table[key] else { continue }
+            do {
+                try TrainingConfig.readRecoveryKey(key, value, into: &recovery)
+            } catch {
+                throw Problem(line: value.line, reason: "\(key): \(error.reason)")
+            }
+        }
         return WorkoutPlan.Block(
             exercises: names.map { WorkoutPlan.Exercise(name: $0, sets: sets, reps: reps, weightKG: weight) },
-            restUSec: rest, failedRestUSec: failedRest)
+            restUSec: rest, failedRestUSec: failedRest, recovery: recovery)
     }
 
     private static func exerciseName(_ value: TOMLValue, key: String) throws(Problem) -> String {

@@ -170,6 +170,7 @@ final class MediaPlayerService {
         let shown = liveStream.lastPublished ?? liveSummary
         if let album = shown.album { metadata[MediaPlayerMetadataKey.album] = .string(album) }
         if let comment = shown.comment { metadata[MediaPlayerMetadataKey.comment] = .strings([comment]) }
+        if let reason = timer.endReason { metadata[MediaPlayerMetadataKey.endReason] = .string(reason.rawValue) }
         return metadata
     }
 

@@ -9,11 +9,36 @@ enum HistorySchema {
         "rests": [
             "set_id", "timer_id", "exercise", "exercise_key", "started_at_usec", "planned_usec", "source",
             "adjust_usec", "paused_usec", "paused_at_usec", "outcome", "ended_at_usec", "taken_usec", "rr_ms",
-        ],
+        ] + recoveryColumns,
         "exercises": ["key", "name", "last_rest_usec", "sets", "last_seen_usec"],
     ]
 
-    /// Creates the tables and their indexes (part of a new file, and of the migration 2 → 3).
+    /// The columns a file of schema `version` (3 or later) has: the rests' recovery from 6 on.
+    static func columns(version: Int64) -> [String: [String]] {
+        guard version < 6 else { return columns }
+        var older = columns
+        older["rests"]?.removeAll { recoveryColumns.contains($0) }
+        return older
+    }
+
+    /// A rest's recovery (schema 6), NULL where `RecoveryMetrics` has nil; `rmssd_beats` is NULL
+    /// exactly when the rest was not followed for recovery at all.
+    static let recoveryColumns = [
+        "hr_set_end", "hr_peak", "hr_peak_after_usec", "hr_30s", "hr_60s", "hr_120s", "hrr60", "time_to_target_usec",
+        "hr_min",
+        "hr_coverage", "rmssd_ms", "rmssd_beats", "rmssd_rejected",
+    ]
+    static let recoveryColumnTypes = [
+        "REAL", "REAL", "INTEGER", "REAL", "REAL", "REAL", "REAL", "INTEGER", "REAL", "REAL", "REAL", "INTEGER",
+        "REAL",
+    ]
+    /// The migration 5 → 6: the recovery columns, NULL in every rest already stored.
+    static let addRecoveryColumns = zip(recoveryColumns, recoveryColumnTypes).map {
+        "ALTER TABLE rests ADD COLUMN \($0) \($1)"
+    }.joined(separator: ";\n")
+
+    /// Creates the tables and their indexes (part of a new file, and of the migration 2 → 3,
+    /// which the migration 5 → 6 then completes with the recovery columns).
     static let create = """
         CREATE TABLE sets (
             id INTEGER PRIMARY KEY NOT NULL,
@@ -89,7 +114,8 @@ enum HistorySchema {
     /// A set with the rest that followed it; `?3` is an exercise key or '' for all; `?4` a LIMIT.
     static let setsBetween = """
         SELECT s.id, s.timer_id, s.at_usec, s.exercise, s.reps, s.weight_kg, s.failed,
-               r.planned_usec, r.adjust_usec, r.paused_usec, r.source, r.outcome, r.taken_usec, r.ended_at_usec
+               r.planned_usec, r.adjust_usec, r.paused_usec, r.source, r.outcome, r.taken_usec, r.ended_at_usec,
+               \(recoveryColumns.map { "r." + $0 }.joined(separator: ", "))
         FROM sets s LEFT JOIN rests r ON r.set_id = s.id
         WHERE s.at_usec >= ?1 AND s.at_usec < ?2 AND (?3 = '' OR s.exercise_key = ?3)
         ORDER BY s.at_usec, s.id LIMIT ?4
@@ -101,7 +127,8 @@ enum HistorySchema {
         """
     static let exercises = "SELECT key, name, last_rest_usec, sets, last_seen_usec FROM exercises ORDER BY key"
     static let statsRows = """
-        SELECT s.exercise_key, s.exercise, r.planned_usec, r.adjust_usec, r.taken_usec, r.outcome
+        SELECT s.exercise_key, s.exercise, r.planned_usec, r.adjust_usec, r.taken_usec, r.outcome,
+               s.at_usec, r.time_to_target_usec, r.hrr60, r.rmssd_beats
         FROM sets s LEFT JOIN rests r ON r.set_id = s.id
         WHERE s.at_usec >= ?1 AND s.at_usec < ?2 AND (?3 = '' OR s.exercise_key = ?3)
         """

@@ -118,14 +118,51 @@ struct HistoryStatements {
             rest.outcome.map { .text($0.rawValue) } ?? .null,
             try integer(rest.endedAtUSec), try integer(rest.takenUSec),
             .text(rest.rrIntervalsMS.map(String.init).joined(separator: ",")),
+        ] + recoveryValues(rest.recovery)
+    }
+
+    /// The recovery columns (`HistorySchema.recoveryColumns`) of a rest; all NULL without one.
+    private static func recoveryValues(_ metrics: RecoveryMetrics?) -> [SQLiteValue] {
+        guard let metrics else { return Array(repeating: .null, count: HistorySchema.recoveryColumns.count) }
+        func real(_ value: Double?) -> SQLiteValue { value.flatMap { $0.isFinite ? .real($0) : nil } ?? .null }
+        return [
+            real(metrics.setEndBPM), real(metrics.peakBPM),
+            metrics.peakAfterUSec.flatMap(Int64.init(exactly:)).map { .integer($0) } ?? .null,
+            real(metrics.bpmAfter30s), real(metrics.bpmAfter60s),
+            real(metrics.bpmAfter120s), real(metrics.hrr60BPM),
+            metrics.timeToTargetUSec.flatMap(Int64.init(exactly:)).map { .integer($0) } ?? .null,
+            real(metrics.minimumBPM), real(metrics.coverage), real(metrics.rmssdMilliseconds),
+            .integer(Int64(metrics.rmssdBeats)), real(metrics.rmssdRejectedShare),
         ]
+    }
+
+    /// A rest's recovery from its recovery columns, in `HistorySchema.recoveryColumns` order;
+    /// nil when it was not followed (`rmssd_beats` NULL). A value of the wrong type reads as nil.
+    static func recovery(from columns: ArraySlice<SQLiteValue>) -> RecoveryMetrics? {
+        let values = Array(columns)
+        guard values.count == HistorySchema.recoveryColumns.count, let beats = values[11].integer,
+            let beatCount = Int(exactly: beats)
+        else { return nil }
+        func real(_ index: Int) -> Double? {
+            switch values[index] {
+            case .real(let value): value
+            case .integer(let value): Double(value)
+            default: nil
+            }
+        }
+        func usec(_ index: Int) -> USec? { values[index].integer.flatMap(USec.init(exactly:)) }
+        return RecoveryMetrics(
+            setEndBPM: real(0), peakBPM: real(1), peakAfterUSec: usec(2), bpmAfter30s: real(3), bpmAfter60s: real(4),
+            bpmAfter120s: real(5), hrr60BPM: real(6), timeToTargetUSec: usec(7), minimumBPM: real(8),
+            coverage: real(9), rmssdMilliseconds: real(10), rmssdBeats: beatCount, rmssdRejectedShare: real(12))
     }
 
     /// A rest from a row of `rests` (columns in `HistorySchema.columns["rests"]` order), decoded
     /// without trusting it; nil for a row that does not make one.
     static func rest(from row: [SQLiteValue]) -> RestRecord? {
         func usec(_ index: Int) -> USec? { row[index].integer.flatMap(USec.init(exactly:)) }
-        guard row.count == 14, let setID = row[0].integer, let rawID = row[1].text,
+        guard row.count == 14 + HistorySchema.recoveryColumns.count, let setID = row[0].integer,
+            let rawID = row[1].text,
             let id = try? TimerID(parsing: rawID),
             let exercise = row[2].text, let key = row[3].text, let started = usec(4), let planned = usec(5),
             let source = row[6].text, let adjust = row[7].integer, let paused = usec(8), let pausedAt = usec(9),
@@ -136,7 +173,8 @@ struct HistoryStatements {
         return RestRecord(
             setID: setID, timerID: id, exercise: exercise, exerciseKey: key, startedAtUSec: started,
             plannedUSec: planned, source: source, adjustUSec: adjust, pausedUSec: paused,
-            pausedAtUSec: pausedAt, outcome: outcome, endedAtUSec: ended, takenUSec: taken, rrIntervalsMS: rr)
+            pausedAtUSec: pausedAt, outcome: outcome, endedAtUSec: ended, takenUSec: taken, rrIntervalsMS: rr,
+            recovery: recovery(from: row[14...]))
     }
 }
 
@@ -260,7 +298,8 @@ extension StateStore {
                         adjustUSec: row[8].integer ?? 0, pausedUSec: row[9].integer.flatMap(USec.init(exactly:)) ?? 0,
                         outcome: row[11].text.flatMap(RestOutcome.init(rawValue:)),
                         endedAtUSec: row[13].integer.flatMap(USec.init(exactly:)) ?? 0,
-                        takenUSec: row[12].integer.flatMap(USec.init(exactly:)) ?? 0)
+                        takenUSec: row[12].integer.flatMap(USec.init(exactly:)) ?? 0,
+                        recovery: HistoryStatements.recovery(from: row[14...]))
                 }
                 return HistorySetRow(set: set, rest: rest)
             }, more
@@ -305,10 +344,29 @@ extension StateStore {
                 accumulator.add(
                     exerciseKey: select.column(0).text ?? "", exercise: select.column(1).text ?? "",
                     plannedUSec: planned, takenUSec: select.column(4).integer.flatMap(USec.init(exactly:)),
-                    outcome: select.column(5).text.flatMap(RestOutcome.init(rawValue:)))
+                    outcome: select.column(5).text.flatMap(RestOutcome.init(rawValue:)),
+                    recovery: Self.recoveryStatsInput(
+                        startedAt: select.column(6), timeToTarget: select.column(7), hrr60: select.column(8),
+                        beats: select.column(9)))
             }
             return accumulator.result()
         }
+    }
+
+    /// A followed rest's recovery as stats read it; nil for one not followed (`rmssd_beats` NULL).
+    private static func recoveryStatsInput(
+        startedAt: SQLiteValue, timeToTarget: SQLiteValue, hrr60: SQLiteValue, beats: SQLiteValue
+    ) -> RecoveryStatsInput? {
+        guard beats.integer != nil, let started = startedAt.integer.flatMap(USec.init(exactly:)) else { return nil }
+        let drop: Double? =
+            switch hrr60 {
+            case .real(let value): value
+            case .integer(let value): Double(value)
+            default: nil
+            }
+        return RecoveryStatsInput(
+            startedAtUSec: started, timeToTargetUSec: timeToTarget.integer.flatMap(USec.init(exactly:)),
+            hrr60BPM: drop)
     }
 
     private func query(

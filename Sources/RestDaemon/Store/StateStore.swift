@@ -18,8 +18,9 @@ final class StateStore {
     /// The schema this code writes; `PRAGMA user_version` of a current file. Files of an older
     /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`; 2 → 3 the
     /// training history, `HistorySchema`, and the timers' `rest_source`; 3 → 4 the workouts,
-    /// `WorkoutSchema`).
-    static let schemaVersion = 4
+    /// `WorkoutSchema`; 4 → 5 the timers' `end_reason`; 5 → 6 the rests' recovery,
+    /// `HistorySchema.recoveryColumns`).
+    static let schemaVersion = 6
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -200,7 +201,9 @@ final class StateStore {
                 return "\(path) has a timers table with unexpected columns (\(columns.joined(separator: ", ")))"
             }
             guard version >= 3 else { return nil }
-            let expectedTables = HistorySchema.columns.merging(version >= 4 ? WorkoutSchema.columns : [:]) { $1 }
+            let expectedTables = HistorySchema.columns(version: version).merging(
+                version >= 4 ? WorkoutSchema.columns : [:]
+            ) { $1 }
             for (table, expected) in expectedTables.sorted(by: { $0.key < $1.key }) {
                 guard tables.contains(table) else {
                     return "\(path) has schema version \(version) but no \(table) table"
@@ -251,6 +254,7 @@ final class StateStore {
                 if version == 0 {
                     try database.execute(createTimersTable)
                     try database.execute(HistorySchema.create)
+                    try database.execute(HistorySchema.addRecoveryColumns)
                     try database.execute(WorkoutSchema.create)
                 } else {
                     for step in migrations where step.from >= version {
@@ -395,6 +399,8 @@ final class StateStore {
         case warn_usec, warned
         // Schema 3.
         case rest_source
+        // Schema 5.
+        case end_reason
 
         var name: String { String(describing: self) }
 
@@ -406,6 +412,7 @@ final class StateStore {
             switch version {
             case 1: Array(all[...Column.updated_at_usec.rawValue])
             case 2: Array(all[...Column.warned.rawValue])
+            case 3, 4: Array(all[...Column.rest_source.rawValue])
             default: all
             }
         }
@@ -423,6 +430,8 @@ final class StateStore {
         ),
         (2, "ALTER TABLE timers ADD COLUMN rest_source TEXT NOT NULL DEFAULT '';\n" + HistorySchema.create),
         (3, WorkoutSchema.create),
+        (4, "ALTER TABLE timers ADD COLUMN end_reason TEXT NOT NULL DEFAULT ''"),
+        (5, HistorySchema.addRecoveryColumns),
     ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.
@@ -442,7 +451,8 @@ final class StateStore {
             updated_at_usec INTEGER NOT NULL,
             warn_usec INTEGER NOT NULL DEFAULT 0,
             warned INTEGER NOT NULL DEFAULT 0,
-            rest_source TEXT NOT NULL DEFAULT ''
+            rest_source TEXT NOT NULL DEFAULT '',
+            end_reason TEXT NOT NULL DEFAULT ''
         ) STRICT
         """
 
@@ -468,6 +478,7 @@ final class StateStore {
             try integer(timer.endsAtUSec, "ends_at_usec"), try integer(timer.remainingUSec, "remaining_usec"),
             try integer(timer.expiredAtUSec, "expired_at_usec"), try integer(timer.updatedAtUSec, "updated_at_usec"),
             try integer(timer.warnUSec, "warn_usec"), .integer(timer.warned ? 1 : 0), .text(timer.restSource),
+            .text(timer.endReason?.rawValue ?? ""),
         ]
     }
 
@@ -508,6 +519,11 @@ final class StateStore {
         guard let state = stateText.flatMap(TimerState.init(rawValue:)) else {
             throw invalid("has an unknown state \(MessageText.quoted(stateText ?? "?"))")
         }
+        let reasonText = try text(.end_reason)
+        let endReason = EndReason(rawValue: reasonText)
+        guard reasonText.isEmpty || endReason != nil else {
+            throw invalid("has an unknown end_reason \(MessageText.quoted(reasonText))")
+        }
         return RestTimer(
             id: id, label: try text(.label), next: try text(.next), notify: try flag(.notify),
             baseDurationUSec: try usec(.base_duration_usec), state: state,
@@ -515,6 +531,6 @@ final class StateStore {
             endsAtUSec: try usec(.ends_at_usec), remainingUSec: try usec(.remaining_usec),
             expiredAtUSec: try usec(.expired_at_usec), updatedAtUSec: try usec(.updated_at_usec),
             deadlineBoottime: 0, warnUSec: try usec(.warn_usec), warned: try flag(.warned),
-            restSource: try text(.rest_source))
+            restSource: try text(.rest_source), endReason: endReason)
     }
 }

@@ -41,6 +41,9 @@ enum TimerObject {
             .init(TimerProperty.notify, .boolean),
             .init(TimerProperty.warnUSec, .uint64),
             .init(TimerProperty.restSource, .string),
+            .init(TimerProperty.untilRecovered, .boolean),
+            .init(TimerProperty.endReason, .string),
+            .init(TimerProperty.recoveredBPM, .uint32),
         ])
 
     static func subtree(service: StateService) -> Subtree {

@@ -14,6 +14,7 @@ enum TimerProperties {
         TimerProperty.id, TimerProperty.label, TimerProperty.next, TimerProperty.state, TimerProperty.durationUSec,
         TimerProperty.startedAtUSec, TimerProperty.endsAtUSec, TimerProperty.remainingUSec,
         TimerProperty.expiredAtUSec, TimerProperty.notify, TimerProperty.warnUSec, TimerProperty.restSource,
+        TimerProperty.untilRecovered, TimerProperty.endReason, TimerProperty.recoveredBPM,
     ]
 
     /// One property's value, without building the others: GetAll and GetManagedObjects ask
@@ -32,6 +33,9 @@ enum TimerProperties {
         case TimerProperty.notify: .boolean(timer.notify)
         case TimerProperty.warnUSec: .uint64(timer.warnUSec)
         case TimerProperty.restSource: .string(timer.restSource)
+        case TimerProperty.untilRecovered: .boolean(timer.recovery != nil)
+        case TimerProperty.endReason: .string(timer.endReason?.rawValue ?? "")
+        case TimerProperty.recoveredBPM: .uint32(UInt32(clamping: timer.recoveredBPM ?? 0))
         default: nil
         }
     }

@@ -60,6 +60,7 @@ enum HistoryEntries {
             fields.append((HistoryKey.endedAtUSec, .uint64(rest.endedAtUSec)))
             fields.append((HistoryKey.takenUSec, .uint64(rest.takenUSec)))
         }
+        if let recovery = rest.recovery { fields += self.recovery(recovery) }
         if withSetFields {
             fields += [
                 (HistoryKey.setID, .int64(rest.setID)), (HistoryKey.timer, .string(rest.timerID.rawValue)),
@@ -67,6 +68,27 @@ enum HistoryEntries {
                 (HistoryKey.rrMS, .array(.uint16, rest.rrIntervalsMS.map { .uint16($0) })),
             ]
         }
+        return fields
+    }
+
+    /// A rest's recovery: each metric the data give, none made up (`rmssd_beats` always).
+    private static func recovery(_ metrics: RecoveryMetrics) -> Fields {
+        var fields: Fields = []
+        func bpm(_ key: String, _ value: Double?) {
+            if let value, value.isFinite { fields.append((key, .double(value))) }
+        }
+        bpm(HistoryKey.hrSetEnd, metrics.setEndBPM)
+        bpm(HistoryKey.hrPeak, metrics.peakBPM)
+        bpm(HistoryKey.hr30s, metrics.bpmAfter30s)
+        bpm(HistoryKey.hr60s, metrics.bpmAfter60s)
+        bpm(HistoryKey.hr120s, metrics.bpmAfter120s)
+        bpm(HistoryKey.hrr60, metrics.hrr60BPM)
+        if let time = metrics.timeToTargetUSec { fields.append((HistoryKey.timeToTargetUSec, .uint64(time))) }
+        bpm(HistoryKey.hrMin, metrics.minimumBPM)
+        bpm(HistoryKey.hrCoverage, metrics.coverage)
+        bpm(HistoryKey.rmssdMS, metrics.rmssdMilliseconds)
+        fields.append((HistoryKey.rmssdBeats, .uint32(UInt32(clamping: metrics.rmssdBeats))))
+        bpm(HistoryKey.rmssdRejected, metrics.rmssdRejectedShare)
         return fields
     }
 
@@ -83,6 +105,20 @@ enum HistoryEntries {
         if let planned = stats.medianPlannedUSec { fields.append((HistoryKey.medianPlannedUSec, .uint64(planned))) }
         if let taken = stats.medianTakenUSec { fields.append((HistoryKey.medianTakenUSec, .uint64(taken))) }
         if let overrun = stats.medianOverrunUSec { fields.append((HistoryKey.medianOverrunUSec, .int64(overrun))) }
+        if stats.recoveryRests > 0 {
+            fields.append((HistoryKey.recoveryRests, .uint32(UInt32(clamping: stats.recoveryRests))))
+            if let time = stats.medianTimeToTargetUSec {
+                fields.append((HistoryKey.medianTimeToTargetUSec, .uint64(time)))
+            }
+            let weeks = stats.hrr60Weeks.map { week in
+                dictionary([
+                    (HistoryKey.weekStartUSec, .uint64(week.weekStartUSec)),
+                    (HistoryKey.medianHRR60, .double(week.medianBPM)),
+                    (HistoryKey.rests, .uint32(UInt32(clamping: week.rests))),
+                ])
+            }
+            fields.append((HistoryKey.hrr60Weeks, .array(.dictionary(key: .string, value: .variant), weeks)))
+        }
         return fields
     }
 }

@@ -42,6 +42,13 @@ extension Restctl {
             help: ArgumentHelp("The rest, chosen by hand (90, 2m, 1:30); wins over every rule.", valueName: "duration"))
         var rest: String?
 
+        @Flag(
+            inversion: .prefixedNo,
+            help: ArgumentHelp(
+                "End the rest once heart rate has recovered (a strap is needed; the rest is the maximum); "
+                    + "--no-until-recovered for a plain timed rest. Default: until_recovered in config.toml."))
+        var untilRecovered: Bool?
+
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat
 
@@ -65,7 +72,7 @@ extension Restctl {
             let restUSec = try rest.map { text throws(RestctlError) in try durationUSec(text, as: .setRest) }
             return SetInput(
                 exercise: exercise, reps: reps.map { UInt32($0) }, weightKg: weightKg, failed: failed,
-                restUSec: restUSec)
+                restUSec: restUSec, untilRecovered: untilRecovered)
         }
 
         /// `--weight` as a number of kg, echoed as written when refused; a decimal comma is told
@@ -98,7 +105,7 @@ extension Restctl {
                     }
                     let done = try client.completeSet(
                         id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
-                        failed: set.failed, restUSec: set.restUSec)
+                        failed: set.failed, restUSec: set.restUSec, untilRecovered: set.untilRecovered)
                     // No rest follows (inside a superset's round, after a workout's last set):
                     // no timer runs, and where the workout stands is the news.
                     guard done.restSource != RestSource.none.rawValue else {

@@ -1,0 +1,131 @@
+import EventLoop
+import Glibc
+import Logging
+import RestCore
+
+/// The rests that may end on recovery, followed from the strap: one `RecoveryTracker` per such
+/// rest while it runs, fed every heart-rate sample (stamped on CLOCK_BOOTTIME, which never
+/// jumps), and one sd-event timer armed only at the earliest `nextEvaluationUSec` — the end of a
+/// hold, of a minimum, or a strap's silence. Without a strap no sample comes, no tracker asks for
+/// a wake-up, and restd sleeps.
+///
+/// It decides nothing itself: a recovered rest ends through `StateService.endRecovered` and a
+/// lost strap is marked through `StateService.recoveryLost`, the housekeeping path an expiry
+/// takes (apply → signal → commit). It hears of the rests from the committed timer events: a
+/// running timer with a recovery rule gets a tracker from the start of its run; a paused,
+/// ended, replaced or removed one loses it.
+final class RecoveryService {
+    private let service: StateService
+    private let clock: TimeSource
+    private let logger: Logger
+    /// By timer: the tracker of its current run.
+    private var trackers: [TimerID: RecoveryTracker] = [:]
+    /// Fires at the earliest tracker's `nextEvaluationUSec` (CLOCK_BOOTTIME, 1 µs accuracy: a
+    /// hold's end is the rest's end); off when none asks.
+    private var wakeup: TimerSource!
+
+    init(service: StateService, loop: EventLoop, clock: TimeSource, logger: Logger) throws(SystemError) {
+        self.service = service
+        self.clock = clock
+        self.logger = logger
+        wakeup = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
+            self.evaluate(now: self.clock.now())
+        }
+        wakeup.isEnabled = false
+    }
+
+    /// Follows committed timer events: trackers start with a run that may end on recovery, follow
+    /// its add and sub, and go when it stops running.
+    func timersChanged(_ events: [TimerEvent]) {
+        var touched = false
+        for event in events {
+            switch event {
+            case .added(let timer), .changed(from: _, to: let timer):
+                touched = follow(timer) || touched
+            case .removed(let timer):
+                touched = trackers.removeValue(forKey: timer.id) != nil || touched
+            case .expired, .warning:
+                break
+            }
+        }
+        if touched { rearm() }
+    }
+
+    /// One strap notification, received at `atBoottimeUSec`: every followed rest takes it, then
+    /// what it decides is carried out.
+    func sampleArrived(_ measurement: HeartRateMeasurement, atBoottimeUSec: USec) {
+        guard !trackers.isEmpty else { return }
+        let sample = HeartSample(measurement, atUSec: atBoottimeUSec)
+        for id in Array(trackers.keys) { trackers[id]!.add(sample) }
+        evaluate(now: clock.now())
+    }
+
+    /// Settles every followed rest at `now` (before expiries are planned, and on the wake-up):
+    /// a recovered rest ends, a lost strap is marked, and the wake-up is re-armed.
+    func evaluate(now: Instant) {
+        guard !trackers.isEmpty else { return }
+        var recovered: [(TimerID, Int?, USec)] = []
+        var lost: [TimerID] = []
+        for id in trackers.keys.sorted() {
+            switch trackers[id]!.evaluate(nowUSec: now.boottime) {
+            case .resting, .ended(.planned, _), .ended(.user, _):
+                break
+            case .ended(.recovered, let atUSec):
+                let bpm = trackers[id]!.smoothedBPM(atUSec: atUSec).map { Int($0.rounded()) }
+                recovered.append((id, bpm, atUSec))
+            case .runsToPlanned, .ended(.sensorLost, _):
+                if service.book.timer(id)?.endReason == nil { lost.append(id) }
+            }
+        }
+        // Carried out after the loop: each change comes back through `timersChanged`.
+        for id in lost {
+            logger.info(
+                "heart rate lost during the rest of timer \(MessageText.quoted(id.rawValue)): it runs to its planned maximum"
+            )
+            service.recoveryLost(id, now: now)
+        }
+        for (id, bpm, atUSec) in recovered {
+            service.noteRecovery(trackers[id]!.metrics(endUSec: atUSec), timer: id)
+            let heartRate = bpm.map { " at \($0) bpm" } ?? ""
+            logger.info("the rest of timer \(MessageText.quoted(id.rawValue)) ended on recovery\(heartRate)")
+            service.endRecovered(id, heartRateBPM: bpm, now: now)
+        }
+        rearm()
+    }
+
+    /// Hands the recovery so far of every followed rest to its open rest in the history, as if
+    /// it ended at `now`: before a command or an expiry is planned (`StateService.beforeDue`), so
+    /// that a rest ended by a set, a skip or its deadline is stored with it.
+    func noteMetrics(now: Instant) {
+        for (id, tracker) in trackers {
+            service.noteRecovery(tracker.metrics(endUSec: now.boottime), timer: id)
+        }
+    }
+
+    /// Whether the trackers changed: a running rest with a rule keeps (or gets) a tracker for
+    /// its run; anything else has none.
+    private func follow(_ timer: RestTimer) -> Bool {
+        guard timer.state == .running, let rule = timer.recovery else {
+            return trackers.removeValue(forKey: timer.id) != nil
+        }
+        // The run's start on CLOCK_BOOTTIME: an add or sub moves the deadline and the duration
+        // together, a new run (restart, a new set) moves the start.
+        let startUSec = timer.deadlineBoottime.subtractingSaturated(timer.durationUSec)
+        if var tracker = trackers[timer.id], tracker.startUSec == startUSec {
+            guard tracker.rule != rule else { return false }
+            tracker.replan(plannedUSec: rule.plannedUSec)
+            trackers[timer.id] = tracker
+        } else {
+            trackers[timer.id] = RecoveryTracker(rule: rule, startUSec: startUSec)
+        }
+        return true
+    }
+
+    private func rearm() {
+        if let next = trackers.values.compactMap(\.nextEvaluationUSec).min() {
+            wakeup.schedule(at: next)
+        } else {
+            wakeup.isEnabled = false
+        }
+    }
+}
