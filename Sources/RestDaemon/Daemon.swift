@@ -32,6 +32,8 @@ public final class Daemon {
     private let reloader: ConfigurationReloader
     /// systemd's STATUS= line: "2 timers running, 1 paused, 1 live subscriber".
     private let status = StatusReporter()
+    /// Gives the heap back after large replies and after start-up read many timers.
+    private let trimmer: MemoryTrimmer
     private var clockWatcher: WallClockWatcher?
     private var signalSources: [SignalSource] = []
 
@@ -40,6 +42,7 @@ public final class Daemon {
         self.logger = logger
         let configuration = settings.configuration
         loop = try EventLoop()
+        trimmer = try MemoryTrimmer(loop: loop)
 
         // 1. The state: timers as stored, with what start-up recovery found.
         let state = try Self.openState(settings, now: clock.now(), logger: logger)
@@ -161,7 +164,7 @@ public final class Daemon {
         server.export(path: RestBus.livePath, interfaces: [LiveObject.make(live: live)])
         server.export(
             path: RestBus.historyPath,
-            interfaces: [HistoryObject.make(service: service, trimmer: try MemoryTrimmer(loop: loop))])
+            interfaces: [HistoryObject.make(service: service, trimmer: trimmer)])
         server.export(path: RestBus.workoutPath, interfaces: [WorkoutObject.make(service: service)])
 
         // 7. The system around it: clock steps, signals, the watchdog.
@@ -196,6 +199,8 @@ public final class Daemon {
             logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
             // Only now is the state loaded and the name owned: what Type=notify waits for.
             status.announceReady()
+            // Reading thousands of timers left the heap fragmented: give it back once.
+            trimmer.replied(entries: service.book.timers.count)
             strap.start()  // after readiness: the system bus is not what restd serves on
         }
         let code = try loop.run()

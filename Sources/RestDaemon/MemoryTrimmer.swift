@@ -1,9 +1,10 @@
 import CSystemd
 import EventLoop
 
-/// Gives the heap back to the system after a large reply. A week of sets is a reply of
-/// thousands of small values; once sent and freed, glibc keeps the pages (fragmented, below its
-/// trim threshold) and an idle restd would stay 8 MB bigger for good. `malloc_trim` runs on the
+/// Gives the heap back to the system after a large reply, or a start-up that read thousands of
+/// timers. A week of sets is a reply of thousands of small values; once sent and freed, glibc
+/// keeps the pages (fragmented, below its trim threshold) and an idle restd would stay 8 MB
+/// bigger for good. `malloc_trim` runs on the
 /// next loop iteration, once the reply is marshalled and its values are released: in the same
 /// wake-up, never on a timer of its own.
 final class MemoryTrimmer {
