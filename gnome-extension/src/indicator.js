@@ -115,7 +115,11 @@ class RestIndicator extends PanelMenu.Button {
         }
     }
 
-    /** The menu model's items as PopupMenu items: rebuilt when their kinds change, else relabelled. */
+    /**
+     * The menu model's items as PopupMenu items: rebuilt when their kinds change, else
+     * relabelled. An action's call (which timer it acts on) is kept on its PopupMenu item and
+     * replaced on every fill, so that a press acts on the timer followed now.
+     */
     _fillMenu() {
         const items = menuItems({
             connected: this._client.connected,
@@ -132,6 +136,7 @@ class RestIndicator extends PanelMenu.Button {
             items.forEach((item, i) => {
                 if (item.text !== undefined)
                     current[i].label.text = item.text;
+                current[i]._restdCall = item.call ?? null;
             });
             return;
         }
@@ -147,7 +152,11 @@ class RestIndicator extends PanelMenu.Button {
             return new PopupMenu.PopupSeparatorMenuItem();
         case 'action': {
             const menuItem = new PopupMenu.PopupMenuItem(item.text);
-            menuItem.connect('activate', () => this._call(item.call));
+            menuItem._restdCall = item.call;
+            menuItem.connect('activate', () => {
+                if (menuItem._restdCall)
+                    this._call(menuItem._restdCall);
+            });
             return menuItem;
         }
         case 'history': {

@@ -217,6 +217,11 @@ def run(session, args):
     def wait_label(pattern, timeout=5.0):
         return wait_until(lambda: (text := label()) and re.fullmatch(pattern, text) and text, pattern, timeout)
 
+    def timer_property(timer_id, name):
+        props = dbus.Interface(bus.get_object('io.restd.Rest1', f'/io/restd/Rest1/timer/{timer_id}', introspect=False),
+                               'org.freedesktop.DBus.Properties')
+        return props.Get('io.restd.Rest1.Timer', name)
+
     restd = start_restd()
     check(restd is not None, 'restd owns io.restd.Rest1 on the session bus')
     connected = wait_until(lambda: evaluates(f'{IND}._client.connected'), 'connected', 5)
@@ -342,6 +347,24 @@ def run(session, args):
           'a rest with a 10 s pre-alert, 1 s in: style classes restd-warning and restd-last-seconds')
     restctl('cancel')
     check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancelled again: hidden')
+
+    # The menu's actions act on the timer followed now: two running timers without `default`,
+    # the menu open on the first; the first paused, so the second is followed with a menu of
+    # the same items. "Pause" must pause the second.
+    restctl('start', '60', '--id', 'first', '--label', 'First', '--no-notify')
+    restctl('start', '120', '--id', 'second', '--label', 'Second', '--no-notify')
+    check(wait_label(r'\d+:\d\d First( .*)?'), 'two timers without default: the one ending first is followed')
+    evaluate(f'{IND}.menu.open(false)')
+    restctl('pause', '--id', 'first')
+    check(wait_label(r'\d+:\d\d Second( .*)?'), 'the first paused: the second is followed')
+    check(press('Pause'), 'the menu (open all along) has "Pause"')
+    states = wait_until(lambda: (s := [str(timer_property(i, 'State')) for i in ('first', 'second')]) == ['paused', 'paused'] and s,
+                        'second paused', 5)
+    check(states, f'"Pause" paused the timer followed now, not the one followed when the menu was built '
+          f'({states or [str(timer_property(i, "State")) for i in ("first", "second")]})')
+    evaluates(f'{IND}.menu.close(false)')
+    restctl('cancel', '--all')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancel --all: hidden')
 
     # Configurable: an icon instead of nothing, still without a source.
     def set_idle_icon(value):
