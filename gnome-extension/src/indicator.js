@@ -17,8 +17,9 @@ import {menuItems} from './lib/menuModel.js';
 export const RestIndicator = GObject.registerClass(
 class RestIndicator extends PanelMenu.Button {
     /**
-     * `client`: the RestClient; `options`: {showIdleIcon(), historyAvailable(), openHistory()}
-     * from the extension, which owns the settings.
+     * `client`: the RestClient; `options`: {showIdleIcon(), historyAvailable(), menuOpening(),
+     * openHistory()} from the extension, which owns the settings (historyAvailable() is read on
+     * every redraw and must be cheap; menuOpening() may look at the file system).
      */
     _init(client, options) {
         super._init(0.5, 'restd', false);
@@ -44,8 +45,10 @@ class RestIndicator extends PanelMenu.Button {
                 this._stopTicking();
         });
         this.menu.connect('open-state-changed', (menu, open) => {
-            if (open)
+            if (open) {
+                this._options.menuOpening();
                 this._fillMenu();
+            }
         });
         this.redraw();
     }
