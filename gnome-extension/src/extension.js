@@ -21,6 +21,14 @@ import {RestIndicator} from './indicator.js';
 /** GNOME's configured terminal (deprecated in GNOME, but what GNOME 43 to 49 still carry). */
 const DESKTOP_TERMINAL_SCHEMA = 'org.gnome.desktop.default-applications.terminal';
 
+/**
+ * What "Open history" runs in the terminal: `restctl history` alone prints and exits, and most
+ * terminals close with it, so its output (and any error) goes through `less -R`, which stays
+ * until q; without less, it waits for Enter.
+ */
+const HISTORY_SCRIPT = 'if command -v less >/dev/null; then restctl history 2>&1 | less -R; ' +
+    'else restctl history; printf "\\n(press Enter to close) "; read -r _; fi';
+
 export class RestPanel {
     constructor(settings, uuid) {
         this._settings = settings;
@@ -87,7 +95,7 @@ export class RestPanel {
         }
         if (terminal.length === 0)
             return null;
-        return [...terminal, 'restctl', 'history'];
+        return [...terminal, 'sh', '-c', HISTORY_SCRIPT];
     }
 
     /**

@@ -309,7 +309,7 @@ def run(session, args):
     check(wait_until(lambda: press('Open history'), 'history item', 5), 'a terminal configured: "Open history" pressed')
     history = wait_until(lambda: os.path.exists(history_out) and 'Squat' in open(history_out).read()
                          and open(history_out).read(), 'history', 5)
-    check(history, 'it ran restctl history in the terminal command, which lists the Squat set')
+    check(history, 'it ran restctl history (through less, which copies when its output is not a terminal) in the terminal command, which lists the Squat set')
     # A workout: "Set done" takes the plan's next set; the menu shows where the workout is.
     plan = os.path.join(session.work, 'push.toml')
     with open(plan, 'w') as f:
