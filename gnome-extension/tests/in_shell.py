@@ -422,6 +422,18 @@ def run(session, args):
     text = wait_agrees('default', r' Squat( \d+/\d+)?')
     check(text, f'restd started again: the label is back and agrees with EndsAtUSec: "{text}"')
 
+    # Without the interface file: its sentence is the client's error, and it still follows restd
+    # (a second RestClient of the extension's own code, given no file to read).
+    evaluate(f"""(() => {{ const {{RestClient}} = Main.extensionManager.lookup('{UUID}').imports.restClient;
+        const client = new RestClient(() => {{}}); globalThis.restdTestClient = client;
+        client._cancellable = new imports.gi.Gio.Cancellable(); client._loadInterfaces([], client._cancellable);
+        return true; }})()""")
+    seen = wait_until(lambda: evaluates("""(() => { const c = globalThis.restdTestClient;
+        return c.connected && c.timers.size > 0 && c.error ? [c.error, c.timers.size] : null; })()"""), 'no interface file', 5)
+    check(seen and 'io.restd.Rest1.xml' in seen[0],
+          f'no interface file: the client says so ("{seen and seen[0]}") and still follows restd ({seen and seen[1]} timer)')
+    evaluate('(() => { globalThis.restdTestClient.stop(); delete globalThis.restdTestClient; return true; })()')
+
     # enable/disable 100 times: no leaked source, signal subscription or actor.
     leaks = check_enable_disable(evaluate, bus, wait_label)
     for what, ok in leaks:
