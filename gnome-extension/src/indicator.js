@@ -11,7 +11,7 @@ import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
 import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 
 import {ALL_STYLE_CLASSES, msUntilNextChange, panelText, styleClasses} from './lib/format.js';
-import {chooseTimer} from './lib/timers.js';
+import {orderTimers} from './lib/timers.js';
 import {menuItems} from './lib/menuModel.js';
 
 export const RestIndicator = GObject.registerClass(
@@ -44,11 +44,12 @@ class RestIndicator extends PanelMenu.Button {
             else
                 this._stopTicking();
         });
+        // Open, the menu's other timers tick too (redraw arms the tick for them); closed, only
+        // the label's timer.
         this.menu.connect('open-state-changed', (menu, open) => {
-            if (open) {
+            if (open)
                 this._options.menuOpening();
-                this._fillMenu();
-            }
+            this.redraw();
         });
         this.redraw();
     }
@@ -77,7 +78,8 @@ class RestIndicator extends PanelMenu.Button {
     _redraw() {
         this._stopTicking();
         const now = GLib.get_real_time();
-        const timer = chooseTimer([...this._client.timers.values()]);
+        const timers = orderTimers([...this._client.timers.values()]);
+        const timer = timers[0] ?? null;
         this._followedId = timer?.id ?? null;
         for (const name of ALL_STYLE_CLASSES)
             this._label.remove_style_class_name(name);
@@ -93,7 +95,9 @@ class RestIndicator extends PanelMenu.Button {
             this._label.visible = true;
             this._icon.visible = false;
             this.visible = true;
-            this._tickAfter(msUntilNextChange(timer, now));
+            // The label's timer; with the menu open, the soonest change of any timer it shows.
+            const changes = (this.menu.isOpen ? timers : [timer]).map(t => msUntilNextChange(t, now)).filter(ms => ms >= 0);
+            this._tickAfter(changes.length > 0 ? Math.min(...changes) : -1);
         }
         // Kept filled while closed too: a PopupMenu without items does not open.
         this._fillMenu();

@@ -401,6 +401,24 @@ def run(session, args):
     restctl('cancel', '--all')
     check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancel --all: hidden')
 
+    # The followed timer paused (default), another one running: the open menu's line for the
+    # other counts down; closed, nothing ticks.
+    restctl('start', '90', '--label', 'Squat', '--no-notify')
+    restctl('pause')
+    restctl('start', '60', '--id', 'other', '--no-notify')
+    check(wait_label(r'⏸ \d+:\d\d Squat( .*)?') and wait_until(lambda: evaluates(f"{IND}._client.timers.size === 2"), 'two', 5),
+          'default paused and another timer running: the paused one is followed')
+    other_line = f"""(() => {{ {IND}.menu.open(false);
+        return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('other: ')) ?? null; }})()"""
+    first = evaluates(other_line)
+    check(first and evaluates(f'{IND}._tickId !== 0'), f'the menu open: a tick source, for "{first}"')
+    later = wait_until(lambda: (text := evaluates(other_line)) != first and text, 'other ticks', 3)
+    check(later, f'the other timer counts down in the open menu: "{first}", then "{later}"')
+    evaluates(f'{IND}.menu.close(false)')
+    check(evaluates(f'{IND}._tickId === 0') is True, 'the menu closed: no tick source (the followed timer is paused)')
+    restctl('cancel', '--all')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancel --all: hidden again')
+
     # Configurable: an icon instead of nothing, still without a source.
     def set_idle_icon(value):
         subprocess.run(['gsettings', '--schemadir', f'{args.root}/usr/share/gnome-shell/extensions/{UUID}/schemas',
