@@ -77,6 +77,13 @@ class RestIndicator extends PanelMenu.Button {
 
     _redraw() {
         this._stopTicking();
+        // A refusal and the last set's rest belong to the restd that answered them: forgotten
+        // when it goes away or comes back.
+        if (this._client.connected !== this._wasConnected) {
+            this._wasConnected = this._client.connected;
+            this._callError = null;
+            this._lastSet = null;
+        }
         const now = GLib.get_real_time();
         const timers = orderTimers([...this._client.timers.values()]);
         const timer = timers[0] ?? null;
