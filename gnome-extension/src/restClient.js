@@ -147,7 +147,9 @@ export class RestClient {
                     this._addTimer(path, interfaces);
                 this._changed();
             });
-        this._manager = this._proxy(connection, owner, ROOT_PATH, MANAGER_IFACE, cancellable, null);
+        // Only called: no properties to load, no signals to follow.
+        this._manager = this._proxy(connection, owner, ROOT_PATH, MANAGER_IFACE, cancellable, null,
+            Gio.DBusProxyFlags.DO_NOT_LOAD_PROPERTIES | Gio.DBusProxyFlags.DO_NOT_CONNECT_SIGNALS);
         this._live = this._proxy(connection, owner, LIVE.path, LIVE.iface, cancellable, proxy => {
             const fields = proxy.get_cached_property('Fields')?.recursiveUnpack() ?? {};
             this.live = Object.keys(fields).length > 0 ? fields : null;
@@ -166,11 +168,11 @@ export class RestClient {
      * initialised asynchronously; `read(proxy)` takes its properties, at first and on each
      * PropertiesChanged (the Live object's are already throttled by restd).
      */
-    _proxy(connection, owner, path, iface, cancellable, read) {
+    _proxy(connection, owner, path, iface, cancellable, read, flags = Gio.DBusProxyFlags.NONE) {
         const proxy = new Gio.DBusProxy({
             g_connection: connection, g_name: owner, g_object_path: path, g_interface_name: iface,
             g_interface_info: this._nodeInfo?.lookup_interface(iface) ?? null,
-            g_flags: Gio.DBusProxyFlags.DO_NOT_AUTO_START,
+            g_flags: Gio.DBusProxyFlags.DO_NOT_AUTO_START | flags,
         });
         proxy.init_async(GLib.PRIORITY_DEFAULT, cancellable, (p, result) => {
             try {
