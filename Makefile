@@ -40,8 +40,12 @@ TOML_TEST ?= ../shared/toml-test
 # `make deb` needs (debhelper, dpkg-dev, lintian).
 export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
 	dbus-daemon dbus-bin libglib2.0-bin systemd tzdata shellcheck python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
-	gjs gnome-shell \
+	gjs \
 	debhelper dpkg-dev lintian
+# Only what the tests run, beyond that: a real GNOME Shell for test-gnome. Installed by
+# `make test`, `make test-gnome` and `make gnome-screenshot` (test-deps), never by build or
+# install: a machine without GNOME gets no GNOME Shell from `make install`.
+TEST_DEB_PACKAGES := gnome-shell
 NO_DEPS ?=
 
 # Where `swift build` puts the debug executables (asked at recipe time).
@@ -108,7 +112,7 @@ endif
 # regenerating unchanged help gives identical files).
 MAN_DATE ?= 2026-11-21
 
-.PHONY: help check-swift deps build release test test-calendar test-asan toml-conformance bench bench-smoke run with-bus
+.PHONY: help check-swift deps test-deps build release test test-calendar test-asan toml-conformance bench bench-smoke run with-bus
 .PHONY: clean install uninstall
 .PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot
 
@@ -130,6 +134,7 @@ help:
 	@echo '  make bench [BENCH_ARGS=…]  release build, then every benchmark; writes bench/results.json'
 	@echo '  make bench-smoke           every benchmark at a tiny size on the debug build (part of make test)'
 	@echo '  make deps                  install the missing Debian packages (apt-get, sudo if not root)'
+	@echo '  make test-deps             also those only the tests need (gnome-shell; part of make test)'
 	@echo '  make install [PREFIX=…]    release build, then install programs, unit, activation file,'
 	@echo '                             interface, completions and man pages (PREFIX=/usr/local; DESTDIR too)'
 	@echo '  make uninstall [PREFIX=…]  remove what make install put there'
@@ -155,13 +160,18 @@ ifeq ($(NO_DEPS),)
 	@scripts/install-missing-packages.sh
 endif
 
+test-deps: deps
+ifeq ($(NO_DEPS),)
+	@DEB_PACKAGES='$(TEST_DEB_PACKAGES)' scripts/install-missing-packages.sh
+endif
+
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
-test: deps lint gnome-extension
+test: deps test-deps lint gnome-extension
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
 	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
@@ -260,11 +270,11 @@ gnome-extension:
 
 # The extension's tests (part of `make test`): its pure modules under gjs -m, in both builds,
 # then the legacy build in a real headless GNOME Shell 43 with the real restd on a private bus.
-test-gnome: build gnome-extension
+test-gnome: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
 
 # The same run, also writing docs/gnome-panel.png (the README's picture).
-gnome-screenshot: build gnome-extension
+gnome-screenshot: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) docs/gnome-panel.png
 
 run: build

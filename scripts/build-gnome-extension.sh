@@ -6,6 +6,8 @@
 # each with its settings schema compiled.
 set -euo pipefail
 out=${1:?usage: scripts/build-gnome-extension.sh OUT_DIR}
+# Relative to where it was called from, not to the checkout this script moves to.
+out=$(realpath -m -- "$out")
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 rm -rf "$out"
 gjs -m gnome-extension/tools/build.js gnome-extension/src "$out" >/dev/null

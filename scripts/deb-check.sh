@@ -41,8 +41,9 @@ check "the programs carry the Swift runtime"        bash -c '! ldd /usr/bin/rest
 check "ExecStart= names /usr/bin/restd"             grep -qx 'ExecStart=/usr/bin/restd' /usr/lib/systemd/user/restd.service
 check "Exec= names /usr/bin/restd"                  grep -qx 'Exec=/usr/bin/restd' /usr/share/dbus-1/services/io.restd.Rest1.service
 check "restd.service is enabled for every user"     test "$(systemctl --global is-enabled restd.service)" = enabled
-check "the GNOME Shell extension is the build for the Shell here" \
-  test "$(readlink -f /usr/share/gnome-shell/extensions/restd@restd.io)" = "/usr/share/restd/gnome-shell/$([ "$(gnome-shell --version | grep -oE '[0-9]+' | head -n 1)" -ge 45 ] && echo esm || echo legacy)/restd@restd.io"
+check "the GNOME Shell extension is the legacy build (Debian 12's GNOME Shell 43)" \
+  test "$(readlink -f /usr/share/gnome-shell/extensions/restd@restd.io)" = "/usr/share/restd/gnome-shell/legacy/restd@restd.io"
+check "the package breaks GNOME Shell 45 and later"  test "$(dpkg-query -W -f='${Breaks}' restd)" = 'gnome-shell (>= 45)'
 
 # The user-manager suite against the package's restd, restctl, unit and activation file.
 if ! env RESTD_INSTALLED_PREFIX=/usr RESTD_BIN_DIR=/usr/bin "$swift" test --skip-build "$@"     --filter SystemdUserManagerTests >"$work/test.log" 2>&1; then

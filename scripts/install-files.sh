@@ -45,6 +45,14 @@ files=(
 )
 # The GNOME Shell 45 changed extensions to ES modules, which 43 and 44 cannot load.
 if [ "${GNOME_SHELL_VERSION:-43}" -ge 45 ]; then flavour=esm; else flavour=legacy; fi
+# The extension's path holds our link; a real directory there (an extension unpacked by hand, or
+# from extensions.gnome.org) is not ours: neither replaced (ln would put the link inside it) nor
+# removed.
+extension_path=$root$GNOMEEXTDIR/restd@restd.io
+if [ -d "$extension_path" ] && [ ! -L "$extension_path" ]; then
+  echo "error: $extension_path is a directory, not the link to restd's build: move it away (or set GNOMEEXTDIR), then run this again" >&2
+  exit 1
+fi
 for entry in "${files[@]}"; do
   read -r source mode target <<<"$entry"
   kind=${source%%:*}
@@ -83,6 +91,14 @@ for entry in "${files[@]}"; do
   mv -f "$tmp" "$path"
   echo "installed $path"
 done
+if [ "$action" = uninstall ]; then
+  # The builds' folders, once empty (nothing else of restd lives under them).
+  dirs=("$root$GNOMEBUILDSDIR/esm" "$root$GNOMEBUILDSDIR/legacy" "$root$GNOMEBUILDSDIR")
+  [ "$(basename "$(dirname "$GNOMEBUILDSDIR")")" = restd ] && dirs+=("$(dirname "$root$GNOMEBUILDSDIR")")
+  for dir in "${dirs[@]}"; do
+    if [ -d "$dir" ] && rmdir "$dir" 2>/dev/null; then echo "removed $dir"; fi
+  done
+fi
 if [ "$action" = install ]; then
   echo "As the user who runs it: systemctl --user daemon-reload && systemctl --user enable --now restd"
 fi

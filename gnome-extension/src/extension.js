@@ -21,6 +21,14 @@ import {RestIndicator} from './indicator.js';
 /** GNOME's configured terminal (deprecated in GNOME, but what GNOME 43 to 49 still carry). */
 const DESKTOP_TERMINAL_SCHEMA = 'org.gnome.desktop.default-applications.terminal';
 
+/**
+ * What "Open history" runs in the terminal: `restctl history` alone prints and exits, and most
+ * terminals close with it, so its output (and any error) goes through `less -R`, which stays
+ * until q; without less, it waits for Enter.
+ */
+const HISTORY_SCRIPT = 'if command -v less >/dev/null; then restctl history 2>&1 | less -R; ' +
+    'else restctl history; printf "\\n(press Enter to close) "; read -r _; fi';
+
 export class RestPanel {
     constructor(settings, uuid) {
         this._settings = settings;
@@ -28,13 +36,29 @@ export class RestPanel {
     }
 
     enable() {
+        // GNOME's terminal settings, once: every redraw reads only the command computed from them.
+        const schema = Gio.SettingsSchemaSource.get_default()?.lookup(DESKTOP_TERMINAL_SCHEMA, true);
+        this._desktopTerminal = schema ? new Gio.Settings({settings_schema: schema}) : null;
+        this._historyArgv = this._historyCommand();
+        this._historyAvailable = this._terminalInstalled();
         this._client = new RestClient(() => this._indicator?.redraw());
         this._indicator = new RestIndicator(this._client, {
             showIdleIcon: () => this._settings.get_boolean('show-idle-icon'),
-            historyAvailable: () => this._historyCommand() !== null,
+            historyAvailable: () => this._historyAvailable,
+            menuOpening: () => {
+                this._historyAvailable = this._terminalInstalled();
+            },
             openHistory: () => this._openHistory(),
         });
-        this._settingsChangedId = this._settings.connect('changed', () => this._indicator.redraw());
+        this._settingsChangedId = this._settings.connect('changed', (settings, key) => {
+            if (key === 'history-terminal')
+                this._terminalChanged();
+            this._indicator.redraw();
+        });
+        this._desktopTerminalChangedId = this._desktopTerminal?.connect('changed', () => {
+            this._terminalChanged();
+            this._indicator.redraw();
+        }) ?? 0;
         Main.panel.addToStatusArea(this._uuid, this._indicator);
         this._client.start();
     }
@@ -46,33 +70,45 @@ export class RestPanel {
         this._client = null;
         this._settings.disconnect(this._settingsChangedId);
         this._settings = null;
+        if (this._desktopTerminalChangedId)
+            this._desktopTerminal.disconnect(this._desktopTerminalChangedId);
+        this._desktopTerminal = null;
+        this._historyArgv = null;
+    }
+
+    _terminalChanged() {
+        this._historyArgv = this._historyCommand();
+        this._historyAvailable = this._terminalInstalled();
     }
 
     /**
      * The command that opens `restctl history` in a terminal: the history-terminal setting
-     * (e.g. ['kgx', '-e']), else GNOME's default terminal (exec and exec-arg) if it is
-     * installed, else null: then the menu has no "Open history".
+     * (e.g. ['kgx', '-e']), else GNOME's default terminal (exec and exec-arg), else null.
+     * Read from the settings, without looking at the file system.
      */
     _historyCommand() {
         let terminal = this._settings.get_strv('history-terminal');
-        if (terminal.length === 0) {
-            const schema = Gio.SettingsSchemaSource.get_default()?.lookup(DESKTOP_TERMINAL_SCHEMA, true);
-            if (!schema)
-                return null;
-            const desktop = new Gio.Settings({settings_schema: schema});
-            const exec = desktop.get_string('exec');
-            const arg = desktop.get_string('exec-arg');
+        if (terminal.length === 0 && this._desktopTerminal) {
+            const exec = this._desktopTerminal.get_string('exec');
+            const arg = this._desktopTerminal.get_string('exec-arg');
             terminal = exec ? [exec, ...arg ? [arg] : []] : [];
         }
-        if (terminal.length === 0 || GLib.find_program_in_path(terminal[0]) === null)
+        if (terminal.length === 0)
             return null;
-        return [...terminal, 'restctl', 'history'];
+        return [...terminal, 'sh', '-c', HISTORY_SCRIPT];
+    }
+
+    /**
+     * Whether the terminal is installed (a search of PATH): only when the menu opens or the
+     * settings change, never per redraw. Without it, the menu has no "Open history".
+     */
+    _terminalInstalled() {
+        return this._historyArgv !== null && GLib.find_program_in_path(this._historyArgv[0]) !== null;
     }
 
     _openHistory() {
-        const argv = this._historyCommand();
-        if (argv)
-            Util.spawn(argv);
+        if (this._historyArgv)
+            Util.spawn(this._historyArgv);
     }
 }
 

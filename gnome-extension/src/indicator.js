@@ -11,14 +11,15 @@ import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
 import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 
 import {ALL_STYLE_CLASSES, msUntilNextChange, panelText, styleClasses} from './lib/format.js';
-import {chooseTimer} from './lib/timers.js';
+import {orderTimers} from './lib/timers.js';
 import {menuItems} from './lib/menuModel.js';
 
 export const RestIndicator = GObject.registerClass(
 class RestIndicator extends PanelMenu.Button {
     /**
-     * `client`: the RestClient; `options`: {showIdleIcon(), historyAvailable(), openHistory()}
-     * from the extension, which owns the settings.
+     * `client`: the RestClient; `options`: {showIdleIcon(), historyAvailable(), menuOpening(),
+     * openHistory()} from the extension, which owns the settings (historyAvailable() is read on
+     * every redraw and must be cheap; menuOpening() may look at the file system).
      */
     _init(client, options) {
         super._init(0.5, 'restd', false);
@@ -43,9 +44,12 @@ class RestIndicator extends PanelMenu.Button {
             else
                 this._stopTicking();
         });
+        // Open, the menu's other timers tick too (redraw arms the tick for them); closed, only
+        // the label's timer.
         this.menu.connect('open-state-changed', (menu, open) => {
             if (open)
-                this._fillMenu();
+                this._options.menuOpening();
+            this.redraw();
         });
         this.redraw();
     }
@@ -73,8 +77,16 @@ class RestIndicator extends PanelMenu.Button {
 
     _redraw() {
         this._stopTicking();
+        // A refusal and the last set's rest belong to the restd that answered them: forgotten
+        // when it goes away or comes back.
+        if (this._client.connected !== this._wasConnected) {
+            this._wasConnected = this._client.connected;
+            this._callError = null;
+            this._lastSet = null;
+        }
         const now = GLib.get_real_time();
-        const timer = chooseTimer([...this._client.timers.values()]);
+        const timers = orderTimers([...this._client.timers.values()]);
+        const timer = timers[0] ?? null;
         this._followedId = timer?.id ?? null;
         for (const name of ALL_STYLE_CLASSES)
             this._label.remove_style_class_name(name);
@@ -90,7 +102,9 @@ class RestIndicator extends PanelMenu.Button {
             this._label.visible = true;
             this._icon.visible = false;
             this.visible = true;
-            this._tickAfter(msUntilNextChange(timer, now));
+            // The label's timer; with the menu open, the soonest change of any timer it shows.
+            const changes = (this.menu.isOpen ? timers : [timer]).map(t => msUntilNextChange(t, now)).filter(ms => ms >= 0);
+            this._tickAfter(changes.length > 0 ? Math.min(...changes) : -1);
         }
         // Kept filled while closed too: a PopupMenu without items does not open.
         this._fillMenu();
@@ -115,7 +129,11 @@ class RestIndicator extends PanelMenu.Button {
         }
     }
 
-    /** The menu model's items as PopupMenu items: rebuilt when their kinds change, else relabelled. */
+    /**
+     * The menu model's items as PopupMenu items: rebuilt when their kinds change, else
+     * relabelled. An action's call (which timer it acts on) is kept on its PopupMenu item and
+     * replaced on every fill, so that a press acts on the timer followed now.
+     */
     _fillMenu() {
         const items = menuItems({
             connected: this._client.connected,
@@ -132,6 +150,7 @@ class RestIndicator extends PanelMenu.Button {
             items.forEach((item, i) => {
                 if (item.text !== undefined)
                     current[i].label.text = item.text;
+                current[i]._restdCall = item.call ?? null;
             });
             return;
         }
@@ -147,7 +166,11 @@ class RestIndicator extends PanelMenu.Button {
             return new PopupMenu.PopupSeparatorMenuItem();
         case 'action': {
             const menuItem = new PopupMenu.PopupMenuItem(item.text);
-            menuItem.connect('activate', () => this._call(item.call));
+            menuItem._restdCall = item.call;
+            menuItem.connect('activate', () => {
+                if (menuItem._restdCall)
+                    this._call(menuItem._restdCall);
+            });
             return menuItem;
         }
         case 'history': {

@@ -59,8 +59,7 @@ export class RestClient {
     _loadInterfaces(candidates, cancellable) {
         const [file, ...rest] = candidates;
         if (!file) {
-            this.error = `${INTERFACE_FILE} is not installed in any data directory: is restd installed?`;
-            this._changed();
+            this._interfaceError(`${INTERFACE_FILE} is not installed in any data directory: is restd installed?`);
             return;
         }
         file.load_contents_async(cancellable, (f, result) => {
@@ -75,15 +74,30 @@ export class RestClient {
             try {
                 this._nodeInfo = Gio.DBusNodeInfo.new_for_xml(new TextDecoder().decode(xml));
             } catch (e) {
-                this.error = `${f.get_path()}: ${e.message}`;
-                this._changed();
+                this._interfaceError(`${f.get_path()}: ${e.message}`);
                 return;
             }
-            this._watchId = Gio.bus_watch_name_on_connection(Gio.DBus.session, BUS_NAME,
-                Gio.BusNameWatcherFlags.NONE,
-                (connection, name, owner) => this._appeared(connection, owner),
-                () => this._vanished());
+            this._watch();
         });
+    }
+
+    /**
+     * Without the interface file the proxies go without interface info (no type checks on
+     * restd's replies and properties), and its sentence stays in the menu while restd comes
+     * and goes.
+     */
+    _interfaceError(sentence) {
+        this._setupError = sentence;
+        this.error = sentence;
+        this._changed();
+        this._watch();
+    }
+
+    _watch() {
+        this._watchId = Gio.bus_watch_name_on_connection(Gio.DBus.session, BUS_NAME,
+            Gio.BusNameWatcherFlags.NONE,
+            (connection, name, owner) => this._appeared(connection, owner),
+            () => this._vanished());
     }
 
     /** Stops following restd: cancels what is pending, unsubscribes and unwatches everything. */
@@ -96,13 +110,14 @@ export class RestClient {
         }
         this._drop();
         this._nodeInfo = null;
+        this._setupError = null;
         this._onChange = null;
     }
 
     _appeared(connection, owner) {
         this._drop();
         this.connected = true;
-        this.error = null;
+        this.error = this._setupError ?? null;
         this._connection = connection;
         // Everything of this appearance is cancelled and unsubscribed together when the
         // name goes away, so that a restarted restd starts from a clean state.
@@ -132,7 +147,9 @@ export class RestClient {
                     this._addTimer(path, interfaces);
                 this._changed();
             });
-        this._manager = this._proxy(connection, owner, ROOT_PATH, MANAGER_IFACE, cancellable, null);
+        // Only called: no properties to load, no signals to follow.
+        this._manager = this._proxy(connection, owner, ROOT_PATH, MANAGER_IFACE, cancellable, null,
+            Gio.DBusProxyFlags.DO_NOT_LOAD_PROPERTIES | Gio.DBusProxyFlags.DO_NOT_CONNECT_SIGNALS);
         this._live = this._proxy(connection, owner, LIVE.path, LIVE.iface, cancellable, proxy => {
             const fields = proxy.get_cached_property('Fields')?.recursiveUnpack() ?? {};
             this.live = Object.keys(fields).length > 0 ? fields : null;
@@ -151,11 +168,11 @@ export class RestClient {
      * initialised asynchronously; `read(proxy)` takes its properties, at first and on each
      * PropertiesChanged (the Live object's are already throttled by restd).
      */
-    _proxy(connection, owner, path, iface, cancellable, read) {
+    _proxy(connection, owner, path, iface, cancellable, read, flags = Gio.DBusProxyFlags.NONE) {
         const proxy = new Gio.DBusProxy({
             g_connection: connection, g_name: owner, g_object_path: path, g_interface_name: iface,
-            g_interface_info: this._nodeInfo.lookup_interface(iface),
-            g_flags: Gio.DBusProxyFlags.DO_NOT_AUTO_START,
+            g_interface_info: this._nodeInfo?.lookup_interface(iface) ?? null,
+            g_flags: Gio.DBusProxyFlags.DO_NOT_AUTO_START | flags,
         });
         proxy.init_async(GLib.PRIORITY_DEFAULT, cancellable, (p, result) => {
             try {

@@ -54,6 +54,10 @@ equal(body('a();\n// @esm-only {\nexport default class E {}\n// }\n// @legacy fu
     'a();\n\n\n\nfunction init() {}\nb();\n', 'markers: ES-module-only lines dropped (line numbers kept), legacy lines uncommented');
 throws(() => toLegacy('export default class E {}\n', 'e.js'), /only "export function\/class\/const"/, 'a default export outside the markers');
 throws(() => toLegacy("import x from 'https://example.org/x.js';\n", 'x.js'), /no legacy form for the module/, 'an unknown module');
+throws(() => toLegacy("import Format from './lib/format.js';\n", 'x.js'), /default import .* has no legacy form/,
+    'a default import of a relative module');
+throws(() => toLegacy("import {default as F, clock} from './format.js';\n", 'lib/x.js'), /default import .* has no legacy form/,
+    'a default import of a relative module, written as a named one');
 throws(() => toLegacy('// @esm-only {\nfoo();\n', 'x.js'), /not closed/, 'an unclosed marker');
 throws(() => toLegacy('const x = ;\n', 'x.js'), /SyntaxError|expression/, 'a syntax error is reported');
 

@@ -111,6 +111,8 @@ equal(withProperties(fromBus, {State: 'paused', RemainingUSec: 5 * S}).remaining
 const texts = items => items.map(i => i.type === 'separator' ? '—' : i.text);
 const base = {connected: true, followedId: 'default', workout: null, lastSet: null, error: null, historyAvailable: false};
 equal(texts(menuItems({...base, connected: false, timers: []}, NOW)), ['restd is not running'], 'menu: restd away');
+equal(menuItems({...base, connected: false, timers: [], error: 'no interface file'}, NOW).map(i => i.type),
+    ['info', 'error'], 'menu: restd away, and an error (e.g. no interface file) still shows');
 equal(texts(menuItems({...base, timers: [], followedId: null}, NOW)), ['No rest running', '—', 'Set done'], 'menu: no timer');
 const runningMenu = menuItems({...base, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Bench press'})]}, NOW);
 equal(texts(runningMenu), ['Squat · 1:23 left', 'Next: Bench press', 'Pause', '+30 s', '−15 s', 'Skip', '—', 'Set done'], 'menu: running');

@@ -77,6 +77,10 @@ export function toLegacy(source, path) {
             usesMe ||= module.startsWith('Me.');
             let binding;
             const [first] = node.specifiers;
+            // The legacy loader has no default export of an extension's own file (a relative
+            // module): `{default: X}` would silently be undefined there.
+            if (specifier.startsWith('.') && node.specifiers.some(s => s.type === 'ImportSpecifier' && s.id.name === 'default'))
+                throw new Error(`${path}:${node.loc.start.line}: a default import of "${specifier}" has no legacy form (use a named export)`);
             if (first.type === 'ImportNamespaceSpecifier' ||
                 (first.type === 'ImportSpecifier' && first.id.name === 'default' && !specifier.startsWith('.')))
                 binding = first.name.name;

@@ -57,6 +57,9 @@ export function menuItems(state, nowUsec) {
     const items = [];
     if (!state.connected) {
         items.push({type: 'info', text: 'restd is not running'});
+        // E.g. the interface file is missing: the reason must show even without restd.
+        if (state.error)
+            items.push({type: 'error', text: state.error});
         return items;
     }
     const ordered = orderTimers(state.timers);
