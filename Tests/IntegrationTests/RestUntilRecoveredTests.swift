@@ -83,6 +83,12 @@ struct RestUntilRecoveredTests {
             playerctl(setup.session, "metadata", "restd:endReason").output == "recovered"
         }
         try setup.restd.waitForLog(containing: "the rest of timer \"default\" ended on recovery at 100 bpm")
+        // Stored when the rest ended, not at the next set: the history has the numbers at once
+        // (the expiry's own transaction, written before restd reads the next call).
+        let atEnd = restctl(setup.session, "history", "--json")
+        let ended = try #require(
+            (try JSONSerialization.jsonObject(with: Data(atEnd.stdout.utf8)) as? [[String: Any]])?.first, "\(atEnd)")
+        #expect(ended["rest_hr_peak"] as? Double == 150 && ended["rest_hr_min"] as? Double == 100, "\(ended)")
 
         // The next set ends the rest in the history, with its recovery: what the data give, null
         // for what a rest of a second cannot say.
