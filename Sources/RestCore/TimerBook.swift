@@ -71,7 +71,7 @@ public struct TimerBook: Sendable, Equatable {
             baseDurationUSec: durationUSec, state: .running, durationUSec: 0, startedAtUSec: 0,
             endsAtUSec: 0, remainingUSec: 0, expiredAtUSec: 0, updatedAtUSec: 0, deadlineBoottime: 0,
             warnUSec: options.warnUSec, restSource: options.restSource, recovery: options.recovery)
-        fresh = Self.freshRun(of: fresh, durationUSec: durationUSec, now: now)
+        fresh = Self.freshRun(of: fresh, durationUSec: durationUSec, keepsRecovery: true, now: now)
         guard let old else { return [.added(fresh)] }
         return Self.change(from: old, to: fresh)
     }
@@ -146,14 +146,20 @@ public struct TimerBook: Sendable, Equatable {
                 throw .invalidState(
                     "timer \(Self.quoted(id)) has expired, so there is no time to take off; add time or restart it")
             }
-            return Self.change(from: timer, to: Self.freshRun(of: timer, durationUSec: deltaUSec.magnitude, now: now))
+            // Time added after the rest is over is a plain timed rest: a recovered heart rate
+            // would end it again within seconds.
+            return Self.change(
+                from: timer,
+                to: Self.freshRun(of: timer, durationUSec: deltaUSec.magnitude, keepsRecovery: false, now: now))
         }
     }
 
     /// Plans a fresh run of the duration last given to Start, from any state.
     public func restart(_ id: TimerID, now: Instant) throws(TimerError) -> [TimerEvent] {
         let timer = try existing(id)
-        return Self.change(from: timer, to: Self.freshRun(of: timer, durationUSec: timer.baseDurationUSec, now: now))
+        return Self.change(
+            from: timer,
+            to: Self.freshRun(of: timer, durationUSec: timer.baseDurationUSec, keepsRecovery: true, now: now))
     }
 
     /// Plans removing a timer.
@@ -370,8 +376,11 @@ public struct TimerBook: Sendable, Equatable {
         now.boottime.addingSaturated(realtime.subtractingSaturated(now.realtime))
     }
 
-    /// `timer` running afresh for `durationUSec` from `now`; base duration and options kept.
-    private static func freshRun(of timer: RestTimer, durationUSec: USec, now: Instant) -> RestTimer {
+    /// `timer` running afresh for `durationUSec` from `now`; base duration and options kept, and
+    /// its recovery rule when `keepsRecovery` (a restart), else none (time added when over).
+    private static func freshRun(
+        of timer: RestTimer, durationUSec: USec, keepsRecovery: Bool, now: Instant
+    ) -> RestTimer {
         var run = timer
         run.state = .running
         run.durationUSec = durationUSec
@@ -381,7 +390,7 @@ public struct TimerBook: Sendable, Equatable {
         run.remainingUSec = durationUSec
         run.expiredAtUSec = 0
         run.updatedAtUSec = now.realtime
-        run.recovery = timer.recovery?.replanned(durationUSec)
+        run.recovery = keepsRecovery ? timer.recovery?.replanned(durationUSec) : nil
         run.endReason = nil
         run.recoveredBPM = nil
         // A run no longer than the pre-alert time (+30 s with a 1 min pre-alert) gets none.

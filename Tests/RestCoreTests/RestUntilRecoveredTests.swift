@@ -79,9 +79,14 @@ import Testing
         book.commit(book.due(now: clock.now()))
         #expect(book.timer(tid("b"))?.endReason == .sensorLost && book.timer(tid("b"))?.state == .expired)
         #expect(book.timer(tid("d"))?.endReason == .planned)
-        // A new run starts without a reason, with the rule planned for its length.
+        // A new run starts without a reason; time added to a rest that is over is a plain timed
+        // rest (a recovered heart rate would end it again at once), a restart keeps the rule.
         try book.commit(book.adjust(tid("b"), deltaUSec: 30_000_000, now: clock.now()))
-        #expect(book.timer(tid("b"))?.endReason == nil && book.timer(tid("b"))?.recovery?.plannedUSec == 30 * second)
+        #expect(book.timer(tid("b"))?.endReason == nil && book.timer(tid("b"))?.recovery == nil)
+        try book.commit(book.adjust(tid("a"), deltaUSec: 60_000_000, now: clock.now()))
+        #expect(book.timer(tid("a"))?.state == .running && book.timer(tid("a"))?.recovery == nil)
+        try book.commit(book.restart(tid("c"), now: clock.now()))
+        #expect(book.timer(tid("c"))?.endReason == nil && book.timer(tid("c"))?.recovery?.plannedUSec == 2 * minute)
     }
 
     @Test("a pause turns the rest into a plain timed rest; add and sub move its maximum")
