@@ -89,6 +89,32 @@ import Testing
         #expect(book.timer(tid("c"))?.endReason == nil && book.timer(tid("c"))?.recovery?.plannedUSec == 2 * minute)
     }
 
+    @Test("a lost strap is planned with what is due: one change per rest, the expiry says sensor_lost")
+    func lostPlannedWithDue() throws {
+        let clock = ManualTimeSource()
+        let rule = try RecoveryRule(plannedUSec: 10 * second)
+        var book = TimerBook()
+        let options = TimerOptions(recovery: rule)
+        try book.commit(book.start(tid("a"), durationUSec: 10 * second, options: options, now: clock.now()))
+        try book.commit(book.start(tid("b"), durationUSec: 2 * minute, options: options, now: clock.now()))
+        clock.advance(10 * second)
+        let running = try #require(book.timer(tid("a")))
+
+        // A command's pass: the expiring rest ends as sensor_lost, the other is left unmarked.
+        let forCommand = book.due(now: clock.now(), recoveryLost: [tid("a"), tid("b")], marksRunning: false)
+        #expect(forCommand.count == 2 && forCommand.allSatisfy { $0.timerID == tid("a") }, "\(forCommand)")
+        guard case .changed(let from, let to) = forCommand.first else {
+            Issue.record("\(forCommand)")
+            return
+        }
+        #expect(from == running && to.state == .expired && to.endReason == .sensorLost)
+        // The wake-up's pass marks the one that runs on too, in the same plan.
+        let events = book.commit(book.due(now: clock.now(), recoveryLost: [tid("a"), tid("b")]))
+        #expect(events.count == 3, "\(events)")
+        #expect(book.timer(tid("a"))?.endReason == .sensorLost && book.timer(tid("a"))?.state == .expired)
+        #expect(book.timer(tid("b"))?.endReason == .sensorLost && book.timer(tid("b"))?.state == .running)
+    }
+
     @Test("a pause turns the rest into a plain timed rest; add and sub move its maximum")
     func pauseAndAdjust() throws {
         let clock = ManualTimeSource()
