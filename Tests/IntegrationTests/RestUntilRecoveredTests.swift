@@ -128,13 +128,17 @@ struct RestUntilRecoveredTests {
         try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 150>")
         try setup.bluez.setConnected(strap, false)
 
-        // 5 s without a sample: the running rest says the strap was lost (3 s before its end, for
-        // the polling to see it on a loaded machine).
-        try waitUntil("end_reason sensor_lost while running") {
-            let status = try Self.status(setup)
-            return status["state"] as? String == "running" && status["end_reason"] as? String == "sensor_lost"
+        // 5 s without a sample: the running rest says the strap was lost, in a PropertiesChanged
+        // of its own before the Expired (read from the recorded signals, whatever the machine's
+        // speed).
+        let lost = try setup.signals.waitFor("EndReason sensor_lost") {
+            $0.member == "PropertiesChanged" && $0.path == RestBus.timerPath(id: "default")
+                && $0.changedProperties[TimerProperty.endReason] == .string("sensor_lost")
         }
+        #expect(lost.changedProperties[TimerProperty.state] == nil, "still running: \(lost.changedProperties)")
         try setup.expectExpiredOnTime("default")
+        let order = setup.signals.received.filter { $0 === lost || $0.member == "Expired" }
+        #expect(order.first === lost && order.count == 2, "sensor_lost while running, then Expired")
         let status = try Self.status(setup)
         #expect(status["end_reason"] as? String == "sensor_lost")
         #expect(status["recovered_bpm"] is NSNull)
