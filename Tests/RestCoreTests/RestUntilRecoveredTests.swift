@@ -165,11 +165,29 @@ import Testing
             let start = LocalCalendar.startOfWeek(containing: instant)
             let parts = try #require(LocalCalendar.parts(of: start))
             #expect(parts.hour == 0 && parts.minute == 0 && start <= instant)
+            #expect(Self.weekday(parts.year, parts.month, parts.day) == 0, "\(parts.dateText) is not a Monday")
             #expect(instant - start < 8 * 86_400_000_000)
             // Monday: the day before is in another week, and six days later is still in this one.
             #expect(LocalCalendar.startOfWeek(containing: start - 1) < start)
             #expect(LocalCalendar.startOfWeek(containing: start + 6 * 86_400_000_000 + 12 * hour) == start)
         }
+    }
+
+    @Test("the civil weekday the Monday check uses")
+    func weekdayOfACivilDate() {
+        #expect(Self.weekday(1970, 1, 1) == 3 && Self.weekday(2024, 1, 1) == 0 && Self.weekday(2000, 2, 29) == 1)
+    }
+
+    /// The day of the week of a civil date, 0 for Monday, by arithmetic alone (Hinnant's
+    /// days_from_civil; 1970-01-01 was a Thursday): independent of the calendar under test.
+    static func weekday(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return ((days % 7) + 7 + 3) % 7
     }
 
     @Test("followed rests give the median time to target and HRR60 by week; others count for nothing")
