@@ -100,6 +100,7 @@ struct RestUntilRecoveredTests {
         let rest = try #require(sets.first, "\(history)")
         #expect(rest["rest_hr_set_end"] as? Double == 150 && rest["rest_hr_peak"] as? Double == 150, "\(rest)")
         #expect(rest["rest_hr_min"] as? Double == 100 && rest["rest_time_to_target_usec"] is Int, "\(rest)")
+        #expect(rest["rest_hr_peak_after_usec"] is Int, "\(rest)")
         #expect(rest["rest_hr_30s"] is NSNull && rest["rest_hrr60"] is NSNull && rest["rest_rmssd_ms"] is NSNull)
         #expect(rest["rest_rmssd_beats"] as? Int == 0, "\(rest)")
         // The second set's rest was not followed: its recovery keys are null.
@@ -109,6 +110,7 @@ struct RestUntilRecoveredTests {
             setup.session, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
             "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
         #expect(rests.stdout.contains("'hr_peak': <150.0>") && rests.stdout.contains("'rmssd_beats': <uint32 0>"))
+        #expect(rests.stdout.contains("'hr_peak_after_usec': <uint64 "), "\(rests)")
         #expect(!rests.stdout.contains("'hrr60'"), "a metric without data is left out: \(rests)")
         // Stats per exercise: one rest followed, its time to target the median, no HRR60 yet.
         let stats = restctl(setup.session, "stats", "--json")

@@ -214,8 +214,8 @@ import Testing
         #expect(stats[0].medianTimeToTargetUSec == 70 * second)
         #expect(
             stats[0].hrr60Weeks == [
-                .init(weekStartUSec: week1, medianBPM: 22.5, rests: 2),
-                .init(weekStartUSec: week2, medianBPM: 30, rests: 1),
+                .init(weekStartAtUSec: week1, medianBPM: 22.5, rests: 2),
+                .init(weekStartAtUSec: week2, medianBPM: 30, rests: 1),
             ])
     }
 }
