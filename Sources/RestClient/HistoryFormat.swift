@@ -190,7 +190,7 @@ public enum StatsFormat {
 
     /// "11-23 31": the week's Monday (local month and day) and its median HRR60, whole bpm.
     static func weekText(_ week: ExerciseStats.WeekHRR60) -> String {
-        let date = LocalCalendar.parts(of: week.weekStartUSec)?.dateText.dropFirst(5) ?? ""
+        let date = LocalCalendar.parts(of: week.weekStartAtUSec)?.dateText.dropFirst(5) ?? ""
         return "\(date) \(Int(week.medianBPM.rounded()))"
     }
 
@@ -215,7 +215,7 @@ public enum StatsFormat {
                 object.duration("median_time_to_target_usec", usec: entry.medianTimeToTargetUSec)
                 let weeks = entry.hrr60Weeks.map { week in
                     var object = JSONObject()
-                    object.instant("week_start_at", usec: week.weekStartUSec)
+                    object.instant("week_start_at", usec: week.weekStartAtUSec)
                     object.number("median_hrr60", (week.medianBPM * 10).rounded() / 10)
                     object.integer("rests", week.rests)
                     return object

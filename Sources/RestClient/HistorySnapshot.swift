@@ -133,11 +133,11 @@ public struct ExerciseStatsSnapshot: Sendable, Equatable {
             recoveryRests: value(HistoryKey.recoveryRests)?.uint64 ?? 0,
             medianTimeToTargetUSec: value(HistoryKey.medianTimeToTargetUSec)?.uint64,
             hrr60Weeks: (value(HistoryKey.hrr60Weeks)?.arrayElements ?? []).compactMap { element in
-                guard let week = element.vardictEntries, let start = week[HistoryKey.weekStartUSec]?.unwrapped.uint64,
+                guard let week = element.vardictEntries, let start = week[HistoryKey.weekStartAtUSec]?.unwrapped.uint64,
                     let median = week[HistoryKey.medianHRR60]?.unwrapped.double
                 else { return nil }
                 return ExerciseStats.WeekHRR60(
-                    weekStartUSec: start, medianBPM: median,
+                    weekStartAtUSec: start, medianBPM: median,
                     rests: (week[HistoryKey.rests]?.unwrapped.uint64).flatMap(Int.init(exactly:)) ?? 0)
             })
     }

@@ -16,6 +16,7 @@ enum RecoveryFields {
         func number(_ key: String) -> Double? { value(prefix + key)?.double }
         return RecoveryMetrics(
             setEndBPM: number(HistoryKey.hrSetEnd), peakBPM: number(HistoryKey.hrPeak),
+            peakAfterUSec: value(prefix + HistoryKey.hrPeakAfterUSec)?.uint64,
             bpmAfter30s: number(HistoryKey.hr30s), bpmAfter60s: number(HistoryKey.hr60s),
             bpmAfter120s: number(HistoryKey.hr120s), hrr60BPM: number(HistoryKey.hrr60),
             timeToTargetUSec: value(prefix + HistoryKey.timeToTargetUSec)?.uint64,
@@ -39,20 +40,27 @@ enum RecoveryFields {
         ]
     }
 
-    /// `rest_time_to_target_usec` then the numbers, each null when unknown.
+    /// `rest_time_to_target_usec`, `rest_hr_peak_after_usec`, then the numbers, each null when
+    /// unknown.
     static func addJSON(_ metrics: RecoveryMetrics?, to object: inout JSONObject) {
         object.duration(HistoryKey.restPrefix + HistoryKey.timeToTargetUSec, usec: metrics?.timeToTargetUSec)
+        object.duration(HistoryKey.restPrefix + HistoryKey.hrPeakAfterUSec, usec: metrics?.peakAfterUSec)
         for cell in cells(metrics) { object.number(HistoryKey.restPrefix + cell.key, cell.number) }
     }
 
     /// The CSV header cells, in the order of `csvCells`.
     static let csvHeader =
-        ([HistoryKey.restPrefix + "time_to_target_s"] + cells(nil).map { HistoryKey.restPrefix + $0.key })
+        ([HistoryKey.restPrefix + "time_to_target_s", HistoryKey.restPrefix + "hr_peak_after_s"]
+        + cells(nil).map { HistoryKey.restPrefix + $0.key })
         .joined(separator: ",")
 
-    /// The CSV cells: the time to target in seconds, then the numbers; empty when unknown.
+    /// The CSV cells: the time to target and to the peak in seconds, then the numbers; empty
+    /// when unknown.
     static func csvCells(_ metrics: RecoveryMetrics?) -> [String] {
-        [metrics?.timeToTargetUSec.map(HistoryFormat.seconds) ?? ""]
+        [
+            metrics?.timeToTargetUSec.map(HistoryFormat.seconds) ?? "",
+            metrics?.peakAfterUSec.map(HistoryFormat.seconds) ?? "",
+        ]
             + cells(metrics).map { $0.number.map(HistoryFormat.number) ?? "" }
     }
 

@@ -71,7 +71,7 @@ public struct TimerBook: Sendable, Equatable {
             baseDurationUSec: durationUSec, state: .running, durationUSec: 0, startedAtUSec: 0,
             endsAtUSec: 0, remainingUSec: 0, expiredAtUSec: 0, updatedAtUSec: 0, deadlineBoottime: 0,
             warnUSec: options.warnUSec, restSource: options.restSource, recovery: options.recovery)
-        fresh = Self.freshRun(of: fresh, durationUSec: durationUSec, now: now)
+        fresh = Self.freshRun(of: fresh, durationUSec: durationUSec, keepsRecovery: true, now: now)
         guard let old else { return [.added(fresh)] }
         return Self.change(from: old, to: fresh)
     }
@@ -146,14 +146,20 @@ public struct TimerBook: Sendable, Equatable {
                 throw .invalidState(
                     "timer \(Self.quoted(id)) has expired, so there is no time to take off; add time or restart it")
             }
-            return Self.change(from: timer, to: Self.freshRun(of: timer, durationUSec: deltaUSec.magnitude, now: now))
+            // Time added after the rest is over is a plain timed rest: a recovered heart rate
+            // would end it again within seconds.
+            return Self.change(
+                from: timer,
+                to: Self.freshRun(of: timer, durationUSec: deltaUSec.magnitude, keepsRecovery: false, now: now))
         }
     }
 
     /// Plans a fresh run of the duration last given to Start, from any state.
     public func restart(_ id: TimerID, now: Instant) throws(TimerError) -> [TimerEvent] {
         let timer = try existing(id)
-        return Self.change(from: timer, to: Self.freshRun(of: timer, durationUSec: timer.baseDurationUSec, now: now))
+        return Self.change(
+            from: timer,
+            to: Self.freshRun(of: timer, durationUSec: timer.baseDurationUSec, keepsRecovery: true, now: now))
     }
 
     /// Plans removing a timer.
@@ -197,12 +203,17 @@ public struct TimerBook: Sendable, Equatable {
     /// Plans marking a running rest whose strap was lost: recovery can no longer end it, it runs
     /// to its planned maximum and ends as `.sensorLost`. Changes nothing for any other timer.
     public func recoveryLost(_ id: TimerID) -> [TimerEvent] {
-        guard let timer = timers[id], timer.state == .running, timer.recovery != nil, timer.endReason == nil else {
-            return []
-        }
+        guard let timer = timers[id], let lost = Self.markedLost(timer) else { return [] }
+        return Self.change(from: timer, to: lost)
+    }
+
+    /// `timer` marked as having lost its strap, or nil when that changes nothing (it is not a
+    /// running rest that may end on recovery, or already has a reason).
+    private static func markedLost(_ timer: RestTimer) -> RestTimer? {
+        guard timer.state == .running, timer.recovery != nil, timer.endReason == nil else { return nil }
         var lost = timer
         lost.endReason = .sensorLost
-        return Self.change(from: timer, to: lost)
+        return lost
     }
 
     // MARK: - Time passing
@@ -210,22 +221,37 @@ public struct TimerBook: Sendable, Equatable {
     /// Plans what is due at `now`: running timers past their deadline expire, running timers
     /// whose time left dropped to their pre-alert time get their one warning of the run, expired
     /// timers past retention and paused timers left untouched too long are removed.
-    public func due(now: Instant) -> [TimerEvent] {
+    ///
+    /// `recoveryLost` names the rests whose strap was lost by `now` (the recovery service's
+    /// word), planned here with the rest in one change: one that expires now ends as
+    /// `.sensorLost` in its expiry, and, when `marksRunning`, one that runs on is marked
+    /// (`recoveryLost(_:)`). A caller's command leaves those to its rest's end or the next
+    /// housekeeping (`marksRunning` false): it writes nothing before its own plan.
+    public func due(now: Instant, recoveryLost lost: Set<TimerID> = [], marksRunning: Bool = true) -> [TimerEvent] {
         let dueIDs =
             queue.running.ids(upTo: now.boottime).map(\.id)
             + queue.expired.ids(upTo: now.realtime.subtractingSaturated(limits.expiredRetentionUSec)).map(\.id)
             + queue.paused.ids(upTo: now.realtime.subtractingSaturated(limits.untouchedDropUSec)).map(\.id)
         var events: [TimerEvent] = []
+        var planned = Set<TimerID>()
         for timer in dueIDs.sorted().compactMap({ timers[$0] }) where isDue(timer, now: now) {
+            planned.insert(timer.id)
+            let marked = lost.contains(timer.id) ? Self.markedLost(timer) ?? timer : timer
             switch timer.state {
             case .running where timer.deadlineBoottime <= now.boottime:
                 // A deadline passed together with the pre-alert time (a suspend): only the expiry.
-                events += Self.expiry(of: timer, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
+                events += Self.expiry(of: marked, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
+            case .running where marksRunning:
+                events += Self.warning(of: marked, from: timer, now: now)
             case .running:
-                events += Self.warning(of: timer, now: now)
+                events += Self.warning(of: timer, from: timer, now: now)
             case .paused, .expired:
                 events.append(.removed(timer))
             }
+        }
+        guard marksRunning else { return events }
+        for id in lost.sorted() where !planned.contains(id) {
+            events += recoveryLost(id)
         }
         return events
     }
@@ -370,8 +396,11 @@ public struct TimerBook: Sendable, Equatable {
         now.boottime.addingSaturated(realtime.subtractingSaturated(now.realtime))
     }
 
-    /// `timer` running afresh for `durationUSec` from `now`; base duration and options kept.
-    private static func freshRun(of timer: RestTimer, durationUSec: USec, now: Instant) -> RestTimer {
+    /// `timer` running afresh for `durationUSec` from `now`; base duration and options kept, and
+    /// its recovery rule when `keepsRecovery` (a restart), else none (time added when over).
+    private static func freshRun(
+        of timer: RestTimer, durationUSec: USec, keepsRecovery: Bool, now: Instant
+    ) -> RestTimer {
         var run = timer
         run.state = .running
         run.durationUSec = durationUSec
@@ -381,7 +410,7 @@ public struct TimerBook: Sendable, Equatable {
         run.remainingUSec = durationUSec
         run.expiredAtUSec = 0
         run.updatedAtUSec = now.realtime
-        run.recovery = timer.recovery?.replanned(durationUSec)
+        run.recovery = keepsRecovery ? timer.recovery?.replanned(durationUSec) : nil
         run.endReason = nil
         run.recoveredBPM = nil
         // A run no longer than the pre-alert time (+30 s with a 1 min pre-alert) gets none.
@@ -404,8 +433,8 @@ public struct TimerBook: Sendable, Equatable {
 
     /// The events for a running timer reaching its pre-alert time: `warned` is set (not a
     /// touch, so `updatedAtUSec` stays) and the warning is announced.
-    private static func warning(of timer: RestTimer, now: Instant) -> [TimerEvent] {
-        var warned = timer
+    private static func warning(of updated: RestTimer, from timer: RestTimer, now: Instant) -> [TimerEvent] {
+        var warned = updated
         warned.warned = true
         return [
             .changed(from: timer, to: warned),

@@ -82,8 +82,9 @@ public final class Daemon {
         strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
         recovery = try RecoveryService(service: service, loop: loop, clock: clock, logger: logger)
         service.beforeDue = { [unowned recovery] now in
-            recovery.evaluate(now: now)
+            let lost = recovery.settle(now: now)
             recovery.noteMetrics(now: now)
+            return lost
         }
         strap.onReading = { [unowned live, unowned service, unowned recovery] reading, now in
             live.applyStrapReading(reading.liveFields)

@@ -57,10 +57,11 @@ final class StateService {
 
     /// Told, in order, of every change once it is carried out. Set once, by the daemon.
     var observers: [(Committed) -> Void] = []
-    /// Runs at `now` before anything due is planned (`runDue`): recovery settles its rests first,
-    /// so that a rest whose strap was lost ends as `sensor_lost` rather than `planned`. Set once,
-    /// by the daemon.
-    var beforeDue: (Instant) -> Void = { _ in }
+    /// Runs at `now` before anything due is planned (`runDue`): recovery settles its rests first
+    /// and names those whose strap was lost, planned with what is due in one change, so that such
+    /// a rest ends as `sensor_lost` rather than `planned` without a write of its own before its
+    /// Expired. Set once, by the daemon.
+    var beforeDue: (Instant) -> Set<TimerID> = { _ in [] }
     /// The summary of the last workout that ended (Workout.Summary), read at start-up.
     private(set) var lastWorkoutSummary: WorkoutSummary?
     /// What start-up recovery found, told to the observers once restd serves (`announceRecovered`).
@@ -153,7 +154,9 @@ final class StateService {
     private func carryOut(_ planning: (Instant) throws(TimerError) -> CommandPlan) throws(DBusError) -> PlannedSet? {
         let now = clock.now()
         // Expire what is due first, so the command sees the state a punctual daemon would have.
-        runDue(now: now)
+        // A rest whose strap was lost is marked only when it expires here: the command ends it,
+        // or it is marked at its end or the next housekeeping, not in a write of its own first.
+        runDue(now: now, marksLostRests: false)
         abandonWorkoutIfDue()
         let plan: CommandPlan
         do {
@@ -238,9 +241,14 @@ final class StateService {
 
     /// Expires due timers, sends due pre-alerts and removes old timers; runs when the timer fires.
     func runDue(now: Instant? = nil) {
-        let now = now ?? clock.now()
-        beforeDue(now)
-        commitHousekeeping(book.due(now: now), now: now)
+        runDue(now: now ?? clock.now(), marksLostRests: true)
+    }
+
+    /// What is due, with the rests whose strap was lost (all of them, or with `marksLostRests`
+    /// false only those that expire now), in one housekeeping change.
+    private func runDue(now: Instant, marksLostRests: Bool) {
+        let lost = beforeDue(now)
+        commitHousekeeping(book.due(now: now, recoveryLost: lost, marksRunning: marksLostRests), now: now)
     }
 
     /// Ends a rest that may end on recovery because the heart rate recovered: as an expiry

@@ -307,6 +307,8 @@ public enum HistoryKey {
     public static let hrr60 = "hrr60"
     /// t: from the rest's start until smoothed heart rate first reached the target.
     public static let timeToTargetUSec = "time_to_target_usec"
+    /// t: from the rest's start until the peak's sample (`hr_peak`).
+    public static let hrPeakAfterUSec = "hr_peak_after_usec"
     /// d: the share (0–1) of the rest with a known heart rate.
     public static let hrCoverage = "hr_coverage"
     /// d: RMSSD in ms; u: the accepted beats in its window; d: the share of its beats rejected.
@@ -330,9 +332,9 @@ public enum HistoryKey {
     /// u: rests followed for recovery; t: the median time to the target over those that got there.
     public static let recoveryRests = "recovery_rests"
     public static let medianTimeToTargetUSec = "median_time_to_target_usec"
-    /// aa{sv}: HRR60 by local week, oldest first, each `week_start_usec` t, `median_hrr60` d, `rests` u.
+    /// aa{sv}: HRR60 by local week, oldest first, each `week_start_at_usec` t, `median_hrr60` d, `rests` u.
     public static let hrr60Weeks = "hrr60_weeks"
-    public static let weekStartUSec = "week_start_usec"
+    public static let weekStartAtUSec = "week_start_at_usec"
     public static let medianHRR60 = "median_hrr60"
     /// The outcome of a rest still in progress.
     public static let openOutcome = "open"

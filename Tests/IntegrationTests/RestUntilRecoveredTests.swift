@@ -83,6 +83,12 @@ struct RestUntilRecoveredTests {
             playerctl(setup.session, "metadata", "restd:endReason").output == "recovered"
         }
         try setup.restd.waitForLog(containing: "the rest of timer \"default\" ended on recovery at 100 bpm")
+        // Stored when the rest ended, not at the next set: the history has the numbers at once
+        // (the expiry's own transaction, written before restd reads the next call).
+        let atEnd = restctl(setup.session, "history", "--json")
+        let ended = try #require(
+            (try JSONSerialization.jsonObject(with: Data(atEnd.stdout.utf8)) as? [[String: Any]])?.first, "\(atEnd)")
+        #expect(ended["rest_hr_peak"] as? Double == 150 && ended["rest_hr_min"] as? Double == 100, "\(ended)")
 
         // The next set ends the rest in the history, with its recovery: what the data give, null
         // for what a rest of a second cannot say.
@@ -94,6 +100,7 @@ struct RestUntilRecoveredTests {
         let rest = try #require(sets.first, "\(history)")
         #expect(rest["rest_hr_set_end"] as? Double == 150 && rest["rest_hr_peak"] as? Double == 150, "\(rest)")
         #expect(rest["rest_hr_min"] as? Double == 100 && rest["rest_time_to_target_usec"] is Int, "\(rest)")
+        #expect(rest["rest_hr_peak_after_usec"] is Int, "\(rest)")
         #expect(rest["rest_hr_30s"] is NSNull && rest["rest_hrr60"] is NSNull && rest["rest_rmssd_ms"] is NSNull)
         #expect(rest["rest_rmssd_beats"] as? Int == 0, "\(rest)")
         // The second set's rest was not followed: its recovery keys are null.
@@ -103,6 +110,7 @@ struct RestUntilRecoveredTests {
             setup.session, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
             "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
         #expect(rests.stdout.contains("'hr_peak': <150.0>") && rests.stdout.contains("'rmssd_beats': <uint32 0>"))
+        #expect(rests.stdout.contains("'hr_peak_after_usec': <uint64 "), "\(rests)")
         #expect(!rests.stdout.contains("'hrr60'"), "a metric without data is left out: \(rests)")
         // Stats per exercise: one rest followed, its time to target the median, no HRR60 yet.
         let stats = restctl(setup.session, "stats", "--json")
@@ -122,13 +130,17 @@ struct RestUntilRecoveredTests {
         try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 150>")
         try setup.bluez.setConnected(strap, false)
 
-        // 5 s without a sample: the running rest says the strap was lost (3 s before its end, for
-        // the polling to see it on a loaded machine).
-        try waitUntil("end_reason sensor_lost while running") {
-            let status = try Self.status(setup)
-            return status["state"] as? String == "running" && status["end_reason"] as? String == "sensor_lost"
+        // 5 s without a sample: the running rest says the strap was lost, in a PropertiesChanged
+        // of its own before the Expired (read from the recorded signals, whatever the machine's
+        // speed).
+        let lost = try setup.signals.waitFor("EndReason sensor_lost") {
+            $0.member == "PropertiesChanged" && $0.path == RestBus.timerPath(id: "default")
+                && $0.changedProperties[TimerProperty.endReason] == .string("sensor_lost")
         }
+        #expect(lost.changedProperties[TimerProperty.state] == nil, "still running: \(lost.changedProperties)")
         try setup.expectExpiredOnTime("default")
+        let order = setup.signals.received.filter { $0 === lost || $0.member == "Expired" }
+        #expect(order.first === lost && order.count == 2, "sensor_lost while running, then Expired")
         let status = try Self.status(setup)
         #expect(status["end_reason"] as? String == "sensor_lost")
         #expect(status["recovered_bpm"] is NSNull)

@@ -78,17 +78,17 @@ import Testing
         let json = HistoryFormat.json([Self.recovered])
         #expect(
             json.contains(
-                #""rest_time_to_target_usec":62000000,"rest_hr_set_end":158.5,"rest_hr_peak":162,"rest_hr_30s":140.3,"#
+                #""rest_time_to_target_usec":62000000,"rest_hr_peak_after_usec":4000000,"rest_hr_set_end":158.5,"rest_hr_peak":162,"rest_hr_30s":140.3,"#
                     + #""rest_hr_60s":128,"rest_hr_120s":null,"rest_hrr60":31,"rest_hr_min":117,"rest_hr_coverage":0.983,"#
                     + #""rest_rmssd_ms":null,"rest_rmssd_beats":41,"rest_rmssd_rejected":0.024}"#), "\(json)")
         let header = HistoryFormat.csvHeader.split(separator: ",", omittingEmptySubsequences: false)
         let row = HistoryFormat.csvRow(Self.recovered).split(separator: ",", omittingEmptySubsequences: false)
         #expect(header.count == row.count)
-        #expect(header.suffix(12).joined(separator: ",") == RecoveryFieldsHeader.expected)
-        #expect(row.suffix(12).joined(separator: ",") == "62.000,158.5,162,140.3,128,,31,117,0.983,,41,0.024")
+        #expect(header.suffix(13).joined(separator: ",") == RecoveryFieldsHeader.expected)
+        #expect(row.suffix(13).joined(separator: ",") == "62.000,4.000,158.5,162,140.3,128,,31,117,0.983,,41,0.024")
         // A rest not followed for recovery: every cell empty, every key null.
         let plain = HistoryLineTests.set("Squat", taken: 90_000_000, planned: 90_000_000)
-        #expect(HistoryFormat.csvRow(plain).hasSuffix(String(repeating: ",", count: 12)))
+        #expect(HistoryFormat.csvRow(plain).hasSuffix(String(repeating: ",", count: 13)))
         #expect(HistoryFormat.json([plain]).contains(#""rest_hrr60":null"#))
     }
 }
@@ -103,7 +103,7 @@ import Testing
         let squat = ExerciseStatsSnapshot(
             exercise: "Squat", sets: 3, rests: 3, medianPlannedUSec: 180_000_000, recoveryRests: 2,
             medianTimeToTargetUSec: 62_000_000,
-            hrr60Weeks: [.init(weekStartUSec: Self.week, medianBPM: 30.56, rests: 2)])
+            hrr60Weeks: [.init(weekStartAtUSec: Self.week, medianBPM: 30.56, rests: 2)])
         let lines = StatsFormat.lines([plain, squat])
         let monday = try #require(LocalCalendar.parts(of: Self.week)?.dateText.dropFirst(5))
         #expect(lines[0].hasSuffix("skipped  followed  to target  HRR60 by week"), "\(lines)")
@@ -122,7 +122,7 @@ import Testing
 
 enum RecoveryFieldsHeader {
     static let expected =
-        "rest_time_to_target_s,rest_hr_set_end,rest_hr_peak,rest_hr_30s,rest_hr_60s,rest_hr_120s,rest_hrr60,"
+        "rest_time_to_target_s,rest_hr_peak_after_s,rest_hr_set_end,rest_hr_peak,rest_hr_30s,rest_hr_60s,rest_hr_120s,rest_hrr60,"
         + "rest_hr_min,rest_hr_coverage,rest_rmssd_ms,rest_rmssd_beats,rest_rmssd_rejected"
 }
 

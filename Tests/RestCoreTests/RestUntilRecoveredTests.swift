@@ -79,9 +79,40 @@ import Testing
         book.commit(book.due(now: clock.now()))
         #expect(book.timer(tid("b"))?.endReason == .sensorLost && book.timer(tid("b"))?.state == .expired)
         #expect(book.timer(tid("d"))?.endReason == .planned)
-        // A new run starts without a reason, with the rule planned for its length.
+        // A new run starts without a reason; time added to a rest that is over is a plain timed
+        // rest (a recovered heart rate would end it again at once), a restart keeps the rule.
         try book.commit(book.adjust(tid("b"), deltaUSec: 30_000_000, now: clock.now()))
-        #expect(book.timer(tid("b"))?.endReason == nil && book.timer(tid("b"))?.recovery?.plannedUSec == 30 * second)
+        #expect(book.timer(tid("b"))?.endReason == nil && book.timer(tid("b"))?.recovery == nil)
+        try book.commit(book.adjust(tid("a"), deltaUSec: 60_000_000, now: clock.now()))
+        #expect(book.timer(tid("a"))?.state == .running && book.timer(tid("a"))?.recovery == nil)
+        try book.commit(book.restart(tid("c"), now: clock.now()))
+        #expect(book.timer(tid("c"))?.endReason == nil && book.timer(tid("c"))?.recovery?.plannedUSec == 2 * minute)
+    }
+
+    @Test("a lost strap is planned with what is due: one change per rest, the expiry says sensor_lost")
+    func lostPlannedWithDue() throws {
+        let clock = ManualTimeSource()
+        let rule = try RecoveryRule(plannedUSec: 10 * second)
+        var book = TimerBook()
+        let options = TimerOptions(recovery: rule)
+        try book.commit(book.start(tid("a"), durationUSec: 10 * second, options: options, now: clock.now()))
+        try book.commit(book.start(tid("b"), durationUSec: 2 * minute, options: options, now: clock.now()))
+        clock.advance(10 * second)
+        let running = try #require(book.timer(tid("a")))
+
+        // A command's pass: the expiring rest ends as sensor_lost, the other is left unmarked.
+        let forCommand = book.due(now: clock.now(), recoveryLost: [tid("a"), tid("b")], marksRunning: false)
+        #expect(forCommand.count == 2 && forCommand.allSatisfy { $0.timerID == tid("a") }, "\(forCommand)")
+        guard case .changed(let from, let to) = forCommand.first else {
+            Issue.record("\(forCommand)")
+            return
+        }
+        #expect(from == running && to.state == .expired && to.endReason == .sensorLost)
+        // The wake-up's pass marks the one that runs on too, in the same plan.
+        let events = book.commit(book.due(now: clock.now(), recoveryLost: [tid("a"), tid("b")]))
+        #expect(events.count == 3, "\(events)")
+        #expect(book.timer(tid("a"))?.endReason == .sensorLost && book.timer(tid("a"))?.state == .expired)
+        #expect(book.timer(tid("b"))?.endReason == .sensorLost && book.timer(tid("b"))?.state == .running)
     }
 
     @Test("a pause turns the rest into a plain timed rest; add and sub move its maximum")
@@ -134,11 +165,29 @@ import Testing
             let start = LocalCalendar.startOfWeek(containing: instant)
             let parts = try #require(LocalCalendar.parts(of: start))
             #expect(parts.hour == 0 && parts.minute == 0 && start <= instant)
+            #expect(Self.weekday(parts.year, parts.month, parts.day) == 0, "\(parts.dateText) is not a Monday")
             #expect(instant - start < 8 * 86_400_000_000)
             // Monday: the day before is in another week, and six days later is still in this one.
             #expect(LocalCalendar.startOfWeek(containing: start - 1) < start)
             #expect(LocalCalendar.startOfWeek(containing: start + 6 * 86_400_000_000 + 12 * hour) == start)
         }
+    }
+
+    @Test("the civil weekday the Monday check uses")
+    func weekdayOfACivilDate() {
+        #expect(Self.weekday(1970, 1, 1) == 3 && Self.weekday(2024, 1, 1) == 0 && Self.weekday(2000, 2, 29) == 1)
+    }
+
+    /// The day of the week of a civil date, 0 for Monday, by arithmetic alone (Hinnant's
+    /// days_from_civil; 1970-01-01 was a Thursday): independent of the calendar under test.
+    static func weekday(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return ((days % 7) + 7 + 3) % 7
     }
 
     @Test("followed rests give the median time to target and HRR60 by week; others count for nothing")
@@ -165,8 +214,8 @@ import Testing
         #expect(stats[0].medianTimeToTargetUSec == 70 * second)
         #expect(
             stats[0].hrr60Weeks == [
-                .init(weekStartUSec: week1, medianBPM: 22.5, rests: 2),
-                .init(weekStartUSec: week2, medianBPM: 30, rests: 1),
+                .init(weekStartAtUSec: week1, medianBPM: 22.5, rests: 2),
+                .init(weekStartAtUSec: week2, medianBPM: 30, rests: 1),
             ])
     }
 }

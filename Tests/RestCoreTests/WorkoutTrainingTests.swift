@@ -53,6 +53,23 @@ import Testing
         #expect(session.timers.timer(tid("default"))?.recovery == nil)
     }
 
+    @Test("a plan resting until recovered on a share of HRmax without hr_max is refused at its start")
+    func planShareTargetNeedsItsFigures() throws {
+        var sharing = plan
+        sharing.blocks[1].recovery = RecoverySettings(untilRecovered: true, target: .shareOfMax(0.6))
+        let book = TrainingBook()
+        #expect(
+            throws: TimerError.invalidArgs(
+                "cannot start the workout \"Push day\": Curl rests until recovered, and recovery_target of its "
+                    + "[[exercise]] 2 is a share — the recovery target 60%max needs your HRmax: set hr_max in "
+                    + "[recovery] of config.toml")
+        ) { try book.planWorkoutStart(sharing, text: "", source: "push.toml", now: 0) }
+        // With hr_max configured it starts.
+        var settings = TrainingSettings()
+        settings.maxHeartRate = 190
+        #expect(try !TrainingBook(settings: settings).planWorkoutStart(sharing, text: "", source: "", now: 0).isEmpty)
+    }
+
     @Test func aSetWithNoExerciseFollowsThePlanToTheEndAndSumsItUp() throws {
         var session = try started()
         var seen: [String] = []

@@ -52,6 +52,8 @@ public struct RecoveryTracker: Sendable, Equatable {
     private var settledUSec: USec
     /// Whether any sample has come: only then is a loss worth a wake-up.
     private var heardFromStrap = false
+    /// Whether any sample has come during this rest.
+    public var hasHeardFromStrap: Bool { heardFromStrap }
 
     public init(rule: RecoveryRule, startUSec: USec) {
         self.rule = rule

@@ -61,12 +61,12 @@ public struct ExerciseStats: Sendable, Equatable {
     /// One week's HRR60: the median over its rests that have one.
     public struct WeekHRR60: Sendable, Equatable {
         /// The first instant of the local week (Monday 00:00), CLOCK_REALTIME µs.
-        public var weekStartUSec: USec
+        public var weekStartAtUSec: USec
         public var medianBPM: Double
         public var rests: Int
 
-        public init(weekStartUSec: USec, medianBPM: Double, rests: Int) {
-            self.weekStartUSec = weekStartUSec
+        public init(weekStartAtUSec: USec, medianBPM: Double, rests: Int) {
+            self.weekStartAtUSec = weekStartAtUSec
             self.medianBPM = medianBPM
             self.rests = rests
         }
@@ -169,7 +169,7 @@ public struct ExerciseStats: Sendable, Equatable {
                     medianOverrunUSec: median(group.overrun), skipped: group.skipped,
                     recoveryRests: group.recoveryRests, medianTimeToTargetUSec: median(group.timeToTarget),
                     hrr60Weeks: group.hrr60ByWeek.sorted { $0.key < $1.key }.map { week, values in
-                        WeekHRR60(weekStartUSec: week, medianBPM: median(values), rests: values.count)
+                        WeekHRR60(weekStartAtUSec: week, medianBPM: median(values), rests: values.count)
                     })
             }.sorted { ($0.exercise.lowercased(), $0.exercise) < ($1.exercise.lowercased(), $1.exercise) }
         }

@@ -163,17 +163,28 @@ public struct TrainingBook: Sendable, Equatable {
         }
     }
 
-    /// The history of restd's own changes (expiry, clean-up, start-up): a timer removed while
-    /// its rest was open ends that rest — taken in full when it had run out, cancelled when it
-    /// was left paused.
+    /// The history of restd's own changes (expiry, clean-up, start-up): a timer that runs out
+    /// while its rest is open stores that rest as it stands (its recovery metrics and RR
+    /// intervals, noted in memory until then), so that a rest's numbers are on disk when it ends
+    /// rather than at the next set; a timer removed while its rest was open ends that rest —
+    /// taken in full when it had run out, cancelled when it was left paused.
     public func followHousekeeping(_ events: [TimerEvent]) -> [HistoryChange] {
         var changes: [HistoryChange] = []
-        for case .removed(let timer) in events {
-            guard let open = openRests[timer.id] else { continue }
-            if timer.state == .expired {
-                changes.append(.restEnded(open.ended(.completed, at: max(timer.expiredAtUSec, open.startedAtUSec))))
-            } else {
-                changes.append(.restEnded(open.ended(.cancelled, at: timer.updatedAtUSec)))
+        for event in events {
+            switch event {
+            case .changed(let from, let to) where from.state != .expired && to.state == .expired:
+                guard let open = openRests[to.id] else { continue }
+                changes.append(.restOpen(open))
+            case .removed(let timer):
+                guard let open = openRests[timer.id] else { continue }
+                if timer.state == .expired {
+                    changes.append(
+                        .restEnded(open.ended(.completed, at: max(timer.expiredAtUSec, open.startedAtUSec))))
+                } else {
+                    changes.append(.restEnded(open.ended(.cancelled, at: timer.updatedAtUSec)))
+                }
+            default:
+                continue
             }
         }
         return changes

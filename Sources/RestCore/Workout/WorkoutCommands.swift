@@ -1,7 +1,9 @@
 /// The workout's own commands (start, next, previous, end, abandon), planned like a set: pure,
 /// returning the history changes the daemon commits in one transaction and then applies.
 extension TrainingBook {
-    /// Starts `plan` at `now`; refused while another workout runs (one at a time).
+    /// Starts `plan` at `now`; refused while another workout runs (one at a time), and when a set
+    /// of it would rest until recovered with a target the settings lack the figures for (else
+    /// each of its sets would be refused).
     public func planWorkoutStart(
         _ plan: WorkoutPlan, text: String, source: String, now: USec
     ) throws(TimerError) -> [HistoryChange] {
@@ -10,10 +12,34 @@ extension TrainingBook {
                 "the workout \(MessageText.quoted(workout.name)) is in progress; end it first with "
                     + "'restctl workout end'")
         }
+        try checkRecoveryTargets(of: plan)
         let progress = WorkoutProgress(plan: plan, startedAtUSec: now)
         return [
             .workoutSaved(ActiveWorkout(progress: progress, planText: text, planSource: source, touchedAtUSec: now))
         ]
+    }
+
+    /// Refuses a plan whose rests would end on recovery with a share target (`%max`,
+    /// `%reserve`) while `hr_max` or `resting_hr` is not configured, naming where it comes from.
+    private func checkRecoveryTargets(of plan: WorkoutPlan) throws(TimerError) {
+        for (index, block) in plan.blocks.enumerated() {
+            for exercise in block.exercises {
+                let name = try ExerciseName(parsing: exercise.name)
+                do {
+                    _ = try settings.recoveryRule(
+                        exercise: settings.exercise(name), plan: [block.recovery, plan.recovery], asked: nil,
+                        plannedUSec: 60_000_000)
+                } catch {
+                    let key =
+                        block.recovery.target != nil
+                        ? "recovery_target of its [[exercise]] \(index + 1)"
+                        : plan.recovery.target != nil ? "its recovery_target" : "the configuration's recovery target"
+                    throw .invalidArgs(
+                        "cannot start the workout \(MessageText.quoted(plan.name)): \(exercise.name) rests until "
+                            + "recovered, and \(key) is a share — \(error.message)")
+                }
+            }
+        }
     }
 
     /// Moves to the next exercise (`forward`) or back to the previous one without recording a set.

@@ -10,8 +10,9 @@ import RestCore
 /// a wake-up, and restd sleeps.
 ///
 /// It decides nothing itself: a recovered rest ends through `StateService.endRecovered` and a
-/// lost strap is marked through `StateService.recoveryLost`, the housekeeping path an expiry
-/// takes (apply → signal → commit). It hears of the rests from the committed timer events: a
+/// lost strap is marked through `StateService.recoveryLost` (on its own wake-up) or with what is
+/// due (`settle`, from `StateService.runDue`: one change with the expiry), the housekeeping path
+/// an expiry takes (apply → signal → commit). It hears of the rests from the committed timer events: a
 /// running timer with a recovery rule gets a tracker from the start of its run; a paused,
 /// ended, replaced or removed one loses it.
 final class RecoveryService {
@@ -20,6 +21,8 @@ final class RecoveryService {
     private let logger: Logger
     /// By timer: the tracker of its current run.
     private var trackers: [TimerID: RecoveryTracker] = [:]
+    /// The followed runs whose lost strap was logged.
+    private var loggedLost = Set<TimerID>()
     /// Fires at the earliest tracker's `nextEvaluationUSec` (CLOCK_BOOTTIME, 1 µs accuracy: a
     /// hold's end is the rest's end); off when none asks.
     private var wakeup: TimerSource!
@@ -43,6 +46,7 @@ final class RecoveryService {
             case .added(let timer), .changed(from: _, to: let timer):
                 touched = follow(timer) || touched
             case .removed(let timer):
+                loggedLost.remove(timer.id)
                 touched = trackers.removeValue(forKey: timer.id) != nil || touched
             case .expired, .warning:
                 break
@@ -60,12 +64,19 @@ final class RecoveryService {
         evaluate(now: clock.now())
     }
 
-    /// Settles every followed rest at `now` (before expiries are planned, and on the wake-up):
-    /// a recovered rest ends, a lost strap is marked, and the wake-up is re-armed.
+    /// Settles every followed rest at `now` on the wake-up or a sample: a recovered rest ends, a
+    /// lost strap is marked, and the wake-up is re-armed.
     func evaluate(now: Instant) {
-        guard !trackers.isEmpty else { return }
+        for id in settle(now: now).sorted() { service.recoveryLost(id, now: now) }
+    }
+
+    /// Settles every followed rest at `now` (before expiries are planned, `StateService.runDue`,
+    /// and by `evaluate`): a recovered rest ends and the wake-up is re-armed; the rests whose
+    /// strap was lost, not yet marked, are returned for the caller to plan.
+    func settle(now: Instant) -> Set<TimerID> {
+        guard !trackers.isEmpty else { return [] }
         var recovered: [(TimerID, Int?, USec)] = []
-        var lost: [TimerID] = []
+        var lost = Set<TimerID>()
         for id in trackers.keys.sorted() {
             switch trackers[id]!.evaluate(nowUSec: now.boottime) {
             case .resting, .ended(.planned, _), .ended(.user, _):
@@ -74,16 +85,19 @@ final class RecoveryService {
                 let bpm = trackers[id]!.smoothedBPM(atUSec: atUSec).map { Int($0.rounded()) }
                 recovered.append((id, bpm, atUSec))
             case .runsToPlanned, .ended(.sensorLost, _):
-                if service.book.timer(id)?.endReason == nil { lost.append(id) }
+                guard service.book.timer(id)?.endReason == nil else { break }
+                lost.insert(id)
+                // Said once per run, though a command may leave the marking for later.
+                if loggedLost.insert(id).inserted {
+                    let what =
+                        trackers[id]!.hasHeardFromStrap
+                        ? "heart rate lost during the rest of timer"
+                        : "no heart rate came during the rest of timer"
+                    logger.info("\(what) \(MessageText.quoted(id.rawValue)): it runs to its planned maximum")
+                }
             }
         }
         // Carried out after the loop: each change comes back through `timersChanged`.
-        for id in lost {
-            logger.info(
-                "heart rate lost during the rest of timer \(MessageText.quoted(id.rawValue)): it runs to its planned maximum"
-            )
-            service.recoveryLost(id, now: now)
-        }
         for (id, bpm, atUSec) in recovered {
             service.noteRecovery(trackers[id]!.metrics(endUSec: atUSec), timer: id)
             let heartRate = bpm.map { " at \($0) bpm" } ?? ""
@@ -91,6 +105,7 @@ final class RecoveryService {
             service.endRecovered(id, heartRateBPM: bpm, now: now)
         }
         rearm()
+        return lost
     }
 
     /// Hands the recovery so far of every followed rest to its open rest in the history, as if
@@ -106,6 +121,7 @@ final class RecoveryService {
     /// its run; anything else has none.
     private func follow(_ timer: RestTimer) -> Bool {
         guard timer.state == .running, let rule = timer.recovery else {
+            loggedLost.remove(timer.id)
             return trackers.removeValue(forKey: timer.id) != nil
         }
         // The run's start on CLOCK_BOOTTIME: an add or sub moves the deadline and the duration
@@ -116,6 +132,7 @@ final class RecoveryService {
             tracker.replan(plannedUSec: rule.plannedUSec)
             trackers[timer.id] = tracker
         } else {
+            loggedLost.remove(timer.id)
             trackers[timer.id] = RecoveryTracker(rule: rule, startUSec: startUSec)
         }
         return true

@@ -84,6 +84,7 @@ enum HistoryEntries {
         bpm(HistoryKey.hr120s, metrics.bpmAfter120s)
         bpm(HistoryKey.hrr60, metrics.hrr60BPM)
         if let time = metrics.timeToTargetUSec { fields.append((HistoryKey.timeToTargetUSec, .uint64(time))) }
+        if let time = metrics.peakAfterUSec { fields.append((HistoryKey.hrPeakAfterUSec, .uint64(time))) }
         bpm(HistoryKey.hrMin, metrics.minimumBPM)
         bpm(HistoryKey.hrCoverage, metrics.coverage)
         bpm(HistoryKey.rmssdMS, metrics.rmssdMilliseconds)
@@ -112,7 +113,7 @@ enum HistoryEntries {
             }
             let weeks = stats.hrr60Weeks.map { week in
                 dictionary([
-                    (HistoryKey.weekStartUSec, .uint64(week.weekStartUSec)),
+                    (HistoryKey.weekStartAtUSec, .uint64(week.weekStartAtUSec)),
                     (HistoryKey.medianHRR60, .double(week.medianBPM)),
                     (HistoryKey.rests, .uint32(UInt32(clamping: week.rests))),
                 ])
