@@ -127,7 +127,7 @@ public struct HeartSignal: Sendable, Equatable {
         window.removeAll { now.subtractingSaturated($0.atUSec) >= Self.windowUSec }
         window.append(Entry(atUSec: now, bpm: bpm, acceptedRR: accepted))
         let intervals = window.flatMap(\.acceptedRR)
-        latestBPM = intervals.isEmpty ? median(window.map(\.bpm)) : 60_000 / mean(intervals)
+        latestBPM = intervals.isEmpty ? ExerciseStats.median(window.map { Double($0.bpm) }) : 60_000 / mean(intervals)
         lastValidAtUSec = now
         return Reading(smoothedBPM: latestBPM, beats: beats)
     }
@@ -142,11 +142,4 @@ public struct HeartSignal: Sendable, Equatable {
 
 private func mean(_ values: [Double]) -> Double {
     values.reduce(0, +) / Double(values.count)
-}
-
-/// The middle value; with an even count, the mean of the two middle ones.
-private func median(_ values: [Int]) -> Double {
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
 }
