@@ -44,12 +44,13 @@ struct SignalOrderTests {
             try call.append(.string("new"), .uint64(60_000_000), .dictionary(key: .string, value: .variant, []))
             expected = ["InterfacesAdded", "reply"]
         default:
-            // Shortened to nothing: the timer expires within the call.
+            // Shortened to nothing: the timer expires within the call. Expired leaves before
+            // the timer's PropertiesChanged (BusSignals.timersChanged).
             call = try Message.methodCall(
                 destination: RestBus.name, path: RestBus.managerPath,
                 interface: RestBus.managerInterface, member: "Adjust")
             try call.append(.string("tea"), .int64(-600_000_000))
-            expected = ["PropertiesChanged", "Expired", "reply"]
+            expected = ["Expired", "PropertiesChanged", "reply"]
         }
         #expect(connection.send(call))
         let deadline = Deadline(secondsFromNow: 30)

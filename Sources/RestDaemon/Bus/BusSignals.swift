@@ -17,7 +17,20 @@ struct BusSignals {
     /// A listener of committed timer events: one PropertiesChanged per changed timer per batch
     /// carrying only the values that changed, InterfacesAdded/Removed, and Expired. A pre-alert
     /// (`.warning`) has no signal of its own: it is a desktop notification only.
+    ///
+    /// A batch's Expired signals leave first: they are what subscribers wait for, and each
+    /// carries what it needs (id, path, deadline, when it fired). The expired timer's
+    /// PropertiesChanged follows in the same wake-up, so that marshalling it, and the bus routing
+    /// it, never delay an Expired.
     func timersChanged(_ events: [TimerEvent]) {
+        for case .expired(let id, let deadline, let fired) in events {
+            server.emitSignal(
+                path: RestBus.managerPath, interface: RestBus.managerInterface, name: ManagerMember.expired,
+                arguments: [
+                    .string(id.rawValue), .objectPath(RestBus.timerPath(id: id.rawValue)), .uint64(deadline),
+                    .uint64(fired),
+                ])
+        }
         for event in events {
             switch event {
             case .added(let timer):
@@ -32,12 +45,7 @@ struct BusSignals {
                 server.emitInterfacesRemoved(
                     path: RestBus.timerPath(id: timer.id.rawValue),
                     interfaces: [RestBus.timerInterface])
-            case .expired(let id, let deadline, let fired):
-                let path = RestBus.timerPath(id: id.rawValue)
-                server.emitSignal(
-                    path: RestBus.managerPath, interface: RestBus.managerInterface, name: ManagerMember.expired,
-                    arguments: [.string(id.rawValue), .objectPath(path), .uint64(deadline), .uint64(fired)])
-            case .warning:
+            case .expired, .warning:
                 continue
             }
         }

@@ -70,8 +70,8 @@ enum Scale {
             Metric(
                 6, "restd RSS with \(grouped(Double(total))) timers",
                 "\(mib(rssFull)) (empty: \(mib(rssEmpty)); after restart: \(mib(rssRestarted)))",
-                target: "< 40 MB",
-                verdict: Verdict(Double(rssFull) * 1024 < 40e6 && Double(rssRestarted) * 1024 < 40e6),
+                target: "after restart ≤ 16 MiB",
+                verdict: Verdict(rssRestarted <= 16 * 1024),
                 values: [
                     "rss_kib": Double(rssFull), "rss_empty_kib": Double(rssEmpty),
                     "rss_restarted_kib": Double(rssRestarted),
@@ -89,7 +89,7 @@ enum Scale {
             Metric(
                 6, "Start-up to READY=1 with \(grouped(Double(total))) persisted timers",
                 "median \(fixed(startup.p50, 1)) ms, max \(fixed(startup.max, 1)) ms",
-                target: "< 500 ms", verdict: Verdict(startup.p50 < 500), values: startup.values.msKeys,
+                target: "≤ 50 ms", verdict: Verdict(startup.p50 <= 50), values: startup.values.msKeys,
                 note: "\(startups) restarts"),
         ]
         let reference =

@@ -91,8 +91,8 @@ enum Throughput {
                 values: values(ping), note: shape),
             Metric(
                 3, "Live.Update", "\(grouped(median(update.rates))) calls/s; \(cpu(update))",
-                baseline: "\(fixed(ratio * 100, 0)) % of Ping to restd", target: "≥ 70 % of Ping to restd",
-                verdict: update.errors == 0 ? Verdict(ratio >= 0.7) : .missed, values: values(update),
+                baseline: "\(fixed(ratio * 100, 0)) % of Ping to restd", target: "≥ 90 % of Ping to restd",
+                verdict: update.errors == 0 ? Verdict(ratio >= 0.9) : .missed, values: values(update),
                 note: update.errors == 0 ? shape : "\(update.errors) errors; the first: \(update.firstError ?? "")"),
         ]
         metrics[2].values["ratio_to_ping_restd"] = ratio
