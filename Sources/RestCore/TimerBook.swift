@@ -305,21 +305,28 @@ public struct TimerBook: Sendable, Equatable {
         _ stored: [RestTimer], limits: TimerLimits = .standard, now: Instant
     ) -> (book: TimerBook, events: [TimerEvent]) {
         var book = TimerBook(limits: limits)
+        // Thousands of timers at once: stored in one go, the queue sorted once.
+        book.timers.reserveCapacity(stored.count)
         for var timer in stored {
             // Boottime restarts at every boot: rebuild the deadline from the wall clock.
             timer.deadlineBoottime =
                 timer.state == .running ? boottime(forRealtime: timer.endsAtUSec, now: now) : 0
-            book.store(timer)
+            book.timers[timer.id] = timer
         }
+        book.queue = WakeupQueue(book.timers.values)
         var events: [TimerEvent] = []
-        for timer in book.sortedTimers {
+        let ending = book.timers.values.filter { timer in
             switch timer.state {
-            case .running where timer.endsAtUSec <= now.realtime:
-                events += expiry(of: timer, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
+            case .running: timer.endsAtUSec <= now.realtime
+            case .expired, .paused: book.isDue(timer, now: now)
+            }
+        }
+        for timer in ending.sorted(by: { $0.id < $1.id }) {
+            switch timer.state {
             case .running:
-                break
+                events += expiry(of: timer, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
             case .expired, .paused:
-                if book.isDue(timer, now: now) { events.append(.removed(timer)) }
+                events.append(.removed(timer))
             }
         }
         book.apply(events)

@@ -39,8 +39,7 @@ public struct TimerOptions: Sendable, Equatable {
             throw .invalidArgs("\(field) is \(bytes) bytes long; at most \(limits.maxTextBytes) are allowed")
         }
         // Positions count Unicode scalars from 1, so "\r\n" reports the \r where it is.
-        for (offset, scalar) in s.unicodeScalars.enumerated()
-        where scalar.properties.generalCategory == .control {
+        for (offset, scalar) in s.unicodeScalars.enumerated() where scalar.isControlCharacter {
             throw .invalidArgs(
                 "\(field) contains a control character (\(MessageText.codePoint(scalar))) at position \(offset + 1)")
         }

@@ -49,6 +49,7 @@ public final class Daemon {
         service = try StateService(
             book: state.book, training: state.training, recovered: state.recovered,
             recoveredHistory: state.recoveredHistory, store: state.store, clock: clock, loop: loop, logger: logger)
+        trimmer.releasing = { [unowned service] in service.releaseCachedPages() }
 
         // 2. The bus.
         do throws(DBusError) {

@@ -359,6 +359,11 @@ final class StateService {
         }
     }
 
+    /// The store's cache, given back with the heap after a large read (`MemoryTrimmer`).
+    func releaseCachedPages() {
+        store.releaseCachedPages()
+    }
+
     /// Closes the store when restd stops (nothing is written after the loop has ended).
     func closeStore() {
         do {

@@ -104,6 +104,13 @@ public final class SQLiteDatabase {
         self.handle = nil
     }
 
+    /// Frees the pages the connection caches and no statement is using (SQLite keeps up to its
+    /// cache size, 2 MiB by default, of what it last read). Nothing when closed.
+    public func releaseCachedPages() {
+        guard let handle else { return }
+        sqlite3_db_release_memory(handle)
+    }
+
     /// Runs one or more statements that return nothing.
     public func execute(_ sql: String) throws(SQLiteError) {
         let status = sqlite3_exec(try open(), sql, nil, nil, nil)

@@ -21,6 +21,16 @@ import Testing
                 == .invalidArgs("next is 260 bytes long; at most 256 are allowed"))
     }
 
+    @Test("isControlCharacter is exactly Unicode's general category Cc, over every scalar")
+    func controlCharacterIsCategoryCc() {
+        var mismatches: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if scalar.isControlCharacter != (scalar.properties.generalCategory == .control) { mismatches.append(value) }
+        }
+        #expect(mismatches.isEmpty)
+    }
+
     @Test func rejectsControlCharacterWithPosition() {
         #expect(
             thrown { try TimerOptions.validateText("ab\u{7}c", field: "label", limits: limits) }

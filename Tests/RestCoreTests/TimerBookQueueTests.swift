@@ -97,6 +97,15 @@ import Testing
             #expect(counts.running == book.timers.values.filter { $0.state == .running }.count)
             #expect(counts.paused == book.timers.values.filter { $0.state == .paused }.count)
             book.apply(due)
+            if step % 25 == 0 {
+                // A book restored at start-up builds its queue in one sort: the same answers.
+                let stored = book.timers.values.shuffled(using: &random)
+                let restored = TimerBook.restoring(stored, limits: book.limits, now: later).book
+                #expect(ids(of: restored.due(now: later)) == plainDue(restored, now: later), "restored at \(step)")
+                #expect(restored.nextWakeup(now: later) == plainWakeup(restored, now: later), "restored at \(step)")
+                #expect(restored.counts.running == restored.timers.values.filter { $0.state == .running }.count)
+                #expect(restored.counts.paused == restored.timers.values.filter { $0.state == .paused }.count)
+            }
         }
     }
 }

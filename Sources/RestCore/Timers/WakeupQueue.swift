@@ -9,6 +9,14 @@ struct WakeupQueue: Sendable, Equatable {
     struct Keys: Sendable, Equatable {
         private(set) var entries: [(key: USec, id: TimerID)] = []
 
+        init() {}
+
+        /// Entries in any order, sorted once (a book restored at start-up: inserting thousands
+        /// one by one would move the array's tail for each).
+        init(unsorted: [(key: USec, id: TimerID)]) {
+            entries = unsorted.sorted { $0.key < $1.key || ($0.key == $1.key && $0.id < $1.id) }
+        }
+
         var first: USec? { entries.first?.key }
         var count: Int { entries.count }
 
@@ -50,6 +58,26 @@ struct WakeupQueue: Sendable, Equatable {
     private(set) var expired = Keys()
     /// Paused timers by `updatedAtUSec` (CLOCK_REALTIME).
     private(set) var paused = Keys()
+
+    init() {}
+
+    /// The queue of these timers, as inserting each would build it.
+    init(_ timers: some Collection<RestTimer>) {
+        var running: [(key: USec, id: TimerID)] = []
+        var expired: [(key: USec, id: TimerID)] = []
+        var paused: [(key: USec, id: TimerID)] = []
+        running.reserveCapacity(timers.count)
+        for timer in timers {
+            switch timer.state {
+            case .running: running.append((Self.runningKey(timer), timer.id))
+            case .expired: expired.append((timer.updatedAtUSec, timer.id))
+            case .paused: paused.append((timer.updatedAtUSec, timer.id))
+            }
+        }
+        self.running = Keys(unsorted: running)
+        self.expired = Keys(unsorted: expired)
+        self.paused = Keys(unsorted: paused)
+    }
 
     mutating func insert(_ timer: RestTimer) {
         switch timer.state {

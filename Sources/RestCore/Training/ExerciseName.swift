@@ -19,8 +19,7 @@ public struct ExerciseName: Sendable, Equatable, Hashable {
         guard !trimmed.isEmpty else {
             throw .invalidArgs("the exercise name is empty; give 1 to \(Self.maxBytes) bytes of text, as in \"Squat\"")
         }
-        for (offset, scalar) in trimmed.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control
-        {
+        for (offset, scalar) in trimmed.unicodeScalars.enumerated() where scalar.isControlCharacter {
             throw .invalidArgs(
                 "the exercise name contains a control character (\(MessageText.codePoint(scalar))) "
                     + "at position \(offset + 1); give plain text, as in \"Squat\"")

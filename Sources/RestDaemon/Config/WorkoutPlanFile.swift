@@ -172,7 +172,7 @@ public enum WorkoutPlanFile {
             text.unicodeScalars.drop { $0 == " " || $0 == "\t" }.reversed()
                 .drop { $0 == " " || $0 == "\t" }.reversed().map(Character.init))
         guard (1...64).contains(trimmed.count),
-            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !trimmed.unicodeScalars.contains(where: \.isControlCharacter)
         else {
             throw Problem(
                 line: value.line,

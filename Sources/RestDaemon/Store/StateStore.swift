@@ -129,6 +129,12 @@ final class StateStore {
         }
     }
 
+    /// Lets go of the pages SQLite cached while reading (all timers at start-up, a year of sets
+    /// for stats): the next read takes them from the kernel's page cache again.
+    func releaseCachedPages() {
+        database.releaseCachedPages()
+    }
+
     /// Closes the database, and removes the scratch copy of a read-only state; later calls fail.
     func close() throws(StoreError) {
         statements = nil
@@ -492,7 +498,7 @@ final class StateStore {
         func text(_ name: Column) throws(StoreError) -> String {
             // Control characters would end up in notifications and the journal.
             guard let value = column(name).text,
-                !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                !value.unicodeScalars.contains(where: \.isControlCharacter)
             else { throw invalid("has a \(name.name) that is missing or contains a control character") }
             return value
         }
