@@ -47,7 +47,13 @@ public struct RestTimer: Sendable, Equatable {
     public var restSource: String
     /// How this run may end on recovery (heart-rate-guided rest); nil for a plain timed rest.
     /// Not stored: a restarted restd resumes the rest as a plain timed rest to its maximum.
-    public var recovery: RecoveryRule?
+    public var recovery: RecoveryRule? {
+        get { recoveryBox?.rule }
+        set { recoveryBox = newValue.map(RecoveryRuleBox.init) }
+    }
+    /// `recovery`, held out of line: few timers have one, and a book holds up to 10,000 timers
+    /// (inline, the rule would be a quarter of each).
+    private var recoveryBox: RecoveryRuleBox?
     /// Why the run ended, once expired; while running, `.sensorLost` once recovery gave up on a
     /// lost strap (the rest then runs to its planned maximum, and says so); nil otherwise.
     public var endReason: EndReason?
@@ -93,7 +99,7 @@ public struct RestTimer: Sendable, Equatable {
         self.warnUSec = warnUSec
         self.warned = warned
         self.restSource = restSource
-        self.recovery = recovery
+        self.recoveryBox = recovery.map(RecoveryRuleBox.init)
         self.endReason = endReason
         self.recoveredBPM = recoveredBPM
     }
@@ -102,5 +108,18 @@ public struct RestTimer: Sendable, Equatable {
     public var options: TimerOptions {
         TimerOptions(
             label: label, next: next, notify: notify, warnUSec: warnUSec, restSource: restSource, recovery: recovery)
+    }
+}
+
+/// A timer's recovery rule by reference; immutable, so copies of a timer may share it.
+private final class RecoveryRuleBox: Sendable, Equatable {
+    let rule: RecoveryRule
+
+    init(_ rule: RecoveryRule) {
+        self.rule = rule
+    }
+
+    static func == (lhs: RecoveryRuleBox, rhs: RecoveryRuleBox) -> Bool {
+        lhs.rule == rhs.rule
     }
 }

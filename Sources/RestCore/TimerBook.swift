@@ -5,7 +5,7 @@
 /// the write succeeded, so memory never holds a state that the disk does not.
 public struct TimerBook: Sendable, Equatable {
     /// The timers by id.
-    public private(set) var timers: [TimerID: RestTimer]
+    public private(set) var timers = TimerTable()
     /// The same timers by when each next needs restd; changed only with `timers` (`store`, `delete`).
     private var queue = WakeupQueue()
     /// The bounds enforced by the operations; a reloaded configuration may change them.
@@ -15,7 +15,6 @@ public struct TimerBook: Sendable, Equatable {
 
     /// Creates an empty book.
     public init(limits: TimerLimits = .standard) {
-        self.timers = [:]
         self.limits = limits
     }
 
@@ -311,7 +310,7 @@ public struct TimerBook: Sendable, Equatable {
             // Boottime restarts at every boot: rebuild the deadline from the wall clock.
             timer.deadlineBoottime =
                 timer.state == .running ? boottime(forRealtime: timer.endsAtUSec, now: now) : 0
-            book.timers[timer.id] = timer
+            book.timers.update(timer)
         }
         book.queue = WakeupQueue(book.timers.values)
         var events: [TimerEvent] = []
@@ -337,12 +336,12 @@ public struct TimerBook: Sendable, Equatable {
 
     /// Keeps `timer` (replacing the one of its id), in the queue too.
     private mutating func store(_ timer: RestTimer) {
-        if let old = timers.updateValue(timer, forKey: timer.id) { queue.remove(old) }
+        if let old = timers.update(timer) { queue.remove(old) }
         queue.insert(timer)
     }
 
     private mutating func delete(_ id: TimerID) {
-        if let old = timers.removeValue(forKey: id) { queue.remove(old) }
+        if let old = timers.remove(id) { queue.remove(old) }
     }
 
     private func existing(_ id: TimerID) throws(TimerError) -> RestTimer {
