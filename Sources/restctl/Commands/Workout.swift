@@ -43,6 +43,7 @@ extension Restctl {
 
         struct Start: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "start",
                 abstract: "Start a workout from a plan: NAME (in $XDG_CONFIG_HOME/restd/workouts) or a path.")
 
             @Argument(help: ArgumentHelp("The plan's name or path.", valueName: "name|path"))
@@ -71,6 +72,7 @@ extension Restctl {
 
         struct Status: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "status",
                 abstract: "Show the workout in progress, or the summary of the last one.")
 
             @OptionGroup var output: OutputFormat
@@ -83,6 +85,7 @@ extension Restctl {
 
         struct Next: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "next",
                 abstract: "Move to the next exercise without recording a set.")
 
             func run() throws { try Workout.move("Next") }
@@ -90,6 +93,7 @@ extension Restctl {
 
         struct Previous: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "previous",
                 abstract: "Move back to the previous exercise without undoing a set.")
 
             func run() throws { try Workout.move("Previous") }
@@ -97,6 +101,7 @@ extension Restctl {
 
         struct End: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "end",
                 abstract: "End the workout in progress and show its summary.",
                 discussion: "A workout ended before its first set is not recorded, and says so.")
 
@@ -113,6 +118,7 @@ extension Restctl {
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "List the plans in $XDG_CONFIG_HOME/restd/workouts.")
 
             func run() throws {
