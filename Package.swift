@@ -85,6 +85,9 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),
         .testTarget(
+            name: "RestctlTests",
+            dependencies: ["restctl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "RestClient", "RestCore", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",

@@ -52,8 +52,12 @@ struct Restctl: ParsableCommand {
         }
         let status: Int32
         do {
-            var command = try parseAsRoot(ArgumentPreparation.separatingNegativeNumbers(arguments))
-            try command.run()
+            if let request = FastPath.status(arguments) {
+                try Status.show(id: request.id, json: request.json)
+            } else {
+                var command = try parseAsRoot(ArgumentPreparation.separatingNegativeNumbers(arguments))
+                try command.run()
+            }
             status = 0
         } catch let failure as RestctlError {
             // Whatever was printed before the failure comes first.

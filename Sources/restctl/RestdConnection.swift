@@ -27,6 +27,10 @@ enum RestdConnection {
 extension OutputFormat {
     /// What the commands that show a timer print for it.
     func text(_ snapshot: TimerSnapshot, now: UInt64) -> String {
+        Self.text(snapshot, now: now, json: json)
+    }
+
+    static func text(_ snapshot: TimerSnapshot, now: UInt64, json: Bool) -> String {
         json ? TimerJSON.object(snapshot, now: now) : TimerLine.format(snapshot, now: now)
     }
 }

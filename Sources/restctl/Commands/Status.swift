@@ -15,15 +15,19 @@ extension Restctl {
         @OptionGroup var output: OutputFormat
 
         func run() throws {
-            let id = try timer.timerID()
+            try Self.show(id: try timer.timerID(), json: output.json)
+        }
+
+        /// Prints the timer `id` (a valid id); `FastPath` calls this too.
+        static func show(id: String, json: Bool) throws(RestctlError) {
             let result = Result { () throws(RestctlError) -> TimerSnapshot in
                 try RestdConnection.withClient { client throws(ClientError) in try client.timer(id: id) }
             }
             switch result {
             case .success(let snapshot):
-                print(output.text(snapshot, now: WallClock.nowUSec()))
+                print(OutputFormat.text(snapshot, now: WallClock.nowUSec(), json: json))
             case .failure(let failure):
-                if output.json && failure.isNoSuchTimer { print("null") }
+                if json && failure.isNoSuchTimer { print("null") }
                 throw failure
             }
         }
