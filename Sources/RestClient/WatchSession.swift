@@ -4,8 +4,9 @@ import RestProtocol
 /// Follows one timer and the live fields on the bus, for `restctl watch`.
 ///
 /// The timer is read once (GetManagedObjects) and then followed through its signals:
-/// PropertiesChanged on its object, InterfacesAdded/Removed and Expired on the manager. The
-/// live fields come from Subscribe and the unicast Changed signal. restd leaving the bus
+/// PropertiesChanged on its object and InterfacesAdded/Removed on the manager. Not Expired:
+/// restd sends it first, and the timer's PropertiesChanged right after carries all that changed
+/// (State expired, and the duration after a `sub`, the end reason). The live fields come from Subscribe and the unicast Changed signal. restd leaving the bus
 /// (NameOwnerChanged) makes the state idle; its coming back makes the session read the timer
 /// and subscribe again. Between signals it wakes only at the instants `WatchTick` gives (once
 /// a second, on the second of EndsAtUSec, while a timer runs or is over): a paused timer or
@@ -57,7 +58,6 @@ public final class WatchSession {
             "\(restd),path='\(timerPath)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
                 + "arg0='\(RestBus.timerInterface)'",
             "\(restd),path='\(RestBus.managerPath)',interface='org.freedesktop.DBus.ObjectManager',arg0path='\(timerPath)'",
-            "\(restd),path='\(RestBus.managerPath)',interface='\(RestBus.managerInterface)',member='Expired',arg0='\(timerID)'",
             // Changed is unicast: the bus delivers it to its destination without a rule.
         ]
         do {
@@ -106,8 +106,8 @@ public final class WatchSession {
     }
 
     /// Reads when a reading is due and applies every signal already received, so that one
-    /// burst (a reading and the Changed that Subscribe sends at once, a PropertiesChanged and
-    /// its Expired) makes one state, not a line per message.
+    /// burst (a reading and the Changed that Subscribe sends at once, the PropertiesChanged of
+    /// several changes) makes one state, not a line per message.
     private func catchUp() throws(ClientError) {
         if owner != nil && retryPending { try read() }
         // Bounded, so that a flood of signals cannot keep the state from being shown.
@@ -227,9 +227,6 @@ public final class WatchSession {
             let interfaces = arguments.dropFirst().first?.arrayElements?.compactMap(\.string) ?? []
             guard interfaces.contains(RestBus.timerInterface) else { return }
             applied = state.apply(.timerRemoved)
-        } else if message.isSignal(RestBus.managerInterface, "Expired"), arguments.first?.string == timerID {
-            guard arguments.count >= 3, let deadline = arguments[2].uint64 else { return }
-            applied = state.apply(.timerExpired(deadlineUSec: deadline))
         }
         if !applied { needsReading = true }
     }

@@ -24,8 +24,6 @@ public enum WatchEvent: Equatable, Sendable {
     case timerAdded([String: DBusValue])
     /// InterfacesRemoved for the timer.
     case timerRemoved
-    /// Expired for the timer.
-    case timerExpired(deadlineUSec: UInt64)
     /// The live fields, in full (the Changed signal).
     case liveChanged([String: DBusValue])
     /// restd left the bus: nothing is known any more.
@@ -49,15 +47,6 @@ extension WatchState {
             timer = snapshot
         case .timerRemoved:
             timer = nil
-        case .timerExpired(let deadline):
-            // The PropertiesChanged that comes with Expired says the same; applying both keeps
-            // the state right whichever arrives, as restd sets them on expiry.
-            guard var timer else { return false }
-            timer.state = "expired"
-            timer.expiredAtUSec = deadline
-            timer.remainingUSec = 0
-            timer.endsAtUSec = 0
-            self.timer = timer
         case .liveChanged(let fields):
             live = fields
         case .daemonGone:

@@ -14,7 +14,7 @@ public enum WatchTick {
         guard let timer else { return nil }
         switch timer.state {
         case "running":
-            // At or past the deadline the display stays at 0:00 until restd's Expired arrives
+            // At or past the deadline the display stays at 0:00 until restd says the rest is over
             // (within milliseconds: restd's own timer is armed for the deadline).
             guard timer.endsAtUSec > now else { return nil }
             let left = timer.endsAtUSec - now

@@ -323,6 +323,27 @@ struct RestctlLiveTests {
         #expect(timer["duration_usec"] as? Int == 60_000_000)
     }
 
+    @Test("watch --json: a rest ended by sub is shown expired with the duration it ended with")
+    func watchJSONEndedBySub() throws {
+        let daemon = try RunningDaemon()
+        let watch = try WatchProcess(bus: daemon.bus, arguments: ["--json"])
+        defer { watch.stop() }
+        #expect(restctl(daemon.bus, "start", "1:00", "--label", "Row").succeeded)
+        _ = try watch.waitForLine { $0.contains(#""state":"running""#) }
+        // Taken off whole: Expired and the timer's PropertiesChanged (State and duration) leave
+        // in one wake-up, Expired first; the watch must not show the expiry with the old duration.
+        #expect(restctl(daemon.bus, "sub", "1:00").succeeded)
+        let expired = try watch.waitForLine { $0.contains(#""state":"expired""#) }
+        let status = restctl(daemon.bus, "status", "--json")
+        let duration = { (json: String) -> Int? in
+            let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            return ((object?["timer"] as? [String: Any]) ?? object)?["duration_usec"] as? Int
+        }
+        let ended = try #require(duration(status.stdout), "\(status.stdout)")
+        #expect(ended != 60_000_000)
+        #expect(duration(expired) == ended, "\(watch.lines)")
+    }
+
     @Test("watch started while there are a timer and fields shows both on its first line")
     func watchFirstLine() throws {
         let daemon = try RunningDaemon()

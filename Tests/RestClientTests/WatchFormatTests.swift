@@ -130,7 +130,11 @@ struct WatchStateTests {
         ]
         #expect(applying(&state, .timerAdded(properties)))
         #expect(state.timer == runningTimer())
-        #expect(applying(&state, .timerExpired(deadlineUSec: t0 + 90 * second)))
+        let expiry: Fields = [
+            "State": .string("expired"), "ExpiredAtUSec": .uint64(t0 + 90 * second), "RemainingUSec": .uint64(0),
+            "EndsAtUSec": .uint64(0),
+        ]
+        #expect(applying(&state, .timerChanged(expiry, invalidated: [])))
         #expect(
             state.timer
                 == TimerSnapshot(

@@ -1,8 +1,8 @@
 /// A book's timers by id, stored densely: the timers in an array, and an index from id to their
-/// place in it. A dictionary of timers would keep a slot the size of a whole timer for each of
-/// its power-of-two capacity (16,384 slots for 10,000 timers, most of a restarted restd's
-/// memory); here the index's slots are small and the array holds the timers themselves, sized
-/// to them when a book is restored.
+/// place in it. A dictionary of timers keeps a slot the size of a whole timer for every place
+/// of its power-of-two capacity: 16,384 slots for 10,000 timers, half of a restarted restd's
+/// heap. Here the index's slots are small, and the array holds the timers themselves, sized to
+/// them when a book is restored.
 public struct TimerTable: Sendable, Equatable {
     private var storage: [RestTimer] = []
     private var places: [TimerID: Int] = [:]
@@ -14,7 +14,7 @@ public struct TimerTable: Sendable, Equatable {
     /// The timers, in no particular order.
     public var values: [RestTimer] { storage }
     /// The ids, in no particular order.
-    public var keys: Dictionary<TimerID, Int>.Keys { places.keys }
+    public var keys: some Collection<TimerID> { places.keys }
 
     public subscript(id: TimerID) -> RestTimer? {
         places[id].map { storage[$0] }
