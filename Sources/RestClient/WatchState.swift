@@ -74,10 +74,15 @@ extension TimerSnapshot {
             case (TimerProperty.expiredAtUSec, .uint64(let usec)): expiredAtUSec = usec
             case (TimerProperty.notify, .boolean(let flag)): notify = flag
             case (TimerProperty.warnUSec, .uint64(let usec)): warnUSec = usec
+            case (TimerProperty.restSource, .string(let text)): restSource = text
+            case (TimerProperty.untilRecovered, .boolean(let flag)): untilRecovered = flag
+            case (TimerProperty.endReason, .string(let text)): endReason = text
+            case (TimerProperty.recoveredBPM, .uint32(let bpm)): recoveredBPM = bpm
             case (TimerProperty.id, _), (TimerProperty.label, _), (TimerProperty.next, _), (TimerProperty.state, _),
                 (TimerProperty.durationUSec, _), (TimerProperty.startedAtUSec, _), (TimerProperty.endsAtUSec, _),
                 (TimerProperty.remainingUSec, _), (TimerProperty.expiredAtUSec, _), (TimerProperty.notify, _),
-                (TimerProperty.warnUSec, _):
+                (TimerProperty.warnUSec, _), (TimerProperty.restSource, _), (TimerProperty.untilRecovered, _),
+                (TimerProperty.endReason, _), (TimerProperty.recoveredBPM, _):
                 understood = false
             default:
                 break  // a property a newer restd added

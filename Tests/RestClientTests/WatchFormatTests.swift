@@ -107,6 +107,21 @@ struct WatchStateTests {
         #expect(state == WatchState(timer: expected, live: ["heart_rate": .int64(120)]))
     }
 
+    @Test("a rest that ended on recovery: the end reason and the heart rate come with PropertiesChanged")
+    func recoveredByPropertiesChanged() {
+        var state = WatchState(timer: runningTimer())
+        let change: Fields = [
+            "State": .string("expired"), "ExpiredAtUSec": .uint64(t0 + 72 * second), "RemainingUSec": .uint64(0),
+            "EndsAtUSec": .uint64(0), "EndReason": .string("recovered"), "RecoveredBPM": .uint32(118),
+            "UntilRecovered": .boolean(true), "RestSource": .string("exercise"),
+        ]
+        #expect(applying(&state, .timerChanged(change, invalidated: [])))
+        #expect(state.timer?.endReason == "recovered" && state.timer?.recoveredBPM == 118)
+        #expect(state.timer?.untilRecovered == true && state.timer?.restSource == "exercise")
+        #expect(state.timer?.recoveryNote == "recovered in 1:12 ♥118")
+        #expect(!applying(&state, .timerChanged(["EndReason": .uint32(1)], invalidated: [])))
+    }
+
     @Test("a change it cannot apply asks for a reading: no timer, invalidated values, a wrong type")
     func cannotApply() {
         var idle = WatchState.idle
