@@ -48,16 +48,25 @@ import Testing
         #expect(session.timers.timers.isEmpty)
     }
 
+    /// A book with these rests started now, each ending on recovery by `rule` where `recovery`.
+    private func startingRests(
+        _ rests: [(id: String, usec: USec, recovery: Bool)], rule: RecoveryRule, clock: ManualTimeSource
+    ) throws -> TimerBook {
+        var book = TimerBook()
+        for rest in rests {
+            let options = rest.recovery ? TimerOptions(recovery: rule) : TimerOptions()
+            try book.commit(book.start(tid(rest.id), durationUSec: rest.usec, options: options, now: clock.now()))
+        }
+        return book
+    }
+
     @Test("each way a rest ends has its reason")
     func endReasons() throws {
         let clock = ManualTimeSource()
         let rule = try RecoveryRule(plannedUSec: 2 * minute)
-        var book = TimerBook()
-        let options = TimerOptions(recovery: rule)
-        try book.commit(book.start(tid("a"), durationUSec: 2 * minute, options: options, now: clock.now()))
-        try book.commit(book.start(tid("b"), durationUSec: 2 * minute, options: options, now: clock.now()))
-        try book.commit(book.start(tid("c"), durationUSec: 2 * minute, options: options, now: clock.now()))
-        try book.commit(book.start(tid("d"), durationUSec: 2 * minute, options: TimerOptions(), now: clock.now()))
+        var book = try startingRests(
+            [("a", 2 * minute, true), ("b", 2 * minute, true), ("c", 2 * minute, true), ("d", 2 * minute, false)],
+            rule: rule, clock: clock)
         clock.advance(70 * second)
 
         let recovered = book.commit(book.endRecovered(tid("a"), heartRateBPM: 118, now: clock.now()))
@@ -93,10 +102,7 @@ import Testing
     func lostPlannedWithDue() throws {
         let clock = ManualTimeSource()
         let rule = try RecoveryRule(plannedUSec: 10 * second)
-        var book = TimerBook()
-        let options = TimerOptions(recovery: rule)
-        try book.commit(book.start(tid("a"), durationUSec: 10 * second, options: options, now: clock.now()))
-        try book.commit(book.start(tid("b"), durationUSec: 2 * minute, options: options, now: clock.now()))
+        var book = try startingRests([("a", 10 * second, true), ("b", 2 * minute, true)], rule: rule, clock: clock)
         clock.advance(10 * second)
         let running = try #require(book.timer(tid("a")))
 

@@ -63,36 +63,31 @@ struct WakeupQueue: Sendable, Equatable {
 
     /// The queue of these timers, as inserting each would build it.
     init(_ timers: some Collection<RestTimer>) {
-        var running: [(key: USec, id: TimerID)] = []
-        var expired: [(key: USec, id: TimerID)] = []
-        var paused: [(key: USec, id: TimerID)] = []
-        running.reserveCapacity(timers.count)
-        for timer in timers {
-            switch timer.state {
-            case .running: running.append((Self.runningKey(timer), timer.id))
-            case .expired: expired.append((timer.updatedAtUSec, timer.id))
-            case .paused: paused.append((timer.updatedAtUSec, timer.id))
-            }
-        }
-        self.running = Keys(unsorted: running)
-        self.expired = Keys(unsorted: expired)
-        self.paused = Keys(unsorted: paused)
+        var entries: [TimerState: [(key: USec, id: TimerID)]] = [:]
+        for timer in timers { entries[timer.state, default: []].append((Self.key(of: timer), timer.id)) }
+        for (state, unsorted) in entries { modifyKeys(of: state) { $0 = Keys(unsorted: unsorted) } }
     }
 
     mutating func insert(_ timer: RestTimer) {
-        switch timer.state {
-        case .running: running.insert(Self.runningKey(timer), timer.id)
-        case .expired: expired.insert(timer.updatedAtUSec, timer.id)
-        case .paused: paused.insert(timer.updatedAtUSec, timer.id)
-        }
+        modifyKeys(of: timer.state) { $0.insert(Self.key(of: timer), timer.id) }
     }
 
     mutating func remove(_ timer: RestTimer) {
-        switch timer.state {
-        case .running: running.remove(Self.runningKey(timer), timer.id)
-        case .expired: expired.remove(timer.updatedAtUSec, timer.id)
-        case .paused: paused.remove(timer.updatedAtUSec, timer.id)
+        modifyKeys(of: timer.state) { $0.remove(Self.key(of: timer), timer.id) }
+    }
+
+    /// The list that holds timers in `state`.
+    private mutating func modifyKeys(of state: TimerState, _ change: (inout Keys) -> Void) {
+        switch state {
+        case .running: change(&running)
+        case .expired: change(&expired)
+        case .paused: change(&paused)
         }
+    }
+
+    /// A timer's key in its list: the running key, else its last change.
+    private static func key(of timer: RestTimer) -> USec {
+        timer.state == .running ? runningKey(timer) : timer.updatedAtUSec
     }
 
     /// When a running timer next needs restd: its pre-alert while one is pending, else its deadline.
