@@ -55,9 +55,24 @@ struct MessageWriter {
         }
     }
 
-    private mutating func container(
-        _ type: Int32, signature: String?, _ body: (inout MessageWriter) throws(DBusError) -> Void
-    ) throws(DBusError) {
+    /// Opens an array whose elements have the single complete type `elementSignature`, left open
+    /// across calls (a reply written in slices): append to the writer returned, then `close` it,
+    /// or `abandon` it if the message is discarded.
+    mutating func openArray(of elementSignature: String) throws(DBusError) -> MessageWriter {
+        try open(CDBUS_TYPE_ARRAY, signature: elementSignature)
+    }
+
+    /// Ends a container opened on this writer.
+    mutating func close(_ sub: inout MessageWriter) throws(DBusError) {
+        guard dbus_message_iter_close_container(&iter, &sub.iter) != 0 else { throw Self.outOfMemory }
+    }
+
+    /// Gives up a container opened on this writer (what libdbus needs to free it).
+    mutating func abandon(_ sub: inout MessageWriter) {
+        dbus_message_iter_abandon_container(&iter, &sub.iter)
+    }
+
+    private mutating func open(_ type: Int32, signature: String?) throws(DBusError) -> MessageWriter {
         var sub = MessageWriter(container: DBusMessageIter())
         let opened: Bool
         if let signature {
@@ -66,13 +81,20 @@ struct MessageWriter {
             opened = dbus_message_iter_open_container(&iter, type, nil, &sub.iter) != 0
         }
         guard opened else { throw Self.outOfMemory }
+        return sub
+    }
+
+    private mutating func container(
+        _ type: Int32, signature: String?, _ body: (inout MessageWriter) throws(DBusError) -> Void
+    ) throws(DBusError) {
+        var sub = try open(type, signature: signature)
         do {
             try body(&sub)
         } catch {
-            dbus_message_iter_abandon_container(&iter, &sub.iter)
+            abandon(&sub)
             throw error
         }
-        guard dbus_message_iter_close_container(&iter, &sub.iter) != 0 else { throw Self.outOfMemory }
+        try close(&sub)
     }
 
     private static let outOfMemory = DBusError(.noMemory, "out of memory")

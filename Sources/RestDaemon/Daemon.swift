@@ -19,6 +19,8 @@ public final class Daemon {
     private let connection: Connection
     private let driver: BusDriver
     private let server: ObjectServer
+    /// Where the server comes back to a GetManagedObjects reply it writes in slices.
+    private let later: LaterQueue
     private let service: StateService
     private let busName: BusName
     private let live: LiveService
@@ -63,6 +65,8 @@ public final class Daemon {
         }
         driver = try BusDriver(connection: connection, loop: loop)
         server = try ObjectServer(connection: connection)
+        later = try LaterQueue(loop: loop)
+        server.continueLater = { [unowned later] work in later.run(work) }
         busName = BusName(connection: connection, loop: loop, logger: logger)
         let signals = BusSignals(server: server)
 
@@ -206,6 +210,7 @@ public final class Daemon {
             strap.start()  // after readiness: the system bus is not what restd serves on
         }
         let code = try loop.run()
+        server.finishReplies()
         connection.flush()  // a reply queued just before stopping must still leave
         service.closeStore()
         return code
