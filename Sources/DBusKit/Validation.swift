@@ -1,4 +1,5 @@
 import CDBus
+import Glibc
 
 /// Checks that keep libdbus from aborting the process: it calls abort() on invalid UTF-8,
 /// object paths, member names and signatures passed to its message-building functions.
@@ -65,7 +66,8 @@ public enum DBusValidation {
     }
 
     private static func withValidatedCString(_ string: String, _ body: (UnsafePointer<CChar>) -> Bool) -> Bool {
-        guard !string.utf8.contains(0) else { return false }
-        return string.withCString(body)
+        // No NUL inside: the C string is as long as the UTF-8 (strlen is one fast scan).
+        let length = string.utf8.count
+        return string.withCString { strlen($0) == length && body($0) }
     }
 }

@@ -18,6 +18,9 @@ public enum DisplayWidth {
 
     public static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
+        // An ASCII character alone (the letters and digits around a "·" or "×" in a line of
+        // history): as above, without the tables.
+        if first.isASCII, character.utf8.count == 1 { return first.value >= 0x20 && first.value != 0x7F ? 1 : 0 }
         let properties = first.properties
         switch properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: return 0

@@ -18,6 +18,22 @@ import Testing
         #expect(DisplayWidth.of("a\r\nb") == 2)
     }
 
+    /// An ASCII character alone skips the tables: what they say for it, scalar by scalar; one that
+    /// starts a longer character (a keycap emoji) still goes to them.
+    @Test func anAsciiCharacterAloneIsWhatTheTablesSay() {
+        for value in 0..<128 {
+            let scalar = Unicode.Scalar(UInt8(value))
+            let tables: Int =
+                switch scalar.properties.generalCategory {
+                case .control, .format, .nonspacingMark, .enclosingMark: 0
+                default: scalar.properties.isEmojiPresentation ? 2 : 1
+                }
+            #expect(DisplayWidth.of(Character(scalar)) == tables, "U+\(value)")
+        }
+        #expect(DisplayWidth.of(Character("#\u{FE0F}\u{20E3}")) == 2)
+        #expect(DisplayWidth.of("3 × 5 #\u{FE0F}\u{20E3}") == 1 + 1 + 1 + 1 + 1 + 1 + 2)
+    }
+
     @Test func padsAndCutsByColumns() {
         #expect(DisplayWidth.padded("深蹲", to: 6) == "深蹲  ")
         #expect(DisplayWidth.padded(leading: "🍵", to: 4) == "  🍵")
