@@ -93,6 +93,12 @@ enum Training {
                 ],
                 note: "restd's CPU time over the runs, and restctl's (getrusage of the waited-for children), per run"),
             Metric(
+                8, "  the same Sets call by C clients (reply read and printed)",
+                full.sameCall.map { "\($0.name) median \(fixed($0.times.p50, 1)) ms" }.joined(separator: ", "),
+                baseline: "restctl history: median \(fixed(full.history.p50, 1)) ms",
+                values: Dictionary(uniqueKeysWithValues: full.sameCall.map { ("\($0.name)_p50_ms", $0.times.p50) }),
+                note: "\(cliRounds) runs each, spawn to exit: what any client of this reply waits for"),
+            Metric(
                 8, "Start-up to READY=1 with \(sets) sets", "median \(fixed(full.startup.p50, 1)) ms",
                 baseline: "empty history: median \(fixed(empty.startup.p50, 1)) ms",
                 target: "unchanged within noise", verdict: Verdict(full.startup.p50 <= empty.startup.p50 * 1.25 + 2),
@@ -120,6 +126,8 @@ enum Training {
         /// restctl's own (start-up, decoding, printing). Unlike the wall-clock figures, these do
         /// not move with the machine's load.
         var historyCPU: (restd: Double, restctl: Double)
+        /// The same Sets call by C clients (busctl, dbus-send), when installed.
+        var sameCall: [(name: String, times: Summary)]
         var startup: Summary
         var rssKiB: Int
         var wakeUps: Int
@@ -152,20 +160,19 @@ enum Training {
             return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         }
-        func time(_ arguments: [String]) throws -> [Double] {
-            guard captureOutput(context.restctl, arguments, environment: environment) != nil else {
-                throw BenchError("restctl \(arguments.joined(separator: " ")) failed")
+        func time(_ arguments: [String], of executable: String? = nil) throws -> [Double] {
+            let executable = executable ?? context.restctl
+            let command = ([executable] + arguments).joined(separator: " ")
+            guard captureOutput(executable, arguments, environment: environment) != nil else {
+                throw BenchError("\(command) failed")
             }
             var times: [Double] = []
             for _ in 0..<cliRounds {
                 let started = Clock.monotonic
                 let child = try ChildProcess(
-                    executable: context.restctl, arguments: arguments, environment: environment,
-                    stdout: devNull)
+                    executable: executable, arguments: arguments, environment: environment, stdout: devNull)
                 let status = child.waitBlocking().status
-                guard status == 0 else {
-                    throw BenchError("restctl \(arguments.joined(separator: " ")) exited with status \(status)")
-                }
+                guard status == 0 else { throw BenchError("\(command) exited with status \(status)") }
                 times.append((Clock.monotonic - started) * 1000)
             }
             return times
@@ -178,11 +185,30 @@ enum Training {
             restd: restdMeter.read().seconds / Double(cliRounds) * 1000,
             restctl: (childrenCPU() - restctlBefore) / Double(cliRounds) * 1000
         )
+        // The call restctl makes (Sets of the last 7 days, a page of 10,000), made by two C
+        // clients: the same reply read and printed by busctl and dbus-send.
+        let since = UInt64(Clock.realtimeUSec) - 7 * 86_400_000_000
+        var sameCall: [(name: String, times: Summary)] = []
+        if let busctl = which("busctl") {
+            let arguments = [
+                "--address=\(stage.bus.address)", "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface,
+                HistoryMember.sets, "ttu", "\(since)", "0", "10000",
+            ]
+            sameCall.append(("busctl", Summary(try time(arguments, of: busctl))!))
+        }
+        if let dbusSend = which("dbus-send") {
+            let arguments = [
+                "--bus=\(stage.bus.address)", "--print-reply", "--dest=\(RestBus.name)", RestBus.historyPath,
+                "\(RestBus.historyInterface).\(HistoryMember.sets)", "uint64:\(since)", "uint64:0", "uint32:10000",
+            ]
+            sameCall.append(("dbus-send", Summary(try time(arguments, of: dbusSend))!))
+        }
         Clock.sleep(1)  // the live broadcast of the set goes out at the end of its interval
         let rss = Proc.rssKiB(restd.pid) ?? 0
         let wakeUps = try WakeUps.count([restd.pid], over: quiet).totals[0].total
         return Figures(
-            stats: Summary(stats)!, history: Summary(history)!, historyCPU: historyCPU, startup: Summary(startup)!,
+            stats: Summary(stats)!, history: Summary(history)!, historyCPU: historyCPU, sameCall: sameCall,
+            startup: Summary(startup)!,
             rssKiB: rss,
             wakeUps: wakeUps)
     }
