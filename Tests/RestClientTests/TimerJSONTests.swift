@@ -66,6 +66,22 @@ struct TimerJSONTests {
         #expect(JSONText.quoted("a\u{2028}b\u{2029}c") == #""a\u2028b\u2029c""#)
     }
 
+    @Test("every ASCII character, alone and inside printable text, is quoted as the rules say")
+    func everyASCIICharacter() {
+        for value in UInt8(0)..<128 {
+            let character = String(UnicodeScalar(value))
+            let expected =
+                switch value {
+                case 0x22: #"\""#
+                case 0x5C: #"\\"#
+                case 0x00..<0x20, 0x7F: "\\u00" + (value < 0x10 ? "0" : "") + String(value, radix: 16)
+                default: character
+                }
+            #expect(JSONText.quoted(character) == "\"" + expected + "\"", "\(value)")
+            #expect(JSONText.quoted("Squat " + character + " 5") == "\"Squat " + expected + " 5\"", "\(value)")
+        }
+    }
+
     @Test("texts are escaped inside the object")
     func escapedInObject() {
         let object = TimerJSON.object(runningTimer(label: "\"Squat\"\\", next: "Étirement\n"), now: t0)
