@@ -212,32 +212,49 @@ extension Marshalling {
     /// when the value there is something else. Straight from libdbus's iterator: no `DBusValue`
     /// tree of dictionary entries and variants is built, then converted, then freed.
     static func readRecords(_ iter: inout DBusMessageIter) -> [[String: DBusValue]]? {
-        guard dbus_message_iter_get_arg_type(&iter) == CDBUS_TYPE_ARRAY,
-            let raw = dbus_message_iter_get_signature(&iter)
-        else { return nil }
-        let isRecords = String(cString: raw) == "aa{sv}"
-        dbus_free(raw)
-        guard isRecords else { return nil }
+        guard hasSignature(&iter, "aa{sv}") else { return nil }
         var records: [[String: DBusValue]] = []
         var array = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &array)
         while dbus_message_iter_get_arg_type(&array) == CDBUS_TYPE_ARRAY {
-            var record: [String: DBusValue] = [:]
-            var entries = DBusMessageIter()
-            dbus_message_iter_recurse(&array, &entries)
-            while dbus_message_iter_get_arg_type(&entries) == CDBUS_TYPE_DICT_ENTRY {
-                var pair = DBusMessageIter()
-                dbus_message_iter_recurse(&entries, &pair)
-                let key = readString(&pair)
-                dbus_message_iter_next(&pair)
-                var variant = DBusMessageIter()
-                dbus_message_iter_recurse(&pair, &variant)
-                record[key] = read(&variant)
-                dbus_message_iter_next(&entries)
-            }
-            records.append(record)
+            records.append(readVardictEntries(&array))
             dbus_message_iter_next(&array)
         }
         return records
+    }
+
+    /// Reads the `a{sv}` at the iterator as a dictionary, variants unwrapped (what
+    /// `read(&iter).vardictEntries` gives, without the tree); nil when the value there is
+    /// something else.
+    static func readVardict(_ iter: inout DBusMessageIter) -> [String: DBusValue]? {
+        guard hasSignature(&iter, "a{sv}") else { return nil }
+        return readVardictEntries(&iter)
+    }
+
+    /// The entries of the `a{sv}` at the iterator.
+    private static func readVardictEntries(_ iter: inout DBusMessageIter) -> [String: DBusValue] {
+        var dictionary: [String: DBusValue] = [:]
+        var entries = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &entries)
+        while dbus_message_iter_get_arg_type(&entries) == CDBUS_TYPE_DICT_ENTRY {
+            var pair = DBusMessageIter()
+            dbus_message_iter_recurse(&entries, &pair)
+            let key = readString(&pair)
+            dbus_message_iter_next(&pair)
+            var variant = DBusMessageIter()
+            dbus_message_iter_recurse(&pair, &variant)
+            dictionary[key] = read(&variant)
+            dbus_message_iter_next(&entries)
+        }
+        return dictionary
+    }
+
+    /// Whether the value at the iterator is an array of the complete type `signature`.
+    private static func hasSignature(_ iter: inout DBusMessageIter, _ signature: String) -> Bool {
+        guard dbus_message_iter_get_arg_type(&iter) == CDBUS_TYPE_ARRAY,
+            let raw = dbus_message_iter_get_signature(&iter)
+        else { return false }
+        defer { dbus_free(raw) }
+        return String(cString: raw) == signature
     }
 }

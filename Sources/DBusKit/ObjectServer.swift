@@ -1,13 +1,20 @@
 /// A method call as an exported interface receives it.
-public struct MethodCall {
+public final class MethodCall {
     public let message: Message
     /// The object path the call was made on.
     public let path: String
     public let member: String
-    /// The body, already checked against the declared input signature.
-    public let arguments: [DBusValue]
+    /// The body, already checked against the declared input signature; read when first asked
+    /// for, so that a method reading its arguments straight from `message` does not pay for both.
+    public private(set) lazy var arguments: [DBusValue] = message.arguments()
     /// The caller's unique name.
     public var sender: String { message.sender ?? "" }
+
+    init(message: Message, path: String, member: String) {
+        self.message = message
+        self.path = path
+        self.member = member
+    }
 }
 
 /// An interface on one object: its description plus the behaviour behind it.
@@ -398,7 +405,7 @@ public final class ObjectServer {
         }
         let method = target.description.method(named: member)
         try checkSignature(message, method, member: member, interface: target.description.name)
-        let call = MethodCall(message: message, path: path, member: member, arguments: message.arguments())
+        let call = MethodCall(message: message, path: path, member: member)
         return .reply(try target.call(call))
     }
 

@@ -147,3 +147,30 @@ import Testing
         }
     }
 }
+
+/// `vardictArgument` against the general reading (`arguments()`, then `vardictEntries`).
+@Suite struct VardictArgumentTests {
+    @Test func aDictionaryReadsAsItsTreeDoes() throws {
+        let fields: [String: DBusValue] = [
+            "heart_rate": .int32(128), "exercise": .string("Kniebeuge 🏋️"), "contact": .boolean(true),
+            "battery": .byte(80), "large": .uint64(.max), "weight": .double(62.5), "nested": .variant(.int16(-3)),
+            "list": .strings(["a", "b"]),
+        ]
+        let message = try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
+        try message.append(.vardict(fields), .string("after"))
+        let general = try #require(message.arguments().first?.vardictEntries)
+        #expect(message.vardictArgument() == general)
+        #expect(general["heart_rate"] == .int32(128) && general.count == fields.count)
+    }
+
+    @Test func anythingElseIsNotADictionary() throws {
+        for values: [DBusValue] in [
+            [], [.string("x")], [.array(.string, [])], [.dictionary(key: .string, value: .string, [])],
+            [.array(.dictionary(key: .string, value: .variant), [])],
+        ] {
+            let message = try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
+            try message.append(values)
+            #expect(message.vardictArgument() == nil)
+        }
+    }
+}

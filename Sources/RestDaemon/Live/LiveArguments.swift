@@ -4,9 +4,10 @@ import RestProtocol
 
 /// Live field values between D-Bus and the core.
 enum LiveArguments {
-    /// The `fields` of Update: any integer type, double, string or boolean per key.
-    static func entries(_ value: DBusValue) throws(DBusError) -> [String: LiveValue] {
-        guard let dictionary = value.vardictEntries else {
+    /// The `fields` of Update (read with `Message.vardictArgument`): any integer type, double,
+    /// string or boolean per key.
+    static func entries(_ dictionary: [String: DBusValue]?) throws(DBusError) -> [String: LiveValue] {
+        guard let dictionary else {
             throw DBusError(.invalidArgs, "fields must be a dictionary of string to variant (a{sv})")
         }
         var entries: [String: LiveValue] = [:]

@@ -8,7 +8,7 @@ enum LiveObject {
 
     static let methods: [BusMethod<LiveService>] = [
         BusMethod(LiveMember.update, in: [.init("fields", options)]) { live, call throws(DBusError) in
-            try live.update(try LiveArguments.entries(call.arguments[0]))
+            try live.update(try LiveArguments.entries(call.message.vardictArgument()))
             return []
         },
         BusMethod(LiveMember.end) { live, _ throws(DBusError) in
