@@ -249,7 +249,8 @@ extension Marshalling {
         return dictionary
     }
 
-    /// Whether the value at the iterator is an array of the complete type `signature`.
+    /// Whether the value at the iterator has the single complete type `signature` (an array's
+    /// `a` included).
     private static func hasSignature(_ iter: inout DBusMessageIter, _ signature: String) -> Bool {
         guard dbus_message_iter_get_arg_type(&iter) == CDBUS_TYPE_ARRAY,
             let raw = dbus_message_iter_get_signature(&iter)

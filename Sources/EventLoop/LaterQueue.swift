@@ -6,9 +6,11 @@ import Glibc
 ///
 /// sd-event dispatches one source per iteration, the one pending since the earliest iteration
 /// first (at equal priority). An elapsed timer becomes pending in the iteration that sees it, so
-/// what was already pending — a readable socket, a due timer — goes before the next slice. (A
-/// deferred source would not do: it stays pending from the iteration it was enabled in, ahead of
-/// everything that becomes pending later.)
+/// what was already pending — a readable socket, a due timer — goes before the next slice, and
+/// what becomes pending in that same iteration goes before the slice after it (sd-event breaks
+/// that tie as it likes). A lower priority would let a stream of calls starve the work; a
+/// deferred source would starve the rest: it stays pending from the iteration it was enabled
+/// in, ahead of everything that becomes pending later.
 public final class LaterQueue {
     private let loop: EventLoop
     private var queued: [() -> Void] = []

@@ -11,16 +11,24 @@ public enum DisplayWidth {
         var asciiWidth = 0
         for byte in text.utf8 {
             guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
-            if byte >= 0x20 && byte != 0x7F { asciiWidth += 1 }
+            asciiWidth += columns(ascii: byte)
         }
         return asciiWidth
     }
 
     public static func of(_ character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
         // An ASCII character alone (the letters and digits around a "·" or "×" in a line of
         // history): as above, without the tables.
-        if first.isASCII, character.utf8.count == 1 { return first.value >= 0x20 && first.value != 0x7F ? 1 : 0 }
+        if character.utf8.count == 1, let byte = character.utf8.first, byte < 0x80 { return columns(ascii: byte) }
+        return columnsByTables(character)
+    }
+
+    /// An ASCII byte's columns: one if printable, none for a control character.
+    private static func columns(ascii byte: UInt8) -> Int { byte >= 0x20 && byte != 0x7F ? 1 : 0 }
+
+    /// A character's columns by its first scalar's Unicode properties.
+    static func columnsByTables(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
         let properties = first.properties
         switch properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: return 0

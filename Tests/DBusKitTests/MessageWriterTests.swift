@@ -57,30 +57,52 @@ import Testing
         return .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), entries)
     }
 
-    @Test func managedObjectsAreTheBytesOfTheirTree() throws {
-        let objects = (0..<5).map { (path: "/io/example/t\($0)", interfaces: [object($0), object($0 + 10)]) }
-        let general = try message()
+    /// A GetManagedObjects call, and the reply the general path makes to it from `tree`s.
+    private func call() throws -> Message {
+        let call = try Message.methodCall(
+            destination: "org.example", path: "/io/example", interface: InterfaceDescription.objectManager.name,
+            member: "GetManagedObjects")
+        dbus_message_set_serial(call.raw, 7)
+        return call
+    }
+
+    private func generalReply(
+        to call: Message, _ objects: [(path: String, interfaces: [ExportedInterface])]
+    )
+        throws -> Message
+    {
+        let general = call.makeReturn()
         try general.append(
             .dictionary(
                 key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)),
                 objects.map { .init(.objectPath($0.path), tree($0.interfaces)) }))
-        let written = try message()
-        try written.write { body throws(DBusKit.DBusError) in try ObjectServer.writeManagedObjects(objects, to: &body) }
-        #expect(written.signature == "a{oa{sa{sv}}}")
-        #expect(wire(written) == wire(general))
-        #expect(written.arguments() == general.arguments())
+        return general
+    }
+
+    @Test func managedObjectsAreTheBytesOfTheirTree() throws {
+        let objects = (0..<5).map { (path: "/io/example/t\($0)", interfaces: [object($0), object($0 + 10)]) }
+        let call = try call()
+        let general = try generalReply(to: call, objects)
+        for perSlice in [1, 2, 5, 100] {
+            let reply = ManagedObjectsReply(call: call, objects: objects)
+            var written: Message?
+            for _ in 0..<10 where written == nil { written = reply.writeSlice(perSlice) }
+            let message = try #require(written)
+            #expect(message.signature == "a{oa{sa{sv}}}")
+            #expect(wire(message) == wire(general), "\(perSlice) per slice")
+            #expect(message.arguments() == general.arguments())
+        }
     }
 
     @Test func noObjectsAndNoInterfacesToo() throws {
+        let call = try call()
+        let empty = try #require(ManagedObjectsReply(call: call, objects: []).writeSlice(1))
+        #expect(wire(empty) == wire(try generalReply(to: call, [])))
+
         let general = try message()
-        try general.append(
-            .dictionary(
-                key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)),
-                []),
-            .objectPath("/x"), tree([]))
+        try general.append(.objectPath("/x"), tree([]))
         let written = try message()
         try written.write { body throws(DBusKit.DBusError) in
-            try ObjectServer.writeManagedObjects([], to: &body)
             try body.append(.objectPath("/x"))
             try ObjectServer.writeInterfacesAndProperties([], to: &body)
         }
@@ -111,12 +133,14 @@ import Testing
         #expect(throws: DBusKit.DBusError.self) {
             try written.appendVardicts([[(key: "label", value: DBusValue.string("a\u{0}b"))]])
         }
-        let paths = try message()
-        #expect(throws: DBusKit.DBusError.self) {
-            try paths.write { body throws(DBusKit.DBusError) in
-                try ObjectServer.writeManagedObjects([(path: "/not//valid", interfaces: [])], to: &body)
-            }
-        }
+        // A reply that cannot be written is an error reply to the call, whichever slice fails.
+        let objects = [(path: "/io/example/ok", interfaces: [object(1)]), (path: "/not//valid", interfaces: [])]
+        let failed = try #require(
+            { () throws -> Message? in
+                let reply = ManagedObjectsReply(call: try call(), objects: objects)
+                return reply.writeSlice(1) ?? reply.writeSlice(1)
+            }())
+        #expect(failed.kind == .error && failed.errorName == "org.freedesktop.DBus.Error.Failed")
     }
 }
 

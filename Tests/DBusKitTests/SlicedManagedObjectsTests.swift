@@ -19,7 +19,7 @@ import Testing
     private var continuations: [() -> Void] = []
     /// What the client received from the server (replies and signals), in order.
     private var received: [Message] = []
-    /// The GetManagedObjects calls the server has read.
+    /// The method calls the server has read.
     private var callsRead = 0
 
     private static let interface = InterfaceDescription(
@@ -41,7 +41,7 @@ import Testing
             return true
         }
         serverConnection.addFilter { [unowned self] message in
-            if message.member == "GetManagedObjects" { callsRead += 1 }
+            if message.kind == .methodCall { callsRead += 1 }
             return false  // on to the object server
         }
     }
@@ -68,11 +68,6 @@ import Testing
             ])
     }
 
-    private func remove(_ n: Int) {
-        server.unexport(path: path(n))
-        server.emitInterfacesRemoved(path: path(n), interfaces: [Self.interface.name])
-    }
-
     private func change(_ n: Int, to state: String) {
         states[path(n)] = state
         server.emitPropertiesChanged(path: path(n), interface: Self.interface.name, changed: ["State": .string(state)])
@@ -81,9 +76,18 @@ import Testing
     /// Sends GetManagedObjects and lets the server handle it (the first slice, or all of it);
     /// returns the call's serial.
     private func callGetManagedObjects() throws -> UInt32 {
+        try call("/org/example", InterfaceDescription.objectManager.name, "GetManagedObjects")
+    }
+
+    /// Sends a call and lets the server handle it; returns the call's serial.
+    private func call(
+        _ path: String, _ interface: String, _ member: String, _ arguments: DBusValue...
+    ) throws
+        -> UInt32
+    {
         let call = try Message.methodCall(
-            destination: serverConnection.uniqueName, path: "/org/example",
-            interface: InterfaceDescription.objectManager.name, member: "GetManagedObjects")
+            destination: serverConnection.uniqueName, path: path, interface: interface, member: member)
+        try call.append(arguments)
         #expect(clientConnection.send(call))
         clientConnection.flush()
         let readBefore = callsRead
@@ -103,6 +107,19 @@ import Testing
             for work in due { work() }
         }
         serverConnection.flush()
+    }
+
+    /// Sends a signal past the object server's queue and waits until the client has it: what
+    /// the client received before it is all the server had let out until then.
+    private func receiveMarker() throws {
+        let marker = try Message.signal(path: "/org/example", interface: "org.example.Test", name: "Marker")
+        #expect(serverConnection.send(marker))
+        serverConnection.flush()
+        try waitUntil("the marker reached the client") {
+            clientConnection.dispatchAvailable()
+            return received.last?.member == "Marker"
+        }
+        received.removeLast()
     }
 
     /// Reads until the client has `count` messages.
@@ -151,44 +168,54 @@ import Testing
     @Test func whatChangesMeanwhileLeavesAfterTheReply() throws {
         server.continueLater = { [unowned self] work in continuations.append(work) }
         let first = try callGetManagedObjects()  // writes t0, t1
-        remove(1)  // already written: listed, then removed
-        remove(4)  // not written yet: left out
+        server.unexport(path: path(1))  // already written: listed
+        server.emitInterfacesRemoved(path: path(3), interfaces: [Self.interface.name])  // not yet written: left out
+        server.unexport(path: path(4))  // not yet written: left out
         change(5, to: "paused")  // written after the change
-        let second = try callGetManagedObjects()  // waits behind the first
+        let get = try call(
+            path(0), InterfaceDescription.properties.name, "Get", .string(Self.interface.name), .string("State"))
+        let unknown = try call(path(0), Self.interface.name, "Nope")
+        let second = try callGetManagedObjects()  // waits, and lists its objects when it starts
+        server.unexport(path: path(2))  // after the second call arrived: in neither reply
         change(6, to: "expired")
-        #expect(received.isEmpty)
-        runSlices()
-        try receive(6)
+        try receiveMarker()
+        #expect(received.isEmpty, "\(received.map(\.member))")  // all of it waits behind the first reply
 
+        runSlices()
+        try receive(7)
         let order = received.map { message in
-            message.kind == .methodReturn
-                ? "reply \(message.replySerial == first ? 1 : message.replySerial == second ? 2 : 0)"
-                : "\(message.member ?? "") \(message.path ?? "")"
+            switch message.replySerial {
+            case first: "reply 1"
+            case second: "reply 2"
+            case get: "Get \(message.kind)"
+            case unknown: "Nope \(message.kind)"
+            default: "\(message.member ?? "") \(message.path ?? "")"
+            }
         }
         #expect(
             order == [
-                "reply 1", "InterfacesRemoved /org/example", "InterfacesRemoved /org/example",
-                "PropertiesChanged /org/example/t5", "reply 2", "PropertiesChanged /org/example/t6",
+                "reply 1", "InterfacesRemoved /org/example", "PropertiesChanged /org/example/t5", "Get methodReturn",
+                "Nope error", "reply 2", "PropertiesChanged /org/example/t6",
             ], "\(order)")
         let firstReply = objects(received[0])
-        #expect(firstReply.keys.sorted() == [path(0), path(1), path(2), path(3), path(5), path(6)])
+        #expect(firstReply.keys.sorted() == [path(0), path(1), path(5), path(6)])
         #expect(firstReply[path(5)]?.state == "paused" && firstReply[path(6)]?.state == "expired")
-        let secondReply = objects(received[4])
-        #expect(secondReply.keys.sorted() == [path(0), path(2), path(3), path(5), path(6)])
+        #expect(received[3].arguments() == [.variant(.string("running"))])
+        let secondReply = objects(received[5])
+        #expect(secondReply.keys.sorted() == [path(0), path(3), path(5), path(6)])
     }
 
-    @Test func stoppingFinishesTheReplyInProgress() throws {
+    @Test func turningSlicesOffFinishesTheReplyInProgress() throws {
         server.continueLater = { [unowned self] work in continuations.append(work) }
         _ = try callGetManagedObjects()
         change(2, to: "paused")
-        server.finishReplies()
+        server.continueLater = nil
         serverConnection.flush()
         try receive(2)
         #expect(received.map(\.kind) == [.methodReturn, .signal])
         #expect(objects(received[0]).count == 7)
         continuations.forEach { $0() }  // a slice asked for before: nothing left to do
-        serverConnection.flush()
-        clientConnection.dispatchAvailable()
+        try receiveMarker()
         #expect(received.count == 2)
     }
 }

@@ -216,6 +216,48 @@ struct TimerLifecycleTests {
         #expect(b.durationUSec == 30_000_000 && b.label == "")
     }
 
+    @Test("GetManagedObjects of more timers than one slice lists them all; a Cancel meanwhile follows the reply")
+    func managedObjectsInSlices() throws {
+        let daemon = try RunningDaemon()
+        let count = 1_200  // restd writes 500 per turn of its loop: three slices
+        for n in 0..<count { try daemon.client.start(id: "t\(n)", durationUSec: 600_000_000) }
+        let connection = try Connection.open(address: daemon.bus.address)
+        try connection.addMatch("type='signal',sender='\(RestdProcess.busName)',member='InterfacesRemoved'")
+        var received: [Message] = []
+        connection.addFilter { message in
+            guard message.kind != .methodCall, message.member != "NameAcquired" else { return false }
+            received.append(message)
+            return true
+        }
+        let listing = try Message.methodCall(
+            destination: RestdProcess.busName, path: "/io/restd/Rest1", interface: "org.freedesktop.DBus.ObjectManager",
+            member: "GetManagedObjects")
+        let cancel = try Message.methodCall(
+            destination: RestdProcess.busName, path: "/io/restd/Rest1", interface: "io.restd.Rest1.Manager",
+            member: "Cancel")
+        try cancel.append(.string("t\(count - 1)"))  // the last in path order: in the last slice
+        #expect(connection.send(listing) && connection.send(cancel))
+        connection.flush()
+        let deadline = Deadline(secondsFromNow: 60)
+        while received.count < 3 && !deadline.hasPassed { _ = connection.readWriteDispatch(timeoutMilliseconds: 100) }
+        try #require(received.count == 3, "\(received.map(\.kind))")
+
+        // The reply first, then the signal and the reply of the Cancel it was written beside.
+        #expect(received[0].replySerial == listing.serial && received[0].kind == .methodReturn)
+        #expect(received[1].member == "InterfacesRemoved")
+        #expect(received[2].replySerial == cancel.serial && received[2].kind == .methodReturn)
+        // Applied in that order, they leave every timer but the cancelled one.
+        func path(_ value: DBusValue?) -> String? {
+            if case .objectPath(let path)? = value { path } else { nil }
+        }
+        let listed = Set((received[0].arguments().first?.dictEntries ?? []).compactMap { path($0.key) })
+            .filter { $0.hasPrefix("/io/restd/Rest1/timer/") }
+        let removed = path(received[1].arguments().first)
+        #expect(removed == "/io/restd/Rest1/timer/t\(count - 1)")
+        #expect(listed.subtracting([removed ?? ""]).count == count - 1)
+        #expect(try daemon.client.timers().count == count - 1)
+    }
+
     @Test("a second restd on the same bus refuses to start")
     func secondInstanceRefuses() throws {
         let daemon = try RunningDaemon()

@@ -44,8 +44,9 @@ struct LaterQueueTests {
             if slices < 3 { later.run(slice) }
         }
         later.run(slice)
-        while events.count < 6 { _ = try loop.runOnce(timeoutUSec: 1_000_000) }
+        for _ in 0..<50 where events.count < 6 { _ = try loop.runOnce(timeoutUSec: 1_000_000) }
         withExtendedLifetime(input) {}
+        try #require(events.count == 6, "\(events)")
 
         // Never two slices in a row while a byte was left to read.
         let firstSlice = try #require(events.firstIndex(of: "slice 1"))

@@ -2,8 +2,9 @@ import DBusKit
 import Logging
 
 /// Keeps a subscriber that stops reading its messages from making the bus buffer Changed
-/// signals for it without bound. restd itself queues nothing per subscriber: the bus daemon
-/// does, so every few publications restd asks the bus (org.freedesktop.DBus.Debug.Stats) how
+/// signals for it without bound. restd itself keeps nothing per subscriber (beyond the moments
+/// a GetManagedObjects reply is being written, which everything waits behind): the bus daemon
+/// queues, so every few publications restd asks the bus (org.freedesktop.DBus.Debug.Stats) how
 /// much is waiting for that subscriber, and drops the subscription when it passes the limit.
 /// The subscriber stays connected; it gets nothing more until it subscribes again.
 final class SubscriberBacklog {

@@ -27,19 +27,23 @@ enum Scale {
 
         // GetManagedObjects, with timers falling due while the replies are written: restd writes
         // a reply in slices and serves its loop between them, so how late it fires those timers
-        // (its own fired − deadline) is the longest its loop was kept from a due timer. Its CPU
-        // time over the calls (one thread) is what the replies cost in all.
+        // (its own fired − deadline) is the longest its loop was kept from a due timer. Their
+        // Expired reaches a subscriber only after the reply in progress (what restd sends waits
+        // behind it). Its CPU time over the calls (one thread) is what the replies and those
+        // expiries cost in all. The calls go on until every timer has expired.
         let dueRecorder = try SignalRecorder(address: stage.bus.address, matches: [expiredMatch])
         let dueStart = Clock.realtimeUSec + 1_500_000
         let due = (0..<dueDuringListing).map { i in
             (id: "scale_\(i)", durationUSec: UInt64(dueStart + Int64(i) * dueSpacingUSec - Clock.realtimeUSec))
         }
         _ = try client.startTimers(due)
-        let lastDue = dueStart + Int64(dueDuringListing - 1) * dueSpacingUSec
+        let giveUp = dueStart + Int64(dueDuringListing) * dueSpacingUSec + 30_000_000
         var listing: [Double] = []
         var bytes = 0
         let listingMeter = CPUMeter(pid: restd.pid)
-        while listing.count < listings || Clock.realtimeUSec < lastDue + 200_000 {
+        while listing.count < listings
+            || dueRecorder.count(ManagerMember.expired) < dueDuringListing && Clock.realtimeUSec < giveUp
+        {
             let call = RawMessage.call(
                 RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
             let timed = try client.timedCall(call)
@@ -47,15 +51,20 @@ enum Scale {
             bytes = timed.bytes
         }
         let listingCPUMS = listingMeter.read().seconds / Double(listing.count) * 1000
-        dueRecorder.wait(for: ManagerMember.expired, count: dueDuringListing, timeout: 30)
-        let firedLate = dueRecorder.stop().compactMap { record -> Double? in
+        // restd's fired − deadline, and the Expired signal's arrival − deadline.
+        let lateness = dueRecorder.stop().compactMap { record -> (fired: Double, arrived: Double)? in
             let args = record.message.arguments
             guard record.message.member == ManagerMember.expired, args.count > 3,
                 let deadline = args[2].uint64, let fired = args[3].uint64
             else { return nil }
-            return (Double(fired) - Double(deadline)) / 1000
+            return (
+                (Double(fired) - Double(deadline)) / 1000, (Double(record.arrivalNSec / 1000) - Double(deadline)) / 1000
+            )
         }
-        guard firedLate.count == dueDuringListing, let longestLate = firedLate.max() else {
+        let firedLate = lateness.map(\.fired)
+        guard firedLate.count == dueDuringListing, let longestLate = firedLate.max(),
+            let arrivedLate = lateness.map(\.arrived).max()
+        else {
             throw BenchError(
                 "only \(firedLate.count) of \(dueDuringListing) timers due during GetManagedObjects expired")
         }
@@ -110,10 +119,12 @@ enum Scale {
                 note:
                     "\(listing.count) calls in a row, sent to reply read (through dbus-daemon, which checks all of it)"),
             Metric(
-                6, "  restd's loop blocked meanwhile (latest of \(dueDuringListing) timers due during the calls)",
-                "\(fixed(longestLate, 1)) ms late at most (p50 \(fixed(Summary(firedLate)!.p50, 2)) ms)",
+                6,
+                "  restd's loop blocked meanwhile (the most late of \(dueDuringListing) timers due during the calls)",
+                "fired \(fixed(longestLate, 1)) ms late at most (p50 \(fixed(Summary(firedLate)!.p50, 2)) ms); "
+                    + "their Expired arrived \(fixed(arrivedLate, 1)) ms late at most, behind the reply",
                 target: "≤ 50 ms", verdict: Verdict(longestLate <= 50),
-                values: ["ms": longestLate],
+                values: ["ms": longestLate, "expired_arrival_max_ms": arrivedLate],
                 note: "restd's own fired − deadline of timers due every \(dueSpacingUSec / 1000) ms while the calls ran"
             ),
             Metric(

@@ -45,13 +45,15 @@ enum Training {
         let ratio = setSummary.p50 / max(startSummary.p50, 1e-9)
 
         // 2. The figures of an empty history, then of 100,000 sets over a year, same stage.
-        let empty = try measure(context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet)
+        let empty = try measure(
+            context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withCClients: false)
         stage.stopRestd()
         try HistoryFill.fill(
             stateDirectory: stage.stateDirectory, count: historySets, days: 365,
             nowUSec: UInt64(Clock.realtimeUSec))
         restd = try stage.startRestd()
-        let full = try measure(context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet)
+        let full = try measure(
+            context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withCClients: true)
         _ = restd
 
         let statsTarget = 100.0
@@ -94,7 +96,9 @@ enum Training {
                 note: "restd's CPU time over the runs, and restctl's (getrusage of the waited-for children), per run"),
             Metric(
                 8, "  the same Sets call by C clients (reply read and printed)",
-                full.sameCall.map { "\($0.name) median \(fixed($0.times.p50, 1)) ms" }.joined(separator: ", "),
+                full.sameCall.isEmpty
+                    ? "neither busctl nor dbus-send is installed"
+                    : full.sameCall.map { "\($0.name) median \(fixed($0.times.p50, 1)) ms" }.joined(separator: ", "),
                 baseline: "restctl history: median \(fixed(full.history.p50, 1)) ms",
                 values: Dictionary(uniqueKeysWithValues: full.sameCall.map { ("\($0.name)_p50_ms", $0.times.p50) }),
                 note: "\(cliRounds) runs each, spawn to exit: what any client of this reply waits for"),
@@ -136,7 +140,7 @@ enum Training {
     /// Start-up (restd restarted `starts` times on the stage's state), then the CLI reads, then
     /// idle RSS and wake-ups of the last restd.
     static func measure(
-        _ context: BenchContext, stage: Stage, starts: Int, cliRounds: Int, quiet: Double
+        _ context: BenchContext, stage: Stage, starts: Int, cliRounds: Int, quiet: Double, withCClients: Bool
     ) throws -> Figures {
         var startup: [Double] = []
         var restd = try stage.startRestd()
@@ -189,14 +193,14 @@ enum Training {
         // clients: the same reply read and printed by busctl and dbus-send.
         let since = UInt64(Clock.realtimeUSec) - 7 * 86_400_000_000
         var sameCall: [(name: String, times: Summary)] = []
-        if let busctl = which("busctl") {
+        if withCClients, let busctl = which("busctl") {
             let arguments = [
                 "--address=\(stage.bus.address)", "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface,
                 HistoryMember.sets, "ttu", "\(since)", "0", "10000",
             ]
             sameCall.append(("busctl", Summary(try time(arguments, of: busctl))!))
         }
-        if let dbusSend = which("dbus-send") {
+        if withCClients, let dbusSend = which("dbus-send") {
             let arguments = [
                 "--bus=\(stage.bus.address)", "--print-reply", "--dest=\(RestBus.name)", RestBus.historyPath,
                 "\(RestBus.historyInterface).\(HistoryMember.sets)", "uint64:\(since)", "uint64:0", "uint32:10000",
