@@ -1,5 +1,4 @@
 import CDBus
-import Glibc
 import ProcessHarness
 import Testing
 
@@ -91,10 +90,7 @@ import Testing
         #expect(clientConnection.send(call))
         clientConnection.flush()
         let readBefore = callsRead
-        try waitUntil("the server handled the call") {
-            serverConnection.dispatchAvailable()
-            return callsRead > readBefore
-        }
+        try waitUntil("the server handled the call", reading: serverConnection) { callsRead > readBefore }
         serverConnection.flush()
         return call.serial
     }
@@ -115,28 +111,28 @@ import Testing
         let marker = try Message.signal(path: "/org/example", interface: "org.example.Test", name: "Marker")
         #expect(serverConnection.send(marker))
         serverConnection.flush()
-        try waitUntil("the marker reached the client") {
-            clientConnection.dispatchAvailable()
-            return received.last?.member == "Marker"
+        try waitUntil("the marker reached the client", reading: clientConnection) {
+            received.last?.member == "Marker"
         }
         received.removeLast()
     }
 
     /// Reads until the client has `count` messages.
     private func receive(_ count: Int) throws {
-        try waitUntil("\(count) messages reached the client") {
-            clientConnection.dispatchAvailable()
-            return received.count >= count
-        }
+        try waitUntil("\(count) messages reached the client", reading: clientConnection) { received.count >= count }
     }
 
-    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-        for _ in 0..<2_000 {
-            if condition() { return }
-            usleep(5_000)
+    /// Reads and dispatches what reaches `connection` until `condition` holds, blocking in the
+    /// connection's own read (as the integration tests' SignalWatcher does), at most 10 s.
+    private func waitUntil(_ what: String, reading connection: Connection, _ condition: () -> Bool) throws {
+        let deadline = Deadline(secondsFromNow: 10)
+        while !condition() {
+            guard !deadline.hasPassed else {
+                Issue.record("timed out waiting: \(what)")
+                throw CancellationError()
+            }
+            _ = connection.readWriteDispatch(timeoutMilliseconds: 100)
         }
-        Issue.record("timed out waiting: \(what)")
-        throw CancellationError()
     }
 
     /// A reply's objects: path → State, Index.

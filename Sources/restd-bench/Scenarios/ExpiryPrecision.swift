@@ -171,15 +171,14 @@ struct ExpiryRun {
         var expired: [Double] = []
         var inDaemon: [Double] = []
         var seen = Set<String>()
-        for record in records where record.message.member == ManagerMember.expired {
-            let args = record.message.arguments
-            guard let id = args.first?.string, ids.contains(id), !seen.contains(id) else { continue }
-            seen.insert(id)
-            let deadline = deadlines[id] ?? Int64(args[2].uint64 ?? 0)
-            expired.append(Double(record.arrivalNSec / 1000 - deadline) / 1000)
-            if let deadlineUSec = args[2].uint64, let fired = args[3].uint64 {
-                inDaemon.append((Double(fired) - Double(deadlineUSec)) / 1000)
+        for record in records {
+            guard let signal = Self.expired(record), ids.contains(signal.id), !seen.contains(signal.id) else {
+                continue
             }
+            seen.insert(signal.id)
+            let deadline = deadlines[signal.id] ?? Int64(signal.deadlineUSec)
+            expired.append(Double(record.arrivalNSec / 1000 - deadline) / 1000)
+            inDaemon.append((Double(signal.firedUSec) - Double(signal.deadlineUSec)) / 1000)
         }
         var notify: [Double] = []
         var matched = 0
@@ -192,6 +191,16 @@ struct ExpiryRun {
             expected: ids.count, expired: Summary(expired), inDaemon: Summary(inDaemon),
             notify: Summary(notify), notificationsSeen: notifications.isEmpty ? 0 : matched,
             startsOverlapUSec: startsOverlapUSec)
+    }
+
+    /// An `Expired(s id, o timer, t deadline_usec, t fired_usec)` signal's values; nil for any
+    /// other record.
+    static func expired(_ record: SignalRecorder.Record) -> (id: String, deadlineUSec: UInt64, firedUSec: UInt64)? {
+        let args = record.message.arguments
+        guard record.message.member == ManagerMember.expired, args.count == 4, let id = args[0].string,
+            let deadline = args[2].uint64, let fired = args[3].uint64
+        else { return nil }
+        return (id, deadline, fired)
     }
 
     /// The timer a notification is about: the "[id]" label the bench gave it, in the summary,

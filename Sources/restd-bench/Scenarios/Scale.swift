@@ -53,13 +53,12 @@ enum Scale {
         let listingCPUMS = listingMeter.read().seconds / Double(listing.count) * 1000
         // restd's fired − deadline, and the Expired signal's arrival − deadline.
         let lateness = dueRecorder.stop().compactMap { record -> (fired: Double, arrived: Double)? in
-            let args = record.message.arguments
-            guard record.message.member == ManagerMember.expired, args.count > 3,
-                let deadline = args[2].uint64, let fired = args[3].uint64
-            else { return nil }
-            return (
-                (Double(fired) - Double(deadline)) / 1000, (Double(record.arrivalNSec / 1000) - Double(deadline)) / 1000
-            )
+            ExpiryRun.expired(record).map { signal in
+                let deadline = Double(signal.deadlineUSec)
+                return (
+                    (Double(signal.firedUSec) - deadline) / 1000, (Double(record.arrivalNSec / 1000) - deadline) / 1000
+                )
+            }
         }
         let firedLate = lateness.map(\.fired)
         guard firedLate.count == dueDuringListing, let longestLate = firedLate.max(),
