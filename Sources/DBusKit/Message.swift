@@ -6,7 +6,8 @@ public final class Message {
         case methodCall, methodReturn, error, signal, invalid
     }
 
-    let raw: OpaquePointer
+    /// Replaced only while the message is being built, by `append` (a body written whole).
+    private(set) var raw: OpaquePointer
 
     /// Takes over a reference the caller owns.
     init(owning raw: OpaquePointer) { self.raw = raw }
@@ -71,15 +72,17 @@ public final class Message {
 
     // MARK: Body
 
-    /// Appends values to the body. Everything is validated before the first byte is written,
-    /// so a throw leaves the message unchanged.
+    /// Writes the body: all of it, in one call (`WireFormat`). Everything is validated before
+    /// the body is built, so a throw leaves the message unchanged.
     public func append(_ values: [DBusValue]) throws(DBusError) {
+        guard !values.isEmpty else { return }
         for value in values { try Marshalling.validate(value) }
-        var iter = DBusMessageIter()
-        dbus_message_iter_init_append(raw, &iter)
-        for value in values {
-            guard Marshalling.append(value, to: &iter) else { throw DBusError(.noMemory, "out of memory") }
+        guard dbus_message_get_signature(raw).map({ $0.pointee == 0 }) ?? true else {
+            throw DBusError(.failed, "a message's body is written in one append")
         }
+        let built = try WireFormat.message(raw, withBody: values)
+        dbus_message_unref(raw)
+        raw = built
     }
 
     public func append(_ values: DBusValue...) throws(DBusError) { try append(values) }

@@ -153,8 +153,12 @@ import Testing
             [("nested", .variant(.string("v"))), ("pair", .structure([.int32(1), .double(2.5)]))],
         ]
         let message = try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
-        try message.appendVardicts(records)
-        try message.append(.string("after"))
+        try message.write { body throws(DBusKit.DBusError) in
+            try body.array(of: "a{sv}") { array throws(DBusKit.DBusError) in
+                for pairs in records { try array.vardict(pairs) }
+            }
+            try body.append(.string("after"))
+        }
         let general = try #require(message.arguments().first?.arrayElements).map { try #require($0.vardictEntries) }
         #expect(message.recordsArgument() == general)
         #expect(general.count == 3 && general[0]["exercise"] == .string("Kniebeuge 🏋️"))

@@ -1,0 +1,173 @@
+import CDBus
+import Testing
+
+@testable import DBusKit
+
+/// `Message.append` (the body written in the wire format, loaded by libdbus) against libdbus's
+/// own append iterator (`MessageWriter`, value by value): the same message, byte for byte.
+@Suite struct WireFormatTests {
+    /// The message as it goes on the wire (serial 1, as a connection would number it).
+    private func wire(_ message: Message) -> [UInt8] {
+        dbus_message_set_serial(message.raw, 1)
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(message.raw, &buffer, &length) != 0, let buffer else { return [] }
+        defer { dbus_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+    }
+
+    private func signal() throws -> Message {
+        try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
+    }
+
+    /// `values` written both ways into messages made by `make`: their bytes on the wire.
+    private func bothWays(
+        _ values: [DBusValue], _ make: () throws -> Message
+    ) throws -> (wire: [UInt8], iterator: [UInt8]) {
+        let whole = try make()
+        try whole.append(values)
+        let byValue = try make()
+        try byValue.write { body throws(DBusKit.DBusError) in
+            for value in values { try body.append(value) }
+        }
+        return (wire(whole), wire(byValue))
+    }
+
+    @Test func alignmentAndPaddingAreLibdbusOwn() throws {
+        let cases: [[DBusValue]] = [
+            [.byte(1), .uint64(2)],
+            [.byte(1), .int16(-2), .boolean(true), .double(0.5), .signature("a{sv}"), .objectPath("/a")],
+            // An empty array still pads to its elements' alignment.
+            [.byte(1), .array(.uint64, []), .byte(2), .array(.structure([.byte]), [])],
+            [.byte(1), .dictionary(key: .int64, value: .variant, [.init(.int64(-1), .variant(.byte(3)))])],
+            [.variant(.array(.structure([.byte, .uint64]), [.structure([.byte(1), .uint64(2)])]))],
+            [.string(""), .array(.byte, [.byte(0)]), .variant(.variant(.string("Kniebeuge 🏋️")))],
+            [.structure([.byte(9), .structure([.uint16(1), .array(.double, [.double(1), .double(2)])])])],
+            [.vardict(["label": .string("Squat"), "ends": .uint64(.max), "tags": .strings(["a", "b"])]), .int32(-1)],
+        ]
+        for values in cases {
+            let (fromWire, fromIterator) = try bothWays(values, signal)
+            #expect(fromWire == fromIterator, "\(values)")
+        }
+    }
+
+    @Test func theHeaderKeepsEveryFieldAndFlagLibdbusSet() throws {
+        let values: [DBusValue] = [.string("restd"), .uint32(0), .array(.string, []), .int32(-1)]
+        let call = {
+            let call = try Message.methodCall(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", member: "Notify")
+            call.noReplyExpected = true
+            dbus_message_set_auto_start(call.raw, 0)
+            return call
+        }
+        let (callWire, callIterator) = try bothWays(values, call)
+        #expect(callWire == callIterator)
+
+        let incoming = try call()
+        dbus_message_set_serial(incoming.raw, 42)
+        dbus_message_set_sender(incoming.raw, ":1.7")
+        let (replyWire, replyIterator) = try bothWays(values) { incoming.makeReturn() }
+        #expect(replyWire == replyIterator)
+        let reply = incoming.makeReturn()
+        try reply.append(values)
+        #expect(reply.replySerial == 42 && reply.destination == ":1.7" && reply.kind == .methodReturn)
+        #expect(reply.serial == 0, "the connection numbers the message when it sends it")
+
+        let unicast = {
+            let signal = try signal()
+            try signal.setDestination(":1.9")
+            return signal
+        }
+        let (signalWire, signalIterator) = try bothWays(values, unicast)
+        #expect(signalWire == signalIterator)
+    }
+
+    /// Many values of random shape (a fixed seed, so every run checks the same ones).
+    @Test func randomValuesAreTheSameBytes() throws {
+        var random = SeededRandom(seed: 26)
+        for _ in 0..<300 {
+            let values = (0..<random.next(upTo: 5)).map { _ in randomValue(&random, depth: 0) }
+            let (fromWire, fromIterator) = try bothWays(values, signal)
+            #expect(fromWire == fromIterator, "\(values)")
+        }
+    }
+
+    @Test func whatLibdbusWouldRefuseIsAnErrorAndLeavesTheMessageEmpty() throws {
+        let message = try signal()
+        // A signature past 255 bytes.
+        #expect(throws: DBusKit.DBusError.self) { try message.append(Array(repeating: .byte(1), count: 256)) }
+        // Arrays nested deeper than D-Bus's 32.
+        var deep = DBusValue.array(.byte, [])
+        for _ in 0..<33 { deep = .array(deep.type, [deep]) }
+        #expect(throws: DBusKit.DBusError.self) { try message.append([deep]) }
+        // File descriptors cannot travel in bytes alone.
+        #expect(throws: DBusKit.DBusError.self) { try message.append([.unixFD(0)]) }
+        #expect(message.signature == "")
+
+        try message.append([.string("first")])
+        #expect(throws: DBusKit.DBusError.self) { try message.append([.string("second")]) }
+        #expect(message.arguments() == [.string("first")])
+    }
+
+    private func randomValue(_ random: inout SeededRandom, depth: Int) -> DBusValue {
+        let kinds = depth < 3 ? 17 : 12
+        switch random.next(upTo: kinds) {
+        case 0: return .byte(UInt8(truncatingIfNeeded: random.value()))
+        case 1: return .boolean(random.value() & 1 == 1)
+        case 2: return .int16(Int16(truncatingIfNeeded: random.value()))
+        case 3: return .uint16(UInt16(truncatingIfNeeded: random.value()))
+        case 4: return .int32(Int32(truncatingIfNeeded: random.value()))
+        case 5: return .uint32(UInt32(truncatingIfNeeded: random.value()))
+        case 6: return .int64(Int64(bitPattern: random.value()))
+        case 7: return .uint64(random.value())
+        case 8: return .double(Double(random.next(upTo: 1000)) / 7)
+        case 9: return .string(["", "a", "Bankdrücken ✓", "restd", "x y z"][random.next(upTo: 5)])
+        case 10: return .objectPath(["/", "/io/restd/Rest1", "/a/b_1"][random.next(upTo: 3)])
+        case 11: return .signature(["", "s", "a{sv}", "(iu)"][random.next(upTo: 4)])
+        case 12: return .variant(randomValue(&random, depth: depth + 1))
+        case 13, 14:
+            let element = randomValue(&random, depth: depth + 1)
+            let count = random.next(upTo: 4)
+            // Elements of one type: the first one's shape, with basic values varied.
+            let elements = (0..<count).map { index in index == 0 ? element : similar(to: element, &random) }
+            return .array(element.type, count == 0 ? [] : elements)
+        case 15:
+            let key = randomValue(&random, depth: 3)
+            let value = randomValue(&random, depth: depth + 1)
+            let count = random.next(upTo: 3)
+            return .dictionary(
+                key: key.type, value: value.type,
+                (0..<count).map { _ in .init(similar(to: key, &random), similar(to: value, &random)) })
+        default:
+            return .structure((0..<(1 + random.next(upTo: 3))).map { _ in randomValue(&random, depth: depth + 1) })
+        }
+    }
+
+    /// A value of the same type: basic ones drawn again, containers kept.
+    private func similar(to value: DBusValue, _ random: inout SeededRandom) -> DBusValue {
+        guard value.type.isBasic else { return value }
+        for _ in 0..<20 {
+            let drawn = randomValue(&random, depth: 3)
+            if drawn.type == value.type { return drawn }
+        }
+        return value
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func value() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(upTo bound: Int) -> Int { Int(value() % UInt64(bound)) }
+}
