@@ -50,9 +50,12 @@ public struct InterfaceDescription: Sendable, Equatable {
 
     public struct Method: Sendable, Equatable {
         public var name: String
-        public var inputs: [Argument]
+        public let inputs: [Argument]
         public var outputs: [Argument]
         public var annotations: [Annotation]
+        /// What every call is checked against: made once, not per call.
+        public let inputSignature: String
+
         public init(
             _ name: String, in inputs: [Argument] = [], out outputs: [Argument] = [], annotations: [Annotation] = []
         ) {
@@ -60,9 +63,9 @@ public struct InterfaceDescription: Sendable, Equatable {
             self.inputs = inputs
             self.outputs = outputs
             self.annotations = annotations
+            inputSignature = DBusType.signature(of: inputs.map(\.type))
         }
 
-        public var inputSignature: String { DBusType.signature(of: inputs.map(\.type)) }
         public var outputSignature: String { DBusType.signature(of: outputs.map(\.type)) }
     }
 

@@ -84,6 +84,19 @@ struct JournalFieldsTests {
         #expect(fields(.info, "x", ["": "dropped"]).count == 6)
     }
 
+    @Test("snake_case keys take the byte-wise path and get the general rule's names")
+    func snakeCaseKeys() {
+        for key in [
+            "timer_id", "deadline_usec", "late_usec", "message_id", "a", "x9_y", String(repeating: "k", count: 64),
+        ] {
+            #expect(JournalFields.snakeCaseFieldName(key) != nil, "\(key)")
+            #expect(JournalFields.snakeCaseFieldName(key) == JournalFields.generalFieldName(key), "\(key)")
+        }
+        for key in ["timerID", "_x", "9a", "state-file", "über", "", String(repeating: "k", count: 65)] {
+            #expect(JournalFields.snakeCaseFieldName(key) == nil, "\(key)")
+        }
+    }
+
     @Test("every produced name follows journald's rule")
     func namesAreValid() {
         for key in ["a b", "ÄÖ", "x.y", "a__b", "HTTPServer", "-", "Z9"] {

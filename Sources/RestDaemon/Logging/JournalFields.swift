@@ -63,6 +63,25 @@ public enum JournalFields {
     /// journald accepts upper-case letters, digits and underscores, at most 64, not starting
     /// with an underscore (those are trusted fields) or a digit.
     public static func fieldName(forMetadataKey key: String) -> String? {
+        snakeCaseFieldName(key) ?? generalFieldName(key)
+    }
+
+    /// `timer_id` → `TIMER_ID` byte by byte: the keys restd's own entries use (every expiry
+    /// logs three), which `generalFieldName` would walk character by character. Nil for any
+    /// other key. The general rule gives the same name for these (a test compares them).
+    static func snakeCaseFieldName(_ key: String) -> String? {
+        let bytes = key.utf8
+        let lowercase = UInt8(ascii: "a")...UInt8(ascii: "z")
+        guard let first = bytes.first, lowercase.contains(first), bytes.count <= 64,
+            bytes.allSatisfy({
+                lowercase.contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || $0 == UInt8(ascii: "_")
+            })
+        else { return nil }
+        return String(decoding: bytes.map { lowercase.contains($0) ? $0 - 32 : $0 }, as: UTF8.self)
+    }
+
+    static func generalFieldName(_ key: String) -> String? {
         var name = ""
         var previous: Character?
         for character in key {

@@ -88,6 +88,8 @@ public enum StderrLine {
             line += " (" + shown.map { "\($0.key)=\(JournalFields.text($0.value))" }.joined(separator: ", ") + ")"
         }
         // One entry, one line: a newline inside a message would forge the start of another.
+        // Only bytes 0x0A–0x0D and non-ASCII ones can be part of a newline; most lines have none.
+        guard line.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 >= 0x80 }) else { return line }
         return String(line.map { $0.isNewline ? " " : $0 })
     }
 

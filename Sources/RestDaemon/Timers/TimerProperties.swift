@@ -6,43 +6,44 @@ import RestProtocol
 enum TimerProperties {
     static func all(of timer: RestTimer) -> [String: DBusValue] {
         var values: [String: DBusValue] = [:]
-        for name in names { values[name] = value(name, of: timer) }
+        for property in properties { values[property.name] = property.value(timer) }
         return values
     }
 
-    static let names = [
-        TimerProperty.id, TimerProperty.label, TimerProperty.next, TimerProperty.state, TimerProperty.durationUSec,
-        TimerProperty.startedAtUSec, TimerProperty.endsAtUSec, TimerProperty.remainingUSec,
-        TimerProperty.expiredAtUSec, TimerProperty.notify, TimerProperty.warnUSec, TimerProperty.restSource,
-        TimerProperty.untilRecovered, TimerProperty.endReason, TimerProperty.recoveredBPM,
+    static let names = properties.map(\.name)
+
+    /// Each property with how to read it from a timer, in the interface's order.
+    private static let properties: [(name: String, value: @Sendable (RestTimer) -> DBusValue)] = [
+        (TimerProperty.id, { .string($0.id.rawValue) }),
+        (TimerProperty.label, { .string($0.label) }),
+        (TimerProperty.next, { .string($0.next) }),
+        (TimerProperty.state, { .string($0.state.rawValue) }),
+        (TimerProperty.durationUSec, { .uint64($0.durationUSec) }),
+        (TimerProperty.startedAtUSec, { .uint64($0.startedAtUSec) }),
+        (TimerProperty.endsAtUSec, { .uint64($0.endsAtUSec) }),
+        (TimerProperty.remainingUSec, { .uint64($0.remainingUSec) }),
+        (TimerProperty.expiredAtUSec, { .uint64($0.expiredAtUSec) }),
+        (TimerProperty.notify, { .boolean($0.notify) }),
+        (TimerProperty.warnUSec, { .uint64($0.warnUSec) }),
+        (TimerProperty.restSource, { .string($0.restSource) }),
+        (TimerProperty.untilRecovered, { .boolean($0.recovery != nil) }),
+        (TimerProperty.endReason, { .string($0.endReason?.rawValue ?? "") }),
+        (TimerProperty.recoveredBPM, { .uint32(UInt32(clamping: $0.recoveredBPM ?? 0)) }),
     ]
 
     /// One property's value, without building the others: GetAll and GetManagedObjects ask
     /// for each property by name, so building them all for each would cost eleven times as much.
     static func value(_ name: String, of timer: RestTimer) -> DBusValue? {
-        switch name {
-        case TimerProperty.id: .string(timer.id.rawValue)
-        case TimerProperty.label: .string(timer.label)
-        case TimerProperty.next: .string(timer.next)
-        case TimerProperty.state: .string(timer.state.rawValue)
-        case TimerProperty.durationUSec: .uint64(timer.durationUSec)
-        case TimerProperty.startedAtUSec: .uint64(timer.startedAtUSec)
-        case TimerProperty.endsAtUSec: .uint64(timer.endsAtUSec)
-        case TimerProperty.remainingUSec: .uint64(timer.remainingUSec)
-        case TimerProperty.expiredAtUSec: .uint64(timer.expiredAtUSec)
-        case TimerProperty.notify: .boolean(timer.notify)
-        case TimerProperty.warnUSec: .uint64(timer.warnUSec)
-        case TimerProperty.restSource: .string(timer.restSource)
-        case TimerProperty.untilRecovered: .boolean(timer.recovery != nil)
-        case TimerProperty.endReason: .string(timer.endReason?.rawValue ?? "")
-        case TimerProperty.recoveredBPM: .uint32(UInt32(clamping: timer.recoveredBPM ?? 0))
-        default: nil
-        }
+        properties.first { $0.name == name }?.value(timer)
     }
 
     /// Only the properties whose values differ: what PropertiesChanged carries.
     static func changed(from old: RestTimer, to new: RestTimer) -> [String: DBusValue] {
-        let before = all(of: old)
-        return all(of: new).filter { before[$0.key] != $0.value }
+        var changed: [String: DBusValue] = [:]
+        for property in properties {
+            let value = property.value(new)
+            if value != property.value(old) { changed[property.name] = value }
+        }
+        return changed
     }
 }
