@@ -77,10 +77,29 @@ public final class Message {
     public func append(_ values: [DBusValue]) throws(DBusError) {
         guard !values.isEmpty else { return }
         for value in values { try Marshalling.validate(value) }
+        try replaceEmptyBody { header throws(DBusError) in try WireFormat.message(header, withBody: values) }
+    }
+
+    /// Appends an `aa{sv}`: one dictionary per element of `dictionaries`, each of its pairs in the
+    /// order given — what `append(.array(.dictionary(key: .string, value: .variant), …))` writes,
+    /// without building the tree. For long lists of records (a page of history). A throw leaves
+    /// the message unchanged.
+    public func appendVardicts<Pairs: Sequence<(key: String, value: DBusValue)>>(
+        _ dictionaries: some Sequence<Pairs>
+    ) throws(DBusError) {
+        try replaceEmptyBody { header throws(DBusError) in
+            try WireFormat.message(header, signature: Array("aa{sv}".utf8)) { writer throws(DBusError) in
+                try writer.appendVardicts(dictionaries)
+            }
+        }
+    }
+
+    /// Swaps this message for the one `build` makes from it: the same header with a body.
+    private func replaceEmptyBody(_ build: (OpaquePointer) throws(DBusError) -> OpaquePointer) throws(DBusError) {
         guard dbus_message_get_signature(raw).map({ $0.pointee == 0 }) ?? true else {
             throw DBusError(.failed, "a message's body is written in one append")
         }
-        let built = try WireFormat.message(raw, withBody: values)
+        let built = try build(raw)
         dbus_message_unref(raw)
         raw = built
     }

@@ -2,14 +2,15 @@ import CDBus
 
 /// Writes a message body value by value into libdbus's iterator, without first building the
 /// whole body as one `DBusValue` tree (nested arrays of boxed entries, a Swift dictionary and a
-/// sort per property set) and walking it twice to validate and append: the path for the largest
-/// bodies restd sends — GetManagedObjects of 10,000 timers, InterfacesAdded, pages of history.
+/// sort per property set) and walking it twice to validate and append: the path of bodies written
+/// in pieces — GetManagedObjects of 10,000 timers across turns of the loop (`ManagedObjectsReply`),
+/// and InterfacesAdded, which shares its writing. Bodies written whole go through `WireFormat`.
 ///
 /// It writes exactly what `Message.append` writes for the same values, byte for byte
 /// (MessageWriterTests compare the marshalled messages). Each leaf value is validated before it
 /// is appended, since libdbus aborts on an invalid string or path; containers are opened with
 /// the signature their caller names, which is why the writer stays inside DBusKit, behind faces
-/// that fix the signatures (`Message.appendVardicts`, the object server's replies and signals).
+/// that fix the signatures (the object server's replies and signals).
 /// A writer that throws leaves a half-written body: the caller discards the message.
 struct MessageWriter {
     private var iter: DBusMessageIter
@@ -106,20 +107,5 @@ extension Message {
     func write(_ body: (inout MessageWriter) throws(DBusError) -> Void) throws(DBusError) {
         var writer = MessageWriter(appendingTo: self)
         try body(&writer)
-    }
-
-    /// Appends an `aa{sv}`: one dictionary per element of `dictionaries`, each of its pairs in the
-    /// order given — what `append(.array(.dictionary(key: .string, value: .variant), …))` writes,
-    /// without building the tree. For long lists of records (a page of history).
-    public func appendVardicts<Pairs: Sequence<(key: String, value: DBusValue)>>(
-        _ dictionaries: some Sequence<Pairs>
-    )
-        throws(DBusError)
-    {
-        try write { body throws(DBusError) in
-            try body.array(of: "a{sv}") { array throws(DBusError) in
-                for pairs in dictionaries { try array.vardict(pairs) }
-            }
-        }
     }
 }

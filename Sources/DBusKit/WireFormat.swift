@@ -15,6 +15,17 @@ enum WireFormat {
     /// `header` (a message with no body yet) with `values` as its body: a new message the
     /// caller owns. The values are validated (`Marshalling.validate`) by the caller.
     static func message(_ header: OpaquePointer, withBody values: [DBusValue]) throws(DBusError) -> OpaquePointer {
+        var signature: [UInt8] = []
+        for value in values { WireWriter.appendSignature(of: value, to: &signature) }
+        return try message(header, signature: signature) { writer throws(DBusError) in
+            for value in values { try writer.append(value) }
+        }
+    }
+
+    /// `header` (a message with no body yet) with the body `write` appends, of `signature`.
+    static func message(
+        _ header: OpaquePointer, signature: [UInt8], write: (inout WireWriter) throws(DBusError) -> Void
+    ) throws(DBusError) -> OpaquePointer {
         var data: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(header, &data, &length) != 0, let data else { throw outOfMemory }
@@ -26,8 +37,6 @@ enum WireFormat {
         writer.bytes.reserveCapacity(16 + fieldsLength + 16 + 256)
         writer.bytes.append(contentsOf: bytes[0..<(16 + fieldsLength)])
 
-        var signature: [UInt8] = []
-        for value in values { WireWriter.appendSignature(of: value, to: &signature) }
         guard signature.count <= 255 else {
             throw DBusError(.invalidArgs, "the body's signature is longer than D-Bus's 255 bytes")
         }
@@ -40,7 +49,7 @@ enum WireFormat {
         writer.pad(to: 8)
 
         let bodyStart = writer.bytes.count
-        for value in values { try writer.append(value) }
+        try write(&writer)
         guard writer.bytes.count <= Int(Int32.max) else {
             throw DBusError(.limitsExceeded, "the message is larger than D-Bus allows")
         }
@@ -125,6 +134,28 @@ struct WireWriter {
         case .structure(let fields):
             pad(to: 8)
             for field in fields { try append(field) }
+        }
+    }
+
+    /// An `aa{sv}`: one dictionary per element of `dictionaries`, each of its pairs in the order
+    /// given, validated as they are written — what `append(.array(.dictionary(key: .string,
+    /// value: .variant), …))` writes, without building the tree. For long lists of records.
+    mutating func appendVardicts<Pairs: Sequence<(key: String, value: DBusValue)>>(
+        _ dictionaries: some Sequence<Pairs>
+    ) throws(DBusError) {
+        try appendArray(elementAlignment: 4) { records throws(DBusError) in
+            for pairs in dictionaries {
+                try records.appendArray(elementAlignment: 8) { entries throws(DBusError) in
+                    for (key, value) in pairs {
+                        let key = DBusValue.string(key)
+                        try Marshalling.validate(key)
+                        try Marshalling.validate(value)
+                        entries.pad(to: 8)
+                        try entries.append(key)
+                        try entries.append(.variant(value))
+                    }
+                }
+            }
         }
     }
 

@@ -126,6 +126,22 @@ import Testing
         try written.appendVardicts(records)
         #expect(written.signature == "aa{sv}")
         #expect(wire(written) == wire(general))
+        // And libdbus's own iterator, value by value.
+        let iterated = try message()
+        try iterated.write { body throws(DBusKit.DBusError) in
+            try body.array(of: "a{sv}") { array throws(DBusKit.DBusError) in
+                for pairs in records { try array.vardict(pairs) }
+            }
+        }
+        #expect(wire(written) == wire(iterated))
+        // A record that cannot be written leaves the message as it was.
+        let refused = try message()
+        #expect(throws: DBusKit.DBusError.self) {
+            try refused.appendVardicts([
+                [(key: "ok", value: DBusValue.int32(1))], [(key: "bad\u{0}", value: .int32(2))],
+            ])
+        }
+        #expect(refused.signature == "")
     }
 
     @Test func anInvalidValueIsRefusedNotPassedToLibdbus() throws {
