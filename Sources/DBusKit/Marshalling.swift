@@ -22,7 +22,7 @@ enum Marshalling {
         case .variant(let inner):
             try validate(inner)
         case .array(let elementType, let elements):
-            _ = try DBusType.parseSingle(DBusType.array(elementType).signature)
+            try checkSignature(of: .array(elementType), around: elementType)
             for element in elements {
                 guard element.type == elementType else {
                     throw DBusError(.invalidArgs, "array of \(elementType) holds a \(element.type)")
@@ -33,7 +33,7 @@ enum Marshalling {
             guard keyType.isBasic else {
                 throw DBusError(.invalidArgs, "dictionary key type \(keyType) is not basic")
             }
-            _ = try DBusType.parseSingle(DBusType.dictionary(key: keyType, value: valueType).signature)
+            try checkSignature(of: .dictionary(key: keyType, value: valueType), around: valueType)
             for entry in entries {
                 guard entry.key.type == keyType, entry.value.type == valueType else {
                     throw DBusError(
@@ -49,6 +49,14 @@ enum Marshalling {
         default:
             break
         }
+    }
+
+    /// Throws unless `container`'s signature is one D-Bus allows (nesting, length). Parsed only
+    /// when what it holds, `inner`, is itself a container: around a basic type or a variant it
+    /// always is, and those are most of what restd sends.
+    private static func checkSignature(of container: DBusType, around inner: DBusType) throws(DBusError) {
+        guard !inner.isBasic, inner != .variant else { return }
+        _ = try DBusType.parseSingle(container.signature)
     }
 
     /// Appends a validated value. Returns false only when libdbus is out of memory.
