@@ -1,6 +1,7 @@
 import CDBus
 
-// Reading and writing message bodies with libdbus iterators.
+// Validating values, and reading and writing message bodies with libdbus's iterators (the bodies
+// written in pieces: `MessageWriter`; those written whole go through `WireFormat`).
 
 enum Marshalling {
     /// Throws unless every value can be appended without libdbus aborting: strings valid,

@@ -6,8 +6,12 @@ public final class Message {
         case methodCall, methodReturn, error, signal, invalid
     }
 
-    /// Replaced only while the message is being built, by `append` (a body written whole).
+    /// Replaced only while the message is being built, when its body is written whole
+    /// (`append`, `appendVardicts`).
     private(set) var raw: OpaquePointer
+    /// Set by a `MessageWriter` writing into this message: its body is then written in pieces,
+    /// and never replaced whole.
+    var isWrittenInPieces = false
 
     /// Takes over a reference the caller owns.
     init(owning raw: OpaquePointer) { self.raw = raw }
@@ -96,7 +100,7 @@ public final class Message {
 
     /// Swaps this message for the one `build` makes from it: the same header with a body.
     private func replaceEmptyBody(_ build: (OpaquePointer) throws(DBusError) -> OpaquePointer) throws(DBusError) {
-        guard dbus_message_get_signature(raw).map({ $0.pointee == 0 }) ?? true else {
+        guard !isWrittenInPieces, dbus_message_get_signature(raw).map({ $0.pointee == 0 }) ?? true else {
             throw DBusError(.failed, "a message's body is written in one append")
         }
         let built = try build(raw)

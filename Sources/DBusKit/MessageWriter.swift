@@ -17,6 +17,7 @@ struct MessageWriter {
 
     /// A writer appending to the end of `message`'s body.
     init(appendingTo message: Message) {
+        message.isWrittenInPieces = true
         iter = DBusMessageIter()
         dbus_message_iter_init_append(message.raw, &iter)
     }

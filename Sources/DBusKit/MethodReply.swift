@@ -1,6 +1,6 @@
 /// What a method answers: its output values, or — for a long list of records — the records as
-/// key–value pairs, written into the reply one by one (`Message.appendVardicts`) instead of
-/// being built into a `DBusValue` tree first. Both put the same bytes on the wire.
+/// key–value pairs, written into the reply straight from them (`Message.appendVardicts`) instead
+/// of being built into a `DBusValue` tree first. Both put the same bytes on the wire.
 public enum MethodReply: ExpressibleByArrayLiteral {
     case values([DBusValue])
     /// One `aa{sv}` output: a dictionary per record, its pairs in the order given.

@@ -116,7 +116,11 @@ struct WireWriter {
             let lengthAt = bytes.count
             bytes.append(0)
             Self.appendSignature(of: inner, to: &bytes)
-            bytes[lengthAt] = UInt8(truncatingIfNeeded: bytes.count - lengthAt - 1)
+            let length = bytes.count - lengthAt - 1
+            guard length <= 255 else {
+                throw DBusError(.invalidArgs, "a variant's signature is longer than D-Bus's 255 bytes")
+            }
+            bytes[lengthAt] = UInt8(length)
             bytes.append(0)
             try append(inner)
         case .array(let elementType, let elements):

@@ -103,11 +103,84 @@ import Testing
         #expect(throws: DBusKit.DBusError.self) { try message.append([deep]) }
         // File descriptors cannot travel in bytes alone.
         #expect(throws: DBusKit.DBusError.self) { try message.append([.unixFD(0)]) }
+        // A variant whose signature is past 255 bytes.
+        let wide = DBusValue.structure(Array(repeating: .byte(1), count: 254))
+        #expect(throws: DBusKit.DBusError.self) { try message.append([.variant(wide)]) }
         #expect(message.signature == "")
 
         try message.append([.string("first")])
         #expect(throws: DBusKit.DBusError.self) { try message.append([.string("second")]) }
         #expect(message.arguments() == [.string("first")])
+    }
+
+    /// Values of the wrong type whose bytes libdbus would load without complaint: only
+    /// validation stands between them and the wire.
+    @Test func mistypedValuesAreRefusedThoughTheirBytesWouldLoad() throws {
+        let mistyped: [DBusValue] = [
+            .array(.int32, [.uint32(1)]),
+            .array(.byte, [.boolean(true)]),
+            .dictionary(key: .string, value: .int32, [.init(.string("a"), .uint32(1))]),
+        ]
+        for value in mistyped {
+            let message = try signal()
+            #expect(throws: DBusKit.DBusError.self, "\(value)") { try message.append([value]) }
+            #expect(throws: DBusKit.DBusError.self, "\(value)") {
+                try message.appendVardicts([[(key: "field", value: value)]])
+            }
+            #expect(message.signature == "")
+        }
+    }
+
+    @Test func aMessageWrittenInPiecesIsNotGivenABodyWhole() throws {
+        let message = try signal()
+        var writer = MessageWriter(appendingTo: message)
+        var array = try writer.openArray(of: "s")
+        #expect(throws: DBusKit.DBusError.self) { try message.append([.string("whole")]) }
+        try array.append(.string("piece"))
+        try writer.close(&array)
+        #expect(message.arguments() == [.strings(["piece"])])
+    }
+
+    /// A message in big-endian byte order (as libdbus loaded it): its body is written big-endian
+    /// too. libdbus's own iterator turns a message to this machine's order before it writes, so
+    /// the comparison is with our message after libdbus has turned it the same way.
+    @Test func aBigEndianHeaderGetsABigEndianBody() throws {
+        let make = { () throws -> Message in
+            var header = WireWriter(bigEndian: true)
+            header.bytes = [UInt8(ascii: "B"), UInt8(CDBUS_MESSAGE_TYPE_SIGNAL), 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]
+            try header.append(
+                .array(
+                    .structure([.byte, .variant]),
+                    [
+                        .structure([.byte(1), .variant(.objectPath("/io/example"))]),
+                        .structure([.byte(2), .variant(.string("org.example.I"))]),
+                        .structure([.byte(3), .variant(.string("S"))]),
+                    ]))
+            header.pad(to: 8)
+            let error = CErrorBox()
+            let raw = header.bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) {
+                    dbus_message_demarshal($0.baseAddress, Int32($0.count), &error.raw)
+                }
+            }
+            return Message(owning: try #require(raw))
+        }
+        let values: [DBusValue] = [
+            .byte(1), .uint64(0x0102_0304_0506_0708), .double(-2.5), .vardict(["n": .int16(-2)]),
+        ]
+        let whole = try make()
+        try whole.append(values)
+        #expect(wire(whole).first == UInt8(ascii: "B"))
+        #expect(whole.arguments() == values)
+
+        var turn = DBusMessageIter()
+        dbus_message_iter_init_append(whole.raw, &turn)
+        let byValue = try make()
+        try byValue.write { body throws(DBusKit.DBusError) in
+            for value in values { try body.append(value) }
+        }
+        #expect(wire(byValue).first == UInt8(ascii: "l"))
+        #expect(wire(whole) == wire(byValue))
     }
 
     private func randomValue(_ random: inout SeededRandom, depth: Int) -> DBusValue {

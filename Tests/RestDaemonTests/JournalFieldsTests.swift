@@ -137,6 +137,13 @@ struct JournalFieldsTests {
         let line = StderrLine.format(time: "t", level: .info, message: "one\ntwo\r\nthree", metadata: ["k": "a\nb"])
         #expect(!line.contains("\n") && !line.contains("\r"))
         #expect(line == "t info: one two three (k=a b)")
+        // Unicode's own line breaks too, and text without any is kept as it is.
+        let unicode = StderrLine.format(
+            time: "t", level: .info, message: "Kniebeuge\u{2028}next\u{0085}set\u{2029}ü\u{0B}\u{0C}x", metadata: [:])
+        #expect(unicode == "t info: Kniebeuge next set ü  x")
+        #expect(
+            StderrLine.format(time: "t", level: .info, message: "Bankdrücken × 5", metadata: [:])
+                == "t info: Bankdrücken × 5")
     }
 
     @Test("the handler keeps its metadata and level as a value")
