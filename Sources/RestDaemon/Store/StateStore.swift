@@ -293,21 +293,21 @@ final class StateStore {
     /// through `skipped`, not deleted: they are left for a human to inspect, and a later
     /// Start of the same (valid) id simply replaces such a row.
     func loadAll(skipped: (String) -> Void = { _ in }) throws(StoreError) -> [RestTimer] {
-        var rows: [[SQLiteValue]] = []
+        // Each row made a timer as it is read: 10,000 rows are never all held as values at once.
+        var timers: [RestTimer] = []
         do {
             let select = try openStatements().selectAll
             try select.bind([])
-            while try select.step() { rows.append(select.columns()) }
+            while try select.step() {
+                let row = select.columns()
+                do {
+                    timers.append(try Self.timer(from: row))
+                } catch {
+                    skipped(error.description)
+                }
+            }
         } catch {
             throw StoreError(description: "could not read the state file \(path): \(error.reason)")
-        }
-        var timers: [RestTimer] = []
-        for row in rows {
-            do {
-                timers.append(try Self.timer(from: row))
-            } catch {
-                skipped(error.description)
-            }
         }
         return timers
     }
