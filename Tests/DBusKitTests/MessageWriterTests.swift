@@ -6,16 +6,6 @@ import Testing
 /// The writer against the general path: a message written value by value must carry the same
 /// bytes as one built from the `DBusValue` tree `Message.append` takes.
 @Suite struct MessageWriterTests {
-    /// The message as it goes on the wire.
-    private func wire(_ message: Message) -> [UInt8] {
-        dbus_message_set_serial(message.raw, 1)
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length: Int32 = 0
-        guard dbus_message_marshal(message.raw, &buffer, &length) != 0, let buffer else { return [] }
-        defer { dbus_free(buffer) }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
-    }
-
     private func message() throws -> Message {
         try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
     }
@@ -89,7 +79,7 @@ import Testing
             for _ in 0..<10 where written == nil { written = reply.writeSlice(perSlice) }
             let message = try #require(written)
             #expect(message.signature == "a{oa{sa{sv}}}")
-            #expect(wire(message) == wire(general), "\(perSlice) per slice")
+            #expect(wireBytes(message) == wireBytes(general), "\(perSlice) per slice")
             #expect(message.arguments() == general.arguments())
         }
     }
@@ -97,7 +87,7 @@ import Testing
     @Test func noObjectsAndNoInterfacesToo() throws {
         let call = try call()
         let empty = try #require(ManagedObjectsReply(call: call, objects: []).writeSlice(1))
-        #expect(wire(empty) == wire(try generalReply(to: call, [])))
+        #expect(wireBytes(empty) == wireBytes(try generalReply(to: call, [])))
 
         let general = try message()
         try general.append(.objectPath("/x"), tree([]))
@@ -106,7 +96,7 @@ import Testing
             try body.append(.objectPath("/x"))
             try ObjectServer.writeInterfacesAndProperties([], to: &body)
         }
-        #expect(wire(written) == wire(general))
+        #expect(wireBytes(written) == wireBytes(general))
     }
 
     @Test func vardictsAreTheBytesOfTheirTree() throws {
@@ -125,7 +115,7 @@ import Testing
         let written = try message()
         try written.appendVardicts(records)
         #expect(written.signature == "aa{sv}")
-        #expect(wire(written) == wire(general))
+        #expect(wireBytes(written) == wireBytes(general))
         // And libdbus's own iterator, value by value.
         let iterated = try message()
         try iterated.write { body throws(DBusKit.DBusError) in
@@ -133,7 +123,7 @@ import Testing
                 for pairs in records { try array.vardict(pairs) }
             }
         }
-        #expect(wire(written) == wire(iterated))
+        #expect(wireBytes(written) == wireBytes(iterated))
         // A record that cannot be written leaves the message as it was.
         let refused = try message()
         #expect(throws: DBusKit.DBusError.self) {

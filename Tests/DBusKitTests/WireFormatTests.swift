@@ -6,16 +6,6 @@ import Testing
 /// `Message.append` (the body written in the wire format, loaded by libdbus) against libdbus's
 /// own append iterator (`MessageWriter`, value by value): the same message, byte for byte.
 @Suite struct WireFormatTests {
-    /// The message as it goes on the wire (serial 1, as a connection would number it).
-    private func wire(_ message: Message) -> [UInt8] {
-        dbus_message_set_serial(message.raw, 1)
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length: Int32 = 0
-        guard dbus_message_marshal(message.raw, &buffer, &length) != 0, let buffer else { return [] }
-        defer { dbus_free(buffer) }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
-    }
-
     private func signal() throws -> Message {
         try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
     }
@@ -30,7 +20,7 @@ import Testing
         try byValue.write { body throws(DBusKit.DBusError) in
             for value in values { try body.append(value) }
         }
-        return (wire(whole), wire(byValue))
+        return (wireBytes(whole), wireBytes(byValue))
     }
 
     @Test func alignmentAndPaddingAreLibdbusOwn() throws {
@@ -170,7 +160,7 @@ import Testing
         ]
         let whole = try make()
         try whole.append(values)
-        #expect(wire(whole).first == UInt8(ascii: "B"))
+        #expect(wireBytes(whole).first == UInt8(ascii: "B"))
         #expect(whole.arguments() == values)
 
         var turn = DBusMessageIter()
@@ -179,8 +169,8 @@ import Testing
         try byValue.write { body throws(DBusKit.DBusError) in
             for value in values { try body.append(value) }
         }
-        #expect(wire(byValue).first == UInt8(ascii: "l"))
-        #expect(wire(whole) == wire(byValue))
+        #expect(wireBytes(byValue).first == UInt8(ascii: "l"))
+        #expect(wireBytes(whole) == wireBytes(byValue))
     }
 
     private func randomValue(_ random: inout SeededRandom, depth: Int) -> DBusValue {
