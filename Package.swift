@@ -75,7 +75,7 @@ let package = Package(
 
         .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "SeededRandom"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
-        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "CDBus", "ProcessHarness"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "CDBus", "ProcessHarness", "SeededRandom"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(
             name: "RestDaemonTests",

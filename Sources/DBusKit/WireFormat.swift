@@ -15,8 +15,7 @@ enum WireFormat {
     /// `header` (a message with no body yet) with `values` as its body: a new message the
     /// caller owns. The values are validated (`Marshalling.validate`) by the caller.
     static func message(_ header: OpaquePointer, withBody values: [DBusValue]) throws(DBusError) -> OpaquePointer {
-        var signature: [UInt8] = []
-        for value in values { WireWriter.appendSignature(of: value, to: &signature) }
+        let signature = Array(DBusType.signature(of: values.map(\.type)).utf8)
         return try message(header, signature: signature) { writer throws(DBusError) in
             for value in values { try writer.append(value) }
         }
@@ -113,14 +112,12 @@ struct WireWriter {
         case .unixFD:
             throw DBusError(.notSupported, "file descriptors cannot be sent in a message body written whole")
         case .variant(let inner):
-            let lengthAt = bytes.count
-            bytes.append(0)
-            Self.appendSignature(of: inner, to: &bytes)
-            let length = bytes.count - lengthAt - 1
-            guard length <= 255 else {
+            let signature = inner.type.signature.utf8
+            guard signature.count <= 255 else {
                 throw DBusError(.invalidArgs, "a variant's signature is longer than D-Bus's 255 bytes")
             }
-            bytes[lengthAt] = UInt8(length)
+            bytes.append(UInt8(signature.count))
+            bytes.append(contentsOf: signature)
             bytes.append(0)
             try append(inner)
         case .array(let elementType, let elements):
@@ -191,42 +188,6 @@ struct WireWriter {
     func uint32(in buffer: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
         let value = buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
         return bigEndian ? UInt32(bigEndian: value) : UInt32(littleEndian: value)
-    }
-
-    /// The signature of a value's type, written as bytes (no string built per variant).
-    static func appendSignature(of value: DBusValue, to signature: inout [UInt8]) {
-        switch value {
-        case .array(let elementType, _):
-            signature.append(UInt8(ascii: "a"))
-            appendSignature(of: elementType, to: &signature)
-        case .dictionary(let key, let value, _):
-            appendSignature(of: .dictionary(key: key, value: value), to: &signature)
-        case .structure(let fields):
-            signature.append(UInt8(ascii: "("))
-            for field in fields { appendSignature(of: field, to: &signature) }
-            signature.append(UInt8(ascii: ")"))
-        default:
-            appendSignature(of: value.type, to: &signature)
-        }
-    }
-
-    static func appendSignature(of type: DBusType, to signature: inout [UInt8]) {
-        switch type {
-        case .array(let element):
-            signature.append(UInt8(ascii: "a"))
-            appendSignature(of: element, to: &signature)
-        case .dictionary(let key, let value):
-            signature.append(contentsOf: [UInt8(ascii: "a"), UInt8(ascii: "{")])
-            appendSignature(of: key, to: &signature)
-            appendSignature(of: value, to: &signature)
-            signature.append(UInt8(ascii: "}"))
-        case .structure(let fields):
-            signature.append(UInt8(ascii: "("))
-            for field in fields { appendSignature(of: field, to: &signature) }
-            signature.append(UInt8(ascii: ")"))
-        default:
-            signature.append(contentsOf: type.signature.utf8)
-        }
     }
 
     /// Where a value of this type starts: its size for fixed ones, 4 for strings and arrays,

@@ -1,4 +1,5 @@
 import CDBus
+import SeededRandom
 import Testing
 
 @testable import DBusKit
@@ -75,7 +76,7 @@ import Testing
 
     /// Many values of random shape (a fixed seed, so every run checks the same ones).
     @Test func randomValuesAreTheSameBytes() throws {
-        var random = SeededRandom(seed: 26)
+        var random = SplitMix64(state: 26)
         for _ in 0..<300 {
             let values = (0..<random.next(upTo: 5)).map { _ in randomValue(&random, depth: 0) }
             let (fromWire, fromIterator) = try bothWays(values, signal)
@@ -173,17 +174,17 @@ import Testing
         #expect(wireBytes(whole) == wireBytes(byValue))
     }
 
-    private func randomValue(_ random: inout SeededRandom, depth: Int) -> DBusValue {
+    private func randomValue(_ random: inout SplitMix64, depth: Int) -> DBusValue {
         let kinds = depth < 3 ? 17 : 12
         switch random.next(upTo: kinds) {
-        case 0: return .byte(UInt8(truncatingIfNeeded: random.value()))
-        case 1: return .boolean(random.value() & 1 == 1)
-        case 2: return .int16(Int16(truncatingIfNeeded: random.value()))
-        case 3: return .uint16(UInt16(truncatingIfNeeded: random.value()))
-        case 4: return .int32(Int32(truncatingIfNeeded: random.value()))
-        case 5: return .uint32(UInt32(truncatingIfNeeded: random.value()))
-        case 6: return .int64(Int64(bitPattern: random.value()))
-        case 7: return .uint64(random.value())
+        case 0: return .byte(UInt8(truncatingIfNeeded: random.next()))
+        case 1: return .boolean(random.next() & 1 == 1)
+        case 2: return .int16(Int16(truncatingIfNeeded: random.next()))
+        case 3: return .uint16(UInt16(truncatingIfNeeded: random.next()))
+        case 4: return .int32(Int32(truncatingIfNeeded: random.next()))
+        case 5: return .uint32(UInt32(truncatingIfNeeded: random.next()))
+        case 6: return .int64(Int64(bitPattern: random.next()))
+        case 7: return .uint64(random.next())
         case 8: return .double(Double(random.next(upTo: 1000)) / 7)
         case 9: return .string(["", "a", "Bankdrücken ✓", "restd", "x y z"][random.next(upTo: 5)])
         case 10: return .objectPath(["/", "/io/restd/Rest1", "/a/b_1"][random.next(upTo: 3)])
@@ -208,7 +209,7 @@ import Testing
     }
 
     /// A value of the same type: basic ones drawn again, containers kept.
-    private func similar(to value: DBusValue, _ random: inout SeededRandom) -> DBusValue {
+    private func similar(to value: DBusValue, _ random: inout SplitMix64) -> DBusValue {
         guard value.type.isBasic else { return value }
         for _ in 0..<20 {
             let drawn = randomValue(&random, depth: 3)
@@ -218,19 +219,7 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func value() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(upTo bound: Int) -> Int { Int(value() % UInt64(bound)) }
+extension SplitMix64 {
+    /// A number in `0..<bound`, drawn as the modulo of the next value.
+    fileprivate mutating func next(upTo bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
