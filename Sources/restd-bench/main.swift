@@ -34,6 +34,9 @@ struct RestdBench: ParsableCommand {
     @Option(help: .hidden)
     var signalFloor: String?
 
+    @Option(help: .hidden)
+    var callFloor: String?
+
     func validate() throws {
         _ = try selection()
     }
@@ -51,6 +54,7 @@ struct RestdBench: ParsableCommand {
     func run() throws {
         if tickBaseline { TickBaseline.run() }
         if let signalFloor { SignalFloor.run(signalFloor) }
+        if let callFloor { CallFloor.run(callFloor) }
         let context = try BenchContext(smoke: smoke, restd: restd)
         let machine = MachineInfo.read(restd: context.restd)
         print(

@@ -74,3 +74,32 @@ enum SignalFloor {
         exit(0)
     }
 }
+
+/// The floor of a call answered through libdbus: a separate process that owns a name and
+/// answers every method call with an empty reply, reading nothing, from libdbus's own loop
+/// (`dbus_connection_read_write_dispatch`). What the client, the dbus-daemon and libdbus pay
+/// for a call, with none of restd's work: libdbus still loads and validates each call's body,
+/// and answers Peer.Ping itself as it does inside restd.
+/// `restd-bench --call-floor ADDRESS` runs it until killed; scenario 3 calls it.
+enum CallFloor {
+    static let name = "io.restd.Bench.CallFloor"
+
+    static func run(_ address: String) -> Never {
+        guard let client = try? BusClient(address: address),
+            (try? client.connection.requestName(name)) == .primaryOwner
+        else { exit(2) }
+        var table = DBusObjectPathVTable()
+        table.message_function = { connection, message, _ in
+            guard let connection, let message, dbus_message_get_type(message) == CDBUS_MESSAGE_TYPE_METHOD_CALL
+            else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+            if dbus_message_get_no_reply(message) == 0, let reply = dbus_message_new_method_return(message) {
+                dbus_connection_send(connection, reply, nil)
+                dbus_message_unref(reply)
+            }
+            return DBUS_HANDLER_RESULT_HANDLED
+        }
+        guard dbus_connection_register_fallback(client.raw, "/", &table, nil) != 0 else { exit(1) }
+        while dbus_connection_read_write_dispatch(client.raw, -1) != 0 {}
+        exit(0)
+    }
+}

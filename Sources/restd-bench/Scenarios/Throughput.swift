@@ -1,11 +1,16 @@
 import CDBus
 import DBusKit
+import Glibc
+import ProcessHarness
 import RestProtocol
 
 /// Scenario 3: calls per second answered with a window of calls in flight, for Live.Update
-/// and for two baselines with the same client: Peer.Ping to the dbus-daemon itself (the
-/// bus's ceiling) and Peer.Ping to restd (libdbus answers it inside restd's loop before any
-/// Swift code runs: the ceiling of a call routed through restd). Rounds alternate the three.
+/// and for baselines with the same client: Peer.Ping to the dbus-daemon itself (the bus's
+/// ceiling), Peer.Ping to restd (libdbus answers it inside restd's loop before any Swift code
+/// runs: the ceiling of a call routed through restd), and Ping and the same Updates to the
+/// call floor (`CallFloor`: a process that answers every call with an empty reply, no work of
+/// restd's), whose ratio is what an Update costs more than a Ping before any server's work.
+/// Rounds alternate the five.
 enum Throughput {
     static func run(_ context: BenchContext) throws -> [Metric] {
         let seconds = context.size(5.0, smoke: 0.3)
@@ -15,28 +20,45 @@ enum Throughput {
         let stage = try context.stage()
         let restd = try stage.startRestd()
         let client = try stage.client()
+        let callFloor = try ChildProcess(
+            executable: context.benchExecutable, arguments: ["--call-floor", stage.bus.address],
+            environment: ChildEnvironment.make())
+        defer { _ = callFloor.stop(grace: 5) }
+        let floorOwned = poll(timeout: 20) {
+            let owned = try? client.call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                [.string(CallFloor.name)])
+            return owned?.first?.bool == true
+        }
+        guard floorOwned else { throw BenchError("the call floor process did not take its name") }
 
         let pingBus = RawMessage.call(
             "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping")
         let pingRestd = RawMessage.call(RestBus.name, RestBus.managerPath, "org.freedesktop.DBus.Peer", "Ping")
         // Every update changes the heart rate, as a real producer's would (an update that
         // changes nothing is cheaper: restd publishes nothing for it).
-        let updates = (0..<64).map { i in
-            RawMessage.call(
-                RestBus.name, RestBus.livePath, RestBus.liveInterface, LiveMember.update,
-                [.vardict(["heart_rate": .int32(Int32(60 + i))])])
+        func updateCalls(to destination: String) -> [OpaquePointer] {
+            (0..<64).map { i in
+                RawMessage.call(
+                    destination, RestBus.livePath, RestBus.liveInterface, LiveMember.update,
+                    [.vardict(["heart_rate": .int32(Int32(60 + i))])])
+            }
         }
+        let updates = updateCalls(to: RestBus.name)
+        let pingFloor = RawMessage.call(CallFloor.name, "/", "org.freedesktop.DBus.Peer", "Ping")
+        let floorUpdates = updateCalls(to: CallFloor.name)
         defer {
-            dbus_message_unref(pingBus)
-            dbus_message_unref(pingRestd)
-            updates.forEach { dbus_message_unref($0) }
+            [pingBus, pingRestd, pingFloor].forEach { dbus_message_unref($0) }
+            (updates + floorUpdates).forEach { dbus_message_unref($0) }
         }
 
         struct Kind {
             let name: String
+            /// The process that answers (restd, or the call floor), whose CPU share is recorded.
+            let server: pid_t
             let next: (Int) -> OpaquePointer
             var rates: [Double] = []
-            var restdCPU: [Double] = []
+            var serverCPU: [Double] = []
             var busCPU: [Double] = []
             var errors = 0
             var firstError: String?
@@ -46,18 +68,22 @@ enum Throughput {
             return message
         }
         var kinds = [
-            Kind(name: "bus", next: { _ in copy(pingBus) }),
-            Kind(name: "restd", next: { _ in copy(pingRestd) }),
-            Kind(name: "update", next: { i in copy(updates[i % updates.count]) }),
+            Kind(name: "bus", server: restd.pid, next: { _ in copy(pingBus) }),
+            Kind(name: "restd", server: restd.pid, next: { _ in copy(pingRestd) }),
+            Kind(name: "update", server: restd.pid, next: { i in copy(updates[i % updates.count]) }),
+            Kind(name: "floor ping", server: callFloor.pid, next: { _ in copy(pingFloor) }),
+            Kind(
+                name: "floor update", server: callFloor.pid,
+                next: { i in copy(floorUpdates[i % floorUpdates.count]) }),
         ]
         // A short warm-up, so that the first measured round does not pay for first calls.
         _ = try client.pipeline(window: window, duration: min(0.3, seconds)) { i in copy(updates[i % updates.count]) }
         for _ in 0..<rounds {
             for k in kinds.indices {
-                let restdMeter = CPUMeter(pid: restd.pid)
+                let serverMeter = CPUMeter(pid: kinds[k].server)
                 let busMeter = CPUMeter(pid: stage.bus.pid)
                 let result = try client.pipeline(window: window, duration: seconds, kinds[k].next)
-                kinds[k].restdCPU.append(restdMeter.read().share)
+                kinds[k].serverCPU.append(serverMeter.read().share)
                 kinds[k].busCPU.append(busMeter.read().share)
                 kinds[k].rates.append(result.rate)
                 kinds[k].errors += result.errors
@@ -67,13 +93,18 @@ enum Throughput {
         let bus = kinds[0]
         let ping = kinds[1]
         let update = kinds[2]
+        let floorPing = kinds[3]
+        let floorUpdate = kinds[4]
         let ratio = median(update.rates) / max(median(ping.rates), 1)
+        let floorRatio = median(floorUpdate.rates) / max(median(floorPing.rates), 1)
         func cpu(_ kind: Kind) -> String {
-            "restd CPU \(fixed(median(kind.restdCPU) * 100, 0)) %, dbus-daemon \(fixed(median(kind.busCPU) * 100, 0)) %"
+            let server = kind.server == restd.pid ? "restd" : "call floor"
+            return "\(server) CPU \(fixed(median(kind.serverCPU) * 100, 0)) %, "
+                + "dbus-daemon \(fixed(median(kind.busCPU) * 100, 0)) %"
         }
         func values(_ kind: Kind) -> [String: Double] {
             var values: [String: Double] = [
-                "calls_per_s": median(kind.rates), "restd_cpu_share": median(kind.restdCPU),
+                "calls_per_s": median(kind.rates), "server_cpu_share": median(kind.serverCPU),
                 "dbus_daemon_cpu_share": median(kind.busCPU), "errors": Double(kind.errors),
             ]
             for (i, rate) in kind.rates.enumerated() { values["round\(i + 1)_calls_per_s"] = rate }
@@ -90,12 +121,25 @@ enum Throughput {
                 baseline: "\(fixed(median(ping.rates) / max(median(bus.rates), 1) * 100, 0)) % of the bus's",
                 values: values(ping), note: shape),
             Metric(
+                3, "Peer.Ping to the call floor (a server that does nothing)",
+                "\(grouped(median(floorPing.rates))) calls/s; \(cpu(floorPing))", values: values(floorPing),
+                note: shape),
+            Metric(
+                3, "Live.Update to the call floor (no server work)",
+                "\(grouped(median(floorUpdate.rates))) calls/s; \(cpu(floorUpdate))",
+                baseline: "\(fixed(floorRatio * 100, 0)) % of Ping to the call floor", values: values(floorUpdate),
+                note: floorUpdate.errors == 0
+                    ? shape : "\(floorUpdate.errors) errors; the first: \(floorUpdate.firstError ?? "")"),
+            Metric(
                 3, "Live.Update", "\(grouped(median(update.rates))) calls/s; \(cpu(update))",
-                baseline: "\(fixed(ratio * 100, 0)) % of Ping to restd", target: "≥ 90 % of Ping to restd",
+                baseline: "\(fixed(ratio * 100, 0)) % of Ping to restd; the call floor's Update: "
+                    + "\(fixed(floorRatio * 100, 0)) % of its Ping",
+                target: "≥ 90 % of Ping to restd",
                 verdict: update.errors == 0 ? Verdict(ratio >= 0.9) : .missed, values: values(update),
                 note: update.errors == 0 ? shape : "\(update.errors) errors; the first: \(update.firstError ?? "")"),
         ]
-        metrics[2].values["ratio_to_ping_restd"] = ratio
+        metrics[4].values["ratio_to_ping_restd"] = ratio
+        metrics[4].values["call_floor_ratio"] = floorRatio
         return metrics
     }
 }
