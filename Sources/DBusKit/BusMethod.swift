@@ -13,7 +13,7 @@ public struct BusMethod<Context>: Sendable {
     public typealias Handler = @Sendable (Context, MethodCall) throws(DBusError) -> MethodReply
 
     public let description: InterfaceDescription.Method
-    let handle: Handler
+    @usableFromInline let handle: Handler
 
     public init(
         _ name: String, in inputs: [InterfaceDescription.Argument] = [],
@@ -27,8 +27,10 @@ public struct BusMethod<Context>: Sendable {
 
 extension ExportedInterface {
     /// An interface whose methods are answered by the rows of `methods` (those of `description`),
-    /// each given `context`.
-    public init<Context>(
+    /// each given `context`. Inlinable so that the closure answering each call is specialised
+    /// for the object's context: unspecialised, it looked type metadata up on every call.
+    @inlinable
+    public convenience init<Context>(
         _ description: InterfaceDescription, methods: [BusMethod<Context>], context: Context,
         property: @escaping (String) -> DBusValue? = { _ in nil },
         propertyReader: (() -> (String) -> DBusValue?)? = nil

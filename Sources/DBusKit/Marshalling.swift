@@ -1,4 +1,5 @@
 import CDBus
+import Glibc
 
 // Validating values, and reading and writing message bodies with libdbus's iterators (the bodies
 // written in pieces: `MessageWriter`; those written whole go through `WireFormat`).
@@ -217,11 +218,11 @@ enum Marshalling {
 }
 
 extension Marshalling {
-    /// Reads the `aa{sv}` at the iterator as one dictionary per record, variants unwrapped; nil
-    /// when the value there is something else. Straight from libdbus's iterator: no `DBusValue`
+    /// Reads the body's first value, an `aa{sv}`, as one dictionary per record, variants
+    /// unwrapped; nil when that value is something else. Straight from libdbus's iterator: no `DBusValue`
     /// tree of dictionary entries and variants is built, then converted, then freed.
-    static func readRecords(_ iter: inout DBusMessageIter) -> [[String: DBusValue]]? {
-        guard hasSignature(&iter, "aa{sv}") else { return nil }
+    static func readRecords(firstOf message: OpaquePointer) -> [[String: DBusValue]]? {
+        guard var iter = firstValue(of: message, ifOfType: "aa{sv}") else { return nil }
         var records: [[String: DBusValue]] = []
         var array = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &array)
@@ -232,11 +233,11 @@ extension Marshalling {
         return records
     }
 
-    /// Reads the `a{sv}` at the iterator as a dictionary, variants unwrapped (what
-    /// `read(&iter).vardictEntries` gives, without the tree); nil when the value there is
-    /// something else.
-    static func readVardict(_ iter: inout DBusMessageIter) -> [String: DBusValue]? {
-        guard hasSignature(&iter, "a{sv}") else { return nil }
+    /// Reads the body's first value, an `a{sv}`, as a dictionary, variants unwrapped (what
+    /// `read(&iter).vardictEntries` gives, without the tree); nil when that value is something
+    /// else.
+    static func readVardict(firstOf message: OpaquePointer) -> [String: DBusValue]? {
+        guard var iter = firstValue(of: message, ifOfType: "a{sv}") else { return nil }
         return readVardictEntries(&iter)
     }
 
@@ -258,13 +259,17 @@ extension Marshalling {
         return dictionary
     }
 
-    /// Whether the value at the iterator has the single complete type `signature` (an array's
-    /// `a` included).
-    private static func hasSignature(_ iter: inout DBusMessageIter, _ signature: String) -> Bool {
-        guard dbus_message_iter_get_arg_type(&iter) == CDBUS_TYPE_ARRAY,
-            let raw = dbus_message_iter_get_signature(&iter)
-        else { return false }
-        defer { dbus_free(raw) }
-        return String(cString: raw) == signature
+    /// An iterator at the body's first value when that value has the single complete type
+    /// `type`; nil when it has another, or the body is empty.
+    private static func firstValue(of message: OpaquePointer, ifOfType type: StaticString) -> DBusMessageIter? {
+        // The body's signature starts with a complete type's signature exactly when its first
+        // value is of that type; libdbus keeps the signature in the header, so nothing is copied.
+        let expected = UnsafeRawPointer(type.utf8Start).assumingMemoryBound(to: CChar.self)
+        guard let signature = dbus_message_get_signature(message),
+            strncmp(signature, expected, type.utf8CodeUnitCount) == 0
+        else { return nil }
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
+        return iter
     }
 }

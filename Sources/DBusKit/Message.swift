@@ -121,18 +121,14 @@ public final class Message {
     /// `arguments().first?.vardictEntries` would give it, without building the tree between;
     /// nil when the first value is not one.
     public func vardictArgument() -> [String: DBusValue]? {
-        var iter = DBusMessageIter()
-        guard dbus_message_iter_init(raw, &iter) != 0 else { return nil }
-        return Marshalling.readVardict(&iter)
+        Marshalling.readVardict(firstOf: raw)
     }
 
     /// The body's first value read as an `aa{sv}` (a list of records), one dictionary per record
     /// with its variants unwrapped, as `arguments().first?.arrayElements` and `vardictEntries`
     /// would give it, without building the tree between; nil when the first value is not one.
     public func recordsArgument() -> [[String: DBusValue]]? {
-        var iter = DBusMessageIter()
-        guard dbus_message_iter_init(raw, &iter) != 0 else { return nil }
-        return Marshalling.readRecords(&iter)
+        Marshalling.readRecords(firstOf: raw)
     }
 
     // MARK: Header

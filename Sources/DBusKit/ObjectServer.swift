@@ -17,8 +17,9 @@ public final class MethodCall {
     }
 }
 
-/// An interface on one object: its description plus the behaviour behind it.
-public struct ExportedInterface {
+/// An interface on one object: its description plus the behaviour behind it. A class, so that
+/// routing a call hands it on with one reference, not a copy of its description and closures.
+public final class ExportedInterface {
     public let description: InterfaceDescription
     /// Answers a method of the description; throws a D-Bus error to refuse.
     public let call: (MethodCall) throws(DBusError) -> MethodReply
@@ -366,7 +367,8 @@ public final class ObjectServer {
 
     private func route(_ message: Message, path: String, member: String) throws(DBusError) -> ReplyBody {
         let interfaces = lookup(path)
-        let isManager = objectManagerPaths.contains(path)
+        // Looked up only for the standard interfaces, not for every call of an object's own.
+        var isManager: Bool { objectManagerPaths.contains(path) }
         let interfaceName =
             message.interface ?? inferInterface(member: member, interfaces: interfaces ?? [], isManager: isManager)
 

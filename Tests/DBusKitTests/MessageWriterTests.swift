@@ -174,6 +174,7 @@ import Testing
         for values: [DBusValue] in [
             [], [.string("x")], [.array(.string, [])], [.vardict(["a": .int32(1)])],
             [.array(.dictionary(key: .string, value: .string), [])],
+            [.array(.array(.string), [])], [.string("x"), .array(.dictionary(key: .string, value: .variant), [])],
         ] {
             let message = try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
             try message.append(values)
@@ -200,7 +201,8 @@ import Testing
     @Test func anythingElseIsNotADictionary() throws {
         for values: [DBusValue] in [
             [], [.string("x")], [.array(.string, [])], [.dictionary(key: .string, value: .string, [])],
-            [.array(.dictionary(key: .string, value: .variant), [])],
+            [.array(.dictionary(key: .string, value: .variant), [])], [.dictionary(key: .string, value: .int32, [])],
+            [.string("x"), .vardict(["a": .int32(1)])],
         ] {
             let message = try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
             try message.append(values)

@@ -97,6 +97,55 @@ import Testing
         _ = try live.update(["x_k0": .string("replacing is fine"), "x_k1": .double(1.5)], boottime: 0)
     }
 
+    @Test func aRefusedUpdateNamesItsFirstBadKeyInKeyOrder() throws {
+        for _ in 0..<20 {
+            var live = LiveActivity()
+            // Dictionaries iterate in an order of their own: the key named must not follow it.
+            let update: [String: LiveValue] = [
+                "x_ok": .integer(1), "zebra": .boolean(true), "bogus": .boolean(true), "heart_rate": .integer(5),
+            ]
+            #expect(throws: LiveError.self) { try live.update(update, boottime: 0) }
+            do {
+                _ = try live.update(update, boottime: 0)
+            } catch {
+                guard case .invalidArgs(let message) = error else { Issue.record("\(error)"); return }
+                #expect(message.contains("\"bogus\""), "\(message)")
+            }
+        }
+    }
+
+    @Test func removalAndSettingInOneUpdate() throws {
+        var live = LiveActivity()
+        _ = try live.update(["exercise": .string("Squat"), "x_a": .integer(1)], boottime: 0)
+        // A key both removed and set keeps the value set; nothing else changed.
+        let same = try live.update(["exercise": .string("Squat")], removing: ["exercise"], boottime: 1)
+        #expect(same == false)
+        let absent = try live.update([:], removing: ["workout"], boottime: 1)
+        #expect(absent == false)
+        let removed = try live.update([:], removing: ["x_a"], boottime: 1)
+        #expect(removed)
+        #expect(live.fields == ["exercise": .string("Squat")])
+    }
+
+    @Test func removingCustomKeysMakesRoomInTheSameUpdate() throws {
+        var live = LiveActivity()
+        var keys: [String: LiveValue] = [:]
+        for i in 0..<16 { keys["x_k\(i)"] = .integer(Int64(i)) }
+        _ = try live.update(keys, boottime: 0)
+        let changed = try live.update(["x_new": .boolean(true)], removing: ["x_k3"], boottime: 1)
+        #expect(changed)
+        #expect(live.fields["x_new"] == .boolean(true) && live.fields["x_k3"] == nil && live.fields.count == 16)
+    }
+
+    @Test func customKeysFollowTheirPattern() {
+        for key in ["x_a", "x_0_9", "x_" + String(repeating: "z", count: 30)] {
+            #expect(LiveKey.isCustom(key), "\(key)")
+        }
+        for key in ["x_", "x_A", "y_a", "xa", "x-a", "x_é", "x_" + String(repeating: "z", count: 31), ""] {
+            #expect(!LiveKey.isCustom(key), "\(key)")
+        }
+    }
+
     @Test func endClearsEverything() throws {
         var live = LiveActivity()
         let result6 = live.end()

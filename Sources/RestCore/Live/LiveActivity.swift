@@ -24,20 +24,13 @@ public struct LiveActivity: Sendable, Equatable {
     public mutating func update(
         _ entries: [String: LiveValue], removing removed: Set<String> = [], boottime: USec
     ) throws(LiveError) -> Bool {
-        var merged = fields
-        for key in removed { merged[key] = nil }
-        for key in entries.keys.sorted() {
-            merged[key] = try validated(key: key, value: entries[key]!)
+        try check(entries, removing: removed)
+        var changed = false
+        for key in removed where entries[key] == nil {
+            changed = fields.removeValue(forKey: key) != nil || changed
         }
-        if let done = merged[LiveKey.progressDone], let total = merged[LiveKey.progressTotal],
-            case .integer(let d) = done, case .integer(let t) = total, d > t
-        {
-            throw .invalidArgs("progress_done \(d) is more than progress_total \(t)")
-        }
-        let customCount = merged.keys.filter(LiveKey.isCustom).count
-        guard customCount <= limits.maxCustomKeys else {
-            throw .limitExceeded(
-                "at most \(limits.maxCustomKeys) custom x_ keys may be set; this update would make \(customCount)")
+        for (key, value) in entries {
+            changed = fields.updateValue(value, forKey: key) != value || changed
         }
         if entries[LiveKey.heartRate] != nil { heartRateStaleAt = boottime.addingSaturated(limits.heartRateStaleUSec) }
         strapKeys.subtract(entries.keys)
@@ -45,13 +38,41 @@ public struct LiveActivity: Sendable, Equatable {
             // A person overriding a faulty strap: its readings are set aside for a while, and the
             // fields that describe it go, since the heart rate shown no longer comes from it.
             producerPrecedenceUntil = boottime.addingSaturated(limits.producerPrecedenceUSec)
-            for key in strapKeys { merged[key] = nil }
+            for key in strapKeys { changed = fields.removeValue(forKey: key) != nil || changed }
             strapKeys = []
             strapStaleAt = nil
         }
-        let changed = merged != fields
-        fields = merged
         return changed
+    }
+
+    /// Refuses an update that `update` must not apply, before anything of it is applied: a
+    /// value out of its key's rules (the first bad key in key order is named, whatever order
+    /// the update came in), progress_done over progress_total, or too many custom keys.
+    private func check(_ entries: [String: LiveValue], removing removed: Set<String>) throws(LiveError) {
+        for (key, value) in entries where (try? validated(key: key, value: value)) == nil {
+            for key in entries.keys.sorted() { _ = try validated(key: key, value: entries[key]!) }
+        }
+        // The fields already hold both rules, so only an update that sets progress or adds a
+        // custom key can break one.
+        /// A field as it would be after the update.
+        func after(_ key: String) -> LiveValue? { entries[key] ?? (removed.contains(key) ? nil : fields[key]) }
+        if entries[LiveKey.progressDone] != nil || entries[LiveKey.progressTotal] != nil,
+            case .integer(let done)? = after(LiveKey.progressDone),
+            case .integer(let total)? = after(LiveKey.progressTotal),
+            done > total
+        {
+            throw .invalidArgs("progress_done \(done) is more than progress_total \(total)")
+        }
+        guard entries.keys.contains(where: { LiveKey.isCustom($0) && fields[$0] == nil }) else { return }
+        var customCount = 0
+        for key in entries.keys where LiveKey.isCustom(key) { customCount += 1 }
+        for key in fields.keys where LiveKey.isCustom(key) && entries[key] == nil && !removed.contains(key) {
+            customCount += 1
+        }
+        guard customCount <= limits.maxCustomKeys else {
+            throw .limitExceeded(
+                "at most \(limits.maxCustomKeys) custom x_ keys may be set; this update would make \(customCount)")
+        }
     }
 
     /// Merges a strap's reading (`HeartRateReading.liveFields`): its own fields replace those of

@@ -60,10 +60,8 @@ public enum LiveKey {
 
     /// `x_[a-z0-9_]{1,30}`: keys producers may add for their own widgets.
     public static func isCustom(_ key: String) -> Bool {
-        let bytes = Array(key.utf8)
-        guard bytes.count >= 3, bytes.count <= 32, bytes[0] == UInt8(ascii: "x"), bytes[1] == UInt8(ascii: "_") else {
-            return false
-        }
+        let bytes = key.utf8
+        guard (3...32).contains(bytes.count), bytes.starts(with: "x_".utf8) else { return false }
         return bytes.dropFirst(2).allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)

@@ -30,6 +30,10 @@ public struct ThrottledStream<Snapshot: Equatable & Sendable>: Sendable {
     }
 
     /// The current snapshot changed (or may have) at `now`.
+    // Exported specialised for the live fields, which every Live.Update offers: other modules
+    // get no other specialisation of a generic type, and the unspecialised code looked type
+    // metadata up on every call.
+    @_specialize(exported:true,where Snapshot == [String: LiveValue])
     public mutating func offer(_ snapshot: Snapshot, now: USec) -> Action {
         if trailingDue != nil { return .none }  // the trailing edge will carry the latest value
         guard snapshot != lastPublished else { return .none }

@@ -10,28 +10,31 @@ enum LiveArguments {
         guard let dictionary else {
             throw DBusError(.invalidArgs, "fields must be a dictionary of string to variant (a{sv})")
         }
-        var entries: [String: LiveValue] = [:]
-        entries.reserveCapacity(dictionary.count)
-        for (key, value) in dictionary {
-            switch value {
-            case .byte, .int16, .uint16, .int32, .uint32, .int64:
-                entries[key] = .integer(value.int64!)
-            case .uint64(let number):
-                guard let fitting = Int64(exactly: number) else {
-                    throw DBusError(.invalidArgs, "\(MessageText.quoted(key)) is too large: \(number)")
-                }
-                entries[key] = .integer(fitting)
-            case .double(let number): entries[key] = .double(number)
-            case .string(let text): entries[key] = .string(text)
-            case .boolean(let flag): entries[key] = .boolean(flag)
-            default:
-                throw DBusError(
-                    .invalidArgs,
-                    "\(MessageText.quoted(key)) has type \(value.type.signature); values are integers, doubles, strings or booleans"
-                )
+        // Every value is checked first, so that the conversion can keep the dictionary's table
+        // (`mapValues`) instead of hashing every key again.
+        for (key, value) in dictionary where liveValue(value) == nil {
+            if case .uint64(let number) = value {
+                throw DBusError(.invalidArgs, "\(MessageText.quoted(key)) is too large: \(number)")
             }
+            throw DBusError(
+                .invalidArgs,
+                "\(MessageText.quoted(key)) has type \(value.type.signature); values are integers, doubles, strings or booleans"
+            )
         }
-        return entries
+        return dictionary.mapValues { liveValue($0)! }
+    }
+
+    /// A value of Update as a live value: any integer type that fits an Int64, double, string
+    /// or boolean; nil for anything else.
+    private static func liveValue(_ value: DBusValue) -> LiveValue? {
+        switch value {
+        case .byte, .int16, .uint16, .int32, .uint32, .int64: .integer(value.int64!)
+        case .uint64(let number): Int64(exactly: number).map { .integer($0) }
+        case .double(let number): .double(number)
+        case .string(let text): .string(text)
+        case .boolean(let flag): .boolean(flag)
+        default: nil
+        }
     }
 
     /// Fields as published: integers as x, doubles as d, strings as s, booleans as b.

@@ -29,8 +29,10 @@ final class MediaPlayerService {
     private var isServing = false
     /// The Player properties last announced (Position aside), to send only what changed.
     private var announced: [String: DBusValue] = [:]
-    /// The live activity as last heard, and what of it the widgets were last shown.
-    private var liveSummary = LiveSummary()
+    /// The live activity as last heard, summarised when the player shows it (not per update
+    /// while MPRIS is off), and what of it the widgets were last shown.
+    private var liveFields: [String: LiveValue] = [:]
+    private var liveSummary: LiveSummary { LiveSummary(fields: liveFields) }
     private var liveStream = ThrottledStream<LiveSummary>(intervalUSec: MediaPlayerService.liveIntervalUSec)
     private var liveTimer: TimerSource!
 
@@ -81,7 +83,7 @@ final class MediaPlayerService {
 
     /// The live activity's fields changed.
     func liveFieldsChanged(_ fields: [String: LiveValue]) {
-        liveSummary = LiveSummary(fields: fields)
+        liveFields = fields
         guard settings.enabled else { return }
         act(liveStream.offer(liveSummary, now: clock.now().boottime))
     }
