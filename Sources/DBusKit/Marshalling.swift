@@ -227,7 +227,9 @@ extension Marshalling {
         var array = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &array)
         while dbus_message_iter_get_arg_type(&array) == CDBUS_TYPE_ARRAY {
-            records.append(readVardictEntries(&array))
+            // Records of one reply have about the same fields: room for as many as the last one
+            // had spares the dictionary growing four times per record.
+            records.append(readVardictEntries(&array, capacity: records.last?.count ?? 0))
             dbus_message_iter_next(&array)
         }
         return records
@@ -242,8 +244,10 @@ extension Marshalling {
     }
 
     /// The entries of the `a{sv}` at the iterator.
-    private static func readVardictEntries(_ iter: inout DBusMessageIter) -> [String: DBusValue] {
-        var dictionary: [String: DBusValue] = [:]
+    private static func readVardictEntries(
+        _ iter: inout DBusMessageIter, capacity: Int = 0
+    ) -> [String: DBusValue] {
+        var dictionary = [String: DBusValue](minimumCapacity: capacity)
         var entries = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &entries)
         while dbus_message_iter_get_arg_type(&entries) == CDBUS_TYPE_DICT_ENTRY {
