@@ -77,16 +77,21 @@ enum SignalFloor {
 
 /// The floor of a call answered through libdbus: a separate process that owns a name and
 /// answers every method call with an empty reply, reading nothing, from libdbus's own loop
-/// (`dbus_connection_read_write_dispatch`). What the client, the dbus-daemon and libdbus pay
-/// for a call, with none of restd's work: libdbus still loads and validates each call's body,
-/// and answers Peer.Ping itself as it does inside restd.
-/// `restd-bench --call-floor ADDRESS` runs it until killed; scenario 3 calls it.
+/// (`dbus_connection_read_write_dispatch`) on a bare libdbus connection (no filter of
+/// DBusKit's). What the client, the dbus-daemon and libdbus pay for a call, with none of a
+/// server's work: libdbus still loads and validates each call's body, and answers Peer.Ping
+/// itself as it does inside restd. `restd-bench --call-floor ADDRESS` runs it until killed;
+/// scenario 3 calls it.
 enum CallFloor {
     static let name = "io.restd.Bench.CallFloor"
 
     static func run(_ address: String) -> Never {
-        guard let client = try? BusClient(address: address),
-            (try? client.connection.requestName(name)) == .primaryOwner
+        var error = DBusError()
+        dbus_error_init(&error)
+        guard let connection = dbus_connection_open_private(address, &error),
+            dbus_bus_register(connection, &error) != 0,
+            dbus_bus_request_name(connection, name, UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE), &error)
+                == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER
         else { exit(2) }
         var table = DBusObjectPathVTable()
         table.message_function = { connection, message, _ in
@@ -98,8 +103,8 @@ enum CallFloor {
             }
             return DBUS_HANDLER_RESULT_HANDLED
         }
-        guard dbus_connection_register_fallback(client.raw, "/", &table, nil) != 0 else { exit(1) }
-        while dbus_connection_read_write_dispatch(client.raw, -1) != 0 {}
+        guard dbus_connection_register_fallback(connection, "/", &table, nil) != 0 else { exit(1) }
+        while dbus_connection_read_write_dispatch(connection, -1) != 0 {}
         exit(0)
     }
 }
