@@ -268,9 +268,12 @@ extension Marshalling {
     private static func firstValue(of message: OpaquePointer, ifOfType type: StaticString) -> DBusMessageIter? {
         // The body's signature starts with a complete type's signature exactly when its first
         // value is of that type; libdbus keeps the signature in the header, so nothing is copied.
-        let expected = UnsafeRawPointer(type.utf8Start).assumingMemoryBound(to: CChar.self)
         guard let signature = dbus_message_get_signature(message),
-            strncmp(signature, expected, type.utf8CodeUnitCount) == 0
+            type.withUTF8Buffer({ expected in
+                expected.withMemoryRebound(to: CChar.self) { bytes in
+                    bytes.baseAddress.map { strncmp(signature, $0, bytes.count) == 0 } ?? false
+                }
+            })
         else { return nil }
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(message, &iter) != 0 else { return nil }

@@ -367,7 +367,8 @@ public final class ObjectServer {
 
     private func route(_ message: Message, path: String, member: String) throws(DBusError) -> ReplyBody {
         let interfaces = lookup(path)
-        // Looked up only for the standard interfaces, not for every call of an object's own.
+        // Looked up only when the call names a standard interface or none, not for every call of
+        // an object's own.
         var isManager: Bool { objectManagerPaths.contains(path) }
         let interfaceName =
             message.interface ?? inferInterface(member: member, interfaces: interfaces ?? [], isManager: isManager)

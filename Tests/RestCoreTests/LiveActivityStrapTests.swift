@@ -68,6 +68,9 @@ import Testing
     func producerPrecedence() throws {
         var live = LiveActivity()
         _ = live.applyStrapReading(polar.liveFields, boottime: 0)
+        // The same value as the strap's is still a change: the strap's fields go.
+        let override = try live.update(["heart_rate": polar.liveFields["heart_rate"]!], boottime: 1 * second)
+        #expect(override)
         _ = try live.update(["heart_rate": .integer(130)], boottime: 1 * second)
         #expect(live.fields == ["heart_rate": .integer(130)])
         // The strap keeps sending; it is set aside until 10 s after the producer's value.
@@ -83,6 +86,16 @@ import Testing
         #expect(r8)
         #expect(live.fields["heart_rate"] == .integer(72))
         #expect(live.fields["heart_rate_sensor"] == .string("Polar H10 1234"))
+    }
+
+    @Test("a reading sets a strap's fields only")
+    func onlyStrapFields() {
+        var live = LiveActivity()
+        var fields = polar.liveFields
+        fields["progress_total"] = .integer(1)
+        fields["x_mine"] = .boolean(true)
+        _ = live.applyStrapReading(fields, boottime: 0)
+        #expect(live.fields == polar.liveFields)
     }
 
     @Test("other producer fields do not set the strap aside")

@@ -104,14 +104,38 @@ import Testing
             let update: [String: LiveValue] = [
                 "x_ok": .integer(1), "zebra": .boolean(true), "bogus": .boolean(true), "heart_rate": .integer(5),
             ]
-            #expect(throws: LiveError.self) { try live.update(update, boottime: 0) }
             do {
                 _ = try live.update(update, boottime: 0)
+                Issue.record("accepted")
             } catch {
                 guard case .invalidArgs(let message) = error else { Issue.record("\(error)"); return }
                 #expect(message.contains("\"bogus\""), "\(message)")
             }
         }
+    }
+
+    @Test func progressRulesAgainstWhatIsAlreadySet() throws {
+        var live = LiveActivity()
+        _ = try live.update(["progress_done": .integer(3), "progress_total": .integer(5)], boottime: 0)
+        #expect(throws: LiveError.invalidArgs("progress_done 3 is more than progress_total 2")) {
+            try live.update(["progress_total": .integer(2)], boottime: 1)
+        }
+        // Without a total, any count goes.
+        let changed = try live.update(["progress_done": .integer(9)], removing: ["progress_total"], boottime: 1)
+        #expect(changed)
+        #expect(live.fields == ["progress_done": .integer(9)])
+    }
+
+    @Test func aRefusedUpdateRemovesNothingEither() throws {
+        var live = LiveActivity()
+        var keys: [String: LiveValue] = [:]
+        for i in 0..<16 { keys["x_k\(i)"] = .integer(Int64(i)) }
+        _ = try live.update(keys, boottime: 0)
+        let before = live
+        #expect(throws: LiveError.self) {
+            try live.update(["x_a": .boolean(true), "x_b": .boolean(true)], removing: ["x_k3"], boottime: 1)
+        }
+        #expect(live == before)
     }
 
     @Test func removalAndSettingInOneUpdate() throws {

@@ -49,11 +49,12 @@ public struct LiveActivity: Sendable, Equatable {
     /// value out of its key's rules (the first bad key in key order is named, whatever order
     /// the update came in), progress_done over progress_total, or too many custom keys.
     private func check(_ entries: [String: LiveValue], removing removed: Set<String>) throws(LiveError) {
-        for (key, value) in entries where (try? validated(key: key, value: value)) == nil {
+        if entries.contains(where: { (try? validated(key: $0.key, value: $0.value)) == nil }) {
             for key in entries.keys.sorted() { _ = try validated(key: key, value: entries[key]!) }
         }
-        // The fields already hold both rules, so only an update that sets progress or adds a
-        // custom key can break one.
+        // The fields already hold both rules: only this method sets progress or custom keys (a
+        // strap's reading sets its own four keys only, the rest only remove), and the limits of
+        // both are fixed. So only an update that sets progress or adds a custom key can break one.
         /// A field as it would be after the update.
         func after(_ key: String) -> LiveValue? { entries[key] ?? (removed.contains(key) ? nil : fields[key]) }
         if entries[LiveKey.progressDone] != nil || entries[LiveKey.progressTotal] != nil,
@@ -78,7 +79,8 @@ public struct LiveActivity: Sendable, Equatable {
     /// Merges a strap's reading (`HeartRateReading.liveFields`): its own fields replace those of
     /// its previous reading; heart_rate is only ever set here, and goes stale by the usual rule
     /// (when contact is lost, say). Ignored while a producer's heart_rate takes precedence.
-    /// A field that does not validate is left out. Returns whether any field changed.
+    /// A field that does not validate, or that is not one of a strap's (`LiveKey.fromStrap`), is
+    /// left out. Returns whether any field changed.
     public mutating func applyStrapReading(_ entries: [String: LiveValue], boottime: USec) -> Bool {
         if let until = producerPrecedenceUntil {
             guard boottime >= until else { return false }
@@ -86,7 +88,7 @@ public struct LiveActivity: Sendable, Equatable {
         }
         var merged = fields
         var keys: Set<String> = []
-        for (key, value) in entries {
+        for (key, value) in entries where LiveKey.fromStrap.contains(key) {
             guard let value = try? validated(key: key, value: value) else { continue }
             merged[key] = value
             if key == LiveKey.heartRate {

@@ -53,6 +53,9 @@ public enum LiveKey {
     public static let exercise = "exercise"
     public static let workout = "workout"
 
+    /// The fields a strap's reading sets (`HeartRateReading.liveFields`).
+    public static let fromStrap: Set<String> = [heartRate, heartRateSensor, heartRateContact, sensorBattery]
+
     public static let known = [
         heartRate, heartRateSensor, heartRateContact, sensorBattery,
         progressDone, progressTotal, exercise, workout,

@@ -29,10 +29,10 @@ public struct ThrottledStream<Snapshot: Equatable & Sendable>: Sendable {
         USec((1_000_000 / rate).rounded())
     }
 
-    /// The current snapshot changed (or may have) at `now`.
-    // Exported specialised for the live fields, which every Live.Update offers: other modules
-    // get no other specialisation of a generic type, and the unspecialised code looked type
+    // Exported specialised for the live fields, which every Live.Update offers: restd's module
+    // cannot specialise this generic code itself, and the unspecialised code looked type
     // metadata up on every call.
+    /// The current snapshot changed (or may have) at `now`.
     @_specialize(exported:true,where Snapshot == [String: LiveValue])
     public mutating func offer(_ snapshot: Snapshot, now: USec) -> Action {
         if trailingDue != nil { return .none }  // the trailing edge will carry the latest value

@@ -29,10 +29,11 @@ final class MediaPlayerService {
     private var isServing = false
     /// The Player properties last announced (Position aside), to send only what changed.
     private var announced: [String: DBusValue] = [:]
-    /// The live activity as last heard, summarised when the player shows it (not per update
-    /// while MPRIS is off), and what of it the widgets were last shown.
+    /// The live activity as last heard, summarised only when the player shows it (not per update
+    /// while MPRIS is off).
     private var liveFields: [String: LiveValue] = [:]
     private var liveSummary: LiveSummary { LiveSummary(fields: liveFields) }
+    /// What of the live activity the widgets were last shown, throttled.
     private var liveStream = ThrottledStream<LiveSummary>(intervalUSec: MediaPlayerService.liveIntervalUSec)
     private var liveTimer: TimerSource!
 
