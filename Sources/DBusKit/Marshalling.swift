@@ -265,15 +265,10 @@ extension Marshalling {
 
     /// An iterator at the body's first value when that value has the single complete type
     /// `type`; nil when it has another, or the body is empty.
-    private static func firstValue(of message: OpaquePointer, ifOfType type: StaticString) -> DBusMessageIter? {
+    private static func firstValue(of message: OpaquePointer, ifOfType type: String) -> DBusMessageIter? {
         // The body's signature starts with a complete type's signature exactly when its first
         // value is of that type; libdbus keeps the signature in the header, so nothing is copied.
-        guard let signature = dbus_message_get_signature(message),
-            type.withUTF8Buffer({ expected in
-                expected.withMemoryRebound(to: CChar.self) { bytes in
-                    bytes.baseAddress.map { strncmp(signature, $0, bytes.count) == 0 } ?? false
-                }
-            })
+        guard let signature = dbus_message_get_signature(message), strncmp(signature, type, type.utf8.count) == 0
         else { return nil }
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(message, &iter) != 0 else { return nil }

@@ -32,9 +32,9 @@ public struct LiveActivity: Sendable, Equatable {
         for (key, value) in entries {
             changed = fields.updateValue(value, forKey: key) != value || changed
         }
-        if entries[LiveKey.heartRate] != nil { heartRateStaleAt = boottime.addingSaturated(limits.heartRateStaleUSec) }
         strapKeys.subtract(entries.keys)
         if entries[LiveKey.heartRate] != nil {
+            heartRateStaleAt = boottime.addingSaturated(limits.heartRateStaleUSec)
             // A person overriding a faulty strap: its readings are set aside for a while, and the
             // fields that describe it go, since the heart rate shown no longer comes from it.
             producerPrecedenceUntil = boottime.addingSaturated(limits.producerPrecedenceUSec)
