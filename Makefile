@@ -114,7 +114,7 @@ MAN_DATE ?= 2026-11-21
 
 .PHONY: help check-swift deps test-deps build release test test-calendar test-asan toml-conformance bench bench-smoke run with-bus
 .PHONY: clean install uninstall
-.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot
+.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot orderfile
 
 # The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
 DEB_VERSION = $$(dpkg-parsechangelog -S Version)
@@ -148,6 +148,7 @@ help:
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
 	@echo '  make lint                  check the layout (part of make test)'
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
+	@echo '  make orderfile             rewrite Sources/restd/restd.order, the functions restd runs, under callgrind'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
 	@echo '  make clean                 remove .build'
 	@echo 'Variables: ARGS, SWIFT_FLAGS (e.g. -j 2), TEST_FLAGS (e.g. --filter Harness), BENCH_ARGS, TOML_TEST, SWIFT.'
@@ -255,6 +256,15 @@ deb: deps
 deb-check: deb
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	@scripts/deb-check.sh "$(DEB_FILE)" "$(DEB_VERSION)" "$(SWIFT)" $(SWIFT_FLAGS)
+
+# The functions a day's use of restd runs, listed for the linker to lay out together (Package.swift):
+# a release restd under callgrind (valgrind, installed when missing), driven by restctl and busctl on a
+# private bus. After a large change to restd's code, run it, then `make bench` (scenario 7).
+orderfile: release
+ifeq ($(NO_DEPS),)
+	@DEB_PACKAGES=valgrind scripts/install-missing-packages.sh
+endif
+	scripts/generate-orderfile.sh "$(RELEASE_BIN_DIR)/restd" Sources/restd/restd.order
 
 # restd-bench starts its own dbus-daemon and the restd built next to it; see docs/PERFORMANCE.md.
 bench: release

@@ -1,6 +1,24 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// How restd and restctl are linked, for fewer pages touched at each start: with lld, relative
+/// relocations packed (DT_RELR, glibc 2.36) rather than 24 bytes each, no dynamic symbol table
+/// of the program's own symbols (nothing looks them up), and, given an order file (written by
+/// scripts/generate-orderfile.sh), the functions it lists first and together.
+func shippedProgram(order: String? = nil) -> [LinkerSetting] {
+    var flags = [
+        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+    ]
+    if let order {
+        // Functions renamed since the file was written are skipped without a warning.
+        flags += [
+            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/\(order)",
+            "-Xlinker", "--no-warn-symbol-ordering",
+        ]
+    }
+    return [.unsafeFlags(flags)]
+}
+
 let package = Package(
     name: "restd",
     platforms: [.macOS(.v13)],
@@ -49,12 +67,16 @@ let package = Package(
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
 
         // restd's few options are read by hand: swift-argument-parser would link FoundationEssentials.
-        .executableTarget(name: "restd", dependencies: ["RestDaemon", "EventLoop"]),
+        // The functions a day's use runs are laid out together (docs/PERFORMANCE.md, "Idle memory").
+        .executableTarget(
+            name: "restd", dependencies: ["RestDaemon", "EventLoop"], exclude: ["restd.order"],
+            linkerSettings: shippedProgram(order: "Sources/restd/restd.order")),
         .executableTarget(
             name: "restctl",
             dependencies: [
                 "RestClient", "RestCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            linkerSettings: shippedProgram()),
 
         // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
         // for the benchmark and the integration tests (not a product: nothing ships with it).
@@ -94,3 +116,9 @@ let package = Package(
             ]),
     ]
 )
+
+// Each function in a section of its own, so that the linker can lay out the code restd runs together
+// (see the restd target) and drop what nothing calls.
+for target in package.targets where [.regular, .executable].contains(target.type) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"])]
+}

@@ -60,6 +60,26 @@ enum Proc {
         read("/proc/\(pid)/smaps_rollup").flatMap { field($0, "Pss") }
     }
 
+    /// The resident pages of one mapped file (its code, read-only data and written data), KiB:
+    /// what the layout of restd's own binary decides (Package.swift, Sources/restd/restd.order).
+    static func mappedFileRSSKiB(_ pid: pid_t, file: String) -> Int? {
+        guard let smaps = read("/proc/\(pid)/smaps") else { return nil }
+        let path = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
+        var total = 0
+        var inFile = false
+        for line in smaps.split(separator: "\n") {
+            if let first = line.first, first.isHexDigit, line.contains("-") {
+                // A mapping's header: address range, permissions, offset, device, inode, path.
+                inFile =
+                    line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true).count == 6
+                    && line.hasSuffix(" " + path)
+            } else if inFile, line.hasPrefix("Rss:") {
+                total += field(String(line), "Rss") ?? 0
+            }
+        }
+        return total
+    }
+
     static func threadCount(_ pid: pid_t) -> Int? {
         read("/proc/\(pid)/status").flatMap { field($0, "Threads") }
     }
