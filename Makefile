@@ -148,7 +148,7 @@ help:
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
 	@echo '  make lint                  check the layout (part of make test)'
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
-	@echo '  make orderfile             rewrite Sources/restd/restd.order, the functions restd runs, under callgrind'
+	@echo '  make orderfile             rewrite Sources/restd/restd.order (the functions restd runs, from callgrind)'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
 	@echo '  make clean                 remove .build'
 	@echo 'Variables: ARGS, SWIFT_FLAGS (e.g. -j 2), TEST_FLAGS (e.g. --filter Harness), BENCH_ARGS, TOML_TEST, SWIFT.'
@@ -257,14 +257,16 @@ deb-check: deb
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	@scripts/deb-check.sh "$(DEB_FILE)" "$(DEB_VERSION)" "$(SWIFT)" $(SWIFT_FLAGS)
 
-# The functions a day's use of restd runs, listed for the linker to lay out together (Package.swift):
-# a release restd under callgrind (valgrind, installed when missing), driven by restctl and busctl on a
-# private bus. After a large change to restd's code, run it, then `make bench` (scenario 7).
+# The functions restd runs at a login and in common use, listed for the linker to place together
+# (Package.swift): a release restd under callgrind (valgrind, installed when missing), driven by restctl
+# and busctl on a private bus. After a large change to restd's code, run it, then `make bench` (scenario 7).
 orderfile: release
 ifeq ($(NO_DEPS),)
 	@DEB_PACKAGES=valgrind scripts/install-missing-packages.sh
 endif
 	scripts/generate-orderfile.sh "$(RELEASE_BIN_DIR)/restd" Sources/restd/restd.order
+	@# The file is not an input SwiftPM tracks: without restd, the next build links it again.
+	rm -f "$(RELEASE_BIN_DIR)/restd"
 
 # restd-bench starts its own dbus-daemon and the restd built next to it; see docs/PERFORMANCE.md.
 bench: release

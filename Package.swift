@@ -1,22 +1,24 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// How restd and restctl are linked, for fewer pages touched at each start: with lld, relative
-/// relocations packed (DT_RELR, glibc 2.36) rather than 24 bytes each, no dynamic symbol table
-/// of the program's own symbols (nothing looks them up), and, given an order file (written by
-/// scripts/generate-orderfile.sh), the functions it lists first and together.
+/// How restd and restctl are linked (on Linux), for fewer pages touched at each start: with lld,
+/// relative relocations packed (DT_RELR, read by glibc 2.36 and later) rather than 24 bytes each,
+/// and the programs' own symbols not exported (no library looks them up; a crash's stack trace then
+/// names restd's functions only with the .deb's debug symbols, as for a C program). Given an order
+/// file (scripts/generate-orderfile.sh), the functions it lists come first, in its order, as far as
+/// their sections allow: the static standard library's core is one 1.6 MB section.
 func shippedProgram(order: String? = nil) -> [LinkerSetting] {
     var flags = [
         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
     ]
     if let order {
-        // Functions renamed since the file was written are skipped without a warning.
+        // A function renamed since the file was written is placed among the rest, without a warning.
         flags += [
             "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/\(order)",
             "-Xlinker", "--no-warn-symbol-ordering",
         ]
     }
-    return [.unsafeFlags(flags)]
+    return [.unsafeFlags(flags, .when(platforms: [.linux]))]
 }
 
 let package = Package(
@@ -67,7 +69,8 @@ let package = Package(
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
 
         // restd's few options are read by hand: swift-argument-parser would link FoundationEssentials.
-        // The functions a day's use runs are laid out together (docs/PERFORMANCE.md, "Idle memory").
+        // The functions a login and common use run are placed together (docs/PERFORMANCE.md, "Idle
+        // memory: restd's layout").
         .executableTarget(
             name: "restd", dependencies: ["RestDaemon", "EventLoop"], exclude: ["restd.order"],
             linkerSettings: shippedProgram(order: "Sources/restd/restd.order")),
@@ -120,5 +123,6 @@ let package = Package(
 // Each function in a section of its own, so that the linker can lay out the code restd runs together
 // (see the restd target) and drop what nothing calls.
 for target in package.targets where [.regular, .executable].contains(target.type) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"])]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux]))]
 }

@@ -60,24 +60,31 @@ enum Proc {
         read("/proc/\(pid)/smaps_rollup").flatMap { field($0, "Pss") }
     }
 
-    /// The resident pages of one mapped file (its code, read-only data and written data), KiB:
-    /// what the layout of restd's own binary decides (Package.swift, Sources/restd/restd.order).
+    /// The resident pages of one mapped file that are still the file's (its code and read-only
+    /// data; written copies of its data pages are anonymous), KiB: what the layout of restd's own
+    /// binary decides (Package.swift, Sources/restd/restd.order). nil when the file is not mapped.
     static func mappedFileRSSKiB(_ pid: pid_t, file: String) -> Int? {
         guard let smaps = read("/proc/\(pid)/smaps") else { return nil }
         let path = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
-        var total = 0
+        var resident = 0
+        var anonymous = 0
+        var found = false
         var inFile = false
         for line in smaps.split(separator: "\n") {
-            if let first = line.first, first.isHexDigit, line.contains("-") {
-                // A mapping's header: address range, permissions, offset, device, inode, path.
-                inFile =
-                    line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true).count == 6
-                    && line.hasSuffix(" " + path)
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            if fields.count >= 5, fields[0].contains("-"), fields[0].allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                // A mapping's header: address range, permissions, offset, device, inode, then its
+                // path (" (deleted)" after it once the file was replaced).
+                let mapped = fields.count == 6 ? fields[5].drop(while: { $0 == " " }) : ""
+                inFile = mapped == path || mapped == path + " (deleted)"
+                found = found || inFile
             } else if inFile, line.hasPrefix("Rss:") {
-                total += field(String(line), "Rss") ?? 0
+                resident += field(String(line), "Rss") ?? 0
+            } else if inFile, line.hasPrefix("Anonymous:") {
+                anonymous += field(String(line), "Anonymous") ?? 0
             }
         }
-        return total
+        return found ? resident - anonymous : nil
     }
 
     static func threadCount(_ pid: pid_t) -> Int? {

@@ -31,7 +31,9 @@ enum Footprint {
         let rss = Proc.rssKiB(restd.pid) ?? 0
         let pss = Proc.pssKiB(restd.pid) ?? 0
         let split = Proc.rssSplitKiB(restd.pid) ?? (0, 0)
-        let ownFile = Proc.mappedFileRSSKiB(restd.pid, file: context.restd) ?? 0
+        guard let ownFile = Proc.mappedFileRSSKiB(restd.pid, file: context.restd) else {
+            throw BenchError("restd's own file \(context.restd) is not among its mappings")
+        }
         let threads = Proc.threadCount(restd.pid) ?? 0
         var warm: [Double] = []
         for _ in 0..<warmCalls {
@@ -65,7 +67,7 @@ enum Footprint {
             Metric(
                 7, "Idle RSS, restarted on its own state, no timers",
                 "\(mib(rss)): \(mib(split.anonymous)) anonymous, \(mib(split.file)) file-backed "
-                    + "(restd's own file \(mib(ownFile))); PSS \(mib(pss)); \(threads) thread\(threads == 1 ? "" : "s")",
+                    + "(of them restd's own file \(mib(ownFile))); PSS \(mib(pss)); \(threads) thread\(threads == 1 ? "" : "s")",
                 target: "≤ 12 MB, PSS ≤ 8 MB",
                 verdict: Verdict(Double(rss) * 1024 <= 12e6 && Double(pss) * 1024 <= 8e6),
                 values: [
