@@ -15,9 +15,12 @@ enum Training {
         let historySets = context.size(100_000, smoke: 2_000)
         let quiet = context.size(10.0, smoke: 1.0)
 
-        // 1. CompleteSet against Start, alternated on one timer, on an empty history.
+        // 1. The figures of an empty history (measure records the one set that warms its path).
         let stage = try context.stage()
-        var restd = try stage.startRestd()
+        let empty = try measure(
+            context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withCClients: false)
+
+        // 2. CompleteSet against Start, alternated on one timer, on that restd.
         let client = try stage.client()
         let rest: UInt64 = 3_600_000_000
         func start() -> OpaquePointer {
@@ -44,17 +47,14 @@ enum Training {
         let setSummary = Summary(setTimes)!
         let ratio = setSummary.p50 / max(startSummary.p50, 1e-9)
 
-        // 2. The figures of an empty history, then of 100,000 sets over a year, same stage.
-        let empty = try measure(
-            context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withCClients: false)
+        // 3. The same figures with 100,000 sets over a year added, same stage.
         stage.stopRestd()
         try HistoryFill.fill(
             stateDirectory: stage.stateDirectory, count: historySets, days: 365,
             nowUSec: UInt64(Clock.realtimeUSec))
-        restd = try stage.startRestd()
+        _ = try stage.startRestd()
         let full = try measure(
             context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withCClients: true)
-        _ = restd
 
         let statsTarget = 100.0
         let historyTarget = 30.0
