@@ -71,16 +71,13 @@ enum Proc {
         var found = false
         var inFile = false
         for line in smaps.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            if fields.count >= 5, fields[0].contains("-"), fields[0].allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-                // A mapping's header: address range, permissions, offset, device, inode, then its
-                // path (" (deleted)" after it once the file was replaced).
-                let mapped = fields.count == 6 ? fields[5].drop(while: { $0 == " " }) : ""
-                inFile = mapped == path || mapped == path + " (deleted)"
+            if line.first?.isUppercase == false {
+                // A mapping's header ("start-end perms offset device inode path", " (deleted)" after
+                // a replaced file); its fields' lines start with their capitalised names.
+                inFile = line.hasSuffix(" " + path) || line.hasSuffix(" " + path + " (deleted)")
                 found = found || inFile
-            } else if inFile, line.hasPrefix("Rss:") {
+            } else if inFile {
                 resident += field(String(line), "Rss") ?? 0
-            } else if inFile, line.hasPrefix("Anonymous:") {
                 anonymous += field(String(line), "Anonymous") ?? 0
             }
         }
