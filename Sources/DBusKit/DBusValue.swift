@@ -1,5 +1,6 @@
-/// One D-Bus value of any type, containers included.
-public indirect enum DBusValue: Hashable, Sendable {
+/// One D-Bus value of any type, containers included. Only a variant holds a value in a box of
+/// its own: the other cases are stored inline (a number or a string costs no allocation).
+public enum DBusValue: Hashable, Sendable {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -14,7 +15,7 @@ public indirect enum DBusValue: Hashable, Sendable {
     case signature(String)
     /// A file descriptor; a received one is owned by the receiver, who must close it.
     case unixFD(Int32)
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
     /// An array whose elements all have the given type (which an empty array still needs).
     case array(DBusType, [DBusValue])
     case dictionary(key: DBusType, value: DBusType, [DictEntry])

@@ -84,8 +84,11 @@ struct WireWriter {
     init(bigEndian: Bool) { self.bigEndian = bigEndian }
 
     mutating func pad(to alignment: Int) {
-        let remainder = bytes.count % alignment
-        if remainder != 0 { bytes.append(contentsOf: repeatElement(0, count: alignment - remainder)) }
+        var remainder = bytes.count % alignment
+        while remainder != 0 && remainder < alignment {
+            bytes.append(0)
+            remainder += 1
+        }
     }
 
     /// Appends one validated value. File descriptors travel beside the bytes, which this format
@@ -102,24 +105,15 @@ struct WireWriter {
         case .uint64(let v): appendInteger(v)
         case .double(let v): appendInteger(v.bitPattern)
         case .string(let s), .objectPath(let s):
-            appendInteger(UInt32(s.utf8.count))
-            bytes.append(contentsOf: s.utf8)
-            bytes.append(0)
+            appendString(s)
         case .signature(let s):
             bytes.append(UInt8(s.utf8.count))
-            bytes.append(contentsOf: s.utf8)
+            appendUTF8(s)
             bytes.append(0)
         case .unixFD:
             throw DBusError(.notSupported, "file descriptors cannot be sent in a message body written whole")
         case .variant(let inner):
-            let signature = inner.type.signature.utf8
-            guard signature.count <= 255 else {
-                throw DBusError(.invalidArgs, "a variant's signature is longer than D-Bus's 255 bytes")
-            }
-            bytes.append(UInt8(signature.count))
-            bytes.append(contentsOf: signature)
-            bytes.append(0)
-            try append(inner)
+            try appendVariant(inner)
         case .array(let elementType, let elements):
             try appendArray(elementAlignment: Self.alignment(of: elementType)) { writer throws(DBusError) in
                 for element in elements { try writer.append(element) }
@@ -148,16 +142,49 @@ struct WireWriter {
             for pairs in dictionaries {
                 try records.appendArray(elementAlignment: 8) { entries throws(DBusError) in
                     for (key, value) in pairs {
-                        let key = DBusValue.string(key)
-                        try Marshalling.validate(key)
+                        try Marshalling.validate(.string(key))
                         try Marshalling.validate(value)
                         entries.pad(to: 8)
-                        try entries.append(key)
-                        try entries.append(.variant(value))
+                        entries.appendString(key)
+                        try entries.appendVariant(value)
                     }
                 }
             }
         }
+    }
+
+    /// A variant holding `value`: the value's signature, then the value.
+    private mutating func appendVariant(_ value: DBusValue) throws(DBusError) {
+        let type = value.type
+        if let code = Self.basicCode(of: type) {
+            bytes.append(contentsOf: [1, code, 0])
+        } else {
+            let signature = type.signature
+            guard signature.utf8.count <= 255 else {
+                throw DBusError(.invalidArgs, "a variant's signature is longer than D-Bus's 255 bytes")
+            }
+            bytes.append(UInt8(signature.utf8.count))
+            appendUTF8(signature)
+            bytes.append(0)
+        }
+        try append(value)
+    }
+
+    private mutating func appendString(_ string: String) {
+        appendInteger(UInt32(string.utf8.count))
+        appendUTF8(string)
+        bytes.append(0)
+    }
+
+    private mutating func appendUTF8(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// The one-byte signature of a basic type or a variant; nil for a container.
+    private static func basicCode(of type: DBusType) -> UInt8? {
+        guard type.isBasic || type == .variant else { return nil }
+        return type.signature.utf8.first
     }
 
     /// An array: its length in bytes (4-aligned), padding to its elements' alignment even when it
