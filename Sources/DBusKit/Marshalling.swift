@@ -219,16 +219,17 @@ enum Marshalling {
 
 extension Marshalling {
     /// Reads the body's first value, an `aa{sv}`, as one dictionary per record, variants
-    /// unwrapped; nil when that value is something else. Straight from libdbus's iterator: no `DBusValue`
-    /// tree of dictionary entries and variants is built, then converted, then freed.
+    /// unwrapped; nil when that value is something else. Straight from the body's bytes
+    /// (`WireReader`), or from libdbus's iterator when the body carries file descriptors: no
+    /// `DBusValue` tree of dictionary entries and variants is built, then converted, then freed.
     static func readRecords(firstOf message: OpaquePointer) -> [[String: DBusValue]]? {
-        guard var iter = firstValue(of: message, ifOfType: "aa{sv}") else { return nil }
+        guard firstValueIsOfType(message, "aa{sv}") else { return nil }
+        if let records = WireReader.withBody(of: message, { $0.readRecords() }) { return records }
+        guard var iter = firstValue(of: message) else { return nil }
         var records: [[String: DBusValue]] = []
         var array = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &array)
         while dbus_message_iter_get_arg_type(&array) == CDBUS_TYPE_ARRAY {
-            // Records of one reply have about the same fields: room for as many as the last one
-            // had spares the dictionary growing four times per record.
             records.append(readVardictEntries(&array, capacity: records.last?.count ?? 0))
             dbus_message_iter_next(&array)
         }
@@ -237,9 +238,11 @@ extension Marshalling {
 
     /// Reads the body's first value, an `a{sv}`, as a dictionary, variants unwrapped (what
     /// `read(&iter).vardictEntries` gives, without the tree); nil when that value is something
-    /// else.
+    /// else. From the bytes or the iterator, as `readRecords`.
     static func readVardict(firstOf message: OpaquePointer) -> [String: DBusValue]? {
-        guard var iter = firstValue(of: message, ifOfType: "a{sv}") else { return nil }
+        guard firstValueIsOfType(message, "a{sv}") else { return nil }
+        if let dictionary = WireReader.withBody(of: message, { $0.readVardict() }) { return dictionary }
+        guard var iter = firstValue(of: message) else { return nil }
         return readVardictEntries(&iter)
     }
 
@@ -263,13 +266,16 @@ extension Marshalling {
         return dictionary
     }
 
-    /// An iterator at the body's first value when that value has the single complete type
-    /// `type`; nil when it has another, or the body is empty.
-    private static func firstValue(of message: OpaquePointer, ifOfType type: String) -> DBusMessageIter? {
-        // The body's signature starts with a complete type's signature exactly when its first
-        // value is of that type; libdbus keeps the signature in the header, so nothing is copied.
-        guard let signature = dbus_message_get_signature(message), strncmp(signature, type, type.utf8.count) == 0
-        else { return nil }
+    /// Whether the body's first value has the single complete type `type`: exactly when the
+    /// body's signature starts with that type's. libdbus keeps the signature in the header, so
+    /// nothing is copied.
+    private static func firstValueIsOfType(_ message: OpaquePointer, _ type: String) -> Bool {
+        guard let signature = dbus_message_get_signature(message) else { return false }
+        return strncmp(signature, type, type.utf8.count) == 0
+    }
+
+    /// An iterator at the body's first value; nil when the body is empty.
+    private static func firstValue(of message: OpaquePointer) -> DBusMessageIter? {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
         return iter
