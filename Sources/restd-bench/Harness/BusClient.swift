@@ -154,6 +154,34 @@ final class BusClient {
         return (seconds, Int(length))
     }
 
+    /// Sends `message` (released here), then loads its reply's bytes again and again with
+    /// `dbus_message_demarshal`, which validates every byte as the dbus-daemon and any libdbus
+    /// client do on receipt: the median ms of one load over `rounds`, and the reply's size.
+    func replyLoad(_ message: OpaquePointer, rounds: Int) throws -> (milliseconds: Double, bytes: Int) {
+        defer { dbus_message_unref(message) }
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, message, 120_000, &error) else {
+            throw BenchError(error.message.map { String(cString: $0) } ?? "no reply")
+        }
+        defer { dbus_message_unref(reply) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(reply, &buffer, &length) != 0, let buffer else { throw BenchError("out of memory") }
+        defer { free(buffer) }
+        var times: [Double] = []
+        for _ in 0..<rounds {
+            let started = Clock.monotonic
+            guard let loaded = dbus_message_demarshal(buffer, length, &error) else {
+                throw BenchError("libdbus refused the reply it sent")
+            }
+            times.append((Clock.monotonic - started) * 1000)
+            dbus_message_unref(loaded)
+        }
+        return (median(times), Int(length))
+    }
+
     static func label(_ id: String) -> String { "[\(id)]" }
 
     /// Every timer's EndsAtUSec (CLOCK_REALTIME µs) and State, by id, from GetManagedObjects.

@@ -103,6 +103,21 @@ enum Training {
                 values: Dictionary(uniqueKeysWithValues: full.sameCall.map { ("\($0.name)_p50_ms", $0.times.p50) }),
                 note: "\(cliRounds) runs each, spawn to exit: what any client of this reply waits for"),
             Metric(
+                8, "  libdbus loading that reply (restd, the bus and restctl each do)",
+                full.replyLoad.map {
+                    "\(fixed($0.milliseconds, 2)) ms a load, \(fixed($0.milliseconds * 3, 1)) ms for the three"
+                } ?? "not measured",
+                baseline: "restctl history: median \(fixed(full.history.p50, 1)) ms",
+                values: full.replyLoad.map {
+                    [
+                        "load_ms": $0.milliseconds, "three_loads_ms": $0.milliseconds * 3,
+                        "reply_bytes": Double($0.bytes),
+                    ]
+                } ?? [:],
+                note: full.replyLoad.map {
+                    "\(grouped(Double($0.bytes) / 1000)) KB; dbus_message_demarshal, \(cliRounds) loads, median"
+                } ?? ""),
+            Metric(
                 8, "Start-up to READY=1 with \(sets) sets", "median \(fixed(full.startup.p50, 1)) ms",
                 baseline: "empty history: median \(fixed(empty.startup.p50, 1)) ms",
                 target: "unchanged within noise", verdict: Verdict(full.startup.p50 <= empty.startup.p50 * 1.25 + 2),
@@ -132,6 +147,8 @@ enum Training {
         var historyCPU: (restd: Double, restctl: Double)
         /// The same Sets call by C clients (busctl, dbus-send), when installed.
         var sameCall: [(name: String, times: Summary)]
+        /// One load of the Sets reply by libdbus (ms, median) and its size, with the C clients.
+        var replyLoad: (milliseconds: Double, bytes: Int)?
         var startup: Summary
         var rssKiB: Int
         var wakeUps: Int
@@ -207,12 +224,20 @@ enum Training {
             ]
             sameCall.append(("dbus-send", Summary(try time(arguments, of: dbusSend))!))
         }
+        // The floor under any client of this reply: libdbus validates it as it loads it, in
+        // restd (its body written whole, then loaded), in the dbus-daemon and in the client.
+        let replyLoad =
+            withCClients
+            ? try client.replyLoad(
+                RawMessage.call(
+                    RestBus.name, RestBus.historyPath, RestBus.historyInterface, HistoryMember.sets,
+                    [.uint64(since), .uint64(0), .uint32(10_000)]), rounds: cliRounds) : nil
         Clock.sleep(1)  // the live broadcast of the set goes out at the end of its interval
         let rss = Proc.rssKiB(restd.pid) ?? 0
         let wakeUps = try WakeUps.count([restd.pid], over: quiet).totals[0].total
         return Figures(
             stats: Summary(stats)!, history: Summary(history)!, historyCPU: historyCPU, sameCall: sameCall,
-            startup: Summary(startup)!,
+            replyLoad: replyLoad, startup: Summary(startup)!,
             rssKiB: rss,
             wakeUps: wakeUps)
     }
