@@ -42,6 +42,31 @@ public indirect enum DBusType: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The type a signature of this one byte names (a basic type or a variant); nil for a byte
+    /// that starts or closes a container.
+    static func single(code: UInt8) -> DBusType? {
+        switch code {
+        case UInt8(ascii: "y"): .byte
+        case UInt8(ascii: "b"): .boolean
+        case UInt8(ascii: "n"): .int16
+        case UInt8(ascii: "q"): .uint16
+        case UInt8(ascii: "i"): .int32
+        case UInt8(ascii: "u"): .uint32
+        case UInt8(ascii: "x"): .int64
+        case UInt8(ascii: "t"): .uint64
+        case UInt8(ascii: "d"): .double
+        case UInt8(ascii: "s"): .string
+        case UInt8(ascii: "o"): .objectPath
+        case UInt8(ascii: "g"): .signature
+        case UInt8(ascii: "h"): .unixFD
+        case UInt8(ascii: "v"): .variant
+        default: nil
+        }
+    }
+
+    /// The one byte of a basic type's or a variant's signature; nil for a container.
+    var singleCode: UInt8? { isBasic || self == .variant ? signature.utf8.first : nil }
+
     /// The signature of a sequence of types, as in a message body.
     public static func signature(of types: [DBusType]) -> String {
         types.map(\.signature).joined()
@@ -78,21 +103,8 @@ private struct SignatureParser {
     mutating func parseOne() -> DBusType {
         let code = bytes[index]
         index += 1
+        if let single = DBusType.single(code: code) { return single }
         switch code {
-        case UInt8(ascii: "y"): return .byte
-        case UInt8(ascii: "b"): return .boolean
-        case UInt8(ascii: "n"): return .int16
-        case UInt8(ascii: "q"): return .uint16
-        case UInt8(ascii: "i"): return .int32
-        case UInt8(ascii: "u"): return .uint32
-        case UInt8(ascii: "x"): return .int64
-        case UInt8(ascii: "t"): return .uint64
-        case UInt8(ascii: "d"): return .double
-        case UInt8(ascii: "s"): return .string
-        case UInt8(ascii: "o"): return .objectPath
-        case UInt8(ascii: "g"): return .signature
-        case UInt8(ascii: "h"): return .unixFD
-        case UInt8(ascii: "v"): return .variant
         case UInt8(ascii: "a"):
             if bytes[index] == UInt8(ascii: "{") {
                 index += 1

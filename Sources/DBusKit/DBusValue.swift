@@ -1,5 +1,6 @@
-/// One D-Bus value of any type, containers included. Only a variant holds a value in a box of
-/// its own: the other cases are stored inline (a number or a string costs no allocation).
+/// One D-Bus value of any type, containers included. Only a variant holds its value in a box of
+/// its own; the other cases are stored inline, so that making a number costs no allocation (a
+/// long string still has its own storage). The price is size: a value takes four words, not one.
 public enum DBusValue: Hashable, Sendable {
     case byte(UInt8)
     case boolean(Bool)

@@ -2,7 +2,8 @@ import CDBus
 import Glibc
 
 // Validating values, and reading and writing message bodies with libdbus's iterators (the bodies
-// written in pieces: `MessageWriter`; those written whole go through `WireFormat`).
+// written in pieces: `MessageWriter`; those written whole go through `WireFormat`; lists of
+// records and vardicts are read from the bytes by `WireReader`).
 
 enum Marshalling {
     /// Throws unless every value can be appended without libdbus aborting: strings valid,
@@ -230,6 +231,8 @@ extension Marshalling {
         var array = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &array)
         while dbus_message_iter_get_arg_type(&array) == CDBUS_TYPE_ARRAY {
+            // Records of one reply have about the same fields: room for as many as the last one
+            // had spares the dictionary growing four times per record.
             records.append(readVardictEntries(&array, capacity: records.last?.count ?? 0))
             dbus_message_iter_next(&array)
         }

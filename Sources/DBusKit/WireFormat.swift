@@ -70,7 +70,9 @@ enum WireFormat {
 
     private static let bodyLengthOffset = 4
     private static let serialOffset = 8
-    private static let fieldsLengthOffset = 12
+    /// Where the length of the header's fields (an `a(yv)` after 12 fixed bytes) is; the body
+    /// starts after the fields, padded to 8.
+    static let fieldsLengthOffset = 12
     private static let signatureFieldCode: UInt8 = 8
     private static let outOfMemory = DBusError(.noMemory, "out of memory")
 }
@@ -84,11 +86,9 @@ struct WireWriter {
     init(bigEndian: Bool) { self.bigEndian = bigEndian }
 
     mutating func pad(to alignment: Int) {
-        var remainder = bytes.count % alignment
-        while remainder != 0 && remainder < alignment {
-            bytes.append(0)
-            remainder += 1
-        }
+        // Byte by byte: a generic append of a repeated zero cost more than the few bytes it adds.
+        let remainder = bytes.count % alignment
+        if remainder != 0 { for _ in remainder..<alignment { bytes.append(0) } }
     }
 
     /// Appends one validated value. File descriptors travel beside the bytes, which this format
@@ -156,7 +156,7 @@ struct WireWriter {
     /// A variant holding `value`: the value's signature, then the value.
     private mutating func appendVariant(_ value: DBusValue) throws(DBusError) {
         let type = value.type
-        if let code = Self.basicCode(of: type) {
+        if let code = type.singleCode {
             bytes.append(contentsOf: [1, code, 0])
         } else {
             let signature = type.signature
@@ -179,12 +179,6 @@ struct WireWriter {
     private mutating func appendUTF8(_ string: String) {
         var string = string
         string.withUTF8 { bytes.append(contentsOf: $0) }
-    }
-
-    /// The one-byte signature of a basic type or a variant; nil for a container.
-    private static func basicCode(of type: DBusType) -> UInt8? {
-        guard type.isBasic || type == .variant else { return nil }
-        return type.signature.utf8.first
     }
 
     /// An array: its length in bytes (4-aligned), padding to its elements' alignment even when it

@@ -1,40 +1,43 @@
 import CDBus
 
-/// Reads a received message's body straight from its bytes in D-Bus's wire format: the reading
-/// half of `WireWriter`, for the bodies clients read most (a page of history records, a
-/// vardict). libdbus has validated every byte when it loaded the message, so nothing here checks
-/// again; libdbus's iterator costs a call or two per value, and reading a week of history (1,800
-/// records of 14 entries) with it took restctl 5 to 10 ms more CPU time than this.
+/// Reads a message's body straight from its bytes in D-Bus's wire format: the reading half of
+/// `WireWriter`, for the bodies clients read most (a page of history records, a vardict).
+/// libdbus's iterator costs a call or two per value; this reads a value in a few instructions
+/// (bench scenario 8, "CPU time per restctl history call", and docs/PERFORMANCE.md).
+///
+/// Nothing here checks the bytes: only a message libdbus made is read, one it loaded (and so
+/// validated) or built itself, and raw buffers are bounds-checked in debug builds only.
 ///
 /// A file descriptor travels beside the bytes, as an index into the message's descriptors that
-/// only libdbus's iterator turns into one the reader owns: a body that holds any is left to the
-/// iterator (`Marshalling.readAll`), and the reader gives nil.
+/// only libdbus's iterator turns into one the reader owns: the reader gives nil for a body that
+/// holds any, and its callers (`Marshalling.readRecords`, `readVardict`) read that body through
+/// the iterator.
 struct WireReader {
     private let bytes: UnsafeRawBufferPointer
     private let bigEndian: Bool
     private var offset: Int
     private let end: Int
 
-    /// Runs `read` with a reader at the start of `message`'s body, on a copy of the message's
-    /// bytes (`dbus_message_marshal`); nil when the copy cannot be made.
-    static func withBody<T>(of message: OpaquePointer, _ read: (inout WireReader) -> T?) -> T? {
+    /// Runs `body` with a reader at the start of `message`'s body, on a copy of the message's
+    /// bytes (`dbus_message_marshal`, in the byte order the message has); nil when the copy
+    /// cannot be made.
+    static func withBody<T>(of message: OpaquePointer, _ body: (inout WireReader) -> T?) -> T? {
         var data: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(message, &data, &length) != 0, let data else { return nil }
         defer { dbus_free(data) }
         let bytes = UnsafeRawBufferPointer(start: data, count: Int(length))
-        let bigEndian = bytes[0] == UInt8(ascii: "B")
-        // The fixed header is 12 bytes, then the header fields' array (its length, then the
-        // fields), padded to 8: the body follows.
-        var reader = WireReader(bytes: bytes, bigEndian: bigEndian, offset: 12, end: bytes.count)
+        var reader = WireReader(
+            bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: WireFormat.fieldsLengthOffset,
+            end: bytes.count)
         let fieldsLength = Int(reader.uint32())
         reader.offset += fieldsLength
         reader.align(8)
-        return read(&reader)
+        return body(&reader)
     }
 
-    /// Whether the whole body has been read.
-    var atEnd: Bool { offset >= end }
+    /// Whether the whole body has been read, to its last byte.
+    var atEnd: Bool { offset == end }
 
     /// The value of `type` at the reader's position; nil for a file descriptor.
     mutating func read(_ type: DBusType) -> DBusValue? {
@@ -123,6 +126,7 @@ struct WireReader {
         while offset < arrayEnd {
             guard element(&self) else { return false }
         }
+        assert(offset == arrayEnd, "an array's elements ran past its length")
         return true
     }
 
@@ -130,28 +134,8 @@ struct WireReader {
     /// container.
     private mutating func variantType() -> DBusType? {
         let signature = self.signature()
-        if signature.utf8.count == 1, let basic = Self.basicType(signature.utf8.first!) { return basic }
+        if signature.utf8.count == 1, let single = DBusType.single(code: signature.utf8.first!) { return single }
         return try? DBusType.parseSingle(signature)
-    }
-
-    private static func basicType(_ code: UInt8) -> DBusType? {
-        switch code {
-        case UInt8(ascii: "y"): .byte
-        case UInt8(ascii: "b"): .boolean
-        case UInt8(ascii: "n"): .int16
-        case UInt8(ascii: "q"): .uint16
-        case UInt8(ascii: "i"): .int32
-        case UInt8(ascii: "u"): .uint32
-        case UInt8(ascii: "x"): .int64
-        case UInt8(ascii: "t"): .uint64
-        case UInt8(ascii: "d"): .double
-        case UInt8(ascii: "s"): .string
-        case UInt8(ascii: "o"): .objectPath
-        case UInt8(ascii: "g"): .signature
-        case UInt8(ascii: "h"): .unixFD
-        case UInt8(ascii: "v"): .variant
-        default: nil
-        }
     }
 
     private mutating func string() -> String {

@@ -135,51 +135,63 @@ final class BusClient {
     func timedCall(
         _ message: OpaquePointer, timeoutMilliseconds: Int32 = 120_000
     ) throws -> (seconds: Double, bytes: Int) {
-        defer { dbus_message_unref(message) }
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
         let started = Clock.monotonic
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, message, timeoutMilliseconds, &error) else {
-            let name = error.name.map { String(cString: $0) } ?? "no reply"
-            let text = error.message.map { String(cString: $0) } ?? ""
-            throw BenchError("\(name): \(text)")
-        }
+        let reply = try rawReply(message, timeoutMilliseconds: timeoutMilliseconds)
         let seconds = Clock.monotonic - started
         defer { dbus_message_unref(reply) }
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length: Int32 = 0
-        guard dbus_message_marshal(reply, &buffer, &length) != 0 else { return (seconds, 0) }
-        free(buffer)
-        return (seconds, Int(length))
+        return (seconds, (try? marshalled(reply) { $0.count }) ?? 0)
     }
 
     /// Sends `message` (released here), then loads its reply's bytes again and again with
     /// `dbus_message_demarshal`, which validates every byte as the dbus-daemon and any libdbus
     /// client do on receipt: the median ms of one load over `rounds`, and the reply's size.
     func replyLoad(_ message: OpaquePointer, rounds: Int) throws -> (milliseconds: Double, bytes: Int) {
+        let reply = try rawReply(message, timeoutMilliseconds: 120_000)
+        defer { dbus_message_unref(reply) }
+        return try marshalled(reply) { bytes in
+            var error = CDBus.DBusError()
+            dbus_error_init(&error)
+            defer { dbus_error_free(&error) }
+            var times: [Double] = []
+            for _ in 0..<rounds {
+                let started = Clock.monotonic
+                guard let loaded = dbus_message_demarshal(bytes.baseAddress, Int32(bytes.count), &error) else {
+                    throw BenchError(
+                        "libdbus refused the reply it sent: \(error.message.map { String(cString: $0) } ?? "")")
+                }
+                times.append((Clock.monotonic - started) * 1000)
+                dbus_message_unref(loaded)
+            }
+            return (median(times), bytes.count)
+        }
+    }
+
+    /// Sends `message` (released here) and waits for its reply, which the caller releases; an
+    /// error reply is thrown.
+    private func rawReply(_ message: OpaquePointer, timeoutMilliseconds: Int32) throws -> OpaquePointer {
         defer { dbus_message_unref(message) }
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, message, 120_000, &error) else {
-            throw BenchError(error.message.map { String(cString: $0) } ?? "no reply")
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, message, timeoutMilliseconds, &error) else {
+            let name = error.name.map { String(cString: $0) } ?? "no reply"
+            let text = error.message.map { String(cString: $0) } ?? ""
+            throw BenchError("\(name): \(text)")
         }
-        defer { dbus_message_unref(reply) }
+        return reply
+    }
+
+    /// `body` run on `message`'s bytes as they go on the wire.
+    private func marshalled<T>(
+        _ message: OpaquePointer, _ body: (UnsafeBufferPointer<CChar>) throws -> T
+    ) throws -> T {
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
-        guard dbus_message_marshal(reply, &buffer, &length) != 0, let buffer else { throw BenchError("out of memory") }
-        defer { free(buffer) }
-        var times: [Double] = []
-        for _ in 0..<rounds {
-            let started = Clock.monotonic
-            guard let loaded = dbus_message_demarshal(buffer, length, &error) else {
-                throw BenchError("libdbus refused the reply it sent")
-            }
-            times.append((Clock.monotonic - started) * 1000)
-            dbus_message_unref(loaded)
+        guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else {
+            throw BenchError("out of memory")
         }
-        return (median(times), Int(length))
+        defer { dbus_free(buffer) }
+        return try body(UnsafeBufferPointer(start: buffer, count: Int(length)))
     }
 
     static func label(_ id: String) -> String { "[\(id)]" }

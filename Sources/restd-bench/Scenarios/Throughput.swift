@@ -105,8 +105,9 @@ enum Throughput {
         let floorUpdate = kinds[4]
         let ratio = median(update.rates) / max(median(ping.rates), 1)
         let floorRatio = median(floorUpdate.rates) / max(median(floorPing.rates), 1)
-        // Both servers' Updates go through the same dbus-daemon, which is the busier process.
-        let onFloor = median(update.rates) / max(median(floorUpdate.rates), 1)
+        // restd's Updates against the same calls answered by a server that does no work, through
+        // the same bus: what restd's own work (its throttled broadcasts included) costs the rate.
+        let updateToFloorUpdate = median(update.rates) / max(median(floorUpdate.rates), 1)
         func cpu(_ kind: Kind) -> String {
             let server = kind.server == restd.pid ? "restd" : "call floor"
             return "\(server) CPU \(fixed(median(kind.serverCPU) * 100, 0)) %, "
@@ -133,13 +134,13 @@ enum Throughput {
             3, "Live.Update", "\(grouped(median(update.rates))) calls/s; \(cpu(update))",
             baseline: "\(fixed(ratio * 100, 0)) % of Ping to restd; the call floor's Update: "
                 + "\(fixed(floorRatio * 100, 0)) % of its Ping; restd's Update: "
-                + "\(fixed(onFloor * 100, 0)) % of the call floor's",
+                + "\(fixed(updateToFloorUpdate * 100, 0)) % of the call floor's",
             target: "≥ 90 % of Ping to restd",
             verdict: update.errors == 0 ? Verdict(ratio >= 0.9) : .missed, values: values(update),
             note: update.errors == 0 ? shape : "\(update.errors) errors; the first: \(update.firstError ?? "")")
         updateMetric.values["ratio_to_ping_restd"] = ratio
         updateMetric.values["call_floor_update_to_ping_ratio"] = floorRatio
-        updateMetric.values["ratio_to_call_floor_update"] = onFloor
+        updateMetric.values["ratio_to_call_floor_update"] = updateToFloorUpdate
         return [
             Metric(
                 3, "Peer.Ping to dbus-daemon (the bus's ceiling)", "\(grouped(median(bus.rates))) calls/s; \(cpu(bus))",

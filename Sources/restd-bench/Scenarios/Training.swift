@@ -18,7 +18,7 @@ enum Training {
         // 1. The figures of an empty history (measure records the one set that warms its path).
         let stage = try context.stage()
         let empty = try measure(
-            context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withCClients: false)
+            context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withBaselines: false)
 
         // 2. CompleteSet against Start, alternated on one timer, on that restd.
         let client = try stage.client()
@@ -54,7 +54,7 @@ enum Training {
             nowUSec: UInt64(Clock.realtimeUSec))
         _ = try stage.startRestd()
         let full = try measure(
-            context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withCClients: true)
+            context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withBaselines: true)
 
         let statsTarget = 100.0
         let historyTarget = 30.0
@@ -147,7 +147,7 @@ enum Training {
         var historyCPU: (restd: Double, restctl: Double)
         /// The same Sets call by C clients (busctl, dbus-send), when installed.
         var sameCall: [(name: String, times: Summary)]
-        /// One load of the Sets reply by libdbus (ms, median) and its size, with the C clients.
+        /// One load of the Sets reply by libdbus (ms, median) and its size.
         var replyLoad: (milliseconds: Double, bytes: Int)?
         var startup: Summary
         var rssKiB: Int
@@ -155,9 +155,10 @@ enum Training {
     }
 
     /// Start-up (restd restarted `starts` times on the stage's state), then the CLI reads, then
-    /// idle RSS and wake-ups of the last restd.
+    /// idle RSS and wake-ups of the last restd. `withBaselines`: also what the history read is
+    /// compared with (the same call by C clients, libdbus loading its reply), for a full history.
     static func measure(
-        _ context: BenchContext, stage: Stage, starts: Int, cliRounds: Int, quiet: Double, withCClients: Bool
+        _ context: BenchContext, stage: Stage, starts: Int, cliRounds: Int, quiet: Double, withBaselines: Bool
     ) throws -> Figures {
         var startup: [Double] = []
         var restd = try stage.startRestd()
@@ -210,14 +211,14 @@ enum Training {
         // clients: the same reply read and printed by busctl and dbus-send.
         let since = UInt64(Clock.realtimeUSec) - 7 * 86_400_000_000
         var sameCall: [(name: String, times: Summary)] = []
-        if withCClients, let busctl = which("busctl") {
+        if withBaselines, let busctl = which("busctl") {
             let arguments = [
                 "--address=\(stage.bus.address)", "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface,
                 HistoryMember.sets, "ttu", "\(since)", "0", "10000",
             ]
             sameCall.append(("busctl", Summary(try time(arguments, of: busctl))!))
         }
-        if withCClients, let dbusSend = which("dbus-send") {
+        if withBaselines, let dbusSend = which("dbus-send") {
             let arguments = [
                 "--bus=\(stage.bus.address)", "--print-reply", "--dest=\(RestBus.name)", RestBus.historyPath,
                 "\(RestBus.historyInterface).\(HistoryMember.sets)", "uint64:\(since)", "uint64:0", "uint32:10000",
@@ -227,7 +228,7 @@ enum Training {
         // The floor under any client of this reply: libdbus validates it as it loads it, in
         // restd (its body written whole, then loaded), in the dbus-daemon and in the client.
         let replyLoad =
-            withCClients
+            withBaselines
             ? try client.replyLoad(
                 RawMessage.call(
                     RestBus.name, RestBus.historyPath, RestBus.historyInterface, HistoryMember.sets,
