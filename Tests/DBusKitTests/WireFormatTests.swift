@@ -136,37 +136,17 @@ import Testing
     /// too. libdbus's own iterator turns a message to this machine's order before it writes, so
     /// the comparison is with our message after libdbus has turned it the same way.
     @Test func aBigEndianHeaderGetsABigEndianBody() throws {
-        let make = { () throws -> Message in
-            var header = WireWriter(bigEndian: true)
-            header.bytes = [UInt8(ascii: "B"), UInt8(CDBUS_MESSAGE_TYPE_SIGNAL), 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]
-            try header.append(
-                .array(
-                    .structure([.byte, .variant]),
-                    [
-                        .structure([.byte(1), .variant(.objectPath("/io/example"))]),
-                        .structure([.byte(2), .variant(.string("org.example.I"))]),
-                        .structure([.byte(3), .variant(.string("S"))]),
-                    ]))
-            header.pad(to: 8)
-            let error = CErrorBox()
-            let raw = header.bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) {
-                    dbus_message_demarshal($0.baseAddress, Int32($0.count), &error.raw)
-                }
-            }
-            return Message(owning: try #require(raw))
-        }
         let values: [DBusValue] = [
             .byte(1), .uint64(0x0102_0304_0506_0708), .double(-2.5), .vardict(["n": .int16(-2)]),
         ]
-        let whole = try make()
+        let whole = try bigEndianSignal()
         try whole.append(values)
         #expect(wireBytes(whole).first == UInt8(ascii: "B"))
         #expect(whole.arguments() == values)
 
         var turn = DBusMessageIter()
         dbus_message_iter_init_append(whole.raw, &turn)
-        let byValue = try make()
+        let byValue = try bigEndianSignal()
         try byValue.write { body throws(DBusKit.DBusError) in
             for value in values { try body.append(value) }
         }

@@ -102,30 +102,4 @@ import Testing
         #expect(sent.st_dev == got.st_dev && sent.st_ino == got.st_ino)
         if received > 2 { close(received) }
     }
-
-    /// A signal whose header and body are written big-endian, loaded by libdbus.
-    private func bigEndianSignal(_ values: [DBusValue]) throws -> Message {
-        var writer = WireWriter(bigEndian: true)
-        writer.bytes = [UInt8(ascii: "B"), UInt8(CDBUS_MESSAGE_TYPE_SIGNAL), 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]
-        try writer.append(
-            .array(
-                .structure([.byte, .variant]),
-                [
-                    .structure([.byte(1), .variant(.objectPath("/io/example"))]),
-                    .structure([.byte(2), .variant(.string("org.example.I"))]),
-                    .structure([.byte(3), .variant(.string("S"))]),
-                    .structure([.byte(8), .variant(.signature(DBusType.signature(of: values.map(\.type))))]),
-                ]))
-        writer.pad(to: 8)
-        let bodyStart = writer.bytes.count
-        for value in values { try writer.append(value) }
-        writer.setUInt32(UInt32(writer.bytes.count - bodyStart), at: 4)
-        let error = CErrorBox()
-        let raw = writer.bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                dbus_message_demarshal($0.baseAddress, Int32($0.count), &error.raw)
-            }
-        }
-        return Message(owning: try #require(raw, "libdbus refused: \(error.take(fallback: "").message)"))
-    }
 }
