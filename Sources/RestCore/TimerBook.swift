@@ -301,17 +301,16 @@ public struct TimerBook: Sendable, Equatable {
     /// untouched for too long are removed silently. The returned book has the events applied;
     /// the daemon persists and announces them.
     public static func restoring(
-        _ stored: [RestTimer], limits: TimerLimits = .standard, now: Instant
+        _ stored: consuming [RestTimer], limits: TimerLimits = .standard, now: Instant
     ) -> (book: TimerBook, events: [TimerEvent]) {
         var book = TimerBook(limits: limits)
         // Thousands of timers at once: stored in one go, the queue sorted once.
-        book.timers.reserveCapacity(stored.count)
-        for var timer in stored {
+        for index in stored.indices {
             // Boottime restarts at every boot: rebuild the deadline from the wall clock.
-            timer.deadlineBoottime =
-                timer.state == .running ? boottime(forRealtime: timer.endsAtUSec, now: now) : 0
-            book.timers.update(timer)
+            stored[index].deadlineBoottime =
+                stored[index].state == .running ? boottime(forRealtime: stored[index].endsAtUSec, now: now) : 0
         }
+        book.timers = TimerTable(stored)
         book.queue = WakeupQueue(book.timers.values)
         var events: [TimerEvent] = []
         let ending = book.timers.values.filter { timer in

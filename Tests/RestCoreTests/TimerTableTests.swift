@@ -33,6 +33,34 @@ import Testing
         }
     }
 
+    /// A table made from an array (a restored book) is the table that updating with each timer in
+    /// turn makes, also when ids repeat (the last one is kept); and it goes on updating as one.
+    @Test(arguments: [4, 5, 6] as [UInt64])
+    func madeFromAnArrayAsByUpdates(seed: UInt64) {
+        var random = SplitMix64(state: seed)
+        let names = (0..<40).map { tid("t\($0)") }
+        for repeats in [false, true] {
+            let ids =
+                repeats ? (0..<60).map { _ in names.randomElement(using: &random)! } : names.shuffled(using: &random)
+            let timers = ids.enumerated().map { timer($0.element, USec($0.offset)) }
+            var made = TimerTable(timers)
+            var updated = TimerTable()
+            timers.forEach { updated.update($0) }
+            #expect(made == updated && made.count == Set(ids).count, "repeats: \(repeats)")
+            #expect(names.allSatisfy { made[$0] == updated[$0] })
+            for step in 0..<200 {
+                let id = names.randomElement(using: &random)!
+                if Bool.random(using: &random) {
+                    #expect(made.remove(id) == updated.remove(id))
+                } else {
+                    let new = timer(id, USec(1_000 + step))
+                    #expect(made.update(new) == updated.update(new))
+                }
+                #expect(made == updated && names.allSatisfy { made[$0] == updated[$0] }, "step \(step)")
+            }
+        }
+    }
+
     @Test func equalWhateverThePlaces() {
         var forward = TimerTable()
         var backward = TimerTable()

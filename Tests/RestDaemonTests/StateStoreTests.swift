@@ -74,7 +74,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
 
         var expected = running
         expected.deadlineBoottime = 0
-        #expect(try store.loadAll() == [expired, paused, expected])
+        #expect(try store.loadAll().sorted { $0.id < $1.id } == [expired, paused, expected])
     }
 
     @Test func upsertsThenDeletes() throws {
@@ -244,7 +244,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         nap.notify = false
         let tea = try timer("tea")
         // Old rows come back unchanged, without a pre-alert.
-        #expect(try store.loadAll() == [nap, tea])
+        #expect(try store.loadAll().sorted { $0.id < $1.id } == [nap, tea])
         #expect(tea.warnUSec == 0 && !tea.warned)
 
         var warnedTea = tea
@@ -264,7 +264,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         }
         let reopened = try StateStore.open(directory: dir.state, now: now)
         #expect(reopened.movedAside.isEmpty)
-        #expect(try reopened.store.loadAll() == [nap, warnedTea])
+        #expect(try reopened.store.loadAll().sorted { $0.id < $1.id } == [nap, warnedTea])
     }
 
     @Test func aVersion1FileWithTheWrongColumnsIsNotMigrated() throws {
@@ -314,8 +314,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         #expect(reopened.movedAside.isEmpty)
         var skipped: [String] = []
         #expect(try reopened.store.loadAll { skipped.append($0) } == [tea])
+        // In the table's order; sorted, they are in id order.
         #expect(
-            skipped == [
+            skipped.sorted() == [
                 #"skipped a stored timer: row "a.b" has an invalid id: "#
                     + #"timer id "a.b" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"#,
                 #"skipped a stored timer: row "bell" has a label that is missing or contains a control character"#,

@@ -9,6 +9,18 @@ public struct TimerTable: Sendable, Equatable {
 
     public init() {}
 
+    /// The table of `timers`, which keeps their array as its storage (a restored book: no timer
+    /// copied, one hash per id). Of timers sharing an id, the last is kept, as `update` would.
+    public init(_ timers: [RestTimer]) {
+        storage = timers
+        places.reserveCapacity(timers.count)
+        for (place, timer) in timers.enumerated() where places.updateValue(place, forKey: timer.id) != nil {
+            self = TimerTable()
+            for timer in timers { update(timer) }
+            return
+        }
+    }
+
     public var count: Int { storage.count }
     public var isEmpty: Bool { storage.isEmpty }
     /// The timers, in no particular order.

@@ -63,9 +63,20 @@ struct WakeupQueue: Sendable, Equatable {
 
     /// The queue of these timers, as inserting each would build it.
     init(_ timers: some Collection<RestTimer>) {
-        var entries: [TimerState: [(key: USec, id: TimerID)]] = [:]
-        for timer in timers { entries[timer.state, default: []].append((Self.key(of: timer), timer.id)) }
-        for (state, unsorted) in entries { modifyKeys(of: state) { $0 = Keys(unsorted: unsorted) } }
+        var running: [(key: USec, id: TimerID)] = []
+        var expired: [(key: USec, id: TimerID)] = []
+        var paused: [(key: USec, id: TimerID)] = []
+        for timer in timers {
+            let entry = (key: Self.key(of: timer), id: timer.id)
+            switch timer.state {
+            case .running: running.append(entry)
+            case .expired: expired.append(entry)
+            case .paused: paused.append(entry)
+            }
+        }
+        self.running = Keys(unsorted: running)
+        self.expired = Keys(unsorted: expired)
+        self.paused = Keys(unsorted: paused)
     }
 
     mutating func insert(_ timer: RestTimer) {
