@@ -77,6 +77,11 @@ public indirect enum DBusType: Hashable, Sendable, CustomStringConvertible {
         guard !signature.utf8.contains(0), dbus_signature_validate(signature, nil) != 0 else {
             throw DBusError(.invalidSignature, "\"\(signature.debugEscaped)\" is not a valid D-Bus signature")
         }
+        return parse(validated: signature)
+    }
+
+    /// Parses a signature libdbus has already validated (a message's own).
+    static func parse(validated signature: String) -> [DBusType] {
         var parser = SignatureParser(bytes: Array(signature.utf8))
         var types: [DBusType] = []
         while !parser.atEnd { types.append(parser.parseOne()) }

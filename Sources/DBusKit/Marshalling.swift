@@ -2,8 +2,8 @@ import CDBus
 import Glibc
 
 // Validating values, and reading and writing message bodies with libdbus's iterators (the bodies
-// written in pieces: `MessageWriter`; those written whole go through `WireFormat`; lists of
-// records and vardicts are read from the bytes by `WireReader`).
+// written in pieces: `MessageWriter`; those written whole go through `WireFormat`; bodies are read
+// from their bytes by `WireReader`, through the iterator only when they carry file descriptors).
 
 enum Marshalling {
     /// Throws unless every value can be appended without libdbus aborting: strings valid,
@@ -219,54 +219,39 @@ enum Marshalling {
 }
 
 extension Marshalling {
+    /// Every value of the message's body: straight from its bytes (`WireReader`), or through
+    /// libdbus's iterator when the body carries file descriptors.
+    static func readBody(of message: OpaquePointer) -> [DBusValue] {
+        guard let signature = dbus_message_get_signature(message), signature.pointee != 0 else { return [] }
+        let types = DBusType.parse(validated: String(cString: signature))
+        return WireReader.withBody(of: message, { $0.read(types) }) ?? readBodyWithIterator(of: message)
+    }
+
+    /// Every value of the message's body, through libdbus's iterator: what turns a descriptor's
+    /// index into a descriptor of the reader's own.
+    static func readBodyWithIterator(of message: OpaquePointer) -> [DBusValue] {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(message, &iter) != 0 else { return [] }
+        return readAll(&iter)
+    }
+
     /// Reads the body's first value, an `aa{sv}`, as one dictionary per record, variants
-    /// unwrapped; nil when that value is something else. Straight from the body's bytes
-    /// (`WireReader`), or from libdbus's iterator when the body carries file descriptors: no
-    /// `DBusValue` tree of dictionary entries and variants is built, then converted, then freed.
+    /// unwrapped; nil when that value is something else. From the bytes, no `DBusValue` tree of
+    /// dictionary entries and variants is built, then converted, then freed; a body with
+    /// descriptors is read as a tree, then converted.
     static func readRecords(firstOf message: OpaquePointer) -> [[String: DBusValue]]? {
         guard firstValueIsOfType(message, "aa{sv}") else { return nil }
         if let records = WireReader.withBody(of: message, { $0.readRecords() }) { return records }
-        guard var iter = firstValue(of: message) else { return nil }
-        var records: [[String: DBusValue]] = []
-        var array = DBusMessageIter()
-        dbus_message_iter_recurse(&iter, &array)
-        while dbus_message_iter_get_arg_type(&array) == CDBUS_TYPE_ARRAY {
-            // Records of one reply have about the same fields: room for as many as the last one
-            // had spares the dictionary growing four times per record.
-            records.append(readVardictEntries(&array, capacity: records.last?.count ?? 0))
-            dbus_message_iter_next(&array)
-        }
-        return records
+        return readBodyWithIterator(of: message).first?.arrayElements?.compactMap(\.vardictEntries)
     }
 
     /// Reads the body's first value, an `a{sv}`, as a dictionary, variants unwrapped (what
-    /// `read(&iter).vardictEntries` gives, without the tree); nil when that value is something
-    /// else. From the bytes or the iterator, as `readRecords`.
+    /// `arguments().first?.vardictEntries` gives, without the tree); nil when that value is
+    /// something else. From the bytes or the iterator, as `readRecords`.
     static func readVardict(firstOf message: OpaquePointer) -> [String: DBusValue]? {
         guard firstValueIsOfType(message, "a{sv}") else { return nil }
         if let dictionary = WireReader.withBody(of: message, { $0.readVardict() }) { return dictionary }
-        guard var iter = firstValue(of: message) else { return nil }
-        return readVardictEntries(&iter)
-    }
-
-    /// The entries of the `a{sv}` at the iterator.
-    private static func readVardictEntries(
-        _ iter: inout DBusMessageIter, capacity: Int = 0
-    ) -> [String: DBusValue] {
-        var dictionary = [String: DBusValue](minimumCapacity: capacity)
-        var entries = DBusMessageIter()
-        dbus_message_iter_recurse(&iter, &entries)
-        while dbus_message_iter_get_arg_type(&entries) == CDBUS_TYPE_DICT_ENTRY {
-            var pair = DBusMessageIter()
-            dbus_message_iter_recurse(&entries, &pair)
-            let key = readString(&pair)
-            dbus_message_iter_next(&pair)
-            var variant = DBusMessageIter()
-            dbus_message_iter_recurse(&pair, &variant)
-            dictionary[key] = read(&variant)
-            dbus_message_iter_next(&entries)
-        }
-        return dictionary
+        return readBodyWithIterator(of: message).first?.vardictEntries
     }
 
     /// Whether the body's first value has the single complete type `type`: exactly when the
@@ -275,12 +260,5 @@ extension Marshalling {
     private static func firstValueIsOfType(_ message: OpaquePointer, _ type: String) -> Bool {
         guard let signature = dbus_message_get_signature(message) else { return false }
         return strncmp(signature, type, type.utf8.count) == 0
-    }
-
-    /// An iterator at the body's first value; nil when the body is empty.
-    private static func firstValue(of message: OpaquePointer) -> DBusMessageIter? {
-        var iter = DBusMessageIter()
-        guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
-        return iter
     }
 }

@@ -112,9 +112,7 @@ public final class Message {
 
     /// The body's values.
     public func arguments() -> [DBusValue] {
-        var iter = DBusMessageIter()
-        guard dbus_message_iter_init(raw, &iter) != 0 else { return [] }
-        return Marshalling.readAll(&iter)
+        Marshalling.readBody(of: raw)
     }
 
     /// The body's first value read as an `a{sv}`, its variants unwrapped, as

@@ -1,17 +1,17 @@
 import CDBus
 
 /// Reads a message's body straight from its bytes in D-Bus's wire format: the reading half of
-/// `WireWriter`, for the bodies clients read most (a page of history records, a vardict).
-/// libdbus's iterator costs a call or two per value; this reads a value in a few instructions
-/// (bench scenario 8, "CPU time per restctl history call", and docs/PERFORMANCE.md).
+/// `WireWriter`, and how every body is read (`Message.arguments`, `vardictArgument`,
+/// `recordsArgument`). libdbus's iterator costs a call or two per value; this reads a value in a
+/// few instructions (bench scenario 8, "CPU time per restctl history call", and
+/// docs/PERFORMANCE.md).
 ///
 /// Nothing here checks the bytes: only a message libdbus made is read, one it loaded (and so
 /// validated) or built itself, and raw buffers are bounds-checked in debug builds only.
 ///
 /// A file descriptor travels beside the bytes, as an index into the message's descriptors that
 /// only libdbus's iterator turns into one the reader owns: the reader gives nil for a body that
-/// holds any, and its callers (`Marshalling.readRecords`, `readVardict`) read that body through
-/// the iterator.
+/// holds any, and `Marshalling` reads that body through the iterator.
 struct WireReader {
     private let bytes: UnsafeRawBufferPointer
     private let bigEndian: Bool
@@ -38,6 +38,18 @@ struct WireReader {
 
     /// Whether the whole body has been read, to its last byte.
     var atEnd: Bool { offset == end }
+
+    /// The values of `types`, in order from the reader's position; nil when one of them holds a
+    /// file descriptor.
+    mutating func read(_ types: [DBusType]) -> [DBusValue]? {
+        var values: [DBusValue] = []
+        values.reserveCapacity(types.count)
+        for type in types {
+            guard let value = read(type) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
 
     /// The value of `type` at the reader's position; nil for a file descriptor.
     mutating func read(_ type: DBusType) -> DBusValue? {

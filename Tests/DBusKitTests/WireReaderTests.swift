@@ -5,8 +5,8 @@ import Testing
 
 @testable import DBusKit
 
-/// `WireReader` (a body read from its bytes) against libdbus's iterator (`Message.arguments`):
-/// the same values from the same messages.
+/// `WireReader` (a body read from its bytes, how `Message.arguments` reads) against libdbus's
+/// iterator (`Marshalling.readBodyWithIterator`): the same values from the same messages.
 @Suite struct WireReaderTests {
     private func signal() throws -> Message {
         try Message.signal(path: "/io/example", interface: "org.example.I", name: "S")
@@ -16,13 +16,13 @@ import Testing
     /// descriptor).
     private func readFromBytes(_ message: Message, types: [DBusType]) -> [DBusValue]? {
         WireReader.withBody(of: message.raw) { reader -> [DBusValue]? in
-            var values: [DBusValue] = []
-            for type in types {
-                guard let value = reader.read(type) else { return nil }
-                values.append(value)
-            }
+            let values = reader.read(types)
             return reader.atEnd ? values : nil
         }
+    }
+
+    private func readWithIterator(_ message: Message) -> [DBusValue] {
+        Marshalling.readBodyWithIterator(of: message.raw)
     }
 
     @Test func randomValuesReadTheSameBothWays() throws {
@@ -31,7 +31,8 @@ import Testing
             let values = (0..<(1 + random.next(upTo: 4))).map { _ in RandomValues.value(&random) }
             let message = try signal()
             try message.append(values)
-            #expect(readFromBytes(message, types: values.map(\.type)) == message.arguments(), "\(values)")
+            #expect(readFromBytes(message, types: values.map(\.type)) == readWithIterator(message), "\(values)")
+            #expect(readWithIterator(message) == values)
             #expect(message.arguments() == values)
         }
     }
@@ -44,7 +45,7 @@ import Testing
             }
             let message = try signal()
             try message.appendVardicts(records)
-            let fromIterator = try #require(message.arguments().first?.arrayElements).map { record in
+            let fromIterator = try #require(readWithIterator(message).first?.arrayElements).map { record in
                 try #require(record.vardictEntries)
             }
             #expect(fromIterator.map(\.count) == records.map(\.count))
@@ -55,7 +56,7 @@ import Testing
             let single = try signal()
             try single.append(.vardict(fromIterator.first ?? [:]))
             let vardict = try #require(WireReader.withBody(of: single.raw) { $0.readVardict() })
-            #expect(vardict == single.arguments().first?.vardictEntries)
+            #expect(vardict == readWithIterator(single).first?.vardictEntries)
             #expect(single.vardictArgument() == vardict)
         }
     }
@@ -76,24 +77,38 @@ import Testing
                 let records = try #require(WireReader.withBody(of: message.raw) { $0.readRecords() })
                 #expect(records == [["n": .int16(-2)]])
             }
+            #expect(readWithIterator(message) == values)
             #expect(message.arguments() == values)
         }
     }
 
     /// A file descriptor is an index into the message's descriptors: the reader leaves such a
-    /// body to libdbus's iterator, which gives the reader a descriptor of its own for the same file.
-    @Test func aBodyWithAFileDescriptorIsReadByTheIterator() throws {
+    /// body to libdbus's iterator, which gives the reader a descriptor of its own for the same
+    /// file, whichever way the body is read.
+    @Test(arguments: ["arguments", "vardictArgument", "recordsArgument"])
+    func aBodyWithAFileDescriptorIsReadByTheIterator(reading: String) throws {
         let message = try signal()
         let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(descriptor) }
+        let pairs: [(key: String, value: DBusValue)] = [("n", .uint32(1)), ("fd", .unixFD(descriptor))]
         try message.write { body throws(DBusKit.DBusError) in
-            try body.vardict([("n", .uint32(1)), ("fd", .unixFD(descriptor))])
+            if reading == "recordsArgument" {
+                try body.array(of: "a{sv}") { records throws(DBusKit.DBusError) in try records.vardict(pairs) }
+            } else {
+                try body.vardict(pairs)
+            }
         }
-        #expect(readFromBytes(message, types: [.dictionary(key: .string, value: .variant)]) == nil)
-        let entries = try #require(message.vardictArgument())
-        #expect(entries["n"] == .uint32(1))
-        guard case .unixFD(let received) = entries["fd"] else {
-            Issue.record("no descriptor: \(entries)")
+        let type = DBusType.dictionary(key: .string, value: .variant)
+        #expect(readFromBytes(message, types: [reading == "recordsArgument" ? .array(type) : type]) == nil)
+        let entries: [String: DBusValue]? =
+            switch reading {
+            case "arguments": message.arguments().first?.vardictEntries
+            case "vardictArgument": message.vardictArgument()
+            default: message.recordsArgument()?.first
+            }
+        #expect(entries?["n"] == .uint32(1))
+        guard case .unixFD(let received) = entries?["fd"] else {
+            Issue.record("no descriptor: \(String(describing: entries))")
             return
         }
         var sent = stat()
