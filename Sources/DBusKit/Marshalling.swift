@@ -223,8 +223,13 @@ extension Marshalling {
     /// libdbus's iterator when the body carries file descriptors.
     static func readBody(of message: OpaquePointer) -> [DBusValue] {
         guard let signature = dbus_message_get_signature(message), signature.pointee != 0 else { return [] }
+        guard dbus_message_contains_unix_fds(message) == 0 else { return readBodyWithIterator(of: message) }
         let types = DBusType.parse(validated: String(cString: signature))
-        return WireReader.withBody(of: message, { $0.read(types) }) ?? readBodyWithIterator(of: message)
+        return WireReader.withBody(of: message) { reader in
+            let values = reader.read(types)
+            assert(values == nil || reader.atEnd, "the body has bytes past its signature's values")
+            return values
+        } ?? readBodyWithIterator(of: message)
     }
 
     /// Every value of the message's body, through libdbus's iterator: what turns a descriptor's
@@ -235,6 +240,14 @@ extension Marshalling {
         return readAll(&iter)
     }
 
+    /// The body's first value, through libdbus's iterator; only that one, as each descriptor the
+    /// iterator reads is a new one that its reader must close.
+    private static func readFirstValueWithIterator(of message: OpaquePointer) -> DBusValue? {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
+        return read(&iter)
+    }
+
     /// Reads the body's first value, an `aa{sv}`, as one dictionary per record, variants
     /// unwrapped; nil when that value is something else. From the bytes, no `DBusValue` tree of
     /// dictionary entries and variants is built, then converted, then freed; a body with
@@ -242,7 +255,7 @@ extension Marshalling {
     static func readRecords(firstOf message: OpaquePointer) -> [[String: DBusValue]]? {
         guard firstValueIsOfType(message, "aa{sv}") else { return nil }
         if let records = WireReader.withBody(of: message, { $0.readRecords() }) { return records }
-        return readBodyWithIterator(of: message).first?.arrayElements?.compactMap(\.vardictEntries)
+        return readFirstValueWithIterator(of: message)?.arrayElements?.compactMap(\.vardictEntries)
     }
 
     /// Reads the body's first value, an `a{sv}`, as a dictionary, variants unwrapped (what
@@ -251,7 +264,7 @@ extension Marshalling {
     static func readVardict(firstOf message: OpaquePointer) -> [String: DBusValue]? {
         guard firstValueIsOfType(message, "a{sv}") else { return nil }
         if let dictionary = WireReader.withBody(of: message, { $0.readVardict() }) { return dictionary }
-        return readBodyWithIterator(of: message).first?.vardictEntries
+        return readFirstValueWithIterator(of: message)?.vardictEntries
     }
 
     /// Whether the body's first value has the single complete type `type`: exactly when the

@@ -310,7 +310,7 @@ public struct TimerBook: Sendable, Equatable {
             stored[index].deadlineBoottime =
                 stored[index].state == .running ? boottime(forRealtime: stored[index].endsAtUSec, now: now) : 0
         }
-        book.timers = TimerTable(stored)
+        book.timers = TimerTable(consume stored)
         book.queue = WakeupQueue(book.timers.values)
         var events: [TimerEvent] = []
         let ending = book.timers.values.filter { timer in

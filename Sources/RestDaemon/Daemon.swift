@@ -244,7 +244,7 @@ public final class Daemon {
             logger.warning("\(readOnly): serving \(stored.count) stored timer(s); every change will be refused")
         }
         let limits = settings.configuration.limits(base: settings.limits)
-        let (book, events) = TimerBook.restoring(stored, limits: limits, now: now)
+        let (book, events) = TimerBook.restoring(consume stored, limits: limits, now: now)
         var training = TrainingBook(settings: settings.configuration.trainingSettings)
         do {
             let (openRests, lastSetID) = try store.loadTraining()

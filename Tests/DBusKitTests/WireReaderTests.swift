@@ -77,8 +77,9 @@ import Testing
                 let records = try #require(WireReader.withBody(of: message.raw) { $0.readRecords() })
                 #expect(records == [["n": .int16(-2)]])
             }
-            #expect(readWithIterator(message) == values)
+            #expect(wireBytes(message).first == UInt8(ascii: "B"))
             #expect(message.arguments() == values)
+            #expect(readWithIterator(message) == values)
         }
     }
 

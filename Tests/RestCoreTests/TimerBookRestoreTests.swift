@@ -5,9 +5,10 @@ import Testing
 @Suite struct TimerBookRestoreTests {
     let clock = ManualTimeSource()
 
-    /// What the store hands back: the timers as persisted, deadlineBoottime zeroed.
+    /// What the store hands back: the timers as persisted, deadlineBoottime zeroed, in the order
+    /// of its table (here against the ids', which restoring must not rely on).
     func stored(_ book: TimerBook) -> [RestTimer] {
-        book.sortedTimers.map { timer in
+        book.sortedTimers.reversed().map { timer in
             var copy = timer
             copy.deadlineBoottime = 0
             return copy
@@ -64,6 +65,21 @@ import Testing
         let paused = try #require(book.timer(tid("tea")))
         let (restored, events) = TimerBook.restoring(stored(book), now: reboot(after: 24 * hour))
         #expect(events == [.removed(paused)])
+        #expect(restored.timers.isEmpty)
+    }
+
+    /// What start-up finds is announced in id order, whatever the order of the rows.
+    @Test func eventsAreInIdOrderWhateverTheRows() throws {
+        var book = try bookWithTea(clock)
+        for id in ["nap", "coffee"] {
+            try book.commit(book.start(tid(id), durationUSec: minute, options: .init(), now: clock.now()))
+        }
+        clock.advance(second)
+        for id in ["tea", "coffee", "nap"] { try book.commit(book.pause(tid(id), now: clock.now())) }
+        let paused = book.sortedTimers
+        #expect(stored(book).map(\.id) == [tid("tea"), tid("nap"), tid("coffee")])
+        let (restored, events) = TimerBook.restoring(stored(book), now: reboot(after: 24 * hour))
+        #expect(events == paused.map { .removed($0) })
         #expect(restored.timers.isEmpty)
     }
 

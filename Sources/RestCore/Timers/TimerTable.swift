@@ -14,10 +14,13 @@ public struct TimerTable: Sendable, Equatable {
     public init(_ timers: [RestTimer]) {
         storage = timers
         places.reserveCapacity(timers.count)
-        for (place, timer) in timers.enumerated() where places.updateValue(place, forKey: timer.id) != nil {
-            self = TimerTable()
-            for timer in timers { update(timer) }
-            return
+        for (place, timer) in timers.enumerated() {
+            guard places.updateValue(place, forKey: timer.id) == nil else {
+                // An id seen twice: the general way.
+                self = TimerTable()
+                timers.forEach { update($0) }
+                return
+            }
         }
     }
 

@@ -287,7 +287,8 @@ final class StateStore {
     // MARK: - Reading and writing
 
     /// Reads every stored timer, in the order of the table (id order would cost an index lookup
-    /// per row); `deadlineBoottime` is 0 on all of them.
+    /// per row; the rows skipped are described in that order too); `deadlineBoottime` is 0 on
+    /// all of them.
     ///
     /// Rows that do not make a valid timer (an id that is not a valid TimerID, an unknown
     /// state, a negative time, a text with control characters) are skipped and described
