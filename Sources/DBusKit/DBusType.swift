@@ -1,4 +1,5 @@
 import CDBus
+import Glibc
 
 /// A D-Bus type, as written in a signature ("s", "a{sv}", "(ii)", …).
 public indirect enum DBusType: Hashable, Sendable, CustomStringConvertible {
@@ -77,15 +78,18 @@ public indirect enum DBusType: Hashable, Sendable, CustomStringConvertible {
         guard !signature.utf8.contains(0), dbus_signature_validate(signature, nil) != 0 else {
             throw DBusError(.invalidSignature, "\"\(signature.debugEscaped)\" is not a valid D-Bus signature")
         }
-        return parse(validated: signature)
+        return signature.withCString { parse(validated: $0) }
     }
 
-    /// Parses a signature libdbus has already validated (a message's own).
-    static func parse(validated signature: String) -> [DBusType] {
-        var parser = SignatureParser(bytes: Array(signature.utf8))
-        var types: [DBusType] = []
-        while !parser.atEnd { types.append(parser.parseOne()) }
-        return types
+    /// Parses a signature libdbus has already validated (a message's own), in place.
+    static func parse(validated signature: UnsafePointer<CChar>) -> [DBusType] {
+        let count = strlen(signature)
+        return signature.withMemoryRebound(to: UInt8.self, capacity: count) { start in
+            var parser = SignatureParser(bytes: UnsafeBufferPointer(start: start, count: count))
+            var types: [DBusType] = []
+            while !parser.atEnd { types.append(parser.parseOne()) }
+            return types
+        }
     }
 
     /// Parses a signature holding exactly one complete type.
@@ -100,7 +104,7 @@ public indirect enum DBusType: Hashable, Sendable, CustomStringConvertible {
 
 /// Parses signatures that libdbus has already validated, so it never meets malformed input.
 private struct SignatureParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
     var atEnd: Bool { index >= bytes.count }
