@@ -2,7 +2,7 @@ import DBusKit
 import RestCore
 import RestProtocol
 
-/// One set with the rest that followed it, as io.restd.Rest1.History.Sets reports it.
+/// One set with the rest that followed it, as io.restd.Rest1.History.Sets and SetRows report it.
 public struct HistorySet: Sendable, Equatable {
     public var id: Int64
     public var timer: String
@@ -86,6 +86,31 @@ public struct HistorySet: Sendable, Equatable {
                 endedAtUSec: value(prefix + HistoryKey.endedAtUSec)?.uint64,
                 recovery: RecoveryFields.metrics(value, prefix: prefix))
         }
+    }
+}
+
+extension HistorySet {
+    /// Reads one structure of SetRows (`SetRow`): the same set as its entry in Sets.
+    public init(row: DBusValue) throws(ClientError) {
+        guard case .structure(let columns) = row, columns.count == 15,
+            case .int64(let id) = columns[0], case .string(let timer) = columns[1],
+            case .uint64(let at) = columns[2], case .string(let exercise) = columns[3],
+            case .uint32(let reps) = columns[4], case .double(let weightKg) = columns[5],
+            case .boolean(let failed) = columns[6], case .uint64(let planned) = columns[7],
+            case .int64(let adjust) = columns[8], case .uint64(let paused) = columns[9],
+            case .string(let source) = columns[10], case .string(let outcome) = columns[11],
+            case .uint64(let taken) = columns[12], case .uint64(let endedAt) = columns[13],
+            let others = columns[14].vardictEntries
+        else { throw .badReply("a row of SetRows is not \(SetRow.signature)") }
+        self.init(
+            id: id, timer: timer, atUSec: at, exercise: exercise, reps: reps == SetRow.noReps ? nil : reps,
+            weightKg: weightKg.isNaN ? nil : weightKg, failed: failed)
+        guard !outcome.isEmpty else { return }
+        let ended = outcome != HistoryKey.openOutcome
+        rest = Rest(
+            plannedUSec: planned, adjustUSec: adjust, pausedUSec: paused, source: source, outcome: outcome,
+            takenUSec: ended ? taken : nil, endedAtUSec: ended ? endedAt : nil,
+            recovery: RecoveryFields.metrics({ others[$0]?.unwrapped }, prefix: HistoryKey.restPrefix))
     }
 }
 

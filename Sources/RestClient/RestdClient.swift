@@ -136,7 +136,8 @@ public final class RestdClient {
     public func skip(id: String) throws(ClientError) { _ = try callManager(ManagerMember.skip, [.string(id)]) }
 
     /// Every set in [since, until) (until 0: no end), oldest first, asked for a page at a time:
-    /// restd answers at most 100,000 rows per call.
+    /// restd answers at most 100,000 rows per call. Read through SetRows, whose structures cost
+    /// libdbus a fraction of what Sets' dictionaries do to check, in restd, the bus and here.
     public func historySets(
         sinceUSec: UInt64, untilUSec: UInt64, pageSize: UInt32 = 10_000
     ) throws(ClientError) -> [HistorySet] {
@@ -144,12 +145,15 @@ public final class RestdClient {
         var since = sinceUSec
         var seenAtSince: Set<Int64> = []  // ids already read at the instant the next page starts from
         while true {
-            let entries = try callForRecords(
-                path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.sets,
+            let reply = try call(
+                path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.setRows,
                 [.uint64(since), .uint64(untilUSec), .uint32(pageSize)])
+            guard reply.count == 1, let rows = reply[0].arrayElements else {
+                throw .badReply("SetRows returned no array of \(SetRow.signature)")
+            }
             var page: [HistorySet] = []
-            page.reserveCapacity(entries.count)
-            for fields in entries { page.append(try HistorySet(entry: fields)) }
+            page.reserveCapacity(rows.count)
+            for row in rows { page.append(try HistorySet(row: row)) }
             let fresh = page.filter { !($0.atUSec == since && seenAtSince.contains($0.id)) }
             sets += fresh
             guard page.count == Int(pageSize), let last = page.last else { return sets }

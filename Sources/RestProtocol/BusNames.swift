@@ -64,6 +64,7 @@ public enum LiveMember {
 /// Method and signal names of io.restd.Rest1.History.
 public enum HistoryMember {
     public static let sets = "Sets"
+    public static let setRows = "SetRows"
     public static let rests = "Rests"
     public static let exercises = "Exercises"
     public static let stats = "Stats"
@@ -269,6 +270,18 @@ public enum SetOption {
     public static let untilRecovered = "until_recovered"
 
     public static let all = [reps, weightKg, failed, restUSec, untilRecovered]
+}
+
+/// io.restd.Rest1.History.SetRows: the sets of Sets, each a structure of fixed columns in the
+/// order of Sets' keys — id, timer, at_usec, exercise, reps, weight_kg, failed, then the rest's
+/// planned, adjust, paused, source, outcome, taken and ended_at — and last an `a{sv}` of every
+/// other key of Sets (a rest's recovery, with `rest_` before each). A value Sets leaves out is
+/// sent as the value no set can have: reps `noReps`, weight_kg NaN, an empty rest_outcome when
+/// no rest followed, 0 for the taken and ended_at of a rest still open.
+public enum SetRow {
+    public static let signature = "(xstsudbtxtsstta{sv})"
+    /// reps of a set recorded without them (a set holds at most 10,000).
+    public static let noReps = UInt32.max
 }
 
 /// Keys of the entries io.restd.Rest1.History returns (`aa{sv}`) and of SetRecorded.

@@ -30,7 +30,7 @@ struct FuzzTests {
     static let members = [
         "Start", "Pause", "Resume", "Adjust", "Restart", "Cancel", "Update", "End", "Subscribe",
         "Unsubscribe", "Get", "GetAll", "Set", "Introspect", "GetManagedObjects", "Ping", "Nope",
-        "CompleteSet", "Skip", "Sets", "Rests", "Exercises", "Stats",
+        "CompleteSet", "Skip", "Sets", "SetRows", "Rests", "Exercises", "Stats",
     ]
 
     static func randomString(_ random: inout SplitMix64) -> String {

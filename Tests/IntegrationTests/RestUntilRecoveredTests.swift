@@ -112,6 +112,8 @@ struct RestUntilRecoveredTests {
         #expect(rests.stdout.contains("'hr_peak': <150.0>") && rests.stdout.contains("'rmssd_beats': <uint32 0>"))
         #expect(rests.stdout.contains("'hr_peak_after_usec': <uint64 "), "\(rests)")
         #expect(!rests.stdout.contains("'hrr60'"), "a metric without data is left out: \(rests)")
+        // SetRows carries the same recovery, and the second set's open rest.
+        try expectSetRowsMatchSets(setup.client, count: 2)
         // Stats per exercise: one rest followed, its time to target the median, no HRR60 yet.
         let stats = restctl(setup.session, "stats", "--json")
         let squat = try #require(

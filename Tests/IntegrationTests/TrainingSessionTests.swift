@@ -110,6 +110,7 @@ struct TrainingSessionTests {
                 "completed", "skipped",
             ])
         #expect(sets.first?.rest?.adjustUSec == 15_000_000 && sets.first?.reps == 8 && sets.first?.weightKg == 60)
+        try expectSetRowsMatchSets(gym.client, count: 7)
     }
 
     @Test(
@@ -458,6 +459,10 @@ struct TrainingSessionTests {
         let all = busctl(
             gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu", "0", "0", "0")
         #expect(!all.succeeded && all.stderr.contains("more than 100000 sets match"), "\(all)")
+        let allRows = busctl(
+            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "SetRows", "ttu", "0", "0",
+            "0")
+        #expect(!allRows.succeeded && allRows.stderr.contains("more than 100000 sets match"), "\(allRows)")
         let history = restctl(gym.bus, ["history", "--since", "7d", "--csv"], timeout: 120)
         #expect(history.succeeded, "\(history.stderr)")
         #expect(history.stdout.split(separator: "\n").count == 1 + 100_002)

@@ -266,6 +266,8 @@ struct WorkoutNotificationTests {
         // second by starting the next rest, the last by ending the rest with no other after it.
         #expect(try daemon.calls.waitFor("CloseNotification", count: 2).map(\.closedID) == [1, 2])
         #expect(restctl(daemon.bus, "status").status == 1, "no rest after the last set")
+        // The last set has no rest after it: SetRows says so as Sets does.
+        try expectSetRowsMatchSets(daemon.client, count: 3)
 
         // The next workout takes "Workout done" down.
         _ = run(daemon, "workout", "start", "quick")

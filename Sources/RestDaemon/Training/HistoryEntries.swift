@@ -3,7 +3,8 @@ import RestCore
 import RestProtocol
 
 /// Sets, rests and stats as the `a{sv}` entries of io.restd.Rest1.History (keys in
-/// `HistoryKey`). Optional values are left out rather than sent as a made-up zero. Entries are
+/// `HistoryKey`), and sets as SetRows' structures (`SetRow`). Optional values are left out of an
+/// entry rather than sent as a made-up zero; a row sends the value no set has. Entries are
 /// built as key–value lists in a fixed order, not Swift dictionaries, and a page of them is
 /// written into the reply pair by pair (`MethodReply.records`): a week of sets is thousands of
 /// entries, and hashing and sorting each one's keys, then boxing them into a `DBusValue` tree,
@@ -33,6 +34,36 @@ enum HistoryEntries {
         var fields = set(row.set)
         if let rest = row.rest { fields += prefixed(self.rest(rest, withSetFields: false)) }
         return fields
+    }
+
+    /// The element type of SetRows (`SetRow.signature`).
+    static let setRowType = DBusType.structure([
+        .int64, .string, .uint64, .string, .uint32, .double, .boolean,
+        .uint64, .int64, .uint64, .string, .string, .uint64, .uint64, BusArguments.optionsType,
+    ])
+
+    /// A set with the rest that followed it as SetRows' structure: the values of `set(_:)` in
+    /// fixed columns, each one it leaves out as `SetRow`'s "none", the recovery in the last column.
+    static func row(_ row: HistorySetRow) -> DBusValue {
+        let set = row.set
+        var columns: [DBusValue] = [
+            .int64(set.id), .string(set.timerID.rawValue), .uint64(set.atUSec), .string(set.exercise),
+            .uint32(set.reps ?? SetRow.noReps), .double(set.weightKg ?? .nan), .boolean(set.failed),
+        ]
+        columns.reserveCapacity(15)
+        if let rest = row.rest {
+            let ended = rest.outcome != nil
+            columns += [
+                .uint64(rest.finalUSec(limits: .standard)), .int64(rest.adjustUSec), .uint64(rest.pausedUSec),
+                .string(rest.source), .string(rest.outcome?.rawValue ?? HistoryKey.openOutcome),
+                .uint64(ended ? rest.takenUSec : 0), .uint64(ended ? rest.endedAtUSec : 0),
+                dictionary(prefixed(rest.recovery.map(recovery) ?? [])),
+            ]
+        } else {
+            columns += [.uint64(0), .int64(0), .uint64(0), .string(""), .string(""), .uint64(0), .uint64(0)]
+            columns.append(dictionary([]))
+        }
+        return .structure(columns)
     }
 
     /// SetRecorded's entry: the set, and the rest it just started.

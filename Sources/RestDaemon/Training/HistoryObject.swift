@@ -3,8 +3,9 @@ import RestCore
 import RestProtocol
 
 /// io.restd.Rest1.History at /io/restd/Rest1/history: the training history, read-only. Reads
-/// run on the loop like every call: a week of sets (about 1,900) is a millisecond of SQLite and
-/// some 30 ms of marshalling; stats over a year of 100,000 sets some 60 ms (docs/PERFORMANCE.md).
+/// run on the loop like every call: a week of sets (about 1,900) is a millisecond of SQLite and a
+/// few of marshalling as SetRows' structures, several times that as Sets' dictionaries; stats
+/// over a year of 100,000 sets some 60 ms (docs/PERFORMANCE.md).
 enum HistoryObject {
     /// What the history object is made with; `trimmer` gives the heap back after large replies.
     struct Context {
@@ -13,19 +14,19 @@ enum HistoryObject {
 
         var store: StateStore { service.historyStore }
 
-        /// One page of Sets or Rests: the window and limit of the call, the rows of `query`,
-        /// refused when limit 0 would be more than one call may return.
+        /// One page of Sets, SetRows or Rests: the window and limit of the call, the rows of
+        /// `query`, refused when limit 0 would be more than one call may return.
         func page<Row>(
             _ call: MethodCall, what: String,
             query: (StateStore) -> (USec, USec, String, Int) throws -> (rows: [Row], more: Bool),
-            entry: (Row) -> HistoryEntries.Fields
+            reply: ([Row]) -> MethodReply
         ) throws(DBusError) -> MethodReply {
             try reading {
                 let (since, until, limit) = try window(call.arguments)
                 let (rows, more) = try query(store)(since, until, "", limit)
                 try refuseMore(more, limit: limit, what: what)
                 trimmer.replied(entries: rows.count)
-                return .records(rows.map(entry))
+                return reply(rows)
             }
         }
 
@@ -51,11 +52,17 @@ enum HistoryObject {
     static let methods: [BusMethod<Context>] = [
         BusMethod(HistoryMember.sets, in: window, out: [.init("sets", .array(options))]) {
             history, call throws(DBusError) in
-            try history.page(call, what: "sets", query: StateStore.sets, entry: HistoryEntries.set)
+            try history.page(call, what: "sets", query: StateStore.sets) { .records($0.map(HistoryEntries.set)) }
+        },
+        BusMethod(HistoryMember.setRows, in: window, out: [.init("rows", .array(HistoryEntries.setRowType))]) {
+            history, call throws(DBusError) in
+            try history.page(call, what: "sets", query: StateStore.sets) { rows in
+                [.array(HistoryEntries.setRowType, rows.map(HistoryEntries.row))]
+            }
         },
         BusMethod(HistoryMember.rests, in: window, out: [.init("rests", .array(options))]) {
             history, call throws(DBusError) in
-            try history.page(call, what: "rests", query: StateStore.rests, entry: HistoryEntries.rest)
+            try history.page(call, what: "rests", query: StateStore.rests) { .records($0.map(HistoryEntries.rest)) }
         },
         BusMethod(HistoryMember.exercises, out: [.init("exercises", .array(options))]) {
             history, _ throws(DBusError) in
@@ -96,7 +103,7 @@ enum HistoryObject {
         ExportedInterface(interface, methods: methods, context: Context(service: service, trimmer: trimmer))
     }
 
-    /// since, until (0: no end) and limit (0: as many as allowed) of Sets and Rests.
+    /// since, until (0: no end) and limit (0: as many as allowed) of Sets, SetRows and Rests.
     private static func window(_ args: [DBusValue]) throws(DBusError) -> (USec, USec, Int) {
         guard case .uint32(let requested) = args[2] else { throw DBusError(.invalidArgs, "limit must be a uint32 (u)") }
         let limit = Int(requested)

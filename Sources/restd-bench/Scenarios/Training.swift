@@ -95,7 +95,7 @@ enum Training {
                 ],
                 note: "restd's CPU time over the runs, and restctl's (getrusage of the waited-for children), per run"),
             Metric(
-                8, "  the same Sets call by C clients (reply read and printed)",
+                8, "  the same SetRows call by C clients (reply read and printed)",
                 full.sameCall.isEmpty
                     ? "neither busctl nor dbus-send is installed"
                     : full.sameCall.map { "\($0.name) median \(fixed($0.times.p50, 1)) ms" }.joined(separator: ", "),
@@ -105,17 +105,21 @@ enum Training {
             Metric(
                 8, "  libdbus loading that reply (restd, the bus and restctl each do)",
                 full.replyLoad.map {
-                    "\(fixed($0.milliseconds, 2)) ms a load, \(fixed($0.milliseconds * 3, 1)) ms for the three"
+                    "\(fixed($0.rows.milliseconds, 2)) ms a load, \(fixed($0.rows.milliseconds * 3, 1)) ms for the three"
                 } ?? "not measured",
-                baseline: "restctl history: median \(fixed(full.history.p50, 1)) ms",
+                baseline: full.replyLoad.map {
+                    "the same sets as Sets' dictionaries: \(fixed($0.entries.milliseconds, 2)) ms a load, "
+                        + "\(grouped(Double($0.entries.bytes) / 1000)) KB"
+                } ?? "",
                 values: full.replyLoad.map {
                     [
-                        "load_ms": $0.milliseconds, "three_loads_ms": $0.milliseconds * 3,
-                        "reply_bytes": Double($0.bytes),
+                        "load_ms": $0.rows.milliseconds, "three_loads_ms": $0.rows.milliseconds * 3,
+                        "reply_bytes": Double($0.rows.bytes), "sets_load_ms": $0.entries.milliseconds,
+                        "sets_reply_bytes": Double($0.entries.bytes),
                     ]
                 } ?? [:],
                 note: full.replyLoad.map {
-                    "\(grouped(Double($0.bytes) / 1000)) KB; dbus_message_demarshal, \(cliRounds) loads, median"
+                    "\(grouped(Double($0.rows.bytes) / 1000)) KB; dbus_message_demarshal, \(cliRounds) loads, median"
                 } ?? ""),
             Metric(
                 8, "Start-up to READY=1 with \(sets) sets", "median \(fixed(full.startup.p50, 1)) ms",
@@ -145,10 +149,11 @@ enum Training {
         /// restctl's own (start-up, decoding, printing). Unlike the wall-clock figures, these do
         /// not move with the machine's load.
         var historyCPU: (restd: Double, restctl: Double)
-        /// The same Sets call by C clients (busctl, dbus-send), when installed.
+        /// The same SetRows call by C clients (busctl, dbus-send), when installed.
         var sameCall: [(name: String, times: Summary)]
-        /// One load of the Sets reply by libdbus (ms, median) and its size.
-        var replyLoad: (milliseconds: Double, bytes: Int)?
+        /// One load by libdbus (ms, median) and the size of the SetRows reply restctl reads, and
+        /// of the Sets reply of the same sets.
+        var replyLoad: (rows: (milliseconds: Double, bytes: Int), entries: (milliseconds: Double, bytes: Int))?
         var startup: Summary
         var rssKiB: Int
         var wakeUps: Int
@@ -207,32 +212,36 @@ enum Training {
             restd: restdMeter.read().seconds / Double(cliRounds) * 1000,
             restctl: (childrenCPU() - restctlBefore) / Double(cliRounds) * 1000
         )
-        // The call restctl makes (Sets of the last 7 days, a page of 10,000), made by two C
+        // The call restctl makes (SetRows of the last 7 days, a page of 10,000), made by two C
         // clients: the same reply read and printed by busctl and dbus-send.
         let since = UInt64(Clock.realtimeUSec) - 7 * 86_400_000_000
         var sameCall: [(name: String, times: Summary)] = []
         if withBaselines, let busctl = which("busctl") {
             let arguments = [
                 "--address=\(stage.bus.address)", "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface,
-                HistoryMember.sets, "ttu", "\(since)", "0", "10000",
+                HistoryMember.setRows, "ttu", "\(since)", "0", "10000",
             ]
             sameCall.append(("busctl", Summary(try time(arguments, of: busctl))!))
         }
         if withBaselines, let dbusSend = which("dbus-send") {
             let arguments = [
                 "--bus=\(stage.bus.address)", "--print-reply", "--dest=\(RestBus.name)", RestBus.historyPath,
-                "\(RestBus.historyInterface).\(HistoryMember.sets)", "uint64:\(since)", "uint64:0", "uint32:10000",
+                "\(RestBus.historyInterface).\(HistoryMember.setRows)", "uint64:\(since)", "uint64:0",
+                "uint32:10000",
             ]
             sameCall.append(("dbus-send", Summary(try time(arguments, of: dbusSend))!))
         }
         // The floor under any client of this reply: libdbus validates it as it loads it, in
         // restd (its body written whole, then loaded), in the dbus-daemon and in the client.
-        let replyLoad =
-            withBaselines
-            ? try client.replyLoad(
+        // The same sets as Sets' dictionaries show what the structures save.
+        func load(_ member: String) throws -> (milliseconds: Double, bytes: Int) {
+            try client.replyLoad(
                 RawMessage.call(
-                    RestBus.name, RestBus.historyPath, RestBus.historyInterface, HistoryMember.sets,
-                    [.uint64(since), .uint64(0), .uint32(10_000)]), rounds: cliRounds) : nil
+                    RestBus.name, RestBus.historyPath, RestBus.historyInterface, member,
+                    [.uint64(since), .uint64(0), .uint32(10_000)]), rounds: cliRounds)
+        }
+        let replyLoad =
+            withBaselines ? (rows: try load(HistoryMember.setRows), entries: try load(HistoryMember.sets)) : nil
         Clock.sleep(1)  // the live broadcast of the set goes out at the end of its interval
         let rss = Proc.rssKiB(restd.pid) ?? 0
         let wakeUps = try WakeUps.count([restd.pid], over: quiet).totals[0].total
