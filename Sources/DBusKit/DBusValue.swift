@@ -55,6 +55,31 @@ public enum DBusValue: Hashable, Sendable {
     }
 }
 
+extension DBusValue {
+    /// Whether this value is of `expected`: what `type == expected` answers, without building
+    /// the value's type, which for a structure is an array (one per row of a long list).
+    func hasType(_ expected: DBusType) -> Bool {
+        switch (self, expected) {
+        case (.byte, .byte), (.boolean, .boolean), (.int16, .int16), (.uint16, .uint16), (.int32, .int32),
+            (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.string, .string),
+            (.objectPath, .objectPath), (.signature, .signature), (.unixFD, .unixFD), (.variant, .variant):
+            return true
+        case (.array(let element, _), .array(let expectedElement)):
+            return element == expectedElement
+        case (.dictionary(let key, let value, _), .dictionary(let expectedKey, let expectedValue)):
+            return key == expectedKey && value == expectedValue
+        case (.structure(let fields), .structure(let expectedFields)):
+            guard fields.count == expectedFields.count else { return false }
+            for (field, expectedField) in zip(fields, expectedFields) where !field.hasType(expectedField) {
+                return false
+            }
+            return true
+        default:
+            return false
+        }
+    }
+}
+
 // MARK: - Building values
 
 extension DBusValue {

@@ -27,7 +27,7 @@ enum Marshalling {
         case .array(let elementType, let elements):
             try checkSignature(of: .array(elementType), around: elementType)
             for element in elements {
-                guard element.type == elementType else {
+                guard element.hasType(elementType) else {
                     throw DBusError(.invalidArgs, "array of \(elementType) holds a \(element.type)")
                 }
                 try validate(element)
@@ -38,7 +38,7 @@ enum Marshalling {
             }
             try checkSignature(of: .dictionary(key: keyType, value: valueType), around: valueType)
             for entry in entries {
-                guard entry.key.type == keyType, entry.value.type == valueType else {
+                guard entry.key.hasType(keyType), entry.value.hasType(valueType) else {
                     throw DBusError(
                         .invalidArgs,
                         "dictionary a{\(keyType)\(valueType)} holds a \(entry.key.type) → \(entry.value.type) entry")

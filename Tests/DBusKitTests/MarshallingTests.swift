@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 
 @testable import DBusKit
@@ -36,6 +37,20 @@ import Testing
         let message = try Message.signal(path: "/a", interface: "org.example.I", name: "S")
         try message.append(.string("x"), .uint64(1), .vardict([:]))
         #expect(message.signature == "sta{sv}")
+    }
+
+    @Test("hasType answers as comparing the value's type does, for 2,000 random pairs of value and type")
+    func hasTypeMatchesTheValuesType() {
+        var random = SplitMix64(state: 2026)
+        var matches = 0
+        for _ in 0..<2_000 {
+            let value = RandomValues.value(&random)
+            // Half the time a type the value has, else another value's (sometimes the same).
+            let type = random.next() & 1 == 0 ? value.type : RandomValues.value(&random).type
+            #expect(value.hasType(type) == (value.type == type), "\(value) against \(type)")
+            if value.type == type { matches += 1 }
+        }
+        #expect(matches > 900 && matches < 2_000)
     }
 
     @Test func invalidValuesAreRefusedBeforeAnythingIsWritten() throws {
