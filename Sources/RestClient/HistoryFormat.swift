@@ -9,14 +9,35 @@ import RestCore
 public enum HistoryFormat {
     /// One line per set, local time, names and the set's numbers padded so that rests line up.
     public static func lines(_ sets: [HistorySet]) -> [String] {
-        let nameWidth = sets.map { DisplayWidth.of($0.exercise) }.max() ?? 0
-        let workWidth = sets.map { DisplayWidth.of(work($0)) }.max() ?? 0
-        return sets.map { set in
-            var line = TimeFormat.localMinute(usec: set.atUSec) + "  " + padded(set.exercise, nameWidth)
-            let done = work(set)
-            if workWidth > 0 { line += "  " + padded(done, workWidth) }
-            if let rest = set.rest { line += "  " + restText(rest) }
-            while line.hasSuffix(" ") { line.removeLast() }
+        // Each cell is made and measured once: a week is thousands of lines, and "5×100 kg" is
+        // not ASCII, so its width is counted character by character.
+        let names = sets.map { (text: $0.exercise, width: DisplayWidth.of($0.exercise)) }
+        let works = sets.map { set in
+            let text = work(set)
+            return (text: text, width: DisplayWidth.of(text))
+        }
+        let nameWidth = names.lazy.map(\.width).max() ?? 0
+        let workWidth = works.lazy.map(\.width).max() ?? 0
+        return sets.indices.map { index in
+            var line = TimeFormat.localMinute(usec: sets[index].atUSec)
+            line += "  "
+            line += names[index].text
+            // The spaces owed since the last cell written, written only before the next one: a
+            // line does not end in spaces.
+            var owed = nameWidth - names[index].width + 2
+            if workWidth > 0 {
+                if works[index].text.isEmpty {
+                    owed += workWidth + 2
+                } else {
+                    line += String(repeating: " ", count: owed)
+                    line += works[index].text
+                    owed = workWidth - works[index].width + 2
+                }
+            }
+            if let rest = sets[index].rest {
+                line += String(repeating: " ", count: owed)
+                line += restText(rest)
+            }
             return line
         }
     }
@@ -139,9 +160,6 @@ public enum HistoryFormat {
         return "\(millis / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
-    private static func padded(_ text: String, _ width: Int) -> String {
-        DisplayWidth.padded(text, to: width)
-    }
 }
 
 /// How `restctl stats` writes the numbers per exercise.

@@ -66,6 +66,49 @@ import Testing
         }
         #expect(Set(starts).count == 1, "\(lines)")
     }
+
+    /// The lines as their rule says, cell by cell: each padded to its column's width, joined by
+    /// two spaces, the line's trailing spaces cut.
+    static func linesByTheRule(_ sets: [HistorySet]) -> [String] {
+        let nameWidth = sets.map { DisplayWidth.of($0.exercise) }.max() ?? 0
+        let workWidth = sets.map { DisplayWidth.of(HistoryFormat.work($0)) }.max() ?? 0
+        return sets.map { set in
+            var line =
+                TimeFormat.localMinute(usec: set.atUSec) + "  " + DisplayWidth.padded(set.exercise, to: nameWidth)
+            if workWidth > 0 { line += "  " + DisplayWidth.padded(HistoryFormat.work(set), to: workWidth) }
+            if let rest = set.rest { line += "  " + HistoryFormat.restText(rest) }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+
+    /// Every mix of names, work (none, reps, weight, failed) and rests (none, open, ended): the
+    /// lines as the rule gives them, with no spaces at their ends.
+    @Test func linesFollowTheRule() {
+        let rests: [HistorySet.Rest?] = [
+            nil, .init(plannedUSec: 90_000_000, outcome: "open"),
+            .init(plannedUSec: 90_000_000, outcome: "skipped", takenUSec: 30_000_000, endedAtUSec: 1),
+        ]
+        var sets: [HistorySet] = []
+        for name in ["Squat", "深蹲", "Bench press"] {
+            for (reps, kg) in [(nil, nil), (5, nil), (nil, 62.5), (12, 100)] as [(UInt32?, Double?)] {
+                for failed in [false, true] {
+                    for rest in rests {
+                        sets.append(
+                            HistorySet(
+                                id: Int64(sets.count), timer: "default", atUSec: 1_795_295_400_000_000, exercise: name,
+                                reps: reps, weightKg: kg, failed: failed, rest: rest))
+                    }
+                }
+            }
+        }
+        let lines = HistoryFormat.lines(sets)
+        #expect(lines == Self.linesByTheRule(sets))
+        #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
+        // A column of work with none in it: the rests still line up.
+        let bare = sets.filter { $0.reps == nil && $0.weightKg == nil && !$0.failed }
+        #expect(HistoryFormat.lines(bare) == Self.linesByTheRule(bare))
+    }
 }
 
 @Suite struct HistoryRecoveryFormatTests {
