@@ -235,6 +235,9 @@ public final class SQLiteStatement {
         (0..<sqlite3_column_count(statement)).map(column)
     }
 
+    /// How many columns a row of this statement has.
+    public var columnCount: Int { Int(sqlite3_column_count(statement)) }
+
     /// The current row's column at `index` (0-based).
     public func column(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement, index) {

@@ -136,45 +136,72 @@ struct HistoryStatements {
         ]
     }
 
-    /// A rest's recovery from its recovery columns, in `HistorySchema.recoveryColumns` order;
-    /// nil when it was not followed (`rmssd_beats` NULL). A value of the wrong type reads as nil.
-    static func recovery(from columns: ArraySlice<SQLiteValue>) -> RecoveryMetrics? {
-        let values = Array(columns)
-        guard values.count == HistorySchema.recoveryColumns.count, let beats = values[11].integer,
-            let beatCount = Int(exactly: beats)
-        else { return nil }
-        func real(_ index: Int) -> Double? {
-            switch values[index] {
+    /// A rest's recovery from the row's recovery columns, `HistorySchema.recoveryColumns` in
+    /// order from column `first`; nil when it was not followed (`rmssd_beats` NULL). A value of
+    /// the wrong type reads as nil.
+    static func recovery(from row: SQLiteStatement, first: Int32) -> RecoveryMetrics? {
+        func value(_ index: Int32) -> SQLiteValue { row.column(first + index) }
+        guard let beats = value(11).integer, let beatCount = Int(exactly: beats) else { return nil }
+        func real(_ index: Int32) -> Double? {
+            switch value(index) {
             case .real(let value): value
             case .integer(let value): Double(value)
             default: nil
             }
         }
-        func usec(_ index: Int) -> USec? { values[index].integer.flatMap(USec.init(exactly:)) }
+        func usec(_ index: Int32) -> USec? { value(index).integer.flatMap(USec.init(exactly:)) }
         return RecoveryMetrics(
             setEndBPM: real(0), peakBPM: real(1), peakAfterUSec: usec(2), bpmAfter30s: real(3), bpmAfter60s: real(4),
             bpmAfter120s: real(5), hrr60BPM: real(6), timeToTargetUSec: usec(7), minimumBPM: real(8),
             coverage: real(9), rmssdMilliseconds: real(10), rmssdBeats: beatCount, rmssdRejectedShare: real(12))
     }
 
-    /// A rest from a row of `rests` (columns in `HistorySchema.columns["rests"]` order), decoded
-    /// without trusting it; nil for a row that does not make one.
-    static func rest(from row: [SQLiteValue]) -> RestRecord? {
-        func usec(_ index: Int) -> USec? { row[index].integer.flatMap(USec.init(exactly:)) }
-        guard row.count == 14 + HistorySchema.recoveryColumns.count, let setID = row[0].integer,
-            let rawID = row[1].text,
+    /// A rest from the current row of a query of `rests` (columns in `HistorySchema.columns["rests"]`
+    /// order), decoded without trusting it; nil for a row that does not make one.
+    static func rest(from row: SQLiteStatement) -> RestRecord? {
+        func value(_ index: Int32) -> SQLiteValue { row.column(index) }
+        func usec(_ index: Int32) -> USec? { value(index).integer.flatMap(USec.init(exactly:)) }
+        guard row.columnCount == 14 + HistorySchema.recoveryColumns.count, let setID = value(0).integer,
+            let rawID = value(1).text,
             let id = try? TimerID(parsing: rawID),
-            let exercise = row[2].text, let key = row[3].text, let started = usec(4), let planned = usec(5),
-            let source = row[6].text, let adjust = row[7].integer, let paused = usec(8), let pausedAt = usec(9),
+            let exercise = value(2).text, let key = value(3).text, let started = usec(4), let planned = usec(5),
+            let source = value(6).text, let adjust = value(7).integer, let paused = usec(8), let pausedAt = usec(9),
             let ended = usec(11), let taken = usec(12)
         else { return nil }
-        let outcome = row[10].text.flatMap(RestOutcome.init(rawValue:))
-        let rr = (row[13].text ?? "").split(separator: ",").compactMap { UInt16($0) }
+        let outcome = value(10).text.flatMap(RestOutcome.init(rawValue:))
+        let rr = (value(13).text ?? "").split(separator: ",").compactMap { UInt16($0) }
         return RestRecord(
             setID: setID, timerID: id, exercise: exercise, exerciseKey: key, startedAtUSec: started,
             plannedUSec: planned, source: source, adjustUSec: adjust, pausedUSec: paused,
             pausedAtUSec: pausedAt, outcome: outcome, endedAtUSec: ended, takenUSec: taken, rrIntervalsMS: rr,
-            recovery: recovery(from: row[14...]))
+            recovery: recovery(from: row, first: 14))
+    }
+
+    /// A set and the rest that followed it from the current row of `setsBetween`, decoded
+    /// without trusting it; nil for a row that does not make a set.
+    static func setRow(from row: SQLiteStatement) -> HistorySetRow? {
+        func value(_ index: Int32) -> SQLiteValue { row.column(index) }
+        func usec(_ index: Int32) -> USec? { value(index).integer.flatMap(USec.init(exactly:)) }
+        guard let id = value(0).integer, let timer = value(1).text.flatMap({ try? TimerID(parsing: $0) }),
+            let at = usec(2), let exercise = value(3).text
+        else { return nil }
+        let weight = value(5)
+        let set = SetRecord(
+            id: id, timerID: timer, atUSec: at, exercise: exercise, exerciseKey: exercise.lowercased(),
+            reps: value(4).integer.flatMap(UInt32.init(exactly:)),
+            weightKg: { if case .real(let kg) = weight { kg } else { weight.integer.map(Double.init) } }(),
+            failed: value(6).integer == 1)
+        var rest: RestRecord?
+        if let planned = usec(7) {
+            rest = RestRecord(
+                setID: id, timerID: timer, exercise: exercise, exerciseKey: set.exerciseKey,
+                startedAtUSec: at, plannedUSec: planned, source: value(10).text ?? "",
+                adjustUSec: value(8).integer ?? 0, pausedUSec: usec(9) ?? 0,
+                outcome: value(11).text.flatMap(RestOutcome.init(rawValue:)),
+                endedAtUSec: usec(13) ?? 0, takenUSec: usec(12) ?? 0,
+                recovery: recovery(from: row, first: 14))
+        }
+        return HistorySetRow(set: set, rest: rest)
     }
 }
 
@@ -191,7 +218,11 @@ extension StateStore {
     /// The rests in progress, and the id of the last set: what `TrainingBook` starts from.
     func loadTraining() throws(StoreError) -> (openRests: [RestRecord], lastSetID: Int64) {
         try reading { statements throws(SQLiteError) in
-            let rests = try Self.all(statements.openRests, []).compactMap(HistoryStatements.rest(from:))
+            try statements.openRests.bind([])
+            var rests: [RestRecord] = []
+            while try statements.openRests.step() {
+                if let rest = HistoryStatements.rest(from: statements.openRests) { rests.append(rest) }
+            }
             let last = try Self.all(statements.lastSetID, []).first?.first?.integer ?? 0
             return (rests, last)
         }
@@ -279,31 +310,9 @@ extension StateStore {
     ) throws(StoreError)
         -> (rows: [HistorySetRow], more: Bool)
     {
-        let (rows, more) = try query(\.setsBetween, since: since, until: until, exerciseKey: exerciseKey, limit: limit)
-        return (
-            rows.compactMap { row -> HistorySetRow? in
-                guard let id = row[0].integer, let timer = row[1].text.flatMap({ try? TimerID(parsing: $0) }),
-                    let at = row[2].integer.flatMap(USec.init(exactly:)), let exercise = row[3].text
-                else { return nil }
-                let set = SetRecord(
-                    id: id, timerID: timer, atUSec: at, exercise: exercise, exerciseKey: exercise.lowercased(),
-                    reps: row[4].integer.flatMap(UInt32.init(exactly:)),
-                    weightKg: { if case .real(let kg) = row[5] { kg } else { row[5].integer.map(Double.init) } }(),
-                    failed: row[6].integer == 1)
-                var rest: RestRecord?
-                if let planned = row[7].integer.flatMap(USec.init(exactly:)) {
-                    rest = RestRecord(
-                        setID: id, timerID: timer, exercise: exercise, exerciseKey: set.exerciseKey,
-                        startedAtUSec: at, plannedUSec: planned, source: row[10].text ?? "",
-                        adjustUSec: row[8].integer ?? 0, pausedUSec: row[9].integer.flatMap(USec.init(exactly:)) ?? 0,
-                        outcome: row[11].text.flatMap(RestOutcome.init(rawValue:)),
-                        endedAtUSec: row[13].integer.flatMap(USec.init(exactly:)) ?? 0,
-                        takenUSec: row[12].integer.flatMap(USec.init(exactly:)) ?? 0,
-                        recovery: HistoryStatements.recovery(from: row[14...]))
-                }
-                return HistorySetRow(set: set, rest: rest)
-            }, more
-        )
+        try query(
+            \.setsBetween, since: since, until: until, exerciseKey: exerciseKey, limit: limit,
+            row: HistoryStatements.setRow(from:))
     }
 
     /// Rests started in [since, until), oldest first, limited like `sets`.
@@ -312,8 +321,9 @@ extension StateStore {
     ) throws(StoreError)
         -> (rows: [RestRecord], more: Bool)
     {
-        let (rows, more) = try query(\.restsBetween, since: since, until: until, exerciseKey: exerciseKey, limit: limit)
-        return (rows.compactMap(HistoryStatements.rest(from:)), more)
+        try query(
+            \.restsBetween, since: since, until: until, exerciseKey: exerciseKey, limit: limit,
+            row: HistoryStatements.rest(from:))
     }
 
     /// Every exercise restd remembers: key, name, last rest, sets, last seen.
@@ -369,20 +379,29 @@ extension StateStore {
             hrr60BPM: drop)
     }
 
-    private func query(
+    /// The rows of a window query (since, until, exercise key, limit + 1 bound), each read
+    /// straight from the statement by `row` (a row it cannot read is left out): at most `limit`
+    /// (1…`maxHistoryRows`), and whether more match.
+    private func query<Row>(
         _ statement: KeyPath<HistoryStatements, SQLiteStatement>, since: USec, until: USec, exerciseKey: String,
-        limit: Int
-    ) throws(StoreError) -> (rows: [[SQLiteValue]], more: Bool) {
+        limit: Int, row: (SQLiteStatement) -> Row?
+    ) throws(StoreError) -> (rows: [Row], more: Bool) {
         let cap = min(max(limit, 1), Self.maxHistoryRows)
-        let rows = try reading { statements throws(SQLiteError) in
-            try Self.all(
-                statements[keyPath: statement],
-                [
-                    .integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .text(exerciseKey),
-                    .integer(Int64(cap + 1)),
-                ])
+        return try reading { statements throws(SQLiteError) in
+            let select = statements[keyPath: statement]
+            try select.bind([
+                .integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .text(exerciseKey),
+                .integer(Int64(cap + 1)),
+            ])
+            var rows: [Row] = []
+            var read = 0
+            while try select.step() {
+                read += 1
+                guard read <= cap else { return (rows, true) }
+                if let decoded = row(select) { rows.append(decoded) }
+            }
+            return (rows, false)
         }
-        return rows.count > cap ? (Array(rows.prefix(cap)), true) : (rows, false)
     }
 
     private func reading<T>(_ body: (HistoryStatements) throws(SQLiteError) -> T) throws(StoreError) -> T {

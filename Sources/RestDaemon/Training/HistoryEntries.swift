@@ -46,25 +46,27 @@ enum HistoryEntries {
     /// fixed columns, each one it leaves out as `SetRow`'s "none", the recovery in the last column.
     static func row(_ row: HistorySetRow) -> DBusValue {
         let set = row.set
-        var columns: [DBusValue] = [
-            .int64(set.id), .string(set.timerID.rawValue), .uint64(set.atUSec), .string(set.exercise),
-            .uint32(set.reps ?? SetRow.noReps), .double(set.weightKg ?? .nan), .boolean(set.failed),
-        ]
-        columns.reserveCapacity(15)
-        if let rest = row.rest {
-            let ended = rest.outcome != nil
-            columns += [
-                .uint64(rest.finalUSec(limits: .standard)), .int64(rest.adjustUSec), .uint64(rest.pausedUSec),
-                .string(rest.source), .string(rest.outcome?.rawValue ?? HistoryKey.openOutcome),
-                .uint64(ended ? rest.takenUSec : 0), .uint64(ended ? rest.endedAtUSec : 0),
-                dictionary(prefixed(rest.recovery.map(recovery) ?? [])),
-            ]
-        } else {
-            columns += [.uint64(0), .int64(0), .uint64(0), .string(""), .string(""), .uint64(0), .uint64(0)]
-            columns.append(dictionary([]))
+        let reps = DBusValue.uint32(set.reps ?? SetRow.noReps)
+        let weight = DBusValue.double(set.weightKg ?? .nan)
+        // Each row's columns in one literal: appending a second list cost as much as the rest.
+        guard let rest = row.rest else {
+            return .structure([
+                .int64(set.id), .string(set.timerID.rawValue), .uint64(set.atUSec), .string(set.exercise), reps, weight,
+                .boolean(set.failed), .uint64(0), .int64(0), .uint64(0), .string(""), .string(""), .uint64(0),
+                .uint64(0), noOtherKeys,
+            ])
         }
-        return .structure(columns)
+        let ended = rest.outcome != nil
+        return .structure([
+            .int64(set.id), .string(set.timerID.rawValue), .uint64(set.atUSec), .string(set.exercise), reps, weight,
+            .boolean(set.failed), .uint64(rest.finalUSec(limits: .standard)), .int64(rest.adjustUSec),
+            .uint64(rest.pausedUSec), .string(rest.source), .string(rest.outcome?.rawValue ?? HistoryKey.openOutcome),
+            .uint64(ended ? rest.takenUSec : 0), .uint64(ended ? rest.endedAtUSec : 0),
+            rest.recovery.map { dictionary(prefixed(recovery($0))) } ?? noOtherKeys,
+        ])
     }
+
+    private static let noOtherKeys = dictionary([])
 
     /// SetRecorded's entry: the set, and the rest it just started.
     static func recorded(_ set: PlannedSet) -> DBusValue {
