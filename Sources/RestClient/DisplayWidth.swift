@@ -5,15 +5,23 @@
 /// dependence on the locale).
 public enum DisplayWidth {
     public static func of(_ text: String) -> Int {
-        // ASCII, as most names and every number are: a column per printable byte, none for a
-        // control one — what the per-character rules give, without asking Unicode's tables
-        // (a week of history is thousands of cells).
-        var asciiWidth = 0
-        for byte in text.utf8 {
-            guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
-            asciiWidth += columns(ascii: byte)
+        // Latin, as most names and every number are (and the "×" of "5×100 kg"): a column per
+        // scalar, none for a control one — what the per-character rules give, without asking
+        // Unicode's tables (a week of history is thousands of cells). Below U+0300 no scalar
+        // joins the one before it into a character, none is wide or an emoji picture by itself,
+        // and only the C1 controls and the soft hyphen take no column.
+        var latinWidth = 0
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x80 {
+                latinWidth += columns(ascii: UInt8(value))
+            } else if value >= 0xA0, value < 0x300, value != 0xAD {
+                latinWidth += 1
+            } else {
+                return text.reduce(0) { $0 + of($1) }
+            }
         }
-        return asciiWidth
+        return latinWidth
     }
 
     public static func of(_ character: Character) -> Int {

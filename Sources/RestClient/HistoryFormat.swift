@@ -44,11 +44,12 @@ public enum HistoryFormat {
 
     /// "5×100 kg", "5 reps", "100 kg", with " failed" after a failed set; "" for none of these.
     static func work(_ set: HistorySet) -> String {
+        // The line's pieces are joined with +, which costs less than interpolation per line.
         var text: String
         switch (set.reps, set.weightKg) {
-        case (let reps?, let kg?): text = "\(reps)×\(number(kg)) kg"
-        case (let reps?, nil): text = "\(reps) rep\(reps == 1 ? "" : "s")"
-        case (nil, let kg?): text = "\(number(kg)) kg"
+        case (let reps?, let kg?): text = String(reps) + "×" + number(kg) + " kg"
+        case (let reps?, nil): text = String(reps) + (reps == 1 ? " rep" : " reps")
+        case (nil, let kg?): text = number(kg) + " kg"
         case (nil, nil): text = ""
         }
         if set.failed { text += text.isEmpty ? "failed" : " failed" }
@@ -61,8 +62,8 @@ public enum HistoryFormat {
         let planned = TimeFormat.elapsed(usec: rest.plannedUSec)
         guard rest.outcome != "open", let taken = rest.takenUSec else { return "resting, \(planned) planned" }
         let shownDifference = (Int64(taken / 1_000_000) - Int64(rest.plannedUSec / 1_000_000)) * 1_000_000
-        var text = "rest \(TimeFormat.elapsed(usec: taken)) of \(planned) (\(signed(shownDifference)))"
-        if rest.outcome != "completed" { text += ", \(rest.outcome)" }
+        var text = "rest " + TimeFormat.elapsed(usec: taken) + " of " + planned + " (" + signed(shownDifference) + ")"
+        if rest.outcome != "completed" { text += ", " + rest.outcome }
         if let recovery = rest.recovery.map(RecoveryFields.text), !recovery.isEmpty { text += ", " + recovery }
         return text
     }

@@ -100,7 +100,7 @@ extension HistorySet {
             case .int64(let adjust) = columns[8], case .uint64(let paused) = columns[9],
             case .string(let source) = columns[10], case .string(let outcome) = columns[11],
             case .uint64(let taken) = columns[12], case .uint64(let endedAt) = columns[13],
-            let others = columns[14].vardictEntries
+            case .dictionary(.string, .variant, let otherEntries) = columns[14]
         else { throw .badReply("a row of SetRows is not \(SetRow.signature)") }
         self.init(
             id: id, timer: timer, atUSec: at, exercise: exercise, reps: reps == SetRow.noReps ? nil : reps,
@@ -110,7 +110,13 @@ extension HistorySet {
         rest = Rest(
             plannedUSec: planned, adjustUSec: adjust, pausedUSec: paused, source: source, outcome: outcome,
             takenUSec: ended ? taken : nil, endedAtUSec: ended ? endedAt : nil,
-            recovery: RecoveryFields.metrics({ others[$0]?.unwrapped }, prefix: HistoryKey.restPrefix))
+            recovery: otherEntries.isEmpty ? nil : Self.recovery(columns[14]))
+    }
+
+    /// The recovery in a row's last column (most rows have none, and skip the dictionary).
+    private static func recovery(_ otherKeys: DBusValue) -> RecoveryMetrics? {
+        let entries = otherKeys.vardictEntries ?? [:]
+        return RecoveryFields.metrics({ entries[$0]?.unwrapped }, prefix: HistoryKey.restPrefix)
     }
 }
 

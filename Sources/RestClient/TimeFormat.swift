@@ -1,3 +1,5 @@
+import RestCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,8 +13,17 @@ public enum TimeFormat {
         let hours = seconds / 3_600
         let minutes = seconds / 60 % 60
         let secs = seconds % 60
-        if hours > 0 { return "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))" }
-        return "\(seconds / 60):\(twoDigits(secs))"
+        return DigitText.make(capacity: 32) { text in
+            if hours > 0 {
+                text.number(hours)
+                text.character(":")
+                text.number(minutes, minimumDigits: 2)
+            } else {
+                text.number(seconds / 60)
+            }
+            text.character(":")
+            text.number(secs, minimumDigits: 2)
+        }
     }
 
     /// Time left, rounded up to whole seconds: a fresh 90 s timer reads 1:30, and 0:00
@@ -32,19 +43,21 @@ public enum TimeFormat {
         var seconds = time_t(clamping: usec / 1_000_000)
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return "9999-12-31T23:59:59.999Z" }
-        let year = Int(parts.tm_year) + 1900
-        let yearText = String(year)
-        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
-            + "-" + twoDigits(UInt64(parts.tm_mon + 1)) + "-" + twoDigits(UInt64(parts.tm_mday))
-            + "T" + twoDigits(UInt64(parts.tm_hour)) + ":" + twoDigits(UInt64(parts.tm_min))
-            + ":" + twoDigits(UInt64(parts.tm_sec)) + "." + threeDigits(usec / 1_000 % 1_000) + "Z"
-    }
-
-    private static func twoDigits(_ value: UInt64) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
-    }
-
-    private static func threeDigits(_ value: UInt64) -> String {
-        value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)"
+        return DigitText.make(capacity: 40) { text in
+            text.number(UInt64(clamping: Int(parts.tm_year) + 1900), minimumDigits: 4)
+            text.character("-")
+            text.number(UInt64(clamping: parts.tm_mon + 1), minimumDigits: 2)
+            text.character("-")
+            text.number(UInt64(clamping: parts.tm_mday), minimumDigits: 2)
+            text.character("T")
+            text.number(UInt64(clamping: parts.tm_hour), minimumDigits: 2)
+            text.character(":")
+            text.number(UInt64(clamping: parts.tm_min), minimumDigits: 2)
+            text.character(":")
+            text.number(UInt64(clamping: parts.tm_sec), minimumDigits: 2)
+            text.character(".")
+            text.number(usec / 1_000 % 1_000, minimumDigits: 3)
+            text.character("Z")
+        }
     }
 }

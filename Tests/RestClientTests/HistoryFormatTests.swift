@@ -11,6 +11,28 @@ import Testing
         #expect(DisplayWidth.of(text) == width)
     }
 
+    /// Latin text is measured scalar by scalar, without Unicode's tables: each scalar below U+0300
+    /// alone, and 500 strings of them (with controls, CR LF and the soft hyphen among them), give
+    /// the width that counting character by character gives.
+    @Test func latinTextIsMeasuredAsEachCharacterIs() {
+        for value in UInt32(0)..<0x300 {
+            let scalar = Unicode.Scalar(value)!
+            #expect(DisplayWidth.of(String(scalar)) == DisplayWidth.columnsByTables(Character(scalar)), "U+\(value)")
+        }
+        let pool = Array("aZ09 ×·éÿĀžǅɐʰ˿\t\r\n\u{7F}\u{85}\u{9F}\u{A0}\u{AD}©®½".unicodeScalars)
+        var state: UInt64 = 7
+        for _ in 0..<500 {
+            var text = ""
+            for _ in 0..<12 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text.unicodeScalars.append(pool[Int(state >> 33) % pool.count])
+            }
+            #expect(
+                DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.columnsByTables($1) },
+                "\(text.debugDescription)")
+        }
+    }
+
     /// ASCII text is measured without Unicode's tables: the same width as character by character.
     @Test func asciiTextIsMeasuredAsEachCharacterIs() {
         let every = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)

@@ -32,11 +32,26 @@ public enum LocalCalendar {
         }
 
         /// `2026-11-23`.
-        public var dateText: String { "\(year)-\(Self.two(month))-\(Self.two(day))" }
+        public var dateText: String { DigitText.make(capacity: 32) { writeDate(&$0) } }
         /// `2026-11-23 18:02`.
-        public var minuteText: String { "\(dateText) \(Self.two(hour)):\(Self.two(minute))" }
+        public var minuteText: String {
+            DigitText.make(capacity: 40) { text in
+                writeDate(&text)
+                text.character(" ")
+                text.number(UInt64(clamping: hour), minimumDigits: 2)
+                text.character(":")
+                text.number(UInt64(clamping: minute), minimumDigits: 2)
+            }
+        }
 
-        private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        private func writeDate(_ text: inout DigitText) {
+            if year < 0 { text.character("-") }
+            text.number(UInt64(year.magnitude))
+            text.character("-")
+            text.number(UInt64(clamping: month), minimumDigits: 2)
+            text.character("-")
+            text.number(UInt64(clamping: day), minimumDigits: 2)
+        }
     }
 
     /// The local date and time of `usec`; nil only for an instant the C library cannot place.

@@ -1,0 +1,41 @@
+/// Short ASCII text of numbers and separators ("2026-11-23 18:02", "1:30"), written byte by byte
+/// into the string's own storage: a week of history is thousands of these, and joining a String
+/// per piece costs several times the digits themselves.
+public struct DigitText {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private var count = 0
+
+    private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    /// The text `write` writes, at most `capacity` bytes.
+    public static func make(capacity: Int, _ write: (inout DigitText) -> Void) -> String {
+        String(unsafeUninitializedCapacity: capacity) { buffer in
+            var text = DigitText(buffer)
+            write(&text)
+            return text.count
+        }
+    }
+
+    /// One ASCII character (a separator).
+    public mutating func character(_ ascii: Unicode.Scalar) {
+        buffer[count] = UInt8(ascii.value)
+        count += 1
+    }
+
+    /// `value` in decimal, zero-padded to at least `minimumDigits`.
+    public mutating func number(_ value: UInt64, minimumDigits: Int = 1) {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let width = max(digits, minimumDigits)
+        var remaining = value
+        for index in stride(from: count + width - 1, through: count, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+        count += width
+    }
+}
