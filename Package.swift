@@ -106,6 +106,8 @@ let package = Package(
             name: "RestDaemonTests",
             dependencies: [
                 "RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom", "SQLiteKit",
+                // SetRows against Sets as restctl reads them.
+                "RestClient",
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),

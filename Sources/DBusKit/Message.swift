@@ -86,7 +86,7 @@ public final class Message {
 
     /// Appends an `aa{sv}`: one dictionary per element of `dictionaries`, each of its pairs in the
     /// order given — what `append(.array(.dictionary(key: .string, value: .variant), …))` writes,
-    /// without building the tree. For long lists of records (a page of history). A throw leaves
+    /// without building the tree. For long lists of records (a page of Sets or Rests). A throw leaves
     /// the message unchanged.
     public func appendVardicts<Pairs: Sequence<(key: String, value: DBusValue)>>(
         _ dictionaries: some Sequence<Pairs>

@@ -25,8 +25,8 @@ public enum DisplayWidth {
     }
 
     public static func of(_ character: Character) -> Int {
-        // An ASCII character alone (the letters and digits around a "·" or "×" in a line of
-        // history): as above, without the tables.
+        // An ASCII character alone (the letters and digits around a "·" in a line of history,
+        // counted character by character): one column if printable, without the tables.
         if character.utf8.count == 1, let byte = character.utf8.first, byte < 0x80 { return columns(ascii: byte) }
         return columnsByTables(character)
     }

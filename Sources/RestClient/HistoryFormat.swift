@@ -9,8 +9,7 @@ import RestCore
 public enum HistoryFormat {
     /// One line per set, local time, names and the set's numbers padded so that rests line up.
     public static func lines(_ sets: [HistorySet]) -> [String] {
-        // Each cell is made and measured once: a week is thousands of lines, and "5×100 kg" is
-        // not ASCII, so its width is counted character by character.
+        // Each cell is made and measured once: a week is thousands of lines.
         let names = sets.map { (text: $0.exercise, width: DisplayWidth.of($0.exercise)) }
         let works = sets.map { set in
             let text = work(set)
@@ -22,8 +21,7 @@ public enum HistoryFormat {
             var line = TimeFormat.localMinute(usec: sets[index].atUSec)
             line += "  "
             line += names[index].text
-            // The spaces owed since the last cell written, written only before the next one: a
-            // line does not end in spaces.
+            // The spaces owed since the last cell written, written only before the next one.
             var owed = nameWidth - names[index].width + 2
             if workWidth > 0 {
                 if works[index].text.isEmpty {
@@ -38,13 +36,16 @@ public enum HistoryFormat {
                 line += String(repeating: " ", count: owed)
                 line += restText(rest)
             }
+            // No line ends in spaces, whatever its last cell ends with (a name read from a file).
+            while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
             return line
         }
     }
 
     /// "5×100 kg", "5 reps", "100 kg", with " failed" after a failed set; "" for none of these.
+    // The pieces of a line are joined with +, not interpolated (here and in restText): an
+    // interpolation writes each piece through a text stream, thousands of times for a week.
     static func work(_ set: HistorySet) -> String {
-        // The line's pieces are joined with +, which costs less than interpolation per line.
         var text: String
         switch (set.reps, set.weightKg) {
         case (let reps?, let kg?): text = String(reps) + "×" + number(kg) + " kg"
@@ -160,7 +161,6 @@ public enum HistoryFormat {
         let fraction = String(millis % 1_000)
         return "\(millis / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
-
 }
 
 /// How `restctl stats` writes the numbers per exercise.

@@ -137,23 +137,24 @@ public final class RestdClient {
 
     /// Every set in [since, until) (until 0: no end), oldest first, asked for a page at a time:
     /// restd answers at most 100,000 rows per call. Read through SetRows, whose structures cost
-    /// libdbus a fraction of what Sets' dictionaries do to check, in restd, the bus and here.
+    /// libdbus a fraction of what Sets' dictionaries do to check, in restd, the bus and here;
+    /// through Sets from a restd that predates SetRows (one still running after an upgrade).
     public func historySets(
         sinceUSec: UInt64, untilUSec: UInt64, pageSize: UInt32 = 10_000
     ) throws(ClientError) -> [HistorySet] {
         var sets: [HistorySet] = []
         var since = sinceUSec
         var seenAtSince: Set<Int64> = []  // ids already read at the instant the next page starts from
+        var hasSetRows = true
         while true {
-            let reply = try call(
-                path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.setRows,
-                [.uint64(since), .uint64(untilUSec), .uint32(pageSize)])
-            guard reply.count == 1, let rows = reply[0].arrayElements else {
-                throw .badReply("SetRows returned no array of \(SetRow.signature)")
+            let page: [HistorySet]
+            do {
+                page = try historyPage(
+                    since: since, until: untilUSec, pageSize: pageSize, asRows: hasSetRows)
+            } catch .refused(let error) where hasSetRows && error.hasName(.unknownMethod) {
+                hasSetRows = false
+                continue
             }
-            var page: [HistorySet] = []
-            page.reserveCapacity(rows.count)
-            for row in rows { page.append(try HistorySet(row: row)) }
             let fresh = page.filter { !($0.atUSec == since && seenAtSince.contains($0.id)) }
             sets += fresh
             guard page.count == Int(pageSize), let last = page.last else { return sets }
@@ -164,6 +165,29 @@ public final class RestdClient {
             since = last.atUSec
             seenAtSince.formUnion(page.filter { $0.atUSec == since }.map(\.id))
         }
+    }
+
+    /// One page of sets from `since`: SetRows' structures, or Sets' dictionaries.
+    private func historyPage(
+        since: UInt64, until: UInt64, pageSize: UInt32, asRows: Bool
+    ) throws(ClientError) -> [HistorySet] {
+        let window: [DBusValue] = [.uint64(since), .uint64(until), .uint32(pageSize)]
+        var page: [HistorySet] = []
+        if asRows {
+            let reply = try call(
+                path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.setRows, window)
+            guard reply.count == 1, let rows = reply[0].arrayElements else {
+                throw .badReply("SetRows returned no array of \(SetRow.signature)")
+            }
+            page.reserveCapacity(rows.count)
+            for row in rows { page.append(try HistorySet(row: row)) }
+        } else {
+            let entries = try callForRecords(
+                path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.sets, window)
+            page.reserveCapacity(entries.count)
+            for fields in entries { page.append(try HistorySet(entry: fields)) }
+        }
+        return page
     }
 
     /// Per exercise: sets, median planned and taken rests, median overrun, skipped rests.
@@ -313,7 +337,7 @@ public final class RestdClient {
         try reply(path: path, interface: interface, member: member, arguments).arguments()
     }
 
-    /// A call whose answer is a list of records (`aa{sv}`: a page of history, stats), read
+    /// A call whose answer is a list of records (`aa{sv}`: stats), read
     /// straight into dictionaries (`Message.recordsArgument`).
     func callForRecords(
         path: String, interface: String, member: String, _ arguments: [DBusValue]

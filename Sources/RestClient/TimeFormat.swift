@@ -13,7 +13,7 @@ public enum TimeFormat {
         let hours = seconds / 3_600
         let minutes = seconds / 60 % 60
         let secs = seconds % 60
-        return DigitText.make(capacity: 32) { text in
+        return DigitText.make(capacity: 64) { text in
             if hours > 0 {
                 text.number(hours)
                 text.character(":")
@@ -43,7 +43,7 @@ public enum TimeFormat {
         var seconds = time_t(clamping: usec / 1_000_000)
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return "9999-12-31T23:59:59.999Z" }
-        return DigitText.make(capacity: 40) { text in
+        return DigitText.make(capacity: 64) { text in
             text.number(UInt64(clamping: Int(parts.tm_year) + 1900), minimumDigits: 4)
             text.character("-")
             text.number(UInt64(clamping: parts.tm_mon + 1), minimumDigits: 2)

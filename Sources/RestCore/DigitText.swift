@@ -7,7 +7,7 @@ public struct DigitText {
 
     private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
-    /// The text `write` writes, at most `capacity` bytes.
+    /// The text `write` writes, at most `capacity` bytes (more stops the program).
     public static func make(capacity: Int, _ write: (inout DigitText) -> Void) -> String {
         String(unsafeUninitializedCapacity: capacity) { buffer in
             var text = DigitText(buffer)
@@ -18,7 +18,8 @@ public struct DigitText {
 
     /// One ASCII character (a separator).
     public mutating func character(_ ascii: Unicode.Scalar) {
-        buffer[count] = UInt8(ascii.value)
+        precondition(count < buffer.count, "DigitText: more than its capacity")
+        buffer[count] = UInt8(ascii: ascii)
         count += 1
     }
 
@@ -31,6 +32,8 @@ public struct DigitText {
             rest /= 10
         }
         let width = max(digits, minimumDigits)
+        // The buffer is the string's own storage: a write past it would not be caught.
+        precondition(width <= buffer.count - count, "DigitText: more than its capacity")
         var remaining = value
         for index in stride(from: count + width - 1, through: count, by: -1) {
             buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)

@@ -284,7 +284,8 @@ public enum SetRow {
     public static let noReps = UInt32.max
 }
 
-/// Keys of the entries io.restd.Rest1.History returns (`aa{sv}`) and of SetRecorded.
+/// Keys of the entries io.restd.Rest1.History returns (`aa{sv}`; the last column of SetRows) and
+/// of SetRecorded.
 public enum HistoryKey {
     // A set (Sets, SetRecorded).
     public static let id = "id"

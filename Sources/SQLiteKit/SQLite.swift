@@ -235,6 +235,15 @@ public final class SQLiteStatement {
         (0..<sqlite3_column_count(statement)).map(column)
     }
 
+    /// Ends a read before its last row: a statement left on a row keeps its read transaction
+    /// open, which in WAL mode stops checkpoints from reusing the log.
+    public func reset() {
+        sqlite3_reset(statement)
+    }
+
+    /// Whether the statement is on a row (read, not yet stepped to its end or reset).
+    public var isBusy: Bool { sqlite3_stmt_busy(statement) != 0 }
+
     /// How many columns a row of this statement has.
     public var columnCount: Int { Int(sqlite3_column_count(statement)) }
 

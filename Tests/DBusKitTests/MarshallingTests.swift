@@ -49,8 +49,22 @@ import Testing
             let type = random.next() & 1 == 0 ? value.type : RandomValues.value(&random).type
             #expect(value.hasType(type) == (value.type == type), "\(value) against \(type)")
             if value.type == type { matches += 1 }
+            // And the value's own type with one leaf changed, deep inside: a near miss.
+            let nearMiss = Self.changingOneLeaf(of: value.type)
+            #expect(!value.hasType(nearMiss), "\(value) against \(nearMiss)")
         }
         #expect(matches > 900 && matches < 2_000)
+    }
+
+    /// `type` with its last leaf (the innermost, last field or element type) made another one.
+    private static func changingOneLeaf(of type: DBusType) -> DBusType {
+        switch type {
+        case .array(let element): .array(changingOneLeaf(of: element))
+        case .dictionary(let key, let value): .dictionary(key: key, value: changingOneLeaf(of: value))
+        case .structure(let fields): .structure(fields.dropLast() + [changingOneLeaf(of: fields.last!)])
+        case .string: .objectPath
+        default: .string
+        }
     }
 
     @Test func invalidValuesAreRefusedBeforeAnythingIsWritten() throws {

@@ -441,6 +441,25 @@ struct TrainingSessionTests {
                 == Array(repeating: "Squat", count: 5))
     }
 
+    @Test("a restd from before SetRows (still running after an upgrade): restctl history reads its Sets")
+    func historyFromARestdWithoutSetRows() throws {
+        let bus = try TestBus()
+        let at = RunningDaemon.realtimeNow() - 3_600_000_000
+        let old = try OldRestd(
+            bus: bus,
+            setsReply: """
+                ret = [{'id': dbus.Int64(1), 'timer': 'default', 'at_usec': dbus.UInt64(\(at)), \
+                'exercise': 'Squat', 'reps': dbus.UInt32(5), 'weight_kg': 100.0, 'failed': False, \
+                'rest_planned_usec': dbus.UInt64(150000000), 'rest_adjust_usec': dbus.Int64(0), \
+                'rest_paused_usec': dbus.UInt64(0), 'rest_source': 'default', 'rest_outcome': 'completed', \
+                'rest_taken_usec': dbus.UInt64(161000000), 'rest_ended_at_usec': dbus.UInt64(\(at + 161_000_000))}]
+                """)
+        let history = restctl(bus, "history")
+        #expect(history.succeeded, "\(history)")
+        #expect(history.stdout.hasSuffix("  Squat  5×100 kg  rest 2:41 of 2:30 (+0:11)\n"), "\(history)")
+        withExtendedLifetime(old) {}
+    }
+
     @Test("more than 100,000 sets: a query for all is refused with LimitExceeded; restctl pages through them")
     func limitAndPaging() throws {
         let gym = try Gym()

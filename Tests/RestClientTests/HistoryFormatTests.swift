@@ -112,7 +112,7 @@ import Testing
             .init(plannedUSec: 90_000_000, outcome: "skipped", takenUSec: 30_000_000, endedAtUSec: 1),
         ]
         var sets: [HistorySet] = []
-        for name in ["Squat", "深蹲", "Bench press"] {
+        for name in ["Squat", "深蹲", "Bench press", "", "Row "] {
             for (reps, kg) in [(nil, nil), (5, nil), (nil, 62.5), (12, 100)] as [(UInt32?, Double?)] {
                 for failed in [false, true] {
                     for rest in rests {

@@ -637,9 +637,25 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try store.commit([], history: try (1...5).map { .setRecorded(try set($0, at: now + USec($0))) })
         let page = try store.sets(since: now, until: now + 100, exerciseKey: "", limit: 3)
         #expect(page.rows.map(\.set.id) == [1, 2, 3] && page.more)
+        // Stopped at the row past the limit, the read is ended, not left open on it.
+        #expect(try !store.openStatements().history.setsBetween.isBusy)
+        let rests = try store.rests(since: now, until: now + 100, exerciseKey: "", limit: 1)
+        #expect(rests.rows.isEmpty && !rests.more)
         let rest = try store.sets(since: now + 3, until: now + 100, exerciseKey: "", limit: 3)
         #expect(rest.rows.map(\.set.id) == [3, 4, 5] && !rest.more)
         #expect(try store.sets(since: now + 2, until: now + 4, exerciseKey: "", limit: 3).rows.map(\.set.id) == [2, 3])
+    }
+
+    @Test("reps no set can have (a damaged file) read as none, in Sets and SetRows alike")
+    func impossibleRepsReadAsNone() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StateStore.open(directory: dir.state, now: now).store
+        try store.commit([], history: try (1...2).map { .setRecorded(try set($0, at: now + USec($0))) })
+        try store.close()
+        try withDatabase(dir.database) { try $0.execute("UPDATE sets SET reps = 4294967295 WHERE id = 2") }
+        let reopened = try StateStore.open(directory: dir.state, now: now).store
+        let rows = try reopened.sets(since: now, until: now + 100, exerciseKey: "", limit: 10).rows
+        #expect(rows.map(\.set.reps) == [5, nil])
     }
 
     @Test func pruningRidesOnACommitAndKeepsOpenRests() throws {

@@ -32,10 +32,11 @@ public enum LocalCalendar {
         }
 
         /// `2026-11-23`.
-        public var dateText: String { DigitText.make(capacity: 32) { writeDate(&$0) } }
+        // Capacities for any values: a sign and 19 digits for the year, 20 digits for each other.
+        public var dateText: String { DigitText.make(capacity: 64) { writeDate(&$0) } }
         /// `2026-11-23 18:02`.
         public var minuteText: String {
-            DigitText.make(capacity: 40) { text in
+            DigitText.make(capacity: 112) { text in
                 writeDate(&text)
                 text.character(" ")
                 text.number(UInt64(clamping: hour), minimumDigits: 2)

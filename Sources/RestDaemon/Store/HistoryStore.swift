@@ -140,16 +140,9 @@ struct HistoryStatements {
     /// order from column `first`; nil when it was not followed (`rmssd_beats` NULL). A value of
     /// the wrong type reads as nil.
     static func recovery(from row: SQLiteStatement, first: Int32) -> RecoveryMetrics? {
-        func value(_ index: Int32) -> SQLiteValue { row.column(first + index) }
-        guard let beats = value(11).integer, let beatCount = Int(exactly: beats) else { return nil }
-        func real(_ index: Int32) -> Double? {
-            switch value(index) {
-            case .real(let value): value
-            case .integer(let value): Double(value)
-            default: nil
-            }
-        }
-        func usec(_ index: Int32) -> USec? { value(index).integer.flatMap(USec.init(exactly:)) }
+        guard let beats = row.column(first + 11).integer, let beatCount = Int(exactly: beats) else { return nil }
+        func real(_ index: Int32) -> Double? { row.real(first + index) }
+        func usec(_ index: Int32) -> USec? { row.usec(first + index) }
         return RecoveryMetrics(
             setEndBPM: real(0), peakBPM: real(1), peakAfterUSec: usec(2), bpmAfter30s: real(3), bpmAfter60s: real(4),
             bpmAfter120s: real(5), hrr60BPM: real(6), timeToTargetUSec: usec(7), minimumBPM: real(8),
@@ -160,7 +153,7 @@ struct HistoryStatements {
     /// order), decoded without trusting it; nil for a row that does not make one.
     static func rest(from row: SQLiteStatement) -> RestRecord? {
         func value(_ index: Int32) -> SQLiteValue { row.column(index) }
-        func usec(_ index: Int32) -> USec? { value(index).integer.flatMap(USec.init(exactly:)) }
+        func usec(_ index: Int32) -> USec? { row.usec(index) }
         guard row.columnCount == 14 + HistorySchema.recoveryColumns.count, let setID = value(0).integer,
             let rawID = value(1).text,
             let id = try? TimerID(parsing: rawID),
@@ -181,16 +174,15 @@ struct HistoryStatements {
     /// without trusting it; nil for a row that does not make a set.
     static func setRow(from row: SQLiteStatement) -> HistorySetRow? {
         func value(_ index: Int32) -> SQLiteValue { row.column(index) }
-        func usec(_ index: Int32) -> USec? { value(index).integer.flatMap(USec.init(exactly:)) }
+        func usec(_ index: Int32) -> USec? { row.usec(index) }
         guard let id = value(0).integer, let timer = value(1).text.flatMap({ try? TimerID(parsing: $0) }),
             let at = usec(2), let exercise = value(3).text
         else { return nil }
-        let weight = value(5)
+        // Reps no set can have (a damaged file) read as none, as SetRows would send them.
+        let reps = value(4).integer.flatMap(UInt32.init(exactly:)).flatMap { $0 <= SetInput.maxReps ? $0 : nil }
         let set = SetRecord(
             id: id, timerID: timer, atUSec: at, exercise: exercise, exerciseKey: exercise.lowercased(),
-            reps: value(4).integer.flatMap(UInt32.init(exactly:)),
-            weightKg: { if case .real(let kg) = weight { kg } else { weight.integer.map(Double.init) } }(),
-            failed: value(6).integer == 1)
+            reps: reps, weightKg: row.real(5), failed: value(6).integer == 1)
         var rest: RestRecord?
         if let planned = usec(7) {
             rest = RestRecord(
@@ -205,10 +197,24 @@ struct HistoryStatements {
     }
 }
 
-/// One set with the rest that followed it, as `Sets` returns it.
+/// One set with the rest that followed it, as Sets and SetRows return it.
 struct HistorySetRow {
     var set: SetRecord
     var rest: RestRecord?
+}
+
+extension SQLiteStatement {
+    /// A column of µs: nil when NULL, of another type, or negative.
+    fileprivate func usec(_ index: Int32) -> USec? { column(index).integer.flatMap(USec.init(exactly:)) }
+
+    /// A column of a real number, which SQLite may hold as an integer (100 kg): nil when NULL.
+    fileprivate func real(_ index: Int32) -> Double? {
+        switch column(index) {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
 }
 
 extension StateStore {
@@ -393,6 +399,8 @@ extension StateStore {
                 .integer(Int64(clamping: since)), .integer(Int64(clamping: until)), .text(exerciseKey),
                 .integer(Int64(cap + 1)),
             ])
+            // Left on the row past the limit, the statement would hold its read open.
+            defer { select.reset() }
             var rows: [Row] = []
             var read = 0
             while try select.step() {
