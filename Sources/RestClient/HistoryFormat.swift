@@ -62,8 +62,20 @@ public enum HistoryFormat {
     static func restText(_ rest: HistorySet.Rest) -> String {
         let planned = TimeFormat.elapsed(usec: rest.plannedUSec)
         guard rest.outcome != "open", let taken = rest.takenUSec else { return "resting, \(planned) planned" }
-        let shownDifference = (Int64(taken / 1_000_000) - Int64(rest.plannedUSec / 1_000_000)) * 1_000_000
-        var text = "rest " + TimeFormat.elapsed(usec: taken) + " of " + planned + " (" + signed(shownDifference) + ")"
+        let takenSeconds = taken / 1_000_000
+        let plannedSeconds = rest.plannedUSec / 1_000_000
+        // Written digit by digit, the numbers of thousands of lines.
+        var text = DigitText.make(capacity: 128) { text in
+            text.text("rest ")
+            TimeFormat.clock(seconds: takenSeconds, to: &text)
+            text.text(" of ")
+            TimeFormat.clock(seconds: plannedSeconds, to: &text)
+            text.text(takenSeconds < plannedSeconds ? " (-" : " (+")
+            TimeFormat.clock(
+                seconds: takenSeconds < plannedSeconds ? plannedSeconds - takenSeconds : takenSeconds - plannedSeconds,
+                to: &text)
+            text.character(")")
+        }
         if rest.outcome != "completed" { text += ", " + rest.outcome }
         if let recovery = rest.recovery.map(RecoveryFields.text), !recovery.isEmpty { text += ", " + recovery }
         return text

@@ -23,6 +23,18 @@ public struct DigitText {
         count += 1
     }
 
+    /// ASCII text (a word between the numbers).
+    public mutating func text(_ ascii: StaticString) {
+        precondition(
+            ascii.isASCII && ascii.utf8CodeUnitCount <= buffer.count - count, "DigitText: not ASCII, or too long")
+        ascii.withUTF8Buffer { bytes in
+            for byte in bytes {
+                buffer[count] = byte
+                count += 1
+            }
+        }
+    }
+
     /// `value` in decimal, zero-padded to at least `minimumDigits`.
     public mutating func number(_ value: UInt64, minimumDigits: Int = 1) {
         var digits = 1

@@ -20,11 +20,12 @@ struct DigitTextTests {
 
     @Test func piecesFollowEachOther() {
         let text = DigitText.make(capacity: 16) { text in
+            text.text("at ")
             text.number(7)
             text.character(":")
             text.number(5, minimumDigits: 2)
             text.character("Z")
         }
-        #expect(text == "7:05Z" && text.utf8.count == 5)
+        #expect(text == "at 7:05Z" && text.utf8.count == 8)
     }
 }
