@@ -102,11 +102,17 @@ extension Restctl {
             if json {
                 print(HistoryFormat.json(sets))
             } else if csv {
-                print(HistoryFormat.csvHeader)
-                for set in sets { print(HistoryFormat.csvRow(set)) }
+                printLines([HistoryFormat.csvHeader] + sets.map(HistoryFormat.csvRow))
             } else {
-                for line in HistoryFormat.lines(sets) { print(line) }
+                printLines(HistoryFormat.lines(sets))
             }
         }
     }
+}
+
+/// Lines printed with one write of the whole text, not a print per line (a week of history is
+/// thousands of lines); nothing at all for none.
+private func printLines(_ lines: [String]) {
+    guard !lines.isEmpty else { return }
+    print(lines.joined(separator: "\n"))
 }
