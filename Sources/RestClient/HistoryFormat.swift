@@ -67,13 +67,12 @@ public enum HistoryFormat {
         // Written digit by digit, the numbers of thousands of lines.
         var text = DigitText.make(capacity: 128) { text in
             text.text("rest ")
-            TimeFormat.clock(seconds: takenSeconds, to: &text)
+            text.clock(seconds: takenSeconds)
             text.text(" of ")
-            TimeFormat.clock(seconds: plannedSeconds, to: &text)
+            text.clock(seconds: plannedSeconds)
             text.text(takenSeconds < plannedSeconds ? " (-" : " (+")
-            TimeFormat.clock(
-                seconds: takenSeconds < plannedSeconds ? plannedSeconds - takenSeconds : takenSeconds - plannedSeconds,
-                to: &text)
+            text.clock(
+                seconds: takenSeconds < plannedSeconds ? plannedSeconds - takenSeconds : takenSeconds - plannedSeconds)
             text.character(")")
         }
         if rest.outcome != "completed" { text += ", " + rest.outcome }
@@ -170,8 +169,11 @@ public enum HistoryFormat {
     /// 161.25 s as "161.250".
     static func seconds(_ usec: UInt64) -> String {
         let millis = (usec + 500) / 1_000
-        let fraction = String(millis % 1_000)
-        return "\(millis / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        return DigitText.make(capacity: 32) { text in
+            text.number(millis / 1_000)
+            text.character(".")
+            text.number(millis % 1_000, minimumDigits: 3)
+        }
     }
 }
 

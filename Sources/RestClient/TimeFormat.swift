@@ -10,21 +10,7 @@ import Darwin
 public enum TimeFormat {
     /// `m:ss` below one hour, `h:mm:ss` from one hour on: 0:05, 1:30, 59:59, 1:00:00.
     public static func clock(seconds: UInt64) -> String {
-        DigitText.make(capacity: 64) { clock(seconds: seconds, to: &$0) }
-    }
-
-    /// The same, written into a longer text (a line of history).
-    public static func clock(seconds: UInt64, to text: inout DigitText) {
-        let hours = seconds / 3_600
-        if hours > 0 {
-            text.number(hours)
-            text.character(":")
-            text.number(seconds / 60 % 60, minimumDigits: 2)
-        } else {
-            text.number(seconds / 60)
-        }
-        text.character(":")
-        text.number(seconds % 60, minimumDigits: 2)
+        DigitText.clock(seconds: seconds)
     }
 
     /// Time left, rounded up to whole seconds: a fresh 90 s timer reads 1:30, and 0:00

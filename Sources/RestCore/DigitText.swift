@@ -35,6 +35,26 @@ public struct DigitText {
         }
     }
 
+    /// A duration as a clock shows it, whole seconds: `m:ss` below one hour, `h:mm:ss` from one
+    /// hour on (0:05, 1:30, 59:59, 1:00:00). At most 30 bytes.
+    public mutating func clock(seconds: UInt64) {
+        let hours = seconds / 3_600
+        if hours > 0 {
+            number(hours)
+            character(":")
+            number(seconds / 60 % 60, minimumDigits: 2)
+        } else {
+            number(seconds / 60)
+        }
+        character(":")
+        number(seconds % 60, minimumDigits: 2)
+    }
+
+    /// The same as a string: the one clock of restctl's lines and of the notifications.
+    public static func clock(seconds: UInt64) -> String {
+        make(capacity: 32) { $0.clock(seconds: seconds) }
+    }
+
     /// `value` in decimal, zero-padded to at least `minimumDigits`.
     public mutating func number(_ value: UInt64, minimumDigits: Int = 1) {
         var digits = 1

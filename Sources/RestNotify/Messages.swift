@@ -1,3 +1,5 @@
+import RestCore
+
 /// Everything a notification says, in one language.
 ///
 /// A language is one entry of `Messages.table`: to add one, add an entry there (and a test).
@@ -127,11 +129,7 @@ public struct Messages: Sendable {
 
     /// A time as a clock shows it, whole seconds rounded down: "0:42", "1:12", "1:05:00".
     public func clock(seconds: UInt64) -> String {
-        func twoDigits(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let hours = seconds / 3600
-        let minutes = seconds / 60 % 60
-        let rest = seconds % 60
-        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"
+        DigitText.clock(seconds: seconds)
     }
 
     /// Whole seconds under a minute, else whole minutes (rounded down) and hours: for times that

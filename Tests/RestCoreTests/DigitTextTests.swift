@@ -18,6 +18,21 @@ struct DigitTextTests {
         }
     }
 
+    /// The clock as its rule says (m:ss below an hour, h:mm:ss from one on), joined by hand.
+    @Test func clockFollowsTheRule() {
+        var random = SplitMix64(state: 12)
+        var values: [UInt64] = [0, 59, 60, 3_599, 3_600, 86_400, UInt64.max]
+        for _ in 0..<1_000 { values.append(random.next() >> (random.next() % 64)) }
+        for seconds in values {
+            func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            let hours = seconds / 3_600
+            let expected =
+                hours > 0
+                ? "\(hours):\(two(seconds / 60 % 60)):\(two(seconds % 60))" : "\(seconds / 60):\(two(seconds % 60))"
+            #expect(DigitText.clock(seconds: seconds) == expected)
+        }
+    }
+
     @Test func piecesFollowEachOther() {
         let text = DigitText.make(capacity: 16) { text in
             text.text("at ")
