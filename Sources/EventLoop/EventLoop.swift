@@ -114,8 +114,11 @@ public final class EventLoop {
         return source
     }
 
-    /// A source that runs once per iteration while enabled (off after creation).
-    public func addDefer(_ handler: @escaping () -> Void) throws(SystemError) -> DeferSource {
+    /// A source that runs once per iteration while enabled (off after creation). At `.idle`
+    /// priority it runs only in an iteration where no source of normal priority is pending.
+    public func addDefer(
+        priority: EventPriority = .normal, _ handler: @escaping () -> Void
+    ) throws(SystemError) -> DeferSource {
         let source = DeferSource(handler: handler)
         var raw: OpaquePointer?
         let userData = Unmanaged.passUnretained(source).toOpaque()
@@ -123,8 +126,19 @@ public final class EventLoop {
         guard result >= 0, let raw else { throw SystemError(errno: -result, "cannot add a deferred source") }
         source.attach(raw)
         source.isEnabled = false
+        if priority == .idle {
+            let set = sd_event_source_set_priority(raw, Int64(SD_EVENT_PRIORITY_IDLE))
+            guard set >= 0 else { throw SystemError(errno: -set, "cannot set a source's priority") }
+        }
         return source
     }
+}
+
+/// Of two pending sources sd-event dispatches the one of higher priority first; every source of
+/// restd is `.normal` but the work that may wait until nothing else is pending.
+public enum EventPriority: Sendable {
+    case normal
+    case idle
 }
 
 /// One sd-event source; removed from the loop when released.

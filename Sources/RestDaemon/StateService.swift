@@ -36,10 +36,15 @@ struct Committed {
 ///   crash would lose; a change that cannot be stored is refused (StorageFailed) and nothing
 ///   happens.
 /// - restd's own housekeeping (`runDue`, `wallClockChanged`, an abandoned workout):
-///   plan → apply → observers (signals) → commit. Start-up recovery is applied and committed
-///   when restd starts, and told to the observers once it serves (`announceRecovered`).
+///   plan → apply → observers (signals) → commit once the loop is idle. Start-up recovery is
+///   applied and committed when restd starts, and told to the observers once it serves
+///   (`announceRecovered`).
 ///   It cannot be refused: a rest is over on time even when the disk is full, and the disk's sync
-///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. A crash in
+///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. It is written
+///   when no other source is pending (`idleWriter`), so that while restd is behind — a burst of
+///   expiries — every due signal leaves first and their writes become one transaction; and
+///   before the store is next read or written (`storeForReading`, a caller's commit, closing),
+///   so that no read misses an announced change and none is written out of order. A crash in
 ///   between only means that the next start finds the deadline passed and announces the expiry
 ///   again; what the disk missed is recomputed from the stored deadline.
 final class StateService {
@@ -54,6 +59,11 @@ final class StateService {
     /// Fires when the workout in progress is due to be abandoned (CLOCK_REALTIME, the deadline is
     /// a wall-clock one); off when none runs. Never a periodic wake.
     private var abandonTimer: TimerSource!
+    /// Housekeeping applied and announced but not yet written, oldest first. It holds at most a
+    /// few events per timer: a new timer comes from a caller, whose commit writes these first.
+    private var unwritten: [(events: [TimerEvent], history: [HistoryChange], what: String)] = []
+    /// Writes `unwritten` in an iteration where nothing of normal priority is pending.
+    private var idleWriter: DeferSource!
 
     /// Told, in order, of every change once it is carried out. Set once, by the daemon.
     var observers: [(Committed) -> Void] = []
@@ -104,6 +114,7 @@ final class StateService {
             self.abandonWorkoutIfDue()
         }
         abandonTimer.isEnabled = false
+        idleWriter = try loop.addDefer(priority: .idle) { [unowned self] in self.writeUnwritten() }
     }
 
     /// Ends a workout left untouched past `[workout] abandon_after`, as abandoned (restd's own
@@ -116,8 +127,7 @@ final class StateService {
             logger.info(
                 "the workout \(MessageText.quoted(training.workout?.name ?? "")) was left untouched; ended as abandoned"
             )
-            applyAndAnnounce(events: [], history: history, now: now)
-            writeHousekeeping([], history: history, what: "the abandoned workout")
+            carryOutHousekeeping([], history: history, now: now, what: "the abandoned workout")
         }
         rearmAbandon()
     }
@@ -167,6 +177,9 @@ final class StateService {
         guard !plan.isEmpty else { return nil }
         // A set prunes the history older than keep_days in its own transaction.
         let prune = plan.set == nil ? nil : pruneCutoff(now: now)
+        // Housekeeping first, in its own transaction: the change is planned on top of it, and is
+        // not refused when only the housekeeping cannot be written.
+        writeUnwritten()
         try write(plan.events, history: plan.history, pruneBeforeUSec: prune, policy: .callersChange)
         applyAndAnnounce(events: plan.events, history: plan.history, set: plan.set, now: now)
         return plan.set
@@ -179,7 +192,7 @@ final class StateService {
     func workoutSoFar(now: Instant) -> WorkoutSoFar {
         guard let workout = training.workout else { return WorkoutSoFar() }
         do {
-            return try store.workoutSoFar(since: workout.progress.startedAtUSec, until: now.realtime)
+            return try storeForReading().workoutSoFar(since: workout.progress.startedAtUSec, until: now.realtime)
         } catch {
             logger.error("\(error)")
             return WorkoutSoFar()
@@ -191,6 +204,7 @@ final class StateService {
         guard case .completeSet(let id, let input) = command else {
             return try training.plan(command, timers: book, now: now)
         }
+        let store = storeForReading()
         let previous: String?
         do {
             previous = input.exercise == nil ? try store.lastExercise(timer: id) : nil
@@ -234,8 +248,12 @@ final class StateService {
         training.noteRecovery(metrics, timer: id)
     }
 
-    /// The store, for the history's queries (read-only use).
-    var historyStore: StateStore { store }
+    /// The store, for reading (the history's queries): with the housekeeping not yet written
+    /// written first, so that a read sees every change restd has announced.
+    func storeForReading() -> StateStore {
+        writeUnwritten()
+        return store
+    }
 
     // MARK: restd's own housekeeping: apply → signal → commit
 
@@ -292,9 +310,27 @@ final class StateService {
 
     private func commitHousekeeping(_ events: [TimerEvent], now: Instant) {
         guard !events.isEmpty else { return }
-        let history = training.followHousekeeping(events)
+        carryOutHousekeeping(
+            events, history: training.followHousekeeping(events), now: now, what: "expiry or clean-up")
+    }
+
+    /// Housekeeping's one path: applied and announced now, written once the loop is idle.
+    private func carryOutHousekeeping(_ events: [TimerEvent], history: [HistoryChange], now: Instant, what: String) {
         applyAndAnnounce(events: events, history: history, now: now)
-        writeHousekeeping(events, history: history, what: "expiry or clean-up")
+        unwritten.append((events, history, what))
+        idleWriter.enableOnce()
+    }
+
+    /// Writes the housekeeping not yet written, oldest first, in one transaction.
+    func writeUnwritten() {
+        guard !unwritten.isEmpty else { return }
+        let batches = unwritten
+        unwritten = []
+        idleWriter.isEnabled = false
+        var what: [String] = []
+        for batch in batches where !what.contains(batch.what) { what.append(batch.what) }
+        writeHousekeeping(
+            batches.flatMap(\.events), history: batches.flatMap(\.history), what: what.joined(separator: " and "))
     }
 
     // MARK: Both paths
@@ -366,6 +402,7 @@ final class StateService {
 
     /// Closes the store when restd stops (nothing is written after the loop has ended).
     func closeStore() {
+        writeUnwritten()
         do {
             try store.close()
         } catch {

@@ -1,0 +1,132 @@
+import EventLoop
+import Logging
+import ProcessHarness
+import RestCore
+import SQLiteKit
+import Synchronization
+import Testing
+
+@testable import RestDaemon
+
+/// restd's housekeeping (expiries) is announced at once and written when the loop is idle, or
+/// before the store is next used: nothing is lost, read stale, or written out of order.
+@Suite("State service: housekeeping written when idle")
+struct StateServiceTests {
+    /// A clock the test moves by hand; its boot time, decades ahead of the machine's, keeps the
+    /// service's own expiry timer from firing while a test runs the loop.
+    private final class HandClock: TimeSource {
+        private let instant = Mutex(Instant(realtime: 1_700_000_000_000_000, boottime: 1_000_000_000_000_000))
+        func now() -> Instant { instant.withLock { $0 } }
+        func advance(seconds: USec) {
+            instant.withLock {
+                $0.realtime += seconds * 1_000_000
+                $0.boottime += seconds * 1_000_000
+            }
+        }
+    }
+
+    /// A state service on a fresh state directory, its loop never run unless a test runs it.
+    private struct Fixture {
+        let directory: TempDirectory
+        let loop: EventLoop
+        let clock = HandClock()
+        let service: StateService
+        var database: String { directory.path + "/state/state.sqlite" }
+
+        init() throws {
+            directory = try TempDirectory(prefix: "restd-service")
+            loop = try EventLoop()
+            let (store, _) = try StateStore.open(directory: directory.path + "/state", now: clock.now().realtime)
+            service = try StateService(
+                book: TimerBook(), training: TrainingBook(), recovered: [], recoveredHistory: [], store: store,
+                clock: clock, loop: loop, logger: Logger(label: "test"))
+        }
+
+        /// Each timer's stored state, as another process reading the file would find it.
+        func storedStates() throws -> [String: String] {
+            let reader = try SQLiteDatabase(path: database, readOnly: true, create: false)
+            var states: [String: String] = [:]
+            for row in try reader.rows("SELECT id, state, ends_at_usec FROM timers") {
+                if case .text(let id) = row[0], case .text(let state) = row[1], case .integer(let endsAt) = row[2] {
+                    states[id] = endsAt == 0 ? state : "\(state) until \(endsAt)"
+                }
+            }
+            return states
+        }
+
+        func start(_ id: String, seconds: USec) throws {
+            try service.perform(.start(try TimerID(parsing: id), durationUSec: seconds * 1_000_000, options: .init()))
+        }
+
+        /// Runs what the loop has pending, the idle writer included (one source per iteration).
+        func runLoopUntilIdle() throws {
+            for _ in 0..<10 { _ = try loop.runOnce(timeoutUSec: 0) }
+        }
+    }
+
+    private func endsAt(_ fixture: Fixture, seconds: USec) -> String {
+        "running until \(fixture.clock.now().realtime + seconds * 1_000_000)"
+    }
+
+    @Test("an expiry is announced at once and stored when the loop is next idle")
+    func writtenWhenIdle() throws {
+        let fixture = try Fixture()
+        var announced: [TimerEvent] = []
+        fixture.service.observers = [{ announced += $0.events }]
+        try fixture.start("tea", seconds: 60)
+        let running = endsAt(fixture, seconds: 60)
+        #expect(try fixture.storedStates() == ["tea": running])
+
+        fixture.clock.advance(seconds: 61)
+        fixture.service.runDue()
+        #expect(announced.contains { if case .expired = $0 { true } else { false } })
+        #expect(try fixture.storedStates() == ["tea": running], "written before the loop was idle")
+
+        try fixture.runLoopUntilIdle()
+        #expect(try fixture.storedStates() == ["tea": "expired"])
+    }
+
+    @Test("expiries announced one after another are written together, in order")
+    func severalInOneWrite() throws {
+        let fixture = try Fixture()
+        try fixture.start("a", seconds: 10)
+        try fixture.start("b", seconds: 20)
+        fixture.clock.advance(seconds: 11)
+        fixture.service.runDue()
+        fixture.clock.advance(seconds: 10)
+        fixture.service.runDue()
+        #expect(try fixture.storedStates().values.allSatisfy { $0.hasPrefix("running") })
+        try fixture.runLoopUntilIdle()
+        #expect(try fixture.storedStates() == ["a": "expired", "b": "expired"])
+    }
+
+    @Test("a caller's change after an unwritten expiry is stored after it, not under it")
+    func callerAfterUnwritten() throws {
+        let fixture = try Fixture()
+        try fixture.start("tea", seconds: 60)
+        fixture.clock.advance(seconds: 61)
+        fixture.service.runDue()
+        // Restarted before the loop was idle: the restart is planned on the expiry, and both are
+        // written, the expiry first.
+        try fixture.service.perform(.restart(try TimerID(parsing: "tea")))
+        #expect(try fixture.storedStates() == ["tea": endsAt(fixture, seconds: 60)])
+        try fixture.runLoopUntilIdle()
+        #expect(try fixture.storedStates() == ["tea": endsAt(fixture, seconds: 60)])
+    }
+
+    @Test("a read, and closing the store, write what is unwritten first")
+    func readsAndCloseWriteFirst() throws {
+        let fixture = try Fixture()
+        try fixture.start("a", seconds: 10)
+        try fixture.start("b", seconds: 20)
+        fixture.clock.advance(seconds: 11)
+        fixture.service.runDue()
+        _ = fixture.service.storeForReading()
+        #expect(try fixture.storedStates()["a"] == "expired")
+
+        fixture.clock.advance(seconds: 10)
+        fixture.service.runDue()
+        fixture.service.closeStore()
+        #expect(try fixture.storedStates() == ["a": "expired", "b": "expired"])
+    }
+}
