@@ -104,8 +104,9 @@ public final class Daemon {
         notifier.liveProgress = { [unowned live] in live.progress }
 
         // 4. Who hears of every change, in this order: the bus first, so that Expired is on its
-        // way before a notification is even asked for; the live activity last, its exercise and
-        // progress following the workout and the set.
+        // way before a notification is even asked for; the live activity after MPRIS and
+        // recovery, its exercise and progress following the workout and the set; what nobody
+        // waits on, the journal's line and systemd's status, last.
         let expiryLog = ExpiryLog(logger: logger)
         service.observers = [
             { [unowned service] change in
@@ -116,12 +117,10 @@ public final class Daemon {
                 }
                 if let set = change.set { signals.setRecorded(set) }
             },
-            { change in expiryLog.timersChanged(change.events) },
             { [unowned notifier] change in
                 if !change.events.isEmpty { notifier.timersChanged(change.events) }
                 if let workout = change.workout { notifier.workoutChanged(workout.current, ended: workout.ended) }
             },
-            { [unowned status] change in if !change.events.isEmpty { status.refresh() } },
             { [unowned mediaPlayer] change in
                 if !change.events.isEmpty { mediaPlayer.timersChanged(change.events) }
             },
@@ -134,6 +133,8 @@ public final class Daemon {
                 }
                 if let set = change.set { live.applySet(set) }
             },
+            { change in expiryLog.timersChanged(change.events) },
+            { [unowned status] change in if !change.events.isEmpty { status.refresh() } },
         ]
         status.addPart { [unowned service] in Self.timersPhrase(service.book) }
         status.addPart { [unowned live] in StatusReporter.subscribersPhrase(live.subscriberCount) }
