@@ -76,12 +76,17 @@ public final class Message {
 
     // MARK: Body
 
-    /// Writes the body: all of it, in one call (`WireFormat`). Everything is validated before
-    /// the body is built, so a throw leaves the message unchanged.
+    /// Writes the body: all of it, in one call (`WireFormat`). The body is built aside, so a
+    /// throw leaves the message unchanged. Its values are checked once, as they are written and
+    /// loaded; what is refused is then described by `Marshalling.validate`, value by value.
     public func append(_ values: [DBusValue]) throws(DBusError) {
         guard !values.isEmpty else { return }
-        for value in values { try Marshalling.validate(value) }
-        try replaceEmptyBody { header throws(DBusError) in try WireFormat.message(header, withBody: values) }
+        do {
+            try replaceEmptyBody { header throws(DBusError) in try WireFormat.message(header, withBody: values) }
+        } catch {
+            for value in values { try Marshalling.validate(value) }
+            throw error
+        }
     }
 
     /// Appends an `aa{sv}`: one dictionary per element of `dictionaries`, each of its pairs in the

@@ -13,7 +13,9 @@ import CDBus
 /// as any other. Large bodies written value by value (`MessageWriter`) keep the iterator.
 enum WireFormat {
     /// `header` (a message with no body yet) with `values` as its body: a new message the
-    /// caller owns. The values are validated (`Marshalling.validate`) by the caller.
+    /// caller owns. Checked once: the writer refuses an array element or dictionary entry of
+    /// another type than declared (whose bytes could load as the declared one), libdbus's load
+    /// the rest (strings, paths, signatures, nesting), as `Marshalling.validate` would.
     static func message(_ header: OpaquePointer, withBody values: [DBusValue]) throws(DBusError) -> OpaquePointer {
         let signature = Array(DBusType.signature(of: values.map(\.type)).utf8)
         return try message(header, signature: signature) { writer throws(DBusError) in
@@ -91,8 +93,9 @@ struct WireWriter {
         if remainder != 0 { for _ in remainder..<alignment { bytes.append(0) } }
     }
 
-    /// Appends one validated value. File descriptors travel beside the bytes, which this format
-    /// cannot carry: they are refused.
+    /// Appends one value; an array element or dictionary entry not of the declared type is
+    /// refused, what else D-Bus forbids is left to libdbus's load. File descriptors travel beside
+    /// the bytes, which this format cannot carry: they are refused.
     mutating func append(_ value: DBusValue) throws(DBusError) {
         switch value {
         case .byte(let v): bytes.append(v)
@@ -116,11 +119,15 @@ struct WireWriter {
             try appendVariant(inner)
         case .array(let elementType, let elements):
             try appendArray(elementAlignment: Self.alignment(of: elementType)) { writer throws(DBusError) in
-                for element in elements { try writer.append(element) }
+                for element in elements {
+                    guard element.hasType(elementType) else { throw Self.mistyped }
+                    try writer.append(element)
+                }
             }
-        case .dictionary(_, _, let entries):
+        case .dictionary(let keyType, let valueType, let entries):
             try appendArray(elementAlignment: 8) { writer throws(DBusError) in
                 for entry in entries {
+                    guard entry.key.hasType(keyType), entry.value.hasType(valueType) else { throw Self.mistyped }
                     writer.pad(to: 8)
                     try writer.append(entry.key)
                     try writer.append(entry.value)
@@ -131,6 +138,9 @@ struct WireWriter {
             for field in fields { try append(field) }
         }
     }
+
+    /// Described by `Marshalling.validate` when the caller can walk the values again.
+    private static let mistyped = DBusError(.invalidArgs, "a container holds a value of another type than declared")
 
     /// An `aa{sv}`: one dictionary per element of `dictionaries`, each of its pairs in the order
     /// given, validated as they are written — what `append(.array(.dictionary(key: .string,

@@ -85,6 +85,45 @@ import Testing
         #expect(message.signature == "", "a refused append leaves the body untouched")
     }
 
+    /// `append` checks a body once, as it is written and loaded: what it refuses is described as
+    /// validating the values first would (the general path), and what validation accepts is
+    /// appended — each refused value alone, nested in every container, and beside 300 random
+    /// valid bodies.
+    @Test("append refuses what validation refuses, with validation's sentence, and nothing else")
+    func appendRefusesAsValidationDoes() throws {
+        let leaves: [DBusValue] = [
+            .string("nul\u{0}inside"), .objectPath("/trailing/"), .objectPath("/a//b"), .signature("a{vs}"),
+            .array(.string, [.int32(1)]), .array(.int32, [.uint32(1)]), .array(.byte, [.boolean(true)]),
+            .dictionary(key: .string, value: .int32, [.init(.string("a"), .uint32(1))]),
+            .dictionary(key: .variant, value: .string, []), .structure([]),
+        ]
+        var refused: [DBusValue] = []
+        for leaf in leaves {
+            refused += [
+                leaf, .variant(leaf), .array(leaf.type, [leaf]), .structure([.int32(1), leaf]),
+                .dictionary(key: .string, value: leaf.type, [.init(.string("k"), leaf)]),
+                .array(.variant, [.variant(.string("fine")), .variant(leaf)]),
+            ]
+        }
+        var random = SplitMix64(state: 126)
+        for index in 0..<300 {
+            var values = (0..<random.next(upTo: 4)).map { _ in RandomValues.value(&random) }
+            if index < refused.count { values.insert(refused[index], at: random.next(upTo: values.count + 1)) }
+            let validation = Result { () throws(DBusError) in for value in values { try Marshalling.validate(value) } }
+            let message = try Message.signal(path: "/a", interface: "org.example.I", name: "S")
+            let appended = Result { () throws(DBusError) in try message.append(values) }
+            switch (validation, appended) {
+            case (.success, .success):
+                #expect(message.arguments() == values)
+            case (.failure(let expected), .failure(let got)):
+                #expect(got.name == expected.name && got.message == expected.message, "\(values)")
+                #expect(message.signature == "")
+            default:
+                Issue.record("validation \(validation), append \(appended): \(values)")
+            }
+        }
+    }
+
     @Test func invalidNamesAreRefusedInsteadOfAbortingInLibdbus() {
         #expect(throws: DBusError.self) {
             try Message.methodCall(destination: nil, path: "/a/", interface: nil, member: "M")
