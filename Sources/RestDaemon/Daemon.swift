@@ -34,6 +34,9 @@ public final class Daemon {
     private let reloader: ConfigurationReloader
     /// systemd's STATUS= line: "2 timers running, 1 paused, 1 live subscriber".
     private let status = StatusReporter()
+    /// Refreshes `status` once the loop is idle: a burst of changes makes one line, not one
+    /// socket per change.
+    private let statusRefresh: DeferSource
     /// Gives the heap back after large replies and after start-up read many timers.
     private let trimmer: MemoryTrimmer
     private var clockWatcher: WallClockWatcher?
@@ -66,6 +69,7 @@ public final class Daemon {
         driver = try BusDriver(connection: connection, loop: loop)
         server = try ObjectServer(connection: connection)
         later = try LaterQueue(loop: loop)
+        statusRefresh = try loop.addDefer(priority: .idle) { [unowned status] in status.refresh() }
         server.continueLater = { [unowned later] work in later.run(work) }
         busName = BusName(connection: connection, loop: loop, logger: logger)
         let signals = BusSignals(server: server)
@@ -105,8 +109,8 @@ public final class Daemon {
 
         // 4. Who hears of every change, in this order: the bus first, so that Expired is on its
         // way before a notification is even asked for; the live activity after MPRIS and
-        // recovery, its exercise and progress following the workout and the set; what nobody
-        // waits on, the journal's line and systemd's status, last.
+        // recovery, its exercise and progress following the workout and the set; the journal's
+        // line, which nobody waits on, last, and systemd's status once the loop is idle.
         let expiryLog = ExpiryLog(logger: logger)
         service.observers = [
             { [unowned service] change in
@@ -134,11 +138,11 @@ public final class Daemon {
                 if let set = change.set { live.applySet(set) }
             },
             { change in expiryLog.timersChanged(change.events) },
-            { [unowned status] change in if !change.events.isEmpty { status.refresh() } },
+            { [unowned statusRefresh] change in if !change.events.isEmpty { statusRefresh.enableOnce() } },
         ]
         status.addPart { [unowned service] in Self.timersPhrase(service.book) }
         status.addPart { [unowned live] in StatusReporter.subscribersPhrase(live.subscriberCount) }
-        live.onSubscribersChanged = { [unowned status] in status.refresh() }
+        live.onSubscribersChanged = { [unowned statusRefresh] in statusRefresh.enableOnce() }
 
         // 5. Who hears of a reloaded configuration.
         reloader.listeners = [

@@ -4,7 +4,7 @@ import EventLoop
 ///
 /// The line is made of parts, each a closure returning a phrase or nil; other features add their
 /// own (`addPart { "\(subscribers) subscribers" }`) and call `refresh()` when their part may have
-/// changed. The daemon refreshes after every committed batch of timer events. Nothing is sent
+/// changed. The daemon refreshes once the loop is idle after a batch of timer events. Nothing is sent
 /// before `announceReady()`, which sends READY=1 with the first line; after that a line is sent
 /// only when it differs from the last one sent.
 final class StatusReporter {
