@@ -57,8 +57,10 @@ public final class EventLoop {
 
     /// A timer on `clock` firing once at `usec` (absolute); re-arm it with `setTime`.
     /// `accuracyUSec` 0 would let sd-event delay it by up to 250 ms: pass 1 where lateness matters.
+    /// At `.idle` priority, once elapsed it waits for an iteration with nothing else pending.
     public func addTimer(
-        clock: clockid_t, at usec: UInt64, accuracyUSec: UInt64, _ handler: @escaping (UInt64) -> Void
+        clock: clockid_t, at usec: UInt64, accuracyUSec: UInt64, priority: EventPriority = .normal,
+        _ handler: @escaping (UInt64) -> Void
     ) throws(SystemError) -> TimerSource {
         let source = TimerSource(handler: handler)
         var raw: OpaquePointer?
@@ -66,6 +68,7 @@ public final class EventLoop {
         let result = sd_event_add_time(self.raw, &raw, clock, usec, accuracyUSec, timerCallback, userData)
         guard result >= 0, let raw else { throw SystemError(errno: -result, "cannot add a timer") }
         source.attach(raw)
+        try source.setPriority(priority)
         return source
     }
 
@@ -126,10 +129,7 @@ public final class EventLoop {
         guard result >= 0, let raw else { throw SystemError(errno: -result, "cannot add a deferred source") }
         source.attach(raw)
         source.isEnabled = false
-        if priority == .idle {
-            let set = sd_event_source_set_priority(raw, Int64(SD_EVENT_PRIORITY_IDLE))
-            guard set >= 0 else { throw SystemError(errno: -set, "cannot set a source's priority") }
-        }
+        try source.setPriority(priority)
         return source
     }
 }
@@ -146,6 +146,12 @@ public class EventSource {
     private(set) var raw: OpaquePointer?
 
     fileprivate func attach(_ raw: OpaquePointer) { self.raw = raw }
+
+    fileprivate func setPriority(_ priority: EventPriority) throws(SystemError) {
+        guard priority == .idle, let raw else { return }
+        let result = sd_event_source_set_priority(raw, Int64(SD_EVENT_PRIORITY_IDLE))
+        guard result >= 0 else { throw SystemError(errno: -result, "cannot set a source's priority") }
+    }
 
     deinit {
         if let raw {

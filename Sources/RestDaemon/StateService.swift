@@ -41,10 +41,11 @@ struct Committed {
 ///   (`announceRecovered`).
 ///   It cannot be refused: a rest is over on time even when the disk is full, and the disk's sync
 ///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. It is written
-///   when no other source is pending (`idleWriter`), so that while restd is behind — a burst of
-///   expiries — every due signal leaves first and their writes become one transaction; and
-///   before the store is next read or written (`storeForReading`, a caller's commit, closing),
-///   so that no read misses an announced change and none is written out of order. A crash in
+///   `writeDelayUSec` later, once no other source is pending (`delayedWriter`): a burst of
+///   expiries is one transaction, and the sync does not compete with the subscribers waking up
+///   for the signals; and before the store is next read or written (`storeForReading`, a
+///   caller's commit, closing), so that no read misses an announced change and none is written
+///   out of order. A crash in
 ///   between only means that the next start finds the deadline passed and announces the expiry
 ///   again; what the disk missed is recomputed from the stored deadline.
 final class StateService {
@@ -59,11 +60,15 @@ final class StateService {
     /// Fires when the workout in progress is due to be abandoned (CLOCK_REALTIME, the deadline is
     /// a wall-clock one); off when none runs. Never a periodic wake.
     private var abandonTimer: TimerSource!
+    private let loop: EventLoop
     /// Housekeeping applied and announced but not yet written, oldest first. It holds at most a
     /// few events per timer: a new timer comes from a caller, whose commit writes these first.
     private var unwritten: [(events: [TimerEvent], history: [HistoryChange], what: String)] = []
-    /// Writes `unwritten` in an iteration where nothing of normal priority is pending.
-    private var idleWriter: DeferSource!
+    /// Writes `unwritten` `writeDelayUSec` after the first of it, in an iteration where nothing
+    /// of normal priority is pending.
+    private var delayedWriter: TimerSource!
+    /// Long enough for a burst of expiries to be one write, short beside any rest.
+    static let writeDelayUSec: UInt64 = 10_000
 
     /// Told, in order, of every change once it is carried out. Set once, by the daemon.
     var observers: [(Committed) -> Void] = []
@@ -97,6 +102,7 @@ final class StateService {
         self.store = store
         self.clock = clock
         self.logger = logger
+        self.loop = loop
         writeHousekeeping(
             recovered, history: recoveredHistory, pruneBeforeUSec: pruneCutoff(now: clock.now()),
             what: "the state recovered at start-up")
@@ -114,7 +120,10 @@ final class StateService {
             self.abandonWorkoutIfDue()
         }
         abandonTimer.isEnabled = false
-        idleWriter = try loop.addDefer(priority: .idle) { [unowned self] in self.writeUnwritten() }
+        delayedWriter = try loop.addTimer(clock: CLOCK_MONOTONIC, at: 0, accuracyUSec: 1_000, priority: .idle) {
+            [unowned self] _ in self.writeUnwritten()
+        }
+        delayedWriter.isEnabled = false
     }
 
     /// Ends a workout left untouched past `[workout] abandon_after`, as abandoned (restd's own
@@ -314,11 +323,11 @@ final class StateService {
             events, history: training.followHousekeeping(events), now: now, what: "expiry or clean-up")
     }
 
-    /// Housekeeping's one path: applied and announced now, written once the loop is idle.
+    /// Housekeeping's one path: applied and announced now, written `writeDelayUSec` later.
     private func carryOutHousekeeping(_ events: [TimerEvent], history: [HistoryChange], now: Instant, what: String) {
         applyAndAnnounce(events: events, history: history, now: now)
         unwritten.append((events, history, what))
-        idleWriter.enableOnce()
+        if unwritten.count == 1 { delayedWriter.schedule(at: loop.now(CLOCK_MONOTONIC) + Self.writeDelayUSec) }
     }
 
     /// Writes the housekeeping not yet written, oldest first, in one transaction.
@@ -326,7 +335,7 @@ final class StateService {
         guard !unwritten.isEmpty else { return }
         let batches = unwritten
         unwritten = []
-        idleWriter.isEnabled = false
+        delayedWriter.isEnabled = false
         var what: [String] = []
         for batch in batches where !what.contains(batch.what) { what.append(batch.what) }
         writeHousekeeping(
