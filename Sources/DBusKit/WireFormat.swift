@@ -6,8 +6,8 @@ import CDBus
 /// libdbus's append iterator rewrites the message's signature header field after each top-level
 /// argument and walks its type machinery for every value: building one `Notify` call that way
 /// takes 38 µs on the bench machine, an `Expired` signal 12 µs, while `dbus_message_demarshal`
-/// loads the same bytes — validating all of them again, so nothing libdbus would refuse goes out —
-/// in 7 and 4 µs. The header stays libdbus's own (`dbus_message_marshal` of the empty message:
+/// loads the same bytes — validating all of them, so nothing libdbus would refuse goes out — in 7
+/// and 4 µs. The header stays libdbus's own (`dbus_message_marshal` of the empty message:
 /// every field and flag it set), a SIGNATURE field is added to it, and the loaded message is
 /// copied (`dbus_message_copy`), which resets its serial to 0 so that the connection numbers it
 /// as any other. Large bodies written value by value (`MessageWriter`) keep the iterator.
@@ -110,6 +110,8 @@ struct WireWriter {
         case .string(let s), .objectPath(let s):
             appendString(s)
         case .signature(let s):
+            // Its length is one byte; a longer one is no signature, for validation to describe.
+            guard s.utf8.count <= 255 else { throw Self.mistyped }
             bytes.append(UInt8(s.utf8.count))
             appendUTF8(s)
             bytes.append(0)
@@ -139,12 +141,15 @@ struct WireWriter {
         }
     }
 
-    /// Described by `Marshalling.validate` when the caller can walk the values again.
-    private static let mistyped = DBusError(.invalidArgs, "a container holds a value of another type than declared")
+    /// What the writer refuses itself (a mistyped element, a signature past 255 bytes), described
+    /// by `Marshalling.validate` when the caller can walk the values again.
+    private static let mistyped = DBusError(.invalidArgs, "a value is not of the type its container declares")
 
     /// An `aa{sv}`: one dictionary per element of `dictionaries`, each of its pairs in the order
     /// given, validated as they are written — what `append(.array(.dictionary(key: .string,
-    /// value: .variant), …))` writes, without building the tree. For long lists of records.
+    /// value: .variant), …))` writes, without building the tree. For long lists of records. Each
+    /// pair is validated before it is written: the sequence may be walked only once, so a refused
+    /// body could not be walked again to say which value it was.
     mutating func appendVardicts<Pairs: Sequence<(key: String, value: DBusValue)>>(
         _ dictionaries: some Sequence<Pairs>
     ) throws(DBusError) {

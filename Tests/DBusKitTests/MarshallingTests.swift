@@ -96,6 +96,10 @@ import Testing
             .array(.string, [.int32(1)]), .array(.int32, [.uint32(1)]), .array(.byte, [.boolean(true)]),
             .dictionary(key: .string, value: .int32, [.init(.string("a"), .uint32(1))]),
             .dictionary(key: .variant, value: .string, []), .structure([]),
+            .dictionary(key: .int32, value: .string, [.init(.uint32(1), .string("v"))]),
+            .array(.structure([.int32]), [.structure([.uint32(1)])]),
+            .array(.int16, [.uint16(1)]), .array(.uint64, [.int64(1)]), .array(.double, [.uint64(1)]),
+            .signature(String(repeating: "i", count: 256)),
         ]
         var refused: [DBusValue] = []
         for leaf in leaves {
