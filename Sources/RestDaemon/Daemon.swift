@@ -199,6 +199,8 @@ public final class Daemon {
     /// Owns the bus name, announces readiness, and serves until told to stop.
     /// Returns the process exit status.
     public func run() throws -> Int32 {
+        // Whatever ends the loop, restd's housekeeping not yet written is written.
+        defer { service.closeStore() }
         try busName.request { [unowned self] in
             notifier.start()
             mediaPlayer.start()
@@ -217,7 +219,6 @@ public final class Daemon {
         let code = try loop.run()
         server.finishReplies()
         connection.flush()  // a reply queued just before stopping must still leave
-        service.closeStore()
         return code
     }
 
@@ -275,7 +276,7 @@ public final class Daemon {
     }
 
     /// "2 timers running, 1 paused": the book keeps the counts, so that refreshing the status after
-    /// every committed batch costs nothing with 10,000 timers.
+    /// a batch of changes costs nothing with 10,000 timers.
     private static func timersPhrase(_ book: TimerBook) -> String {
         let counts = book.counts
         return StatusReporter.timersPhrase(running: counts.running, paused: counts.paused)

@@ -35,19 +35,19 @@ struct Committed {
 ///   The change is on disk before anyone hears of it, so no reply or signal can announce what a
 ///   crash would lose; a change that cannot be stored is refused (StorageFailed) and nothing
 ///   happens.
-/// - restd's own housekeeping (`runDue`, `wallClockChanged`, an abandoned workout):
-///   plan → apply → observers (signals) → commit once the loop is idle. Start-up recovery is
-///   applied and committed when restd starts, and told to the observers once it serves
-///   (`announceRecovered`).
+/// - restd's own housekeeping (`runDue`, `wallClockChanged`, recovery, an abandoned workout):
+///   plan → apply → observers (signals) → commit. Start-up recovery is applied and committed
+///   when restd starts, and told to the observers once it serves (`announceRecovered`).
 ///   It cannot be refused: a rest is over on time even when the disk is full, and the disk's sync
-///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. It is written
-///   `writeDelayUSec` later, once no other source is pending (`delayedWriter`): a burst of
-///   expiries is one transaction, and the sync does not compete with the subscribers waking up
-///   for the signals; and before the store is next read or written (`storeForReading`, a
-///   caller's commit, closing), so that no read misses an announced change and none is written
-///   out of order. A crash in
-///   between only means that the next start finds the deadline passed and announces the expiry
-///   again; what the disk missed is recomputed from the stored deadline.
+///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. What the next
+///   start would recompute from the stored deadlines — expiries, clean-ups, an abandoned workout
+///   — is written `writeDelayUSec` later, once no other source is pending (`delayedWriter`): a
+///   burst of expiries is a few transactions, not one each, and the sync does not compete with
+///   the subscribers waking up for the signals. A crash in between only means that the next
+///   start finds the deadline passed and announces the expiry again (a pre-alert may be shown
+///   again). What no start could recompute is written at once (`HousekeepingWrite`). Either is
+///   written before the store is next read or written (`storeForReading`, a caller's commit,
+///   closing), so that no read misses an announced change and none is written out of order.
 final class StateService {
     private(set) var book: TimerBook
     /// The rests in progress and the training rules; its settings follow the configuration.
@@ -136,7 +136,7 @@ final class StateService {
             logger.info(
                 "the workout \(MessageText.quoted(training.workout?.name ?? "")) was left untouched; ended as abandoned"
             )
-            carryOutHousekeeping([], history: history, now: now, what: "the abandoned workout")
+            carryOutHousekeeping([], history: history, now: now, what: "the abandoned workout", write: .soon)
         }
         rearmAbandon()
     }
@@ -257,8 +257,9 @@ final class StateService {
         training.noteRecovery(metrics, timer: id)
     }
 
-    /// The store, for reading (the history's queries): with the housekeeping not yet written
-    /// written first, so that a read sees every change restd has announced.
+    /// The store, for reading (the history's queries): the housekeeping not yet written is
+    /// written first (a transaction, with its sync), so that a read sees every change restd has
+    /// announced.
     func storeForReading() -> StateStore {
         writeUnwritten()
         return store
@@ -275,20 +276,22 @@ final class StateService {
     /// false only those that expire now), in one housekeeping change.
     private func runDue(now: Instant, marksLostRests: Bool) {
         let lost = beforeDue(now)
-        commitHousekeeping(book.due(now: now, recoveryLost: lost, marksRunning: marksLostRests), now: now)
+        carryOutHousekeeping(
+            book.due(now: now, recoveryLost: lost, marksRunning: marksLostRests), now: now,
+            write: lost.isEmpty ? .soon : .now)
     }
 
     /// Ends a rest that may end on recovery because the heart rate recovered: as an expiry
     /// ("Rest over", Expired), with `recovered` and the heart rate then. Nothing when the rest
     /// is no longer running.
     func endRecovered(_ id: TimerID, heartRateBPM: Int?, now: Instant) {
-        commitHousekeeping(book.endRecovered(id, heartRateBPM: heartRateBPM, now: now), now: now)
+        carryOutHousekeeping(book.endRecovered(id, heartRateBPM: heartRateBPM, now: now), now: now, write: .now)
     }
 
     /// Marks a rest whose strap was lost: it runs to its planned maximum and ends as
     /// `sensor_lost` (its EndReason says so from now).
     func recoveryLost(_ id: TimerID, now: Instant) {
-        commitHousekeeping(book.recoveryLost(id), now: now)
+        carryOutHousekeeping(book.recoveryLost(id), now: now, write: .now)
     }
 
     /// Re-publishes wall-clock instants after the wall clock was set.
@@ -296,7 +299,7 @@ final class StateService {
         let now = clock.now()
         let events = book.wallClockChanged(now: now)
         logger.info("wall clock changed; \(events.count) running timer(s) re-published")
-        commitHousekeeping(events, now: now)
+        carryOutHousekeeping(events, now: now, write: .now)
     }
 
     /// Announces what start-up recovery found (already applied and stored), once restd serves.
@@ -317,21 +320,42 @@ final class StateService {
         rearm(now: now)
     }
 
-    private func commitHousekeeping(_ events: [TimerEvent], now: Instant) {
-        guard !events.isEmpty else { return }
-        carryOutHousekeeping(
-            events, history: training.followHousekeeping(events), now: now, what: "expiry or clean-up")
+    /// When housekeeping is written, once it is announced.
+    private enum HousekeepingWrite {
+        /// `writeDelayUSec` later, with what follows: what the next start would recompute from
+        /// the stored deadlines if a crash lost it — an expiry, a clean-up, an abandoned workout;
+        /// a pre-alert may be shown again.
+        case soon
+        /// At once: what no start could recompute — a rest ended on recovery or marked as its
+        /// strap lost, the wall clock's step.
+        case now
     }
 
-    /// Housekeeping's one path: applied and announced now, written `writeDelayUSec` later.
-    private func carryOutHousekeeping(_ events: [TimerEvent], history: [HistoryChange], now: Instant, what: String) {
-        applyAndAnnounce(events: events, history: history, now: now)
+    private func carryOutHousekeeping(_ events: [TimerEvent], now: Instant, write: HousekeepingWrite) {
+        guard !events.isEmpty else { return }
+        carryOutHousekeeping(
+            events, history: training.followHousekeeping(events), now: now, what: "expiry or clean-up", write: write)
+    }
+
+    /// Housekeeping's one path: applied and announced now, written as `write` says. Queued
+    /// before it is announced, so that an observer's read of the store sees it too.
+    private func carryOutHousekeeping(
+        _ events: [TimerEvent], history: [HistoryChange], now: Instant, what: String, write: HousekeepingWrite
+    ) {
         unwritten.append((events, history, what))
-        if unwritten.count == 1 { delayedWriter.schedule(at: loop.now(CLOCK_MONOTONIC) + Self.writeDelayUSec) }
+        applyAndAnnounce(events: events, history: history, now: now)
+        switch write {
+        case .now:
+            writeUnwritten()
+        case .soon:
+            if !delayedWriter.isEnabled {
+                delayedWriter.schedule(at: loop.now(CLOCK_MONOTONIC) + Self.writeDelayUSec)
+            }
+        }
     }
 
     /// Writes the housekeeping not yet written, oldest first, in one transaction.
-    func writeUnwritten() {
+    private func writeUnwritten() {
         guard !unwritten.isEmpty else { return }
         let batches = unwritten
         unwritten = []

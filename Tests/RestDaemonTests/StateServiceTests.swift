@@ -17,6 +17,10 @@ struct StateServiceTests {
     private final class HandClock: TimeSource {
         private let instant = Mutex(Instant(realtime: 1_700_000_000_000_000, boottime: 1_000_000_000_000_000))
         func now() -> Instant { instant.withLock { $0 } }
+        /// The wall clock set forward; boot time goes on as it was.
+        func stepWallClock(seconds: USec) {
+            instant.withLock { $0.realtime += seconds * 1_000_000 }
+        }
         func advance(seconds: USec) {
             instant.withLock {
                 $0.realtime += seconds * 1_000_000
@@ -90,7 +94,7 @@ struct StateServiceTests {
         #expect(try fixture.runLoop { try fixture.storedStates() == ["tea": "expired"] })
     }
 
-    @Test("expiries announced one after another are written together, in order")
+    @Test("expiries announced one after another are all stored by the delayed write")
     func severalInOneWrite() throws {
         let fixture = try Fixture()
         try fixture.start("a", seconds: 10)
@@ -121,6 +125,19 @@ struct StateServiceTests {
             return iterations > 5
         }
         #expect(try fixture.storedStates() == ["tea": restarted])
+    }
+
+    @Test("a wall-clock step is stored at once, with what was unwritten before it: no start could recompute it")
+    func wallClockStepWrittenAtOnce() throws {
+        let fixture = try Fixture()
+        try fixture.start("a", seconds: 10)
+        try fixture.start("tea", seconds: 60)
+        fixture.clock.advance(seconds: 11)
+        fixture.service.runDue()
+        fixture.clock.stepWallClock(seconds: 3_600)
+        fixture.service.wallClockChanged()
+        // The deadline moves with the wall clock: 49 s left, from the stepped clock.
+        #expect(try fixture.storedStates() == ["a": "expired", "tea": endsAt(fixture, seconds: 49)])
     }
 
     @Test("a read, and closing the store, write what is unwritten first")
