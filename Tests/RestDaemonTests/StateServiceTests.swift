@@ -62,6 +62,15 @@ struct StateServiceTests {
             try service.perform(.start(try TimerID(parsing: id), durationUSec: seconds * 1_000_000, options: .init()))
         }
 
+        /// Starts "a" for 10 s and `second` for `seconds`, then 11 s later runs what is due: "a"
+        /// expired and announced, not yet written.
+        func expireFirstOfTwo(second: String, seconds: USec) throws {
+            try start("a", seconds: 10)
+            try start(second, seconds: seconds)
+            clock.advance(seconds: 11)
+            service.runDue()
+        }
+
         /// Runs the loop until `condition` holds (the delayed writer fires within a few
         /// iterations of its delay); false if it never did within 10 s.
         func runLoop(until condition: () throws -> Bool) throws -> Bool {
@@ -95,12 +104,9 @@ struct StateServiceTests {
     }
 
     @Test("expiries announced one after another are all stored by the delayed write")
-    func severalInOneWrite() throws {
+    func allStoredByTheDelayedWrite() throws {
         let fixture = try Fixture()
-        try fixture.start("a", seconds: 10)
-        try fixture.start("b", seconds: 20)
-        fixture.clock.advance(seconds: 11)
-        fixture.service.runDue()
+        try fixture.expireFirstOfTwo(second: "b", seconds: 20)
         fixture.clock.advance(seconds: 10)
         fixture.service.runDue()
         #expect(try fixture.storedStates().values.allSatisfy { $0.hasPrefix("running") })
@@ -130,10 +136,7 @@ struct StateServiceTests {
     @Test("a wall-clock step is stored at once, with what was unwritten before it: no start could recompute it")
     func wallClockStepWrittenAtOnce() throws {
         let fixture = try Fixture()
-        try fixture.start("a", seconds: 10)
-        try fixture.start("tea", seconds: 60)
-        fixture.clock.advance(seconds: 11)
-        fixture.service.runDue()
+        try fixture.expireFirstOfTwo(second: "tea", seconds: 60)
         fixture.clock.stepWallClock(seconds: 3_600)
         fixture.service.wallClockChanged()
         // The deadline moves with the wall clock: 49 s left, from the stepped clock.
@@ -143,10 +146,7 @@ struct StateServiceTests {
     @Test("a read, and closing the store, write what is unwritten first")
     func readsAndCloseWriteFirst() throws {
         let fixture = try Fixture()
-        try fixture.start("a", seconds: 10)
-        try fixture.start("b", seconds: 20)
-        fixture.clock.advance(seconds: 11)
-        fixture.service.runDue()
+        try fixture.expireFirstOfTwo(second: "b", seconds: 20)
         _ = fixture.service.storeForReading()
         #expect(try fixture.storedStates()["a"] == "expired")
 
