@@ -67,7 +67,7 @@ final class StateService {
     /// Writes `unwritten` `writeDelayUSec` after the first of it, in an iteration where nothing
     /// of normal priority is pending.
     private var delayedWriter: TimerSource!
-    /// Long enough for a burst of expiries to be one write, short beside any rest.
+    /// Long enough for a burst of expiries to be a few writes, not one each; short beside any rest.
     static let writeDelayUSec: UInt64 = 10_000
 
     /// Told, in order, of every change once it is carried out. Set once, by the daemon.
@@ -433,7 +433,7 @@ final class StateService {
         store.releaseCachedPages()
     }
 
-    /// Closes the store when restd stops (nothing is written after the loop has ended).
+    /// Writes what housekeeping left unwritten and closes the store, when restd stops.
     func closeStore() {
         writeUnwritten()
         do {

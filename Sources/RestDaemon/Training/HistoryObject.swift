@@ -12,6 +12,9 @@ enum HistoryObject {
         let service: StateService
         let trimmer: MemoryTrimmer
 
+        /// The store to read from, with restd's unwritten housekeeping written first.
+        func store() -> StateStore { service.storeForReading() }
+
         /// One page of Sets, SetRows or Rests: the window and limit of the call, the rows of
         /// `query`, refused when limit 0 would be more than one call may return.
         func page<Row>(
@@ -21,7 +24,7 @@ enum HistoryObject {
         ) throws(DBusError) -> MethodReply {
             try reading {
                 let (since, until, limit) = try window(call.arguments)
-                let (rows, more) = try query(service.storeForReading())(since, until, "", limit)
+                let (rows, more) = try query(store())(since, until, "", limit)
                 try refuseMore(more, limit: limit, what: what)
                 trimmer.replied(entries: rows.count)
                 return reply(rows)
@@ -65,11 +68,7 @@ enum HistoryObject {
         BusMethod(HistoryMember.exercises, out: [.init("exercises", .array(options))]) {
             history, _ throws(DBusError) in
             try history.reading {
-                [
-                    .array(
-                        options,
-                        try exercises(history.service.storeForReading(), settings: history.service.training.settings))
-                ]
+                [.array(options, try exercises(history.store(), settings: history.service.training.settings))]
             }
         },
         BusMethod(
@@ -80,7 +79,7 @@ enum HistoryObject {
             try history.reading {
                 let args = call.arguments
                 let key = try exerciseKey(args[2].string ?? "")
-                let stats = try history.service.storeForReading().stats(
+                let stats = try history.store().stats(
                     since: args[0].uint64 ?? 0, until: until(args[1].uint64 ?? 0), exerciseKey: key)
                 history.trimmer.replied(entries: MemoryTrimmer.threshold)  // the per-exercise durations were a year's
                 return .records(stats.map(HistoryEntries.stats))
@@ -90,7 +89,7 @@ enum HistoryObject {
             history, call throws(DBusError) in
             try history.reading {
                 let (since, until, limit) = try window(call.arguments)
-                let summaries = try history.service.storeForReading().workoutSummaries(
+                let summaries = try history.store().workoutSummaries(
                     since: since, until: until, limit: limit == 0 ? StateStore.maxHistoryRows : limit)
                 return [.array(options, summaries.map(WorkoutObject.summary))]
             }
