@@ -6,7 +6,7 @@ public final class Connection {
     /// The libdbus connection, for glue code that drives it from an event loop.
     package let raw: OpaquePointer
 
-    private var filters: [(token: Int, handler: (Message) -> Bool)] = []
+    private var filters: [Filter] = []
     private var nextFilterToken = 0
     private var subtreeHandler: ((Message) -> Bool)?
     private var isClosed = false
@@ -242,13 +242,36 @@ public final class Connection {
     /// returning true marks the message handled. Returns a token for `removeFilter`.
     @discardableResult
     public func addFilter(_ handler: @escaping (Message) -> Bool) -> Int {
-        nextFilterToken += 1
-        filters.append((nextFilterToken, handler))
-        return nextFilterToken
+        add(Filter(token: nextToken(), signalsOnly: false, handler: handler))
+    }
+
+    /// Adds a handler that sees every incoming signal (libdbus's local Disconnected among them)
+    /// before object dispatch; returning true marks the signal handled. A method call passes
+    /// such filters without being wrapped for them: what a service watching names and
+    /// notifications needs, at no cost to the calls it serves. Returns a token for `removeFilter`.
+    @discardableResult
+    public func addSignalFilter(_ handler: @escaping (Message) -> Bool) -> Int {
+        add(Filter(token: nextToken(), signalsOnly: true, handler: handler))
     }
 
     public func removeFilter(_ token: Int) {
         filters.removeAll { $0.token == token }
+    }
+
+    private struct Filter {
+        let token: Int
+        let signalsOnly: Bool
+        let handler: (Message) -> Bool
+    }
+
+    private func nextToken() -> Int {
+        nextFilterToken += 1
+        return nextFilterToken
+    }
+
+    private func add(_ filter: Filter) -> Int {
+        filters.append(filter)
+        return filter.token
     }
 
     /// Routes every method call on every object path to `handler` (used by the object server).
@@ -263,9 +286,15 @@ public final class Connection {
         }
     }
 
-    fileprivate func runFilters(_ message: Message) -> Bool {
+    fileprivate func runFilters(_ raw: OpaquePointer) -> Bool {
+        let isSignal = dbus_message_get_type(raw) == CDBUS_MESSAGE_TYPE_SIGNAL
+        var message: Message?
         // A handler may add or remove filters: iterate over a snapshot.
-        for filter in filters where filter.handler(message) { return true }
+        for filter in filters where isSignal || !filter.signalsOnly {
+            let wrapped = message ?? Message(borrowing: raw)
+            message = wrapped
+            if filter.handler(wrapped) { return true }
+        }
         return false
     }
 
@@ -284,7 +313,7 @@ private func connectionFilter(
 ) -> DBusHandlerResult {
     guard let message, let userData else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
     let owner = Unmanaged<Connection>.fromOpaque(userData).takeUnretainedValue()
-    return owner.runFilters(Message(borrowing: message))
+    return owner.runFilters(message)
         ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
 }
 

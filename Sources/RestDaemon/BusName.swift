@@ -24,7 +24,7 @@ final class BusName {
         self.connection = connection
         self.loop = loop
         self.logger = logger
-        connection.addFilter { [unowned self] message in self.handle(message) }
+        connection.addSignalFilter { [unowned self] message in self.handle(message) }
     }
 
     /// Queues for the name; `onAcquired` runs on the loop once it is ours.

@@ -87,7 +87,7 @@ final class HeartRateFollower {
             return
         }
         self.connection = connection
-        connection.addFilter { [unowned self] message in
+        connection.addSignalFilter { [unowned self] message in
             self.handle(message)
             return false
         }
@@ -190,7 +190,6 @@ final class HeartRateFollower {
     // MARK: Signals
 
     private func handle(_ message: Message) {
-        guard message.kind == .signal else { return }
         if message.isSignal(MessageBus.localInterface, "Disconnected") {
             // The connection and its driver stay as they are: this runs inside their dispatch, and
             // libdbus has already dropped the socket's watches.

@@ -70,7 +70,7 @@ final class LiveService {
         // A subscription ends with its subscriber's connection.
         let connection = signals.server.connection
         try connection.addMatch(MessageBus.nameOwnerChangedRule(leavingOnly: true))
-        connection.addFilter { [unowned self] message in
+        connection.addSignalFilter { [unowned self] message in
             if let change = message.nameOwnerChange, change.newOwner.isEmpty { unsubscribe(change.name) }
             return false  // others watch names too
         }

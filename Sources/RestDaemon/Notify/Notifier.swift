@@ -73,7 +73,7 @@ final class Notifier {
         self.messages = messages
         self.style = style
         self.sound = sound
-        connection.addFilter { [unowned self] message in
+        connection.addSignalFilter { [unowned self] message in
             self.handle(message)
             return false  // others may want these signals too
         }
@@ -247,7 +247,6 @@ final class Notifier {
     // MARK: Signals
 
     private func handle(_ message: Message) {
-        guard message.kind == .signal else { return }
         if let change = message.nameOwnerChange {
             if change.name == Self.busName { ownerChanged(oldOwner: change.oldOwner, newOwner: change.newOwner) }
             return
