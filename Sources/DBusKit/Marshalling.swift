@@ -275,8 +275,9 @@ extension Marshalling {
     /// Whether the body's first value has the single complete type `type`: exactly when the
     /// body's signature starts with that type's. libdbus keeps the signature in the header, so
     /// nothing is copied.
-    private static func firstValueIsOfType(_ message: OpaquePointer, _ type: String) -> Bool {
+    private static func firstValueIsOfType(_ message: OpaquePointer, _ type: StaticString) -> Bool {
         guard let signature = dbus_message_get_signature(message) else { return false }
-        return strncmp(signature, type, type.utf8.count) == 0
+        let prefix = UnsafeRawPointer(type.utf8Start).assumingMemoryBound(to: CChar.self)
+        return strncmp(signature, prefix, type.utf8CodeUnitCount) == 0
     }
 }

@@ -145,9 +145,11 @@ struct WireReader {
     /// A variant's signature, a single complete type: looked up for a basic type, parsed for a
     /// container.
     private mutating func variantType() -> DBusType? {
-        let signature = self.signature()
-        if signature.utf8.count == 1, let single = DBusType.single(code: signature.utf8.first!) { return single }
-        return try? DBusType.parseSingle(signature)
+        if bytes[offset] == 1, let single = DBusType.single(code: bytes[offset + 1]) {
+            offset += 3  // length, code, NUL
+            return single
+        }
+        return try? DBusType.parseSingle(signature())
     }
 
     private mutating func string() -> String {

@@ -104,7 +104,8 @@ public final class Daemon {
         mediaPlayer = try MediaPlayerService(
             server: server, signals: signals, service: service, loop: loop, clock: clock,
             settings: configuration.mediaPlayer, logger: logger)
-        live.onFieldsChanged = { [unowned mediaPlayer] fields in mediaPlayer.liveFieldsChanged(fields) }
+        live.onFieldsChanged = { [unowned mediaPlayer] in mediaPlayer.liveFieldsChanged() }
+        mediaPlayer.liveFields = { [unowned live] in live.fields }
         notifier.liveProgress = { [unowned live] in live.progress }
 
         // 4. Who hears of every change, in this order: the bus first, so that Expired is on its

@@ -29,11 +29,13 @@ public struct LiveActivity: Sendable, Equatable {
         for key in removed where entries[key] == nil {
             changed = fields.removeValue(forKey: key) != nil || changed
         }
+        var setsHeartRate = false
         for (key, value) in entries {
             changed = fields.updateValue(value, forKey: key) != value || changed
+            setsHeartRate = setsHeartRate || key == LiveKey.heartRate
         }
         strapKeys.subtract(entries.keys)
-        if entries[LiveKey.heartRate] != nil {
+        if setsHeartRate {
             heartRateStaleAt = boottime.addingSaturated(limits.heartRateStaleUSec)
             // A person overriding a faulty strap: its readings are set aside for a while, and the
             // fields that describe it go, since the heart rate shown no longer comes from it.
@@ -57,7 +59,8 @@ public struct LiveActivity: Sendable, Equatable {
         // both are fixed. So only an update that sets progress or adds a custom key can break one.
         /// A field as it would be after the update.
         func after(_ key: String) -> LiveValue? { entries[key] ?? (removed.contains(key) ? nil : fields[key]) }
-        if entries[LiveKey.progressDone] != nil || entries[LiveKey.progressTotal] != nil,
+        // Compared key by key: cheaper than two lookups for the few keys of an update.
+        if entries.keys.contains(where: { $0 == LiveKey.progressDone || $0 == LiveKey.progressTotal }),
             case .integer(let done)? = after(LiveKey.progressDone),
             case .integer(let total)? = after(LiveKey.progressTotal),
             done > total

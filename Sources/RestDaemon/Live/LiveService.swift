@@ -20,6 +20,11 @@ final class LiveService {
     private var broadcast: Stream!
     private var subscribers: [String: Stream] = [:]
     private var staleTimer: TimerSource!
+    /// When the stale timer is armed for; nil while it is off. It is only ever moved earlier:
+    /// armed before the fields go stale, it fires, finds nothing stale yet and is armed for when
+    /// they do. So a producer's update, which pushes staleness on, moves no timer: one wake-up
+    /// per staleness interval while updates keep coming instead of a timer change per update.
+    private var staleTimerDue: USec?
     private let backlog: SubscriberBacklog
     /// CLOCK_REALTIME of the broadcast's last publication.
     private(set) var updatedAtUSec: USec = 0
@@ -32,9 +37,9 @@ final class LiveService {
     /// The heart-rate straps BlueZ knows, as the Sensors method returns them (`aa{sv}`
     /// entries); empty without a strap reader.
     var listSensors: () -> [[String: DBusValue]] = { [] }
-    /// Told of the current fields whenever they change, before any throttling (the MPRIS player
-    /// throttles its own way).
-    var onFieldsChanged: ([String: LiveValue]) -> Void = { _ in }
+    /// Told whenever the current fields (`fields`) change, before any throttling (the MPRIS
+    /// player throttles its own way, and reads them when it shows them).
+    var onFieldsChanged: () -> Void = {}
 
     /// One throttled stream and its one timer, which fires the trailing edge.
     private final class Stream {
@@ -103,6 +108,10 @@ final class LiveService {
 
     /// The last broadcast snapshot: what the Fields property shows.
     var publishedFields: Fields { broadcast.throttle.lastPublished ?? [:] }
+
+    /// The fields as they are now, throttle or not. Read, not kept: a copy kept elsewhere
+    /// would make every update copy the activity's fields before changing them.
+    var fields: Fields { activity.fields }
 
     /// Sets done of sets planned as the activity has them now, throttle or not.
     var progress: LiveProgress? { LiveProgress(fields: activity.fields) }
@@ -192,7 +201,7 @@ final class LiveService {
         let now = clock.now()
         guard activity.end() else { return }
         rearmStaleTimer()
-        onFieldsChanged([:])
+        onFieldsChanged()
         // The end of an activity is published at once on every stream, outside the rate.
         act(on: broadcast, broadcast.throttle.publishImmediately([:], now: now.boottime), to: nil, now: now)
         for (name, stream) in subscribers {
@@ -201,6 +210,7 @@ final class LiveService {
     }
 
     private func removeStaleHeartRate() {
+        staleTimerDue = nil  // fired, and so off
         let now = clock.now()
         guard activity.removeStale(boottime: now.boottime) else { return rearmStaleTimer() }
         logger.debug("heart_rate or the strap's fields went stale and were removed")
@@ -209,7 +219,14 @@ final class LiveService {
     }
 
     private func rearmStaleTimer() {
-        if let staleAt = activity.staleAt { staleTimer.schedule(at: staleAt) } else { staleTimer.isEnabled = false }
+        guard let staleAt = activity.staleAt else {
+            if staleTimerDue != nil { staleTimer.isEnabled = false }
+            staleTimerDue = nil
+            return
+        }
+        if let due = staleTimerDue, due <= staleAt { return }
+        staleTimer.schedule(at: staleAt)
+        staleTimerDue = staleAt
     }
 
     // MARK: Subscribers
@@ -258,7 +275,7 @@ final class LiveService {
     // MARK: Publishing
 
     private func offerToAll(now: Instant) {
-        onFieldsChanged(activity.fields)
+        onFieldsChanged()
         act(on: broadcast, broadcast.throttle.offer(activity.fields, now: now.boottime), to: nil, now: now)
         for (name, stream) in subscribers {
             act(on: stream, stream.throttle.offer(activity.fields, now: now.boottime), to: name, now: now)

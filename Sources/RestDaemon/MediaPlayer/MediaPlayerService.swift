@@ -29,10 +29,10 @@ final class MediaPlayerService {
     private var isServing = false
     /// The Player properties last announced (Position aside), to send only what changed.
     private var announced: [String: DBusValue] = [:]
-    /// The live activity as last heard, summarised only when the player shows it (not per update
-    /// while MPRIS is off).
-    private var liveFields: [String: LiveValue] = [:]
-    private var liveSummary: LiveSummary { LiveSummary(fields: liveFields) }
+    /// The live activity's current fields, summarised only when the player shows them (not per
+    /// update while MPRIS is off).
+    var liveFields: () -> [String: LiveValue] = { [:] }
+    private var liveSummary: LiveSummary { LiveSummary(fields: liveFields()) }
     /// What of the live activity the widgets were last shown, throttled.
     private var liveStream = ThrottledStream<LiveSummary>(intervalUSec: MediaPlayerService.liveIntervalUSec)
     private var liveTimer: TimerSource!
@@ -83,8 +83,7 @@ final class MediaPlayerService {
     }
 
     /// The live activity's fields changed.
-    func liveFieldsChanged(_ fields: [String: LiveValue]) {
-        liveFields = fields
+    func liveFieldsChanged() {
         guard settings.enabled else { return }
         act(liveStream.offer(liveSummary, now: clock.now().boottime))
     }
