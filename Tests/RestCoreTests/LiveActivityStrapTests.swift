@@ -31,6 +31,25 @@ import Testing
         #expect(plain.liveFields == ["heart_rate": .integer(60), "heart_rate_sensor": .string("TICKR")])
     }
 
+    @Test("a producer removing the strap's fields: nothing of the strap's is left to go stale")
+    func producerRemovesStrapFields() throws {
+        var live = LiveActivity()
+        _ = live.applyStrapReading(polar.liveFields, boottime: 0)
+        var off = polar
+        off.measurement = HeartRateMeasurement(beatsPerMinute: nil, contact: .lost)
+        _ = live.applyStrapReading(off.liveFields, boottime: 1 * second)  // its fields now stale at 11 s
+        let strapOnly: Set<String> = ["heart_rate_sensor", "heart_rate_contact", "sensor_battery"]
+        #expect(try live.update([:], removing: strapOnly, boottime: 2 * second))
+        #expect(live.fields == ["heart_rate": .integer(72)])
+        #expect(live.staleAt == 10 * second)  // the heart rate's own, as it came
+        let removedHeartRate = live.removeStale(boottime: 10 * second)
+        #expect(removedHeartRate)
+        #expect(live.fields.isEmpty)
+        #expect(live.staleAt == nil)
+        let removedMore = live.removeStale(boottime: 11 * second)
+        #expect(removedMore == false)
+    }
+
     @Test("contact lost: contact false at once, the heart rate stays until it goes stale")
     func contactLost() {
         var live = LiveActivity()

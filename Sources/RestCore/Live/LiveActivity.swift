@@ -34,7 +34,10 @@ public struct LiveActivity: Sendable, Equatable {
             changed = fields.updateValue(value, forKey: key) != value || changed
             setsHeartRate = setsHeartRate || key == LiveKey.heartRate
         }
+        // A strap's field a producer set or removed is no longer the strap's to let go stale.
         strapKeys.subtract(entries.keys)
+        strapKeys.subtract(removed)
+        if strapKeys.isEmpty { strapStaleAt = nil }
         if setsHeartRate {
             heartRateStaleAt = boottime.addingSaturated(limits.heartRateStaleUSec)
             // A person overriding a faulty strap: its readings are set aside for a while, and the
