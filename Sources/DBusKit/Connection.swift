@@ -238,17 +238,19 @@ public final class Connection {
 
     // MARK: Receiving
 
-    /// Adds a handler that sees every incoming message before object dispatch;
-    /// returning true marks the message handled. Returns a token for `removeFilter`.
+    /// Adds a handler that sees incoming messages before object dispatch; returning true marks
+    /// the message handled. Filters of both kinds run in the order they were added, and the
+    /// first to return true stops the rest. Returns a token for `removeFilter`.
     @discardableResult
     public func addFilter(_ handler: @escaping (Message) -> Bool) -> Int {
         add(Filter(token: nextToken(), signalsOnly: false, handler: handler))
     }
 
-    /// Adds a handler that sees every incoming signal (libdbus's local Disconnected among them)
-    /// before object dispatch; returning true marks the signal handled. A method call passes
-    /// such filters without being wrapped for them: what a service watching names and
-    /// notifications needs, at no cost to the calls it serves. Returns a token for `removeFilter`.
+    /// Adds a handler that sees incoming signals (libdbus's local Disconnected among them)
+    /// before object dispatch, in the same order as `addFilter`'s. Any other message (a call, a
+    /// reply, an error) passes such filters without being wrapped for them: what a service
+    /// watching names and notifications needs, at no cost to the calls it serves. Returns a
+    /// token for `removeFilter`.
     @discardableResult
     public func addSignalFilter(_ handler: @escaping (Message) -> Bool) -> Int {
         add(Filter(token: nextToken(), signalsOnly: true, handler: handler))

@@ -277,7 +277,10 @@ extension Marshalling {
     /// nothing is copied.
     private static func firstValueIsOfType(_ message: OpaquePointer, _ type: StaticString) -> Bool {
         guard let signature = dbus_message_get_signature(message) else { return false }
-        let prefix = UnsafeRawPointer(type.utf8Start).assumingMemoryBound(to: CChar.self)
-        return strncmp(signature, prefix, type.utf8CodeUnitCount) == 0
+        return type.withUTF8Buffer { prefix in
+            UnsafeRawBufferPointer(prefix).withMemoryRebound(to: CChar.self) {
+                strncmp(signature, $0.baseAddress!, $0.count) == 0
+            }
+        }
     }
 }

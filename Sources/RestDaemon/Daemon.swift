@@ -105,7 +105,7 @@ public final class Daemon {
             server: server, signals: signals, service: service, loop: loop, clock: clock,
             settings: configuration.mediaPlayer, logger: logger)
         live.onFieldsChanged = { [unowned mediaPlayer] in mediaPlayer.liveFieldsChanged() }
-        mediaPlayer.liveFields = { [unowned live] in live.fields }
+        mediaPlayer.liveFields = { [unowned live] in live.currentFields }
         notifier.liveProgress = { [unowned live] in live.progress }
 
         // 4. Who hears of every change, in this order: the bus first, so that Expired is on its

@@ -66,6 +66,18 @@ import Testing
         #expect(seenBySignalFilter.filter { $0 != "NameAcquired" } == ["Poked"])
     }
 
+    @Test func libdbusDisconnectedReachesASignalFilter() throws {
+        bus.kill()
+        let deadline = Deadline(secondsFromNow: 10)
+        while server.readWriteDispatch(timeoutMilliseconds: 100) {
+            guard !deadline.hasPassed else {
+                Issue.record("the connection did not notice the bus going away")
+                return
+            }
+        }
+        #expect(seenBySignalFilter.last == "Disconnected")
+    }
+
     @Test func aRemovedSignalFilterSeesNothingMore() throws {
         var seen = 0
         let token = server.addSignalFilter { message in

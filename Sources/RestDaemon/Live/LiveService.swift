@@ -111,7 +111,7 @@ final class LiveService {
 
     /// The fields as they are now, throttle or not. Read, not kept: a copy kept elsewhere
     /// would make every update copy the activity's fields before changing them.
-    var fields: Fields { activity.fields }
+    var currentFields: Fields { activity.fields }
 
     /// Sets done of sets planned as the activity has them now, throttle or not.
     var progress: LiveProgress? { LiveProgress(fields: activity.fields) }
