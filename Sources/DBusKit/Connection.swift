@@ -243,7 +243,7 @@ public final class Connection {
     /// first to return true stops the rest. Returns a token for `removeFilter`.
     @discardableResult
     public func addFilter(_ handler: @escaping (Message) -> Bool) -> Int {
-        add(Filter(token: nextToken(), signalsOnly: false, handler: handler))
+        add(handler, signalsOnly: false)
     }
 
     /// Adds a handler that sees incoming signals (libdbus's local Disconnected among them)
@@ -253,7 +253,7 @@ public final class Connection {
     /// token for `removeFilter`.
     @discardableResult
     public func addSignalFilter(_ handler: @escaping (Message) -> Bool) -> Int {
-        add(Filter(token: nextToken(), signalsOnly: true, handler: handler))
+        add(handler, signalsOnly: true)
     }
 
     public func removeFilter(_ token: Int) {
@@ -266,14 +266,10 @@ public final class Connection {
         let handler: (Message) -> Bool
     }
 
-    private func nextToken() -> Int {
+    private func add(_ handler: @escaping (Message) -> Bool, signalsOnly: Bool) -> Int {
         nextFilterToken += 1
+        filters.append(Filter(token: nextFilterToken, signalsOnly: signalsOnly, handler: handler))
         return nextFilterToken
-    }
-
-    private func add(_ filter: Filter) -> Int {
-        filters.append(filter)
-        return filter.token
     }
 
     /// Routes every method call on every object path to `handler` (used by the object server).

@@ -37,7 +37,7 @@ final class LiveService {
     /// The heart-rate straps BlueZ knows, as the Sensors method returns them (`aa{sv}`
     /// entries); empty without a strap reader.
     var listSensors: () -> [[String: DBusValue]] = { [] }
-    /// Told whenever the current fields (`fields`) change, before any throttling (the MPRIS
+    /// Told whenever the current fields (`currentFields`) change, before any throttling (the MPRIS
     /// player throttles its own way, and reads them when it shows them).
     var onFieldsChanged: () -> Void = {}
 
