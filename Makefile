@@ -74,6 +74,7 @@ BENCH_SMOKE = "$(BIN_DIR)/restd-bench" --smoke --json .build/bench-smoke.json
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 # systemd looks for user units in /usr/lib and /usr/local/lib, but under ~/.local
@@ -90,11 +91,11 @@ ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 APPLICATIONSDIR ?= $(DATADIR)/applications
 # The GNOME Shell extension: both builds under GNOMEBUILDSDIR, and in GNOMEEXTDIR a link to the
-# one for this machine's GNOME Shell (GNOME_SHELL_VERSION: found with gnome-shell --version,
-# else 43, Debian 12's).
+# one this machine's GNOME Shell accepts, made by the installed gnome-extension-link (none when no
+# build lists that Shell). GNOME_SHELL_VERSION overrides the Shell it finds (`none`: no link).
 GNOMEEXTDIR ?= $(DATADIR)/gnome-shell/extensions
 GNOMEBUILDSDIR ?= $(DATADIR)/restd/gnome-shell
-GNOME_SHELL_VERSION ?= $(or $(shell gnome-shell --version 2>/dev/null | grep -oE '[0-9]+' | head -n 1),43)
+GNOME_SHELL_VERSION ?=
 # Where scripts/build-gnome-extension.sh writes both builds.
 GNOME_BUILD_DIR := .build-gnome
 # release: optimised, with the Swift runtime linked in (--static-swift-stdlib), so the
@@ -140,8 +141,9 @@ help:
 	@echo '  make uninstall [PREFIX=…]  remove what make install put there'
 	@echo '  make install-check         install the debug build into a temporary DESTDIR and check the tree'
 	@echo '  make deb                   build restd_<version>_<arch>.deb here (debian/, static release), run lintian'
-	@echo '  make deb-check             make deb, dpkg -i it, test the installed restd under a systemd user'
-	@echo '                             manager, dpkg -r and --purge it, check nothing is left (root; part of make test)'
+	@echo '  make deb-check             make deb, apt install it, test the installed restd under a systemd user'
+	@echo '                             manager, remove and purge it, check nothing is left; then in Debian 13,'
+	@echo '                             testing and unstable roots (root; part of make test)'
 	@echo '  make gnome-extension       build the GNOME Shell extension, both forms, into .build-gnome'
 	@echo '  make test-gnome            its tests: gjs -m, then a real headless GNOME Shell 43 (part of make test)'
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
@@ -173,6 +175,9 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 test: deps test-deps lint gnome-extension
+	@# The Debian roots (minutes, mostly downloading and unpacking) build while Swift compiles;
+	@# deb-check and test-gnome wait for them (scripts/test-roots.sh takes a lock).
+	@if [ "$$(id -u)" -eq 0 ]; then mkdir -p .build; (scripts/test-roots.sh >.build/test-roots.log 2>&1 &); fi
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
 	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
@@ -219,7 +224,7 @@ test-asan: deps
 
 # The install layout, for the install script (passed explicitly rather than exported,
 # so that the sub-makes of install-check compute their own).
-INSTALL_DIRS = DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' USERUNITDIR='$(USERUNITDIR)' \
+INSTALL_DIRS = DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBEXECDIR='$(LIBEXECDIR)' USERUNITDIR='$(USERUNITDIR)' \
 	DBUSSERVICEDIR='$(DBUSSERVICEDIR)' DBUSINTERFACEDIR='$(DBUSINTERFACEDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' \
 	ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' MANDIR='$(MANDIR)' APPLICATIONSDIR='$(APPLICATIONSDIR)' \
 	GNOMEEXTDIR='$(GNOMEEXTDIR)' GNOMEBUILDSDIR='$(GNOMEBUILDSDIR)' GNOME_SHELL_VERSION='$(GNOME_SHELL_VERSION)'
@@ -252,10 +257,13 @@ deb: deps
 	@echo "built $(DEB_FILE): sudo apt install ./$(DEB_FILE)"
 
 # Installs the package into this machine (root only: CI), runs SystemdUserManagerTests against
-# the installed /usr/bin/restd and unit, removes and purges it, and checks what is left.
+# the installed /usr/bin/restd and unit, removes and purges it, and checks what is left; then the
+# same in Debian 13, testing and unstable roots (built and cached by scripts/test-roots.sh), with
+# lintian and the dpkg trigger on gnome-shell in Debian 13's.
 deb-check: deb
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	@scripts/deb-check.sh "$(DEB_FILE)" "$(DEB_VERSION)" "$(SWIFT)" $(SWIFT_FLAGS)
+	@scripts/deb-roots-check.sh "$(DEB_FILE)"
 
 # The functions restd runs at a login and in common use, listed for the linker to place together
 # (Package.swift): a release restd under callgrind (valgrind, installed when missing), driven by restctl

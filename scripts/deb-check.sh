@@ -28,10 +28,14 @@ no_restd_under() { [ -z "$(find "$@" -name '*restd*' 2>/dev/null)" ]; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/restd-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-dpkg -i "$deb" || { echo "deb-check: dpkg -i $deb failed" >&2; exit 1; }
+# As a user installs it: apt, which would remove whatever the package breaks or conflicts with.
+apt-get install -s "$(realpath "$deb")" >"$work/simulation" 2>&1
+check "apt would remove nothing to install it"      bash -c "! grep -q '^Remv' '$work/simulation'"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$(realpath "$deb")" >"$work/apt.log" 2>&1 \
+  || { cat "$work/apt.log" >&2; echo "deb-check: apt-get install $deb failed" >&2; exit 1; }
 dpkg -L restd >"$work/files"
 for path in /usr/bin/restd /usr/bin/restctl /usr/lib/systemd/user/restd.service     /usr/share/dbus-1/services/io.restd.Rest1.service /usr/share/dbus-1/interfaces/io.restd.Rest1.xml     /usr/share/man/man1/restd.1.gz /usr/share/man/man1/restctl.1.gz /usr/share/man/man5/restd.conf.5.gz /usr/share/bash-completion/completions/restctl     /usr/share/zsh/vendor-completions/_restctl /usr/share/fish/vendor_completions.d/restctl.fish     /usr/share/applications/restd.desktop /usr/share/doc/restd/copyright /usr/share/doc/restd/README.md.gz \
-    /usr/share/gnome-shell/extensions/restd@restd.io /usr/share/restd/gnome-shell/legacy/restd@restd.io/extension.js \
+    /usr/libexec/restd/gnome-extension-link /usr/share/restd/gnome-shell/legacy/restd@restd.io/extension.js \
     /usr/share/restd/gnome-shell/esm/restd@restd.io/extension.js; do
   check "the package installs $path" grep -qx "$path" "$work/files"
 done
@@ -43,7 +47,7 @@ check "Exec= names /usr/bin/restd"                  grep -qx 'Exec=/usr/bin/rest
 check "restd.service is enabled for every user"     test "$(systemctl --global is-enabled restd.service)" = enabled
 check "the GNOME Shell extension is the legacy build (Debian 12's GNOME Shell 43)" \
   test "$(readlink -f /usr/share/gnome-shell/extensions/restd@restd.io)" = "/usr/share/restd/gnome-shell/legacy/restd@restd.io"
-check "the package breaks GNOME Shell 45 and later"  test "$(dpkg-query -W -f='${Breaks}' restd)" = 'gnome-shell (>= 45)'
+check "the package names no gnome-shell version"    test -z "$(dpkg-query -W -f='${Breaks}${Conflicts}${Depends}' restd | grep gnome-shell)"
 
 # The user-manager suite against the package's restd, restctl, unit and activation file.
 if ! env RESTD_INSTALLED_PREFIX=/usr RESTD_BIN_DIR=/usr/bin "$swift" test --skip-build "$@"     --filter SystemdUserManagerTests >"$work/test.log" 2>&1; then
@@ -55,6 +59,7 @@ fi
 
 dpkg -r restd >/dev/null
 check "dpkg -r removes every file it installed"     nothing_left "$work/files"
+check "dpkg -r leaves no link to the extension"     test ! -L /usr/share/gnome-shell/extensions/restd@restd.io
 dpkg --purge restd >/dev/null
 check "dpkg --purge: restd is not enabled any more"  no_restd_under /etc/systemd/user
 check "dpkg --purge: no deb-systemd-helper state"    no_restd_under /var/lib/systemd/deb-systemd-user-helper-enabled /var/lib/systemd/deb-systemd-user-helper-masked

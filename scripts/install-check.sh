@@ -92,6 +92,20 @@ check "GNOME Shell 43: the extension links to the legacy build" links_to "$ext" 
 check "the legacy build is for GNOME Shell 43 and 44"     lists_versions "$builds/legacy/restd@restd.io/metadata.json" 43 44
 check "the ES module build is for GNOME Shell 45 to 49"   lists_versions "$builds/esm/restd@restd.io/metadata.json" 45 46 47 48 49
 check "the legacy build has no import or export left"     no_module_syntax "$builds/legacy/restd@restd.io"
+link_script=$p/libexec/restd/gnome-extension-link
+check "gnome-extension-link is installed, executable"     test -x "$link_script"
+relinked_to() {  # relinked_to VERSION BUILD|nothing: the link gnome-extension-link makes for that Shell
+  "$link_script" --root "$dest" --shell-version "$1" /usr/local/share/restd/gnome-shell /usr/local/share/gnome-shell/extensions || return 1
+  if [ "$2" = nothing ]; then [ ! -e "$ext" ] && [ ! -L "$ext" ]; else links_to "$ext" "$builds/$2/restd@restd.io"; fi
+}
+check "GNOME Shell 48: gnome-extension-link links the ES module build" relinked_to 48 esm
+for unsupported in 42 52 none; do
+  check "GNOME Shell $unsupported: gnome-extension-link leaves no link" relinked_to "$unsupported" nothing
+done
+check "GNOME Shell 43 again: the legacy build"           relinked_to 43 legacy
+mkdir -p "$work/own/restd@restd.io"
+check "a real folder in its place is left alone" \
+  bash -c "'$link_script' --root '$work/own' --shell-version 48 /b / && [ -d '$work/own/restd@restd.io' ] && [ ! -L '$work/own/restd@restd.io' ]"
 check "the legacy build defines init()"                  grep -q '^function init(metadata)' "$builds/legacy/restd@restd.io/extension.js"
 check "the ES module build exports the extension class"  grep -q '^export default class RestExtension extends Extension' "$builds/esm/restd@restd.io/extension.js"
 check "both builds carry their compiled settings schema" test -f "$builds/legacy/restd@restd.io/schemas/gschemas.compiled" -a -f "$builds/esm/restd@restd.io/schemas/gschemas.compiled"

@@ -3,8 +3,10 @@
 # Installs (or removes) every file, into $DESTDIR; the directories come from the
 # environment (the Makefile passes DESTDIR, BINDIR, USERUNITDIR and the rest).
 # GNOME_BUILD_DIR holds both builds of the GNOME Shell extension (scripts/build-gnome-extension.sh):
-# both are installed under GNOMEBUILDSDIR, and GNOMEEXTDIR/restd@restd.io links to the one for
-# GNOME_SHELL_VERSION (legacy below 45, ES modules from 45 on).
+# both are installed under GNOMEBUILDSDIR, and the installed gnome-extension-link (LIBEXECDIR/restd)
+# then links GNOMEEXTDIR/restd@restd.io to the one for this machine's GNOME Shell, or for
+# GNOME_SHELL_VERSION when that is set (`none`: no link, only the folder; the Debian package links
+# at configure time instead).
 
 set -euo pipefail
 action=${1:-}
@@ -38,13 +40,12 @@ files=(
   "file:man/man1/restd.1 644 $MANDIR/man1/restd.1"
   "file:man/man1/restctl.1 644 $MANDIR/man1/restctl.1"
   "file:man/man5/restd.conf.5 644 $MANDIR/man5/restd.conf.5"
+  "file:scripts/gnome-extension-link.sh 755 $LIBEXECDIR/restd/gnome-extension-link"
   "desktop:data/restd.desktop 644 $APPLICATIONSDIR/restd.desktop"
   "tree:esm/restd@restd.io 644 $GNOMEBUILDSDIR/esm/restd@restd.io"
   "tree:legacy/restd@restd.io 644 $GNOMEBUILDSDIR/legacy/restd@restd.io"
   "extension:restd@restd.io 777 $GNOMEEXTDIR/restd@restd.io"
 )
-# The GNOME Shell 45 changed extensions to ES modules, which 43 and 44 cannot load.
-if [ "${GNOME_SHELL_VERSION:-43}" -ge 45 ]; then flavour=esm; else flavour=legacy; fi
 # The extension's path holds our link; a real directory there (an extension unpacked by hand, or
 # from extensions.gnome.org) is not ours: neither replaced (ln would put the link inside it) nor
 # removed.
@@ -72,9 +73,9 @@ for entry in "${files[@]}"; do
       rm -rf "$path" && mv "$tmp" "$path"
       echo "installed $path"
       continue ;;
-    extension)  # a relative link to the build for the Shell found
-      ln -sfn "$(realpath -m --relative-to="$(dirname "$path")" "$root$GNOMEBUILDSDIR/$flavour/$name")" "$path"
-      echo "installed $path -> $flavour build (GNOME Shell ${GNOME_SHELL_VERSION:-43})"
+    extension)  # a relative link to the build the Shell accepts, made by the installed script
+      "$root$LIBEXECDIR/restd/gnome-extension-link" --root "$root" ${GNOME_SHELL_VERSION:+--shell-version "$GNOME_SHELL_VERSION"} \
+        "$GNOMEBUILDSDIR" "$GNOMEEXTDIR"
       continue ;;
   esac
   tmp=$(mktemp "$(dirname "$path")/.install.XXXXXX")
@@ -93,7 +94,7 @@ for entry in "${files[@]}"; do
 done
 if [ "$action" = uninstall ]; then
   # The builds' folders, once empty (nothing else of restd lives under them).
-  dirs=("$root$GNOMEBUILDSDIR/esm" "$root$GNOMEBUILDSDIR/legacy" "$root$GNOMEBUILDSDIR")
+  dirs=("$root$GNOMEBUILDSDIR/esm" "$root$GNOMEBUILDSDIR/legacy" "$root$GNOMEBUILDSDIR" "$root$LIBEXECDIR/restd")
   [ "$(basename "$(dirname "$GNOMEBUILDSDIR")")" = restd ] && dirs+=("$(dirname "$root$GNOMEBUILDSDIR")")
   for dir in "${dirs[@]}"; do
     if [ -d "$dir" ] && rmdir "$dir" 2>/dev/null; then echo "removed $dir"; fi
