@@ -196,7 +196,7 @@ toml-conformance: deps
 
 # The code's layout is swift-format's, with the project's .swift-format (120 columns, 4 spaces);
 # `make format` rewrites the sources, `make lint` (part of `make test`) fails on any difference,
-# and on anything shellcheck finds in scripts/.
+# on anything shellcheck finds in scripts/, and on a guide that copies a man page's table.
 SWIFT_FORMAT ?= $(shell command -v swift-format 2>/dev/null || echo "$(SWIFT) format")
 FORMATTED := Package.swift Sources Tests
 format:
@@ -204,6 +204,7 @@ format:
 lint: deps
 	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMATTED)
 	shellcheck scripts/*.sh
+	scripts/check-docs.sh
 
 # The whole suite once more under AddressSanitizer, against an instrumented restd and restctl
 # (a build folder of its own). Leak detection is off: at exit the Swift runtime and XCTest hold
