@@ -146,7 +146,7 @@ help:
 	@echo '  make test-gnome            its tests: gjs -m, then a real headless GNOME Shell 43 (part of make test)'
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
-	@echo '  make lint                  check the layout (part of make test)'
+	@echo '  make lint                  check the layout, the scripts, and that no guide copies a man page'
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
 	@echo '  make orderfile             rewrite Sources/restd/restd.order (the functions restd runs, from callgrind)'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
