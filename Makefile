@@ -132,6 +132,7 @@ help:
 	@echo '  make build                 debug build'
 	@echo '  make release               release build (swift build -c release --static-swift-stdlib)'
 	@echo '  make bench [BENCH_ARGS=…]  release build, then every benchmark; writes bench/results.json'
+	@echo '                             (a full run of a clean tree also bench/history/COMMIT.json)'
 	@echo '  make bench-smoke           every benchmark at a tiny size on the debug build (part of make test)'
 	@echo '  make deps                  install the missing Debian packages (apt-get, sudo if not root)'
 	@echo '  make test-deps             also those only the tests need (gnome-shell; part of make test)'
@@ -270,8 +271,14 @@ endif
 	rm -f "$(RELEASE_BIN_DIR)/restd"
 
 # restd-bench starts its own dbus-daemon and the restd built next to it; see docs/PERFORMANCE.md.
+# A full run of a clean tree is also kept as bench/history/COMMIT.json, to commit with the run's
+# figures when docs/PERFORMANCE.md records it.
 bench: release
 	"$(RELEASE_BIN_DIR)/restd-bench" $(BENCH_ARGS)
+	@if [ -z "$(strip $(BENCH_ARGS))" ] && commit=$$(git rev-parse --short HEAD 2>/dev/null) \
+	  && [ -z "$$(git status --porcelain --untracked-files=no)" ]; then \
+	  mkdir -p bench/history && cp bench/results.json "bench/history/$$commit.json" \
+	  && echo "Kept as bench/history/$$commit.json."; fi
 
 bench-smoke: build
 	$(BENCH_SMOKE)
