@@ -29,8 +29,8 @@ struct ConfigFileTests {
         let defaults = RestdConfiguration()
         #expect(defaults.defaultDurationUSec == 90_000_000)
         #expect(defaults.limits() == TimerLimits.standard)
-        // The issues' contract: "Rest over" stays until dismissed (urgency byte 2), with "+30 s"
-        // and "Again"; the broadcast at 2 Hz; a heart rate stale after 10 s.
+        // The defaults restd.conf(5) promises: "Rest over" stays until dismissed (urgency byte 2),
+        // with "+30 s" and "Again"; the broadcast at 2 Hz; a heart rate stale after 10 s.
         #expect(defaults.notifications.urgency == .critical)
         #expect(defaults.notifications.urgency.hint == 2)
         #expect(defaults.notifications.actions == [.add30s, .restart])
