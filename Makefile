@@ -133,6 +133,7 @@ help:
 	@echo '  make build                 debug build'
 	@echo '  make release               release build (swift build -c release --static-swift-stdlib)'
 	@echo '  make bench [BENCH_ARGS=…]  release build, then every benchmark; writes bench/results.json'
+	@echo '                             (a full run of a clean tree also bench/history/COMMIT.json)'
 	@echo '  make bench-smoke           every benchmark at a tiny size on the debug build (part of make test)'
 	@echo '  make deps                  install the missing Debian packages (apt-get, sudo if not root)'
 	@echo '  make test-deps             also those only the tests need (gnome-shell; part of make test)'
@@ -148,7 +149,7 @@ help:
 	@echo '  make test-gnome            its tests: gjs -m, then a real headless GNOME Shell 43 (part of make test)'
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
-	@echo '  make lint                  check the layout (part of make test)'
+	@echo '  make lint                  check the layout, the scripts, and that no guide copies a man page'
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
 	@echo '  make orderfile             rewrite Sources/restd/restd.order (the functions restd runs, from callgrind)'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
@@ -201,7 +202,7 @@ toml-conformance: deps
 
 # The code's layout is swift-format's, with the project's .swift-format (120 columns, 4 spaces);
 # `make format` rewrites the sources, `make lint` (part of `make test`) fails on any difference,
-# and on anything shellcheck finds in scripts/.
+# on anything shellcheck finds in scripts/, and on a guide that copies a man page's table.
 SWIFT_FORMAT ?= $(shell command -v swift-format 2>/dev/null || echo "$(SWIFT) format")
 FORMATTED := Package.swift Sources Tests
 format:
@@ -209,6 +210,7 @@ format:
 lint: deps
 	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMATTED)
 	shellcheck scripts/*.sh
+	scripts/check-docs.sh
 
 # The whole suite once more under AddressSanitizer, against an instrumented restd and restctl
 # (a build folder of its own). Leak detection is off: at exit the Swift runtime and XCTest hold
@@ -277,8 +279,14 @@ endif
 	rm -f "$(RELEASE_BIN_DIR)/restd"
 
 # restd-bench starts its own dbus-daemon and the restd built next to it; see docs/PERFORMANCE.md.
+# A full run of a clean tree is also kept as bench/history/COMMIT.json, to commit with the run's
+# figures when docs/PERFORMANCE.md records it.
 bench: release
 	"$(RELEASE_BIN_DIR)/restd-bench" $(BENCH_ARGS)
+	@if [ -z "$(strip $(BENCH_ARGS))" ] && commit=$$(git rev-parse --short HEAD 2>/dev/null) \
+	  && [ -z "$$(git status --porcelain --untracked-files=no)" ]; then \
+	  mkdir -p bench/history && cp bench/results.json "bench/history/$$commit.json" \
+	  && echo "Kept as bench/history/$$commit.json."; fi
 
 bench-smoke: build
 	$(BENCH_SMOKE)

@@ -69,8 +69,8 @@ let package = Package(
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
 
         // restd's few options are read by hand: swift-argument-parser would link FoundationEssentials.
-        // The functions a login and common use run are placed together (docs/PERFORMANCE.md, "Idle
-        // memory: restd's layout").
+        // The functions a login and common use run are placed together (docs/PERFORMANCE.md, "How
+        // restd is linked").
         .executableTarget(
             name: "restd", dependencies: ["RestDaemon", "EventLoop"], exclude: ["restd.order"],
             linkerSettings: shippedProgram(order: "Sources/restd/restd.order")),

@@ -34,7 +34,7 @@ check "apt would remove nothing to install it"      bash -c "! grep -q '^Remv' '
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$(realpath "$deb")" >"$work/apt.log" 2>&1 \
   || { cat "$work/apt.log" >&2; echo "deb-check: apt-get install $deb failed" >&2; exit 1; }
 dpkg -L restd >"$work/files"
-for path in /usr/bin/restd /usr/bin/restctl /usr/lib/systemd/user/restd.service     /usr/share/dbus-1/services/io.restd.Rest1.service /usr/share/dbus-1/interfaces/io.restd.Rest1.xml     /usr/share/man/man1/restd.1.gz /usr/share/man/man1/restctl.1.gz /usr/share/man/man5/restd.conf.5.gz /usr/share/bash-completion/completions/restctl     /usr/share/zsh/vendor-completions/_restctl /usr/share/fish/vendor_completions.d/restctl.fish     /usr/share/applications/restd.desktop /usr/share/doc/restd/copyright /usr/share/doc/restd/README.md.gz \
+for path in /usr/bin/restd /usr/bin/restctl /usr/lib/systemd/user/restd.service     /usr/share/dbus-1/services/io.restd.Rest1.service /usr/share/dbus-1/interfaces/io.restd.Rest1.xml     /usr/share/man/man1/restd.1.gz /usr/share/man/man1/restctl.1.gz /usr/share/man/man5/restd.conf.5.gz /usr/share/man/man5/io.restd.Rest1.5.gz /usr/share/bash-completion/completions/restctl     /usr/share/zsh/vendor-completions/_restctl /usr/share/fish/vendor_completions.d/restctl.fish     /usr/share/applications/restd.desktop /usr/share/doc/restd/copyright /usr/share/doc/restd/README.md.gz \
     /usr/libexec/restd/gnome-extension-link /usr/share/restd/gnome-shell/legacy/restd@restd.io/extension.js \
     /usr/share/restd/gnome-shell/esm/restd@restd.io/extension.js; do
   check "the package installs $path" grep -qx "$path" "$work/files"

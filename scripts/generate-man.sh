@@ -7,8 +7,10 @@
 # generate-manual drops every non-ASCII character (…, →, ♥ in restctl's help), so it reads the
 # help through a filter that writes each one as an ASCII placeholder (@u2026@), and the page
 # gets them back as groff glyphs (\[u2026]), which man renders in any locale.
-# EXIT STATUS is the README's table of restctl's exit statuses (the tests hold that table to
-# restctl's own, ExitStatus.swift), in place of generate-manual's generic ".Ex -std".
+# What the help cannot say (durations, output, JSON, environment, exit statuses, diagnostics) is
+# written by hand in man/restctl-sections.mdoc and takes the place of generate-manual's generic
+# EXIT STATUS (".Ex -std"), its line @EXIT-STATUS@ replaced by the table of
+# man/restctl-exit-status.md, which the tests hold to restctl's own (ExitStatus.swift).
 
 set -euo pipefail
 swift=$1 date=$2 output=$3
@@ -24,12 +26,19 @@ printf '#!/bin/sh\n"%s" "$@" | perl -CS -pe '"'"'s/([^\\x00-\\x7F])/sprintf("\\@
   "$bin/$program" >"$work/$program"
 chmod +x "$work/$program"
 "$bin/generate-manual" "$work/$program" --date "$date" --output-directory "$work" >/dev/null
-readme=$(dirname "$0")/../README.md
+man=$(dirname "$0")/../man
+table=$man/restctl-exit-status.md sections=$man/restctl-sections.mdoc
 {
   echo '.Bl -tag -width Ds'
-  sed -n 's/^  | \([0-9][0-9]*\) | \(.*\) |$/.It \1\n\2/p' "$readme"
+  sed -n 's/^ *| \([0-9][0-9]*\) | \(.*\) |$/.It \1\n\2/p' "$table"
   echo '.El'
 } >"$work/exit-status"
-grep -q '^\.It 76$' "$work/exit-status" || { echo "generate-man.sh: no exit status table in $readme" >&2; exit 1; }
-sed 's/^$/.Pp/' "$work/$program.1" | perl -pe 's/\@u([0-9A-F]{4,6})\@/\\[u$1]/g' \
-  | sed -e "/^\.Ex -std\$/{r $work/exit-status" -e 'd}' >"$output/$program.1"
+grep -q '^\.It 76$' "$work/exit-status" || { echo "generate-man.sh: no exit status table in $table" >&2; exit 1; }
+[ "$(grep -c '^@EXIT-STATUS@$' "$sections")" -eq 1 ] || { echo "generate-man.sh: no line @EXIT-STATUS@ in $sections" >&2; exit 1; }
+# Whatever generate-manual writes after DESCRIPTION is replaced: check that it is only its EXIT STATUS.
+[ "$(sed -n '/^\.Sh "EXIT STATUS"$/,$p' "$work/$program.1")" = "$(printf '.Sh "EXIT STATUS"\n.Ex -std')" ] \
+  || { echo "generate-man.sh: generate-manual's page no longer ends with its EXIT STATUS alone" >&2; exit 1; }
+{
+  sed '/^\.Sh "EXIT STATUS"$/,$d' "$work/$program.1" | sed 's/^$/.Pp/' | perl -pe 's/\@u([0-9A-F]{4,6})\@/\\[u$1]/g'
+  sed -e '/^\.\\"/d' -e "/^@EXIT-STATUS@\$/{r $work/exit-status" -e 'd}' "$sections"
+} >"$output/$program.1"

@@ -5,8 +5,8 @@
 # --symbol-ordering-file; `make orderfile`). The kernel maps a program's code
 # in 64 KiB windows around each page it runs, so restd's few hundred KiB of hot
 # code, spread over its 6 MB of text, kept most of that text resident; placed
-# together, far fewer windows are touched (docs/PERFORMANCE.md, "Idle memory:
-# restd's layout").
+# together, far fewer windows are touched (docs/PERFORMANCE.md, "How restd is
+# linked").
 #
 # RESTD runs twice under callgrind on a private bus, on a state it made at a
 # first start. The login run: what a desktop and a bar ask at login. The use

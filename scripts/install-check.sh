@@ -81,6 +81,8 @@ check "man finds and renders restd(1) cleanly"   renders_cleanly "$p/share/man" 
 check "man finds and renders restctl(1) cleanly" renders_cleanly "$p/share/man" restctl
 check "restd.conf.5 is installed"                test -f "$p/share/man/man5/restd.conf.5"
 check "man finds and renders restd.conf(5) cleanly" renders_cleanly "$p/share/man" restd.conf
+check "io.restd.Rest1.5 is installed"            test -f "$p/share/man/man5/io.restd.Rest1.5"
+check "man finds and renders io.restd.Rest1(5) cleanly" renders_cleanly "$p/share/man" io.restd.Rest1
 check "restd(1) names every option of restd --help" restd_page_lists_options "$p/bin/restd" "$p/share/man/man1/restd.1"
 check "restctl.1 keeps …, → and ♥ (as groff glyphs)" \
   test "$(grep -o -e '\\\[u2026\]' -e '\\\[u2192\]' -e '\\\[u2665\]' "$p/share/man/man1/restctl.1" | sort -u | wc -l)" -eq 3

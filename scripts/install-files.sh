@@ -40,6 +40,7 @@ files=(
   "file:man/man1/restd.1 644 $MANDIR/man1/restd.1"
   "file:man/man1/restctl.1 644 $MANDIR/man1/restctl.1"
   "file:man/man5/restd.conf.5 644 $MANDIR/man5/restd.conf.5"
+  "file:man/man5/io.restd.Rest1.5 644 $MANDIR/man5/io.restd.Rest1.5"
   "file:scripts/gnome-extension-link.sh 755 $LIBEXECDIR/restd/gnome-extension-link"
   "desktop:data/restd.desktop 644 $APPLICATIONSDIR/restd.desktop"
   "tree:esm/restd@restd.io 644 $GNOMEBUILDSDIR/esm/restd@restd.io"

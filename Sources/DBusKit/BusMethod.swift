@@ -28,7 +28,7 @@ public struct BusMethod<Context>: Sendable {
 extension ExportedInterface {
     /// An interface whose methods are answered by the rows of `methods` (those of `description`),
     /// each given `context`. Inlinable so that the closure answering each call is specialised
-    /// for the object's context: unspecialised, it looked type metadata up on every call.
+    /// for the object's context: unspecialised, it would look type metadata up on every call.
     @inlinable
     public convenience init<Context>(
         _ description: InterfaceDescription, methods: [BusMethod<Context>], context: Context,

@@ -1,7 +1,7 @@
-/// A GetManagedObjects reply being written, some objects at a time: with 10,000 objects (6.5 MB)
-/// the whole reply takes restd 200–300 ms, libdbus's marshalling 130–200 ms of it, too long to
-/// keep a loop from everything else, so the object server writes it in slices, one per loop
-/// iteration (see `ObjectServer.continueLater`).
+/// A GetManagedObjects reply being written, some objects at a time: with 10,000 objects the
+/// reply is megabytes, whose marshalling alone would keep a loop from everything else for too
+/// long, so the object server writes it in slices, one per loop iteration (see
+/// `ObjectServer.continueLater`).
 ///
 /// The objects are those that existed when the reply started, each written with its state at
 /// the moment its slice is written; an object removed before its slice (`removed`) is left out.

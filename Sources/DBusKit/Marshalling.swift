@@ -222,8 +222,7 @@ extension Marshalling {
     /// Every value of the message's body. A body that holds an array (a list, a dictionary: what
     /// grows) is read straight from its bytes (`WireReader`); one of a few values, or one that
     /// carries file descriptors, through libdbus's iterator. For a few values the iterator's
-    /// call or two each cost less than the copy of the message the reader starts with
-    /// (callgrind: a NameOwnerChanged signal read from its bytes took a fifth more instructions).
+    /// call or two each cost less than the copy of the message the reader starts with.
     static func readBody(of message: OpaquePointer) -> [DBusValue] {
         guard let signature = dbus_message_get_signature(message), signature.pointee != 0 else { return [] }
         guard strchr(signature, Int32(UInt8(ascii: "a"))) != nil, dbus_message_contains_unix_fds(message) == 0 else {

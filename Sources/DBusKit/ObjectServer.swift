@@ -89,8 +89,8 @@ public final class ObjectServer {
     public var continueLater: ((@escaping () -> Void) -> Void)? {
         didSet { if continueLater == nil { finishReplies() } }
     }
-    /// How many objects one slice of a GetManagedObjects reply writes: 7–13 ms of 500 timers
-    /// here, of a whole reply of 10,000 that takes 200–300 ms.
+    /// How many objects one slice of a GetManagedObjects reply writes: a few milliseconds of
+    /// work, where a whole reply of 10,000 would hold the loop for far longer.
     public var objectsPerSlice = 500
     /// What the server has made and not yet sent, in the order it was made; empty unless a
     /// reply is being written in slices. A message made meanwhile waits behind that reply, so

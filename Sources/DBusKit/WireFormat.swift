@@ -4,13 +4,12 @@ import CDBus
 /// body restd writes in one piece (`Message.append`: signals, method calls, replies).
 ///
 /// libdbus's append iterator rewrites the message's signature header field after each top-level
-/// argument and walks its type machinery for every value: building one `Notify` call that way
-/// takes 38 µs on the bench machine, an `Expired` signal 12 µs, while `dbus_message_demarshal`
-/// loads the same bytes — validating all of them, so nothing libdbus would refuse goes out — in 7
-/// and 4 µs. The header stays libdbus's own (`dbus_message_marshal` of the empty message:
-/// every field and flag it set), a SIGNATURE field is added to it, and the loaded message is
-/// copied (`dbus_message_copy`), which resets its serial to 0 so that the connection numbers it
-/// as any other. Large bodies written value by value (`MessageWriter`) keep the iterator.
+/// argument and walks its type machinery for every value, several times the cost of
+/// `dbus_message_demarshal` loading the same bytes — which validates all of them, so nothing
+/// libdbus would refuse goes out. The header stays libdbus's own (`dbus_message_marshal` of the
+/// empty message: every field and flag it set), a SIGNATURE field is added to it, and the loaded
+/// message is copied (`dbus_message_copy`), which resets its serial to 0 so that the connection
+/// numbers it as any other. Large bodies written value by value (`MessageWriter`) keep the iterator.
 enum WireFormat {
     /// `header` (a message with no body yet) with `values` as its body: a new message the
     /// caller owns. Checked once: the writer refuses an array element or dictionary entry of

@@ -3,8 +3,7 @@ import CDBus
 /// Reads a message's body straight from its bytes in D-Bus's wire format: the reading half of
 /// `WireWriter`, and how a body that holds an array is read (`Message.arguments`,
 /// `vardictArgument`, `recordsArgument`). libdbus's iterator costs a call or two per value; this
-/// reads a value in a few instructions, after one copy of the message (bench scenario 8, "CPU time
-/// per restctl history call", and docs/PERFORMANCE.md).
+/// reads a value in a few instructions, after one copy of the message.
 ///
 /// Nothing here checks the bytes: only a message libdbus made is read, one it loaded (and so
 /// validated) or built itself, and raw buffers are bounds-checked in debug builds only.

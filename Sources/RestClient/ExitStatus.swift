@@ -1,5 +1,6 @@
-/// restctl's exit statuses, each with the sentence that explains it in `restctl --help`, the
-/// README and restctl(1) — the tests hold those three to this table. The numbers are BSD's
+/// restctl's exit statuses, each with the sentence that explains it in `restctl --help` and in
+/// man/restctl-exit-status.md, whose table `make man` writes into restctl(1) — the tests hold
+/// those three to this table. The numbers are BSD's
 /// sysexits(3), as systemd and most daemons' tools use them.
 public enum ExitStatus: Int32, CaseIterable, Sendable {
     case success = 0

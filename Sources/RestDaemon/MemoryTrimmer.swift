@@ -3,7 +3,7 @@ import EventLoop
 
 /// Gives the heap back to the system after a large reply, or a start-up that read thousands of
 /// timers. A week of sets is a reply of thousands of small values; once sent and freed, glibc
-/// keeps the pages (fragmented, below its trim threshold) and an idle restd would stay 8 MB
+/// keeps the pages (fragmented, below its trim threshold) and an idle restd would stay megabytes
 /// bigger for good; SQLite keeps up to 2 MiB of the pages it read. `releasing` (the store's
 /// cache) and then `malloc_trim` run on the next loop iteration, once the reply is marshalled
 /// and its values are released: in the same wake-up, never on a timer of its own.

@@ -2,8 +2,8 @@ import RestClient
 
 /// `restctl status`, which bars and scripts run again and again, read without ArgumentParser:
 /// its parsing asks the Swift runtime about every option's type (conformance look-ups that scan
-/// the whole table of a static binary), two thirds of the instructions of `restctl status
-/// --json` (docs/PERFORMANCE.md). Only plain, valid argument lists are taken here — `--id ID`,
+/// the whole table of a static binary), most of the instructions of `restctl status --json`.
+/// Only plain, valid argument lists are taken here — `--id ID`,
 /// `--id=ID`, `--json`, each at most once; anything else (help, a mistake, a value that looks
 /// like an option) goes to ArgumentParser, which then says what it always says. RestctlTests
 /// check that what this reads is what ArgumentParser reads.

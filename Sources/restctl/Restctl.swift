@@ -23,7 +23,7 @@ struct Restctl: ParsableCommand {
             """ + ExitStatus.helpText,
         // Every command, nested ones too, gives its commandName: without one ArgumentParser
         // derives it from the type's name at every start (String(describing:) over the runtime's
-        // conformance tables), which was a fifth of `restctl status`'s instructions.
+        // conformance tables), a large share of a short command's instructions.
         subcommands: [
             Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
             Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self,

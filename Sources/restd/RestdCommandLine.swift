@@ -94,7 +94,8 @@ struct RestdCommandLine {
           option; 78 when the configuration file has a problem (or a --config file does not exist);
           1 for any other failure, losing the bus included.
 
-        See restd(1), restctl(1) and the README for the D-Bus API and the configuration keys.
+        See restd(1), restd.conf(5) (the configuration keys), io.restd.Rest1(5) (the D-Bus API)
+        and restctl(1).
 
         """
 }

@@ -91,6 +91,100 @@ struct ContractTests {
         #expect(Set(served.keys) == Set(contract.keys))
     }
 
+    /// A member of an interface, declared as io.restd.Rest1(5) declares it, in the notation of
+    /// systemd's D-Bus pages: `Start(in s id, in t duration_usec, in a{sv} options, out o timer)`,
+    /// `Expired(s id, o timer, t deadline_usec, t fired_usec)`,
+    /// `@org.freedesktop.DBus.Property.EmitsChangedSignal("const") readonly s Version`.
+    struct Member: Hashable {
+        let name: String
+        let isProperty: Bool
+        let declaration: String
+    }
+
+    static func members(of interface: XMLElement) -> [Member] {
+        func annotated(_ element: XMLElement, _ text: String) -> String {
+            let annotations = element.elements(forName: "annotation").map {
+                "@\(attr($0, "name"))(\"\(attr($0, "value"))\") "
+            }
+            return annotations.joined() + text
+        }
+        func arguments(_ element: XMLElement, directions: Bool) -> String {
+            element.elements(forName: "arg").map { arg in
+                let direction = directions ? (arg.attribute(forName: "direction")?.stringValue ?? "in") + " " : ""
+                return "\(direction)\(attr(arg, "type")) \(attr(arg, "name"))"
+            }.joined(separator: ", ")
+        }
+        var members: [Member] = []
+        for method in interface.elements(forName: "method") {
+            let name = attr(method, "name")
+            let text = "\(name)(\(arguments(method, directions: true)))"
+            members.append(Member(name: name, isProperty: false, declaration: annotated(method, text)))
+        }
+        for signal in interface.elements(forName: "signal") {
+            let name = attr(signal, "name")
+            let text = "\(name)(\(arguments(signal, directions: false)))"
+            members.append(Member(name: name, isProperty: false, declaration: annotated(signal, text)))
+        }
+        for property in interface.elements(forName: "property") {
+            let name = attr(property, "name")
+            let access = attr(property, "access") == "read" ? "readonly" : attr(property, "access")
+            let text = "\(access) \(attr(property, "type")) \(name)"
+            members.append(Member(name: name, isProperty: true, declaration: annotated(property, text)))
+        }
+        return members
+    }
+
+    /// io.restd.Rest1(5) is the reference a user reads: one section per object, whose literal
+    /// block declares exactly the interface's members (no more, no fewer, with the XML's argument
+    /// names and types), and whose lists describe each of them; every error the XML names is an
+    /// item of its ERRORS.
+    @Test("io.restd.Rest1(5) declares and describes every member and error of the XML")
+    func manPageCoversContract() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("man/man5/io.restd.Rest1.5"), encoding: .utf8)
+        let sections = page.components(separatedBy: "\n.Sh ").dropFirst()
+        let xml = try Self.contractFile()
+        let document = try XMLDocument(xmlString: xml, options: [])
+        let interfaces = document.rootElement()?.elements(forName: "interface") ?? []
+        #expect(interfaces.count == 5)
+        for interface in interfaces {
+            let name = Self.attr(interface, "name")
+            let opening = "interface \(name) {"
+            let owners = sections.filter { $0.contains(opening) }
+            #expect(owners.count == 1, "io.restd.Rest1.5 should declare \(name) in one section, not \(owners.count)")
+            guard let section = owners.first else { continue }
+            // The block from the interface's opening brace to its "};", whitespace made single.
+            let block = section.components(separatedBy: opening)[1].components(separatedBy: "\n  };")[0]
+            let words = block.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                .replacing("( ", with: "(")
+            let declared = Set(
+                words.split(separator: ";").map { item in
+                    item.split(separator: " ").filter { !["methods:", "signals:", "properties:"].contains($0) }
+                        .joined(separator: " ")
+                }.filter { !$0.isEmpty })
+            let members = Self.members(of: interface)
+            #expect(declared == Set(members.map(\.declaration)), "\(name): the page declares \(declared)")
+            let items = Set(
+                section.split(separator: "\n").filter { $0.hasPrefix(".It ") }.map { line in
+                    line.split(separator: " ").prefix(3).joined(separator: " ")
+                })
+            for member in members {
+                let item = member.isProperty ? ".It Va \(member.name)" : ".It Fn \(member.name)"
+                #expect(items.contains(item), "\(name): io.restd.Rest1.5 does not describe \(member.name)")
+            }
+        }
+        let errors = try #require(sections.first { $0.hasPrefix("ERRORS\n") })
+        let named = Set(
+            xml.matches(of: /(?:io\.restd\.Rest1|org\.freedesktop\.DBus)\.Error\.[A-Za-z]+/).map {
+                String($0.output)
+            })
+        #expect(named.count >= 5, "\(named)")
+        for error in named.sorted() {
+            #expect(errors.contains("\n.It Er \(error)\n"), "io.restd.Rest1.5 does not describe \(error)")
+        }
+    }
+
     @Test("the manager carries ObjectManager and the tree lists timers as children")
     func treeAndStandardInterfaces() throws {
         let daemon = try RunningDaemon()

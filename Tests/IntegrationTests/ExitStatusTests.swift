@@ -4,23 +4,25 @@ import RestClient
 import RestProtocol
 import Testing
 
-/// restctl's exit statuses: one table (`ExitStatus`) that the help, the README and restctl(1)
-/// repeat word for word, and one test per row through the real binaries.
+/// restctl's exit statuses: one table (`ExitStatus`) that the help, man/restctl-exit-status.md and
+/// restctl(1) (generated from it) repeat word for word, and one test per row through the real
+/// binaries.
 @Suite("restctl's exit statuses")
 struct ExitStatusTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test("the README's table, restctl(1)'s EXIT STATUS and --help say what ExitStatus says")
+    @Test("man/restctl-exit-status.md, restctl(1)'s EXIT STATUS and --help say what ExitStatus says")
     func oneTable() throws {
-        let readme = try String(contentsOf: Self.repository.appending(path: "README.md"), encoding: .utf8)
-        let rows = readme.split(separator: "\n").compactMap { line in
-            line.wholeMatch(of: /\ \ \| (\d+) \| (.*) \|/).map { "\($0.output.1) \($0.output.2)" }
+        let table = try String(
+            contentsOf: Self.repository.appending(path: "man/restctl-exit-status.md"), encoding: .utf8)
+        let rows = table.split(separator: "\n").compactMap { line in
+            line.wholeMatch(of: /\ *\| (\d+) \| (.*) \|/).map { "\($0.output.1) \($0.output.2)" }
         }
         #expect(rows == ExitStatus.allCases.map { "\($0.rawValue) \($0.meaning)" })
 
         let page = try String(contentsOf: Self.repository.appending(path: "man/man1/restctl.1"), encoding: .utf8)
-        let section = try #require(page.firstRange(of: ".Sh \"EXIT STATUS\"\n"))
+        let section = try #require(page.firstRange(of: ".Sh EXIT STATUS\n"))
         let items = page[section.upperBound...].split(separator: "\n").prefix { $0 != ".El" }.dropFirst()
         #expect(
             items.map(String.init) == ExitStatus.allCases.flatMap { [".It \($0.rawValue)", $0.meaning] },

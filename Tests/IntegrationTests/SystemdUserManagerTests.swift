@@ -15,7 +15,7 @@ import Glibc
 /// the sandbox in force and the journal. Each test boots its own manager and stops it, and everything it started, by PID.
 ///
 /// Needs root and `unshare --mount`. Where either is missing the suite prints one line and
-/// its tests pass without running (issue 15 allows exactly this), except when it is pointed
+/// its tests pass without running, except when it is pointed
 /// at an installed package (`RESTD_INSTALLED_PREFIX`), which is a CI step that must run.
 @Suite("systemd user manager", .serialized)
 struct SystemdUserManagerTests {

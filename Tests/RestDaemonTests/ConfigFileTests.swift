@@ -29,8 +29,8 @@ struct ConfigFileTests {
         let defaults = RestdConfiguration()
         #expect(defaults.defaultDurationUSec == 90_000_000)
         #expect(defaults.limits() == TimerLimits.standard)
-        // The issues' contract: "Rest over" stays until dismissed (urgency byte 2), with "+30 s"
-        // and "Again"; the broadcast at 2 Hz; a heart rate stale after 10 s.
+        // The defaults restd.conf(5) promises: "Rest over" stays until dismissed (urgency byte 2),
+        // with "+30 s" and "Again"; the broadcast at 2 Hz; a heart rate stale after 10 s.
         #expect(defaults.notifications.urgency == .critical)
         #expect(defaults.notifications.urgency.hint == 2)
         #expect(defaults.notifications.actions == [.add30s, .restart])
@@ -493,27 +493,24 @@ struct ConfigFileTests {
             ConfigKey.changedKeys(from: RestdConfiguration(), to: new) == ["max_timers", "notifications.sound_command"])
     }
 
-    @Test("the README documents every key with its default")
-    func readmeDocumentsKeys() throws {
+    @Test("restd.conf(5) says what a reload does with each key")
+    func manPageSaysWhatReloadDoes() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        let page = try String(contentsOf: root.appendingPathComponent("man/man5/restd.conf.5"), encoding: .utf8)
+        let keySection = page.components(separatedBy: ".Sh KEYS")[1].components(separatedBy: ".Sh ")[0]
         for key in ConfigKey.all {
-            let row = rows.first { $0.hasPrefix("| `\(key.path)` |") }
-            #expect(row != nil, "README has no row for \(key.path)")
-            #expect(
-                row?.contains("`\(key.defaultText)`") ?? false
-                    || (key.defaultText == "(none)" && row?.contains("none") ?? false),
-                "README row of \(key.path) does not show its default \(key.defaultText)")
-            // The last column says what a reload does: "applies …", or "at the next start".
-            let reload = row?.split(separator: "|").last?.trimmingCharacters(in: .whitespaces) ?? ""
+            // The key's item: from its .It line to the next key's (a nested list's items stay inside).
+            let item = keySection.components(separatedBy: "\n.It Ic \(key.path) No ").dropFirst().first?
+                .components(separatedBy: "\n.It Ic ")[0]
+            // "applies …", or "at the next start" for a key a reload does not apply.
+            let reload = item?.components(separatedBy: "On reload: ").dropFirst().first ?? ""
             #expect(
                 reload.hasPrefix(key.appliesOnReload ? "applies" : "at the next start"),
-                "README row of \(key.path) says \"\(reload)\" on reload")
+                "restd.conf.5's item for \(key.path) says \"\(reload.prefix(40))\" on reload")
         }
         let allApply = ConfigKey.all.allSatisfy(\.appliesOnReload)
-        #expect(readme.contains("Every key applies on reload") == allApply)
+        #expect(page.contains("Every key applies on reload") == allApply)
     }
 
     @Test("restd.conf(5) names every key with its default, and nothing else")

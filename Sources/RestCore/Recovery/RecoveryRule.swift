@@ -15,7 +15,8 @@ public struct RecoveryRule: Sendable, Equatable {
 
     /// The minimum when none is given is this, or the planned rest when that is shorter.
     public static let defaultMinimumCapUSec: USec = 60_000_000
-    /// The hold when none is given (issue #27's default).
+    /// The hold when none is given: long enough that one low reading between two breaths does not
+    /// end a rest.
     public static let defaultHoldUSec: USec = 10_000_000
     /// The holds accepted: under a second is one reading, over five minutes no rest is planned.
     public static let holdRangeUSec: ClosedRange<USec> = 1_000_000...300_000_000

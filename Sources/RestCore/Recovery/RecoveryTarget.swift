@@ -15,8 +15,8 @@ public enum RecoveryTarget: Sendable, Equatable, CustomStringConvertible {
     /// drop follows that where a fixed bpm does not.
     case drop(bpm: Int)
 
-    /// The target when nothing is configured: 120 bpm (issue #27's default), the one kind of
-    /// target that needs no personal figure such as HRmax.
+    /// The target when nothing is configured: 120 bpm, the one kind of target that needs no
+    /// personal figure such as HRmax.
     public static let standard = RecoveryTarget.absolute(bpm: standardBPM)
     public static let standardBPM = 120
     /// The drop when a drop target names no value.

@@ -16,12 +16,12 @@ public enum RecoveryDecision: Sendable, Equatable {
 ///
 /// The rest ends as recovered at the first instant when smoothed heart rate has stayed at or
 /// below the target for the whole hold time *and* the minimum has passed — a heart rate
-/// already low at the start still waits for the minimum (issue #27 cites Garmin's "HR below"
-/// step, which ends at once then). It never ends early without a heart rate: when no valid
-/// sample has come for 5 s, or the strap says it lost skin contact, the tracker gives up on
-/// recovery for this rest, and the rest runs to its planned maximum. Giving up is final: a strap that comes
-/// back does not make an ending that could come at any moment, unannounced, out of a rest the
-/// user has been told runs its full length.
+/// already low at the start still waits for the minimum (a sports watch's "heart rate below"
+/// step would end at once then, before the muscles have rested). It never ends early without a
+/// heart rate: when no valid sample has come for 5 s, or the strap says it lost skin contact, the
+/// tracker gives up on recovery for this rest, and the rest runs to its planned maximum. Giving up
+/// is final: a strap that comes back does not make an ending that could come at any moment,
+/// unannounced, out of a rest the user has been told runs its full length.
 ///
 /// The answer depends only on the samples and the time asked, never on how often it is asked:
 /// time is settled up to each sample before the sample counts (a sample that comes 5 s after

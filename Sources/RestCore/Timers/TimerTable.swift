@@ -1,8 +1,7 @@
 /// A book's timers by id, stored densely: the timers in an array, and an index from id to their
 /// place in it. A dictionary of timers keeps a slot the size of a whole timer for every place
-/// of its power-of-two capacity: 16,384 slots for 10,000 timers, half of a restarted restd's
-/// heap. Here the index's slots are small, and the array holds the timers themselves, sized to
-/// them when a book is restored.
+/// of its power-of-two capacity (16,384 slots for 10,000 timers). Here the index's slots are
+/// small, and the array holds the timers themselves, sized to them when a book is restored.
 public struct TimerTable: Sendable, Equatable {
     private var storage: [RestTimer] = []
     private var places: [TimerID: Int] = [:]

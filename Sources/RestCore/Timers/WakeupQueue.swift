@@ -2,8 +2,8 @@
 /// CLOCK_BOOTTIME instant of their pre-alert or deadline, expired and paused ones by their last
 /// change (from which retention and the untouched-paused limit count). Kept in step with the
 /// book's timers by `TimerBook.apply`, so that finding what is due and when to wake up costs a
-/// binary search, not a pass over every timer: with 1,000 timers ending within 100 ms, a pass
-/// per expiry was most of the lateness (docs/PERFORMANCE.md).
+/// binary search, not a pass over every timer: in a burst of expiries a pass each would add up
+/// to most of their lateness.
 struct WakeupQueue: Sendable, Equatable {
     /// Entries sorted by (key, id): ties in id order, as `due` lists what it finds.
     struct Keys: Sendable, Equatable {

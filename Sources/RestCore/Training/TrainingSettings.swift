@@ -42,8 +42,8 @@ public struct TrainingSettings: Sendable, Equatable {
     /// A workout left untouched this long ends by itself, as abandoned (`[workout] abandon_after`).
     public var workoutAbandonAfterUSec: USec = 12 * 3_600_000_000
     /// `[recovery]`: how rests end on recovery where an exercise does not say; every field set,
-    /// to issue #27's defaults (not ending on recovery unless asked, 120 bpm, a minimum of 60 s
-    /// or the rest when shorter, a hold of 10 s).
+    /// to the defaults restd.conf(5) gives (not ending on recovery unless asked, 120 bpm, a
+    /// minimum of 60 s or the rest when shorter, a hold of 10 s).
     public var recovery = RecoverySettings(
         untilRecovered: false, target: .bpm(RecoveryTarget.standardBPM),
         minimumUSec: RecoveryRule.defaultMinimumCapUSec,

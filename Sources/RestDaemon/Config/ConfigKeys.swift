@@ -30,7 +30,7 @@ struct ConfigValueError: Error {
 
 /// One key of `config.toml`: the single place that says where it lives, how it is read and
 /// checked, its default, and whether SIGHUP applies it. Adding a key is one entry in `all`
-/// plus a field in `RestdConfiguration` (and a line in the README, which a test checks).
+/// plus a field in `RestdConfiguration` (and an item in restd.conf(5), which a test checks).
 struct ConfigKey: Sendable {
     /// The dotted path: `max_timers`, `notifications.urgency`.
     let path: String

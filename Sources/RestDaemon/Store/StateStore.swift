@@ -296,8 +296,8 @@ final class StateStore {
     /// Start of the same (valid) id simply replaces such a row.
     func loadAll(skipped: (String) -> Void = { _ in }) throws(StoreError) -> [RestTimer] {
         // Each row made a timer as it is read, its columns read straight from the statement:
-        // 10,000 rows are never all held as values at once. The array is sized once, as growing
-        // it copied every timer read so far at each doubling.
+        // 10,000 rows are never all held as values at once. The array is sized once: growing it
+        // would copy every timer read so far at each doubling.
         var timers: [RestTimer] = []
         do {
             timers.reserveCapacity(Int(try database.integer("SELECT count(*) FROM timers") ?? 0))

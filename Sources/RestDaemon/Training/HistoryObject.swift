@@ -3,9 +3,8 @@ import RestCore
 import RestProtocol
 
 /// io.restd.Rest1.History at /io/restd/Rest1/history: the training history, read-only. Reads
-/// run on the loop like every call: a week of sets (about 1,900) is a millisecond of SQLite and a
-/// few of marshalling as SetRows' structures, several times that as Sets' dictionaries; stats
-/// over a year of 100,000 sets some 60 ms (docs/PERFORMANCE.md).
+/// run on the loop like every call, short enough for it: what a week of sets and a year's stats
+/// cost is measured by `make bench` (docs/PERFORMANCE.md).
 enum HistoryObject {
     /// What the history object is made with; `trimmer` gives the heap back after large replies.
     struct Context {

@@ -80,7 +80,7 @@ enum ExpiryPrecision {
             floorSummary.map { "floor p99 \(fixed($0.p99, 3)) ms" },
             busFloor.map { "over the bus \(fixed($0.p99, 3)) ms" },
         ].compactMap { $0 }.joined(separator: "; ")
-        // Issue 26's goals: what restd adds to the bus's own floor, and a burst that stays short.
+        // The goals: what restd adds to the bus's own floor, and a burst that stays short.
         let floorLimit = (busFloor?.p99 ?? floorSummary?.p99 ?? 0) + 0.5
 
         let spreadTitle = "\(spreadCount) timers over \(fixed(spreadSeconds, 0)) s"
