@@ -143,7 +143,7 @@ help:
 	@echo '  make deb-check             make deb, dpkg -i it, test the installed restd under a systemd user'
 	@echo '                             manager, dpkg -r and --purge it, check nothing is left (root; part of make test)'
 	@echo '  make gnome-extension       build the GNOME Shell extension, both forms, into .build-gnome'
-	@echo '  make test-gnome            its tests: gjs -m, then a real headless GNOME Shell 43 (part of make test)'
+	@echo '  make test-gnome            its tests: gjs -m, then real headless GNOME Shells 43, 48, 50, 51 (part of make test)'
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
 	@echo '  make lint                  check the layout (part of make test)'
@@ -281,7 +281,8 @@ gnome-extension:
 	@scripts/build-gnome-extension.sh $(GNOME_BUILD_DIR)
 
 # The extension's tests (part of `make test`): its pure modules under gjs -m, in both builds,
-# then the legacy build in a real headless GNOME Shell 43 with the real restd on a private bus.
+# then real headless GNOME Shells with the real restd on private buses: 43 here (the legacy
+# build), 48, 50 and 51 in cached Debian roots (scripts/test-roots.sh; the ES modules).
 test-gnome: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
 
