@@ -19,7 +19,8 @@ class RestIndicator extends PanelMenu.Button {
     /**
      * `client`: the RestClient; `options`: {showIdleIcon(), historyAvailable(), menuOpening(),
      * openHistory()} from the extension, which owns the settings (historyAvailable() is read on
-     * every redraw and must be cheap; menuOpening() may look at the file system).
+     * every redraw and must be cheap; menuOpening() may look at the file system; openHistory()
+     * returns null or the sentence of why it failed).
      */
     _init(client, options) {
         super._init(0.5, 'restd', false);
@@ -175,7 +176,11 @@ class RestIndicator extends PanelMenu.Button {
         }
         case 'history': {
             const menuItem = new PopupMenu.PopupMenuItem(item.text);
-            menuItem.connect('activate', () => this._options.openHistory());
+            // A terminal that could not start says why in the menu, as a refused call does.
+            menuItem.connect('activate', () => {
+                this._callError = this._options.openHistory();
+                this.redraw();
+            });
             return menuItem;
         }
         default: {

@@ -74,11 +74,28 @@ class Session:
             'XDG_RUNTIME_DIR': runtime, 'GSETTINGS_BACKEND': 'keyfile', 'LC_ALL': 'C.UTF-8',
             # The installed tree first: the extension, and the interface file it reads.
             'XDG_DATA_DIRS': '/usr/share' if args.root == '/' else f'{args.root}/usr/share:/usr/share',
-            'PATH': f"{args.root}/usr/bin:{os.environ['PATH']}",
+            'PATH': f"{self.fake_terminals()}:{args.root}/usr/bin:{os.environ['PATH']}",
             'NO_AT_BRIDGE': '1',
         })
         for key in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'):
             os.makedirs(self.env[key], exist_ok=True)
+
+    def fake_terminals(self):
+        """A folder of fake terminals under every name GIO looks for, first on the Shell's PATH: each
+        writes how it was called to terminal_args and runs its command, output to terminal_out."""
+        folder = os.path.join(self.work, 'terminals')
+        os.makedirs(folder)
+        self.terminal_args = os.path.join(self.work, 'terminal.args')
+        self.terminal_out = os.path.join(self.work, 'terminal.out')
+        script = (f'#!/bin/sh\necho "${{0##*/}} $1" >{self.terminal_args}\ncase $1 in -e|-x|--) shift ;; esac\n'
+                  f'exec "$@" >{self.terminal_out} 2>&1 </dev/null\n')
+        # GLib 2.74's list (43) and 2.80's (xdg-terminal-exec, kgx first).
+        for name in ('xdg-terminal-exec', 'kgx', 'gnome-terminal', 'mate-terminal', 'xfce4-terminal', 'tilix',
+                     'konsole', 'nxterm', 'color-xterm', 'rxvt', 'dtterm', 'xterm'):
+            with open(os.path.join(folder, name), 'w') as f:
+                f.write(script)
+            os.chmod(os.path.join(folder, name), 0o755)
+        return folder
 
     def spawn(self, argv, log, env=None, stdout=None):
         process = subprocess.Popen(argv, env=env or self.env, stdin=subprocess.DEVNULL,
@@ -177,7 +194,7 @@ def run(session, args):
                  ('org.gnome.shell', 'disable-extension-version-validation', 'false'),
                  ('org.gnome.shell', 'welcome-dialog-last-shown-version', "'999'"),
                  ('org.gnome.desktop.interface', 'enable-animations', 'false'),
-                 # GNOME's default terminal, whatever this machine has: one that does not exist.
+                 # GNOME's old terminal setting, whatever this machine has: one that does not exist.
                  ('org.gnome.desktop.default-applications.terminal', 'exec', "'restd-test-no-such-terminal'")]
     for schema, key, value in gsettings:
         subprocess.run(['gsettings', 'set', schema, key, value], env=env, check=True)
@@ -362,18 +379,45 @@ def run(session, args):
         return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('Next rest')) ?? null; }})()"""),
         'next rest', 5)
     check(next_rest, f'"Set done" pressed: CompleteSet reached restd and the menu shows "{next_rest}"')
-    # "Open history": absent without a terminal (GNOME's default names one that does not
-    # exist); with one configured, it runs restctl history in it.
-    check(evaluate(f"{IND}.menu._getMenuItems().every(i => i.label?.text !== 'Open history')") is True,
-          'no terminal configured: no "Open history"')
+    # "Open history", whenever restctl is on PATH. With no history-terminal set, GIO picks the
+    # terminal, as it does for a Terminal=true application: the test's fakes, first on the Shell's
+    # PATH, under every name GIO looks for. GNOME's old terminal setting names one that does not
+    # exist (GNOME 49 ignores that setting; an extension that reads it has no terminal).
+    def set_history_terminal(value):
+        subprocess.run(['gsettings', '--schemadir', f'{args.root}/usr/share/gnome-shell/extensions/{UUID}/schemas',
+                        'set', 'org.gnome.shell.extensions.restd', 'history-terminal', value], env=env, check=True)
+
+    def ran_history(path):
+        return wait_until(lambda: os.path.exists(path) and 'Squat' in (text := open(path).read()) and text, 'history', 5)
+
+    def menu_error():
+        return evaluates(f"""(() => {{ {IND}.menu.{api.menu_open};
+            const item = {IND}.menu._getMenuItems().find(i => i.label?.has_style_class_name('restd-menu-error'));
+            return item ? item.label.text : null; }})()""")
+    check(wait_until(lambda: press('Open history'), 'history item', 5),
+          'no terminal set and GNOME\'s terminal setting naming none: "Open history" is there and pressed')
+    picked = wait_until(lambda: os.path.exists(session.terminal_args) and open(session.terminal_args).read().strip(),
+                        'terminal', 5)
+    check(picked and ran_history(session.terminal_out),
+          f'GIO opened its terminal ("{picked}"), which ran restctl history (through less, which copies when its '
+          'output is not a terminal): it lists the Squat set')
     history_out = os.path.join(session.work, 'history.out')
-    terminal = f"['sh', '-c', '\"$0\" \"$@\" >{history_out}']"
-    subprocess.run(['gsettings', '--schemadir', f'{args.root}/usr/share/gnome-shell/extensions/{UUID}/schemas',
-                    'set', 'org.gnome.shell.extensions.restd', 'history-terminal', terminal], env=env, check=True)
-    check(wait_until(lambda: press('Open history'), 'history item', 5), 'a terminal configured: "Open history" pressed')
-    history = wait_until(lambda: os.path.exists(history_out) and 'Squat' in open(history_out).read()
-                         and open(history_out).read(), 'history', 5)
-    check(history, 'it ran restctl history (through less, which copies when its output is not a terminal) in the terminal command, which lists the Squat set')
+    set_history_terminal(f"['sh', '-c', '\"$0\" \"$@\" >{history_out}']")
+    check(press('Open history') and ran_history(history_out),
+          'history-terminal set: "Open history" ran restctl history in that command instead')
+    set_history_terminal('[]')
+    # No terminal that GIO knows installed (the fakes' folder off the Shell's PATH, restctl still
+    # on it): pressing "Open history" says so in the menu.
+    evaluate(f"""(() => {{ globalThis.restdTestPath = GLib.getenv('PATH');
+        GLib.setenv('PATH', {json.dumps(f'{args.root}/usr/bin'.replace('//', '/'))}, true); return true; }})()""")
+    check(press('Open history'), 'no terminal GIO knows of on the Shell\'s PATH: "Open history" is still there and pressed')
+    error = wait_until(menu_error, 'error', 5)
+    check(error and error.startswith('Could not open the history in a terminal: ') and 'terminal' in error[42:],
+          f'the menu says why: "{error}"')
+    evaluate("(() => { GLib.setenv('PATH', globalThis.restdTestPath, true); delete globalThis.restdTestPath; return true; })()")
+    os.remove(session.terminal_out)
+    check(press('Open history') and ran_history(session.terminal_out) and wait_until(lambda: menu_error() is None, 'no error', 5),
+          'the terminals back on PATH: GIO\'s terminal again, and the error is gone')
     # A workout: "Set done" takes the plan's next set; the menu shows where the workout is.
     plan = os.path.join(session.work, 'push.toml')
     with open(plan, 'w') as f:
