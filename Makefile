@@ -42,10 +42,11 @@ export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
 	dbus-daemon dbus-bin libglib2.0-bin systemd tzdata shellcheck python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
 	gjs \
 	debhelper dpkg-dev lintian
-# Only what the tests run, beyond that: a real GNOME Shell for test-gnome. Installed by
-# `make test`, `make test-gnome` and `make gnome-screenshot` (test-deps), never by build or
-# install: a machine without GNOME gets no GNOME Shell from `make install`.
-TEST_DEB_PACKAGES := gnome-shell
+# Only what the tests run, beyond that: a real GNOME Shell for test-gnome, with GNOME's default
+# font (a GNOME desktop has it; the Shell alone does not pull it in). Installed by `make test`,
+# `make test-gnome` and `make gnome-screenshot` (test-deps), never by build or install: a
+# machine without GNOME gets no GNOME Shell from `make install`.
+TEST_DEB_PACKAGES := gnome-shell fonts-cantarell
 NO_DEPS ?=
 
 # Where `swift build` puts the debug executables (asked at recipe time).

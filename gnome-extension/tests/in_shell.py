@@ -12,6 +12,7 @@ sleeps to assert timing.
 """
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -25,6 +26,9 @@ import dbus
 UUID = 'restd@restd.io'
 # The indicator, as the Shell's Eval sees it.
 IND = f"Main.panel.statusArea['{UUID}']"
+# The symbolic icons the panel shows (lib/format.js).
+PAUSE_ICON = 'media-playback-pause-symbolic'
+IDLE_ICON = 'alarm-symbolic'
 
 BUS_CONFIG = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -125,6 +129,32 @@ class Session:
     def close(self):
         for process in reversed(self.processes):
             self.stop(process)
+
+
+def theme_icon(evaluate, name):
+    """The file of icon `name` in the Shell's icon theme, looked up as the icon theme
+    specification says (the theme, the themes it inherits, hicolor; in the Shell's data
+    directories), or None. The Shell draws a missing icon as image-missing, so that an St.Icon
+    with an image proves nothing."""
+    theme, dirs = evaluate("[imports.gi.St.Settings.get().gtk_icon_theme, GLib.get_system_data_dirs()]")
+    themes, seen = [theme], set()
+    while themes:
+        current = themes.pop(0)
+        if current in seen:
+            continue
+        seen.add(current)
+        for data_dir in dirs:
+            folder = os.path.join(data_dir, 'icons', current)
+            for path in glob.glob(f'{folder}/**/{name}.*', recursive=True):
+                if path.endswith(('.svg', '.png')):
+                    return path
+            index = os.path.join(folder, 'index.theme')
+            if os.path.exists(index):
+                inherits = re.search(r'^Inherits=(.*)$', open(index).read(), re.M)
+                themes += [t.strip() for t in inherits.group(1).split(',')] if inherits else []
+        if not themes and 'hicolor' not in seen:
+            themes.append('hicolor')
+    return None
 
 
 def shell_version(env):
@@ -288,6 +318,8 @@ def run(session, args):
     def wait_agrees(timer_id, suffix, timeout=5.0):
         return wait_until(lambda: label_agrees(timer_id, suffix), f'{timer_id} {suffix}', timeout)
 
+    paused_mark = f"({IND}._stateIcon.mapped && {IND}._stateIcon.icon_name === '{PAUSE_ICON}')"
+
     restd = start_restd()
     check(restd is not None, 'restd owns io.restd.Rest1 on the session bus')
     connected = wait_until(lambda: evaluates(f'{IND}._client.connected'), 'connected', 5)
@@ -312,7 +344,7 @@ def run(session, args):
     latency = at - started
     check(result.returncode == 0 and text in expected and 0 <= latency,
           f'restctl start 90 --label Squat: "{text}" (expected one of {expected}), {latency / 1000:.0f} ms after restd started the rest')
-    check(evaluates(f"{IND}._tickId !== 0 && {IND}._label.has_style_class_name('restd-running')") is True,
+    check(evaluates(f"{IND}._tickId !== 0 && {IND}._timer.has_style_class_name('restd-running')") is True,
           'running: a tick source is armed, style class restd-running')
 
     # The label off screen (its panel box hidden): no source; back on screen: ticking again.
@@ -322,12 +354,17 @@ def run(session, args):
           'label mapped again: ticking again')
 
     restctl('pause')
-    text = wait_label(r'⏸ \d+:\d\d Squat')
-    check(text, f'pause: "{text}"')
-    check(evaluates(f"{IND}._tickId === 0 && {IND}._label.has_style_class_name('restd-paused')") is True,
+    text = wait_until(lambda: evaluates(paused_mark) and wait_label(r'\d+:\d\d Squat'), 'paused', 5)
+    icon_file = theme_icon(evaluate, PAUSE_ICON)
+    check(text and icon_file, f'pause: the pause mark, {PAUSE_ICON} of the Shell\'s icon theme ({icon_file}), and "{text}"')
+    check(evaluates(f"{IND}._tickId === 0 && {IND}._timer.has_style_class_name('restd-paused')") is True,
           'paused: no tick source, style class restd-paused')
+    # No font here has ⏸ (U+23F8): as text it was drawn as a box.
+    check(evaluates(f'{IND}._label.clutter_text.get_layout().get_unknown_glyphs_count()') == 0,
+          'paused: no unknown glyph in the label')
     restctl('resume')
-    check(wait_label(r'\d+:\d\d Squat'), 'resume: the pause mark is gone')
+    check(wait_until(lambda: evaluates(f'!{IND}._stateIcon.visible') and wait_label(r'\d+:\d\d Squat'), 'resumed', 5),
+          'resume: the pause mark is gone')
     before = int(timer_property('default', 'EndsAtUSec'))
     restctl('add', '30')
     moved = wait_until(lambda: int(timer_property('default', 'EndsAtUSec')) - before, 'add', 5)
@@ -337,6 +374,13 @@ def run(session, args):
     restctl('live', '--heart-rate', '128', '--done', '3', '--total', '5')
     text = wait_label(r'\d+:\d\d Squat ♥128 3/5')
     check(text, f'restctl live --heart-rate 128 --done 3 --total 5: "{text}"')
+    # ♥ stays text: every glyph of the label is in the panel's font or in the one fontconfig
+    # falls back to (Pango counts those it found in neither).
+    glyphs = evaluate(f"""(() => {{ const layout = {IND}._label.clutter_text.get_layout();
+        const fonts = new Set(); const iter = layout.get_iter();
+        do {{ const run = iter.get_run(); if (run) fonts.add(run.item.analysis.font.describe().get_family()); }} while (iter.next_run());
+        return [layout.get_unknown_glyphs_count(), [...fonts], {IND}._label.get_theme_node().get_font().to_string()]; }})()""")
+    check(glyphs[0] == 0, f'"{text}" has no unknown glyph ({glyphs[0]}): the panel\'s font {glyphs[2]}, drawn in {glyphs[1]}')
 
     # A menu item pressed through Eval reaches restd.
     timer_path = '/io/restd/Rest1/timer/default'
@@ -437,6 +481,9 @@ def run(session, args):
     check(wait_agrees('default', ' Squat ♥128 1/10'), 'the label during the workout: time, label, ♥ and progress')
     menu_texts = evaluate(f"{IND}.menu._getMenuItems().map(i => i.label?.text ?? '—')")
     print(f'  menu: {menu_texts}; live: {evaluate(f"{IND}._client.live")}')
+    unknown = evaluate(f"""{IND}.menu._getMenuItems().filter(i => i.label?.text)
+        .filter(i => i.label.clutter_text.get_layout().get_unknown_glyphs_count() > 0).map(i => i.label.text)""")
+    check(unknown == [], f'every glyph of the menu (−, ·) is in a font: {unknown or "no item with an unknown glyph"}')
 
     if args.screenshot:
         shot = screenshot(evaluate, bus, api, args.screenshot)
@@ -450,7 +497,7 @@ def run(session, args):
 
     # The pre-alert and the last seconds show as style classes, not only in the text.
     restctl('start', '11', '--warn', '10', '--label', 'Squat', '--no-notify')
-    classes = "['restd-warning', 'restd-last-seconds'].every(c => " + IND + "._label.has_style_class_name(c))"
+    classes = "['restd-warning', 'restd-last-seconds'].every(c => " + IND + "._timer.has_style_class_name(c))"
     check(wait_until(lambda: evaluates(f'{IND}.visible && {classes}'), 'warning', 3),
           'a rest with a 10 s pre-alert, 1 s in: style classes restd-warning and restd-last-seconds')
     restctl('cancel')
@@ -479,7 +526,7 @@ def run(session, args):
     restctl('start', '90', '--label', 'Squat', '--no-notify')
     restctl('pause')
     restctl('start', '60', '--id', 'other', '--no-notify')
-    check(wait_label(r'⏸ \d+:\d\d Squat( .*)?') and wait_until(lambda: evaluates(f"{IND}._client.timers.size === 2"), 'two', 5),
+    check(wait_label(r'\d+:\d\d Squat( .*)?') and wait_until(lambda: evaluates(f"{IND}._client.timers.size === 2 && {paused_mark}"), 'two', 5),
           'default paused and another timer running: the paused one is followed')
     other_line = f"""(() => {{ {IND}.menu.{api.menu_open};
         return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('other: ')) ?? null; }})()"""
@@ -497,8 +544,9 @@ def run(session, args):
         subprocess.run(['gsettings', '--schemadir', f'{args.root}/usr/share/gnome-shell/extensions/{UUID}/schemas',
                         'set', 'org.gnome.shell.extensions.restd', 'show-idle-icon', value], env=env, check=True)
     set_idle_icon('true')
-    check(wait_until(lambda: evaluates(f'{IND}.visible && {IND}._icon.visible && !{IND}._label.visible && {IND}._tickId === 0'),
-                     'icon', 5), 'show-idle-icon: no timer shows an icon, and no source ticks')
+    shown = wait_until(lambda: evaluates(f"{IND}.visible && {IND}._icon.mapped && {IND}._icon.icon_name === '{IDLE_ICON}' && !{IND}._timer.visible && {IND}._tickId === 0"), 'icon', 5)
+    icon_file = theme_icon(evaluate, IDLE_ICON)
+    check(shown and icon_file, f'show-idle-icon: no timer shows {IDLE_ICON} of the Shell\'s icon theme ({icon_file}), and no source ticks')
     set_idle_icon('false')
     check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'show-idle-icon off: nothing again')
 
