@@ -254,7 +254,11 @@ def run(session, args):
     check(up, f'GNOME Shell {version} is up and Eval answers ({time.monotonic() - started:.1f} s)')
     if not up:
         return
-    evaluates('Main.overview.hide()')
+    # The Shell starts in the overview, whose panel is transparent and drawn in other colours:
+    # left for the desktop once the start-up (which shows it) is over.
+    check(wait_until(lambda: evaluates("""Main.layoutManager._startingUp || Main.overview.visible
+        ? (Main.layoutManager._startingUp || Main.overview.hide(), false) : !Main.panel.has_style_pseudo_class('overview')"""),
+        'overview', 20), 'start-up over and the overview hidden: the panel is the desktop\'s')
     # State 1 is ENABLED up to 45, ACTIVE from 46 on; 4 is OUT_OF_DATE (not in shell-version).
     # Waited for until it settles: while its module loads, 45+ keep it in 3 (ERROR) without an
     # error message, then 2 (INACTIVE) and 8 (ACTIVATING).
@@ -539,6 +543,12 @@ def run(session, args):
     restctl('cancel', '--all')
     check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancel --all: hidden again')
 
+    # Readable on GNOME's dark and light panel, in every state; 47+'s accent colour while paused.
+    for what, ok in check_colours(evaluate, evaluates, restctl, env, api):
+        check(ok, what)
+    restctl('cancel', '--all')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancel --all after the colours: hidden')
+
     # Configurable: an icon instead of nothing, still without a source.
     def set_idle_icon(value):
         subprocess.run(['gsettings', '--schemadir', f'{args.root}/usr/share/gnome-shell/extensions/{UUID}/schemas',
@@ -603,6 +613,125 @@ def extension_module(evaluate, api, name):
     if loaded is not True:
         raise RuntimeError(f'import of {name}.js in the Shell: {loaded}')
     return 'globalThis.restdTestModule'
+
+
+def contrast(fg, bg):
+    """WCAG 2 contrast ratio of two sRGB colours given as [r, g, b] in 0-255."""
+    def luminance(rgb):
+        linear = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted([luminance(fg), luminance(bg)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+# A JavaScript function: the colour an actor's text is drawn in and the colour behind it, as
+# [r, g, b] each: the backgrounds from the actor up to the first opaque one (a menu's is its
+# box pointer's -arrow-background-color), laid over each other, and the text colour over them.
+COLOURS_JS = """globalThis.restdTestColours = actor => {
+    const St = imports.gi.St;
+    const rgba = c => [c.red, c.green, c.blue, c.alpha / 255];
+    const over = (top, below) => below.map((v, i) => v * (1 - top[3]) + top[i] * top[3]);
+    const layers = [];
+    for (let a = actor; a; a = a.get_parent()) {
+        if (!(a instanceof St.Widget))
+            continue;
+        const node = a.get_theme_node();
+        const [arrow, arrowColour] = node.lookup_color('-arrow-background-color', false);
+        const layer = rgba(arrow ? arrowColour : node.get_background_color());
+        layers.push(layer);
+        if (layer[3] === 1)
+            break;
+    }
+    const bg = layers.reverse().reduce((below, top) => over(top, below), [0, 0, 0]);
+    return [over(rgba(actor.get_theme_node().get_foreground_color()), bg).map(Math.round), bg.map(Math.round)];
+}"""
+
+# The timer's states as restd makes them, the style class each shows, and the contrast asked:
+# WCAG's 4.5:1 for text (the panel's text is bold, for which 3:1 would do).
+STATES = [
+    ('running', ['start', '90', '--label', 'Squat', '--no-notify'], 'restd-running'),
+    ('paused', ['pause'], 'restd-paused'),
+    ('warned', ['start', '20', '--warn', '19', '--label', 'Squat', '--no-notify'], 'restd-warning'),
+    ('last seconds', ['start', '9', '--label', 'Squat', '--no-notify'], 'restd-last-seconds'),
+    ('over', ['start', '1', '--label', 'Squat', '--no-notify'], 'restd-over'),
+]
+MIN_CONTRAST = 4.5
+ACCENTS = ['blue', 'teal', 'green', 'yellow', 'orange', 'red', 'pink', 'purple', 'slate']
+
+
+def check_colours(evaluate, evaluates, restctl, env, api):
+    """Each state's text against what is behind it, in GNOME's dark and light style (the
+    color-scheme setting: 46+ then draw a light panel and menus and load stylesheet-light.css;
+    43-45 stay dark), a refusal's line in the menu too; on 47+, the paused timer in each of the
+    nine accent colours. Returns (what, ok) pairs."""
+    results = []
+    evaluate(COLOURS_JS)
+
+    def gsettings(key, value):
+        subprocess.run(['gsettings', 'set', 'org.gnome.desktop.interface', key, value], env=env, check=True)
+
+    def colours(actor):
+        return evaluates(f'globalThis.restdTestColours({actor})')
+
+    def measure(what, actor):
+        got = colours(actor)
+        ratio = contrast(*got) if got else 0
+        results.append((f'{what}: text {got and got[0]} on {got and got[1]}, contrast {ratio:.2f}:1 (at least {MIN_CONTRAST})',
+                        ratio >= MIN_CONTRAST))
+        return got
+
+    for scheme, light in (('default', False), ('prefer-light', True)):
+        gsettings('color-scheme', f"'{scheme}'")
+        light_panel = light and api.version >= 46
+        sheet = 'stylesheet.css' if api.legacy else 'stylesheet-light.css' if light_panel else 'stylesheet-dark.css'
+        style = 'light' if light_panel else 'dark'
+        # The Shell restyles itself and reloads the extension's stylesheet: waited for.
+        ready = wait_until(lambda: evaluates(f"""(() => {{
+            const sheet = Main.extensionManager.lookup('{UUID}').stylesheet?.get_basename();
+            const [r, g, b] = globalThis.restdTestColours(Main.panel)[1];
+            return sheet === '{sheet}' && (r + g + b > 3 * 128) === {str(light_panel).lower()}; }})()"""), scheme, 10)
+        results.append((f'color-scheme {scheme}: GNOME {api.version} draws a {style} panel, the extension loaded {sheet}',
+                        bool(ready)))
+        for state, command, style_class in STATES:
+            if command[0] == 'start':
+                restctl('cancel', '--all')
+            restctl(*command)
+            shown = wait_until(lambda: evaluates(f"{IND}.visible && {IND}._timer.has_style_class_name('{style_class}')"),
+                               state, 5)
+            got = measure(f'{style} panel, {state} ({style_class})', f'{IND}._label') if shown else None
+            if not shown:
+                results.append((f'{style} panel: the {state} state ({style_class}) shown', False))
+            if state == 'paused' and got:
+                icon = colours(f'{IND}._stateIcon')
+                results.append((f'{style} panel, paused: the pause mark in the label\'s colour ({icon and icon[0]})',
+                                icon is not None and icon[0] == got[0]))
+        # A refused call's sentence in the menu.
+        evaluate(f"(() => {{ {IND}._callError = 'a refusal'; {IND}.redraw(); {IND}.menu.{api.menu_open}; return true; }})()")
+        line = f"{IND}.menu._getMenuItems().find(i => i.label?.has_style_class_name('restd-menu-error')).label"
+        measure(f'{style} menu, a refusal (restd-menu-error)', line)
+        evaluate(f"(() => {{ {IND}._callError = null; {IND}.redraw(); {IND}.menu.{api.menu_close}; return true; }})()")
+        if api.version < 47:
+            continue
+        # The paused timer in each accent colour (47+): each one its own colour, each readable.
+        restctl('cancel', '--all')
+        restctl('start', '90', '--label', 'Squat', '--no-notify')
+        restctl('pause')
+        wait_until(lambda: evaluates(f"{IND}._timer.has_style_class_name('restd-paused')"), 'paused', 5)
+        seen = {}
+        for accent in ACCENTS:
+            gsettings('accent-color', f"'{accent}'")
+            key = f'{IND}._label'
+            got = wait_until(lambda: (c := colours(key)) and c[0] not in seen.values() and c, accent, 5)
+            if got:
+                seen[accent] = got[0]
+                measure(f'{style} panel, paused, accent {accent}', key)
+            else:
+                results.append((f'{style} panel, paused: the label\'s colour follows the accent colour {accent} '
+                                f'({colours(key)}, the others {seen})', False))
+        gsettings('accent-color', "'blue'")
+    gsettings('color-scheme', "'default'")
+    evaluate('delete globalThis.restdTestColours')
+    return results
 
 
 def check_enable_disable(evaluate, bus, wait_label):

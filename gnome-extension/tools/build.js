@@ -50,11 +50,18 @@ for (const [flavour, versions] of [['esm', ESM_VERSIONS], ['legacy', LEGACY_VERS
     for (const name of files(srcDir)) {
         const [, bytes] = GLib.file_get_contents(`${srcDir}/${name}`);
         let text = decoder.decode(bytes);
+        // 45+ choose stylesheet-dark.css or stylesheet-light.css by the user's style; 43-44 load
+        // stylesheet.css alone, and their panel is always dark.
+        let outName = name;
+        if (flavour === 'legacy' && name === 'stylesheet-light.css')
+            continue;
+        if (flavour === 'legacy' && name === 'stylesheet-dark.css')
+            outName = 'stylesheet.css';
         if (name === 'metadata.json')
             text = `${JSON.stringify({...JSON.parse(text), 'shell-version': versions}, null, 2)}\n`;
         else if (flavour === 'legacy' && name.endsWith('.js'))
             text = toLegacy(text, name);
-        write(`${target}/${name}`, text);
+        write(`${target}/${outName}`, text);
     }
     print(`built ${target}`);
 }
