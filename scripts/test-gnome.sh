@@ -20,7 +20,7 @@ bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") screenshot=${3:-} deb=
 [ -z "$deb" ] || deb=$(realpath -- "$deb")
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 read -r -a shells <<<"${GNOME_TEST_SHELLS:-host trixie forky sid}"
-# The screenshot's Shell: the newest stable Debian's.
+# The screenshot's Shell (docs/gnome-panel.png): the newest stable Debian's, GNOME 48.
 screenshot_shell=trixie
 start=$(date +%s%N)
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
