@@ -39,6 +39,8 @@ install_dirs=(BINDIR=/usr/bin USERUNITDIR=/usr/lib/systemd/user DBUSSERVICEDIR=/
   MANDIR=/usr/share/man APPLICATIONSDIR=/usr/share/applications GNOMEEXTDIR=/usr/share/gnome-shell/extensions
   GNOMEBUILDSDIR=/usr/share/restd/gnome-shell)
 
+swift_runtime=$(ldd "$bin_dir/restd" | awk '$1 == "libswiftCore.so" { print $3 }')
+[ -z "$swift_runtime" ] || swift_runtime=$(dirname "$swift_runtime")
 roots=()
 for shell in "${shells[@]}"; do [ "$shell" = host ] || roots+=("$shell"); done
 [ ${#roots[@]} -eq 0 ] || scripts/test-roots.sh "${roots[@]}"
@@ -60,10 +62,11 @@ for shell in "${shells[@]}"; do
     status=0
     /usr/bin/python3 gnome-extension/tests/in_shell.py --root "$dir/root" --work "$dir" "${shot[@]}" || status=$?
   else
-    # In the root, installed into / of the overlay. A debug restd finds the Swift runtime in
-    # /opt/swift; the release one in the .deb carries it.
+    # In the root, installed into / of the overlay. A debug restd links the toolchain's Swift
+    # runtime (e.g. /opt/swift/usr/lib/swift/linux): bound at the same path; the release one in
+    # the .deb carries it.
     binds=(--bind "$dir:/restd-test" --bind "$bin_dir:/restd-test-bin" --bind "$build_dir:/restd-test-gnome")
-    [ ! -d /opt/swift ] || binds+=(--bind /opt/swift:/opt/swift)
+    [ -z "$swift_runtime" ] || binds+=(--bind "$swift_runtime:$swift_runtime")
     [ -z "$deb" ] || binds+=(--bind "$(dirname "$deb"):/restd-test-deb")
     [ ${#shot[@]} -eq 0 ] || shot=(--screenshot /restd-test/screenshot.png)
     status=0
