@@ -76,8 +76,13 @@ for shell in "${shells[@]}"; do
       cd /src
       version=$(gnome-shell --version | grep -oE "[0-9]+" | head -n 1)
       if [ -n "$deb" ]; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "/restd-test-deb/$deb" >/restd-test/install.log 2>&1 \
-          || { cat /restd-test/install.log; exit 1; }
+        # Without the package lists of the archive (nothing downloaded: the root must have every
+        # dependency; --no-download of apt 3 refuses a local .deb), and without removals (a package
+        # that would take GNOME Shell away, by Breaks or Conflicts, fails here).
+        mkdir -p /tmp/no-apt-lists/partial
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-remove -o Dir::State::Lists=/tmp/no-apt-lists \
+          -o Dir::Etc::SourceParts=/tmp/no-apt-lists -o Dir::Etc::SourceList=/tmp/no-apt-lists/none.list \
+          "/restd-test-deb/$deb" >/restd-test/install.log 2>&1 || { cat /restd-test/install.log; exit 1; }
       else
         env DESTDIR= "$@" GNOME_SHELL_VERSION="$version" \
           scripts/install-files.sh install /restd-test-bin /restd-test-gnome >/restd-test/install.log
