@@ -9,7 +9,8 @@ import GLib from 'gi://GLib';
 
 import {toLegacy} from './legacy.js';
 
-// shell-version lists only what was run live or audited (GNOME refuses any other version):
+// Each build's shell-version, written into its metadata.json (the source's has none): only what
+// was run live or audited, since GNOME refuses any other version.
 /** Run live in GNOME Shell 43 (Debian 12); 44 has the same extension API (imports, init()). */
 export const LEGACY_VERSIONS = ['43', '44'];
 /**
