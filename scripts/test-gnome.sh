@@ -22,6 +22,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 read -r -a shells <<<"${GNOME_TEST_SHELLS:-host trixie forky sid}"
 # The screenshot's Shell (docs/gnome-panel.png): the newest stable Debian's, GNOME 48.
 screenshot_shell=trixie
+if [ -n "$screenshot" ] && [[ " ${shells[*]} " != *" $screenshot_shell "* ]]; then
+  echo "error: the screenshot is taken in $screenshot_shell, which GNOME_TEST_SHELLS leaves out" >&2
+  exit 2
+fi
 start=$(date +%s%N)
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 
