@@ -42,10 +42,11 @@ export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
 	dbus-daemon dbus-bin libglib2.0-bin systemd tzdata shellcheck python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
 	gjs \
 	debhelper dpkg-dev lintian
-# Only what the tests run, beyond that: a real GNOME Shell for test-gnome. Installed by
-# `make test`, `make test-gnome` and `make gnome-screenshot` (test-deps), never by build or
-# install: a machine without GNOME gets no GNOME Shell from `make install`.
-TEST_DEB_PACKAGES := gnome-shell
+# Only what the tests run, beyond that: a real GNOME Shell for test-gnome, with GNOME's default
+# font (a GNOME desktop has it; the Shell alone does not pull it in). Installed by `make test`,
+# `make test-gnome` and `make gnome-screenshot` (test-deps), never by build or install: a
+# machine without GNOME gets no GNOME Shell from `make install`.
+TEST_DEB_PACKAGES := gnome-shell fonts-cantarell
 NO_DEPS ?=
 
 # Where `swift build` puts the debug executables (asked at recipe time).
@@ -146,7 +147,7 @@ help:
 	@echo '                             manager, remove and purge it, check nothing is left; then in Debian 13,'
 	@echo '                             testing and unstable roots (root; part of make test)'
 	@echo '  make gnome-extension       build the GNOME Shell extension, both forms, into .build-gnome'
-	@echo '  make test-gnome            its tests: gjs -m, then a real headless GNOME Shell 43 (part of make test)'
+	@echo '  make test-gnome            its tests: gjs -m, then real headless GNOME Shells 43, 48, 50, 51 (part of make test)'
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
 	@echo '  make lint                  check the layout, the scripts, and that no guide copies a man page'
@@ -297,7 +298,8 @@ gnome-extension:
 	@scripts/build-gnome-extension.sh $(GNOME_BUILD_DIR)
 
 # The extension's tests (part of `make test`): its pure modules under gjs -m, in both builds,
-# then the legacy build in a real headless GNOME Shell 43 with the real restd on a private bus.
+# then real headless GNOME Shells with the real restd on private buses: 43 here (the legacy
+# build), 48, 50 and 51 in cached Debian roots (scripts/test-roots.sh; the ES modules).
 test-gnome: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
 

@@ -92,7 +92,10 @@ check "its Exec= names the installed restctl"    grep -qx 'Exec=/usr/local/bin/r
 ext=$p/share/gnome-shell/extensions/restd@restd.io builds=$p/share/restd/gnome-shell
 check "GNOME Shell 43: the extension links to the legacy build" links_to "$ext" "$builds/legacy/restd@restd.io"
 check "the legacy build is for GNOME Shell 43 and 44"     lists_versions "$builds/legacy/restd@restd.io/metadata.json" 43 44
-check "the ES module build is for GNOME Shell 45 to 49"   lists_versions "$builds/esm/restd@restd.io/metadata.json" 45 46 47 48 49
+check "the ES module build is for GNOME Shell 45 to 51"   lists_versions "$builds/esm/restd@restd.io/metadata.json" 45 46 47 48 49 50 51
+check "45+ choose a dark or a light stylesheet, 43-44 have the dark one" \
+  cmp "$builds/esm/restd@restd.io/stylesheet-dark.css" "$builds/legacy/restd@restd.io/stylesheet.css"
+check "the ES module build has the light stylesheet"     test -f "$builds/esm/restd@restd.io/stylesheet-light.css"
 check "the legacy build has no import or export left"     no_module_syntax "$builds/legacy/restd@restd.io"
 link_script=$p/libexec/restd/gnome-extension-link
 check "gnome-extension-link is installed, executable"     test -x "$link_script"

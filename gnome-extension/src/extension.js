@@ -13,13 +13,9 @@ import GLib from 'gi://GLib';
 import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
 // }
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
-import * as Util from 'resource:///org/gnome/shell/misc/util.js';
 
 import {RestClient} from './restClient.js';
 import {RestIndicator} from './indicator.js';
-
-/** GNOME's configured terminal (deprecated in GNOME, but what GNOME 43 to 49 still carry). */
-const DESKTOP_TERMINAL_SCHEMA = 'org.gnome.desktop.default-applications.terminal';
 
 /**
  * What "Open history" runs in the terminal: `restctl history` alone prints and exits, and most
@@ -29,6 +25,11 @@ const DESKTOP_TERMINAL_SCHEMA = 'org.gnome.desktop.default-applications.terminal
 const HISTORY_SCRIPT = 'if command -v less >/dev/null; then restctl history 2>&1 | less -R; ' +
     'else restctl history; printf "\\n(press Enter to close) "; read -r _; fi';
 
+/** argv as a Desktop Entry Exec line: quoted for GLib's shell parser, with `%` escaped. */
+function execLine(argv) {
+    return argv.map(arg => GLib.shell_quote(arg).replaceAll('%', '%%')).join(' ');
+}
+
 export class RestPanel {
     constructor(settings, uuid) {
         this._settings = settings;
@@ -36,29 +37,17 @@ export class RestPanel {
     }
 
     enable() {
-        // GNOME's terminal settings, once: every redraw reads only the command computed from them.
-        const schema = Gio.SettingsSchemaSource.get_default()?.lookup(DESKTOP_TERMINAL_SCHEMA, true);
-        this._desktopTerminal = schema ? new Gio.Settings({settings_schema: schema}) : null;
-        this._historyArgv = this._historyCommand();
-        this._historyAvailable = this._terminalInstalled();
+        this._historyAvailable = this._restctlInstalled();
         this._client = new RestClient(() => this._indicator?.redraw());
         this._indicator = new RestIndicator(this._client, {
             showIdleIcon: () => this._settings.get_boolean('show-idle-icon'),
             historyAvailable: () => this._historyAvailable,
             menuOpening: () => {
-                this._historyAvailable = this._terminalInstalled();
+                this._historyAvailable = this._restctlInstalled();
             },
             openHistory: () => this._openHistory(),
         });
-        this._settingsChangedId = this._settings.connect('changed', (settings, key) => {
-            if (key === 'history-terminal')
-                this._terminalChanged();
-            this._indicator.redraw();
-        });
-        this._desktopTerminalChangedId = this._desktopTerminal?.connect('changed', () => {
-            this._terminalChanged();
-            this._indicator.redraw();
-        }) ?? 0;
+        this._settingsChangedId = this._settings.connect('changed', () => this._indicator.redraw());
         Main.panel.addToStatusArea(this._uuid, this._indicator);
         this._client.start();
     }
@@ -70,45 +59,34 @@ export class RestPanel {
         this._client = null;
         this._settings.disconnect(this._settingsChangedId);
         this._settings = null;
-        if (this._desktopTerminalChangedId)
-            this._desktopTerminal.disconnect(this._desktopTerminalChangedId);
-        this._desktopTerminal = null;
-        this._historyArgv = null;
-    }
-
-    _terminalChanged() {
-        this._historyArgv = this._historyCommand();
-        this._historyAvailable = this._terminalInstalled();
     }
 
     /**
-     * The command that opens `restctl history` in a terminal: the history-terminal setting
-     * (e.g. ['kgx', '-e']), else GNOME's default terminal (exec and exec-arg), else null.
-     * Read from the settings, without looking at the file system.
+     * Whether restctl is on the Shell's PATH (a search of PATH): only when the menu opens, never
+     * per redraw. Without it, the menu has no "Open history".
      */
-    _historyCommand() {
-        let terminal = this._settings.get_strv('history-terminal');
-        if (terminal.length === 0 && this._desktopTerminal) {
-            const exec = this._desktopTerminal.get_string('exec');
-            const arg = this._desktopTerminal.get_string('exec-arg');
-            terminal = exec ? [exec, ...arg ? [arg] : []] : [];
-        }
-        if (terminal.length === 0)
-            return null;
-        return [...terminal, 'sh', '-c', HISTORY_SCRIPT];
+    _restctlInstalled() {
+        return GLib.find_program_in_path('restctl') !== null;
     }
 
     /**
-     * Whether the terminal is installed (a search of PATH): only when the menu opens or the
-     * settings change, never per redraw. Without it, the menu has no "Open history".
+     * Runs `restctl history` in a terminal: the history-terminal setting's command when set (e.g.
+     * ['kgx', '-e']), else the terminal GIO picks for an application with Terminal=true, as GNOME
+     * does for those (xdg-terminal-exec first from GLib 2.80 on, then GNOME Console, GNOME
+     * Terminal, …, xterm); GNOME 49 ignores org.gnome.desktop.default-applications.terminal.
+     * Returns null, or the sentence that says why no terminal opened.
      */
-    _terminalInstalled() {
-        return this._historyArgv !== null && GLib.find_program_in_path(this._historyArgv[0]) !== null;
-    }
-
     _openHistory() {
-        if (this._historyArgv)
-            Util.spawn(this._historyArgv);
+        const terminal = this._settings.get_strv('history-terminal');
+        const flags = terminal.length > 0 ? Gio.AppInfoCreateFlags.NONE : Gio.AppInfoCreateFlags.NEEDS_TERMINAL;
+        try {
+            const app = Gio.AppInfo.create_from_commandline(execLine([...terminal, 'sh', '-c', HISTORY_SCRIPT]),
+                'restctl history', flags);
+            app.launch([], global.create_app_launch_context(0, -1));
+            return null;
+        } catch (e) {
+            return `Could not open the history in a terminal: ${e.message}`;
+        }
     }
 }
 

@@ -10,7 +10,7 @@ import St from 'gi://St';
 import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
 import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 
-import {ALL_STYLE_CLASSES, msUntilNextChange, panelText, styleClasses} from './lib/format.js';
+import {ALL_STYLE_CLASSES, IDLE_ICON, msUntilNextChange, panelIcon, panelText, styleClasses} from './lib/format.js';
 import {orderTimers} from './lib/timers.js';
 import {menuItems} from './lib/menuModel.js';
 
@@ -19,7 +19,8 @@ class RestIndicator extends PanelMenu.Button {
     /**
      * `client`: the RestClient; `options`: {showIdleIcon(), historyAvailable(), menuOpening(),
      * openHistory()} from the extension, which owns the settings (historyAvailable() is read on
-     * every redraw and must be cheap; menuOpening() may look at the file system).
+     * every redraw and must be cheap; menuOpening() may look at the file system; openHistory()
+     * returns null or the sentence of why it failed).
      */
     _init(client, options) {
         super._init(0.5, 'restd', false);
@@ -29,11 +30,18 @@ class RestIndicator extends PanelMenu.Button {
         this._lastSet = null;
         this._callError = null;
 
+        // Without a timer: the idle icon. With one: the timer box, whose style classes say its
+        // state, so that the state icon (a symbolic icon takes the text's colour) and the label
+        // are coloured alike.
         const box = new St.BoxLayout({style_class: 'panel-status-menu-box'});
-        this._icon = new St.Icon({icon_name: 'alarm-symbolic', style_class: 'system-status-icon'});
+        this._icon = new St.Icon({icon_name: IDLE_ICON, style_class: 'system-status-icon'});
+        this._timer = new St.BoxLayout({style_class: 'restd-timer'});
+        this._stateIcon = new St.Icon({style_class: 'restd-state-icon', y_align: Clutter.ActorAlign.CENTER});
         this._label = new St.Label({style_class: 'restd-label', y_align: Clutter.ActorAlign.CENTER});
+        this._timer.add_child(this._stateIcon);
+        this._timer.add_child(this._label);
         box.add_child(this._icon);
-        box.add_child(this._label);
+        box.add_child(this._timer);
         this.add_child(box);
 
         // Signals of the indicator's own actors go with them in destroy(). It ticks only
@@ -89,17 +97,21 @@ class RestIndicator extends PanelMenu.Button {
         const timer = timers[0] ?? null;
         this._followedId = timer?.id ?? null;
         for (const name of ALL_STYLE_CLASSES)
-            this._label.remove_style_class_name(name);
+            this._timer.remove_style_class_name(name);
         if (!timer) {
             this._label.text = '';
-            this._label.visible = false;
+            this._timer.visible = false;
             this._icon.visible = true;
             this.visible = this._options.showIdleIcon();
         } else {
             this._label.text = panelText(timer, this._client.live, now);
+            const icon = panelIcon(timer);
+            if (icon)
+                this._stateIcon.icon_name = icon;
+            this._stateIcon.visible = icon !== null;
             for (const name of styleClasses(timer, now))
-                this._label.add_style_class_name(name);
-            this._label.visible = true;
+                this._timer.add_style_class_name(name);
+            this._timer.visible = true;
             this._icon.visible = false;
             this.visible = true;
             // The label's timer; with the menu open, the soonest change of any timer it shows.
@@ -175,7 +187,11 @@ class RestIndicator extends PanelMenu.Button {
         }
         case 'history': {
             const menuItem = new PopupMenu.PopupMenuItem(item.text);
-            menuItem.connect('activate', () => this._options.openHistory());
+            // A terminal that could not start says why in the menu, as a refused call does.
+            menuItem.connect('activate', () => {
+                this._callError = this._options.openHistory();
+                this.redraw();
+            });
             return menuItem;
         }
         default: {

@@ -6,7 +6,7 @@ import Gio from 'gi://Gio';
 
 const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../src');
 const lib = name => import(dir.resolve_relative_path(`lib/${name}`).get_uri());
-const {clock, displayWidth, msUntilNextChange, panelText, styleClasses, timeText, truncate} = await lib('format.js');
+const {clock, displayWidth, msUntilNextChange, panelIcon, panelText, styleClasses, timeText, truncate} = await lib('format.js');
 const {chooseTimer, emptyTimer, orderTimers, withProperties} = await lib('timers.js');
 const {menuItems, workoutLines} = await lib('menuModel.js');
 
@@ -61,10 +61,12 @@ equal(panelText(timer({endsAtUsec: NOW + 83 * S, label: 'Squat'}), null, NOW), '
 equal(panelText(timer({endsAtUsec: NOW + 83 * S}), {heart_rate: 128}, NOW), '1:23 ♥128', 'no label, heart rate only');
 equal(panelText(timer({endsAtUsec: NOW + 83 * S}), {progress_done: 0, progress_total: 0}, NOW), '1:23', 'progress 0/0 is not shown');
 const paused = timer({state: 'paused', remainingUsec: 62 * S - 1, endsAtUsec: 0, label: 'Squat'});
-equal(panelText(paused, null, NOW), '⏸ 1:02 Squat', 'paused: frozen time and a pause mark');
-equal(panelText(paused, null, NOW + 3600 * S), '⏸ 1:02 Squat', 'paused does not move with time');
+equal(panelText(paused, null, NOW), '1:02 Squat', 'paused: the frozen time');
+equal(panelText(paused, null, NOW + 3600 * S), '1:02 Squat', 'paused does not move with time');
+equal(panelIcon(paused), 'media-playback-pause-symbolic', 'paused: a symbolic pause mark from the icon theme');
 const expired = timer({state: 'expired', expiredAtUsec: NOW - 12 * S, label: 'Squat'});
 equal(panelText(expired, null, NOW), '+0:12 Squat', 'over');
+equal([timer({endsAtUsec: NOW + S}), expired].map(panelIcon), [null, null], 'running or over: no icon');
 
 // Style classes: the pre-alert and the last seconds are visible, not only in the text.
 const warned = timer({endsAtUsec: NOW + 30 * S, warnUsec: 20 * S});

@@ -120,19 +120,28 @@ export const LABEL_COLUMNS = 24;
 
 /**
  * The panel text: `1:23 Squat ♥128 3/5` — time, label (cut to LABEL_COLUMNS), heart rate and
- * set progress when the live activity has them. Paused: `⏸ 1:02 Squat`; over: `+0:12 Squat`.
- * `live` holds restd's Live.Fields (heart_rate, progress_done, progress_total), or null.
+ * set progress when the live activity has them. Paused: `1:02 Squat` after panelIcon's pause
+ * mark; over: `+0:12 Squat`. `live` holds restd's Live.Fields (heart_rate, progress_done,
+ * progress_total), or null.
  */
 export function panelText(timer, live, nowUsec) {
-    const parts = [];
-    if (timer.state === 'paused')
-        parts.push('⏸');
-    parts.push(timeText(timer, nowUsec));
+    const parts = [timeText(timer, nowUsec)];
     if (timer.label)
         parts.push(truncate(timer.label, LABEL_COLUMNS));
     parts.push(...liveParts(live));
     return parts.join(' ');
 }
+
+/**
+ * The symbolic icon before the panel text, from the icon theme (a font may lack a glyph such as
+ * ⏸, which then shows as a box): the pause mark of a paused timer, else null.
+ */
+export function panelIcon(timer) {
+    return timer.state === 'paused' ? 'media-playback-pause-symbolic' : null;
+}
+
+/** The panel's icon when no timer exists (with show-idle-icon). */
+export const IDLE_ICON = 'alarm-symbolic';
 
 /** `♥128` and `3/5` from the live fields, each only when present and valid. */
 export function liveParts(live) {

@@ -48,7 +48,7 @@ function call(method, signature, args) {
 /**
  * The menu, top to bottom. Items: {type: 'heading'|'info'|'error'|'separator'} with `text`,
  * {type: 'action', text, call: {method, signature, args}} for a Manager method, and
- * {type: 'history', text} for "Open history" (only when a terminal is configured).
+ * {type: 'history', text} for "Open history" (only when restctl is found).
  *
  * `state`: {connected, timers, followedId, workout, lastSet: {restUsec, restSource} | null,
  * error: string | null, historyAvailable}.
