@@ -31,7 +31,7 @@ for suite in "${suites[@]}"; do
   cp "$work/old-breaks.deb" "$dir/"
   triggers=()
   [ "$suite" = trixie ] && triggers=(--triggers)
-  scripts/in-root.sh "$suite" --bind "$dir:/deb" -- bash /src/scripts/deb-in-root.sh /deb "${triggers[@]}" 2>&1 \
+  scripts/in-root.sh "$suite" --bind "$dir:/deb" -- bash /src/scripts/deb-in-root.sh /deb "$suite" "${triggers[@]}" 2>&1 \
     | grep -v '^in-root: tmp is' || status=1
 done
 exit $status
