@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Usage: scripts/check-docs.sh [FILE…]   (part of `make lint`)
-# The guides (README.md, docs/*.md; those files when none are given) link to the references
-# rather than copy their tables: this fails, one FILE:LINE line each, on a Markdown table row that
-# copies what a man page or the interface contract owns:
+# Checks the Markdown pages (README.md, CONTRIBUTING.md, docs/*.md; those files when none are
+# given), failing with one FILE:LINE line per problem.
+#
+# Links: every relative link, `](path)` or `](path#anchor)`, names a file or directory that
+# exists (relative to the page), and an anchor in a Markdown page is one of its headings (as
+# GitHub writes them: lower case, punctuation dropped, spaces as hyphens, -1 and -2 after a
+# repeated heading) or an `<a id="…">`. Links in code (fenced blocks, `spans`) are not links.
+#
+# Copies: the guides link to the references rather than copy their tables, so a Markdown table
+# row fails that copies what a man page or the interface contract owns:
 #   - a row whose first cell is an option of restctl or restd (| `--label` | …), the options read
 #     from man/man1/restctl.1 and man/man1/restd.1;
 #   - a row whose first cell is a configuration key (| `max_timers` | …), the keys read from the
@@ -14,10 +21,8 @@
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ "$#" -gt 0 ]; then files=("$@"); else files=(README.md docs/*.md); fi
-# The README's D-Bus API section still lists the interface's members until it becomes a guide
-# that links to io.restd.Rest1(5); the member rule skips these files meanwhile.
-members_not_yet=(README.md)
+if [ "$#" -gt 0 ]; then files=("$@"); else files=(README.md CONTRIBUTING.md docs/*.md); fi
+export LC_ALL=C
 
 options=$(grep -ohE '^\.It Fl (h , Fl )?-[a-z][a-z-]*' man/man1/restctl.1 man/man1/restd.1 | grep -oE -- '-[a-z][a-z-]*$' | sort -u | sed 's/^/-/')
 keys=$(sed -n '/^\.Sh KEYS$/,/^\.Sh /s/^\.It Ic \([a-z_.]*\) No .*/\1/p' man/man5/restd.conf.5)
@@ -27,11 +32,67 @@ for list in options keys exit_rows members; do
   [ -n "${!list}" ] || { echo "check-docs.sh: found no $list to check against" >&2; exit 2; }
 done
 
+# The page's lines outside fenced code blocks.
+prose() { awk '/^[ \t]*```/ { fenced = !fenced; next } !fenced' "$1"; }
+
+# "LINE<TAB>TARGET" for each relative link of a page, inline code left out.
+links() {
+  awk '
+    /^[ \t]*```/ { fenced = !fenced; next }
+    fenced { next }
+    {
+      line = $0; gsub(/`[^`]*`/, "", line)
+      while (match(line, /\]\([^)]*\)/)) {
+        target = substr(line, RSTART + 2, RLENGTH - 3); line = substr(line, RSTART + RLENGTH)
+        sub(/[ \t].*/, "", target)
+        if (target != "" && target !~ /^[A-Za-z][A-Za-z0-9+.-]*:/) print FNR "\t" target
+      }
+    }' "$1"
+}
+
+# The anchors of a page, one a line: its headings' and its <a id="…">s. Characters from U+2000 to
+# U+2FFF (dashes, arrows, symbols) are dropped like ASCII punctuation; other non-ASCII is kept.
+anchors() {
+  prose "$1" | awk '
+    {
+      line = $0
+      while (match(line, /<a [^>]*(id|name)="[^"]+"/)) {
+        anchor = substr(line, RSTART, RLENGTH); sub(/.*="/, "", anchor); sub(/"$/, "", anchor); print anchor
+        line = substr(line, RSTART + RLENGTH)
+      }
+    }
+    /^#+ / {
+      slug = $0; sub(/^#+ +/, "", slug); sub(/ +#* *$/, "", slug); slug = tolower(slug)
+      gsub(/\342[\200-\277][\200-\277]/, "", slug); gsub(/[^a-z0-9 _\200-\377-]/, "", slug); gsub(/ /, "-", slug)
+      if (slug in seen) print slug "-" seen[slug]++; else { seen[slug] = 1; print slug }
+    }'
+}
+
+declare -A anchors_of
+check_links() {
+  local file=$1 line target path anchor resolved
+  while IFS=$'\t' read -r line target; do
+    path=${target%%#*} anchor=
+    [[ $target == *#* ]] && anchor=${target#*#}
+    resolved=$file
+    [ -n "$path" ] && resolved=$(dirname "$file")/$path
+    if [ ! -e "$resolved" ]; then
+      echo "$file:$line: the link $target names no file"
+      status=1
+    elif [ -n "$anchor" ] && [[ $resolved == *.md ]]; then
+      [ -n "${anchors_of[$resolved]+set}" ] || anchors_of[$resolved]=$(anchors "$resolved")
+      if ! grep -qxF -- "$anchor" <<<"${anchors_of[$resolved]}"; then
+        echo "$file:$line: the link $target names no heading or anchor of $resolved"
+        status=1
+      fi
+    fi
+  done < <(links "$file")
+}
+
 status=0
 for file in "${files[@]}"; do
-  check_members=1
-  for skipped in "${members_not_yet[@]}"; do [ "$file" = "$skipped" ] && check_members=0; done
-  awk -v file="$file" -v check_members="$check_members" \
+  check_links "$file"
+  awk -v file="$file" \
     -v options="$options" -v keys="$keys" -v exit_rows="$exit_rows" -v members="$members" '
     BEGIN {
       split(options, list, "\n"); for (i in list) option[list[i]] = 1
@@ -49,7 +110,7 @@ for file in "${files[@]}"; do
       split(name, words, /[ =]/)
       if (words[1] in option) { report(line, "copies the option " words[1] " of restctl(1) or restd(1)"); return }
       if (name in key) { report(line, "copies the configuration key " name " of restd.conf(5)"); return }
-      if (check_members && match(first, /^`?[A-Za-z]+/)) {
+      if (match(first, /^`?[A-Za-z]+/)) {
         word = substr(first, RSTART, RLENGTH); sub(/^`/, "", word)
         declared = substr(first, RSTART + RLENGTH, 1) == "("
         if ((word in member) && (declared || second ~ /^(method|signal|propert)/)) {

@@ -4,7 +4,7 @@ import RestClient
 import RestProtocol
 import Testing
 
-/// Every `--json` of restctl against the real restd follows one style (README, "JSON output"):
+/// Every `--json` of restctl against the real restd follows one style (restctl(1), JSON OUTPUT):
 /// instants as ISO 8601 strings under `_at` keys, durations as integers under `_usec` keys,
 /// `null` and never `""` for what is unset, one name for one thing, and "planned" meaning the
 /// same in JSON, CSV, `stats` and on the bus.

@@ -79,21 +79,21 @@ struct RestctlBarTests {
         #expect(watch.errors().isEmpty, "\(watch.errors())")
     }
 
-    @Test("the README's table of bar texts is what a bar shows, state by state, live fields included")
-    func readmeTable() throws {
-        let readme = try String(
+    @Test("the status-bar guide's table of bar texts is what a bar shows, state by state, live fields included")
+    func guideTable() throws {
+        let guide = try String(
             contentsOf: URL(fileURLWithPath: #filePath)
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("README.md"), encoding: .utf8)
+                .appendingPathComponent("docs/status-bars.md"), encoding: .utf8)
         // The rows of the table under "| state | text |": each state and the texts shown for it.
-        let table = try #require(readme.components(separatedBy: "| state | text |\n").dropFirst().first)
+        let table = try #require(guide.components(separatedBy: "| state | text |\n").dropFirst().first)
         var texts: [String: [String]] = [:]
         for row in table.split(separator: "\n").dropFirst().prefix(while: { $0.hasPrefix("|") }) {
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             texts[cells[0]] = cells[1].matches(of: #/`([^`]+)`/#).map { String($0.output.1) }
         }
         #expect(Set(texts.keys) == ["running", "paused", "over", "no timer"], "\(texts)")
-        // A text as a pattern: any time where the README shows one.
+        // A text as a pattern: any time where the guide shows one.
         func pattern(_ text: String) -> Regex<Substring> {
             let escaped = text.map { "\\^$.|?*+()[]{}".contains($0) ? "\\\($0)" : String($0) }.joined()
             return try! Regex(escaped.replacing(#/\d+:\d\d/#, with: #"\d+:\d\d"#))
@@ -231,7 +231,7 @@ struct RestctlBarTests {
 }
 
 /// What each bar format must print for the timer of these tests (label Squat, next Bench
-/// press), written out by hand from the formats the README gives.
+/// press), written out by hand from the formats docs/status-bars.md gives.
 private struct Bar {
     let format: String
 
