@@ -75,6 +75,15 @@ extension Restctl {
                 restUSec: restUSec, untilRecovered: untilRecovered)
         }
 
+        /// What to say of a rest that may end on recovery but started without heart rate coming
+        /// in (restd marks it `sensor_lost` from its start): nil for any other.
+        static func heartRateWarning(_ timer: TimerSnapshot) -> String? {
+            guard timer.state == "running", timer.untilRecovered, timer.endReason == "sensor_lost" else { return nil }
+            return "no heart rate is coming in (no strap is being read, and no heart rate came from restctl live "
+                + "in the last 5 s): this rest runs its full \(TimeFormat.countdown(usec: timer.durationUSec)) "
+                + "unless heart rate comes"
+        }
+
         /// `--weight` as a number of kg, echoed as written when refused; a decimal comma is told
         /// to be a dot.
         static func kilograms(_ text: String) throws(RestctlError) -> Double {
@@ -113,6 +122,7 @@ extension Restctl {
                         return output.json ? status.json : status.line
                     }
                     let timer = try client.timer(id: id)
+                    if let warning = Self.heartRateWarning(timer) { notes.append(warning) }
                     let line = output.text(timer, now: WallClock.nowUSec())
                     // Which rule chose the rest, so that a rest that is not the expected one explains itself.
                     guard !output.json, let rule = RestChoice.explanation(ofSource: done.restSource) else {
