@@ -45,7 +45,8 @@ extension Restctl {
         @Flag(
             inversion: .prefixedNo,
             help: ArgumentHelp(
-                "End the rest once heart rate has recovered (a strap is needed; the rest is the maximum); "
+                "End the rest once heart rate has recovered (heart rate is needed: a strap, or restctl live; the rest is "
+                    + "the maximum); "
                     + "--no-until-recovered for a plain timed rest. Default: until_recovered in config.toml."))
         var untilRecovered: Bool?
 
