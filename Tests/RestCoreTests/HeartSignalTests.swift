@@ -47,6 +47,15 @@ import Testing
         #expect(ectopic?.smoothedBPM == 71 && ectopic?.beats.map(\.accepted) == [false, false])
     }
 
+    @Test("a producer far faster than a strap: the median of its last 64 values, however many came in 5 s")
+    func windowIsBounded() {
+        var signal = HeartSignal()
+        // 100 values of 200 then 64 of 100, in 1.64 s: all of them would give 200.
+        Self.feed(&signal, (0..<100).map { Self.at(Double($0) / 100, 200) })
+        let last = Self.feed(&signal, (100..<164).map { Self.at(Double($0) / 100, 100) })
+        #expect(last == HeartSignal.Reading(smoothedBPM: 100, confirmed: true))
+    }
+
     @Test("between samples the value holds, and 5 s after the last valid one there is none")
     func staleness() {
         var signal = HeartSignal()

@@ -2,7 +2,9 @@
 /// judged beat by beat. Pure: the samples carry their own times.
 ///
 /// **Smoothing.** After each valid sample the smoothed heart rate is the median of the bpm
-/// values of the valid samples of the last 5 s (those that arrived after `t − 5 s`). The same
+/// values of the valid samples of the last 5 s (those that arrived after `t − 5 s`; at most the
+/// last 64, so that a producer sending far faster than a strap's once a second cannot make each
+/// sample cost more). The same
 /// for every source — a strap with or without RR intervals, a producer's `Live.Update` — and one
 /// that beats cannot move: an ectopic beat and its pause leave a strap's bpm as it was, while a
 /// rate taken from the beats would have to leave them out and so shift. A smoothed value is
@@ -68,6 +70,8 @@ public struct HeartSignal: Sendable, Equatable {
     public static let windowUSec: USec = 5_000_000
     /// A median of this many values is one that a single stray value cannot set.
     public static let confirmingSamples = 3
+    /// The most samples the window keeps (a strap sends 5 in 5 s).
+    public static let maxWindowSamples = 64
     /// RR intervals outside are rejected, in ms.
     public static let rrRangeMilliseconds: ClosedRange<Double> = 300...2_000
     /// The largest share an RR interval may differ from the reference.
@@ -124,8 +128,8 @@ public struct HeartSignal: Sendable, Equatable {
             forgetReference()
         }
         let beats = judge(sample.rrMilliseconds, bpm: bpm, at: now)
-        window.removeAll { now.subtractingSaturated($0.atUSec) >= Self.windowUSec }
         window.append(Entry(atUSec: now, bpm: bpm))
+        Self.keepWindow(&window, at: now) { $0.atUSec }
         let smoothed = ExerciseStats.median(window.map { Double($0.bpm) })
         latestBPM = smoothed
         lastValidAtUSec = now
@@ -161,6 +165,13 @@ public struct HeartSignal: Sendable, Equatable {
             }
         }
         return beats
+    }
+
+    /// Drops from `samples` (oldest first) those of more than `windowUSec` before `now`, and
+    /// all but the last `maxWindowSamples`.
+    public static func keepWindow<Sample>(_ samples: inout [Sample], at now: USec, time: (Sample) -> USec) {
+        let fresh = samples.firstIndex { now.subtractingSaturated(time($0)) < windowUSec } ?? samples.endIndex
+        samples.removeFirst(max(fresh, samples.count - maxWindowSamples))
     }
 
     private mutating func forgetReference() {

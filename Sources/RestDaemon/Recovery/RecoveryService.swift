@@ -26,7 +26,8 @@ final class RecoveryService {
     private var trackers: [TimerID: RecoveryTracker] = [:]
     /// The followed runs whose lost strap was logged.
     private var loggedLost = Set<TimerID>()
-    /// The source's samples of the last 5 s, oldest first: what a rest starting now begins with.
+    /// The source's samples of the last 5 s (at most `HeartSignal.maxWindowSamples`), oldest
+    /// first: what a rest starting now begins with.
     private var recent: [HeartSample] = []
     /// Fires at the earliest tracker's `nextEvaluationUSec` (CLOCK_BOOTTIME, 1 µs accuracy: a
     /// hold's end is the rest's end); off when none asks.
@@ -70,8 +71,8 @@ final class RecoveryService {
     /// One heart-rate sample: kept for the rests that start in the next 5 s, taken by every
     /// followed rest, then what they decide is carried out.
     func sampleArrived(_ sample: HeartSample) {
-        recent.removeAll { sample.atUSec.subtractingSaturated($0.atUSec) >= HeartSignal.windowUSec }
         recent.append(sample)
+        HeartSignal.keepWindow(&recent, at: sample.atUSec) { $0.atUSec }
         guard !trackers.isEmpty else { return }
         for id in Array(trackers.keys) { trackers[id]!.add(sample) }
         evaluate(now: clock.now())
