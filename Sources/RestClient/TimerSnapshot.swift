@@ -57,15 +57,15 @@ public struct TimerSnapshot: Equatable, Sendable {
     }
 
     /// How a rest that may end on recovery stands, in a few words; "" for any other:
-    /// "until recovered", "heart rate lost: full rest" while it runs; "recovered in 1:12 ♥118",
-    /// "heart rate lost" once over.
+    /// "until recovered" while it runs; "recovered in 1:12 ♥118" once over; "heart rate lost:
+    /// full rest" while it runs without heart rate and once it ran its full length so (as
+    /// "Rest over" says it).
     public var recoveryNote: String {
         switch (state, endReason) {
         case ("expired", "recovered"):
             let took = TimeFormat.countdown(usec: expiredAtUSec > startedAtUSec ? expiredAtUSec - startedAtUSec : 0)
             return "recovered in " + took + (recoveredBPM > 0 ? " ♥\(recoveredBPM)" : "")
-        case ("expired", "sensor_lost"): return "heart rate lost"
-        case ("running", "sensor_lost"): return "heart rate lost: full rest"
+        case ("expired", "sensor_lost"), ("running", "sensor_lost"): return "heart rate lost: full rest"
         case ("running", ""), ("paused", ""): return untilRecovered ? "until recovered" : ""
         default: return ""
         }

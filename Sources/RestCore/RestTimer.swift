@@ -104,6 +104,10 @@ public struct RestTimer: Sendable, Equatable {
         self.recoveredBPM = recoveredBPM
     }
 
+    /// CLOCK_BOOTTIME start of the current run, while running: an add or a sub moves the deadline
+    /// and the duration together, a new run (a set, a restart) moves this.
+    public var runStartBoottime: USec { deadlineBoottime.subtractingSaturated(durationUSec) }
+
     /// The options this timer was started with.
     public var options: TimerOptions {
         TimerOptions(

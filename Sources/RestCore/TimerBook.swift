@@ -188,15 +188,27 @@ public struct TimerBook: Sendable, Equatable {
     // MARK: - Recovery
 
     /// Plans ending a running rest that may end on recovery because the heart rate recovered
-    /// (`RecoveryTracker` said so): it expires now, as at its deadline ("Rest over"), with
-    /// `.recovered` and the heart rate then. Anything else changes nothing: the rest was paused,
-    /// ended or replaced in the meantime.
-    public func endRecovered(_ id: TimerID, heartRateBPM: Int?, now: Instant) -> [TimerEvent] {
+    /// (`RecoveryTracker` said so): it expires as at its deadline ("Rest over"), with
+    /// `.recovered` and the heart rate then, stamped at `atBoottimeUSec` — the instant the hold
+    /// completed, which restd may only see later (after a suspend, say). Anything else changes
+    /// nothing: the rest was paused, ended or replaced in the meantime.
+    public func endRecovered(_ id: TimerID, heartRateBPM: Int?, atBoottimeUSec: USec, now: Instant) -> [TimerEvent] {
         guard let timer = timers[id], timer.state == .running, timer.recovery != nil else { return [] }
         var ending = timer
         ending.endReason = .recovered
         ending.recoveredBPM = heartRateBPM
-        return Self.expiry(of: ending, from: timer, deadlineUSec: now.realtime, now: now)
+        let recoveredAt = now.realtime.subtractingSaturated(now.boottime.subtractingSaturated(atBoottimeUSec))
+        return Self.expiry(of: ending, from: timer, deadlineUSec: recoveredAt, now: now)
+    }
+
+    /// Plans unmarking a running rest whose strap had been lost and is back: recovery may end
+    /// it again, and its EndReason says so (nil again). Changes nothing for any other timer.
+    public func recoveryRegained(_ id: TimerID) -> [TimerEvent] {
+        guard let timer = timers[id], timer.state == .running, timer.recovery != nil, timer.endReason == .sensorLost
+        else { return [] }
+        var regained = timer
+        regained.endReason = nil
+        return Self.change(from: timer, to: regained)
     }
 
     /// Plans marking a running rest whose strap was lost: recovery can no longer end it, it runs

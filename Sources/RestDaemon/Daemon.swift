@@ -95,11 +95,15 @@ public final class Daemon {
             recovery.noteMetrics(now: now)
             return lost
         }
+        service.heartRateComingIn = { [unowned recovery] now in recovery.heartRateComingIn(at: now) }
+        // Recovery follows the heart rate the live activity shows: the strap's, or a producer's
+        // while it takes precedence.
         strap.onReading = { [unowned live, unowned service, unowned recovery] reading, now in
-            live.applyStrapReading(reading.liveFields)
+            let counts = live.applyStrapReading(reading.liveFields)
             service.noteRRIntervals(reading.measurement.rrIntervalsMilliseconds)
-            recovery.sampleArrived(reading.measurement, atBoottimeUSec: now.boottime)
+            if counts { recovery.sampleArrived(HeartSample(reading.measurement, atUSec: now.boottime)) }
         }
+        live.onHeartRateSample = { [unowned recovery] sample in recovery.sampleArrived(sample) }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
         mediaPlayer = try MediaPlayerService(
             server: server, signals: signals, service: service, loop: loop, clock: clock,

@@ -77,6 +77,10 @@ final class StateService {
     /// a rest ends as `sensor_lost` rather than `planned` without a write of its own before its
     /// Expired. Set once, by the daemon.
     var beforeDue: (Instant) -> Set<TimerID> = { _ in [] }
+    /// Whether heart rate is coming in at `now` (a valid sample in the last 5 s): when not, a
+    /// command's rest that may end on recovery starts marked as without it
+    /// (`CommandPlan.withoutHeartRate`). Set once, by the daemon.
+    var heartRateComingIn: (Instant) -> Bool = { _ in true }
     /// The summary of the last workout that ended (Workout.Summary), read at start-up.
     private(set) var lastWorkoutSummary: WorkoutSummary?
     /// What start-up recovery found, told to the observers once restd serves (`announceRecovered`).
@@ -177,12 +181,13 @@ final class StateService {
         // or it is marked at its end or the next housekeeping, not in a write of its own first.
         runDue(now: now, marksLostRests: false)
         abandonWorkoutIfDue()
-        let plan: CommandPlan
+        var plan: CommandPlan
         do {
             plan = try planning(now)
         } catch {
             throw error.dbusError
         }
+        if !heartRateComingIn(now) { plan = plan.withoutHeartRate(now: now) }
         guard !plan.isEmpty else { return nil }
         // A set prunes the history older than keep_days in its own transaction.
         let prune = plan.set == nil ? nil : pruneCutoff(now: now)
@@ -281,11 +286,18 @@ final class StateService {
             write: lost.isEmpty ? .soon : .now)
     }
 
-    /// Ends a rest that may end on recovery because the heart rate recovered: as an expiry
-    /// ("Rest over", Expired), with `recovered` and the heart rate then. Nothing when the rest
-    /// is no longer running.
-    func endRecovered(_ id: TimerID, heartRateBPM: Int?, now: Instant) {
-        carryOutHousekeeping(book.endRecovered(id, heartRateBPM: heartRateBPM, now: now), now: now, write: .now)
+    /// Ends a rest that may end on recovery because the heart rate recovered at
+    /// `atBoottimeUSec`: as an expiry ("Rest over", Expired) stamped then, with `recovered` and
+    /// the heart rate then. Nothing when the rest is no longer running.
+    func endRecovered(_ id: TimerID, heartRateBPM: Int?, atBoottimeUSec: USec, now: Instant) {
+        carryOutHousekeeping(
+            book.endRecovered(id, heartRateBPM: heartRateBPM, atBoottimeUSec: atBoottimeUSec, now: now), now: now,
+            write: .now)
+    }
+
+    /// Unmarks a rest whose strap is back: recovery may end it again.
+    func recoveryRegained(_ id: TimerID, now: Instant) {
+        carryOutHousekeeping(book.recoveryRegained(id), now: now, write: .now)
     }
 
     /// Marks a rest whose strap was lost: it runs to its planned maximum and ends as
@@ -327,7 +339,7 @@ final class StateService {
         /// a pre-alert may be shown again.
         case soon
         /// At once: what no start could recompute — a rest ended on recovery or marked as its
-        /// strap lost, the wall clock's step.
+        /// strap lost or back, the wall clock's step.
         case now
     }
 

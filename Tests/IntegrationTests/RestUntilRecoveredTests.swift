@@ -49,13 +49,16 @@ struct RestUntilRecoveredTests {
             server = try NotificationServer(bus: setup.session)
         }
         defer { server?.kill() }
+        // The strap on during the set: 150 bpm as it ends.
+        for _ in 0..<3 { try setup.bluez.notify(strap, [0x00, 150]) }
+        try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 150>")
         let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "2m", "--until-recovered")
-        #expect(set.succeeded, "\(set)")
+        #expect(set.succeeded && set.stderr.isEmpty, "\(set)")
         #expect(try Self.status(setup)["until_recovered"] as? Bool == true)
         #expect(restctl(setup.session, "status").stdout.contains("until recovered"))
 
-        // Above the target first, then below it: the median of the last 5 s falls to 100 bpm.
-        for bpm: UInt8 in [150, 100, 100, 100] { try setup.bluez.notify(strap, [0x00, bpm]) }
+        // Then below the target: the median of the last 5 s falls to 100 bpm.
+        for _ in 0..<5 { try setup.bluez.notify(strap, [0x00, 100]) }
         let expired = try setup.signals.waitFor("Expired of default") {
             $0.member == "Expired" && $0.arguments().first == .string("default")
         }
@@ -125,11 +128,11 @@ struct RestUntilRecoveredTests {
     @Test("a strap unplugged mid-rest: the rest says so and runs to its planned maximum")
     func strapUnpluggedRunsToMaximum() throws {
         let (setup, strap) = try Self.withStrap()
-        let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "8", "--until-recovered")
-        #expect(set.succeeded, "\(set)")
         // Heard from, above the target, then gone.
         try setup.bluez.notify(strap, [0x00, 150])
         try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 150>")
+        let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "8", "--until-recovered")
+        #expect(set.succeeded, "\(set)")
         try setup.bluez.setConnected(strap, false)
 
         // 5 s without a sample: the running rest says the strap was lost, in a PropertiesChanged
@@ -157,9 +160,10 @@ struct RestUntilRecoveredTests {
     @Test("no strap at all: the rest runs to its maximum and ends as sensor_lost; a plain rest as planned")
     func noStrapRunsToMaximum() throws {
         let setup = try HeartRateTests.Setup(config: Self.config)
-        // Longer than the 5 s after which a silent strap counts as lost (a shorter rest is over first).
-        let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "6", "--until-recovered")
+        // No heart rate coming in: sensor_lost from the start to the end.
+        let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "3", "--until-recovered")
         #expect(set.succeeded, "\(set)")
+        #expect(try Self.status(setup)["end_reason"] as? String == "sensor_lost")
         try setup.expectExpiredOnTime("default")
         #expect(try Self.status(setup)["end_reason"] as? String == "sensor_lost")
         // A plain rest ends as planned.

@@ -44,6 +44,13 @@ struct TimerLineTests {
         #expect(
             TimerJSON.object(recovered, now: t0 + 75 * second).hasSuffix(
                 #""rest_source":null,"until_recovered":true,"end_reason":"recovered","recovered_bpm":118}"#))
+        // Run its full length without heart rate: said as "Rest over" says it.
+        let lost = TimerSnapshot(
+            id: "default", label: "Squat", state: "expired", durationUSec: 90 * second, startedAtUSec: t0,
+            expiredAtUSec: t0 + 90 * second, untilRecovered: true, endReason: "sensor_lost")
+        #expect(
+            TimerLine.format(lost, now: t0 + 93 * second)
+                == "default  expired  0:00 (+0:03)  heart rate lost: full rest  Squat")
     }
 
     @Test("a paused timer shows its frozen time, whatever the clock says")

@@ -66,8 +66,6 @@ import Testing
             ([0x01, 0x8C], .tooShort(flags: 0x01, needed: 3, got: 2)),
             ([0x08, 0x5A, 0x2A], .tooShort(flags: 0x08, needed: 4, got: 3)),
             ([0x19, 0x5A, 0x00, 0x2A], .tooShort(flags: 0x19, needed: 5, got: 4)),
-            ([0x10, 0x48, 0x2C], .truncatedRRInterval(length: 3)),
-            ([0x18, 0x48, 0x2A, 0x01, 0xD8, 0x03, 0x01], .truncatedRRInterval(length: 7)),
             ([0x00, 0x00], .zeroBeatsPerMinute),
             ([0x06, 0x00], .zeroBeatsPerMinute),  // contact detected and 0 bpm
             ([0x01, 0x00, 0x00], .zeroBeatsPerMinute),
@@ -84,6 +82,21 @@ import Testing
             M.Problem.tooShort(flags: 0x19, needed: 5, got: 4).description
                 == "a heart rate measurement with flags 0x19 needs at least 5 bytes, got 4")
         #expect(M.Problem.aboveLimit(300).description == "a heart rate of 300 bpm is above 250 bpm")
+    }
+
+    @Test(
+        "an odd byte at the end is half an RR interval: it goes, the heart rate and the whole intervals stay",
+        arguments: [
+            ([0x10, 0x48, 0x2C] as [UInt8], 72, [Int]()),
+            ([0x10, 0x3C, 0x00, 0x04, 0x01], 60, [1024]),
+            ([0x18, 0x48, 0x2A, 0x01, 0xD8, 0x03, 0x01], 72, [984]),
+        ])
+    func oddTrailingByte(bytes: [UInt8], bpm: Int, intervals: [Int]) throws {
+        let measurement = try M.parse(bytes)
+        #expect(measurement.beatsPerMinute == bpm)
+        #expect(measurement.rrIntervals == intervals)
+        #expect(measurement.truncatedRRInterval)
+        #expect(try !M.parse(Array(bytes.dropLast())).truncatedRRInterval)
     }
 
     @Test("RR intervals in milliseconds, rounded: 1024 units are one second")

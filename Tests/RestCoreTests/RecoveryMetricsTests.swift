@@ -7,7 +7,9 @@ import Testing
     static func series(_ samples: [HeartSample]) -> RecoverySeries {
         var signal = HeartSignal()
         var series = RecoverySeries()
-        for sample in samples { series.record(atUSec: sample.atUSec, signal.add(sample)) }
+        for sample in samples {
+            if let reading = signal.add(sample) { series.record(atUSec: sample.atUSec, reading) }
+        }
         return series
     }
 
@@ -21,26 +23,58 @@ import Testing
     }
 
     /// Up to 152 bpm in 4 s, then down 1 bpm/s to 90 at 65 s. Smoothed (the median of 5):
-    /// 140 143 146 148 150 150 150 150, then 157 − t from 8 s, and 90 from 67 s.
+    /// 140 143 146 148 150 150 150 150, then 157 − t from 8 s, and 90 from 67 s; confirmed (3
+    /// values in) from 146 at 2 s.
     static func afterASet(_ t: Int) -> Int {
         t <= 5 ? [140, 146, 150, 152, 152, 150][t] : max(155 - t, 90)
     }
 
+    @Test("a rest that ends on recovery at its minimum of 60 s has HRR60: from the set's end, 150 − 100")
+    func hrr60AtTheMinimum() {
+        // The defaults, a 2:00 maximum; 150 during the set and for 5 s after, then −2 bpm/s to 100
+        // (at 29 s). Smoothed: 120 at 21 s, the hold of 10 s complete at 31 s, the minimum at 60 s.
+        var rest = RestOnClock(rule(planned: 2 * minute), leadIn: RestOnClock.steady(150))
+        let decisions = rest.samples(0...59) { $0 < 5 ? 150 : max(150 - 2 * ($0 - 4), 100) }
+        #expect(decisions.values.allSatisfy { $0 == .resting })
+        #expect(rest.evaluate(at: 60 * second) == .ended(.recovered, atUSec: rest.at(60 * second)))
+        let metrics = rest.tracker.metrics(endUSec: rest.at(60 * second))
+        #expect(metrics.setEndBPM == 150 && metrics.bpmAfter60s == 100)
+        #expect(metrics.hrr60BPM == 50)
+        #expect(metrics.timeToTargetUSec == 21 * second)
+        #expect(metrics.peakBPM == 150 && metrics.peakAfterUSec == 0)
+    }
+
+    @Test("time to a drop target counts from the peak as it came: 47 s, not the 1 s of a value before the peak")
+    func timeToDropTargetAfterARise() {
+        // 128 at 1 s rising by 8/3 bpm/s to 160 at 13 s, then −1 bpm/s. Smoothed (the median of 5
+        // values, 2 s late): the peak 158 from 15 s, so the target 128, which the values reach at
+        // 45 s and the median at 47 s.
+        let samples = Self.everySecond(1...80) { t in
+            t <= 13 ? Int((128 + Double(t - 1) * 32 / 12).rounded()) : 160 - (t - 13)
+        }
+        let metrics = Self.metrics(samples, target: .drop(bpm: 30), end: 80 * second)
+        #expect(metrics.peakBPM == 158)
+        #expect(metrics.timeToTargetUSec == 47 * second)
+    }
+
     @Test("a whole rest: every metric, from a tracker that lost the strap for 10 s near the end")
     func knownSeries() {
-        // The minimum is the whole rest, so nothing ends it early and every sample is recorded.
+        // The minimum is the whole rest, so nothing ends it early and every sample is recorded;
+        // the strap back at 110 s, it ends on recovery at that minimum.
         var rest = RestOnClock(rule(planned: 130 * second, minimum: 130 * second))
         rest.samples(0...100, bpm: Self.afterASet)
+        #expect(
+            rest.evaluate(at: 105 * second) == .runsToPlanned(reason: .sensorLost, sinceUSec: rest.at(105 * second)))
         rest.samples(110...129, bpm: Self.afterASet)
-        #expect(rest.evaluate(at: 130 * second) == .ended(.sensorLost, atUSec: rest.at(130 * second)))
+        #expect(rest.evaluate(at: 130 * second) == .ended(.recovered, atUSec: rest.at(130 * second)))
 
         #expect(
             rest.tracker.metrics(endUSec: rest.at(130 * second))
                 == RecoveryMetrics(
-                    setEndBPM: 140,  // the first value
+                    setEndBPM: 146,  // the first confirmed value (no sample before the start)
                     peakBPM: 150, peakAfterUSec: 4 * second,  // first reached at 4 s
                     bpmAfter30s: 127, bpmAfter60s: 97, bpmAfter120s: 90,  // 157 − 30, 157 − 60, the floor
-                    hrr60BPM: 57,  // 150 − (157 − 64)
+                    hrr60BPM: 49,  // 146 − 97
                     timeToTargetUSec: 37 * second,  // 157 − 37 = 120
                     minimumBPM: 90,
                     coverage: 125.0 / 130,  // 0–105 s (the last sample before the gap counts 5 s), 110–130 s
@@ -51,17 +85,18 @@ import Testing
     func endedEarly() {
         let samples = Self.everySecond(0...129, bpm: Self.afterASet)
         let metrics = Self.metrics(samples, end: 50 * second)
-        #expect(metrics.setEndBPM == 140)
+        #expect(metrics.setEndBPM == 146)
         #expect(metrics.peakBPM == 150)
         #expect(metrics.bpmAfter30s == 127)
         #expect(metrics.bpmAfter60s == nil)
         #expect(metrics.bpmAfter120s == nil)
-        #expect(metrics.hrr60BPM == nil)  // 64 s is after the end
+        #expect(metrics.hrr60BPM == nil)  // 60 s is after the end
         #expect(metrics.timeToTargetUSec == 37 * second)
         #expect(metrics.minimumBPM == 107)  // 157 − 50, not the 90 that came later
         #expect(metrics.coverage == 1)
-        // 64 s into a rest of 64 s there is HRR60.
-        #expect(Self.metrics(samples, end: 64 * second).hrr60BPM == 57)
+        // A rest of 60 s has HRR60: nothing past its end is needed.
+        #expect(Self.metrics(samples, end: 60 * second).hrr60BPM == 49)
+        #expect(Self.metrics(samples, end: 60 * second - 1).hrr60BPM == nil)
     }
 
     @Test("the target is the rest's own: a drop from the peak, a lower bpm, one never reached")
@@ -73,14 +108,32 @@ import Testing
         #expect(Self.metrics(samples, target: .absolute(bpm: 80), end: 130 * second).timeToTargetUSec == nil)
     }
 
-    @Test("a first value 5 s into the rest is not the heart rate at the set's end")
+    @Test("without samples before the start, the set's end is the first confirmed value, if within 5 s")
     func lateFirstValue() {
-        #expect(Self.metrics(Self.everySecond(4...60) { _ in 140 }, end: 60 * second).setEndBPM == 140)
-        let late = Self.metrics(Self.everySecond(5...60) { _ in 140 }, end: 60 * second)
+        // From 2 s on: confirmed at 4 s.
+        #expect(Self.metrics(Self.everySecond(2...60) { _ in 140 }, end: 60 * second).setEndBPM == 140)
+        // From 3 s on: confirmed at 5 s, too late.
+        let late = Self.metrics(Self.everySecond(3...60) { _ in 140 }, end: 60 * second)
         #expect(late.setEndBPM == nil)
+        #expect(late.hrr60BPM == nil)
         #expect(late.peakBPM == 140)
         #expect(late.peakAfterUSec == 5 * second)
-        #expect(late.coverage == 55.0 / 60)
+        #expect(late.coverage == 57.0 / 60)
+    }
+
+    @Test("samples before the start: the heart rate the set ended on, from the start")
+    func carriedIntoTheRest() {
+        // 150 during the set (−5…−1 s), 100 from the start on.
+        let samples = (-5...70).map { HeartSample(atUSec: USec($0 + 10) * second, beatsPerMinute: $0 < 0 ? 150 : 100) }
+        let metrics = RecoveryMetrics(
+            series: Self.series(samples), target: .drop(bpm: 30), startUSec: 10 * second, endUSec: 70 * second)
+        #expect(metrics.setEndBPM == 150)
+        #expect(metrics.peakBPM == 150 && metrics.peakAfterUSec == 0)
+        // The median shows 100 from 2 s (150 150 100 100 100).
+        #expect(metrics.timeToTargetUSec == 2 * second)
+        #expect(metrics.bpmAfter60s == 100 && metrics.hrr60BPM == 50)
+        #expect(metrics.coverage == 1)
+        #expect(metrics.minimumBPM == 100)
     }
 
     @Test("the heart rate at an instant is the last value if less than 5 s old")
@@ -92,20 +145,20 @@ import Testing
         #expect(Self.metrics(samples, end: 130 * second).bpmAfter60s == 100)  // 4.5 s old
     }
 
-    @Test("no skin contact: no heart rate from that sample on, and no coverage until one comes back")
+    @Test("no skin contact counts as no sample: the last value holds for 5 s, as through silence")
     func contactLoss() {
         let samples =
             (0...9).map { HeartSample(atUSec: USec($0) * second, beatsPerMinute: 100, contact: .detected) }
             + [HeartSample(atUSec: 10 * second, beatsPerMinute: nil, contact: .lost)]
             + (20...29).map { HeartSample(atUSec: USec($0) * second, beatsPerMinute: 90, contact: .detected) }
         let metrics = Self.metrics(samples, end: 30 * second)
-        #expect(metrics.coverage == 20.0 / 30)  // 0–10 s and 20–30 s
+        #expect(metrics.coverage == 24.0 / 30)  // 0–14 s and 20–30 s
         #expect(metrics.minimumBPM == 90)
         #expect(Self.metrics(samples, end: 40 * second).bpmAfter30s == 90)
         #expect(
             Self.metrics(
                 samples + [HeartSample(atUSec: 30 * second, beatsPerMinute: nil, contact: .lost)], end: 40 * second
-            ).bpmAfter30s == nil)
+            ).bpmAfter30s == 90)
     }
 
     @Test("no samples at all: every metric nil, coverage 0")
@@ -153,15 +206,20 @@ import Testing
         #expect(metrics.rmssdRejectedShare == 1.0 / 121)
     }
 
-    @Test("two rejected beats in 121 (over 1 %): no RMSSD, but the beats and the share are told")
+    @Test("up to 5 % rejected beats RMSSD is told (6 in 121); over it (7 in 121) it is nil, the beats and share told")
     func rmssdTooManyRejected() {
-        let samples = Self.beats(every: 500_000, until: 90 * second, bpm: 120) {
-            $0 == 120 || $0 == 140 ? 350 : $0 % 2 == 0 ? 500 : 520
+        func metrics(rejecting count: Int) -> RecoveryMetrics {
+            let samples = Self.beats(every: 500_000, until: 90 * second, bpm: 120) {
+                $0 >= 100 && $0 < 100 + 10 * count && $0 % 10 == 0 ? 350 : $0 % 2 == 0 ? 500 : 520
+            }
+            return Self.metrics(samples, end: 90 * second)
         }
-        let metrics = Self.metrics(samples, end: 90 * second)
-        #expect(metrics.rmssdMilliseconds == nil)
-        #expect(metrics.rmssdBeats == 119)
-        #expect(metrics.rmssdRejectedShare == 2.0 / 121)
+        #expect(metrics(rejecting: 6).rmssdMilliseconds == 20)
+        #expect(metrics(rejecting: 6).rmssdRejectedShare == 6.0 / 121)
+        let over = metrics(rejecting: 7)
+        #expect(over.rmssdMilliseconds == nil)
+        #expect(over.rmssdBeats == 114)
+        #expect(over.rmssdRejectedShare == 7.0 / 121)
     }
 
     @Test("RMSSD needs 20 successive pairs: beats for the last 20 s of a minute give 20, for 19 s none")

@@ -7,9 +7,20 @@ struct RestOnClock {
     let start: USec
     var tracker: RecoveryTracker
 
-    init(_ rule: RecoveryRule) {
+    /// A rest of `rule` after the source's samples `leadIn` (seconds before the start, bpm).
+    init(_ rule: RecoveryRule, leadIn: [(secondsBefore: Double, bpm: Int)] = []) {
         start = clock.now().boottime
-        tracker = RecoveryTracker(rule: rule, startUSec: start)
+        let start = start
+        tracker = RecoveryTracker(
+            rule: rule, startUSec: start,
+            leadIn: leadIn.map {
+                HeartSample(atUSec: start - USec($0.secondsBefore * 1_000_000), beatsPerMinute: $0.bpm)
+            })
+    }
+
+    /// The strap steady at `bpm` for the 5 s before the start, a sample a second.
+    static func steady(_ bpm: Int) -> [(secondsBefore: Double, bpm: Int)] {
+        (1...5).reversed().map { (Double($0), bpm) }
     }
 
     /// `offset` after the start, as an absolute time.

@@ -12,11 +12,30 @@ import Testing
             (.shareOfMax(share: 0.7, maxBPM: 170), nil, 119),  // 118.99999999999999 before rounding
             (.shareOfReserve(share: 0.6, restingBPM: 50, maxBPM: 190), nil, 134),  // 50 + 0.6 × 140
             (.shareOfReserve(share: 0.5, restingBPM: 61, maxBPM: 190), nil, 126),  // 61 + 64.5, rounded up
+            (.shareOfMax(share: 0.7, maxBPM: 175), nil, 123),  // 122.5 (122.49999999999999 in floating point)
+            (.shareOfReserve(share: 0.7, restingBPM: 50, maxBPM: 175), nil, 138),  // 50 + 87.5
             (.drop(bpm: 30), 152.5, 122.5),  // 152.5 − 30
             (.drop(bpm: 5), 100, 95),
         ] as [(RecoveryTarget, Double?, Double)])
     func thresholds(target: RecoveryTarget, peak: Double?, expected: Double) {
         #expect(target.thresholdBPM(peakBPM: peak) == expected)
+    }
+
+    @Test("every share a configuration can write, of every HRmax: percent × HRmax in integers, half up")
+    func sharesRoundHalfUp() throws {
+        for tenths in 300...1_000 {
+            // As the configuration reads "70%max" or "62.5%max".
+            let spec = try RecoverySettings.TargetSpec(parsing: "\(tenths / 10).\(tenths % 10)%max")
+            guard case .shareOfMax(let share) = spec else { Issue.record("\(spec)"); return }
+            for maxBPM in RecoveryTarget.bpmRange {
+                let expected = (tenths * maxBPM + 500) / 1_000
+                let threshold = RecoveryTarget.shareOfMax(share: share, maxBPM: maxBPM).thresholdBPM(peakBPM: nil)
+                guard threshold == Double(expected) else {
+                    Issue.record("\(tenths) ‰ of \(maxBPM): \(String(describing: threshold)), not \(expected)")
+                    return
+                }
+            }
+        }
     }
 
     @Test("a drop target has no threshold before there is a peak")

@@ -73,41 +73,55 @@ import Testing
         #expect(rest.evaluate(at: 60 * second) == .ended(.recovered, atUSec: rest.at(60 * second)))
     }
 
-    @Test("5 s without a sample: the sensor is lost, and the rest runs to its planned end though heart rate is low")
-    func dropoutGivesUp() {
+    @Test("5 s without a sample: the sensor is lost; back, it may end the rest again, after a fresh hold")
+    func dropoutAndBack() {
         var rest = RestOnClock(rule(planned: 2 * minute))
         rest.samples(0...30) { _ in 110 }
         #expect(rest.tracker.nextEvaluationUSec == rest.at(35 * second))  // the loss, before the minimum
         #expect(rest.evaluate(at: 35 * second - 1) == .resting)
         let lost = RecoveryDecision.runsToPlanned(reason: .sensorLost, sinceUSec: rest.at(35 * second))
         #expect(rest.evaluate(at: 35 * second) == lost)
-        #expect(rest.tracker.nextEvaluationUSec == nil)  // the planned end is the timer's own
-        // The strap comes back, well below the target, past the minimum and the hold: no early end.
-        let decisions = rest.samples(40...119) { _ in 100 }
-        #expect(decisions.values.allSatisfy { $0 == lost })
         #expect(rest.tracker.holdingSinceUSec == nil)
-        #expect(rest.evaluate(at: 120 * second) == .ended(.sensorLost, atUSec: rest.at(120 * second)))
+        #expect(rest.tracker.nextEvaluationUSec == nil)  // the planned end is the timer's own
+        #expect(rest.evaluate(at: 70 * second) == lost)
+        // The strap back at 70 s, well below the target: the hold starts again then.
+        let decisions = rest.samples(70...79) { _ in 100 }
+        #expect(decisions.values.allSatisfy { $0 == .resting })
+        #expect(rest.tracker.holdingSinceUSec == rest.at(70 * second))
+        #expect(rest.evaluate(at: 80 * second) == .ended(.recovered, atUSec: rest.at(80 * second)))
+    }
+
+    @Test("gone for good: the rest ends at its planned maximum as sensor_lost")
+    func dropoutGivesUp() {
+        var rest = RestOnClock(rule(planned: 2 * minute))
+        rest.samples(0...30) { _ in 110 }
+        #expect(rest.evaluate(at: 2 * minute) == .ended(.sensorLost, atUSec: rest.at(2 * minute)))
     }
 
     @Test("a sample that comes 5 s after the last one comes too late, however seldom the tracker is asked")
     func lossSettledBeforeTheSample() {
-        var rest = RestOnClock(rule(planned: 2 * minute))
+        // A hold of 40 s from 0 s would be complete at 40 s; a loss at 35 s breaks it.
+        var rest = RestOnClock(rule(planned: 2 * minute, minimum: 0, hold: 40 * second))
         rest.samples(0...30) { _ in 110 }
-        #expect(
-            rest.sample(at: 35 * second, bpm: 110)
-                == .runsToPlanned(reason: .sensorLost, sinceUSec: rest.at(35 * second)))
+        #expect(rest.tracker.holdingSinceUSec == rest.at(0))
+        #expect(rest.sample(at: 35 * second, bpm: 110) == .resting)
+        #expect(rest.tracker.holdingSinceUSec == rest.at(35 * second))
+        #expect(rest.samples(36...74) { _ in 110 }.values.allSatisfy { $0 == .resting })
+        #expect(rest.evaluate(at: 75 * second) == .ended(.recovered, atUSec: rest.at(75 * second)))
     }
 
-    @Test("a strap that says it lost skin contact gives up at once, not 5 s later")
+    @Test("a strap that says it lost skin contact gets the grace silence gets: 9 s into a 10 s hold, the hold goes on")
     func contactLost() {
-        var rest = RestOnClock(rule(planned: 2 * minute))
-        for t in 0...20 { rest.sample(at: USec(t) * second, bpm: 130, contact: .detected) }
-        let lost = RecoveryDecision.runsToPlanned(reason: .sensorLost, sinceUSec: rest.at(21 * second))
-        #expect(rest.sample(at: 21 * second, bpm: nil, contact: .lost) == lost)
-        for t in 22...119 {
-            #expect(rest.sample(at: USec(t) * second, bpm: 100, contact: .detected) == lost)
-        }
-        #expect(rest.evaluate(at: 2 * minute) == .ended(.sensorLost, atUSec: rest.at(2 * minute)))
+        var rest = RestOnClock(rule(planned: 2 * minute, minimum: 0))
+        for t in 0...8 { rest.sample(at: USec(t) * second, bpm: 100, contact: .detected) }
+        #expect(rest.sample(at: 9 * second, bpm: nil, contact: .lost) == .resting)
+        #expect(rest.tracker.holdingSinceUSec == rest.at(0))
+        #expect(rest.evaluate(at: 10 * second) == .ended(.recovered, atUSec: rest.at(10 * second)))
+        // No contact for 5 s is a loss, as 5 s of silence is.
+        var off = RestOnClock(rule(planned: 2 * minute))
+        for t in 0...20 { off.sample(at: USec(t) * second, bpm: 130, contact: .detected) }
+        for t in 21...25 { off.sample(at: USec(t) * second, bpm: nil, contact: .lost) }
+        #expect(off.evaluate(at: 25 * second) == .runsToPlanned(reason: .sensorLost, sinceUSec: off.at(25 * second)))
     }
 
     @Test("heart rate below the target from the start: the minimum still holds")
@@ -154,25 +168,56 @@ import Testing
         #expect(rest.tracker.holdingSinceUSec == nil)
     }
 
-    @Test("a strap with RR: the beats decide, not the strap's bpm")
+    @Test("a strap with RR: its bpm decides; the beats are for RMSSD")
     func rrStrap() {
         var rest = RestOnClock(rule(planned: 2 * minute, minimum: 0))
-        // The strap's bpm lags at 125; its beats are 500 ms apart, 120 bpm: at the target.
+        // The strap says 125; beats 500 ms apart would be 120, at the target.
         for t in 0...9 { rest.sample(at: USec(t) * second, bpm: 125, rr: [500, 500]) }
-        #expect(rest.tracker.smoothedBPM(atUSec: rest.at(9 * second)) == 120)
-        #expect(rest.evaluate(at: 10 * second) == .ended(.recovered, atUSec: rest.at(10 * second)))
+        #expect(rest.tracker.smoothedBPM(atUSec: rest.at(9 * second)) == 125)
+        #expect(rest.evaluate(at: 10 * second) == .resting)
     }
 
-    @Test("without any sample it asks for no wake-up; at the planned end the sensor counts as lost")
-    func noStrap() {
+    @Test("without heart rate at the start, recovery cannot end the rest from its start, and it asks for no wake-up")
+    func noHeartRate() {
         var rest = RestOnClock(rule(planned: 2 * minute))
+        let lost = RecoveryDecision.runsToPlanned(reason: .sensorLost, sinceUSec: rest.at(0))
+        #expect(rest.evaluate(at: 0) == lost)
         #expect(rest.tracker.nextEvaluationUSec == nil)
-        #expect(rest.evaluate(at: 4 * second) == .resting)
-        #expect(rest.tracker.nextEvaluationUSec == nil)
-        #expect(
-            rest.evaluate(at: 90 * second) == .runsToPlanned(reason: .sensorLost, sinceUSec: rest.at(5 * second)))
-        #expect(rest.tracker.nextEvaluationUSec == nil)
+        #expect(rest.evaluate(at: 90 * second) == lost)
         #expect(rest.evaluate(at: 2 * minute) == .ended(.sensorLost, atUSec: rest.at(2 * minute)))
+        // The source's last sample 5 s before the start is too old to count.
+        var stale = RestOnClock(rule(planned: 2 * minute), leadIn: [(5, 100)])
+        #expect(stale.evaluate(at: 0) == lost)
+        var fresh = RestOnClock(rule(planned: 2 * minute), leadIn: [(4.9, 100)])
+        #expect(fresh.evaluate(at: 0) == .resting)
+    }
+
+    @Test("the strap's last seconds carry into the rest: the heart rate at the start, the hold from it")
+    func leadIn() {
+        var rest = RestOnClock(rule(planned: 2 * minute), leadIn: RestOnClock.steady(100))
+        #expect(rest.tracker.holdingSinceUSec == rest.at(0))
+        #expect(rest.tracker.peakBPM == 100)
+        #expect(rest.tracker.smoothedBPM(atUSec: rest.at(0)) == 100)
+        #expect(rest.tracker.nextEvaluationUSec == rest.at(4 * second))  // 5 s after the last sample
+        rest.samples(0...59) { _ in 100 }
+        #expect(rest.evaluate(at: 60 * second) == .ended(.recovered, atUSec: rest.at(60 * second)))
+    }
+
+    @Test("one stray value at the start does not become the peak: the set's steady 150 is")
+    func strayValueAtTheStart() {
+        var rest = RestOnClock(
+            rule(.drop(bpm: 30), planned: 2 * minute, minimum: 0, hold: 5 * second), leadIn: RestOnClock.steady(150))
+        #expect(rest.sample(at: 0, bpm: 190) == .resting)
+        let decisions = rest.samples(1...119) { _ in 150 }
+        #expect(rest.tracker.peakBPM == 150)
+        #expect(rest.tracker.thresholdBPM == 120)
+        #expect(decisions.values.allSatisfy { $0 == .resting })
+        // Without the set's seconds the first values are not confirmed: a lone 190 sets nothing.
+        var cold = RestOnClock(rule(.drop(bpm: 30), planned: 2 * minute, minimum: 0, hold: 5 * second))
+        cold.sample(at: 0, bpm: 190)
+        #expect(cold.tracker.peakBPM == nil)
+        cold.samples(1...30) { _ in 150 }
+        #expect(cold.tracker.peakBPM == 150)
     }
 
     @Test("with a strap, the next evaluation is never sooner than its next sample would come")

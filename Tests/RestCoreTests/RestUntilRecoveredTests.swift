@@ -32,6 +32,35 @@ import Testing
         #expect(session.timers.timer(tid("default"))?.recovery == nil)
     }
 
+    @Test("without heart rate coming in, a run that may end on recovery starts marked sensor_lost; nothing else does")
+    func startingWithoutHeartRate() throws {
+        var settings = TrainingSettings()
+        settings.recovery = RecoverySettings(untilRecovered: true)
+        var session = Session(settings)
+        let now = session.clock.now()
+        let plan = try session.training.plan(
+            .completeSet(tid("default"), SetInput(exercise: "Squat")), timers: session.timers, now: now)
+        let marked = plan.withoutHeartRate(now: now)
+        guard case .added(let timer)? = marked.events.first else {
+            Issue.record("\(marked.events)")
+            return
+        }
+        #expect(timer.endReason == .sensorLost && timer.state == .running && timer.recovery != nil)
+        #expect(marked.history == plan.history)
+        // A plain rest, and a rest already running (its run started before now), stay as they are.
+        try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat", untilRecovered: false)))
+        let plain = try session.training.plan(
+            .completeSet(tid("default"), SetInput(exercise: "Squat", untilRecovered: false)),
+            timers: session.timers, now: now)
+        #expect(plain.withoutHeartRate(now: now) == plain)
+        try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat")))
+        session.clock.advance(10 * second)
+        let later = session.clock.now()
+        let added = try session.training.plan(
+            .adjust(tid("default"), deltaUSec: 30_000_000), timers: session.timers, now: later)
+        #expect(added.withoutHeartRate(now: later) == added)
+    }
+
     @Test("a share of the reserve without a resting heart rate is refused with a sentence")
     func reserveNeedsRestingHeartRate() {
         var settings = TrainingSettings()
@@ -69,18 +98,28 @@ import Testing
             rule: rule, clock: clock)
         clock.advance(70 * second)
 
-        let recovered = book.commit(book.endRecovered(tid("a"), heartRateBPM: 118, now: clock.now()))
+        // Recovered 3 s ago (restd woke up late): stamped then, told now.
+        let now = clock.now()
+        let recovered = book.commit(
+            book.endRecovered(tid("a"), heartRateBPM: 118, atBoottimeUSec: now.boottime - 3 * second, now: now))
         #expect(
             recovered.contains(
-                .expired(id: tid("a"), deadlineUSec: clock.now().realtime, firedUSec: clock.now().realtime)))
+                .expired(id: tid("a"), deadlineUSec: now.realtime - 3 * second, firedUSec: now.realtime)))
         #expect(book.timer(tid("a"))?.endReason == .recovered && book.timer(tid("a"))?.recoveredBPM == 118)
+        #expect(book.timer(tid("a"))?.expiredAtUSec == now.realtime - 3 * second)
         // Once over, recovery changes nothing; a timer without a rule is not ended by it.
-        #expect(book.endRecovered(tid("a"), heartRateBPM: 110, now: clock.now()).isEmpty)
-        #expect(book.endRecovered(tid("d"), heartRateBPM: 110, now: clock.now()).isEmpty)
+        #expect(book.endRecovered(tid("a"), heartRateBPM: 110, atBoottimeUSec: now.boottime, now: now).isEmpty)
+        #expect(book.endRecovered(tid("d"), heartRateBPM: 110, atBoottimeUSec: now.boottime, now: now).isEmpty)
 
         book.commit(book.recoveryLost(tid("b")))
         #expect(book.timer(tid("b"))?.endReason == .sensorLost && book.timer(tid("b"))?.state == .running)
         #expect(book.recoveryLost(tid("b")).isEmpty)
+        // The strap back: unmarked, and marked again when it goes.
+        book.commit(book.recoveryRegained(tid("b")))
+        #expect(book.timer(tid("b"))?.endReason == nil && book.timer(tid("b"))?.state == .running)
+        #expect(book.recoveryRegained(tid("b")).isEmpty)
+        #expect(book.recoveryRegained(tid("d")).isEmpty)
+        book.commit(book.recoveryLost(tid("b")))
         try book.commit(book.skip(tid("c"), now: clock.now()))
         #expect(book.timer(tid("c"))?.endReason == .user)
 

@@ -2,7 +2,9 @@
 /// Rate Service specification lays it out: a flags byte, the heart rate (uint8, or uint16
 /// little-endian when flags bit 0 is set), Energy Expended (uint16, when bit 3 is set), then zero
 /// or more RR intervals (uint16 each, in 1/1024 s, when bit 4 is set) up to the end of the value.
-/// Pure: no I/O, every refusal a typed reason.
+/// An odd byte left at the end is half an RR interval: it is dropped, and the heart rate and the
+/// whole intervals before it are kept (`truncatedRRInterval` says so). Pure: no I/O, every
+/// refusal a typed reason.
 public struct HeartRateMeasurement: Sendable, Equatable {
     /// Flags bits 1–2: bit 2 says the sensor can tell skin contact, bit 1 says it has it.
     public enum Contact: Sendable, Equatable {
@@ -20,14 +22,18 @@ public struct HeartRateMeasurement: Sendable, Equatable {
     public var energyExpendedKJ: Int?
     /// RR intervals (time between two beats) in the sensor's unit, 1/1024 s, oldest first.
     public var rrIntervals: [Int]
+    /// The value ended in half an RR interval, which was dropped.
+    public var truncatedRRInterval: Bool
 
     public init(
-        beatsPerMinute: Int?, contact: Contact = .unsupported, energyExpendedKJ: Int? = nil, rrIntervals: [Int] = []
+        beatsPerMinute: Int?, contact: Contact = .unsupported, energyExpendedKJ: Int? = nil, rrIntervals: [Int] = [],
+        truncatedRRInterval: Bool = false
     ) {
         self.beatsPerMinute = beatsPerMinute
         self.contact = contact
         self.energyExpendedKJ = energyExpendedKJ
         self.rrIntervals = rrIntervals
+        self.truncatedRRInterval = truncatedRRInterval
     }
 
     /// The RR intervals in whole milliseconds (rounded), as the history stores them.
@@ -42,8 +48,6 @@ public struct HeartRateMeasurement: Sendable, Equatable {
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// Shorter than its flags promise: `needed` bytes for the fields they announce.
         case tooShort(flags: UInt8, needed: Int, got: Int)
-        /// RR intervals announced but an odd byte left over at the end.
-        case truncatedRRInterval(length: Int)
         case zeroBeatsPerMinute
         case aboveLimit(Int)
 
@@ -51,8 +55,6 @@ public struct HeartRateMeasurement: Sendable, Equatable {
             switch self {
             case .tooShort(let flags, let needed, let got):
                 "a heart rate measurement with flags 0x\(hex(flags)) needs at least \(needed) bytes, got \(got)"
-            case .truncatedRRInterval(let length):
-                "a heart rate measurement of \(length) bytes ends in half an RR interval"
             case .zeroBeatsPerMinute:
                 "a heart rate of 0 bpm with contact is not a heart rate"
             case .aboveLimit(let bpm):
@@ -88,10 +90,12 @@ public struct HeartRateMeasurement: Sendable, Equatable {
             offset += 2
         }
         var intervals: [Int] = []
+        var truncated = false
         if hasRR {
-            guard (bytes.count - offset) % 2 == 0 else { throw .truncatedRRInterval(length: bytes.count) }
+            // A lost byte breaks one interval, not the heart rate the strap measured.
+            truncated = (bytes.count - offset) % 2 != 0
             intervals.reserveCapacity((bytes.count - offset) / 2)
-            while offset < bytes.count {
+            while offset + 1 < bytes.count {
                 intervals.append(uint16(bytes, at: offset))
                 offset += 2
             }
@@ -107,7 +111,7 @@ public struct HeartRateMeasurement: Sendable, Equatable {
         }
         return HeartRateMeasurement(
             beatsPerMinute: beats, contact: contact, energyExpendedKJ: energy,
-            rrIntervals: intervals)
+            rrIntervals: intervals, truncatedRRInterval: truncated)
     }
 
     private static func uint16(_ bytes: [UInt8], at offset: Int) -> Int {

@@ -82,6 +82,12 @@ public struct LiveActivity: Sendable, Equatable {
         }
     }
 
+    /// Whether a strap's reading at `boottime` counts: not while a producer's heart_rate takes
+    /// precedence over the strap (`applyStrapReading` then ignores it).
+    public func takesStrapReading(boottime: USec) -> Bool {
+        producerPrecedenceUntil.map { boottime >= $0 } ?? true
+    }
+
     /// Merges a strap's reading (`HeartRateReading.liveFields`): its own fields replace those of
     /// its previous reading; heart_rate is only ever set here, and goes stale by the usual rule
     /// (when contact is lost, say). Ignored while a producer's heart_rate takes precedence.

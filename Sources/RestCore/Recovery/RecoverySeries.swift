@@ -1,14 +1,19 @@
-/// What a rest's heart rate was, sample by sample: what `RecoveryMetrics` is computed from.
+/// What a rest's heart rate was, valid sample by valid sample, from the seconds before its start
+/// (the source's last 5 s, which say what the heart rate was as the set ended) to its end: what
+/// `RecoveryMetrics` is computed from.
 public struct RecoverySeries: Sendable, Equatable {
-    /// One sample, at its time.
+    /// One valid sample, at its time.
     public struct Point: Sendable, Equatable {
         public var atUSec: USec
-        /// The smoothed heart rate after it; nil for a sample without one (contact lost).
-        public var smoothedBPM: Double?
+        /// The smoothed heart rate after it.
+        public var smoothedBPM: Double
+        /// Whether that value is confirmed (`HeartSignal.confirmingSamples`).
+        public var confirmed: Bool
 
-        public init(atUSec: USec, smoothedBPM: Double?) {
+        public init(atUSec: USec, smoothedBPM: Double, confirmed: Bool = true) {
             self.atUSec = atUSec
             self.smoothedBPM = smoothedBPM
+            self.confirmed = confirmed
         }
     }
 
@@ -30,9 +35,9 @@ public struct RecoverySeries: Sendable, Equatable {
 
     public init() {}
 
-    /// Appends what the sample at `atUSec` gave; times must not go backwards.
+    /// Appends what the valid sample at `atUSec` gave; times must not go backwards.
     public mutating func record(atUSec: USec, _ reading: HeartSignal.Reading) {
-        points.append(Point(atUSec: atUSec, smoothedBPM: reading.smoothedBPM))
+        points.append(Point(atUSec: atUSec, smoothedBPM: reading.smoothedBPM, confirmed: reading.confirmed))
         beats += reading.beats.map { Beat(atUSec: atUSec, beat: $0) }
     }
 }

@@ -1,7 +1,9 @@
 /// The heart rate at or below which a rest counts as recovered.
 ///
-/// Straps count whole beats and people write whole bpm, so the two shares are rounded to the
-/// nearest whole bpm: 70 % of 170 is 119, not 118.99999999999999 (which a strap's 119 would miss).
+/// Straps count whole beats and people write whole bpm, so the two shares are whole bpm, worked
+/// out in integers (the share in tenths of a percent, as it is shown) and rounded half up: 70 %
+/// of 175 is 122.5, so 123 — in floating point it is 122.49999999999999, which would round to
+/// 122 and keep a strap's 123 from ever recovering.
 public enum RecoveryTarget: Sendable, Equatable, CustomStringConvertible {
     /// A fixed heart rate, in bpm.
     case absolute(bpm: Int)
@@ -37,13 +39,20 @@ public enum RecoveryTarget: Sendable, Equatable, CustomStringConvertible {
         case .absolute(let bpm):
             return Double(bpm)
         case .shareOfMax(let share, let maxBPM):
-            return (share * Double(maxBPM)).rounded()
+            return Double(Self.roundedShare(share, of: maxBPM))
         case .shareOfReserve(let share, let restingBPM, let maxBPM):
-            return (Double(restingBPM) + share * Double(maxBPM - restingBPM)).rounded()
+            return Double(restingBPM + Self.roundedShare(share, of: maxBPM - restingBPM))
         case .drop(let bpm):
             guard let peakBPM else { return nil }
             return peakBPM - Double(bpm)
         }
+    }
+
+    /// `share` of `bpm` in whole bpm, rounded half up, with the share taken to a tenth of a
+    /// percent; only for a share in `shareRange`, which every valid target has.
+    static func roundedShare(_ share: Double, of bpm: Int) -> Int {
+        let tenthsOfPercent = share.isFinite ? Int((share * 1_000).rounded()) : 0
+        return (tenthsOfPercent * bpm + 500) / 1_000
     }
 
     /// Refuses a target no person can have, with one sentence naming the bad value.

@@ -2,71 +2,90 @@
 public enum RecoveryDecision: Sendable, Equatable {
     /// Keep resting: recovery may still end the rest before its planned maximum.
     case resting
-    /// Recovery can no longer end this rest (since `sinceUSec`): it runs to its planned maximum
-    /// and will end for `reason` — `.sensorLost`.
+    /// Recovery cannot end this rest now (since `sinceUSec`: no heart rate): it runs towards its
+    /// planned maximum and ends there for `reason` — `.sensorLost` — unless heart rate comes back.
     case runsToPlanned(reason: EndReason, sinceUSec: USec)
     /// The rest is over, at `atUSec` (the moment the condition was met, which an evaluation
     /// may come after): `.recovered`, `.planned`, or `.sensorLost` at the planned maximum.
     case ended(EndReason, atUSec: USec)
 }
 
-/// One rest that may end on recovery: started at the set's end, fed the strap's samples,
-/// asked what to do. Pure: every time is a parameter, in µs on a clock that never jumps
-/// (the daemon's CLOCK_BOOTTIME).
+/// One rest that may end on recovery: started at the set's end with the heart-rate source's
+/// last seconds (`leadIn`: the strap was on during the set), fed the source's samples, asked what
+/// to do. Pure: every time is a parameter, in µs on a clock that never jumps (the daemon's
+/// CLOCK_BOOTTIME).
 ///
 /// The rest ends as recovered at the first instant when smoothed heart rate has stayed at or
 /// below the target for the whole hold time *and* the minimum has passed — a heart rate
-/// already low at the start still waits for the minimum (a sports watch's "heart rate below"
-/// step would end at once then, before the muscles have rested). It never ends early without a
-/// heart rate: when no valid sample has come for 5 s, or the strap says it lost skin contact, the
-/// tracker gives up on recovery for this rest, and the rest runs to its planned maximum. Giving up
-/// is final: a strap that comes back does not make an ending that could come at any moment,
-/// unannounced, out of a rest the user has been told runs its full length.
+/// already low at the start still waits for the minimum (a sports watch's "HR below" step
+/// would end at once). It never ends early without a heart rate: when no valid
+/// sample has come for 5 s (an invalid one — no contact — counts as none), recovery cannot end
+/// the rest, which runs towards its planned maximum (`runsToPlanned`); a rest that starts
+/// without a heart rate in the last 5 s is in that state from its start. When valid samples come
+/// back, recovery may end the rest again, with a hold started afresh: a user who fixes the strap
+/// expects it to work, and the daemon says so at once (the rest's EndReason goes back from
+/// `sensor_lost`), so the ending never comes out of a rest still shown as running its full length.
 ///
 /// The answer depends only on the samples and the time asked, never on how often it is asked:
 /// time is settled up to each sample before the sample counts (a sample that comes 5 s after
 /// the last valid one comes too late, the loss happened first), and the smoothed value holds
-/// between samples. A rest that never gets a sample counts as lost 5 s after its start, but
-/// asks for no wake-up for it (`nextEvaluationUSec`): without a strap restd must sleep.
+/// between samples. Only a live hold or a heard strap's silence asks for a wake-up
+/// (`nextEvaluationUSec`): without heart rate restd must sleep.
 public struct RecoveryTracker: Sendable, Equatable {
     /// No valid sample for this long and the sensor counts as lost.
     public static let sensorTimeoutUSec: USec = 5_000_000
-    /// The peak is the highest smoothed heart rate of the rest's first 20 s: heart rate still
-    /// rises for a few seconds after a set ends, then falls.
-    public static let peakWindowUSec: USec = 20_000_000
 
     public private(set) var rule: RecoveryRule
     /// When the set ended and the rest began.
     public let startUSec: USec
-    /// Every sample's smoothed value and every judged beat so far.
+    /// Every valid sample's smoothed value and every judged beat so far, those of the lead-in
+    /// included.
     public private(set) var series = RecoverySeries()
-    /// The highest smoothed heart rate so far within the first 20 s; nil before any.
-    public private(set) var peakBPM: Double?
+    /// The peak so far (what a drop target counts from).
+    private var peak: RecoveryPeak
     /// Since when smoothed heart rate has stayed at or below the target; nil when it is above,
-    /// unknown, or the tracker has given up.
+    /// unknown, or recovery cannot end the rest now.
     public private(set) var holdingSinceUSec: USec?
+    /// Whether any valid sample came, in the lead-in or during the rest.
+    public private(set) var hasHadHeartRate = false
 
     private var signal = HeartSignal()
     private var phase: RecoveryDecision = .resting
     /// Time has been settled up to here; samples before it are taken as arriving at it.
     private var settledUSec: USec
-    /// Whether any sample has come: only then is a loss worth a wake-up.
-    private var heardFromStrap = false
-    /// Whether any sample has come during this rest.
-    public var hasHeardFromStrap: Bool { heardFromStrap }
 
-    public init(rule: RecoveryRule, startUSec: USec) {
+    /// A rest starting at `startUSec`, after the source's samples `leadIn` (those of the last
+    /// 5 s before it, in time order; later ones are left out).
+    public init(rule: RecoveryRule, startUSec: USec, leadIn: [HeartSample] = []) {
         self.rule = rule
         self.startUSec = startUSec
+        peak = RecoveryPeak(startUSec: startUSec)
         settledUSec = startUSec
+        var previous: USec = 0
+        for sample in leadIn where sample.atUSec <= startUSec {
+            var stamped = sample
+            stamped.atUSec = max(sample.atUSec, previous)
+            previous = stamped.atUSec
+            take(stamped)
+        }
+        // The heart rate the set ended on is the rest's first.
+        if let carried = series.points.last, let bpm = signal.smoothedBPM(atUSec: startUSec) {
+            peak.note(bpm, confirmed: carried.confirmed, atUSec: startUSec)
+            if let threshold = thresholdBPM, bpm <= threshold { holdingSinceUSec = startUSec }
+        } else {
+            phase = .runsToPlanned(reason: .sensorLost, sinceUSec: startUSec)
+        }
     }
 
     /// When the planned rest runs out.
     public var plannedEndUSec: USec { startUSec.addingSaturated(rule.plannedUSec) }
 
+    /// The highest confirmed smoothed heart rate so far within the first 20 s; nil before any.
+    public var peakBPM: Double? { peak.bpm }
+
     /// The target in bpm as it stands (a drop target follows the peak); nil before a drop
     /// target has a peak.
-    public var thresholdBPM: Double? { rule.target.thresholdBPM(peakBPM: peakBPM) }
+    public var thresholdBPM: Double? { rule.target.thresholdBPM(peakBPM: peak.bpm) }
 
     /// The smoothed heart rate at `nowUSec`, nil without a valid sample in the last 5 s.
     public func smoothedBPM(atUSec nowUSec: USec) -> Double? { signal.smoothedBPM(atUSec: nowUSec) }
@@ -77,26 +96,26 @@ public struct RecoveryTracker: Sendable, Equatable {
         let now = max(sample.atUSec, settledUSec)
         settle(until: now)
         if case .ended = phase { return }
-        heardFromStrap = true
         var stamped = sample
         stamped.atUSec = now
-        let reading = signal.add(stamped)
-        series.record(atUSec: now, reading)
-
-        if let bpm = reading.smoothedBPM, (now - startUSec) < Self.peakWindowUSec, bpm > (peakBPM ?? 0) {
-            peakBPM = bpm
-        }
-        guard case .resting = phase else { return }
-        if sample.contact == .lost {
-            phase = .runsToPlanned(reason: .sensorLost, sinceUSec: now)
-            holdingSinceUSec = nil
-        } else if let bpm = reading.smoothedBPM, let threshold = thresholdBPM, bpm <= threshold {
+        guard let bpm = take(stamped) else { return }
+        if case .runsToPlanned = phase { phase = .resting }
+        if let threshold = thresholdBPM, bpm <= threshold {
             holdingSinceUSec = holdingSinceUSec ?? now
         } else {
-            // Above the target, or a sample without a heart rate yet no contact flag: nothing
-            // says the heart rate is low now. The 5 s timeout decides whether the sensor is lost.
             holdingSinceUSec = nil
         }
+    }
+
+    /// Feeds one sample to the signal, the series and the peak; its smoothed value, nil for an
+    /// invalid sample (which counts as none).
+    @discardableResult
+    private mutating func take(_ sample: HeartSample) -> Double? {
+        guard let reading = signal.add(sample) else { return nil }
+        series.record(atUSec: sample.atUSec, reading)
+        hasHadHeartRate = true
+        peak.note(reading.smoothedBPM, confirmed: reading.confirmed, atUSec: sample.atUSec)
+        return reading.smoothedBPM
     }
 
     /// What to do at `nowUSec` (which must not go backwards).
@@ -107,13 +126,12 @@ public struct RecoveryTracker: Sendable, Equatable {
 
     /// When the decision could next change without a new sample — the end of the hold or of
     /// the minimum, or the sensor timeout — so the daemon can arm one timer; nil when nothing
-    /// can change before the planned end, which the rest's own timer already wakes up for.
-    /// Nil too while no sample has ever come: a rest without a strap adds no wake-up.
+    /// can change before the planned end, which the rest's own timer already wakes up for, and
+    /// while recovery cannot end the rest: a rest without heart rate adds no wake-up.
     public var nextEvaluationUSec: USec? {
         guard case .resting = phase else { return nil }
-        var next = recoveryUSec
-        if heardFromStrap { next = min(next ?? .max, lossUSec) }
-        guard let next, next < plannedEndUSec else { return nil }
+        let next = min(recoveryUSec ?? .max, lossUSec)
+        guard next < plannedEndUSec else { return nil }
         return next
     }
 
@@ -139,8 +157,8 @@ public struct RecoveryTracker: Sendable, Equatable {
             holdingSinceUSec.addingSaturated(rule.holdUSec), startUSec.addingSaturated(rule.minimumUSec))
     }
 
-    /// When the sensor counts as lost if no valid sample comes: 5 s after the last valid one, or
-    /// after the start.
+    /// When the sensor counts as lost if no valid sample comes: 5 s after the last valid one
+    /// (while resting there is one).
     private var lossUSec: USec {
         (signal.lastValidAtUSec ?? startUSec).addingSaturated(Self.sensorTimeoutUSec)
     }

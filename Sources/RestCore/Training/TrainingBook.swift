@@ -29,6 +29,31 @@ public struct CommandPlan: Sendable, Equatable {
     }
 
     public var isEmpty: Bool { events.isEmpty && history.isEmpty }
+
+    /// This plan for a moment when no heart rate is coming in (no valid sample in the last 5 s):
+    /// every run it starts now that may end on recovery is marked `.sensorLost` from its start, so
+    /// that the reply, `restctl status` and the bars say at once that it runs its full length
+    /// unless heart rate comes (`RecoveryTracker`, which starts such a rest in the same state).
+    public func withoutHeartRate(now: Instant) -> CommandPlan {
+        var plan = self
+        plan.events = events.map { event in
+            switch event {
+            case .added(let timer): .added(Self.markedLost(timer, now: now))
+            case .changed(let from, let to): .changed(from: from, to: Self.markedLost(to, now: now))
+            case .removed, .expired, .warning: event
+            }
+        }
+        return plan
+    }
+
+    private static func markedLost(_ timer: RestTimer, now: Instant) -> RestTimer {
+        guard timer.state == .running, timer.recovery != nil, timer.endReason == nil,
+            timer.runStartBoottime == now.boottime
+        else { return timer }
+        var lost = timer
+        lost.endReason = .sensorLost
+        return lost
+    }
 }
 
 /// What CompleteSet replies, and what the live activity shows.

@@ -253,6 +253,9 @@ final class HeartRateFollower {
             logger.debug("dropped a value from \(strap.alias): \(error)")
             return
         }
+        if measurement.truncatedRRInterval {
+            logger.debug("a value from \(strap.alias) ended in half an RR interval; kept its heart rate")
+        }
         let now = clock.now()
         lastValues[device] = (measurement.beatsPerMinute, now.realtime)
         onReading(

@@ -40,6 +40,9 @@ final class LiveService {
     /// Told whenever the current fields (`currentFields`) change, before any throttling (the MPRIS
     /// player throttles its own way, and reads them when it shows them).
     var onFieldsChanged: () -> Void = {}
+    /// Told of each heart_rate a producer sends (`Live.Update`), as a heart-rate sample: a script
+    /// bridging a sensor restd cannot read (ANT+, a watch) counts for recovery as a strap does.
+    var onHeartRateSample: (HeartSample) -> Void = { _ in }
 
     /// One throttled stream and its one timer, which fires the trailing edge.
     private final class Stream {
@@ -128,15 +131,29 @@ final class LiveService {
         }
         rearmStaleTimer()
         if changed { offerToAll(now: now) }
+        if case .integer(let bpm)? = entries[LiveKey.heartRate] {
+            let contact: HeartRateMeasurement.Contact =
+                switch entries[LiveKey.heartRateContact] {
+                case .boolean(false)?: .lost
+                case .boolean(true)?: .detected
+                default: .unsupported
+                }
+            onHeartRateSample(HeartSample(atUSec: now.boottime, beatsPerMinute: Int(bpm), contact: contact))
+        }
     }
 
     /// A strap's reading (restd's own Bluetooth producer): the same throttle and staleness as
-    /// Update, and a producer's heart_rate takes precedence over it for a while.
-    func applyStrapReading(_ entries: Fields) {
+    /// Update, and a producer's heart_rate takes precedence over it for a while. Returns whether
+    /// the reading counts (it does not while a producer's heart_rate takes precedence): only
+    /// then is it the heart rate recovery follows.
+    @discardableResult
+    func applyStrapReading(_ entries: Fields) -> Bool {
         let now = clock.now()
+        let counts = activity.takesStrapReading(boottime: now.boottime)
         let changed = activity.applyStrapReading(entries, boottime: now.boottime)
         rearmStaleTimer()
         if changed { offerToAll(now: now) }
+        return counts
     }
 
     /// A set was recorded (restd's own producer, like a strap): the activity shows its exercise

@@ -3,18 +3,21 @@ import Glibc
 import Logging
 import RestCore
 
-/// The rests that may end on recovery, followed from the strap: one `RecoveryTracker` per such
-/// rest while it runs, fed every heart-rate sample (stamped on CLOCK_BOOTTIME, which never
+/// The rests that may end on recovery, followed from the heart-rate source: one
+/// `RecoveryTracker` per such rest while it runs, started with the source's last 5 s (the heart
+/// rate of the set just done) and fed every sample after (stamped on CLOCK_BOOTTIME, which never
 /// jumps), and one sd-event timer armed only at the earliest `nextEvaluationUSec` — the end of a
-/// hold, of a minimum, or a strap's silence. Without a strap no sample comes, no tracker asks for
-/// a wake-up, and restd sleeps.
+/// hold, of a minimum, or a source's silence. The source is a strap, or a producer's
+/// `Live.Update` of heart_rate, whichever the live activity shows (`LiveService`). Without heart
+/// rate no sample comes, no tracker asks for a wake-up, and restd sleeps.
 ///
-/// It decides nothing itself: a recovered rest ends through `StateService.endRecovered` and a
-/// lost strap is marked through `StateService.recoveryLost` (on its own wake-up) or with what is
-/// due (`settle`, from `StateService.runDue`: one change with the expiry), the housekeeping path
-/// an expiry takes (apply → signal → commit). It hears of the rests from the committed timer events: a
-/// running timer with a recovery rule gets a tracker from the start of its run; a paused,
-/// ended, replaced or removed one loses it.
+/// It decides nothing itself: a recovered rest ends through `StateService.endRecovered`, a
+/// strap back through `StateService.recoveryRegained`, and a lost strap is marked through
+/// `StateService.recoveryLost` (on its own wake-up) or with what is due (`settle`, from
+/// `StateService.runDue`: one change with the expiry), the housekeeping path an expiry takes
+/// (apply → signal → commit). It hears of the rests from the committed timer events: a running
+/// timer with a recovery rule gets a tracker from the start of its run; a paused, ended,
+/// replaced or removed one loses it.
 final class RecoveryService {
     private let service: StateService
     private let clock: TimeSource
@@ -23,6 +26,9 @@ final class RecoveryService {
     private var trackers: [TimerID: RecoveryTracker] = [:]
     /// The followed runs whose lost strap was logged.
     private var loggedLost = Set<TimerID>()
+    /// The source's samples of the last 5 s (at most `HeartSignal.maxWindowSamples`), oldest
+    /// first: what a rest starting now begins with.
+    private var recent: [HeartSample] = []
     /// Fires at the earliest tracker's `nextEvaluationUSec` (CLOCK_BOOTTIME, 1 µs accuracy: a
     /// hold's end is the rest's end); off when none asks.
     private var wakeup: TimerSource!
@@ -35,6 +41,13 @@ final class RecoveryService {
             self.evaluate(now: self.clock.now())
         }
         wakeup.isEnabled = false
+    }
+
+    /// Whether heart rate is coming in at `now`: a valid sample in the last 5 s, what a rest
+    /// starting now needs for recovery to be able to end it.
+    func heartRateComingIn(at now: Instant) -> Bool {
+        guard let last = recent.last(where: \.isValid) else { return false }
+        return now.boottime.subtractingSaturated(last.atUSec) < RecoveryTracker.sensorTimeoutUSec
     }
 
     /// Follows committed timer events: trackers start with a run that may end on recovery, follow
@@ -55,11 +68,12 @@ final class RecoveryService {
         if touched { rearm() }
     }
 
-    /// One strap notification, received at `atBoottimeUSec`: every followed rest takes it, then
-    /// what it decides is carried out.
-    func sampleArrived(_ measurement: HeartRateMeasurement, atBoottimeUSec: USec) {
+    /// One heart-rate sample: kept for the rests that start in the next 5 s, taken by every
+    /// followed rest, then what they decide is carried out.
+    func sampleArrived(_ sample: HeartSample) {
+        recent.append(sample)
+        HeartSignal.keepWindow(&recent, at: sample.atUSec) { $0.atUSec }
         guard !trackers.isEmpty else { return }
-        let sample = HeartSample(measurement, atUSec: atBoottimeUSec)
         for id in Array(trackers.keys) { trackers[id]!.add(sample) }
         evaluate(now: clock.now())
     }
@@ -71,26 +85,31 @@ final class RecoveryService {
     }
 
     /// Settles every followed rest at `now` (before expiries are planned, `StateService.runDue`,
-    /// and by `evaluate`): a recovered rest ends and the wake-up is re-armed; the rests whose
-    /// strap was lost, not yet marked, are returned for the caller to plan.
+    /// and by `evaluate`): a recovered rest ends, one whose strap is back is unmarked, and the
+    /// wake-up is re-armed; the rests whose strap was lost, not yet marked, are returned for the
+    /// caller to plan.
     func settle(now: Instant) -> Set<TimerID> {
         guard !trackers.isEmpty else { return [] }
         var recovered: [(TimerID, Int?, USec)] = []
+        var regained: [TimerID] = []
         var lost = Set<TimerID>()
         for id in trackers.keys.sorted() {
+            let marked = service.book.timer(id)?.endReason
             switch trackers[id]!.evaluate(nowUSec: now.boottime) {
-            case .resting, .ended(.planned, _), .ended(.user, _):
+            case .resting:
+                if marked == .sensorLost { regained.append(id) }
+            case .ended(.planned, _), .ended(.user, _):
                 break
             case .ended(.recovered, let atUSec):
                 let bpm = trackers[id]!.smoothedBPM(atUSec: atUSec).map { Int($0.rounded()) }
                 recovered.append((id, bpm, atUSec))
             case .runsToPlanned, .ended(.sensorLost, _):
-                guard service.book.timer(id)?.endReason == nil else { break }
+                guard marked == nil else { break }
                 lost.insert(id)
-                // Said once per run, though a command may leave the marking for later.
+                // Said once per loss, though a command may leave the marking for later.
                 if loggedLost.insert(id).inserted {
                     let what =
-                        trackers[id]!.hasHeardFromStrap
+                        trackers[id]!.hasHadHeartRate
                         ? "heart rate lost during the rest of timer"
                         : "no heart rate came during the rest of timer"
                     logger.info("\(what) \(MessageText.quoted(id.rawValue)): it runs to its planned maximum")
@@ -98,11 +117,17 @@ final class RecoveryService {
             }
         }
         // Carried out after the loop: each change comes back through `timersChanged`.
+        for id in regained {
+            loggedLost.remove(id)
+            logger.info(
+                "heart rate back during the rest of timer \(MessageText.quoted(id.rawValue)): it may end on recovery")
+            service.recoveryRegained(id, now: now)
+        }
         for (id, bpm, atUSec) in recovered {
             service.noteRecovery(trackers[id]!.metrics(endUSec: atUSec), timer: id)
             let heartRate = bpm.map { " at \($0) bpm" } ?? ""
             logger.info("the rest of timer \(MessageText.quoted(id.rawValue)) ended on recovery\(heartRate)")
-            service.endRecovered(id, heartRateBPM: bpm, now: now)
+            service.endRecovered(id, heartRateBPM: bpm, atBoottimeUSec: atUSec, now: now)
         }
         rearm()
         return lost
@@ -124,16 +149,14 @@ final class RecoveryService {
             loggedLost.remove(timer.id)
             return trackers.removeValue(forKey: timer.id) != nil
         }
-        // The run's start on CLOCK_BOOTTIME: an add or sub moves the deadline and the duration
-        // together, a new run (restart, a new set) moves the start.
-        let startUSec = timer.deadlineBoottime.subtractingSaturated(timer.durationUSec)
+        let startUSec = timer.runStartBoottime
         if var tracker = trackers[timer.id], tracker.startUSec == startUSec {
             guard tracker.rule != rule else { return false }
             tracker.replan(plannedUSec: rule.plannedUSec)
             trackers[timer.id] = tracker
         } else {
             loggedLost.remove(timer.id)
-            trackers[timer.id] = RecoveryTracker(rule: rule, startUSec: startUSec)
+            trackers[timer.id] = RecoveryTracker(rule: rule, startUSec: startUSec, leadIn: recent)
         }
         return true
     }

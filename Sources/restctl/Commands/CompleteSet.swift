@@ -45,7 +45,8 @@ extension Restctl {
         @Flag(
             inversion: .prefixedNo,
             help: ArgumentHelp(
-                "End the rest once heart rate has recovered (a strap is needed; the rest is the maximum); "
+                "End the rest once heart rate has recovered (heart rate is needed: a strap, or restctl live; the rest is "
+                    + "the maximum); "
                     + "--no-until-recovered for a plain timed rest. Default: until_recovered in config.toml."))
         var untilRecovered: Bool?
 
@@ -73,6 +74,15 @@ extension Restctl {
             return SetInput(
                 exercise: exercise, reps: reps.map { UInt32($0) }, weightKg: weightKg, failed: failed,
                 restUSec: restUSec, untilRecovered: untilRecovered)
+        }
+
+        /// What to say of a rest that may end on recovery but started without heart rate coming
+        /// in (restd marks it `sensor_lost` from its start): nil for any other.
+        static func heartRateWarning(_ timer: TimerSnapshot) -> String? {
+            guard timer.state == "running", timer.untilRecovered, timer.endReason == "sensor_lost" else { return nil }
+            return "no heart rate is coming in (no strap is being read, and no heart rate came from restctl live "
+                + "in the last 5 s): this rest runs its full \(TimeFormat.countdown(usec: timer.durationUSec)) "
+                + "unless heart rate comes"
         }
 
         /// `--weight` as a number of kg, echoed as written when refused; a decimal comma is told
@@ -113,6 +123,7 @@ extension Restctl {
                         return output.json ? status.json : status.line
                     }
                     let timer = try client.timer(id: id)
+                    if let warning = Self.heartRateWarning(timer) { notes.append(warning) }
                     let line = output.text(timer, now: WallClock.nowUSec())
                     // Which rule chose the rest, so that a rest that is not the expected one explains itself.
                     guard !output.json, let rule = RestChoice.explanation(ofSource: done.restSource) else {
