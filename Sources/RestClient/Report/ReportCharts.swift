@@ -60,7 +60,7 @@ enum ReportCharts {
         let withReps = exercise.hasReps
         let weightHeight = withWeights ? 170.0 : 0
         let repsHeight = withReps ? 110.0 : 0
-        let gap = withWeights && withReps ? 36.0 : 0
+        let gap = withWeights && withReps ? 44.0 : 0
         var frame = PlotFrame(height: 14 + weightHeight + gap + repsHeight + 34)
         let x = TimeScale(startUSec: time.start, endUSec: time.end, from: frame.plotLeft + 6, to: frame.plotRight - 6)
         let points = exercise.points

@@ -20,7 +20,7 @@ enum Chromium {
     }
 
     /// A PNG of the page at `path`, `width` CSS pixels wide and `height` tall.
-    static func screenshot(_ path: String, to png: String, width: Int = 1100, height: Int = 2400) throws {
+    static func screenshot(_ path: String, to png: String, width: Int = 1100, height: Int = 1500) throws {
         _ = try run(["--screenshot=\(png)", "--window-size=\(width),\(height)", "--hide-scrollbars", fileURL(path)])
     }
 
