@@ -23,6 +23,8 @@ final class RecoveryService {
     private var trackers: [TimerID: RecoveryTracker] = [:]
     /// The followed runs whose lost strap was logged.
     private var loggedLost = Set<TimerID>()
+    /// By timer: the set its followed rest came after, and when (CLOCK_REALTIME), for its trace.
+    private var tracedRests: [TimerID: (setID: Int64, startedAtUSec: USec)] = [:]
     /// Fires at the earliest tracker's `nextEvaluationUSec` (CLOCK_BOOTTIME, 1 µs accuracy: a
     /// hold's end is the rest's end); off when none asks.
     private var wakeup: TimerSource!
@@ -47,7 +49,7 @@ final class RecoveryService {
                 touched = follow(timer) || touched
             case .removed(let timer):
                 loggedLost.remove(timer.id)
-                touched = trackers.removeValue(forKey: timer.id) != nil || touched
+                touched = stopFollowing(timer.id, ending: .removed) || touched
             case .expired, .warning:
                 break
             }
@@ -122,7 +124,19 @@ final class RecoveryService {
     private func follow(_ timer: RestTimer) -> Bool {
         guard timer.state == .running, let rule = timer.recovery else {
             loggedLost.remove(timer.id)
-            return trackers.removeValue(forKey: timer.id) != nil
+            let ending: HeartRateTrace.Ending =
+                switch timer.state {
+                case .paused: .paused
+                case .running: .set
+                case .expired:
+                    switch timer.endReason ?? .planned {
+                    case .recovered: .recovered
+                    case .planned: .planned
+                    case .user: .user
+                    case .sensorLost: .sensorLost
+                    }
+                }
+            return stopFollowing(timer.id, ending: ending)
         }
         // The run's start on CLOCK_BOOTTIME: an add or sub moves the deadline and the duration
         // together, a new run (restart, a new set) moves the start.
@@ -133,8 +147,32 @@ final class RecoveryService {
             trackers[timer.id] = tracker
         } else {
             loggedLost.remove(timer.id)
+            stopFollowing(timer.id, ending: .set)
             trackers[timer.id] = RecoveryTracker(rule: rule, startUSec: startUSec)
+            if let rest = service.training.openRests[timer.id] {
+                tracedRests[timer.id] = (rest.setID, timer.startedAtUSec)
+            }
         }
+        return true
+    }
+
+    /// Stops following the rest on timer `id`, if one was followed, and has its heart rate kept
+    /// in the history (`HeartRateTrace`): up to when the tracker ended it, or until now when
+    /// something else did. Whether there was one.
+    @discardableResult
+    private func stopFollowing(_ id: TimerID, ending: HeartRateTrace.Ending) -> Bool {
+        guard var tracker = trackers.removeValue(forKey: id) else { return false }
+        guard let rest = tracedRests.removeValue(forKey: id) else { return true }
+        let now = clock.now()
+        let end: USec =
+            switch tracker.evaluate(nowUSec: now.boottime) {
+            case .ended(_, let atUSec): atUSec
+            case .resting, .runsToPlanned: now.boottime
+            }
+        service.keepHeartRate(
+            HeartRateTrace(
+                setID: rest.setID, startedAtUSec: rest.startedAtUSec, tracker: tracker, endUSec: end, ending: ending),
+            now: now)
         return true
     }
 
