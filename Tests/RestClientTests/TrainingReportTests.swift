@@ -241,6 +241,56 @@ import Testing
         #expect(!html.contains("Day 1, "))
     }
 
+    @Test func heartRateCurvesOfOneDay() {
+        let followed = HistorySet.Rest(
+            plannedUSec: 180_000_000, outcome: "completed", takenUSec: 90_000_000,
+            recovery: RecoveryMetrics(hrr60BPM: 30, rmssdBeats: 30))
+        let sets = [
+            Self.set("Squat", day: 0, rest: followed), Self.set("Squat", day: 7, rest: followed),
+            Self.set("Squat", day: 7, minute: 4, rest: followed), Self.set("Bench press", day: 7, minute: 8),
+        ]
+        func trace(_ set: HistorySet, _ bpm: [UInt8], ending: HeartRateTrace.Ending) -> HeartRateTrace {
+            HeartRateTrace(
+                setID: set.id, startedAtUSec: set.atUSec, bpm: bpm, targetBPM: 120, minimumUSec: 2_000_000,
+                holdUSec: 2_000_000, endedAfterUSec: UInt64(bpm.count - 1) * 1_000_000, ending: ending)
+        }
+        let traces = [
+            trace(sets[0], [150, 140, 130], ending: .recovered),
+            // A gap: two pieces of line, and a lone second drawn as a dot.
+            trace(sets[1], [160, 150, 0, 140, 135, 0, 0, 125, 0], ending: .set),
+            trace(sets[2], [155, 118, 117, 116], ending: .recovered),
+        ]
+        let html = TrainingReport.html(
+            ReportInput(
+                sinceUSec: Self.at(day: -7), untilUSec: 0, nowUSec: Self.at(day: 60), sets: sets, heartRates: traces))
+        // The last day with a trace: the two rests of day 7.
+        #expect(html.contains("Each rest followed for recovery on \(ReportDate.day(Self.at(day: 7)))"))
+        #expect(Self.count("curve", in: html, chart: "heart-rate") == 2)
+        #expect(Self.count("curve-dot", in: html, chart: "heart-rate") == 1)
+        #expect(Self.count("hold", in: html, chart: "heart-rate") == 0)
+        #expect(Self.count("lowest", in: html, chart: "heart-rate") == 1)
+        #expect(Self.count("curve", in: html, chart: "heart-rate", number: 1) == 1)
+        #expect(Self.count("hold", in: html, chart: "heart-rate", number: 1) == 1)
+        #expect(Self.count("target", in: html, chart: "heart-rate", number: 1) == 1)
+        #expect(Self.count("curve", in: html, chart: "heart-rate", number: 2) == -1)
+        #expect(
+            html.contains("next set after 0:08; target 120 bpm; minimum rest 0:02; hold 0:02; lowest 125 bpm at 0:07."))
+        // Another day, asked for.
+        let first = TrainingReport.html(
+            ReportInput(
+                sinceUSec: Self.at(day: -7), untilUSec: 0, nowUSec: Self.at(day: 60), sets: sets, heartRates: traces,
+                curveDayUSec: Self.at(day: 0, minute: 300)))
+        #expect(Self.count("curve", in: first, chart: "heart-rate") == 1)
+        #expect(Self.count("curve", in: first, chart: "heart-rate", number: 1) == -1)
+        // A report of another exercise draws none of them.
+        let bench = TrainingReport.html(
+            ReportInput(
+                sinceUSec: Self.at(day: -7), untilUSec: 0, nowUSec: Self.at(day: 60), exercise: "Bench press",
+                sets: [sets[3]], heartRates: traces))
+        #expect(!bench.contains("data-chart=\"heart-rate\""))
+        #expect(bench.contains("No rest followed for recovery here has its heart rate kept"))
+    }
+
     @Test func numbers() {
         #expect(ReportNumber.fixed(12, decimals: 1) == "12")
         #expect(ReportNumber.fixed(12.25, decimals: 1) == "12.3")

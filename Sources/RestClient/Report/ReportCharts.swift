@@ -246,6 +246,90 @@ enum ReportCharts {
         html.closeChart()
     }
 
+    /// One followed rest's heart rate, second by second: the target across, the minimum rest up
+    /// it, the hold that ended it shaded, the lowest heart rate marked, and where following ended.
+    static func heartRate(_ curve: CurveModel.Curve, id: String, into html: inout HTMLWriter) {
+        let trace = curve.trace
+        let frame = PlotFrame(height: 230)
+        let ended = Double(trace.endedAfterUSec) / 1e6
+        let known = trace.bpm.indices.filter { trace.bpm[$0] > 0 }
+        let values = known.map { Double(trace.bpm[$0]) } + (trace.targetBPM.map { [$0] } ?? [])
+        let y = LinearScale(
+            low: max((values.min() ?? 60) - 5, 0), high: (values.max() ?? 180) + 5, from: frame.plotBottom,
+            to: frame.plotTop, tickCount: 4)
+        let x = LinearScale(
+            low: 0, high: max(ended, Double(max(trace.bpm.count - 1, 1))), from: frame.plotLeft, to: frame.plotRight,
+            tickCount: 6, seconds: true)
+        let lowest = known.min { trace.bpm[$0] < trace.bpm[$1] }
+        let what =
+            curve.set.map { "\($0.exercise), \(ReportDate.time($0.atUSec))" } ?? ReportDate.time(trace.startedAtUSec)
+        var facts = ["\(endingText(trace.ending)) after \(clock(ended))"]
+        if let target = trace.targetBPM { facts.append("target \(ReportNumber.whole(target)) bpm") }
+        facts.append("minimum rest \(clock(Double(trace.minimumUSec) / 1e6))")
+        facts.append("hold \(clock(Double(trace.holdUSec) / 1e6))")
+        if let lowest { facts.append("lowest \(trace.bpm[lowest]) bpm at \(clock(Double(lowest)))") }
+        html.openChart(
+            kind: "heart-rate", id: id, height: frame.height, title: "\(what): heart rate during the rest",
+            description: facts.joined(separator: "; ") + ".")
+        html.yAxis(y, frame: frame, title: "bpm", format: ReportNumber.whole)
+        if trace.ending == .recovered {
+            let holdStart = max(ended - Double(trace.holdUSec) / 1e6, 0)
+            html.rect(
+                x: x(holdStart), y: frame.plotTop, width: x(ended) - x(holdStart),
+                height: frame.plotBottom - frame.plotTop,
+                class: "hold", tooltip: "the hold: \(clock(Double(trace.holdUSec) / 1e6)) at or below the target")
+        }
+        if let target = trace.targetBPM {
+            html.line(x1: frame.plotLeft, y1: y(target), x2: frame.plotRight, y2: y(target), class: "target")
+            html.label(
+                "target \(ReportNumber.whole(target)) bpm", x: frame.plotRight - 2, y: y(target) - 4, anchor: "end",
+                class: "note")
+        }
+        let minimum = Double(trace.minimumUSec) / 1e6
+        html.line(x1: x(minimum), y1: frame.plotTop, x2: x(minimum), y2: frame.plotBottom, class: "minimum")
+        html.label("minimum", x: x(minimum) + 3, y: frame.plotTop + 10, class: "note")
+        // The curve, broken where the heart rate was unknown.
+        var segment: [(x: Double, y: Double)] = []
+        func flush() {
+            if segment.count == 1 {
+                html.point(x: segment[0].x, y: segment[0].y, class: "curve-dot s0", tooltip: nil)
+            } else {
+                html.polyline(segment, class: "curve s0")
+            }
+            segment = []
+        }
+        for second in trace.bpm.indices {
+            if trace.bpm[second] == 0 {
+                if !segment.isEmpty { flush() }
+                continue
+            }
+            segment.append((x(Double(second)), y(Double(trace.bpm[second]))))
+        }
+        if !segment.isEmpty { flush() }
+        if let lowest {
+            html.point(
+                x: x(Double(lowest)), y: y(Double(trace.bpm[lowest])), class: "point lowest s3", diamond: true,
+                tooltip: "lowest: \(trace.bpm[lowest]) bpm at \(clock(Double(lowest)))")
+        }
+        html.line(x1: x(ended), y1: frame.plotTop, x2: x(ended), y2: frame.plotBottom, class: "end")
+        html.label(endingText(trace.ending), x: x(ended) - 3, y: frame.plotBottom - 6, anchor: "end", class: "note")
+        html.xAxis(x.ticks.map { (x($0), clock($0)) }, frame: frame, title: "time into the rest (m:ss)")
+        html.closeChart()
+    }
+
+    /// Why restd stopped following a rest, in a few words.
+    static func endingText(_ ending: HeartRateTrace.Ending) -> String {
+        switch ending {
+        case .recovered: "recovered"
+        case .planned: "planned maximum"
+        case .sensorLost: "strap lost, ran to the maximum"
+        case .user: "skipped"
+        case .set: "next set"
+        case .paused: "paused"
+        case .removed: "timer removed"
+        }
+    }
+
     /// m:ss of a number of seconds.
     static func clock(_ seconds: Double) -> String {
         TimeFormat.clock(seconds: UInt64(max(seconds, 0).rounded()))

@@ -16,10 +16,17 @@ public struct ReportInput: Sendable {
     public var workouts: [WorkoutSnapshot.Summary]
     /// Each exercise's category in config.toml, by the exercise's key (its name in lower case).
     public var categories: [String: String]
+    /// The heart-rate traces of followed rests, oldest first: those of `curveDayUSec`'s day are
+    /// drawn, or of the last day among them.
+    public var heartRates: [HeartRateTrace]
+    /// An instant of the local day whose rests get a heart-rate curve each; nil for the last day
+    /// of `heartRates`.
+    public var curveDayUSec: UInt64?
 
     public init(
         sinceUSec: UInt64, untilUSec: UInt64, nowUSec: UInt64, exercise: String? = nil, sets: [HistorySet],
-        workouts: [WorkoutSnapshot.Summary] = [], categories: [String: String] = [:]
+        workouts: [WorkoutSnapshot.Summary] = [], categories: [String: String] = [:],
+        heartRates: [HeartRateTrace] = [], curveDayUSec: UInt64? = nil
     ) {
         self.sinceUSec = sinceUSec
         self.untilUSec = untilUSec
@@ -28,6 +35,8 @@ public struct ReportInput: Sendable {
         self.sets = sets
         self.workouts = workouts
         self.categories = categories
+        self.heartRates = heartRates
+        self.curveDayUSec = curveDayUSec
     }
 }
 

@@ -10,6 +10,7 @@ struct ReportModel {
     let rests: [RestSpread]
     let recovery: RecoveryModel
     let workouts: [WorkoutSection]
+    let curves: CurveModel
 
     init(_ input: ReportInput) {
         var periods = LocalPeriods()
@@ -34,6 +35,7 @@ struct ReportModel {
         rests = RestSpread.spreads(sets, keys: keys)
         recovery = RecoveryModel(sets, periods: &periods)
         workouts = WorkoutSection.sections(input.workouts, sets: sets)
+        curves = CurveModel(input.heartRates, day: input.curveDayUSec, sets: sets)
     }
 }
 
@@ -384,5 +386,42 @@ extension Collection {
             }
         }
         return low
+    }
+}
+
+// MARK: - Heart-rate curves
+
+/// The followed rests of one local day, each with its heart rate second by second
+/// (`HeartRateTrace`) and the set it followed.
+struct CurveModel {
+    struct Curve {
+        var trace: HeartRateTrace
+        /// The set the rest followed, nil when it is not among the report's sets.
+        var set: HistorySet?
+    }
+
+    /// The first instant of the day drawn; nil when there is no trace to draw.
+    let dayUSec: USec?
+    let curves: [Curve]
+
+    /// The traces of `day`'s local day (of the last trace's when nil) whose set is among `sets`
+    /// (an `--exercise` report draws that exercise's rests only).
+    init(_ traces: [HeartRateTrace], day: USec?, sets: [HistorySet]) {
+        var byID: [Int64: HistorySet] = [:]
+        if !traces.isEmpty {
+            for set in sets { byID[set.id] = set }
+        }
+        let kept = traces.filter { byID[$0.setID] != nil }
+        guard let anchor = day ?? kept.last?.startedAtUSec else {
+            dayUSec = nil
+            curves = []
+            return
+        }
+        let start = LocalCalendar.startOfDay(containing: anchor)
+        let end = LocalPeriods.nextDay(start)
+        dayUSec = start
+        curves = kept.filter { $0.startedAtUSec >= start && $0.startedAtUSec < end }.map {
+            Curve(trace: $0, set: byID[$0.setID])
+        }
     }
 }

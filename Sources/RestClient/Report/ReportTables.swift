@@ -100,6 +100,17 @@ enum ReportTables {
         close(into: &html)
     }
 
+    /// A followed rest's heart rate every 10 s (the chart has every second).
+    static func heartRate(_ trace: HeartRateTrace, into html: inout HTMLWriter) {
+        open(caption: "Heart rate every 10 s, bpm", header: ["Time", "bpm"], into: &html)
+        for second in stride(from: 0, to: trace.bpm.count, by: 10) {
+            row(
+                [TimeFormat.clock(seconds: UInt64(second)), trace.bpm[second] == 0 ? "-" : String(trace.bpm[second])],
+                into: &html)
+        }
+        close(into: &html)
+    }
+
     /// A workout's sets, each with the rest after it and the rule that chose that rest.
     static func workoutSets(_ sets: ArraySlice<HistorySet>, into html: inout HTMLWriter) {
         open(

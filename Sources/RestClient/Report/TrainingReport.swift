@@ -37,7 +37,8 @@ public enum TrainingReport {
         summary(input, model: model, into: &html)
         html.raw(
             "<nav><a href=\"#volume\">Volume</a> <a href=\"#progress\">Top sets</a> <a href=\"#rests\">Rests</a> "
-                + "<a href=\"#recovery\">Recovery</a> <a href=\"#workouts\">Workouts</a></nav></header>\n<main>\n")
+                + "<a href=\"#recovery\">Recovery</a> <a href=\"#heart-rate\">Heart rate</a> "
+                + "<a href=\"#workouts\">Workouts</a></nav></header>\n<main>\n")
         var charts = 0
         func nextID() -> String {
             charts += 1
@@ -47,6 +48,7 @@ public enum TrainingReport {
         progressSection(model, nextID: nextID, into: &html)
         restsSection(model, id: nextID(), into: &html)
         recoverySection(model, ids: (nextID(), nextID()), into: &html)
+        curvesSection(model, nextID: nextID, into: &html)
         workoutsSection(model, into: &html)
         html.raw(
             "</main>\n<footer><p>Made by restctl report from restd’s history. Times are local; weights in kg. "
@@ -216,6 +218,34 @@ public enum TrainingReport {
         html.raw("</section>\n")
     }
 
+    private static func curvesSection(_ model: ReportModel, nextID: () -> String, into html: inout HTMLWriter) {
+        let curves = model.curves
+        openSection(
+            "heart-rate", "Heart rate during rests",
+            "Each rest followed for recovery "
+                + (curves.dayUSec.map { "on \(ReportDate.day($0))" } ?? "on the last day that has one")
+                + " (restctl report --day chooses another day): the smoothed heart rate second by second from the "
+                + "set’s end, the target (dashed across), the minimum rest (dashed up), the hold that ended it "
+                + "(shaded), the lowest heart rate (a diamond), and where restd stopped following it and why.",
+            into: &html)
+        guard !curves.curves.isEmpty else {
+            note(
+                "No rest followed for recovery "
+                    + (curves.dayUSec.map { "on \(ReportDate.day($0))" } ?? "here")
+                    + " has its heart rate kept ([history] heart_rate_keep_days in config.toml).",
+                into: &html)
+            html.raw("</section>\n")
+            return
+        }
+        for curve in curves.curves {
+            html.raw("<figure><div class=\"pair\">")
+            ReportCharts.heartRate(curve, id: nextID(), into: &html)
+            ReportTables.heartRate(curve.trace, into: &html)
+            html.raw("</div></figure>")
+        }
+        html.raw("</section>\n")
+    }
+
     private static func workoutsSection(_ model: ReportModel, into html: inout HTMLWriter) {
         let workouts = model.workouts
         openSection(
@@ -295,7 +325,9 @@ public enum TrainingReport {
         .whisker{stroke:var(--axis);stroke-width:1.2}.median{stroke:var(--fg);stroke-width:2.2}
         .box{stroke:var(--axis);stroke-width:.8;fill-opacity:.85}
         .trend{fill:none;stroke-width:1.6}.dashed{stroke-dasharray:4 3}
-        .limit,.reference{stroke:var(--muted);stroke-width:1;stroke-dasharray:5 4}
+        .limit,.reference,.target,.minimum{stroke:var(--muted);stroke-width:1;stroke-dasharray:5 4}
+        .end{stroke:var(--fg);stroke-width:1.2}.hold{fill:var(--s2);fill-opacity:.18}
+        .curve{fill:none;stroke:var(--c);stroke-width:1.8}.curve-dot{fill:var(--c)}
         .spread{stroke-width:5;stroke-linecap:round;opacity:.55}
         .point{stroke:var(--bg);stroke-width:1}.bar{stroke:var(--bg);stroke-width:.5}
         .s0{--c:var(--s0)}.s1{--c:var(--s1)}.s2{--c:var(--s2)}.s3{--c:var(--s3)}.s4{--c:var(--s4)}\

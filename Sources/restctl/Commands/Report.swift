@@ -11,7 +11,8 @@ extension Restctl {
                 Volume per week (stacked by category from config.toml, else by exercise), each \
                 exercise's top set and estimated one-rep max, rests planned against taken with \
                 the rule that chose them, recovery by week when rests were followed with a \
-                strap, and each workout with its sets. The page is one file with everything in \
+                strap, the heart rate of each followed rest of one day, and each workout with \
+                its sets. The page is one file with everything in \
                 it (no script, nothing loaded from the network), light or dark as the system \
                 prefers. Default: the last 90 days, written to restd-report.html.
                 """)
@@ -28,19 +29,52 @@ extension Restctl {
         @Flag(help: "Open the page in the desktop's browser (xdg-open) once written.")
         var open = false
 
+        @Option(
+            help: ArgumentHelp(
+                "The day whose followed rests get a heart-rate curve each (same forms as --since, within "
+                    + "the report's time); default: the last day of the report that has one.", valueName: "when"))
+        var day: String?
+
         func validate() throws {
             if output.isEmpty { throw ValidationError("--output is empty; give a file name, or - for standard output") }
             if open && output == "-" { throw ValidationError("--open needs a file; give --output a file name") }
+            _ = try curveDay(now: WallClock.nowUSec())
+        }
+
+        /// An instant of the day `--day` names, nil without it.
+        func curveDay(now: UInt64) throws(RestctlError) -> UInt64? {
+            do {
+                return try day.map { text throws(InputError) in
+                    try HistoryWindow.instant(text, option: "--day", now: now)
+                }
+            } catch {
+                throw RestctlError(.usage, error.message)
+            }
         }
 
         func run() throws {
             let now = WallClock.nowUSec()
             let (since, until) = try selection.window(defaultSince: "90d", now: now)
             let name = try selection.exerciseName()
-            let (sets, workouts, exercises) = try RestdConnection.withClient { client throws(ClientError) in
+            let curveDay = try curveDay(now: now)
+            if let curveDay, curveDay < LocalCalendar.startOfDay(containing: since) || (until != 0 && curveDay >= until)
+            {
+                throw RestctlError(
+                    .usage,
+                    "--day \(MessageText.quoted(day ?? "")) is outside the report's time; give a day "
+                        + "between --since and --until, or widen them")
+            }
+            // The heart rates of the day asked for (which may lie outside the window), else the window's.
+            let traceWindow =
+                curveDay.map { day in
+                    let start = LocalCalendar.startOfDay(containing: day)
+                    return (start, LocalCalendar.startOfDay(containing: start + 30 * 3_600_000_000))
+                } ?? (since, until)
+            let (sets, workouts, exercises, traces) = try RestdConnection.withClient { client throws(ClientError) in
                 (
                     try client.historySets(sinceUSec: since, untilUSec: until),
-                    try client.workoutSummaries(sinceUSec: since, untilUSec: until), try client.exercises()
+                    try client.workoutSummaries(sinceUSec: since, untilUSec: until), try client.exercises(),
+                    try client.heartRateTraces(sinceUSec: traceWindow.0, untilUSec: traceWindow.1)
                 )
             }
             var categories: [String: String] = [:]
@@ -48,7 +82,7 @@ extension Restctl {
             let input = ReportInput(
                 sinceUSec: since, untilUSec: until, nowUSec: now, exercise: name?.display,
                 sets: name.map { name in sets.filter { $0.exercise.lowercased() == name.key } } ?? sets,
-                workouts: workouts, categories: categories)
+                workouts: workouts, categories: categories, heartRates: traces, curveDayUSec: curveDay)
             let page = TrainingReport.html(input)
             if output == "-" {
                 if let error = StandardOutput.write(page) {
