@@ -48,7 +48,8 @@ struct ReportTests {
         let charts = ChartsInDocument(opened.dom)
         #expect(
             charts.charts.map(\.kind)
-                == ["volume", "progress", "progress", "progress", "rests", "hrr60", "time-to-target"],
+                == ["volume", "progress", "progress", "progress", "rests", "hrr60", "time-to-target"]
+                + Array(repeating: "heart-rate", count: seeded.history.heartRates.count),
             "\(charts.charts.map(\.kind))")
 
         // Volume: five weeks, legs and push each week (Pull-up has no weight).
@@ -75,6 +76,18 @@ struct ReportTests {
         let hrr60 = try #require(charts.of(kind: "hrr60").first)
         #expect(hrr60.count(class: "point") == sessions && hrr60.count(class: "reference") == 1)
         #expect(try #require(charts.of(kind: "time-to-target").first).count(class: "point") == sessions)
+
+        // Heart rate: today's three followed rests, each a line of a vertex a second it had one
+        // (one second without breaks it in two), ended by the hold of its recovery.
+        let curves = charts.of(kind: "heart-rate")
+        #expect(curves.count == 3)
+        for (curve, trace) in zip(curves, seeded.history.heartRates) {
+            let lines = curve.markup.matches(of: #/<polyline class="curve [^"]*" points="([^"]*)"/#)
+            #expect(lines.count == 2)
+            #expect(
+                lines.map { $0.output.1.split(separator: " ").count }.reduce(0, +) == trace.bpm.count { $0 > 0 })
+            #expect(curve.count(class: "hold") == 1 && curve.count(class: "target") == 1)
+        }
 
         // Workouts: the last two sessions, each with its eight sets.
         let workouts = opened.dom.matches(of: #/<article class="workout">[\s\S]*?</article>/#).map { String($0.output) }

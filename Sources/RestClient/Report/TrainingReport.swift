@@ -238,7 +238,14 @@ public enum TrainingReport {
             return
         }
         for curve in curves.curves {
-            html.raw("<figure><div class=\"pair\">")
+            let trace = curve.trace
+            html.raw("<figure><figcaption>")
+            html.text(
+                (curve.set.map { "\($0.exercise), \(ReportDate.time($0.atUSec))" }
+                    ?? ReportDate.time(trace.startedAtUSec))
+                    + ": " + ReportCharts.endingText(trace.ending) + " after "
+                    + ReportCharts.clock(Double(trace.endedAfterUSec) / 1e6))
+            html.raw("</figcaption><div class=\"pair\">")
             ReportCharts.heartRate(curve, id: nextID(), into: &html)
             ReportTables.heartRate(curve.trace, into: &html)
             html.raw("</div></figure>")

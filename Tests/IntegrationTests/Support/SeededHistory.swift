@@ -49,6 +49,9 @@ struct SeededHistory {
     static let sessions = 5
     let sets: [SetRow]
     let workouts: [Workout]
+    /// The heart rate kept of the last session's followed rests (Squat's), by set id: one value
+    /// a second, 0 where the strap said nothing.
+    let heartRates: [(setID: Int, bpm: [UInt8])]
 
     init(now: UInt64) {
         let minute: UInt64 = 60_000_000
@@ -117,6 +120,15 @@ struct SeededHistory {
         }
         self.sets = sets
         self.workouts = workouts
+        // Down from 150 to the target of 120 and below, with a second of no heart rate.
+        heartRates = sets.filter { $0.rest.recovery != nil && $0.atUSec > now - week }.enumerated().map {
+            index, set in
+            let seconds = Int(set.rest.takenUSec / 1_000_000) / 2
+            let bpm = (0...seconds).map { second -> UInt8 in
+                second == 20 + index ? 0 : UInt8(max(150 - second * (2 + index) / 3, 95))
+            }
+            return (set.id, bpm)
+        }
     }
 
     /// Writes the history into `file` (a state file restd created and left).
@@ -151,6 +163,14 @@ struct SeededHistory {
                     + "total_rest_usec, median_rest_usec, abandoned) VALUES (\(StateFile.literal(workout.name)), "
                     + "\(workout.startedAtUSec), \(workout.endedAtUSec), \(workout.sets), \(workout.sets), "
                     + "\(workout.volumeKg), \(workout.totalRestUSec), \(workout.medianRestUSec), 0)")
+        }
+        for trace in heartRates {
+            let hex = trace.bpm.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+            let set = sets[trace.setID - 1]
+            script.append(
+                "INSERT INTO rest_heart_rates (set_id, started_at_usec, bpm, target_bpm, minimum_usec, hold_usec, "
+                    + "ended_after_usec, ending) VALUES (\(set.id), \(set.atUSec), X'\(hex)', 120, 60000000, "
+                    + "10000000, \((trace.bpm.count - 1) * 1_000_000), 'recovered')")
         }
         try file.executeScript(script.joined(separator: ";\n"))
     }
