@@ -1,9 +1,11 @@
 import Foundation
 import Glibc
 import ProcessHarness
+import SQLiteKit
 
 /// Scenario 9: `restctl report` over a year of 100,000 sets (the history of scenario 8): how
-/// long it takes, spawn to exit (the sets read from restd included), and how large the page is.
+/// long it takes, spawn to exit (the sets read from restd included), and how large the page is;
+/// then what keeping a followed rest's heart rate costs restd, in that same state file.
 enum TrainingReport {
     static func run(_ context: BenchContext) throws -> [Metric] {
         let rounds = context.size(5, smoke: 1)
@@ -42,6 +44,9 @@ enum TrainingReport {
         let restctlCPU = (childrenCPU() - restctlBefore) / Double(rounds) * 1000
         let bytes = (try? FileManager.default.attributesOfItem(atPath: page)[.size] as? Int) ?? 0
         let summary = Summary(times)!
+        stage.stopRestd()
+        let traceWrites = try heartRateWrites(
+            stateDirectory: stage.stateDirectory, count: context.size(200, smoke: 5))
         let timeTarget = 1_000.0
         let sizeTarget = 2_000_000
         let sets = grouped(Double(historySets))
@@ -63,6 +68,54 @@ enum TrainingReport {
                 9, "Size of the report over \(sets) sets", "\(grouped(Double(bytes) / 1000)) KB",
                 target: "≤ 2 MB", verdict: Verdict(bytes > 0 && bytes <= sizeTarget), values: ["bytes": Double(bytes)],
                 note: "one HTML file, SVG and style sheet inline; a year of weekly top sets for ten exercises"),
+            Metric(
+                9, "Writing a followed rest's heart rate (3 min, 180 bytes)", percentiles(traceWrites),
+                target: "≤ 1 ms per rest", verdict: Verdict(traceWrites.p50 <= 1),
+                values: traceWrites.values.msKeys,
+                note:
+                    "\(traceWrites.count) transactions as restd writes one (the retention's prune, then the row; WAL, "
+                    + "synchronous FULL) on the state file of \(sets) sets; at most one per rest, and none on an idle restd"
+            ),
         ]
+    }
+
+    /// The time of `count` writes of a 3-minute trace into `rest_heart_rates` as restd makes them
+    /// (`HeartRateSchema`: the traces older than the retention deleted, the row inserted, one
+    /// transaction), on restd's own state file while restd is stopped.
+    static func heartRateWrites(stateDirectory: String, count: Int) throws -> Summary {
+        let database: SQLiteDatabase
+        let insert: SQLiteStatement
+        let prune: SQLiteStatement
+        do {
+            database = try SQLiteDatabase(path: stateDirectory + "/state.sqlite", create: false)
+            try database.execute("PRAGMA synchronous = FULL")
+            insert = try database.prepare(
+                "INSERT OR REPLACE INTO rest_heart_rates (set_id, started_at_usec, bpm, target_bpm, minimum_usec, "
+                    + "hold_usec, ended_after_usec, ending) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            prune = try database.prepare("DELETE FROM rest_heart_rates WHERE started_at_usec < ?")
+        } catch {
+            throw BenchError("cannot write heart rates into the state file: \(error.reason)")
+        }
+        defer { try? database.close() }
+        let now = Int64(Clock.realtimeUSec)
+        let bpm = (0..<180).map { UInt8(150 - $0 / 4) }
+        var times: [Double] = []
+        for index in 0..<count {
+            let started = Clock.monotonic
+            do {
+                try database.transaction { () throws(SQLiteError) in
+                    try prune.run([.integer(now - 90 * 86_400_000_000)])
+                    try insert.run([
+                        .integer(Int64(2_000_000 + index)), .integer(now - Int64(count - index) * 240_000_000),
+                        .blob(bpm), .real(120), .integer(60_000_000), .integer(10_000_000),
+                        .integer(179_000_000), .text("recovered"),
+                    ])
+                }
+            } catch {
+                throw BenchError("could not write a heart rate: \(error.reason)")
+            }
+            times.append((Clock.monotonic - started) * 1000)
+        }
+        return Summary(times)!
     }
 }
