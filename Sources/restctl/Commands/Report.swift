@@ -6,7 +6,7 @@ extension Restctl {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
-            abstract: "Write a training report: one HTML page of charts and tables.",
+            abstract: "Write a training report: one HTML page of charts.",
             discussion: """
                 Volume per week (stacked by category from config.toml, else by exercise), each \
                 exercise's top set and estimated one-rep max, rests planned against taken with \
