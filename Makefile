@@ -43,10 +43,11 @@ export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
 	gjs \
 	debhelper dpkg-dev lintian
 # Only what the tests run, beyond that: a real GNOME Shell for test-gnome, with GNOME's default
-# font (a GNOME desktop has it; the Shell alone does not pull it in). Installed by `make test`,
+# font (a GNOME desktop has it; the Shell alone does not pull it in), and Chromium, the browser
+# that opens `restctl report`'s page in the integration tests. Installed by `make test`,
 # `make test-gnome` and `make gnome-screenshot` (test-deps), never by build or install: a
 # machine without GNOME gets no GNOME Shell from `make install`.
-TEST_DEB_PACKAGES := gnome-shell fonts-cantarell
+TEST_DEB_PACKAGES := gnome-shell fonts-cantarell chromium
 NO_DEPS ?=
 
 # Where `swift build` puts the debug executables (asked at recipe time).
@@ -116,7 +117,7 @@ MAN_DATE ?= 2026-11-21
 
 .PHONY: help check-swift deps test-deps build release test test-calendar test-asan toml-conformance bench bench-smoke run with-bus
 .PHONY: clean install uninstall
-.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot orderfile
+.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot report-screenshot orderfile
 
 # The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
 DEB_VERSION = $$(dpkg-parsechangelog -S Version)
@@ -149,6 +150,7 @@ help:
 	@echo '  make gnome-extension       build the GNOME Shell extension, both forms, into .build-gnome'
 	@echo '  make test-gnome            its tests: gjs -m, then real headless GNOME Shells 43, 48, 50, 51 (part of make test)'
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
+	@echo '  make report-screenshot     the training report of the tests'"'"' seeded history, as docs/report.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
 	@echo '  make lint                  check the layout, the scripts, and that no guide copies a man page'
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
@@ -307,6 +309,13 @@ test-gnome: build test-deps gnome-extension
 # The same run, also writing docs/gnome-panel.png (the README's picture).
 gnome-screenshot: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) docs/gnome-panel.png
+
+# The training report of the integration tests' seeded history, as Chromium shows it, written
+# to docs/report.png (the README's picture).
+report-screenshot: test-deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	RESTD_REPORT_SCREENSHOT="$(CURDIR)/docs/report.png" RESTD_BIN_DIR="$(BIN_DIR)" \
+		$(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter seededHistoryInChromium
 
 run: build
 	@scripts/run-on-session-bus.sh "$(BIN_DIR)/restd" $(ARGS)

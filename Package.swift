@@ -77,7 +77,8 @@ let package = Package(
         .executableTarget(
             name: "restctl",
             dependencies: [
-                "RestClient", "RestCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RestClient", "RestCore", "POSIXSpawn",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: shippedProgram()),
 

@@ -32,12 +32,38 @@ public enum ExerciseNames {
     }
 }
 
+/// An exercise as io.restd.Rest1.History.Exercises lists it: remembered or configured.
+public struct ExerciseEntry: Sendable, Equatable {
+    /// As first written.
+    public var name: String
+    /// Its category in config.toml, nil for none.
+    public var category: String?
+
+    public init(name: String, category: String? = nil) {
+        self.name = name
+        self.category = category
+    }
+
+    /// How restd compares names: `name` in lower case.
+    public var key: String { name.lowercased() }
+}
+
 extension RestdClient {
-    /// Every exercise restd remembers (done before) or has in its configuration, as written.
-    public func exerciseNames() throws(ClientError) -> [String] {
+    /// Every exercise restd remembers (done before) or has in its configuration.
+    public func exercises() throws(ClientError) -> [ExerciseEntry] {
         let reply = try call(
             path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.exercises, [])
         guard let entries = reply.first?.arrayElements else { throw .badReply("Exercises returned no array") }
-        return entries.compactMap { $0.vardictEntries?[HistoryKey.name]?.unwrapped.string }
+        return entries.compactMap { element in
+            guard let entry = element.vardictEntries, let name = entry[HistoryKey.name]?.unwrapped.string else {
+                return nil
+            }
+            return ExerciseEntry(name: name, category: entry[HistoryKey.category]?.unwrapped.string)
+        }
+    }
+
+    /// The names of `exercises()`, as written.
+    public func exerciseNames() throws(ClientError) -> [String] {
+        try exercises().map(\.name)
     }
 }

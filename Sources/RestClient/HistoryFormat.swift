@@ -92,8 +92,9 @@ public enum HistoryFormat {
 
     // MARK: JSON and CSV
 
-    /// The sets as one JSON array on one line, one flat object per set with the keys of the
-    /// CSV (durations in µs instead of seconds), always present, null when unknown:
+    /// The sets as one JSON array on one line, one object per set with the keys of the CSV
+    /// (durations in µs instead of seconds) and `rest_heart_rate`, always present, null when
+    /// unknown:
     /// `{"id":1,"done_at":"2026-11-23T18:02:00.000Z","exercise":"Squat","reps":5,"weight_kg":100,
     /// "failed":false,"timer":"default","rest_planned_usec":150000000,"rest_adjust_usec":0,
     /// "rest_taken_usec":161000000,"rest_overrun_usec":11000000,"rest_paused_usec":0,
@@ -101,12 +102,13 @@ public enum HistoryFormat {
     /// "rest_time_to_target_usec":62000000,"rest_hr_set_end":158.5,…,"rest_rmssd_rejected":0}`.
     /// The `rest_` keys are null when no rest followed; taken, overrun and ended while it is
     /// open; the recovery keys (`RecoveryFields`) for a rest not followed for recovery, and each
-    /// one the data do not give.
-    public static func json(_ sets: [HistorySet]) -> String {
-        JSONText.array(sets.map(jsonObject))
+    /// one the data do not give. Last `rest_heart_rate`, the trace of a followed rest
+    /// (`HeartRateTrace.jsonObject`, by set id in `heartRates`), null for any other.
+    public static func json(_ sets: [HistorySet], heartRates: [Int64: HeartRateTrace] = [:]) -> String {
+        JSONText.array(sets.map { jsonObject($0, heartRate: heartRates[$0.id]) })
     }
 
-    static func jsonObject(_ set: HistorySet) -> JSONObject {
+    static func jsonObject(_ set: HistorySet, heartRate: HeartRateTrace? = nil) -> JSONObject {
         var object = JSONObject()
         object.integer("id", set.id)
         object.instant("done_at", usec: set.atUSec)
@@ -125,6 +127,7 @@ public enum HistoryFormat {
         object.text("rest_source", rest?.source)
         object.instant("rest_ended_at", usec: rest?.endedAtUSec)
         RecoveryFields.addJSON(rest?.recovery, to: &object)
+        object.raw("rest_heart_rate", heartRate?.jsonObject.text)
         return object
     }
 

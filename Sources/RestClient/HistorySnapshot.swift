@@ -27,7 +27,13 @@ public struct HistorySet: Sendable, Equatable {
         public var takenUSec: UInt64?
         public var endedAtUSec: UInt64?
         /// How heart rate recovered, for a rest that may end on recovery; nil for any other.
-        public var recovery: RecoveryMetrics?
+        public var recovery: RecoveryMetrics? {
+            get { recoveryBox?.metrics }
+            set { recoveryBox = newValue.map(RecoveryBox.init) }
+        }
+        /// Held apart: the metrics are 200 bytes that most rests do not have, and a year of
+        /// history is 100,000 sets copied as they are read.
+        private var recoveryBox: RecoveryBox?
 
         public init(
             plannedUSec: UInt64, adjustUSec: Int64 = 0, pausedUSec: UInt64 = 0, source: String = "",
@@ -41,6 +47,12 @@ public struct HistorySet: Sendable, Equatable {
             self.takenUSec = takenUSec
             self.endedAtUSec = endedAtUSec
             self.recovery = recovery
+        }
+
+        private final class RecoveryBox: Sendable, Equatable {
+            let metrics: RecoveryMetrics
+            init(_ metrics: RecoveryMetrics) { self.metrics = metrics }
+            static func == (a: RecoveryBox, b: RecoveryBox) -> Bool { a.metrics == b.metrics }
         }
 
         /// taken − planned, when taken is known.

@@ -155,10 +155,12 @@ public final class RestdClient {
                 hasSetRows = false
                 continue
             }
-            let fresh = page.filter { !($0.atUSec == since && seenAtSince.contains($0.id)) }
-            sets += fresh
+            // The sets read already are the first ones of the page (oldest first, by id within
+            // an instant): the rest is appended without a copy of the page in between.
+            let seen = page.prefix { $0.atUSec == since && seenAtSince.contains($0.id) }.count
+            sets += page[seen...]
             guard page.count == Int(pageSize), let last = page.last else { return sets }
-            guard !fresh.isEmpty else {
+            guard seen < page.count else {
                 throw .badReply("more than \(pageSize) sets at one instant; restctl cannot page through them")
             }
             if last.atUSec != since { seenAtSince = [] }

@@ -262,6 +262,16 @@ final class StateService {
         training.noteRecovery(metrics, timer: id)
     }
 
+    /// A followed rest's heart rate, once restd stops following it (`RecoveryService`): written
+    /// at once, with the housekeeping not yet written, since no start could compute it again;
+    /// nothing is announced, no timer changes. Nothing is kept with `heart_rate_keep_days` 0.
+    func keepHeartRate(_ trace: HeartRateTrace, now: Instant) {
+        guard training.settings.heartRateKeepDays > 0 else { return }
+        let cutoff = training.settings.heartRateCutoffUSec(now: now.realtime)
+        unwritten.append(([], [.heartRateKept(trace, pruneBeforeUSec: cutoff)], "a rest's heart rate"))
+        writeUnwritten()
+    }
+
     /// The store, for reading (the history's queries): the housekeeping not yet written is
     /// written first (a transaction, with its sync), so that a read sees every change restd has
     /// announced.
@@ -360,7 +370,8 @@ final class StateService {
         case .now:
             writeUnwritten()
         case .soon:
-            if !delayedWriter.isEnabled {
+            // An observer may have written it already (a rest's heart rate is written at once).
+            if !unwritten.isEmpty && !delayedWriter.isEnabled {
                 delayedWriter.schedule(at: loop.now(CLOCK_MONOTONIC) + Self.writeDelayUSec)
             }
         }

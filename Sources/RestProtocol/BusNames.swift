@@ -70,6 +70,7 @@ public enum HistoryMember {
     public static let stats = "Stats"
     public static let workouts = "Workouts"
     public static let setRecorded = "SetRecorded"
+    public static let heartRates = "HeartRates"
 }
 
 /// Method names of io.restd.Rest1.Workout.
@@ -329,6 +330,15 @@ public enum HistoryKey {
     public static let rmssdMS = "rmssd_ms"
     public static let rmssdBeats = "rmssd_beats"
     public static let rmssdRejected = "rmssd_rejected"
+    // A followed rest's heart rate (HeartRates), with `setID` and `startedAtUSec`.
+    /// ay: the smoothed heart rate once a second from the rest's start, bpm, 0 where unknown.
+    public static let bpm = "bpm"
+    /// d: the target; t: the minimum and the hold; t: from the start until following ended; s: why.
+    public static let targetBPM = "target_bpm"
+    public static let minimumUSec = "minimum_usec"
+    public static let holdUSec = "hold_usec"
+    public static let endedAfterUSec = "ended_after_usec"
+    public static let ending = "ending"
     // An exercise (Exercises).
     public static let name = "name"
     public static let lastRestUSec = "last_rest_usec"

@@ -91,9 +91,10 @@ struct JSONOutputTests {
         #expect(header == HistoryFormat.csvHeader.split(separator: ",").map(String.init))
         #expect(row[header.firstIndex(of: "rest_planned_s")!] == "195.000", "\(csv)")
         #expect(row[header.firstIndex(of: "rest_adjust_s")!] == "15.000", "\(csv)")
-        // The same keys, in the same order, durations named by their unit.
+        // The same keys, in the same order, durations named by their unit; the JSON last has the
+        // heart rate of a followed rest, a series no cell holds.
         #expect(
-            header.map { $0.replacing(/_s$/, with: "_usec") }
+            header.map { $0.replacing(/_s$/, with: "_usec") } + ["rest_heart_rate"]
                 == Self.keys(restctl(gym.bus, "history", "--json").stdout), "\(csv[0])")
 
         // The second rest was cut past zero: it ran 1 s, the shortest, in every face.

@@ -150,7 +150,8 @@ struct RestctlUsageTests {
         ["start", "x"], ["pause"], ["resume"], ["toggle"], ["add", "x"], ["sub", "x"], ["restart"], ["cancel"],
         ["clear"], ["status"], ["list"], ["wait"], ["live", "--heart-rate", "10"], ["watch", "--rate", "0"],
         ["sensors"], ["set", "--reps", "x"], ["skip"], ["history", "--since", "x"], ["stats", "--since", "x"],
-        ["workout", "start", "x"], ["workout", "status"], ["workout", "next"], ["workout", "previous"],
+        ["report", "--since", "x"], ["workout", "start", "x"], ["workout", "status"], ["workout", "next"],
+        ["workout", "previous"],
         ["workout", "end"], ["workout", "list"],
     ]
 

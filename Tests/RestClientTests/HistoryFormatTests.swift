@@ -157,7 +157,17 @@ import Testing
             json.contains(
                 #""rest_time_to_target_usec":62000000,"rest_hr_peak_after_usec":4000000,"rest_hr_set_end":158.5,"rest_hr_peak":162,"rest_hr_30s":140.3,"#
                     + #""rest_hr_60s":128,"rest_hr_120s":null,"rest_hrr60":31,"rest_hr_min":117,"rest_hr_coverage":0.983,"#
-                    + #""rest_rmssd_ms":null,"rest_rmssd_beats":41,"rest_rmssd_rejected":0.024}"#), "\(json)")
+                    + #""rest_rmssd_ms":null,"rest_rmssd_beats":41,"rest_rmssd_rejected":0.024,"#
+                    + #""rest_heart_rate":null}"#), "\(json)")
+        // A followed rest's trace, once a second, null where the heart rate was unknown.
+        let trace = HeartRateTrace(
+            setID: Self.recovered.id, startedAtUSec: Self.recovered.atUSec, bpm: [158, 0, 151], targetBPM: 120,
+            minimumUSec: 60_000_000, holdUSec: 10_000_000, endedAfterUSec: 2_500_000, ending: .recovered)
+        #expect(
+            HistoryFormat.json([Self.recovered], heartRates: [Self.recovered.id: trace]).hasSuffix(
+                #""rest_heart_rate":{"started_at":"2026-11-21T21:10:00.000Z","bpm":[158,null,151],"target_bpm":120,"#
+                    + #""minimum_usec":60000000,"hold_usec":10000000,"ended_after_usec":2500000,"ending":"recovered"}}]"#
+            ))
         let header = HistoryFormat.csvHeader.split(separator: ",", omittingEmptySubsequences: false)
         let row = HistoryFormat.csvRow(Self.recovered).split(separator: ",", omittingEmptySubsequences: false)
         #expect(header.count == row.count)

@@ -388,7 +388,7 @@ struct ConfigFileTests {
             ])
     }
 
-    @Test("the training keys: exercises by name (without regard to case), categories, failed_extra, keep_days")
+    @Test("the training keys: exercises (names without regard to case), categories, failed_extra, the keep days")
     func trainingKeys() throws {
         let config = try parse(
             """
@@ -396,6 +396,7 @@ struct ConfigFileTests {
             failed_extra = "45s"
             [history]
             keep_days = 30
+            heart_rate_keep_days = 0
             [workout]
             abandon_after = "2h"
             [categories]
@@ -410,6 +411,7 @@ struct ConfigFileTests {
             """)
         let training = config.trainingSettings
         #expect(training.failedExtraUSec == 45_000_000 && training.keepDays == 30)
+        #expect(training.heartRateKeepDays == 0 && RestdConfiguration().trainingSettings.heartRateKeepDays == 90)
         #expect(training.workoutAbandonAfterUSec == 2 * 3_600_000_000)
         #expect(RestdConfiguration().trainingSettings.workoutAbandonAfterUSec == 12 * 3_600_000_000)
         #expect(training.categories == ["compound": 150_000_000, "isolation": 75_000_000])
@@ -420,7 +422,10 @@ struct ConfigFileTests {
         #expect(training.defaultDurationUSec == config.defaultDurationUSec)
         #expect(
             ConfigKey.changedKeys(from: RestdConfiguration(), to: config)
-                == ["rest.failed_extra", "history.keep_days", "workout.abandon_after", "categories", "exercises"])
+                == [
+                    "rest.failed_extra", "history.keep_days", "history.heart_rate_keep_days", "workout.abandon_after",
+                    "categories", "exercises",
+                ])
     }
 
     @Test(
@@ -448,6 +453,10 @@ struct ConfigFileTests {
                 "config.toml:2: categories.compound: the duration \"soon\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
             ),
             ("[history]\nkeep_days = 0", "config.toml:2: history.keep_days: 0 is out of range 1…36500"),
+            (
+                "[history]\nheart_rate_keep_days = -1",
+                "config.toml:2: history.heart_rate_keep_days: -1 is out of range 0…36500"
+            ),
             (
                 "exercises = 3",
                 "config.toml:1: exercises: must hold one table per exercise ([exercises.\"Squat\"]), found an integer"

@@ -395,8 +395,10 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             case .corruptPage: "fails the integrity check: "
             case .directory: "is a directory, not a database file"
             case .symlink: "is a symbolic link, not a database file"
-            case .futureVersion: "has schema version 7, newer than this restd understands (6)"
-            case .missingHistoryTable: "has schema version 6 but no rests table"
+            case .futureVersion:
+                "has schema version \(StateStore.schemaVersion + 1), newer than this restd understands "
+                    + "(\(StateStore.schemaVersion))"
+            case .missingHistoryTable: "has schema version \(StateStore.schemaVersion) but no rests table"
             case .oddHistoryTable: "has a sets table with unexpected columns (id, when_usec)"
             case .invalidVersion: "has an invalid schema version -1"
             case .missingTable: "has schema version 1 but no timers table"
@@ -504,7 +506,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let store = try StateStore.open(directory: dir.state, now: now).store
         #expect(
             store.movedAsideReason
-                == "\(dir.database) has schema version 7, newer than this restd understands (6)")
+                == "\(dir.database) has schema version \(StateStore.schemaVersion + 1), newer than this restd "
+                + "understands (\(StateStore.schemaVersion))")
 
         let other = try TemporaryDirectory()
         try damage(.directory, in: other)
@@ -710,13 +713,15 @@ extension HistoryStoreTests {
         try withDatabase(dir.database) { db in
             try db.execute(
                 HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0)" }.joined(separator: ";")
-                    + "; PRAGMA user_version = 5")
+                    + "; DROP TABLE rest_heart_rates; PRAGMA user_version = 5")
         }
         let (migrated, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty && migrated.movedAsideReason == nil)
         #expect(try migrated.loadTraining().openRests == [rest(after: first)])
         try migrated.close()
-        try withDatabase(dir.database) { db throws in #expect(try db.integer("PRAGMA user_version") == 6) }
+        try withDatabase(dir.database) { db throws in
+            #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
+        }
     }
 }
 
@@ -792,7 +797,8 @@ extension HistoryStoreTests {
         // What restd of schema 3 wrote: no workout tables.
         try withDatabase(dir.database) { db in
             try db.execute(
-                "DROP TABLE workout; DROP TABLE workouts; ALTER TABLE timers DROP COLUMN end_reason; "
+                "DROP TABLE workout; DROP TABLE workouts; DROP TABLE rest_heart_rates; "
+                    + "ALTER TABLE timers DROP COLUMN end_reason; "
                     + HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0); " }.joined()
                     + "PRAGMA user_version = 3")
         }
@@ -815,7 +821,7 @@ extension HistoryStoreTests {
         // What restd of schema 4 wrote: no end_reason.
         try withDatabase(dir.database) { db in
             try db.execute(
-                "ALTER TABLE timers DROP COLUMN end_reason; "
+                "ALTER TABLE timers DROP COLUMN end_reason; DROP TABLE rest_heart_rates; "
                     + HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0); " }.joined()
                     + "PRAGMA user_version = 4")
         }

@@ -142,4 +142,7 @@ public enum HistoryChange: Sendable, Equatable {
     /// The workout in progress ended before its first set (`end`, or abandoned): it leaves
     /// nothing in the history, and nothing is announced.
     case workoutDiscarded
+    /// A followed rest's heart rate, kept once restd stopped following it; the traces that
+    /// began before `pruneBeforeUSec` go (`[history] heart_rate_keep_days`).
+    case heartRateKept(HeartRateTrace, pruneBeforeUSec: USec)
 }

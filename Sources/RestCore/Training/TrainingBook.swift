@@ -248,6 +248,7 @@ public struct TrainingBook: Sendable, Equatable {
                 if openRests[rest.timerID]?.setID == rest.setID { openRests[rest.timerID] = nil }
             case .workoutSaved(let active): workout = active
             case .workoutEnded, .workoutDiscarded: workout = nil
+            case .heartRateKept: break
             }
         }
     }

@@ -39,6 +39,8 @@ public struct TrainingSettings: Sendable, Equatable {
     public var failedExtraUSec: USec = 30_000_000
     /// How many days of history are kept.
     public var keepDays: Int = 365
+    /// How many days a followed rest's heart rate is kept (never longer than its set); 0 keeps none.
+    public var heartRateKeepDays: Int = 90
     /// A workout left untouched this long ends by itself, as abandoned (`[workout] abandon_after`).
     public var workoutAbandonAfterUSec: USec = 12 * 3_600_000_000
     /// `[recovery]`: how rests end on recovery where an exercise does not say; every field set,
@@ -57,6 +59,12 @@ public struct TrainingSettings: Sendable, Equatable {
     /// History from before this instant is pruned: `keepDays` days before `now`.
     public func historyCutoffUSec(now: USec) -> USec {
         now.subtractingSaturated(USec(max(keepDays, 0)) * 86_400_000_000)
+    }
+
+    /// Heart-rate traces from before this instant are pruned: `heartRateKeepDays` days before
+    /// `now`, or `keepDays` when that is fewer.
+    public func heartRateCutoffUSec(now: USec) -> USec {
+        now.subtractingSaturated(USec(max(min(heartRateKeepDays, keepDays), 0)) * 86_400_000_000)
     }
 
     /// The recovery rule of a rest of `plannedUSec` after a set of `exercise` (nil: none

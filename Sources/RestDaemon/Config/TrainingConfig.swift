@@ -1,8 +1,8 @@
 import RestCore
 import TOML
 
-/// The keys of the training rules: `[rest] failed_extra`, `[history] keep_days`,
-/// `[workout] abandon_after`, `[recovery]` (resting until recovered), and two tables
+/// The keys of the training rules: `[rest] failed_extra`, `[history] keep_days` and
+/// `heart_rate_keep_days`, `[workout] abandon_after`, `[recovery]` (resting until recovered), and two tables
 /// whose keys are the person's own names — `[exercises."Squat"]` (rest, failed_rest, category,
 /// sets) and `[categories]` (a rest per category name). Each table is one `ConfigKey` whose
 /// value is the whole table.
@@ -22,6 +22,12 @@ enum TrainingConfig {
             show: { String($0.training.keepDays) }
         ) { value, config throws(ConfigValueError) in
             config.training.keepDays = try ConfigValue.integer(value, in: 1...36_500)
+        },
+        ConfigKey(
+            path: "history.heart_rate_keep_days", defaultText: "90", appliesOnReload: true,
+            show: { String($0.training.heartRateKeepDays) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.heartRateKeepDays = try ConfigValue.integer(value, in: 0...36_500)
         },
         ConfigKey(
             path: "workout.abandon_after", defaultText: "\"12h\"", appliesOnReload: true,

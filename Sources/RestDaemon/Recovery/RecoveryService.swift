@@ -29,6 +29,8 @@ final class RecoveryService {
     /// The source's samples of the last 5 s (at most `HeartSignal.maxWindowSamples`), oldest
     /// first: what a rest starting now begins with.
     private var recent: [HeartSample] = []
+    /// By timer: the set its followed rest came after, and when (CLOCK_REALTIME), for its trace.
+    private var tracedRests: [TimerID: (setID: Int64, startedAtUSec: USec)] = [:]
     /// Fires at the earliest tracker's `nextEvaluationUSec` (CLOCK_BOOTTIME, 1 µs accuracy: a
     /// hold's end is the rest's end); off when none asks.
     private var wakeup: TimerSource!
@@ -60,7 +62,7 @@ final class RecoveryService {
                 touched = follow(timer) || touched
             case .removed(let timer):
                 loggedLost.remove(timer.id)
-                touched = trackers.removeValue(forKey: timer.id) != nil || touched
+                touched = stopFollowing(timer.id, ending: .removed) || touched
             case .expired, .warning:
                 break
             }
@@ -147,7 +149,19 @@ final class RecoveryService {
     private func follow(_ timer: RestTimer) -> Bool {
         guard timer.state == .running, let rule = timer.recovery else {
             loggedLost.remove(timer.id)
-            return trackers.removeValue(forKey: timer.id) != nil
+            let ending: HeartRateTrace.Ending =
+                switch timer.state {
+                case .paused: .paused
+                case .running: .set
+                case .expired:
+                    switch timer.endReason ?? .planned {
+                    case .recovered: .recovered
+                    case .planned: .planned
+                    case .user: .user
+                    case .sensorLost: .sensorLost
+                    }
+                }
+            return stopFollowing(timer.id, ending: ending)
         }
         let startUSec = timer.runStartBoottime
         if var tracker = trackers[timer.id], tracker.startUSec == startUSec {
@@ -156,8 +170,32 @@ final class RecoveryService {
             trackers[timer.id] = tracker
         } else {
             loggedLost.remove(timer.id)
+            stopFollowing(timer.id, ending: .set)
             trackers[timer.id] = RecoveryTracker(rule: rule, startUSec: startUSec, leadIn: recent)
+            if let rest = service.training.openRests[timer.id] {
+                tracedRests[timer.id] = (rest.setID, timer.startedAtUSec)
+            }
         }
+        return true
+    }
+
+    /// Stops following the rest on timer `id`, if one was followed, and has its heart rate kept
+    /// in the history (`HeartRateTrace`): up to when the tracker ended it, or until now when
+    /// something else did. Whether there was one.
+    @discardableResult
+    private func stopFollowing(_ id: TimerID, ending: HeartRateTrace.Ending) -> Bool {
+        guard var tracker = trackers.removeValue(forKey: id) else { return false }
+        guard let rest = tracedRests.removeValue(forKey: id) else { return true }
+        let now = clock.now()
+        let end: USec =
+            switch tracker.evaluate(nowUSec: now.boottime) {
+            case .ended(_, let atUSec): atUSec
+            case .resting, .runsToPlanned: now.boottime
+            }
+        service.keepHeartRate(
+            HeartRateTrace(
+                setID: rest.setID, startedAtUSec: rest.startedAtUSec, tracker: tracker, endUSec: end, ending: ending),
+            now: now)
         return true
     }
 

@@ -7,6 +7,7 @@ struct HistoryStatements {
     let openRests, lastSetID, lastExercise, exercise, setsInARow: SQLiteStatement
     let setsBetween, restsBetween, exercises, statsRows: SQLiteStatement
     let saveWorkout, clearWorkout, insertSummary, loadWorkout, summaries, lastSummary: SQLiteStatement
+    let insertHeartRate, pruneHeartRates, heartRatesBetween: SQLiteStatement
 
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
         insertSet = try database.prepare(HistorySchema.insertSet)
@@ -30,12 +31,16 @@ struct HistoryStatements {
         loadWorkout = try database.prepare(WorkoutSchema.loadWorkout)
         summaries = try database.prepare(WorkoutSchema.summaries)
         lastSummary = try database.prepare(WorkoutSchema.lastSummary)
+        insertHeartRate = try database.prepare(HeartRateSchema.insert)
+        pruneHeartRates = try database.prepare(HeartRateSchema.prune)
+        heartRatesBetween = try database.prepare(HeartRateSchema.between)
     }
 
     /// One row written by a history change.
     enum Write {
         case insertSet([SQLiteValue]), countSet([SQLiteValue]), upsertRest([SQLiteValue]), rememberRest([SQLiteValue])
         case saveWorkout([SQLiteValue]), endWorkout(summary: [SQLiteValue]), discardWorkout
+        case keepHeartRate([SQLiteValue], pruneBefore: SQLiteValue)
     }
 
     /// The rows for a change, made before the transaction (a value that cannot be stored fails
@@ -71,6 +76,8 @@ struct HistoryStatements {
             ]
         case .workoutDiscarded:
             return [.discardWorkout]
+        case .heartRateKept(let trace, let pruneBeforeUSec):
+            return [.keepHeartRate(try HeartRateSchema.values(trace), pruneBefore: try integer(pruneBeforeUSec))]
         case .workoutEnded(let summary):
             return [
                 .endWorkout(summary: [
@@ -96,11 +103,15 @@ struct HistoryStatements {
                 try insertSummary.run(summary)
             case .discardWorkout:
                 try clearWorkout.run([])
+            case .keepHeartRate(let values, let cutoff):
+                try pruneHeartRates.run([cutoff])
+                try insertHeartRate.run(values)
             }
         }
         if let pruneBeforeUSec, let cutoff = Int64(exactly: pruneBeforeUSec) {
             try pruneSets.run([.integer(cutoff)])
             try pruneRests.run([.integer(cutoff)])
+            try pruneHeartRates.run([.integer(cutoff)])
         }
     }
 
@@ -412,7 +423,7 @@ extension StateStore {
         }
     }
 
-    private func reading<T>(_ body: (HistoryStatements) throws(SQLiteError) -> T) throws(StoreError) -> T {
+    func reading<T>(_ body: (HistoryStatements) throws(SQLiteError) -> T) throws(StoreError) -> T {
         do {
             return try body(try openStatements().history)
         } catch {
@@ -420,7 +431,7 @@ extension StateStore {
         }
     }
 
-    private static func all(
+    static func all(
         _ statement: SQLiteStatement, _ values: [SQLiteValue]
     ) throws(SQLiteError) -> [[SQLiteValue]] {
         try statement.bind(values)

@@ -19,8 +19,8 @@ final class StateStore {
     /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`; 2 → 3 the
     /// training history, `HistorySchema`, and the timers' `rest_source`; 3 → 4 the workouts,
     /// `WorkoutSchema`; 4 → 5 the timers' `end_reason`; 5 → 6 the rests' recovery,
-    /// `HistorySchema.recoveryColumns`).
-    static let schemaVersion = 6
+    /// `HistorySchema.recoveryColumns`; 6 → 7 the followed rests' heart rate, `HeartRateSchema`).
+    static let schemaVersion = 7
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -209,7 +209,7 @@ final class StateStore {
             guard version >= 3 else { return nil }
             let expectedTables = HistorySchema.columns(version: version).merging(
                 version >= 4 ? WorkoutSchema.columns : [:]
-            ) { $1 }
+            ) { $1 }.merging(version >= 7 ? HeartRateSchema.columns : [:]) { $1 }
             for (table, expected) in expectedTables.sorted(by: { $0.key < $1.key }) {
                 guard tables.contains(table) else {
                     return "\(path) has schema version \(version) but no \(table) table"
@@ -262,6 +262,7 @@ final class StateStore {
                     try database.execute(HistorySchema.create)
                     try database.execute(HistorySchema.addRecoveryColumns)
                     try database.execute(WorkoutSchema.create)
+                    try database.execute(HeartRateSchema.create)
                 } else {
                     for step in migrations where step.from >= version {
                         try database.execute(step.sql)
@@ -442,6 +443,7 @@ final class StateStore {
         (3, WorkoutSchema.create),
         (4, "ALTER TABLE timers ADD COLUMN end_reason TEXT NOT NULL DEFAULT ''"),
         (5, HistorySchema.addRecoveryColumns),
+        (6, HeartRateSchema.create),
     ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.

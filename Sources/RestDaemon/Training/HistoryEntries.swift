@@ -126,6 +126,19 @@ enum HistoryEntries {
         return fields
     }
 
+    /// A followed rest's heart rate (HeartRates), the target left out when it had none.
+    static func heartRate(_ trace: HeartRateTrace) -> Fields {
+        var fields: Fields = [
+            (HistoryKey.setID, .int64(trace.setID)), (HistoryKey.startedAtUSec, .uint64(trace.startedAtUSec)),
+            (HistoryKey.bpm, .array(.byte, trace.bpm.map { .byte($0) })),
+            (HistoryKey.minimumUSec, .uint64(trace.minimumUSec)), (HistoryKey.holdUSec, .uint64(trace.holdUSec)),
+            (HistoryKey.endedAfterUSec, .uint64(trace.endedAfterUSec)),
+            (HistoryKey.ending, .string(trace.ending.rawValue)),
+        ]
+        if let target = trace.targetBPM, target.isFinite { fields.append((HistoryKey.targetBPM, .double(target))) }
+        return fields
+    }
+
     private static func prefixed(_ fields: Fields) -> Fields {
         fields.map { (HistoryKey.restPrefix + $0.key, $0.value) }
     }

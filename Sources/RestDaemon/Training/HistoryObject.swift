@@ -64,6 +64,15 @@ enum HistoryObject {
             history, call throws(DBusError) in
             try history.page(call, what: "rests", query: StateStore.rests) { .records($0.map(HistoryEntries.rest)) }
         },
+        BusMethod(HistoryMember.heartRates, in: window, out: [.init("heart_rates", .array(options))]) {
+            history, call throws(DBusError) in
+            try history.page(
+                call, what: "heart-rate traces",
+                query: { store in
+                    { since, until, _, limit in try store.heartRateTraces(since: since, until: until, limit: limit) }
+                }
+            ) { .records($0.map(HistoryEntries.heartRate)) }
+        },
         BusMethod(HistoryMember.exercises, out: [.init("exercises", .array(options))]) {
             history, _ throws(DBusError) in
             try history.reading {

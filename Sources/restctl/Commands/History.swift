@@ -95,12 +95,15 @@ extension Restctl {
                 return
             }
             let name = try selection.exerciseName()
-            var sets = try RestdConnection.withClient { client throws(ClientError) in
-                try client.historySets(sinceUSec: since, untilUSec: until)
+            var (sets, traces) = try RestdConnection.withClient { client throws(ClientError) in
+                (
+                    try client.historySets(sinceUSec: since, untilUSec: until),
+                    json ? try client.heartRateTraces(sinceUSec: since, untilUSec: until) : []
+                )
             }
             if let name { sets = sets.filter { $0.exercise.lowercased() == name.key } }
             if json {
-                print(HistoryFormat.json(sets))
+                print(HistoryFormat.json(sets, heartRates: Dictionary(traces.map { ($0.setID, $0) }) { $1 }))
             } else if csv {
                 printLines([HistoryFormat.csvHeader] + sets.map(HistoryFormat.csvRow))
             } else {

@@ -8,4 +8,5 @@ let allScenarios: [(number: Int, title: String, run: @Sendable (BenchContext) th
     (6, "Scale", Scale.run),
     (7, "Footprint", Footprint.run),
     (8, "Training", Training.run),
+    (9, "Training report", TrainingReport.run),
 ]

@@ -42,6 +42,24 @@ struct StateFile {
         return try run(script, [statement] + values.map(\.description))
     }
 
+    /// Runs `script`, several statements separated by semicolons, in one transaction: what a test
+    /// writes of its own into the file (a seeded history). Returns the number of rows it changed.
+    @discardableResult
+    func executeScript(_ script: String) throws -> Int {
+        let python = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.executescript("BEGIN;\\n" + sys.argv[2] + ";\\nCOMMIT;")
+            print(db.total_changes)
+            """
+        return try run(python, [script])
+    }
+
+    /// `text` as an SQL string literal.
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
     /// Puts a copy of a stored fixture (`Tests/RestDaemonTests/Fixtures/NAME`) in `state`, with every
     /// stored time (each non-zero `*_at_usec` of every table) moved so that the file reads as if
     /// written `age` µs before `now`, its times keeping their offsets from the moment it was written

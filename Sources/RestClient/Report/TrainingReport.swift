@@ -1,0 +1,345 @@
+import RestCore
+
+/// `restctl report`'s page: one self-contained HTML file, charts as inline SVG, one style sheet
+/// in the page, no script and nothing loaded from anywhere (its Content-Security-Policy forbids
+/// both), light or dark as the reader's system prefers. Pure: restctl reads and writes.
+public enum TrainingReport {
+    /// The workouts shown whole, newest last; older ones are one table row each.
+    static let workoutsInFull = 20
+
+    /// The page for `input`.
+    public static func html(_ input: ReportInput) -> String {
+        var html = HTMLWriter(capacity: 64 * 1024 + input.sets.count * 8)
+        let end = input.untilUSec == 0 ? input.nowUSec : input.untilUSec
+        let title = "Training report, \(ReportDate.day(input.sinceUSec)) to \(ReportDate.day(end))"
+        html.raw(
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+                + "<meta name=\"color-scheme\" content=\"light dark\"><meta name=\"generator\" content=\"restctl report\">"
+                + "<title>")
+        html.text(title)
+        html.raw("</title><style>" + styleSheet + "</style></head><body>\n<header><h1>Training report</h1><p>")
+        html.text(
+            "\(ReportDate.minute(input.sinceUSec)) to \(ReportDate.minute(end)), local time"
+                + (input.exercise.map { ", \($0) only" } ?? "") + ". Made \(ReportDate.minute(input.nowUSec)).")
+        html.raw("</p>")
+        guard !input.sets.isEmpty else {
+            html.raw("</header>\n<main><p class=\"empty\" id=\"empty\">")
+            html.text(
+                "No sets were recorded in this time"
+                    + (input.exercise.map { " for \($0)" } ?? "")
+                    + ": there is nothing to chart. Record sets with restctl set, or widen --since.")
+            html.raw("</p></main>\n</body></html>\n")
+            return html.html
+        }
+        let model = ReportModel(input)
+        summary(input, model: model, into: &html)
+        html.raw(
+            "<nav><a href=\"#volume\">Volume</a> <a href=\"#progress\">Top sets</a> <a href=\"#rests\">Rests</a> "
+                + "<a href=\"#recovery\">Recovery</a> <a href=\"#heart-rate\">Heart rate</a> "
+                + "<a href=\"#workouts\">Workouts</a></nav></header>\n<main>\n")
+        var charts = 0
+        func nextID() -> String {
+            charts += 1
+            return "chart-\(charts)"
+        }
+        volumeSection(model, id: nextID(), into: &html)
+        progressSection(model, nextID: nextID, into: &html)
+        restsSection(model, id: nextID(), into: &html)
+        recoverySection(model, ids: (nextID(), nextID()), into: &html)
+        curvesSection(model, nextID: nextID, into: &html)
+        workoutsSection(model, into: &html)
+        html.raw(
+            "</main>\n<footer><p>Made by restctl report from restd’s history. Times are local; weights in kg. "
+                + "The page runs no script and loads nothing.</p></footer>\n</body></html>\n")
+        return html.html
+    }
+
+    private static func summary(_ input: ReportInput, model: ReportModel, into html: inout HTMLWriter) {
+        let volume = input.sets.reduce(0.0) { $0 + (volumeKg($1) ?? 0) }
+        let exercises = Set(input.sets.map { $0.exercise.lowercased() }).count
+        html.raw("<p class=\"summary\">")
+        html.text(
+            "\(input.sets.count) \(input.sets.count == 1 ? "set" : "sets") of \(exercises) "
+                + "\(exercises == 1 ? "exercise" : "exercises") over \(model.weeks.count) "
+                + "\(model.weeks.count == 1 ? "week" : "weeks"), \(ReportNumber.whole(volume)) kg lifted, "
+                + "\(input.workouts.count) \(input.workouts.count == 1 ? "workout" : "workouts").")
+        html.raw("</p>")
+    }
+
+    /// A section's start: its heading and what it shows, in a sentence or two.
+    private static func openSection(_ id: String, _ heading: String, _ text: String, into html: inout HTMLWriter) {
+        html.raw("<section id=\"" + id + "\"><h2>")
+        html.text(heading)
+        html.raw("</h2><p>")
+        html.text(text)
+        html.raw("</p>")
+    }
+
+    /// A note where a chart would be: why there is none.
+    private static func note(_ text: String, into html: inout HTMLWriter) {
+        html.raw("<p class=\"empty\">")
+        html.text(text)
+        html.raw("</p>")
+    }
+
+    private static func volumeSection(_ model: ReportModel, id: String, into html: inout HTMLWriter) {
+        let series = model.volume.series
+        openSection(
+            "volume", "Volume",
+            "Sets × reps × kg, week by week (weeks from Monday), counting every set with both reps and a weight. "
+                + (model.volume.byCategory
+                    ? "Stacked by category, as config.toml sorts the exercises; an exercise without a category "
+                        + "stands alone."
+                    : "Stacked by exercise: no exercise here has a category in config.toml.")
+                + (series.last.map { $0.merged > 1 ? " The \($0.merged) smallest are put together as “other”." : "" }
+                    ?? ""),
+            into: &html)
+        guard !series.isEmpty else {
+            note("No set here has both reps and a weight: there is no volume to chart.", into: &html)
+            html.raw("</section>\n")
+            return
+        }
+        html.raw("<figure>")
+        legend(series.map { $0.name + ($0.isCategory ? " (category)" : "") }, into: &html)
+        html.raw("<div class=\"pair\">")
+        ReportCharts.volume(model, id: id, into: &html)
+        ReportTables.volume(model, into: &html)
+        html.raw("</div></figure></section>\n")
+    }
+
+    /// The names of a chart's series beside a square of each one's colour (`colours`: their
+    /// places in the palette, by default the first ones in order).
+    private static func legend(_ names: [String], colours: [Int]? = nil, into html: inout HTMLWriter) {
+        html.raw("<ul class=\"legend\">")
+        for (index, name) in names.enumerated() {
+            html.raw("<li><span class=\"swatch s\(colours?[index] ?? index)\" aria-hidden=\"true\"></span>")
+            html.text(name)
+            html.raw("</li>")
+        }
+        html.raw("</ul>")
+    }
+
+    private static func progressSection(_ model: ReportModel, nextID: () -> String, into html: inout HTMLWriter) {
+        let progress = model.progress
+        let period = progress.weekly ? "week" : "day"
+        openSection(
+            "progress", "Top sets",
+            "Per exercise, the top set of each \(period)"
+                + (progress.weekly
+                    ? " (a week, as the report spans more than \(ProgressModel.dailyUpToWeeks) weeks)" : "")
+                + ": the heaviest set not failed, the one of most reps among equally heavy ones. Circles: its weight; "
+                + "diamonds: the estimated one-rep max by Epley’s formula, weight × (1 + reps ÷ 30), drawn only for "
+                + "sets of \(ProgressModel.maxRepsForEstimate) reps or fewer: beyond that the estimate stops being "
+                + "meaningful. Below: the top set’s reps.",
+            into: &html)
+        guard let first = model.weeks.first, let last = model.weeks.last, !progress.exercises.isEmpty else {
+            note("No set here has reps or a weight.", into: &html)
+            html.raw("</section>\n")
+            return
+        }
+        legend(
+            ["top set, kg", "estimated one-rep max (Epley), kg", "reps of the top set"], colours: [0, 3, 2], into: &html
+        )
+        let time = (start: first, end: LocalPeriods.nextWeek(last))
+        for exercise in progress.exercises {
+            html.raw("<figure><figcaption>")
+            html.text(exercise.name)
+            html.raw("</figcaption><div class=\"pair\">")
+            ReportCharts.progress(exercise, weekly: progress.weekly, time: time, id: nextID(), into: &html)
+            ReportTables.progress(exercise, weekly: progress.weekly, into: &html)
+            html.raw("</div></figure>")
+        }
+        html.raw("</section>\n")
+    }
+
+    private static func restsSection(_ model: ReportModel, id: String, into html: inout HTMLWriter) {
+        openSection(
+            "rests", "Rests",
+            "Per exercise, the rests planned (after add and sub) against those taken, over the rests ended by the "
+                + "next set or a skip, as restctl stats counts them. Each box spans the middle half of the rests, "
+                + "the line across it is the median, the whiskers reach the shortest and the longest. “Overran”: "
+                + "taken a second or more longer than planned. “Chosen by”: the rule that chose each rest, as "
+                + "rest_source in restctl history --json (given: --rest; exercise and category: config.toml; "
+                + "last_used: the rest last used; default: default_duration; plan: the workout plan).",
+            into: &html)
+        guard !model.rests.isEmpty else {
+            note("No rest here was ended by a set or a skip.", into: &html)
+            html.raw("</section>\n")
+            return
+        }
+        html.raw("<figure>")
+        legend(["planned", "taken"], into: &html)
+        // The table has too many columns to sit beside this chart: it goes below it.
+        html.raw("<div class=\"pair stacked\">")
+        ReportCharts.rests(model.rests, id: id, into: &html)
+        ReportTables.rests(model.rests, into: &html)
+        html.raw("</div></figure></section>\n")
+    }
+
+    private static func recoverySection(_ model: ReportModel, ids: (String, String), into html: inout HTMLWriter) {
+        let recovery = model.recovery
+        openSection(
+            "recovery", "Recovery",
+            "Rests followed for recovery with a heart-rate strap (restctl set --until-recovered): HRR60, the drop in "
+                + "heart rate in the minute after the rest’s peak, and the time until heart rate first reached the "
+                + "target, week by week.",
+            into: &html)
+        guard recovery.followedRests > 0 else {
+            note("No rest here was followed for recovery with a strap.", into: &html)
+            html.raw("</section>\n")
+            return
+        }
+        let bpm: (Double) -> String = ReportNumber.whole
+        let clock: (Double) -> String = ReportCharts.clock
+        if recovery.hrr60.isEmpty {
+            note("No followed rest here has an HRR60 (the strap did not cover the minute after the peak).", into: &html)
+        } else {
+            html.raw("<figure><div class=\"pair\">")
+            ReportCharts.weekly(
+                recovery.hrr60, allWeeks: model.weeks, kind: "hrr60", id: ids.0, title: "HRR60 by week", unit: "bpm",
+                reference: recovery.medianHRR60, format: bpm, seconds: false, into: &html)
+            ReportTables.weekly(recovery.hrr60, caption: "HRR60 by week, bpm", format: bpm, into: &html)
+            html.raw("</div></figure>")
+        }
+        if recovery.timeToTarget.isEmpty {
+            note("No followed rest here reached its target.", into: &html)
+        } else {
+            html.raw("<figure><div class=\"pair\">")
+            ReportCharts.weekly(
+                recovery.timeToTarget, allWeeks: model.weeks, kind: "time-to-target", id: ids.1,
+                title: "Time to the target heart rate by week", unit: "m:ss", reference: nil, format: clock,
+                seconds: true, into: &html)
+            ReportTables.weekly(
+                recovery.timeToTarget, caption: "Time to target by week, m:ss", format: clock, into: &html)
+            html.raw("</div></figure>")
+        }
+        html.raw("</section>\n")
+    }
+
+    private static func curvesSection(_ model: ReportModel, nextID: () -> String, into html: inout HTMLWriter) {
+        let curves = model.curves
+        openSection(
+            "heart-rate", "Heart rate during rests",
+            "Each rest followed for recovery "
+                + (curves.dayUSec.map { "on \(ReportDate.day($0))" } ?? "on the last day that has one")
+                + " (restctl report --day chooses another day): the smoothed heart rate second by second from the "
+                + "set’s end, the target (dashed across), the minimum rest (dashed up), the hold that ended it "
+                + "(shaded), the lowest heart rate (a diamond), and where restd stopped following it and why.",
+            into: &html)
+        guard !curves.curves.isEmpty else {
+            note(
+                "No rest followed for recovery "
+                    + (curves.dayUSec.map { "on \(ReportDate.day($0))" } ?? "here")
+                    + " has its heart rate kept ([history] heart_rate_keep_days in config.toml).",
+                into: &html)
+            html.raw("</section>\n")
+            return
+        }
+        for curve in curves.curves {
+            let trace = curve.trace
+            html.raw("<figure><figcaption>")
+            html.text(
+                (curve.set.map { "\($0.exercise), \(ReportDate.time($0.atUSec))" }
+                    ?? ReportDate.time(trace.startedAtUSec))
+                    + ": " + ReportCharts.endingText(trace.ending) + " after "
+                    + ReportCharts.clock(Double(trace.endedAfterUSec) / 1e6))
+            html.raw("</figcaption><div class=\"pair\">")
+            ReportCharts.heartRate(curve, id: nextID(), into: &html)
+            ReportTables.heartRate(curve.trace, into: &html)
+            html.raw("</div></figure>")
+        }
+        html.raw("</section>\n")
+    }
+
+    private static func workoutsSection(_ model: ReportModel, into html: inout HTMLWriter) {
+        let workouts = model.workouts
+        openSection(
+            "workouts", "Workouts",
+            "Each workout that ended here, with restd’s summary and its sets"
+                + (workouts.count > workoutsInFull
+                    ? "; the last \(workoutsInFull) in full, the ones before as their summary alone." : "."),
+            into: &html)
+        guard !workouts.isEmpty else {
+            note("No workout ended here (restctl workout start follows a plan).", into: &html)
+            html.raw("</section>\n")
+            return
+        }
+        let older = workouts.dropLast(workoutsInFull)
+        if !older.isEmpty {
+            ReportTables.open(
+                caption: "Earlier workouts", header: ["Ended", "workout", "sets", "volume kg", "time"], into: &html)
+            for workout in older {
+                let summary = workout.summary
+                ReportTables.row(
+                    [
+                        ReportDate.minute(summary.endedAtUSec), summary.name,
+                        "\(summary.setsDone)/\(summary.setsPlanned)", ReportNumber.whole(summary.volumeKg),
+                        TimeFormat.elapsed(usec: summary.durationUSec),
+                    ], textColumns: [1], into: &html)
+            }
+            ReportTables.close(into: &html)
+        }
+        for workout in workouts.suffix(workoutsInFull) {
+            let summary = workout.summary
+            html.raw("<article class=\"workout\"><h3>")
+            html.text(
+                "\(summary.name), \(ReportDate.minute(summary.startedAtUSec))–\(ReportDate.time(summary.endedAtUSec))")
+            html.raw("</h3><p>")
+            html.text(summary.line)
+            html.raw("</p>")
+            if workout.sets.isEmpty {
+                note("Its sets are outside this report’s time or exercise.", into: &html)
+            } else {
+                ReportTables.workoutSets(workout.sets, into: &html)
+            }
+            html.raw("</article>")
+        }
+        html.raw("</section>\n")
+    }
+
+    /// The page's one style sheet: the Okabe–Ito palette (told apart with the commonest colour
+    /// vision deficiencies), light by default and dark when the system prefers it.
+    static let styleSheet = """
+        :root{--bg:#fff;--fg:#1b1b1b;--muted:#595959;--grid:#dedede;--axis:#4d4d4d;--panel:#f6f6f6;\
+        --s0:#0072b2;--s1:#e69f00;--s2:#009e73;--s3:#d55e00;--s4:#56b4e9;--s5:#cc79a7;--s6:#f0e442;--s7:#000}
+        @media (prefers-color-scheme:dark){:root{--bg:#141414;--fg:#e9e9e9;--muted:#ababab;--grid:#353535;\
+        --axis:#b5b5b5;--panel:#1f1f1f;--s0:#3d9ee0;--s7:#bdbdbd}}
+        *{box-sizing:border-box}
+        body{margin:0 auto;max-width:72rem;padding:1rem 1.25rem 3rem;background:var(--bg);color:var(--fg);\
+        font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif}
+        h1{margin:.2rem 0}h2{margin-top:2.2rem;border-bottom:1px solid var(--grid)}h3{margin:1.4rem 0 .2rem}
+        p{max-width:52rem}nav a{margin-right:.9rem;color:inherit}.summary{font-weight:600}
+        .empty{padding:.8rem 1rem;background:var(--panel);border-left:4px solid var(--s1)}
+        figure{margin:1rem 0}figcaption{font-weight:600;margin-bottom:.2rem}
+        .pair{display:grid;grid-template-columns:minmax(0,3fr) minmax(15rem,2fr);gap:1rem;align-items:start}
+        .pair.stacked{grid-template-columns:minmax(0,1fr);max-width:48rem}
+        @media (max-width:48rem){.pair{grid-template-columns:1fr}}
+        .legend{list-style:none;margin:.3rem 0;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1rem}
+        .swatch{display:inline-block;width:.9em;height:.9em;margin-right:.35em;vertical-align:-.1em;\
+        border:1px solid var(--axis)}
+        .table{max-height:22rem;overflow:auto;border:1px solid var(--grid)}
+        table{border-collapse:collapse;width:100%;font-size:13px;font-variant-numeric:tabular-nums}
+        caption{text-align:left;padding:.3rem .5rem;color:var(--muted)}
+        th,td{padding:.2rem .5rem;text-align:left;border-top:1px solid var(--grid);white-space:nowrap}
+        thead th{position:sticky;top:0;background:var(--panel)}.number{text-align:right}
+        svg.chart{width:100%;height:auto;display:block;overflow:visible}
+        svg text{fill:var(--fg);font:11px system-ui,sans-serif}svg .tick{fill:var(--muted)}
+        svg .axis-title{fill:var(--muted);font-size:11px}svg .note{fill:var(--muted);font-style:italic}
+        svg .name{font-size:12px}
+        .grid{stroke:var(--grid);stroke-width:1}.axis{stroke:var(--axis);stroke-width:1}
+        .whisker{stroke:var(--axis);stroke-width:1.2}.median{stroke:var(--fg);stroke-width:2.2}
+        .box{stroke:var(--axis);stroke-width:.8;fill-opacity:.85}
+        .trend{fill:none;stroke-width:1.6}.dashed{stroke-dasharray:4 3}
+        .limit,.reference,.target,.minimum{stroke:var(--muted);stroke-width:1;stroke-dasharray:5 4}
+        .end{stroke:var(--fg);stroke-width:1.2}.hold{fill:var(--s2);fill-opacity:.18}
+        .curve{fill:none;stroke:var(--c);stroke-width:1.8}.curve-dot{fill:var(--c)}
+        .spread{stroke-width:5;stroke-linecap:round;opacity:.55}
+        .point{stroke:var(--bg);stroke-width:1}.bar{stroke:var(--bg);stroke-width:.5}
+        .s0{--c:var(--s0)}.s1{--c:var(--s1)}.s2{--c:var(--s2)}.s3{--c:var(--s3)}.s4{--c:var(--s4)}\
+        .s5{--c:var(--s5)}.s6{--c:var(--s6)}.s7{--c:var(--s7)}
+        .bar,.box,.point,.swatch{fill:var(--c);background:var(--c)}.trend,.spread{stroke:var(--c)}
+        article.workout{margin-top:1rem}
+        """
+}
