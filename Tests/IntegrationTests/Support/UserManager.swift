@@ -245,19 +245,26 @@ final class UserManager: @unchecked Sendable {
     ///
     /// A user manager takes the cgroup it starts in as the root of its units' cgroups. Managers
     /// started from one cgroup would share unit cgroups (`session.slice/dbus.service`), and one
-    /// stopping or killing a unit would end the other managers' processes in it.
+    /// stopping or killing a unit would end the other managers' processes in it. Joining is
+    /// tried again: a manager rooted above (one started without a cgroup of its own) removes
+    /// every empty cgroup below it when it exits, this one too before the shell is in it.
     private static let bootScript = """
         set -eu
+        join() {
+            for _ in 1 2 3 4 5 6 7 8 9 10; do
+                mkdir -p "$1" 2>/dev/null && echo $$ 2>/dev/null >"$1/cgroup.procs" && return 0
+            done
+            echo "cannot move into the cgroup $1" >&2
+            exit 1
+        }
         while IFS=: read -r _ controllers path; do
             case "$controllers" in
             name=systemd) hierarchy=/sys/fs/cgroup/systemd ;;
             "") hierarchy=/sys/fs/cgroup; [ ! -f /sys/fs/cgroup/unified/cgroup.procs ] || hierarchy=/sys/fs/cgroup/unified ;;
             *) continue ;;
             esac
-            cgroup="$hierarchy${path%/}/$3"
-            mkdir "$cgroup"
-            echo "$cgroup" >>"$4"
-            echo $$ >"$cgroup/cgroup.procs"
+            echo "$hierarchy${path%/}/$3" >>"$4"
+            join "$hierarchy${path%/}/$3"
         done </proc/self/cgroup
         mount -t tmpfs -o mode=0755 tmpfs /run/systemd
         mkdir /run/systemd/system /run/systemd/journal
