@@ -44,10 +44,14 @@ export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
 	debhelper dpkg-dev lintian
 # Only what the tests run, beyond that: a real GNOME Shell for test-gnome, with GNOME's default
 # font (a GNOME desktop has it; the Shell alone does not pull it in), and Chromium, the browser
-# that opens `restctl report`'s page in the integration tests. Installed by `make test`,
+# that opens `restctl report`'s page in the integration tests, and the user units of both session
+# buses (dbus-user-session's dbus.socket and dbus.service, dbus-broker's dbus-broker.service) for
+# the tests under a systemd user manager and the dbus-broker run. Installed by `make test`,
 # `make test-gnome` and `make gnome-screenshot` (test-deps), never by build or install: a
-# machine without GNOME gets no GNOME Shell from `make install`.
-TEST_DEB_PACKAGES := gnome-shell fonts-cantarell chromium
+# machine without GNOME gets no GNOME Shell from `make install`. Debian's dbus-broker package
+# enables itself as the machine's system and user bus (from the next boot and login) and depends
+# on systemd-sysv; the tests pick their bus themselves.
+TEST_DEB_PACKAGES := gnome-shell fonts-cantarell chromium dbus-user-session dbus-broker
 NO_DEPS ?=
 
 # Where `swift build` puts the debug executables (asked at recipe time).
@@ -67,6 +71,14 @@ RUN_TESTS = run_tests() { \
 	  grep -E -A6 '✘|error:|Fatal error|Test crashed|Exited with' "$$log" | grep -v '^✔' | tail -n 120; \
 	  return $$status; \
 	}; run_tests
+
+# The integration suites that exercise the bus, run again with dbus-broker (Fedora's and Arch's
+# session bus) as their test bus (RESTD_TEST_BUS; Tests/IntegrationTests/Support/BusKind.swift):
+# activation, ObjectManager and introspection, signals and their order, name ownership and loss,
+# match rules, hostile input, the crash loop, and restd under a systemd user manager.
+BROKER_SUITES := HarnessTests|ServiceTests|ContractTests|TimerLifecycleTests|SignalOrderTests|LiveTests|SlowSubscriberTests|NotificationTests|MediaPlayerTests|HostileInputTests|FuzzTests|CrashLoopTests|SystemdUserManagerTests
+BROKER_TESTS = env RESTD_TEST_BUS=dbus-broker RESTD_BIN_DIR="$(BIN_DIR)" \
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter 'IntegrationTests\.($(BROKER_SUITES))/'
 
 # Every benchmark scenario at a tiny size, on the debug build: a check that the harness
 # still works (CI runs it in `make test`), not a measurement. Under a minute.
@@ -115,7 +127,7 @@ endif
 # regenerating unchanged help gives identical files).
 MAN_DATE ?= 2026-11-21
 
-.PHONY: help check-swift deps test-deps build release test test-calendar test-asan toml-conformance bench bench-smoke run with-bus
+.PHONY: help check-swift deps test-deps build release test test-broker test-calendar test-asan toml-conformance bench bench-smoke run with-bus
 .PHONY: clean install uninstall
 .PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot report-screenshot orderfile
 
@@ -129,6 +141,7 @@ help:
 	@echo '                             (on a private bus, whose address is printed, if there is none)'
 	@echo '  make test [TEST_FLAGS=…]   build everything and run all tests (then again under ASan)'
 	@echo '  make test-asan             the tests under AddressSanitizer only'
+	@echo '  make test-broker           the bus suites again on dbus-broker (root; part of make test)'
 	@echo '  make test-calendar         the tests that read times, on other days and in other zones (part of make test)'
 	@echo '  make toml-conformance      the TOML reader against toml-test'"'"'s TOML 1.0.0 files in TOML_TEST'
 	@echo '                             (../shared/toml-test): valid files read right, invalid ones refused (part of make test)'
@@ -138,7 +151,7 @@ help:
 	@echo '                             (a full run of a clean tree also bench/history/COMMIT.json)'
 	@echo '  make bench-smoke           every benchmark at a tiny size on the debug build (part of make test)'
 	@echo '  make deps                  install the missing Debian packages (apt-get, sudo if not root)'
-	@echo '  make test-deps             also those only the tests need (gnome-shell; part of make test)'
+	@echo '  make test-deps             also those only the tests need (gnome-shell, dbus-broker; part of make test)'
 	@echo '  make install [PREFIX=…]    release build, then install programs, unit, activation file,'
 	@echo '                             interface, completions and man pages (PREFIX=/usr/local; DESTDIR too)'
 	@echo '  make uninstall [PREFIX=…]  remove what make install put there'
@@ -184,6 +197,7 @@ test: deps test-deps lint gnome-extension
 	@if [ "$$(id -u)" -eq 0 ]; then mkdir -p .build; (scripts/test-roots.sh >.build/test-roots.log 2>&1 &); fi
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
+	$(RUN_TESTS) .build/test-broker.log $(BROKER_TESTS)
 	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
 	scripts/toml-conformance.sh $(SWIFT) "$(TOML_TEST)" $(SWIFT_FLAGS)
 	$(BENCH_SMOKE)
@@ -192,6 +206,12 @@ test: deps test-deps lint gnome-extension
 	@# GNOME 48, 50 and 51 with the extension as the package installs it.
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "" "$(DEB_FILE)"
 	$(MAKE) --no-print-directory test-asan
+
+# The bus suites on dbus-broker only (root: the broker runs under a systemd user manager in a
+# mount namespace); part of `make test`.
+test-broker: deps test-deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(RUN_TESTS) .build/test-broker.log $(BROKER_TESTS)
 
 # The tests that read the clock, the calendar or the locale, again on other days, in UTC+14 and
 # UTC-11 and in German (scripts/test-calendar.sh says which and how); part of `make test`.

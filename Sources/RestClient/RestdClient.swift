@@ -332,7 +332,18 @@ public final class RestdClient {
         try call(path: RestBus.managerPath, interface: RestBus.managerInterface, member: member, arguments)
     }
 
-    /// One blocking method call to restd. Not being on the bus becomes `.daemonNotRunning`.
+    /// How the buses say that D-Bus activation of restd failed. dbus-daemon, starting Exec= itself,
+    /// names the failure (`org.freedesktop.DBus.Error.Spawn.ChildExited`, `…Spawn.ExecFailed`).
+    /// dbus-broker, which has systemd start every service, answers NameHasNoOwner ("Could not
+    /// activate remote peer: startup job failed."): for a call that allows auto-start, which
+    /// restd's clients always make, no bus answers that otherwise (a name nobody can start is
+    /// ServiceUnknown).
+    static func isActivationFailure(_ error: DBusError) -> Bool {
+        error.hasName(.nameHasNoOwner) || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
+    }
+
+    /// One blocking method call to restd. Not being on the bus becomes `.daemonNotRunning`, a
+    /// failed D-Bus activation `.activationFailed`.
     public func call(
         path: String, interface: String, member: String, _ arguments: [DBusValue]
     ) throws(ClientError) -> [DBusValue] {
@@ -358,7 +369,8 @@ public final class RestdClient {
             try message.append(arguments)
             return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
-            if error.hasName(.serviceUnknown) || error.hasName(.nameHasNoOwner) { throw .daemonNotRunning }
+            if error.hasName(.serviceUnknown) { throw .daemonNotRunning }
+            if Self.isActivationFailure(error) { throw .activationFailed(error.message) }
             if error.hasName(.disconnected) || error.hasName(.noServer) { throw .busLost(error.message) }
             throw .refused(error)
         }

@@ -22,6 +22,13 @@ public enum ServiceHint {
         underSystemd ? "'systemctl --user start restd'" : "run 'restd' (in another terminal, or as 'restd &')"
     }
 
+    /// Where to see why restd did not start.
+    public static var whyNotStarted: String {
+        underSystemd
+            ? "'systemctl --user status restd' says why"
+            : "run 'restd' in a terminal to see why"
+    }
+
     /// How to get a session bus.
     public static var startBus: String {
         underSystemd

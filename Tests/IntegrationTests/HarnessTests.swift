@@ -24,6 +24,13 @@ struct HarnessTests {
         #expect(list.stdout.contains("org.freedesktop.DBus"), "\(list)")
     }
 
+    @Test("the bus is the implementation RESTD_TEST_BUS asks for")
+    func busImplementation() throws {
+        let bus = try TestBus()
+        let executable = try #require(bus.driverExecutable())
+        #expect((executable as NSString).lastPathComponent == (bus.kind.executable as NSString).lastPathComponent)
+    }
+
     @Test("gdbus calls GetId on the private bus")
     func gdbusGetId() throws {
         let bus = try TestBus()

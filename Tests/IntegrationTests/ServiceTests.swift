@@ -182,6 +182,29 @@ struct ServiceTests {
         #expect(FileManager.default.fileExists(atPath: state.path("restd/state.sqlite")))
     }
 
+    @Test(
+        "D-Bus activation of a restd that cannot start (a broken config.toml): restctl says the bus could not start it, and why"
+    )
+    func failedActivation() throws {
+        let services = try TempDirectory(prefix: "restd-svc")
+        let state = try TempDirectory(prefix: "restd-state")
+        let config = try TempDirectory(prefix: "restd-cfg")
+        try config.write("restd/config.toml", "max_timers = 0\n")
+        let restdPath = try BuildProducts.executable("restd")
+        let file = Self.replacing("Exec", with: restdPath, in: try Self.repositoryFile("dbus/io.restd.Rest1.service"))
+        try services.write("io.restd.Rest1.service", file)
+        let bus = try TestBus(
+            serviceDirectories: [services.path],
+            environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
+
+        // dbus-daemon answers Spawn.ChildExited, dbus-broker NameHasNoOwner ("startup job failed"):
+        // either way the bus tried, and restd is unreachable, not refusing.
+        let list = restctl(bus, "list")
+        #expect(list.status == 69, "\(list)\n--- bus log:\n\(bus.log())")
+        #expect(list.stderr.hasPrefix("restctl: the session bus could not start restd ("), "\(list)")
+        #expect(list.stdout.isEmpty, "\(list)")
+    }
+
     @Test("the activation file names the bus name, the unit and an absolute Exec=")
     func activationFile() throws {
         let text = try Self.repositoryFile("dbus/io.restd.Rest1.service")

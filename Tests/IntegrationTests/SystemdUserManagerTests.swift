@@ -14,19 +14,16 @@ import Glibc
 /// configuration not retried, reload, stop and start, D-Bus activation through `SystemdService=`,
 /// the sandbox in force and the journal. Each test boots its own manager and stops it, and everything it started, by PID.
 ///
-/// Needs root and `unshare --mount`. Where either is missing the suite prints one line and
-/// its tests pass without running, except when it is pointed
-/// at an installed package (`RESTD_INSTALLED_PREFIX`), which is a CI step that must run.
-@Suite("systemd user manager", .serialized)
+/// The session bus is this run's `BusKind` (`RESTD_TEST_BUS`), with the distribution's stock
+/// session.conf, as a user's session has it.
+///
+/// Needs root and `unshare --mount`. Where either is missing the suite is skipped, with the
+/// reason, on the default bus only: pointed at an installed package (`RESTD_INSTALLED_PREFIX`)
+/// or at dbus-broker (which runs only under a user manager), it runs, and fails if it cannot.
+@Suite(
+    "systemd user manager", .serialized,
+    .enabled(if: UserManager.skipReason == nil, Comment(rawValue: "not run: \(UserManager.skipReason ?? "")")))
 struct SystemdUserManagerTests {
-    /// False (after printing why, once) where no user manager can run and skipping is allowed.
-    static let canRun: Bool = {
-        guard let reason = UserManager.unavailableReason, UserManager.Installation.current == .committed else {
-            return true
-        }
-        print("SystemdUserManagerTests: not run: \(reason)")
-        return false
-    }()
 
     /// A shorter watchdog than the unit's 60 s, so that a stall is seen in seconds; and a short
     /// TimeoutAbortSec=, because a process stopped with SIGSTOP does not act on the watchdog's
@@ -41,7 +38,6 @@ struct SystemdUserManagerTests {
 
     @Test("start returns once restd owns its name; STATUS= follows the timers; the unit is the one under test")
     func readinessAndStatus() throws {
-        guard Self.canRun else { return }
         let manager = try UserManager()
         defer { manager.stop() }
         let start = manager.systemctl("start", "restd")
@@ -56,6 +52,10 @@ struct SystemdUserManagerTests {
         #expect(unit["ActiveState"] == "active" && unit["SubState"] == "running", "\(unit)")
         #expect(unit["StatusText"] == "no timers running", "\(unit)")
         #expect(unit["ExecStart"]?.contains("path=\(manager.restdExecutable) ;") ?? false, "\(unit)")
+        // The session bus is the kind this run asked for, not the machine's choice of dbus.service.
+        #expect(
+            manager.bus.driverExecutable() == manager.busKind.executable, "\(manager.diagnostics(unit: "dbus.service"))"
+        )
 
         try client.start(id: "squat", durationUSec: 600_000_000)
         try client.start(id: "plank", durationUSec: 300_000_000)
@@ -67,7 +67,6 @@ struct SystemdUserManagerTests {
 
     @Test("kill -9 of the main process: systemd restarts restd, with every acknowledged timer")
     func restartAfterKill9() throws {
-        guard Self.canRun else { return }
         let manager = try UserManager()
         defer { manager.stop() }
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
@@ -89,7 +88,6 @@ struct SystemdUserManagerTests {
         "a broken config.toml: exit 78, no restart loop, the file:line reason in systemctl status; a fix and a restart work"
     )
     func brokenConfigurationIsNotRetried() throws {
-        guard Self.canRun else { return }
         let manager = try UserManager(config: "default_duration = \"90s\"\nmax_timers = 0\n")
         defer { manager.stop() }
         let start = manager.systemctl("start", "restd")
@@ -114,7 +112,6 @@ struct SystemdUserManagerTests {
 
     @Test("systemctl reload applies a changed key to the running restd")
     func reloadAppliesChangedKey() throws {
-        guard Self.canRun else { return }
         let manager = try UserManager(config: "default_duration = \"90s\"\n")
         defer { manager.stop() }
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
@@ -137,7 +134,6 @@ struct SystemdUserManagerTests {
 
     @Test("systemctl stop: restd exits 0; the next start has the same timers")
     func stopAndStartKeepState() throws {
-        guard Self.canRun else { return }
         // systemd forgets an inactive unit's exit status when it unloads it; ExecStopPost= sees it first.
         let manager = try UserManager(dropIns: ["record-exit": Self.recordExit])
         defer { manager.stop() }
@@ -161,7 +157,6 @@ struct SystemdUserManagerTests {
 
     @Test("D-Bus activation: a call to io.restd.Rest1 makes the bus start restd.service, not a bare Exec=")
     func activationThroughSystemd() throws {
-        guard Self.canRun else { return }
         let manager = try UserManager()
         defer { manager.stop() }
         #expect(manager.property("ActiveState") == "inactive")
@@ -180,7 +175,6 @@ struct SystemdUserManagerTests {
 
     @Test("the watchdog: a restd whose loop stalls (SIGSTOP) is killed and restarted by systemd, with its timers")
     func watchdogRestartsStalledRestd() throws {
-        guard Self.canRun else { return }
         let manager = try UserManager(dropIns: ["quick-watchdog": Self.quickWatchdog])
         defer { manager.stop() }
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")
@@ -205,7 +199,6 @@ struct SystemdUserManagerTests {
         "the unit as the manager loaded it: Type=notify on the bus name, watchdog, stop and abort timeouts, reload, restart policy, sandbox, WantedBy"
     )
     func effectiveSettings() throws {
-        guard Self.canRun else { return }
         let manager = try UserManager()
         defer { manager.stop() }
         // Started: WatchdogUSec= is the watchdog in force, shown only while the service runs.
@@ -265,7 +258,6 @@ struct SystemdUserManagerTests {
         "the sandbox is in force (seccomp, no_new_privs, address families, W^X, namespaces, SUID), and restd works under it"
     )
     func sandboxInForce() throws {
-        guard Self.canRun else { return }
         let probeDirectory = try TempDirectory(prefix: "restd-probe")
         let probe = try probeDirectory.write("probe.py", Self.sandboxProbe)
         // The same attempts outside the sandbox: each can succeed (swapoff reaches the kernel).
@@ -326,7 +318,6 @@ struct SystemdUserManagerTests {
 
     @Test("logging as configured: stdout and stderr go to the journal, and restd sends structured entries there")
     func journal() throws {
-        guard Self.canRun else { return }
         let manager = try UserManager()
         defer { manager.stop() }
         try #require(manager.systemctl("start", "restd").succeeded, "\(manager.diagnostics())")

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// A real systemd user manager (`systemd --user`, with its `dbus.socket` session bus and a real
-/// `systemd-journald`) in a private mount namespace, for tests of restd as systemd runs it.
+/// `systemd-journald`) in a private mount namespace, for tests of restd as systemd runs it, and
+/// the host of `TestBus`'s dbus-broker.
 ///
 /// This machine has no systemd as PID 1, but a user manager only checks that
 /// `/run/systemd/system` exists: the namespace gets a tmpfs on `/run/systemd` (and on the
@@ -24,6 +25,12 @@ import Glibc
 /// naming the built restd; with `RESTD_INSTALLED_PREFIX=/usr` the files a package installed
 /// there are used as they are.
 ///
+/// Which bus serves the session (`BusKind`) is decided here too, not by the machine: the
+/// `dbus.service` in the temporary `XDG_CONFIG_HOME` is a copy of the kind's packaged unit
+/// (installing the dbus-broker package makes it the machine's `dbus.service` for every user), and
+/// with `BusConfiguration.private` a drop-in points it at the test bus's configuration file
+/// instead of the stock session.conf.
+///
 ///     let manager = try UserManager()
 ///     try manager.systemctl("start", "restd")
 ///     let client = try RestdClient(address: manager.bus.address)
@@ -35,7 +42,17 @@ import Glibc
 final class UserManager: @unchecked Sendable {
     /// The session bus the manager runs (`$XDG_RUNTIME_DIR/bus`).
     struct SessionBus: BusEndpoint {
-        let address: String
+        let socketPath: String
+        var address: String { "unix:path=\(socketPath)" }
+    }
+
+    /// What the session bus reads.
+    enum BusConfiguration {
+        /// The distribution's session.conf (standard service directories, the stock policy), as
+        /// a user's session has it.
+        case stock
+        /// `PrivateBus.configuration`, the test bus's: only these service directories.
+        case `private`(serviceDirectories: [String])
     }
 
     /// Where the manager finds restd.service and io.restd.Rest1.service.
@@ -75,6 +92,16 @@ final class UserManager: @unchecked Sendable {
         return nil
     }()
 
+    /// Why tests of a user manager may be skipped here: none can run, and the run asked for
+    /// nothing that needs one (the default bus, the committed files). Nil when they must run,
+    /// and then fail if they cannot.
+    static let skipReason: String? = {
+        guard let reason = unavailableReason, Installation.current == .committed,
+            (try? BusKind.current()) == .dbusDaemon
+        else { return nil }
+        return "no systemd user manager here: \(reason)"
+    }()
+
     let installation: Installation
     let directory: TempDirectory
     let runtimeDirectory: String
@@ -83,22 +110,35 @@ final class UserManager: @unchecked Sendable {
     let dataHome: String
     let stateHome: String
     let bus: SessionBus
+    let busKind: BusKind
+    /// The configuration file the bus reads instead of session.conf (`BusConfiguration.private`).
+    let busConfigurationPath: String?
     /// The restd that restd.service runs.
     let restdExecutable: String
     private let manager: ChildProcess
     private let journald: ChildProcess
     private let logPath: String
+    /// The boot script's list of the manager's cgroups.
+    private let cgroupList: String
 
     /// Boots a manager. `dropIns` are written to `restd.service.d/NAME.conf` in the manager's
     /// configuration directory before it starts (e.g. a shorter `WatchdogSec=`), `config` to
-    /// `$XDG_CONFIG_HOME/restd/config.toml`.
+    /// `$XDG_CONFIG_HOME/restd/config.toml`. `busKind` (this run's, `RESTD_TEST_BUS`, when nil)
+    /// serves the session bus, reading `busConfiguration`; `unitEnvironment` is added to the
+    /// environment of the units it starts (and so of the services the bus activates). `prefix`
+    /// starts the name of its temporary directory.
     init(
-        installation: Installation = .current, dropIns: [String: String] = [:], config: String? = nil,
-        timeout: Double = 30
+        installation: Installation = .current, busKind: BusKind? = nil, busConfiguration: BusConfiguration = .stock,
+        unitEnvironment: [String: String] = [:], dropIns: [String: String] = [:], config: String? = nil,
+        prefix: String = "restd-um", timeout: Double = 30
     ) throws {
-        if let reason = Self.unavailableReason { throw HarnessError.failed("no systemd user manager: \(reason)") }
+        let busKind = try busKind ?? BusKind.current()
+        if let reason = Self.unavailableReason ?? busKind.missingReason {
+            throw HarnessError.failed("no systemd user manager with \(busKind): \(reason)")
+        }
         self.installation = installation
-        let directory = try TempDirectory(prefix: "restd-um")
+        self.busKind = busKind
+        let directory = try TempDirectory(prefix: prefix)
         self.directory = directory
         runtimeDirectory = try directory.subdirectory("run")
         chmod(runtimeDirectory, 0o700)
@@ -106,8 +146,24 @@ final class UserManager: @unchecked Sendable {
         configHome = try directory.subdirectory("config")
         dataHome = try directory.subdirectory("data")
         stateHome = try directory.subdirectory("state")
-        bus = SessionBus(address: "unix:path=\(runtimeDirectory)/bus")
+        bus = SessionBus(socketPath: "\(runtimeDirectory)/bus")
         logPath = directory.path("manager.log")
+
+        // A copy: a link to /usr/lib's dbus.service loses against the package's alias in /etc.
+        try directory.write(
+            "config/systemd/user/dbus.service", try String(contentsOfFile: busKind.packagedUnit, encoding: .utf8))
+        switch busConfiguration {
+        case .stock:
+            busConfigurationPath = nil
+        case .private(let serviceDirectories):
+            let path = try directory.write(
+                "bus.conf", PrivateBus.configuration(socketPath: bus.socketPath, serviceDirectories: serviceDirectories)
+            )
+            try directory.write(
+                "config/systemd/user/dbus.service.d/test-bus.conf",
+                "[Service]\nExecStart=\nExecStart=\(busKind.command(configuration: path))\n")
+            busConfigurationPath = path
+        }
 
         switch installation {
         case .committed:
@@ -130,6 +186,7 @@ final class UserManager: @unchecked Sendable {
 
         let journaldConfiguration = try directory.write("journald.conf", Self.journaldConfiguration)
         let ready = directory.path("mounted")
+        cgroupList = directory.path("cgroups")
         let log = try openLogFile(logPath)
         defer { close(log) }
         // unshare and then sh exec, so the child's PID is the manager's.
@@ -137,7 +194,7 @@ final class UserManager: @unchecked Sendable {
             executable: ChildEnvironment.which("unshare")!,
             arguments: [
                 "--mount", "--propagation", "private", "/bin/sh", "-c", Self.bootScript, "boot", ready,
-                journaldConfiguration,
+                journaldConfiguration, (directory.path as NSString).lastPathComponent, cgroupList,
             ],
             environment: ChildEnvironment.make([
                 "HOME": home, "XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome,
@@ -156,6 +213,7 @@ final class UserManager: @unchecked Sendable {
                 stdout: log, stderr: log)
         } catch {
             manager.killAndReap()
+            Self.removeCgroups(listedIn: cgroupList)
             throw error
         }
         // The boot script waits for journald's socket, then execs the manager; the manager
@@ -166,6 +224,11 @@ final class UserManager: @unchecked Sendable {
                 let state = systemctl("is-system-running").output
                 return state == "running" || state == "degraded"
             }
+            if !unitEnvironment.isEmpty {
+                let assignments = unitEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                let set = systemctl(["set-environment"] + assignments)
+                if !set.succeeded { throw HarnessError.failed("\(set)") }
+            }
         } catch {
             stop()
             throw error
@@ -174,11 +237,35 @@ final class UserManager: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Mounts, then waits for journald (started by `init` inside the namespace) and becomes the
-    /// user manager, logging to that journal. $1: the file that says the mounts are done;
-    /// $2: journald's configuration.
+    /// Moves into a cgroup of its own, mounts, then waits for journald (started by `init` inside
+    /// the namespace) and becomes the user manager, logging to that journal. $1: the file that
+    /// says the mounts are done; $2: journald's configuration; $3: the name of the cgroup; $4:
+    /// the file that lists the cgroup's directories (one per hierarchy: name=systemd and the
+    /// unified one, on a hybrid machine).
+    ///
+    /// A user manager takes the cgroup it starts in as the root of its units' cgroups. Managers
+    /// started from one cgroup would share unit cgroups (`session.slice/dbus.service`), and one
+    /// stopping or killing a unit would end the other managers' processes in it. Joining is
+    /// tried again: a manager rooted above (one started without a cgroup of its own) removes
+    /// every empty cgroup below it when it exits, this one too before the shell is in it.
     private static let bootScript = """
         set -eu
+        join() {
+            for _ in 1 2 3 4 5 6 7 8 9 10; do
+                mkdir -p "$1" 2>/dev/null && echo $$ 2>/dev/null >"$1/cgroup.procs" && return 0
+            done
+            echo "cannot move into the cgroup $1" >&2
+            exit 1
+        }
+        while IFS=: read -r _ controllers path; do
+            case "$controllers" in
+            name=systemd) hierarchy=/sys/fs/cgroup/systemd ;;
+            "") hierarchy=/sys/fs/cgroup; [ ! -f /sys/fs/cgroup/unified/cgroup.procs ] || hierarchy=/sys/fs/cgroup/unified ;;
+            *) continue ;;
+            esac
+            echo "$hierarchy${path%/}/$3" >>"$4"
+            join "$hierarchy${path%/}/$3"
+        done </proc/self/cgroup
         mount -t tmpfs -o mode=0755 tmpfs /run/systemd
         mkdir /run/systemd/system /run/systemd/journal
         [ -d /run/log ] || mkdir /run/log
@@ -213,6 +300,11 @@ final class UserManager: @unchecked Sendable {
     /// `systemctl --user ARGS…` in the manager's namespace.
     @discardableResult
     func systemctl(_ args: String..., timeout: Double = 60) -> CommandResult {
+        systemctl(args, timeout: timeout)
+    }
+
+    @discardableResult
+    func systemctl(_ args: [String], timeout: Double = 60) -> CommandResult {
         inside(["systemctl", "--user", "--no-pager"] + args, timeout: timeout)
     }
 
@@ -268,9 +360,9 @@ final class UserManager: @unchecked Sendable {
         return last
     }
 
-    /// `systemctl --user status restd` and the journal, for failure messages.
-    func diagnostics() -> String {
-        "--- systemctl --user status restd:\n\(systemctl("status", "restd").stdout)"
+    /// `systemctl --user status UNIT` and the journal, for failure messages.
+    func diagnostics(unit: String = "restd.service") -> String {
+        "--- systemctl --user status \(unit):\n\(systemctl("status", unit).stdout)"
             + "--- journal:\n\(journalctl("-o", "short-monotonic").stdout)--- journald's own log:\n\(log())"
     }
 
@@ -286,63 +378,49 @@ final class UserManager: @unchecked Sendable {
 
     // MARK: Stopping
 
-    /// Stops the manager (SIGTERM, SIGKILL after 30 s), then every process it had started that
-    /// is still alive, then journald; all by PID. Safe to call more than once.
+    /// Stops the manager by its PID (SIGTERM, SIGKILL after 30 s), then kills whatever is
+    /// still in its cgroup (only this manager's processes are there), removes the cgroup, and
+    /// stops journald. Safe to call more than once.
     func stop() {
-        // Only while the manager runs is its PID sure to be its own (see ChildProcess).
         if manager.isRunning {
-            let started = descendants(of: manager.pid)
             manager.signal(SIGTERM)
             if manager.wait(timeout: 30) == nil { manager.killAndReap() }
-            for process in started where process.isAlive {
-                kill(process.pid, SIGKILL)
-            }
         }
+        Self.removeCgroups(listedIn: cgroupList)
         journald.stop(grace: 10)
     }
 
-    /// A process this manager started: its PID and start time (so that a reused PID is never hit).
-    private struct StartedProcess {
-        let pid: Int32
-        let startTime: String
-
-        var isAlive: Bool { Self.startTime(of: pid) == startTime }
-
-        static func startTime(of pid: Int32) -> String? {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            // After "pid (comm)": state is field 3, starttime field 22.
-            return fields.count > 19 ? String(fields[19]) : nil
+    /// Kills every process left in the cgroups the boot script listed, then removes them.
+    private static func removeCgroups(listedIn list: String) {
+        let cgroups = ((try? String(contentsOfFile: list, encoding: .utf8)) ?? "").split(separator: "\n").map(
+            String.init)
+        for cgroup in cgroups {
+            for pid in processes(in: cgroup) { kill(pid, SIGKILL) }
+        }
+        for cgroup in cgroups {
+            try? waitUntil("the processes in \(cgroup) to end", timeout: 10) { processes(in: cgroup).isEmpty }
+            removeCgroup(cgroup)
         }
     }
 
-    /// Every process below `root` in the process tree, with its start time.
-    private func descendants(of root: Int32) -> [StartedProcess] {
-        var parents: [Int32: Int32] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(name),
-                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+    /// The processes in `cgroup` and below it.
+    private static func processes(in cgroup: String) -> [Int32] {
+        let members = ((try? String(contentsOfFile: "\(cgroup)/cgroup.procs", encoding: .utf8)) ?? "")
+            .split(separator: "\n").compactMap { Int32($0) }
+        return members + subgroups(of: cgroup).flatMap { processes(in: $0) }
+    }
+
+    private static func subgroups(of cgroup: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cgroup)) ?? []).map { "\(cgroup)/\($0)" }.filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue
         }
-        var found: [StartedProcess] = []
-        for pid in parents.keys {
-            var ancestor = parents[pid]
-            while let current = ancestor, current > 1 {
-                if current == root {
-                    if let start = StartedProcess.startTime(of: pid) {
-                        found.append(StartedProcess(pid: pid, startTime: start))
-                    }
-                    break
-                }
-                ancestor = parents[current]
-            }
-        }
-        return found
+    }
+
+    /// rmdir(2), deepest first: a cgroup goes only once it is empty and has no children.
+    private static func removeCgroup(_ cgroup: String) {
+        for subgroup in subgroups(of: cgroup) { removeCgroup(subgroup) }
+        rmdir(cgroup)
     }
 
     /// `waitUntil`, giving up early if the manager exits; the error ends with `details`, its log
