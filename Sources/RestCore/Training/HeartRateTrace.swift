@@ -66,10 +66,8 @@ public struct HeartRateTrace: Sendable, Equatable {
         for second in 0..<seconds {
             let instant = start + USec(second) * 1_000_000
             while next < points.count && points[next].atUSec <= instant { next += 1 }
-            guard next > 0, instant - points[next - 1].atUSec < HeartSignal.windowUSec,
-                let value = points[next - 1].smoothedBPM
-            else { continue }
-            bpm[second] = UInt8(clamping: Int(value.rounded()))
+            guard next > 0, instant - points[next - 1].atUSec < HeartSignal.windowUSec else { continue }
+            bpm[second] = UInt8(clamping: Int(points[next - 1].smoothedBPM.rounded()))
         }
         self.init(
             setID: setID, startedAtUSec: startedAtUSec, bpm: bpm, targetBPM: tracker.thresholdBPM,
