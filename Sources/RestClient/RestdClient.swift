@@ -356,6 +356,7 @@ public final class RestdClient {
             try message.append(arguments)
             return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
+            if StartFailure.matches(error) { throw .startFailed(StartFailure.sentence(error, connection: connection)) }
             if error.hasName(.serviceUnknown) || error.hasName(.nameHasNoOwner) { throw .daemonNotRunning }
             if error.hasName(.disconnected) || error.hasName(.noServer) { throw .busLost(error.message) }
             throw .refused(error)

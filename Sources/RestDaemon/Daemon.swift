@@ -235,7 +235,7 @@ public final class Daemon {
             recoveredHistory: [HistoryChange]
         )
     {
-        let (store, movedAside) = try StateStore.open(directory: settings.stateDirectory, now: now.realtime)
+        let (store, movedAside) = try openStore(settings, now: now)
         if let first = movedAside.first {
             let reason = store.movedAsideReason ?? "it could not be read"
             logger.warning(
@@ -274,6 +274,21 @@ public final class Daemon {
         let history = training.followHousekeeping(events)
         training.apply(history)
         return (store, book, training, events, history)
+    }
+
+    /// The state directory, locked for this restd, and its store; another restd's directory is
+    /// refused with `DaemonError.Reason.stateInUse`.
+    private static func openStore(
+        _ settings: DaemonSettings, now: Instant
+    ) throws -> (store: StateStore, movedAside: [String]) {
+        do {
+            return try StateStore.open(
+                directory: settings.stateDirectory, now: now.realtime,
+                holder: StateDirectory.Holder(pid: getpid(), bus: settings.busAddressForLock))
+        } catch {
+            guard error.inUse != nil else { throw error }
+            throw DaemonError(error.description, reason: .stateInUse)
+        }
     }
 
     /// "2 timers running, 1 paused": the book keeps the counts, so that refreshing the status after

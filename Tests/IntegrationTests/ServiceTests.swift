@@ -97,7 +97,8 @@ struct ServiceTests {
         // have come, without sleeping for it.
         let quiet = try NotifySocket()
         let other = try TestBus()
-        let plain = try RestdProcess(bus: other, stateHome: state.path, environment: quiet.environment)
+        let otherState = try TempDirectory(prefix: "restd-state")
+        let plain = try RestdProcess(bus: other, stateHome: otherState.path, environment: quiet.environment)
         try quiet.waitFor(line: "READY=1")
         plain.terminate()
         try quiet.waitFor(line: "STOPPING=1")
@@ -230,7 +231,7 @@ struct ServiceTests {
         let lines = Set(try Self.repositoryFile("systemd/restd.service").split(separator: "\n").map(String.init))
         for expected in [
             "Type=notify", "BusName=\(RestBus.name)", "ExecStart=/usr/local/bin/restd", "ExecReload=kill -HUP $MAINPID",
-            "Restart=on-failure", "RestartPreventExitStatus=78", "WatchdogSec=60s",
+            "Restart=on-failure", "RestartPreventExitStatus=75 78", "WatchdogSec=60s",
             "NoNewPrivileges=yes", "LockPersonality=yes", "RestrictRealtime=yes", "RestrictSUIDSGID=yes",
             "SystemCallArchitectures=native", "MemoryDenyWriteExecute=yes", "RestrictAddressFamilies=AF_UNIX",
             "WantedBy=default.target",

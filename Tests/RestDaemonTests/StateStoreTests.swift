@@ -1,6 +1,7 @@
 import Foundation
 import ProcessHarness
 import RestCore
+import RestProtocol
 import SQLiteKit
 import SeededRandom
 import Testing
@@ -151,6 +152,31 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let error = try #require(throws: StoreError.self) { _ = try StateStore.open(directory: dir.state, now: now) }
         #expect(error.description == "could not use the state directory \(dir.state): it is not a directory")
         #expect(bytes(dir.state) == Data("x".utf8))
+    }
+
+    @Test func aStateDirectoryInUseIsRefusedBeforeAnythingInItIsRead() throws {
+        let dir = try TemporaryDirectory()
+        let holder = StateDirectory.Holder(pid: 4242, bus: "unix:path=/run/user/1000/bus")
+        let store = try StateStore.open(directory: dir.state, now: now, holder: holder).store
+        try store.apply([.added(try timer("tea"))])
+        #expect(
+            String(decoding: bytes(dir.state + "/restd.lock") ?? Data(), as: UTF8.self)
+                == "pid=4242\nbus=unix:path=/run/user/1000/bus\n")
+
+        // A second opening of the same directory while the first is open: another restd, for
+        // flock (a lock belongs to its open file, not to the process).
+        let error = try #require(throws: StoreError.self) { _ = try StateStore.open(directory: dir.state, now: now) }
+        #expect(error.inUse?.holder == holder)
+        #expect(
+            error.description
+                == "the state in \(dir.state) is in use by restd (pid 4242) on bus unix:path=/run/user/1000/bus; "
+                + "stop that restd first, or use it there: export DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus"
+        )
+
+        // Closed, it is free again, and what was stored is there.
+        try store.close()
+        let reopened = try StateStore.open(directory: dir.state, now: now).store
+        #expect(try reopened.loadAll().map(\.id.rawValue) == ["tea"])
     }
 
     @Test func reopeningSeesCommittedData() throws {
@@ -357,6 +383,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let migrated = try StateStore.open(directory: dir.state, now: now).store
         try migrated.commit([], history: [.setRecorded(set)])
         #expect(try migrated.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set) == [set])
+        try migrated.close()
         let reopened = try StateStore.open(directory: dir.state, now: now).store.loadAll()
         #expect(reopened.first { $0.id.rawValue == "held" }?.label == "Green tea")
     }
