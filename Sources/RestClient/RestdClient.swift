@@ -321,6 +321,36 @@ public final class RestdClient {
         return usec
     }
 
+    /// Whether restd's notifications can be seen (`NotificationServer`); nil from a restd too old
+    /// to say, or a value this restctl does not know.
+    public func notificationServer() throws(ClientError) -> NotificationServerState? {
+        let reply: [DBusValue]
+        do {
+            reply = try call(
+                path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
+                [.string(RestBus.managerInterface), .string(ManagerProperty.notificationServer)])
+        } catch .refused(let error) where error.hasName(.unknownProperty) || error.name == RestErrorName.invalidArgs {
+            return nil
+        }
+        guard let value = reply.first?.unwrapped.string else { throw .badReply("NotificationServer is not a string") }
+        return NotificationServerState(rawValue: value)
+    }
+
+    /// Whether this caller is the first to hear that no notification server can show anything
+    /// since it went missing (`TakeNotificationServerWarning`); false from a restd too old to say.
+    public func takeNotificationServerWarning() throws(ClientError) -> Bool {
+        let reply: [DBusValue]
+        do {
+            reply = try callManager(ManagerMember.takeNotificationServerWarning, [])
+        } catch .refused(let error) where error.hasName(.unknownMethod) {
+            return false
+        }
+        guard case .boolean(let warn)? = reply.first else {
+            throw .badReply("TakeNotificationServerWarning returned no boolean")
+        }
+        return warn
+    }
+
     /// The default rest of a restd without `DefaultDurationUSec`.
     public static let fallbackDefaultDurationUSec: UInt64 = 90_000_000
 

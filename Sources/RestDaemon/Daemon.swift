@@ -168,9 +168,11 @@ public final class Daemon {
         server.export(
             path: RestBus.managerPath,
             interfaces: [
-                ManagerObject.make(service: service) { [unowned reloader] in reloader.configuration.defaultDurationUSec
+                ManagerObject.make(service: service, notifier: notifier) { [unowned reloader] in
+                    reloader.configuration.defaultDurationUSec
                 }
             ])
+        notifier.onServerChanged = { server in signals.notificationServerChanged(server) }
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerObject.subtree(service: service))
         server.export(path: RestBus.livePath, interfaces: [LiveObject.make(live: live)])
@@ -202,8 +204,11 @@ public final class Daemon {
     public func run() throws -> Int32 {
         // Whatever ends the loop, restd's housekeeping not yet written is written.
         defer { service.closeStore() }
+        // Before the name is requested: the bus answers who owns org.freedesktop.Notifications,
+        // and what it can start, before it routes any call to restd, so that the first call
+        // (the one that activated restd, say) already reads NotificationServer right.
+        notifier.start()
         try busName.request { [unowned self] in
-            notifier.start()
             mediaPlayer.start()
             service.announceRecovered()
             // A workout left untouched while restd was down ends now; else its deadline is armed,

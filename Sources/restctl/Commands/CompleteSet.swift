@@ -20,7 +20,8 @@ extension Restctl {
                 without --exercise: the plan's next set, with its reps, weight and rest; \
                 inside a superset's round and after the last set (which ends the workout) no \
                 rest follows, and set prints the workout's status instead, as workout status \
-                does.
+                does. Like start, set notes once on stderr that no notification server is \
+                running when none is.
                 """)
 
         @Option(
@@ -106,6 +107,7 @@ extension Restctl {
                     let done = try client.completeSet(
                         id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
                         failed: set.failed, restUSec: set.restUSec, untilRecovered: set.untilRecovered)
+                    notes += NotificationServerNote.take(from: client).map { [$0] } ?? []
                     // No rest follows (inside a superset's round, after a workout's last set):
                     // no timer runs, and where the workout stands is the news.
                     guard done.restSource != RestSource.none.rawValue else {
