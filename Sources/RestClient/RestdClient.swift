@@ -105,11 +105,13 @@ public final class RestdClient {
 
     // MARK: Training
 
-    /// What CompleteSet answers: the rest started after the set, and the rule that chose it.
+    /// What CompleteSet answers: the rest started after the set, and the rule that chose it; and
+    /// the set as restd recorded it (from SetRecorded), nil from a restd that did not say.
     public struct CompletedSet: Sendable, Equatable {
         public var timerPath: String
         public var restUSec: UInt64
         public var restSource: String
+        public var recorded: HistorySet?
     }
 
     /// Marks a set done on timer `id` (exercise nil: the previous set's) and starts its rest.
@@ -124,12 +126,43 @@ public final class RestdClient {
         if failed { options[SetOption.failed] = .boolean(true) }
         if let restUSec { options[SetOption.restUSec] = .uint64(restUSec) }
         if let untilRecovered { options[SetOption.untilRecovered] = .boolean(untilRecovered) }
-        let reply = try callManager(
-            ManagerMember.completeSet, [.string(id), .string(exercise ?? ""), .vardict(options)])
+        let (reply, recorded) = try catchingSetRecorded(onTimer: id.isEmpty ? TimerID.default.rawValue : id) {
+            () throws(ClientError) in
+            try callManager(ManagerMember.completeSet, [.string(id), .string(exercise ?? ""), .vardict(options)])
+        }
         guard reply.count == 3, case .objectPath(let path) = reply[0], let rest = reply[1].uint64,
             let source = reply[2].string
         else { throw .badReply("CompleteSet returned no (o, t, s)") }
-        return CompletedSet(timerPath: path, restUSec: rest, restSource: source)
+        return CompletedSet(timerPath: path, restUSec: rest, restSource: source, recorded: recorded)
+    }
+
+    /// Makes `call` while listening for SetRecorded, which restd sends before its reply: returns
+    /// the reply and the last set recorded on timer `id` meanwhile (what was recorded, reps and
+    /// weight repeated from the previous set included).
+    private func catchingSetRecorded(
+        onTimer id: String, _ call: () throws(ClientError) -> [DBusValue]
+    ) throws(ClientError) -> ([DBusValue], HistorySet?) {
+        let rule =
+            MessageBus.signalsRule(sender: RestBus.name, path: RestBus.historyPath, interface: RestBus.historyInterface)
+            + ",member='\(HistoryMember.setRecorded)'"
+        // Without the match, the set is simply not shown.
+        guard (try? connection.addMatch(rule)) != nil else { return (try call(), nil) }
+        var recorded: HistorySet?
+        let filter = connection.addSignalFilter { message in
+            guard message.isSignal(RestBus.historyInterface, HistoryMember.setRecorded),
+                let fields = message.vardictArgument(), let set = try? HistorySet(entry: fields), set.timer == id
+            else { return false }
+            recorded = set
+            return true
+        }
+        defer {
+            connection.removeFilter(filter)
+            connection.removeMatchAsync(rule)
+        }
+        let reply = try call()
+        // The signal came before the reply and waits in the connection's queue.
+        connection.dispatchAvailable()
+        return (reply, recorded)
     }
 
     /// Ends the rest on timer `id` now, on purpose.

@@ -632,7 +632,34 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let training = try store.loadTraining()
         #expect(training.openRests == [rest(after: first)] && training.lastSetID == 1)
         #expect(try store.lastExercise(timer: first.timerID) == "Squat")
-        #expect(try store.facts(squat, dayStartUSec: now) == ExerciseFacts(firstWritten: "Squat", setsInARow: 1))
+        #expect(
+            try store.facts(squat, dayStartUSec: now)
+                == ExerciseFacts(firstWritten: "Squat", setsInARow: 1, previousReps: 5, previousWeightKg: 102.5))
+    }
+
+    @Test func thePreviousSetIsTheExercisesLatestWhicheverTimerAndOnlyWithValuesASetMayHave() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StateStore.open(directory: dir.state, now: now).store
+        var older = try set(1, at: now)
+        older.reps = 8
+        var latest = try set(2, at: now + 60_000_000)
+        latest.timerID = try TimerID(parsing: "other")
+        latest.reps = 6
+        latest.weightKg = nil
+        let bench = try set(3, at: now + 120_000_000, exercise: "Bench")
+        try store.commit([], history: [.setRecorded(latest), .setRecorded(older), .setRecorded(bench)])
+        let facts = try store.facts(squat, dayStartUSec: now)
+        #expect(facts.previousReps == 6 && facts.previousWeightKg == nil, "\(facts)")
+        #expect(try store.facts(try ExerciseName(parsing: "Deadlift"), dayStartUSec: now).previousReps == nil)
+
+        // A row edited by hand to what no set may have is not repeated.
+        try store.close()
+        try withDatabase(dir.database) { db throws in
+            try db.execute("UPDATE sets SET reps = 20000, weight_kg = 5000.0 WHERE id = 3")
+        }
+        let reopened = try StateStore.open(directory: dir.state, now: now).store
+        let benchFacts = try reopened.facts(try ExerciseName(parsing: "Bench"), dayStartUSec: now)
+        #expect(benchFacts.previousReps == nil && benchFacts.previousWeightKg == nil, "\(benchFacts)")
     }
 
     @Test func anEndedRestIsRememberedForItsExerciseUnlessItFollowedAFailedSet() throws {
