@@ -274,21 +274,46 @@ public final class RestdClient {
 
     /// One timer's current properties.
     public func timer(id: String) throws(ClientError) -> TimerSnapshot {
-        // Checked here with restd's rule: the Properties call below would otherwise say "no timer".
+        let request = try timerRequest(id: id)
+        return try timerSnapshot(id: id, from: reply(to: request))
+    }
+
+    /// One timer's current properties, and whether restd's notifications can be seen (nil from a
+    /// restd too old to say): both asked at once, one round trip, for `restctl status`.
+    public func timerAndNotificationServer(id: String) throws(ClientError) -> (TimerSnapshot, NotificationServerState?)
+    {
+        let replies = connection.callBlocking(
+            [try timerRequest(id: id), try notificationServerRequest()], timeoutMilliseconds: timeoutMilliseconds)
+        let timer = try timerSnapshot(id: id, from: replies[0].mapError(clientError))
+        return (timer, try? notificationServer(from: replies[1].mapError(clientError)))
+    }
+
+    /// The GetAll of timer `id`, an id checked here with restd's rule: the call would otherwise
+    /// answer "no timer".
+    private func timerRequest(id: String) throws(ClientError) -> Message {
         do {
             _ = try TimerID(parsing: id)
         } catch {
             throw .refused(DBusError(name: RestErrorName.invalidArgs, message: error.message))
         }
-        let reply: [DBusValue]
-        do {
-            reply = try call(
-                path: RestBus.timerPath(id: id), interface: MessageBus.propertiesInterface,
-                member: "GetAll", [.string(RestBus.timerInterface)])
-        } catch .refused(let error) where error.hasName(.unknownObject) {
+        return try request(
+            path: RestBus.timerPath(id: id), interface: MessageBus.propertiesInterface, member: "GetAll",
+            [.string(RestBus.timerInterface)])
+    }
+
+    private func timerSnapshot(
+        id: String, from reply: Result<Message, ClientError>
+    ) throws(ClientError) -> TimerSnapshot {
+        let arguments: [DBusValue]
+        switch reply {
+        case .success(let message):
+            arguments = message.arguments()
+        case .failure(.refused(let error)) where error.hasName(.unknownObject):
             throw .refused(DBusError(name: RestErrorName.noSuchTimer, message: "no timer \"\(id)\""))
+        case .failure(let error):
+            throw error
         }
-        guard let properties = reply.first?.vardictEntries else { throw .badReply("GetAll returned no dictionary") }
+        guard let properties = arguments.first?.vardictEntries else { throw .badReply("GetAll returned no dictionary") }
         return try TimerSnapshot(properties: properties)
     }
 
@@ -357,15 +382,31 @@ public final class RestdClient {
     /// Whether restd's notifications can be seen (`NotificationServer`); nil from a restd too old
     /// to say, or a value this restctl does not know.
     public func notificationServer() throws(ClientError) -> NotificationServerState? {
-        let reply: [DBusValue]
-        do {
-            reply = try call(
-                path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
-                [.string(RestBus.managerInterface), .string(ManagerProperty.notificationServer)])
-        } catch .refused(let error) where error.hasName(.unknownProperty) || error.name == RestErrorName.invalidArgs {
+        try notificationServer(from: reply(to: try notificationServerRequest()))
+    }
+
+    private func notificationServerRequest() throws(ClientError) -> Message {
+        try request(
+            path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
+            [.string(RestBus.managerInterface), .string(ManagerProperty.notificationServer)])
+    }
+
+    private func notificationServer(
+        from reply: Result<Message, ClientError>
+    ) throws(ClientError) -> NotificationServerState? {
+        let arguments: [DBusValue]
+        switch reply {
+        case .success(let message):
+            arguments = message.arguments()
+        case .failure(.refused(let error))
+        where error.hasName(.unknownProperty) || error.name == RestErrorName.invalidArgs:
             return nil
+        case .failure(let error):
+            throw error
         }
-        guard let value = reply.first?.unwrapped.string else { throw .badReply("NotificationServer is not a string") }
+        guard let value = arguments.first?.unwrapped.string else {
+            throw .badReply("NotificationServer is not a string")
+        }
         return NotificationServerState(rawValue: value)
     }
 
@@ -400,6 +441,37 @@ public final class RestdClient {
         try reply(path: path, interface: interface, member: member, arguments).arguments()
     }
 
+    /// A method call to restd, not sent yet.
+    private func request(
+        path: String, interface: String, member: String, _ arguments: [DBusValue]
+    ) throws(ClientError) -> Message {
+        do {
+            let message = try Message.methodCall(
+                destination: RestBus.name, path: path, interface: interface, member: member)
+            try message.append(arguments)
+            return message
+        } catch {
+            throw clientError(error)
+        }
+    }
+
+    /// Sends `request` and waits for its answer.
+    private func reply(to request: Message) -> Result<Message, ClientError> {
+        do {
+            return .success(try connection.callBlocking(request, timeoutMilliseconds: timeoutMilliseconds))
+        } catch {
+            return .failure(clientError(error))
+        }
+    }
+
+    /// What a D-Bus error from a call to restd means for restctl.
+    private func clientError(_ error: DBusError) -> ClientError {
+        if StartFailure.matches(error) { return .startFailed(StartFailure.sentence(error, connection: connection)) }
+        if error.hasName(.serviceUnknown) || error.hasName(.nameHasNoOwner) { return .daemonNotRunning }
+        if error.hasName(.disconnected) || error.hasName(.noServer) { return .busLost(error.message) }
+        return .refused(error)
+    }
+
     /// A call whose answer is a list of records (`aa{sv}`: stats), read
     /// straight into dictionaries (`Message.recordsArgument`).
     func callForRecords(
@@ -413,16 +485,6 @@ public final class RestdClient {
     private func reply(
         path: String, interface: String, member: String, _ arguments: [DBusValue]
     ) throws(ClientError) -> Message {
-        do {
-            let message = try Message.methodCall(
-                destination: RestBus.name, path: path, interface: interface, member: member)
-            try message.append(arguments)
-            return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds)
-        } catch {
-            if StartFailure.matches(error) { throw .startFailed(StartFailure.sentence(error, connection: connection)) }
-            if error.hasName(.serviceUnknown) || error.hasName(.nameHasNoOwner) { throw .daemonNotRunning }
-            if error.hasName(.disconnected) || error.hasName(.noServer) { throw .busLost(error.message) }
-            throw .refused(error)
-        }
+        try reply(to: try request(path: path, interface: interface, member: member, arguments)).get()
     }
 }

@@ -27,8 +27,7 @@ extension Restctl {
         static func show(id: String, json: Bool) throws(RestctlError) {
             let result = Result { () throws(RestctlError) -> (TimerSnapshot, NotificationServerState?) in
                 try RestdConnection.withClient { client throws(ClientError) in
-                    // A restd too old to say leaves the server nil.
-                    (try client.timer(id: id), try? client.notificationServer())
+                    try client.timerAndNotificationServer(id: id)
                 }
             }
             switch result {
