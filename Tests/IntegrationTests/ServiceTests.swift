@@ -183,6 +183,26 @@ struct ServiceTests {
         #expect(FileManager.default.fileExists(atPath: state.path("restd/state.sqlite")))
     }
 
+    @Test("D-Bus activation of a restd that cannot start: exit 69, the bus's words and where to look")
+    func activationOfABrokenRestd() throws {
+        let services = try TempDirectory(prefix: "restd-svc")
+        let state = try TempDirectory(prefix: "restd-state")
+        let config = try TempDirectory(prefix: "restd-cfg")
+        try config.write("restd/config.toml", "max_timers = 0\n")
+        let restdPath = try BuildProducts.executable("restd")
+        let file = Self.replacing("Exec", with: restdPath, in: try Self.repositoryFile("dbus/io.restd.Rest1.service"))
+        try services.write("io.restd.Rest1.service", file)
+        let bus = try TestBus(
+            serviceDirectories: [services.path],
+            environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
+        // No systemd user manager here (no $XDG_RUNTIME_DIR/systemd/private): restd's own log says why.
+        let list = restctl(bus, ["list"], environment: ["XDG_RUNTIME_DIR": state.path])
+        #expect(list.status == ExitStatus.unavailable.rawValue, "\(list)")
+        #expect(
+            list.stderr == "restctl: restd could not start (Process io.restd.Rest1 exited with status 78); "
+                + "run 'restd' in a terminal to see why\n", "\(list)")
+    }
+
     @Test("the activation file names the bus name, the unit and an absolute Exec=")
     func activationFile() throws {
         let text = try Self.repositoryFile("dbus/io.restd.Rest1.service")
