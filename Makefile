@@ -8,7 +8,7 @@
 # Variables: ARGS (for restd, `make run ARGS=--verbose`), SWIFT_FLAGS (for
 # every swift build/test, e.g. `-j 2`), TEST_FLAGS (for swift test, e.g.
 # `--filter Harness`), BENCH_ARGS (for restd-bench, e.g. `--only 1,3`), TOML_TEST (the
-# toml-test suite for `make toml-conformance`, ../shared/toml-test),
+# toml-test suite for `make toml-conformance`, Tests/Data/toml-test),
 # SWIFT (the swift driver), NO_DEPS=1 (install no Debian packages; debian/rules
 # sets it, since dpkg-checkbuilddeps has checked Build-Depends).
 #
@@ -33,8 +33,8 @@ TEST_FLAGS ?=
 BENCH_ARGS ?=
 ARGS ?=
 CMD ?=
-# The TOML project's compliance suite (toml-test's files), next to the checkout in CI.
-TOML_TEST ?= ../shared/toml-test
+# The TOML project's compliance suite: toml-test's TOML 1.0.0 files, kept in the repository.
+TOML_TEST ?= Tests/Data/toml-test
 
 # Build headers and libraries, the programs the tests and `make run` use, and what
 # `make deb` needs (debhelper, dpkg-dev, lintian).
@@ -144,7 +144,7 @@ help:
 	@echo '  make test-broker           the bus suites again on dbus-broker (root; part of make test)'
 	@echo '  make test-calendar         the tests that read times, on other days and in other zones (part of make test)'
 	@echo '  make toml-conformance      the TOML reader against toml-test'"'"'s TOML 1.0.0 files in TOML_TEST'
-	@echo '                             (../shared/toml-test): valid files read right, invalid ones refused (part of make test)'
+	@echo '                             (Tests/Data/toml-test): valid files read right, invalid ones refused (part of make test)'
 	@echo '  make build                 debug build'
 	@echo '  make release               release build (swift build -c release --static-swift-stdlib)'
 	@echo '  make bench [BENCH_ARGS=…]  release build, then every benchmark; writes bench/results.json'

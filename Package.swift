@@ -72,7 +72,7 @@ let package = Package(
         // The functions a login and common use run are placed together (docs/PERFORMANCE.md, "How
         // restd is linked").
         .executableTarget(
-            name: "restd", dependencies: ["RestDaemon", "EventLoop"], exclude: ["restd.order"],
+            name: "restd", dependencies: ["RestDaemon", "EventLoop", "RestProtocol"], exclude: ["restd.order"],
             linkerSettings: shippedProgram(order: "Sources/restd/restd.order")),
         .executableTarget(
             name: "restctl",
@@ -107,6 +107,7 @@ let package = Package(
             name: "RestDaemonTests",
             dependencies: [
                 "RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom", "SQLiteKit",
+                "RestProtocol",
                 // SetRows against Sets as restctl reads them.
                 "RestClient",
             ],

@@ -5,8 +5,8 @@
 #
 #   scripts/toml-conformance.sh SWIFT SUITE_DIR [SWIFT_FLAGS…]
 #
-# SUITE_DIR holds toml-test's files (`make toml-conformance` passes ../shared/toml-test, where CI
-# has it). Builds only the toml-conformance program and the TOML module it reads with.
+# SUITE_DIR holds toml-test's files (`make toml-conformance` passes Tests/Data/toml-test, the copy
+# kept in the repository). Builds only the toml-conformance program and the TOML module it reads with.
 set -euo pipefail
 
 swift=$1

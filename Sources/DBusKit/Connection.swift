@@ -222,6 +222,32 @@ public final class Connection {
         return Message(owning: reply)
     }
 
+    /// Sends every call at once, then waits for their replies, in order: one round trip where
+    /// `callBlocking` one after the other would make one each. An error reply is that call's failure.
+    public func callBlocking(
+        _ messages: [Message], timeoutMilliseconds: Int32
+    ) -> [Result<Message, DBusError>] {
+        var pendings: [OpaquePointer?] = []
+        defer { for pending in pendings { if let pending { dbus_pending_call_unref(pending) } } }
+        for message in messages {
+            var pending: OpaquePointer?
+            if isClosed || dbus_connection_send_with_reply(raw, message.raw, &pending, timeoutMilliseconds) == 0 {
+                pending = nil
+            }
+            pendings.append(pending)
+        }
+        return pendings.map { pending in
+            guard let pending else { return .failure(DBusError(.disconnected, "not connected to the bus")) }
+            dbus_pending_call_block(pending)
+            guard let reply = dbus_pending_call_steal_reply(pending) else {
+                return .failure(DBusError(.noReply, "no reply"))
+            }
+            let message = Message(owning: reply)
+            if let error = message.asError { return .failure(error) }
+            return .success(message)
+        }
+    }
+
     /// Reads and dispatches incoming messages, waiting up to `timeoutMilliseconds` (-1: forever).
     /// For simple clients without an event loop. Returns false once disconnected.
     public func readWriteDispatch(timeoutMilliseconds: Int32) -> Bool {

@@ -9,8 +9,9 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
     case busLost(String)
     /// The bus is there but restd is not on it.
     case daemonNotRunning
-    /// The bus tried to start restd (D-Bus activation) and could not; the bus's sentence.
-    case activationFailed(String)
+    /// The bus tried to start restd for the call (D-Bus activation), and restd did not come up:
+    /// the sentence says why, as far as restctl can tell.
+    case startFailed(String)
     /// restd refused or failed the request; the message is its sentence.
     case refused(DBusError)
     /// The reply was not what the contract says.
@@ -25,8 +26,8 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
                 "the D-Bus session bus went away (\(reason)), and restd with it: the session ended or the bus was stopped"
         case .daemonNotRunning:
             return "restd is not running on the session bus; start it: \(ServiceHint.startRestd)"
-        case .activationFailed(let reason):
-            return "the session bus could not start restd (\(reason)); \(ServiceHint.whyNotStarted)"
+        case .startFailed(let sentence):
+            return sentence
         case .refused(let error):
             return error.message
         case .badReply(let what):

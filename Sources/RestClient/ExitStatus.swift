@@ -20,7 +20,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
             "A usage error: an unknown command or option, a missing or unreadable value, or a value "
                 + "restd's fixed rules refuse (checked by restctl before it asks restd)."
         case .unavailable:
-            "No session bus, or no restd on it, or restd went away before it answered."
+            "No session bus, or no restd on it (or the bus could not start it), or restd went away before it answered."
         case .badReply:
             "restd's reply makes no sense: what owns io.restd.Rest1 is not a restd restctl understands."
         }

@@ -42,6 +42,13 @@ public enum HistoryFormat {
         }
     }
 
+    /// "recorded Curl 12×15 kg failed": what `restctl set` says restd recorded, so that a wrong
+    /// number (one repeated from the previous set, say) is seen at once.
+    public static func recorded(_ set: HistorySet) -> String {
+        let work = work(set)
+        return "recorded " + set.exercise + (work.isEmpty ? "" : " " + work)
+    }
+
     /// "5×100 kg", "5 reps", "100 kg", with " failed" after a failed set; "" for none of these.
     // The pieces of a line are joined with +, not interpolated (here and in restText): an
     // interpolation writes each piece through a text stream, thousands of times for a week.

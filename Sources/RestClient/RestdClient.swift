@@ -105,11 +105,13 @@ public final class RestdClient {
 
     // MARK: Training
 
-    /// What CompleteSet answers: the rest started after the set, and the rule that chose it.
+    /// What CompleteSet answers: the rest started after the set, and the rule that chose it; and
+    /// the set as restd recorded it (from SetRecorded), nil from a restd that did not say.
     public struct CompletedSet: Sendable, Equatable {
         public var timerPath: String
         public var restUSec: UInt64
         public var restSource: String
+        public var recorded: HistorySet?
     }
 
     /// Marks a set done on timer `id` (exercise nil: the previous set's) and starts its rest.
@@ -124,12 +126,43 @@ public final class RestdClient {
         if failed { options[SetOption.failed] = .boolean(true) }
         if let restUSec { options[SetOption.restUSec] = .uint64(restUSec) }
         if let untilRecovered { options[SetOption.untilRecovered] = .boolean(untilRecovered) }
-        let reply = try callManager(
-            ManagerMember.completeSet, [.string(id), .string(exercise ?? ""), .vardict(options)])
+        let (reply, recorded) = try catchingSetRecorded(onTimer: id.isEmpty ? TimerID.default.rawValue : id) {
+            () throws(ClientError) in
+            try callManager(ManagerMember.completeSet, [.string(id), .string(exercise ?? ""), .vardict(options)])
+        }
         guard reply.count == 3, case .objectPath(let path) = reply[0], let rest = reply[1].uint64,
             let source = reply[2].string
         else { throw .badReply("CompleteSet returned no (o, t, s)") }
-        return CompletedSet(timerPath: path, restUSec: rest, restSource: source)
+        return CompletedSet(timerPath: path, restUSec: rest, restSource: source, recorded: recorded)
+    }
+
+    /// Makes `call` while listening for SetRecorded, which restd sends before its reply: returns
+    /// the reply and the last set recorded on timer `id` meanwhile (what was recorded, reps and
+    /// weight repeated from the previous set included).
+    private func catchingSetRecorded(
+        onTimer id: String, _ call: () throws(ClientError) -> [DBusValue]
+    ) throws(ClientError) -> ([DBusValue], HistorySet?) {
+        let rule =
+            MessageBus.signalsRule(sender: RestBus.name, path: RestBus.historyPath, interface: RestBus.historyInterface)
+            + ",member='\(HistoryMember.setRecorded)'"
+        // Without the match, the set is simply not shown.
+        guard (try? connection.addMatch(rule)) != nil else { return (try call(), nil) }
+        var recorded: HistorySet?
+        let filter = connection.addSignalFilter { message in
+            guard message.isSignal(RestBus.historyInterface, HistoryMember.setRecorded),
+                let fields = message.vardictArgument(), let set = try? HistorySet(entry: fields), set.timer == id
+            else { return false }
+            recorded = set
+            return true
+        }
+        defer {
+            connection.removeFilter(filter)
+            connection.removeMatchAsync(rule)
+        }
+        let reply = try call()
+        // The signal came before the reply and waits in the connection's queue.
+        connection.dispatchAvailable()
+        return (reply, recorded)
     }
 
     /// Ends the rest on timer `id` now, on purpose.
@@ -243,21 +276,46 @@ public final class RestdClient {
 
     /// One timer's current properties.
     public func timer(id: String) throws(ClientError) -> TimerSnapshot {
-        // Checked here with restd's rule: the Properties call below would otherwise say "no timer".
+        let request = try timerRequest(id: id)
+        return try timerSnapshot(id: id, from: reply(to: request))
+    }
+
+    /// One timer's current properties, and whether restd's notifications can be seen (nil from a
+    /// restd too old to say): both asked at once, one round trip, for `restctl status`.
+    public func timerAndNotificationServer(id: String) throws(ClientError) -> (TimerSnapshot, NotificationServerState?)
+    {
+        let replies = connection.callBlocking(
+            [try timerRequest(id: id), try notificationServerRequest()], timeoutMilliseconds: timeoutMilliseconds)
+        let timer = try timerSnapshot(id: id, from: replies[0].mapError(clientError))
+        return (timer, try? notificationServer(from: replies[1].mapError(clientError)))
+    }
+
+    /// The GetAll of timer `id`, an id checked here with restd's rule: the call would otherwise
+    /// answer "no timer".
+    private func timerRequest(id: String) throws(ClientError) -> Message {
         do {
             _ = try TimerID(parsing: id)
         } catch {
             throw .refused(DBusError(name: RestErrorName.invalidArgs, message: error.message))
         }
-        let reply: [DBusValue]
-        do {
-            reply = try call(
-                path: RestBus.timerPath(id: id), interface: MessageBus.propertiesInterface,
-                member: "GetAll", [.string(RestBus.timerInterface)])
-        } catch .refused(let error) where error.hasName(.unknownObject) {
+        return try request(
+            path: RestBus.timerPath(id: id), interface: MessageBus.propertiesInterface, member: "GetAll",
+            [.string(RestBus.timerInterface)])
+    }
+
+    private func timerSnapshot(
+        id: String, from reply: Result<Message, ClientError>
+    ) throws(ClientError) -> TimerSnapshot {
+        let arguments: [DBusValue]
+        switch reply {
+        case .success(let message):
+            arguments = message.arguments()
+        case .failure(.refused(let error)) where error.hasName(.unknownObject):
             throw .refused(DBusError(name: RestErrorName.noSuchTimer, message: "no timer \"\(id)\""))
+        case .failure(let error):
+            throw error
         }
-        guard let properties = reply.first?.vardictEntries else { throw .badReply("GetAll returned no dictionary") }
+        guard let properties = arguments.first?.vardictEntries else { throw .badReply("GetAll returned no dictionary") }
         return try TimerSnapshot(properties: properties)
     }
 
@@ -323,6 +381,52 @@ public final class RestdClient {
         return usec
     }
 
+    /// Whether restd's notifications can be seen (`NotificationServer`); nil from a restd too old
+    /// to say, or a value this restctl does not know.
+    public func notificationServer() throws(ClientError) -> NotificationServerState? {
+        try notificationServer(from: reply(to: try notificationServerRequest()))
+    }
+
+    private func notificationServerRequest() throws(ClientError) -> Message {
+        try request(
+            path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
+            [.string(RestBus.managerInterface), .string(ManagerProperty.notificationServer)])
+    }
+
+    private func notificationServer(
+        from reply: Result<Message, ClientError>
+    ) throws(ClientError) -> NotificationServerState? {
+        let arguments: [DBusValue]
+        switch reply {
+        case .success(let message):
+            arguments = message.arguments()
+        case .failure(.refused(let error))
+        where error.hasName(.unknownProperty) || error.name == RestErrorName.invalidArgs:
+            return nil
+        case .failure(let error):
+            throw error
+        }
+        guard let value = arguments.first?.unwrapped.string else {
+            throw .badReply("NotificationServer is not a string")
+        }
+        return NotificationServerState(rawValue: value)
+    }
+
+    /// Whether this caller is the first to hear that no notification server can show anything
+    /// since it went missing (`TakeNotificationServerWarning`); false from a restd too old to say.
+    public func takeNotificationServerWarning() throws(ClientError) -> Bool {
+        let reply: [DBusValue]
+        do {
+            reply = try callManager(ManagerMember.takeNotificationServerWarning, [])
+        } catch .refused(let error) where error.hasName(.unknownMethod) {
+            return false
+        }
+        guard case .boolean(let warn)? = reply.first else {
+            throw .badReply("TakeNotificationServerWarning returned no boolean")
+        }
+        return warn
+    }
+
     /// The default rest of a restd without `DefaultDurationUSec`.
     public static let fallbackDefaultDurationUSec: UInt64 = 90_000_000
 
@@ -332,22 +436,43 @@ public final class RestdClient {
         try call(path: RestBus.managerPath, interface: RestBus.managerInterface, member: member, arguments)
     }
 
-    /// How the buses say that D-Bus activation of restd failed. dbus-daemon, starting Exec= itself,
-    /// names the failure (`org.freedesktop.DBus.Error.Spawn.ChildExited`, `…Spawn.ExecFailed`).
-    /// dbus-broker, which has systemd start every service, answers NameHasNoOwner ("Could not
-    /// activate remote peer: startup job failed."): for a call that allows auto-start, which
-    /// restd's clients always make, no bus answers that otherwise (a name nobody can start is
-    /// ServiceUnknown).
-    static func isActivationFailure(_ error: DBusError) -> Bool {
-        error.hasName(.nameHasNoOwner) || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
-    }
-
     /// One blocking method call to restd. Not being on the bus becomes `.daemonNotRunning`, a
-    /// failed D-Bus activation `.activationFailed`.
+    /// failed D-Bus activation `.startFailed` (`StartFailure`).
     public func call(
         path: String, interface: String, member: String, _ arguments: [DBusValue]
     ) throws(ClientError) -> [DBusValue] {
         try reply(path: path, interface: interface, member: member, arguments).arguments()
+    }
+
+    /// A method call to restd, not sent yet.
+    private func request(
+        path: String, interface: String, member: String, _ arguments: [DBusValue]
+    ) throws(ClientError) -> Message {
+        do {
+            let message = try Message.methodCall(
+                destination: RestBus.name, path: path, interface: interface, member: member)
+            try message.append(arguments)
+            return message
+        } catch {
+            throw clientError(error)
+        }
+    }
+
+    /// Sends `request` and waits for its answer.
+    private func reply(to request: Message) -> Result<Message, ClientError> {
+        do {
+            return .success(try connection.callBlocking(request, timeoutMilliseconds: timeoutMilliseconds))
+        } catch {
+            return .failure(clientError(error))
+        }
+    }
+
+    /// What a D-Bus error from a call to restd means for restctl.
+    private func clientError(_ error: DBusError) -> ClientError {
+        if StartFailure.matches(error) { return .startFailed(StartFailure.sentence(error, connection: connection)) }
+        if error.hasName(.serviceUnknown) || error.hasName(.nameHasNoOwner) { return .daemonNotRunning }
+        if error.hasName(.disconnected) || error.hasName(.noServer) { return .busLost(error.message) }
+        return .refused(error)
     }
 
     /// A call whose answer is a list of records (`aa{sv}`: stats), read
@@ -363,16 +488,6 @@ public final class RestdClient {
     private func reply(
         path: String, interface: String, member: String, _ arguments: [DBusValue]
     ) throws(ClientError) -> Message {
-        do {
-            let message = try Message.methodCall(
-                destination: RestBus.name, path: path, interface: interface, member: member)
-            try message.append(arguments)
-            return try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds)
-        } catch {
-            if error.hasName(.serviceUnknown) { throw .daemonNotRunning }
-            if Self.isActivationFailure(error) { throw .activationFailed(error.message) }
-            if error.hasName(.disconnected) || error.hasName(.noServer) { throw .busLost(error.message) }
-            throw .refused(error)
-        }
+        try reply(to: try request(path: path, interface: interface, member: member, arguments)).get()
     }
 }

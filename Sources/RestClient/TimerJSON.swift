@@ -1,3 +1,5 @@
+import RestProtocol
+
 /// The JSON form of timers: one object per timer, keys always present and in this order:
 ///
 ///     {"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,
@@ -16,6 +18,16 @@ public enum TimerJSON {
     /// One timer as a JSON object on one line.
     public static func object(_ snapshot: TimerSnapshot, now: UInt64) -> String {
         json(snapshot, now: now).text
+    }
+
+    /// What `status --json` prints: the timer's object with `notification_server` last (restd's
+    /// `NotificationServer`: `running`, `activatable` or `missing`; null from a restd too old to say).
+    public static func statusObject(
+        _ snapshot: TimerSnapshot, now: UInt64, notificationServer: NotificationServerState?
+    ) -> String {
+        var object = json(snapshot, now: now)
+        object.text("notification_server", notificationServer?.rawValue)
+        return object.text
     }
 
     /// Timers as a JSON array on one line; `[]` when there are none.

@@ -172,9 +172,11 @@ public final class Daemon {
         server.export(
             path: RestBus.managerPath,
             interfaces: [
-                ManagerObject.make(service: service) { [unowned reloader] in reloader.configuration.defaultDurationUSec
+                ManagerObject.make(service: service, notifier: notifier) { [unowned reloader] in
+                    reloader.configuration.defaultDurationUSec
                 }
             ])
+        notifier.onServerChanged = { server in signals.notificationServerChanged(server) }
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerObject.subtree(service: service))
         server.export(path: RestBus.livePath, interfaces: [LiveObject.make(live: live)])
@@ -206,8 +208,11 @@ public final class Daemon {
     public func run() throws -> Int32 {
         // Whatever ends the loop, restd's housekeeping not yet written is written.
         defer { service.closeStore() }
+        // Before the name is requested: the bus answers who owns org.freedesktop.Notifications,
+        // and what it can start, before it routes any call to restd, so that the first call
+        // (the one that activated restd, say) already reads NotificationServer right.
+        notifier.start()
         try busName.request { [unowned self] in
-            notifier.start()
             mediaPlayer.start()
             service.announceRecovered()
             // A workout left untouched while restd was down ends now; else its deadline is armed,
@@ -239,7 +244,7 @@ public final class Daemon {
             recoveredHistory: [HistoryChange]
         )
     {
-        let (store, movedAside) = try StateStore.open(directory: settings.stateDirectory, now: now.realtime)
+        let (store, movedAside) = try openStore(settings, now: now)
         if let first = movedAside.first {
             let reason = store.movedAsideReason ?? "it could not be read"
             logger.warning(
@@ -278,6 +283,21 @@ public final class Daemon {
         let history = training.followHousekeeping(events)
         training.apply(history)
         return (store, book, training, events, history)
+    }
+
+    /// The state directory, locked for this restd, and its store; another restd's directory is
+    /// refused with `DaemonError.Reason.stateInUse`.
+    private static func openStore(
+        _ settings: DaemonSettings, now: Instant
+    ) throws -> (store: StateStore, movedAside: [String]) {
+        do {
+            return try StateStore.open(
+                directory: settings.stateDirectory, now: now.realtime,
+                holder: StateDirectory.Holder(pid: getpid(), bus: settings.busAddressForLock))
+        } catch {
+            guard error.inUse != nil else { throw error }
+            throw DaemonError(error.description, reason: .stateInUse)
+        }
     }
 
     /// "2 timers running, 1 paused": the book keeps the counts, so that refreshing the status after

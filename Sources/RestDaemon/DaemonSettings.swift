@@ -1,6 +1,7 @@
 import Glibc
 import RestCore
 import RestNotify
+import RestProtocol
 
 /// Where the daemon keeps its state, which bus it serves, and how it is configured.
 public struct DaemonSettings: Sendable {
@@ -40,16 +41,35 @@ public struct DaemonSettings: Sendable {
 
     /// `$XDG_STATE_HOME/restd`, else `~/.local/state/restd`.
     public static func defaultStateDirectory() -> String {
-        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
-            return state + "/restd"
+        StateDirectory.defaultPath { getenv($0).map { String(cString: $0) } }
+    }
+
+    /// The address of the bus restd serves, as the state's lock file names it: `busAddress`, else
+    /// the session bus's as libdbus finds it (`DBUS_SESSION_BUS_ADDRESS`, else
+    /// `$XDG_RUNTIME_DIR/bus`); "" when there is neither.
+    var busAddressForLock: String {
+        if let busAddress { return busAddress }
+        func variable(_ name: String) -> String? {
+            getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "."
-        return home + "/.local/state/restd"
+        if let session = variable("DBUS_SESSION_BUS_ADDRESS") { return session }
+        return variable("XDG_RUNTIME_DIR").map { "unix:path=\($0)/bus" } ?? ""
     }
 }
 
 /// Why the daemon could not start or had to stop.
 public struct DaemonError: Error, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        case failure
+        /// Another restd holds the state directory: starting again will not help until it stops.
+        case stateInUse
+    }
+
     public let description: String
-    init(_ description: String) { self.description = description }
+    public let reason: Reason
+
+    init(_ description: String, reason: Reason = .failure) {
+        self.description = description
+        self.reason = reason
+    }
 }

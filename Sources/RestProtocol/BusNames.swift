@@ -39,6 +39,8 @@ public enum ManagerMember {
     public static let cancel = "Cancel"
     public static let completeSet = "CompleteSet"
     public static let skip = "Skip"
+    /// Whether the caller is the first to hear that no notification server can show anything.
+    public static let takeNotificationServerWarning = "TakeNotificationServerWarning"
     public static let expired = "Expired"
 }
 
@@ -174,6 +176,18 @@ public enum ManagerProperty {
     public static let version = "Version"
     /// The rest `restctl start` uses when no duration is given (`default_duration` in config.toml).
     public static let defaultDurationUSec = "DefaultDurationUSec"
+    /// Whether desktop notifications can be shown: a `NotificationServerState` value.
+    public static let notificationServer = "NotificationServer"
+}
+
+/// The values of the Manager's `NotificationServer`: whether "Rest over" can be shown.
+public enum NotificationServerState: String, Sendable, CaseIterable {
+    /// A notification server owns org.freedesktop.Notifications.
+    case running
+    /// None runs, but the bus can start one (D-Bus activation) when the first notification comes.
+    case activatable
+    /// None runs and none can be started, or starting one failed: notifications go unseen.
+    case missing
 }
 
 /// Keys of each entry of io.restd.Rest1.Live.Sensors (`aa{sv}`): one heart-rate strap BlueZ knows.

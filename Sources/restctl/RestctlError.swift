@@ -32,7 +32,7 @@ struct RestctlError: Error, CustomStringConvertible {
     init(_ error: ClientError) {
         isNoSuchTimer = error.isNoSuchTimer
         switch error {
-        case .noBus, .busLost, .daemonNotRunning, .activationFailed:
+        case .noBus, .busLost, .daemonNotRunning, .startFailed:
             kind = .unavailable
             message = error.description
         case .refused(let dbusError):

@@ -1,10 +1,14 @@
 import RestDaemon
+import RestProtocol
 
 /// restd's exit statuses (sysexits.h where one fits).
 enum RestdExit {
     static let failure: Int32 = 1
     /// EX_USAGE: an unknown option or a missing value.
     static let usage: Int32 = 64
+    /// EX_TEMPFAIL: another restd holds the state directory; the unit's RestartPreventExitStatus=
+    /// keeps systemd from retrying while it does.
+    static let stateInUse = StateDirectory.inUseExitStatus
     /// EX_CONFIG: the unit's RestartPreventExitStatus= keeps systemd from retrying a broken file.
     static let configurationProblem: Int32 = 78
 }
@@ -91,8 +95,9 @@ struct RestdCommandLine {
 
         EXIT STATUS:
           0 after SIGTERM or SIGINT, or when --check-config finds the file good; 64 for an unknown
-          option; 78 when the configuration file has a problem (or a --config file does not exist);
-          1 for any other failure, losing the bus included.
+          option; 75 when another restd holds the state directory; 78 when the configuration file
+          has a problem (or a --config file does not exist); 1 for any other failure, losing the
+          bus included.
 
         See restd(1), restd.conf(5) (the configuration keys), io.restd.Rest1(5) (the D-Bus API)
         and restctl(1).

@@ -68,6 +68,11 @@ func serve(_ commandLine: RestdCommandLine) -> Int32 {
     do {
         let daemon = try Daemon(settings: settings, logger: logger)
         return try daemon.run()
+    } catch let error as DaemonError where error.reason == .stateInUse {
+        logger.critical("\(error)")
+        // Shown by `systemctl --user status restd`, which does not restart it (RestartPreventExitStatus=).
+        ServiceManager.notify("STATUS=" + error.description)
+        return RestdExit.stateInUse
     } catch {
         logger.critical("\(error)")
         return RestdExit.failure

@@ -122,6 +122,18 @@ struct DamagedEnvironmentTests {
         // The copy it served from is in a private directory under $XDG_RUNTIME_DIR, gone when it stops.
         let scratch = try FileManager.default.contentsOfDirectory(atPath: runtime.path)
         #expect(scratch.count == 1 && scratch.first?.hasPrefix("restd-readonly.") == true, "\(scratch)")
+
+        // No lock on a read-only state, which no restd writes: a second restd, on another bus,
+        // serves it too, from a copy of its own.
+        let otherBus = try TestBus()
+        let second = try RestdProcess(
+            bus: otherBus, stateHome: daemon.state.path, arguments: restd.arguments,
+            environment: ["XDG_RUNTIME_DIR": runtime.path], executable: "/usr/bin/unshare")
+        defer { second.terminate() }
+        try second.waitUntilReady()
+        #expect(try RestdClient(address: otherBus.address).timers().map(\.id) == before.map(\.id))
+        second.terminate()
+        #expect(try second.waitForExit() == 0, "\(second.log())")
         restd.terminate()
         #expect(try restd.waitForExit() == 0, "\(restd.log())")
         #expect(try FileManager.default.contentsOfDirectory(atPath: runtime.path).isEmpty)

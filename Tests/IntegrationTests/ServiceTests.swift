@@ -97,7 +97,8 @@ struct ServiceTests {
         // have come, without sleeping for it.
         let quiet = try NotifySocket()
         let other = try TestBus()
-        let plain = try RestdProcess(bus: other, stateHome: state.path, environment: quiet.environment)
+        let otherState = try TempDirectory(prefix: "restd-state")
+        let plain = try RestdProcess(bus: other, stateHome: otherState.path, environment: quiet.environment)
         try quiet.waitFor(line: "READY=1")
         plain.terminate()
         try quiet.waitFor(line: "STOPPING=1")
@@ -198,10 +199,14 @@ struct ServiceTests {
             environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
 
         // dbus-daemon answers Spawn.ChildExited, dbus-broker NameHasNoOwner ("startup job failed"):
-        // either way the bus tried, and restd is unreachable, not refusing.
+        // either way the bus tried, and restd is unreachable, not refusing; the sentence says where
+        // to look.
         let list = restctl(bus, "list")
-        #expect(list.status == 69, "\(list)\n--- bus log:\n\(bus.log())")
+        #expect(list.status == ExitStatus.unavailable.rawValue, "\(list)\n--- bus log:\n\(bus.log())")
         #expect(list.stderr.hasPrefix("restctl: the session bus could not start restd ("), "\(list)")
+        #expect(
+            list.stderr.hasSuffix("); 'systemctl --user status restd' says why\n")
+                || list.stderr.hasSuffix("); run 'restd' in a terminal to see why\n"), "\(list)")
         #expect(list.stdout.isEmpty, "\(list)")
     }
 
@@ -253,7 +258,7 @@ struct ServiceTests {
         let lines = Set(try Self.repositoryFile("systemd/restd.service").split(separator: "\n").map(String.init))
         for expected in [
             "Type=notify", "BusName=\(RestBus.name)", "ExecStart=/usr/local/bin/restd", "ExecReload=kill -HUP $MAINPID",
-            "Restart=on-failure", "RestartPreventExitStatus=78", "WatchdogSec=60s",
+            "Restart=on-failure", "RestartPreventExitStatus=75 78", "WatchdogSec=60s",
             "NoNewPrivileges=yes", "LockPersonality=yes", "RestrictRealtime=yes", "RestrictSUIDSGID=yes",
             "SystemCallArchitectures=native", "MemoryDenyWriteExecute=yes", "RestrictAddressFamilies=AF_UNIX",
             "WantedBy=default.target",

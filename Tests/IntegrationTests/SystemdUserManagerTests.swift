@@ -110,6 +110,39 @@ struct SystemdUserManagerTests {
         #expect(try RestdClient(address: manager.bus.address).defaultDurationUSec() == 90_000_000)
     }
 
+    @Test(
+        "a state another restd holds: exit 75, no restart loop, the holder in systemctl status; restctl says who holds it"
+    )
+    func stateInUseIsNotRetried() throws {
+        guard Self.canRun else { return }
+        let manager = try UserManager()
+        defer { manager.stop() }
+        // A restd of its own, on another bus, on the state restd.service would use (a second
+        // `make run` in another terminal, say).
+        let holder = try RestdProcess.start(bus: try TestBus(), stateHome: manager.stateHome)
+        let sentence = StateLockTests.inUseSentence(state: manager.stateHome, holder: holder)
+
+        // D-Bus activation through systemd, as the first restctl command of a login does it.
+        let list = restctl(manager.bus, ["list"], environment: ["XDG_STATE_HOME": manager.stateHome])
+        #expect(list.status == ExitStatus.unavailable.rawValue, "\(list)\n\(manager.diagnostics())")
+        #expect(list.stderr == "restctl: the session bus could not start restd: \(sentence)\n", "\(list)")
+        // Failed and settled: a pending restart would show as activating/auto-restart instead.
+        try manager.waitFor([
+            "ActiveState": "failed", "SubState": "failed", "Result": "exit-code",
+            "ExecMainStatus": "75", "NRestarts": "0",
+        ])
+        let status = manager.systemctl("status", "restd")
+        #expect(status.stdout.contains("status=75/TEMPFAIL"), "\(status)")
+        #expect(status.stdout.contains("Status: \"\(sentence)\""), "\(status)")
+        #expect(holder.isRunning)
+
+        // Once the other one has stopped, a start takes the state.
+        holder.terminate()
+        #expect(try holder.waitForExit() == 0)
+        let start = manager.systemctl("start", "restd")
+        #expect(start.succeeded, "\(start)\n\(manager.diagnostics())")
+    }
+
     @Test("systemctl reload applies a changed key to the running restd")
     func reloadAppliesChangedKey() throws {
         let manager = try UserManager(config: "default_duration = \"90s\"\n")
@@ -206,7 +239,7 @@ struct SystemdUserManagerTests {
         let expected = [
             "Type": "notify", "BusName": RestBus.name, "WatchdogUSec": "1min", "TimeoutStopUSec": "10s",
             "TimeoutAbortUSec": "10s",
-            "Restart": "on-failure", "RestartPreventExitStatus": "78",
+            "Restart": "on-failure", "RestartPreventExitStatus": "75 78",
             "NoNewPrivileges": "yes", "LockPersonality": "yes", "RestrictRealtime": "yes", "RestrictSUIDSGID": "yes",
             "RestrictNamespaces": "yes", "MemoryDenyWriteExecute": "yes", "SystemCallArchitectures": "native",
             "SystemCallErrorNumber": "1" /* EPERM */, "RestrictAddressFamilies": "AF_UNIX", "UMask": "0077",

@@ -61,6 +61,33 @@ struct TrainingSessionTests {
 
     // MARK: The rules, through restctl
 
+    @Test("a bare set repeats the exercise's previous reps and weight, what is typed wins, and set shows it")
+    func repeatsThePreviousSet() throws {
+        let gym = try Gym()
+        let first = restctl(gym.bus, "set", "--exercise", "Curl", "--reps", "12", "--weight", "15")
+        #expect(first.succeeded && first.stdout.contains("\nrecorded Curl 12×15 kg\n"), "\(first)")
+        // The newcomer's case: the exercise was kept, and now its reps and weight are too.
+        let failed = restctl(gym.bus, "set", "--failed")
+        #expect(failed.succeeded && failed.stdout.contains("\nrecorded Curl 12×15 kg failed\n"), "\(failed)")
+        let typed = restctl(gym.bus, "set", "--reps", "10")
+        #expect(typed.stdout.contains("\nrecorded Curl 10×15 kg\n"), "\(typed)")
+        // Per exercise, whichever timer: Squat has no previous set, Curl's is found from another timer.
+        let squat = restctl(gym.bus, "set", "--exercise", "Squat", "--id", "legs")
+        #expect(squat.stdout.contains("\nrecorded Squat\n"), "\(squat)")
+        let other = restctl(gym.bus, "set", "--exercise", "curl", "--id", "legs")
+        #expect(other.stdout.contains("\nrecorded Curl 10×15 kg\n"), "\(other)")
+
+        // What the history keeps, read by a client nobody here wrote.
+        let sets = try gym.client.historySets(sinceUSec: 0, untilUSec: 0)
+        #expect(sets.map(\.reps) == [12, 12, 10, nil, 10], "\(sets)")
+        #expect(sets.map(\.weightKg) == [15, 15, 15, nil, 15], "\(sets)")
+        #expect(sets.map(\.failed) == [false, true, false, false, false], "\(sets)")
+        let rows = busctl(
+            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "SetRows", "ttu", "0", "0",
+            "0")
+        #expect(rows.output.contains("\"Curl\" 12 15 true"), "\(rows)")
+    }
+
     @Test("restctl set: each rule chooses the rest, and status --json says which")
     func rulesThroughRestctl() throws {
         let gym = try Gym()
@@ -169,7 +196,11 @@ struct TrainingSessionTests {
         let gym = try Gym()
         let typo = restctl(gym.bus, "set", "--exercise", "Sqaut", "--reps", "5")
         #expect(typo.succeeded && typo.stdout.hasPrefix("default  running  "), "\(typo)")
-        #expect(typo.stderr == "restctl: \"Sqaut\" is a new exercise; did you mean 'Squat'?\n", "\(typo)")
+        // With, as the first set on a bus without a notification server, the note that says so.
+        #expect(
+            typo.stderr == "restctl: \"Sqaut\" is a new exercise; did you mean 'Squat'?\n"
+                + NotificationServerTests.note,
+            "\(typo)")
         for name in ["Sqaut", "squat", "Lunge"] {
             let set = restctl(gym.bus, "set", "--exercise", name)
             #expect(set.succeeded && set.stderr.isEmpty, "known now, or not near another: \(set)")
@@ -366,7 +397,8 @@ struct TrainingSessionTests {
         func ruleLine(_ args: String...) -> String {
             let result = restctl(gym.bus, ["set"] + args)
             #expect(result.succeeded, "\(result)")
-            return result.stdout.split(separator: "\n").dropFirst().joined(separator: "\n")
+            // The last line: after the timer's and the set recorded.
+            return result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         }
         #expect(ruleLine("--exercise", "Curl") == "rest 1:15 from its category's rest in config.toml")
         #expect(ruleLine("--exercise", "Squat") == "rest 3:00 from the exercise's rest in config.toml")

@@ -10,6 +10,8 @@ struct Session {
     /// What the store would answer: last set per timer, last rest and sets per exercise key.
     var lastExercise: [TimerID: String] = [:]
     var remembered: [String: (name: String, rest: USec?, sets: Int)] = [:]
+    /// The reps and weight of each exercise key's latest set.
+    var previousWork: [String: (reps: UInt32?, weightKg: Double?)] = [:]
     var history: [HistoryChange] = []
 
     init(_ settings: TrainingSettings = TrainingSettings()) {
@@ -21,9 +23,12 @@ struct Session {
         let id = command.timerID
         let plan = try training.plan(
             command, timers: timers, now: clock.now(), previousExercise: lastExercise[id],
-            facts: { [remembered] name in
+            facts: { [remembered, previousWork] name in
                 let known = remembered[name.key]
-                return ExerciseFacts(firstWritten: known?.name, lastRestUSec: known?.rest, setsInARow: known?.sets ?? 0)
+                let previous = previousWork[name.key]
+                return ExerciseFacts(
+                    firstWritten: known?.name, lastRestUSec: known?.rest, setsInARow: known?.sets ?? 0,
+                    previousReps: previous?.reps, previousWeightKg: previous?.weightKg)
             }, workoutSoFar: { [history] in Self.soFar(history) })
         timers.apply(plan.events)
         training.apply(plan.history)
@@ -76,6 +81,7 @@ struct Session {
             switch change {
             case .setRecorded(let set):
                 lastExercise[set.timerID] = set.exercise
+                previousWork[set.exerciseKey] = (set.reps, set.weightKg)
                 let known = remembered[set.exerciseKey]
                 remembered[set.exerciseKey] = (known?.name ?? set.exercise, known?.rest, (known?.sets ?? 0) + 1)
             case .restEnded(let rest) where rest.isRemembered:
@@ -216,6 +222,20 @@ struct Session {
         let ended = try #require(session.endedRests.first)
         #expect(ended.outcome == .completed && ended.takenUSec == 100 * second && ended.setID == 1)
         #expect(next.rest == RestChoice(usec: 90 * second, source: .lastUsed))
+    }
+
+    @Test func aSetWithoutRepsOrWeightRepeatsTheExercisesPreviousOnesAndWhatIsTypedWins() throws {
+        var session = Session()
+        _ = try session.set("Curl", reps: 12, weightKg: 15)
+        let failed = try session.set(reps: nil, weightKg: nil, failed: true).record
+        #expect(failed.exercise == "Curl" && failed.reps == 12 && failed.weightKg == 15 && failed.failed)
+        let fewer = try session.set(reps: 10, weightKg: nil).record
+        #expect(fewer.reps == 10 && fewer.weightKg == 15, "a typed number wins; the other is repeated")
+        // Another exercise has its own previous set, or none; the name's case does not matter.
+        let squat = try session.set("Squat", reps: nil, weightKg: nil).record
+        #expect(squat.reps == nil && squat.weightKg == nil)
+        let curl = try session.set(" CURL ", reps: nil, weightKg: nil).record
+        #expect(curl.reps == 10 && curl.weightKg == 15)
     }
 
     @Test func theRestLastUsedIsTheOneAfterAddAndSub() throws {

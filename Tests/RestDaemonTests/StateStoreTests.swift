@@ -1,6 +1,7 @@
 import Foundation
 import ProcessHarness
 import RestCore
+import RestProtocol
 import SQLiteKit
 import SeededRandom
 import Testing
@@ -151,6 +152,31 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let error = try #require(throws: StoreError.self) { _ = try StateStore.open(directory: dir.state, now: now) }
         #expect(error.description == "could not use the state directory \(dir.state): it is not a directory")
         #expect(bytes(dir.state) == Data("x".utf8))
+    }
+
+    @Test func aStateDirectoryInUseIsRefusedBeforeAnythingInItIsRead() throws {
+        let dir = try TemporaryDirectory()
+        let holder = StateDirectory.Holder(pid: 4242, bus: "unix:path=/run/user/1000/bus")
+        let store = try StateStore.open(directory: dir.state, now: now, holder: holder).store
+        try store.apply([.added(try timer("tea"))])
+        #expect(
+            String(decoding: bytes(dir.state + "/restd.lock") ?? Data(), as: UTF8.self)
+                == "pid=4242\nbus=unix:path=/run/user/1000/bus\n")
+
+        // A second opening of the same directory while the first is open: another restd, for
+        // flock (a lock belongs to its open file, not to the process).
+        let error = try #require(throws: StoreError.self) { _ = try StateStore.open(directory: dir.state, now: now) }
+        #expect(error.inUse?.holder == holder)
+        #expect(
+            error.description
+                == "the state in \(dir.state) is in use by restd (pid 4242) on bus unix:path=/run/user/1000/bus; "
+                + "stop that restd first, or use it there: export DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus"
+        )
+
+        // Closed, it is free again, and what was stored is there.
+        try store.close()
+        let reopened = try StateStore.open(directory: dir.state, now: now).store
+        #expect(try reopened.loadAll().map(\.id.rawValue) == ["tea"])
     }
 
     @Test func reopeningSeesCommittedData() throws {
@@ -357,6 +383,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let migrated = try StateStore.open(directory: dir.state, now: now).store
         try migrated.commit([], history: [.setRecorded(set)])
         #expect(try migrated.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows.map(\.set) == [set])
+        try migrated.close()
         let reopened = try StateStore.open(directory: dir.state, now: now).store.loadAll()
         #expect(reopened.first { $0.id.rawValue == "held" }?.label == "Green tea")
     }
@@ -608,7 +635,34 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let training = try store.loadTraining()
         #expect(training.openRests == [rest(after: first)] && training.lastSetID == 1)
         #expect(try store.lastExercise(timer: first.timerID) == "Squat")
-        #expect(try store.facts(squat, dayStartUSec: now) == ExerciseFacts(firstWritten: "Squat", setsInARow: 1))
+        #expect(
+            try store.facts(squat, dayStartUSec: now)
+                == ExerciseFacts(firstWritten: "Squat", setsInARow: 1, previousReps: 5, previousWeightKg: 102.5))
+    }
+
+    @Test func thePreviousSetIsTheExercisesLatestWhicheverTimerAndOnlyWithValuesASetMayHave() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StateStore.open(directory: dir.state, now: now).store
+        var older = try set(1, at: now)
+        older.reps = 8
+        var latest = try set(2, at: now + 60_000_000)
+        latest.timerID = try TimerID(parsing: "other")
+        latest.reps = 6
+        latest.weightKg = nil
+        let bench = try set(3, at: now + 120_000_000, exercise: "Bench")
+        try store.commit([], history: [.setRecorded(latest), .setRecorded(older), .setRecorded(bench)])
+        let facts = try store.facts(squat, dayStartUSec: now)
+        #expect(facts.previousReps == 6 && facts.previousWeightKg == nil, "\(facts)")
+        #expect(try store.facts(try ExerciseName(parsing: "Deadlift"), dayStartUSec: now).previousReps == nil)
+
+        // A row edited by hand to what no set may have is not repeated.
+        try store.close()
+        try withDatabase(dir.database) { db throws in
+            try db.execute("UPDATE sets SET reps = 20000, weight_kg = 5000.0 WHERE id = 3")
+        }
+        let reopened = try StateStore.open(directory: dir.state, now: now).store
+        let benchFacts = try reopened.facts(try ExerciseName(parsing: "Bench"), dayStartUSec: now)
+        #expect(benchFacts.previousReps == nil && benchFacts.previousWeightKg == nil, "\(benchFacts)")
     }
 
     @Test func anEndedRestIsRememberedForItsExerciseUnlessItFollowedAFailedSet() throws {

@@ -6,11 +6,20 @@ public struct ExerciseFacts: Sendable, Equatable {
     public var lastRestUSec: USec?
     /// Its sets in a row: those since the last set of another exercise, today (local time).
     public var setsInARow: Int
+    /// The reps and weight of its previous set (nil where that set had none, or there was none):
+    /// a set that gives neither repeats them.
+    public var previousReps: UInt32?
+    public var previousWeightKg: Double?
 
-    public init(firstWritten: String? = nil, lastRestUSec: USec? = nil, setsInARow: Int = 0) {
+    public init(
+        firstWritten: String? = nil, lastRestUSec: USec? = nil, setsInARow: Int = 0, previousReps: UInt32? = nil,
+        previousWeightKg: Double? = nil
+    ) {
         self.firstWritten = firstWritten
         self.lastRestUSec = lastRestUSec
         self.setsInARow = setsInARow
+        self.previousReps = previousReps
+        self.previousWeightKg = previousWeightKg
     }
 }
 
@@ -271,6 +280,10 @@ public struct TrainingBook: Sendable, Equatable {
         try input.validate(limits: timers.limits)
         let name = try Self.exerciseName(given: input.exercise, previous: previousExercise)
         let facts = lookUp(name)
+        // Reps and weight not typed (nor planned) are the exercise's previous set's, as in the app
+        // restd comes from: `set --failed` after 12 reps of 15 kg is 12 reps of 15 kg, failed.
+        input.reps = input.reps ?? facts.previousReps
+        input.weightKg = input.weightKg ?? facts.previousWeightKg
         let exercise = facts.firstWritten ?? name.display
         var history: [HistoryChange] = []
         var lastUsed = facts.lastRestUSec

@@ -60,6 +60,13 @@ struct BusSignals {
             changed: [ManagerProperty.defaultDurationUSec: .uint64(usec)])
     }
 
+    /// NotificationServer when a notification server came, left, or could not be started.
+    func notificationServerChanged(_ notificationServer: NotificationServerState) {
+        server.emitPropertiesChanged(
+            path: RestBus.managerPath, interface: RestBus.managerInterface,
+            changed: [ManagerProperty.notificationServer: .string(notificationServer.rawValue)])
+    }
+
     // MARK: The history
 
     /// A listener of committed sets: SetRecorded, with the set and the rest it started.

@@ -2,6 +2,7 @@ import DBusKit
 import Logging
 import RestCore
 import RestNotify
+import RestProtocol
 
 /// Shows desktop notifications through org.freedesktop.Notifications (Desktop Notifications
 /// Specification 1.3): "Rest over" on expiry, with the urgency and buttons `[notifications]`
@@ -14,6 +15,11 @@ import RestNotify
 /// expire and Expired is emitted regardless. The server is addressed by its well-known name and
 /// never cached: its capabilities are asked once per owner, and when the name changes hands
 /// (NameOwnerChanged) everything still wanted is shown on the new owner.
+///
+/// Whether a server is there at all (`server`, the Manager's NotificationServer) is learnt without
+/// polling: the name's owner and the bus's activatable names are asked once at start, then
+/// NameOwnerChanged tells every change, and a call that fails while nobody owns the name says
+/// that starting one failed.
 final class Notifier {
     static let busName = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
@@ -59,6 +65,20 @@ final class Notifier {
     private var appearances: UInt64 = 0
     /// Whether the last call failed; the first failure is logged as a warning, the rest as debug.
     private var failing = false
+
+    /// Whether a server can show notifications; nil until the bus has said who owns the name and
+    /// what it can start.
+    private(set) var server: NotificationServerState?
+    /// Told of every change of `server`.
+    var onServerChanged: (NotificationServerState) -> Void = { _ in }
+    /// Whether the name's owner (or that it has none) has been read since start.
+    private var ownerKnown = false
+    /// Whether the bus can start a server (it lists the name as activatable); nil until it said.
+    private var activatable: Bool?
+    /// A call failed while no server owned the name: starting one failed.
+    private var startFailed = false
+    /// Whether the next `takeServerWarning` says yes: armed each time the server goes missing.
+    private var serverWarningDue = false
     private var isPumping = false
     private var pumpAgain = false
 
@@ -108,16 +128,69 @@ final class Notifier {
                 }
             }
         }
-        // After the match rules, on the same connection: no change of owner can fall in between.
-        let generation = self.generation
+        // After the match rules, on the same connection: no change of owner can fall in between,
+        // and the answer is newer than any NameOwnerChanged that arrives before it.
         callBus("GetNameOwner", [.string(Self.busName)]) { [unowned self] result in
-            guard generation == self.generation, case .success(let reply) = result,
-                let name = reply.arguments().first?.string
-            else { return }
-            self.owner = name
-            self.logger.debug("notification server: \(name)")
+            ownerKnown = true
+            switch result {
+            case .success(let reply):
+                if let name = reply.arguments().first?.string {
+                    owner = name
+                    logger.debug("notification server: \(name)")
+                }
+            case .failure(let error) where error.hasName(.nameHasNoOwner):
+                owner = nil
+            case .failure(let error):
+                logger.debug("cannot ask who owns \(Self.busName): \(error.message)")
+            }
+            updateServer()
         }
+        askActivatable()
         logger.debug("notifications in \(messages.code)")
+    }
+
+    /// Whether the caller is the first to ask since the server went missing (at start, or when
+    /// it left or could not be started): that caller tells the user, once.
+    func takeServerWarning() -> Bool {
+        guard serverWarningDue, server == .missing else { return false }
+        serverWarningDue = false
+        return true
+    }
+
+    /// Asks the bus whether it can start a notification server (its service files; asked again
+    /// when the server leaves, as they may have changed since).
+    private func askActivatable() {
+        callBus("ListActivatableNames", []) { [unowned self] result in
+            switch result {
+            case .success(let reply):
+                activatable = reply.arguments().first?.arrayElements?.contains { $0.string == Self.busName } ?? false
+            case .failure(let error):
+                logger.debug("cannot ask the bus what it can start: \(error.message)")
+                activatable = false
+            }
+            updateServer()
+        }
+    }
+
+    /// Works `server` out again from what is known, and tells of a change.
+    private func updateServer() {
+        guard ownerKnown, let activatable else { return }
+        let now: NotificationServerState =
+            owner != nil ? .running : activatable && !startFailed ? .activatable : .missing
+        guard now != server else { return }
+        server = now
+        serverWarningDue = now == .missing
+        if now == .missing {
+            let why = startFailed ? "starting one failed" : "none can be started"
+            logger.warning(
+                """
+                no notification server is running on the session bus, and \(why): timers run and \
+                Expired is emitted, but "Rest over" is not shown
+                """)
+        } else {
+            logger.debug("notification server: \(now.rawValue)")
+        }
+        onServerChanged(now)
     }
 
     // MARK: Carrying out what the tracker decides
@@ -187,6 +260,7 @@ final class Notifier {
             case .failure(let error):
                 capabilities = .unknown
                 noteFailure(error)
+                noteStartFailure()
                 for notification in waiting { tracker.failed(notification.ticket) }
             }
             pump()
@@ -229,10 +303,18 @@ final class Notifier {
                 tracker.shown(notification.ticket, id: id)
             case .failure(let error):
                 noteFailure(error)
+                noteStartFailure()
                 tracker.failed(notification.ticket)
             }
             pump()
         }
+    }
+
+    /// A call to the server failed: with nobody owning the name, the bus could not start one.
+    private func noteStartFailure() {
+        guard owner == nil, !startFailed else { return }
+        startFailed = true
+        updateServer()
     }
 
     private func close(_ id: UInt32) {
@@ -276,6 +358,10 @@ final class Notifier {
     private func ownerChanged(oldOwner: String, newOwner: String) {
         logger.debug(newOwner.isEmpty ? "the notification server left the bus" : "notification server: \(newOwner)")
         owner = newOwner.isEmpty ? nil : newOwner
+        // A new situation either way: a server that left may be started again, if the bus still can.
+        startFailed = false
+        updateServer()
+        if newOwner.isEmpty { askActivatable() }
         if oldOwner.isEmpty {
             appearances += 1
             // A server appeared where there was none (perhaps activated by our own call, which

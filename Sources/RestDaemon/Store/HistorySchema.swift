@@ -104,6 +104,10 @@ enum HistorySchema {
         "SELECT max((SELECT coalesce(max(id), 0) FROM sets), (SELECT coalesce(max(set_id), 0) FROM rests))"
     static let lastExercise = "SELECT exercise FROM sets WHERE timer_id = ? ORDER BY id DESC LIMIT 1"
     static let exercise = "SELECT name, last_rest_usec FROM exercises WHERE key = ?"
+    /// The reps and weight of the exercise's latest set (`sets_by_exercise` finds it).
+    static let previousSet = """
+        SELECT reps, weight_kg FROM sets WHERE exercise_key = ? ORDER BY at_usec DESC, id DESC LIMIT 1
+        """
     /// The sets of exercise `?1` since `?2` done after the last set of another exercise: the
     /// count the live activity's progress shows, which starts again when the exercise changes.
     static let setsInARow = """

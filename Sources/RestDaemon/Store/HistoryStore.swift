@@ -4,7 +4,7 @@ import SQLiteKit
 /// The history's statements, prepared once for the life of the connection with the timers' own.
 struct HistoryStatements {
     let insertSet, countSet, upsertRest, rememberRest, pruneSets, pruneRests: SQLiteStatement
-    let openRests, lastSetID, lastExercise, exercise, setsInARow: SQLiteStatement
+    let openRests, lastSetID, lastExercise, exercise, previousSet, setsInARow: SQLiteStatement
     let setsBetween, restsBetween, exercises, statsRows: SQLiteStatement
     let saveWorkout, clearWorkout, insertSummary, loadWorkout, summaries, lastSummary: SQLiteStatement
     let insertHeartRate, pruneHeartRates, heartRatesBetween: SQLiteStatement
@@ -20,6 +20,7 @@ struct HistoryStatements {
         lastSetID = try database.prepare(HistorySchema.lastSetID)
         lastExercise = try database.prepare(HistorySchema.lastExercise)
         exercise = try database.prepare(HistorySchema.exercise)
+        previousSet = try database.prepare(HistorySchema.previousSet)
         setsInARow = try database.prepare(HistorySchema.setsInARow)
         setsBetween = try database.prepare(HistorySchema.setsBetween)
         restsBetween = try database.prepare(HistorySchema.restsBetween)
@@ -314,9 +315,21 @@ extension StateStore {
             let row = try Self.all(statements.exercise, [.text(name.key)]).first
             let inARow = try Self.all(
                 statements.setsInARow, [.text(name.key), .integer(Int64(clamping: dayStartUSec))])
+            let previous = try Self.all(statements.previousSet, [.text(name.key)]).first
+            // Only values a set may have: a file edited by hand must not make the next set refused.
+            let reps = previous?[0].integer.flatMap(UInt32.init(exactly:)).flatMap {
+                $0 <= SetInput.maxReps ? $0 : nil
+            }
+            let weight: Double? =
+                switch previous?[1] {
+                case .real(let kg)?: kg
+                case .integer(let kg)?: Double(kg)
+                default: nil
+                }
             return ExerciseFacts(
                 firstWritten: row?[0].text, lastRestUSec: row?[1].integer.flatMap(USec.init(exactly:)),
-                setsInARow: Int(inARow.first?.first?.integer ?? 0))
+                setsInARow: Int(inARow.first?.first?.integer ?? 0), previousReps: reps,
+                previousWeightKg: weight.flatMap { $0.isFinite && $0 >= 0 && $0 <= SetInput.maxWeightKg ? $0 : nil })
         }
     }
 

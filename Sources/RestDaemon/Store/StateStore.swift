@@ -1,10 +1,22 @@
 import Glibc
 import RestCore
+import RestProtocol
 import SQLiteKit
 
 /// A failure of the state file, as a sentence for the log and the caller.
 struct StoreError: Error, CustomStringConvertible {
     let description: String
+    /// Set when another restd holds the state directory: restd then exits with a status of its own.
+    var inUse: StateLock.InUse?
+
+    init(description: String) {
+        self.description = description
+    }
+
+    init(_ inUse: StateLock.InUse) {
+        description = inUse.description
+        self.inUse = inUse
+    }
 }
 
 /// The state on disk, timers, training history and workout: one SQLite database in WAL mode, written
@@ -38,6 +50,9 @@ final class StateStore {
     /// The private directory holding the copy a read-only state directory is served from:
     /// removed when the store is closed.
     private let scratchDirectory: String?
+    /// This restd's claim on the state directory, let go when the store is closed; nil for a
+    /// read-only state directory, which restd never writes.
+    private let lock: StateLock?
 
     struct Statements {
         let upsert: SQLiteStatement
@@ -54,12 +69,13 @@ final class StateStore {
     }
 
     private init(
-        path: String, database: SQLiteDatabase, movedAsideReason: String?, readOnlyReason: String? = nil,
-        scratchDirectory: String? = nil
+        path: String, database: SQLiteDatabase, movedAsideReason: String?, lock: StateLock?,
+        readOnlyReason: String? = nil, scratchDirectory: String? = nil
     ) throws(StoreError) {
         self.path = path
         self.database = database
         self.movedAsideReason = movedAsideReason
+        self.lock = lock
         self.readOnlyReason = readOnlyReason
         self.scratchDirectory = scratchDirectory
         do {
@@ -72,18 +88,26 @@ final class StateStore {
     // MARK: - Opening
 
     /// Opens `<directory>/state.sqlite`, creating the directory (mode 0700) and the file
-    /// (mode 0600) as needed.
+    /// (mode 0600) as needed, once `holder` (this process) holds the directory's lock: a
+    /// directory another restd holds is refused (`StoreError.inUse`) before anything in it is read.
     ///
     /// A file that cannot be read as a current state file is renamed, with its -wal and -shm
     /// companions, to `state.sqlite.broken-<UTC time>` and a fresh store is created; the new
     /// names are returned in `movedAside`. Data that could not be read is never deleted or
     /// overwritten. Errors that say nothing about the file itself (disk full, locked, I/O)
     /// are thrown instead, so a healthy file is never set aside by accident.
-    static func open(directory: String, now: USec) throws(StoreError) -> (store: StateStore, movedAside: [String]) {
+    static func open(
+        directory: String, now: USec, holder: StateDirectory.Holder = .init(pid: getpid(), bus: "")
+    ) throws(StoreError) -> (store: StateStore, movedAside: [String]) {
         if StoreFiles.isReadOnlyDirectory(directory) {
             return (try openReadOnlyCopy(directory: directory, now: now), [])
         }
         try StoreFiles.makePrivateDirectory(directory)
+        let lock: StateLock
+        switch try StateLock.acquire(directory: directory, holder: holder) {
+        case .success(let acquired): lock = acquired
+        case .failure(let inUse): throw StoreError(inUse)
+        }
         let path = directory + "/" + fileName
 
         var movedAside: [String] = []
@@ -93,13 +117,15 @@ final class StateStore {
             reason = problem
         }
         let database = try openWritable(path)
-        return (try StateStore(path: path, database: database, movedAsideReason: reason), movedAside)
+        return (try StateStore(path: path, database: database, movedAsideReason: reason, lock: lock), movedAside)
     }
 
     /// A state directory that cannot be written (a read-only mount): the state is copied, with
     /// its -wal, into a private scratch directory and read from there, so that the timers are
     /// served and keep expiring while every change is refused. The originals are not touched;
     /// a copy that cannot be read, or whose check fails, is set aside and restd starts empty.
+    /// No lock is taken: none can be created or written there, and the lock guards the state
+    /// file against two writers, while this restd writes nothing but its private copy.
     private static func openReadOnlyCopy(directory: String, now: USec) throws(StoreError) -> StateStore {
         let path = directory + "/" + fileName
         let scratch = try StoreFiles.makeScratchDirectory()
@@ -121,7 +147,7 @@ final class StateStore {
             }
             let database = try openWritable(copy)
             return try StateStore(
-                path: path, database: database, movedAsideReason: problem,
+                path: path, database: database, movedAsideReason: problem, lock: nil,
                 readOnlyReason: readOnlyReason, scratchDirectory: scratch)
         } catch {
             StoreFiles.removeScratchDirectory(scratch)
@@ -135,7 +161,8 @@ final class StateStore {
         database.releaseCachedPages()
     }
 
-    /// Closes the database, and removes the scratch copy of a read-only state; later calls fail.
+    /// Closes the database, removes the scratch copy of a read-only state and lets the state
+    /// directory go; later calls fail.
     func close() throws(StoreError) {
         statements = nil
         do {
@@ -144,6 +171,7 @@ final class StateStore {
             throw StoreError(description: "could not close the state file \(path): \(error.reason)")
         }
         if let scratchDirectory { StoreFiles.removeScratchDirectory(scratchDirectory) }
+        lock?.release()
     }
 
     /// Returns nil when `path` is absent or a readable current state file, otherwise a

@@ -1,8 +1,8 @@
 import Glibc
 import RestCore
 
-/// The file-system chores around the state file: private modes, and moving a broken file
-/// aside instead of deleting it.
+/// The file-system chores around the state file: private modes, the lock on the state directory,
+/// and moving a broken file aside instead of deleting it.
 enum StoreFiles {
     /// What a path holds, as far as the store cares.
     enum Kind: Equatable {
@@ -115,6 +115,62 @@ enum StoreFiles {
         guard fchmod(fd, 0o600) == 0 else {
             throw StoreError(description: "could not make the state file \(path) private: \(errorText())")
         }
+    }
+
+    /// Opens `path` (created with mode 0600 if absent) and takes an exclusive flock on it without
+    /// waiting: the descriptor, or nil when another open file holds the lock. The lock lasts as long
+    /// as the descriptor: the kernel drops it when the process ends, however it ends. The
+    /// descriptor is close-on-exec, so that a child (the sound command) never keeps it.
+    static func lockExclusively(_ path: String) throws(StoreError) -> Int32? {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            throw StoreError(description: "could not open the lock file \(path): \(errorText())")
+        }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let held = errno == EWOULDBLOCK
+            let reason = errorText()
+            Glibc.close(fd)
+            if held { return nil }
+            throw StoreError(description: "could not lock \(path): \(reason)")
+        }
+        return fd
+    }
+
+    /// Replaces what the file open as `fd` holds with `text`.
+    static func rewrite(_ fd: Int32, path: String, with text: String) throws(StoreError) {
+        let bytes = Array(text.utf8)
+        guard ftruncate(fd, 0) == 0 else {
+            throw StoreError(description: "could not write \(path): \(errorText())")
+        }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + written, bytes.count - written, written) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw StoreError(description: "could not write \(path): \(errorText())") }
+            written += result
+        }
+    }
+
+    /// The text of a small file, "" when it cannot be read.
+    static func contents(of path: String) -> String {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return "" }
+        defer { Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65_536 {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Closes a descriptor from `lockExclusively`, and with it the lock.
+    static func unlock(_ fd: Int32) {
+        Glibc.close(fd)
     }
 
     /// Sets the mode of `path`, optionally tolerating its absence.

@@ -8,6 +8,8 @@ enum ManagerObject {
     /// What the manager's methods are answered with.
     struct Context {
         let service: StateService
+        /// Whether the caller is the first to hear that no notification server can show anything.
+        let takeNotificationServerWarning: () -> Bool
 
         /// Carries out the command for the timer named by the call's first argument.
         func perform(
@@ -66,6 +68,9 @@ enum ManagerObject {
         BusMethod(ManagerMember.skip, in: [id]) { manager, call throws(DBusError) in
             try manager.perform(call) { id in .skip(id) }
         },
+        BusMethod(ManagerMember.takeNotificationServerWarning, out: [.init("warn", .boolean)]) { manager, _ in
+            [.boolean(manager.takeNotificationServerWarning())]
+        },
     ]
 
     static let interface = InterfaceDescription(
@@ -80,16 +85,23 @@ enum ManagerObject {
         properties: [
             .init(ManagerProperty.version, .string, annotations: [.emitsChangedSignal("const")]),
             .init(ManagerProperty.defaultDurationUSec, .uint64),
+            .init(ManagerProperty.notificationServer, .string),
         ])
 
-    /// `defaultDuration` reads the configuration in force (it changes on reload).
-    static func make(service: StateService, defaultDuration: @escaping () -> USec) -> ExportedInterface {
+    /// `defaultDuration` reads the configuration in force (it changes on reload); `notifier` says
+    /// whether a notification server is there.
+    static func make(
+        service: StateService, notifier: Notifier, defaultDuration: @escaping () -> USec
+    ) -> ExportedInterface {
         ExportedInterface(
-            interface, methods: methods, context: Context(service: service),
-            property: { name in
+            interface, methods: methods,
+            context: Context(service: service) { [unowned notifier] in notifier.takeServerWarning() },
+            property: { [unowned notifier] name in
                 switch name {
                 case ManagerProperty.version: .string(RestBus.version)
                 case ManagerProperty.defaultDurationUSec: .uint64(defaultDuration())
+                // Known before any call is served: asked before the name is (Daemon.run).
+                case ManagerProperty.notificationServer: .string((notifier.server ?? .missing).rawValue)
                 default: nil
                 }
             })

@@ -15,12 +15,15 @@ extension Restctl {
                 last used for it (after any add or sub); else its category's; else \
                 default_duration. After --failed: the exercise's failed_rest, else that rest \
                 plus failed_extra (30 s). Without --exercise, the previous set's exercise on \
-                this timer. Prints the timer like start; status --json shows which rule \
-                chose the rest (rest_source). During a workout (restctl workout start), \
+                this timer; without --reps or --weight, those of the exercise's previous set \
+                (what is typed wins). Prints the timer like start, then what was recorded \
+                (recorded Curl 12×15 kg failed) and which rule chose the rest; status --json \
+                shows that rule too (rest_source). During a workout (restctl workout start), \
                 without --exercise: the plan's next set, with its reps, weight and rest; \
                 inside a superset's round and after the last set (which ends the workout) no \
                 rest follows, and set prints the workout's status instead, as workout status \
-                does.
+                does. Like start, set notes once on stderr that no notification server is \
+                running when none is.
                 """)
 
         @Option(
@@ -29,10 +32,15 @@ extension Restctl {
                     + "Default: the previous set's on this timer.", valueName: "name"))
         var exercise: String?
 
-        @Option(help: ArgumentHelp("Repetitions done (0 to 10,000).", valueName: "n"))
+        @Option(
+            help: ArgumentHelp(
+                "Repetitions done (0 to 10,000). Default: the exercise's previous set's.", valueName: "n"))
         var reps: Int?
 
-        @Option(help: ArgumentHelp("The weight in kg (0 to 1,000; decimals with a dot: 62.5).", valueName: "kg"))
+        @Option(
+            help: ArgumentHelp(
+                "The weight in kg (0 to 1,000; decimals with a dot: 62.5). Default: the exercise's previous set's.",
+                valueName: "kg"))
         var weight: String?
 
         @Flag(help: "The set failed: the rest is longer (failed_rest, or failed_extra more).")
@@ -116,20 +124,26 @@ extension Restctl {
                     let done = try client.completeSet(
                         id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
                         failed: set.failed, restUSec: set.restUSec, untilRecovered: set.untilRecovered)
+                    notes += NotificationServerNote.take(from: client).map { [$0] } ?? []
+                    // What was recorded, reps and weight repeated from the previous set included,
+                    // so that a wrong number shows at once.
+                    let recorded = output.json ? nil : done.recorded.map(HistoryFormat.recorded)
                     // No rest follows (inside a superset's round, after a workout's last set):
                     // no timer runs, and where the workout stands is the news.
                     guard done.restSource != RestSource.none.rawValue else {
                         let status = try client.workoutStatus()
-                        return output.json ? status.json : status.line
+                        return output.json
+                            ? status.json : ([status.line] + [recorded].compactMap { $0 }).joined(separator: "\n")
                     }
                     let timer = try client.timer(id: id)
                     if let warning = Self.heartRateWarning(timer) { notes.append(warning) }
-                    let line = output.text(timer, now: WallClock.nowUSec())
+                    var lines = [output.text(timer, now: WallClock.nowUSec())]
+                    if let recorded { lines.append(recorded) }
                     // Which rule chose the rest, so that a rest that is not the expected one explains itself.
-                    guard !output.json, let rule = RestChoice.explanation(ofSource: done.restSource) else {
-                        return line
+                    if !output.json, let rule = RestChoice.explanation(ofSource: done.restSource) {
+                        lines.append("rest \(TimeFormat.clock(seconds: done.restUSec / 1_000_000)) from " + rule)
                     }
-                    return line + "\nrest \(TimeFormat.clock(seconds: done.restUSec / 1_000_000)) from " + rule
+                    return lines.joined(separator: "\n")
                 }
             }
             if case .failure(let failure) = result, failure.isInvalidArgs {

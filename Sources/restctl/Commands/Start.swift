@@ -12,7 +12,9 @@ extension Restctl {
                 countdown with a progress bar, otherwise it prints the timer's line and waits \
                 silently. Exit status 0 when the rest is over, 1 when the timer is cancelled \
                 first, 69 when restd goes away. Ctrl-C, SIGTERM and SIGHUP stop the waiting \
-                (with a note on stderr and the signal's status) but not the timer.
+                (with a note on stderr and the signal's status) but not the timer. When no \
+                notification server is running and none can be started, a note on stderr says \
+                so, once each time the server goes missing (status says it every time).
                 """)
 
         @Argument(
@@ -69,15 +71,23 @@ extension Restctl {
                 try given
                 ?? RestdConnection.withClient { client throws(ClientError) in try client.defaultDurationUSec() }
             if let warn, let warnUSec { try checkWarning(warn, warnUSec: warnUSec, restUSec: usec) }
+            // Said once each time the notification server goes missing (restd keeps count):
+            // after the timer's line, or before the waiting.
+            var note: String?
             let start = { (client: RestdClient) throws(ClientError) -> Void in
                 _ = try client.start(
                     id: id, durationUSec: usec, label: label, next: next,
                     notify: noNotify ? false : nil, warnUSec: warnUSec)
+                if !noNotify { note = NotificationServerNote.take(from: client) }
             }
             if wait {
-                try RestWait(timerID: id, output: output).run(starting: start)
+                try RestWait(timerID: id, output: output).run { client throws(ClientError) in
+                    try start(client)
+                    if let note { StandardError.write("restctl: \(note)\n") }
+                }
             } else {
                 try RestdConnection.act(on: id, output: output, start)
+                if let note { StandardError.write("restctl: \(note)\n") }
             }
         }
     }
