@@ -334,6 +334,25 @@ struct TrainingSessionTests {
         )
     }
 
+    /// A day named without a time counts in full as --until, as it does as --since; a day takes
+    /// a time too. restctl's local midnight is kept half a day away.
+    @Test("--until today is until tonight: --since \"today 00:00\" --until today shows today's sets")
+    func untilADayCountsInFull() throws {
+        let gym = try Gym()
+        _ = gym.set("--exercise", "Squat")
+        let zone = ["TZ": LocalTime.zoneAtNoon()]
+        for window in [["--since", "today 00:00", "--until", "today"], ["--since", "today", "--until", "today"]] {
+            let today = restctl(gym.bus, ["history"] + window, environment: zone)
+            #expect(today.succeeded && today.stdout.contains("  Squat  "), "\(window): \(today)")
+        }
+        let yesterday = restctl(
+            gym.bus, ["history", "--since", "yesterday", "--until", "yesterday"], environment: zone)
+        #expect(yesterday.succeeded && yesterday.stdout.isEmpty, "\(yesterday)")
+        let early = restctl(
+            gym.bus, ["history", "--since", "today 00:00", "--until", "today 00:01"], environment: zone)
+        #expect(early.succeeded && early.stdout.isEmpty, "\(early)")
+    }
+
     @Test("a set sends SetRecorded before the reply and shows its progress in the live activity")
     func setRecordedAndLiveProgress() throws {
         // The progress counts today's sets: restd's local midnight is kept half a day away.
