@@ -29,10 +29,10 @@ extension Restctl {
                     + "Default: the previous set's on this timer.", valueName: "name"))
         var exercise: String?
 
-        @Option(help: ArgumentHelp("Repetitions done (0 to 10,000).", valueName: "n"))
-        var reps: Int?
+        @Option(help: ArgumentHelp("Repetitions done (0 to 10000).", valueName: "n"))
+        var reps: String?
 
-        @Option(help: ArgumentHelp("The weight in kg (0 to 1,000; decimals with a dot: 62.5).", valueName: "kg"))
+        @Option(help: ArgumentHelp("The weight in kg (0 to 1000; decimals with a dot: 62.5).", valueName: "kg"))
         var weight: String?
 
         @Flag(help: "The set failed: the rest is longer (failed_rest, or failed_extra more).")
@@ -65,13 +65,13 @@ extension Restctl {
                     throw RestctlError(.usage, "--exercise: \(error.message)")
                 }
             }
-            if let reps, reps < 0 || reps > Int(SetInput.maxReps) {
-                throw RestctlError(.usage, "--reps \(reps) is out of range: give 0 to 10,000")
+            let reps = try reps.map { (text) throws(RestctlError) in
+                UInt32(try NumberArgument.whole(text, option: "--reps", in: 0...Int64(SetInput.maxReps)))
             }
             let weightKg = try weight.map { text throws(RestctlError) in try Self.kilograms(text) }
             let restUSec = try rest.map { text throws(RestctlError) in try durationUSec(text, as: .setRest) }
             return SetInput(
-                exercise: exercise, reps: reps.map { UInt32($0) }, weightKg: weightKg, failed: failed,
+                exercise: exercise, reps: reps, weightKg: weightKg, failed: failed,
                 restUSec: restUSec, untilRecovered: untilRecovered)
         }
 
@@ -88,7 +88,9 @@ extension Restctl {
                     .usage, "--weight \(MessageText.quoted(text)) is not a number of kg, such as 60 or 62.5")
             }
             guard kg.isFinite && kg >= 0 && kg <= SetInput.maxWeightKg else {
-                throw RestctlError(.usage, "--weight \(text) is out of range: give 0 to 1,000 kg")
+                throw RestctlError(
+                    .usage,
+                    "--weight \(text) is out of range: give \(MessageText.range(0...SetInput.maxWeightKg, unit: "kg"))")
             }
             return kg
         }
