@@ -27,17 +27,51 @@ public enum ExerciseNames {
         var seen = Set<String>()
         return names.compactMap { name in
             guard seen.insert(key(name)).inserted, let meant = likelyMeant(name, known: known) else { return nil }
-            return "\(MessageText.quoted(name)) is a new exercise; did you mean '\(meant)'?"
+            return "\(MessageText.quoted(name)) is a new exercise; did you mean \(MessageText.name(meant))?"
         }
+    }
+}
+
+/// An exercise as History.Exercises tells it: what restctl needs to say why a rest was chosen.
+public struct KnownExercise: Sendable, Equatable {
+    public var name: String
+    /// The rest it last ran with, after any add or sub.
+    public var lastRestUSec: UInt64?
+    /// The rest of its category in [categories], when it has one.
+    public var categoryRestUSec: UInt64?
+
+    /// Its category's rest when the rest last used won over it with another length: what
+    /// `restctl set` names, so that a changed category rest that does not apply explains itself.
+    public var categoryRestPassedOver: UInt64? {
+        guard let lastRestUSec, let categoryRestUSec, categoryRestUSec != lastRestUSec else { return nil }
+        return categoryRestUSec
     }
 }
 
 extension RestdClient {
     /// Every exercise restd remembers (done before) or has in its configuration, as written.
     public func exerciseNames() throws(ClientError) -> [String] {
+        try exercises().map(\.name)
+    }
+
+    /// Every exercise restd remembers or has in its configuration.
+    public func exercises() throws(ClientError) -> [KnownExercise] {
         let reply = try call(
             path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.exercises, [])
         guard let entries = reply.first?.arrayElements else { throw .badReply("Exercises returned no array") }
-        return entries.compactMap { $0.vardictEntries?[HistoryKey.name]?.unwrapped.string }
+        return entries.compactMap { entry in
+            guard let fields = entry.vardictEntries, let name = fields[HistoryKey.name]?.unwrapped.string else {
+                return nil
+            }
+            return KnownExercise(
+                name: name, lastRestUSec: fields[HistoryKey.lastRestUSec]?.unwrapped.uint64,
+                categoryRestUSec: fields[HistoryKey.categoryRestUSec]?.unwrapped.uint64)
+        }
+    }
+
+    /// The exercise named `name` (compared as restd compares names), when restd knows it.
+    public func exercise(named name: String) throws(ClientError) -> KnownExercise? {
+        let key = ExerciseNames.key(name)
+        return try exercises().first { ExerciseNames.key($0.name) == key }
     }
 }

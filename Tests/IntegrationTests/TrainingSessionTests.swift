@@ -379,7 +379,9 @@ struct TrainingSessionTests {
             "\(fields)")
     }
 
-    @Test("restctl set says which rule chose the rest, in text; the category's is named once it applies")
+    @Test(
+        "restctl set says which rule chose the rest, in text; the category's rest only where the rest last used won over it"
+    )
     func setSaysWhichRule() throws {
         let gym = try Gym()
         func ruleLine(_ args: String...) -> String {
@@ -391,11 +393,16 @@ struct TrainingSessionTests {
         #expect(ruleLine("--exercise", "Squat") == "rest 3:00 from the exercise's rest in config.toml")
         #expect(ruleLine("--exercise", "Squat", "--failed") == "rest 4:00 from the exercise's failed_rest")
         #expect(ruleLine("--exercise", "Row", "--rest", "2m") == "rest 2:00 from --rest")
-        // Once Row has a rest last used, that one wins, and says so.
-        #expect(
-            ruleLine("--exercise", "Row")
-                == "rest 2:00 from the rest last used for this exercise (which wins over its category's)")
+        // Once Row has a rest last used, that one wins; Row has no category to win over.
+        #expect(ruleLine("--exercise", "Row") == "rest 2:00 from the rest last used for this exercise")
         #expect(ruleLine("--exercise", "Plank") == "rest 1:30 from default_duration")
+        // Curl's rest last used came from its category (its first set, above): nothing was passed over.
+        #expect(ruleLine("--exercise", "Curl") == "rest 1:15 from the rest last used for this exercise")
+        // Once it differs, the category's rest it wins over is named.
+        #expect(ruleLine("--exercise", "Curl", "--rest", "2m") == "rest 2:00 from --rest")
+        #expect(
+            ruleLine("--exercise", "Curl")
+                == "rest 2:00 from the rest last used for this exercise, which wins over its category's 1:15")
     }
 
     @Test("history and stats line up names in wide characters and emoji by the columns they take")

@@ -116,10 +116,16 @@ extension Restctl {
                     }
                     let timer = try client.timer(id: id)
                     let line = output.text(timer, now: WallClock.nowUSec())
-                    // Which rule chose the rest, so that a rest that is not the expected one explains itself.
-                    guard !output.json, let rule = RestChoice.explanation(ofSource: done.restSource) else {
-                        return line
-                    }
+                    guard !output.json else { return line }
+                    // Which rule chose the rest, so that a rest that is not the expected one explains
+                    // itself; for the rest last used, the category rest it won over (if any).
+                    let passedOver =
+                        done.restSource.hasPrefix(RestSource.lastUsed.rawValue)
+                        ? (try? client.exercise(named: timer.label))?.categoryRestPassedOver : nil
+                    guard
+                        let rule = RestChoice.explanation(
+                            ofSource: done.restSource, categoryRestPassedOver: passedOver)
+                    else { return line }
                     return line + "\nrest \(TimeFormat.clock(seconds: done.restUSec / 1_000_000)) from " + rule
                 }
             }
