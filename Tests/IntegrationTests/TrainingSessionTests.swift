@@ -326,12 +326,21 @@ struct TrainingSessionTests {
 
         let stats = restctl(gym.bus, "stats").stdout.split(separator: "\n").map(String.init)
         let pad = { (text: String) in text + String(repeating: " ", count: 18 - text.count) }
-        #expect(stats.first == pad("exercise") + "  sets  rests  planned  taken  overrun  skipped", "\(stats)")
-        #expect(stats.count == 3 && stats[2].hasPrefix(pad("Squat") + "     1      1     3:00   0:0"), "\(stats)")
+        #expect(
+            stats.first == pad("exercise") + "  sets  rests  skipped  other  planned  taken  overrun", "\(stats)")
+        // The skipped rest is counted apart, not among the rests the medians are taken over.
+        #expect(
+            stats.count == 3
+                && stats[1].hasPrefix(
+                    pad("Bench, flat \"wide\"") + "     1      0        1      0        -      -        -"),
+            "\(stats)")
+        #expect(
+            stats.count == 3 && stats[2].hasPrefix(pad("Squat") + "     1      1        0      0     3:00   0:0"),
+            "\(stats)")
         let statsJSON = restctl(gym.bus, "stats", "--json", "--exercise", "BENCH, flat \"wide\"").stdout
         #expect(
-            statsJSON.hasPrefix(#"[{"exercise":"Bench, flat \"wide\"","sets":1,"rests":1,"skipped":1,"#), "\(statsJSON)"
-        )
+            statsJSON.hasPrefix(#"[{"exercise":"Bench, flat \"wide\"","sets":1,"rests":0,"skipped":1,"other":0,"#),
+            "\(statsJSON)")
     }
 
     /// A day named without a time counts in full as --until, as it does as --since; a day takes
@@ -351,6 +360,43 @@ struct TrainingSessionTests {
         let early = restctl(
             gym.bus, ["history", "--since", "today 00:00", "--until", "today 00:01"], environment: zone)
         #expect(early.succeeded && early.stdout.isEmpty, "\(early)")
+    }
+
+    /// A rest taken to its end, one skipped, one still running, one cancelled: each column is
+    /// counted where it belongs, and the times shown add up (rests taken at once: 0:00 of 3:00 is
+    /// -3:00, not the -2:59 a median of the differences to the microsecond would show).
+    @Test("stats: the figures add up, sets = rests + skipped + other, and planned + overrun = taken as shown")
+    func statsAddUp() throws {
+        let gym = try Gym()
+        _ = gym.set("--exercise", "Squat")
+        _ = gym.set("--exercise", "Squat")  // the first rest taken to its end
+        #expect(restctl(gym.bus, "skip").succeeded)  // the second skipped
+        _ = gym.set("--exercise", "Squat")  // the third still running
+        _ = gym.set("--exercise", "Bench press", "--rest", "1:30", "--id", "bench")
+        _ = gym.set("--exercise", "Bench press", "--id", "bench")
+        #expect(restctl(gym.bus, "cancel", "--id", "bench").succeeded)
+
+        let stats = restctl(gym.bus, "stats")
+        let rows = stats.stdout.split(separator: "\n").map { $0.split(separator: #/  +/#).map(String.init) }
+        #expect(rows.first == ["exercise", "sets", "rests", "skipped", "other", "planned", "taken", "overrun"])
+        func seconds(_ clock: String) -> Int? {
+            let sign = clock.hasPrefix("-") ? -1 : 1
+            let parts = clock.trimmingPrefix(/[+-]/).split(separator: ":").compactMap { Int($0) }
+            return parts.count == 2 ? sign * (parts[0] * 60 + parts[1]) : nil
+        }
+        for row in rows.dropFirst() {
+            #expect(row.count == 8, "\(stats)")
+            guard row.count == 8, let sets = Int(row[1]), let rests = Int(row[2]), let skipped = Int(row[3]),
+                let other = Int(row[4]), let planned = seconds(row[5]), let taken = seconds(row[6]),
+                let overrun = seconds(row[7])
+            else { continue }
+            #expect(sets == rests + skipped + other, "\(row)")
+            #expect(planned + overrun == taken, "\(row)")
+        }
+        #expect(
+            rows.dropFirst().map { Array($0.prefix(6)) } == [
+                ["Bench press", "2", "1", "0", "1", "1:30"], ["Squat", "3", "1", "1", "1", "3:00"],
+            ], "\(stats)")
     }
 
     @Test("a set sends SetRecorded before the reply and shows its progress in the live activity")
