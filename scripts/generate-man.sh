@@ -9,6 +9,10 @@
 # gets them back as groff glyphs (\[u2026]), which man renders in any locale.
 # EXIT STATUS is the README's table of restctl's exit statuses (the tests hold that table to
 # restctl's own, ExitStatus.swift), in place of generate-manual's generic ".Ex -std".
+# The header and footer name restd's manuals, as restd.1 and restd.conf.5 do: `.Os restd VERSION`
+# is the footer in every formatter, and groff 1.22 (Debian 12) would otherwise head every mdoc
+# page "BSD General Commands Manual" whatever .Dt says, so its volume string is set after .Dt
+# (other formatters ignore the string).
 
 set -euo pipefail
 swift=$1 date=$2 output=$3
@@ -31,5 +35,8 @@ readme=$(dirname "$0")/../README.md
   echo '.El'
 } >"$work/exit-status"
 grep -q '^\.It 76$' "$work/exit-status" || { echo "generate-man.sh: no exit status table in $readme" >&2; exit 1; }
+version=$("$bin/$program" --version)
 sed 's/^$/.Pp/' "$work/$program.1" | perl -pe 's/\@u([0-9A-F]{4,6})\@/\\[u$1]/g' \
-  | sed -e "/^\.Ex -std\$/{r $work/exit-status" -e 'd}' >"$output/$program.1"
+  | sed -e "/^\.Ex -std\$/{r $work/exit-status" -e 'd}' \
+  | sed -e '/^\.Dt /a .ds doc-volume restd Manual' -e "s/^\.Os\$/.Os restd $version/" >"$output/$program.1"
+grep -q "^\.Os restd $version\$" "$output/$program.1" || { echo "generate-man.sh: no .Os line in $program.1" >&2; exit 1; }
