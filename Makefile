@@ -290,7 +290,7 @@ gnome-screenshot: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) docs/gnome-panel.png
 
 run: build
-	@scripts/run-on-session-bus.sh "$(BIN_DIR)/restd" $(ARGS)
+	@scripts/run-restd.sh "$(BIN_DIR)/restd" $(ARGS)
 
 with-bus:
 ifeq ($(strip $(CMD)),)
