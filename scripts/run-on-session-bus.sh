@@ -84,20 +84,23 @@ export DBUS_SESSION_BUS_ADDRESS=$address
 echo "export DBUS_SESSION_BUS_ADDRESS=$address"
 echo "# No session bus was found, so this is a private one: paste the line above into other terminals to reach it."
 
-# The command runs as a child that keeps the terminal's stdin and Ctrl-C
-# (which reaches it through the terminal, as it reaches this script); TERM sent
-# to this script (say by make, when it is stopped) is passed on to it, and so is
-# a hang-up, as TERM: restd takes SIGHUP as "reload the configuration", but a
-# private bus must not outlive the terminal that started it. The bus is stopped
+# The command runs as a child that keeps the terminal's stdin and Ctrl-C, which
+# reaches it through the terminal as it reaches this script. The bus is stopped
 # only once the command has exited. A child started with & ignores SIGINT and
-# SIGQUIT, and bash cannot undo that (`trap -` keeps what it inherited), so env
-# puts them back to their defaults: else Ctrl-C would reach a command that
-# ignores it, and this script would wait for it forever.
+# SIGQUIT (bash cannot undo that: `trap -` keeps what it inherited), so env puts
+# them back to their defaults; a Ctrl-C in the instant before env has done so
+# would still be lost, so this script passes every Ctrl-C on as TERM, one that
+# came before the command's pid was known too. TERM sent to this script (say by
+# make, when it is stopped) is passed on as well, and so is a hang-up, as TERM:
+# restd takes SIGHUP as "reload the configuration", but a private bus must not
+# outlive the terminal that started it.
+interrupted=''
+trap 'interrupted=1' INT
 env --default-signal=INT,QUIT "$@" <&0 &
 command_pid=$!
-trap ':' INT
-trap 'kill -TERM "$command_pid" 2>/dev/null || true' TERM
-trap 'kill -TERM "$command_pid" 2>/dev/null || true' HUP
+stop_command() { kill -TERM "$command_pid" 2>/dev/null || true; }
+trap stop_command INT TERM HUP
+if [ -n "$interrupted" ]; then stop_command; fi
 while kill -0 "$command_pid" 2>/dev/null; do
   wait "$command_pid" || true
 done

@@ -11,19 +11,22 @@ import Darwin
 /// `make run` and `make with-bus` where there is no session bus: scripts/run-restd.sh and
 /// scripts/run-on-session-bus.sh start a private dbus-daemon, print the line that points other
 /// terminals at it, and must leave nothing behind — Ctrl-C included, which a terminal sends to
-/// the whole foreground process group.
+/// the whole foreground process group (make's, under script(1)'s pty here).
 @Suite("make run: the private bus of the wrapper scripts")
 struct RunWrapperTests {
     static let scripts = ExitStatusTests.repository.appending(path: "scripts").path
 
-    /// A wrapper script in a session and process group of its own (through setsid), as a
-    /// terminal's foreground job is, with no session bus and its own runtime, state and
-    /// configuration directories.
+    /// A wrapper script (or `make`) in a session of its own, with no session bus and its own
+    /// runtime, state and configuration directories. `terminal`: run it as a terminal would,
+    /// under script(1), whose pty turns a ^C written to `keyboard` into SIGINT for the
+    /// foreground process group.
     final class Wrapper {
         let child: ChildProcess
         let home: TempDirectory
+        /// What is typed at the terminal (with `terminal`).
+        let keyboard: Int32?
 
-        init(_ script: String, _ arguments: [String], config: String? = nil) throws {
+        init(_ command: [String], config: String? = nil, terminal: Bool = false) throws {
             home = try TempDirectory(prefix: "restd-run")
             for directory in ["runtime", "state", "config/restd"] {
                 try FileManager.default.createDirectory(
@@ -33,29 +36,46 @@ struct RunWrapperTests {
             if let config { _ = try home.write("config/restd/config.toml", config) }
             let log = try openLogFile(home.path("output.log"))
             defer { close(log) }
+            var input: [Int32] = [-1, -1]
+            if terminal { guard pipe(&input) == 0 else { throw HarnessError.system("pipe", errno) } }
+            defer { if terminal { close(input[0]) } }
+            keyboard = terminal ? input[1] : nil
+            let quoted = command.map { "'" + $0 + "'" }.joined(separator: " ")
             child = try ChildProcess(
-                executable: "/usr/bin/setsid", arguments: ["\(RunWrapperTests.scripts)/\(script)"] + arguments,
+                executable: "/usr/bin/setsid",
+                arguments: terminal ? ["/usr/bin/script", "-qfec", quoted, "/dev/null"] : command,
+                // Not a sub-make of a `make test` that runs this: its jobserver is not passed on.
                 environment: ChildEnvironment.make([
                     "XDG_RUNTIME_DIR": home.path("runtime"), "XDG_STATE_HOME": home.path("state"),
-                    "XDG_CONFIG_HOME": home.path("config"),
+                    "XDG_CONFIG_HOME": home.path("config"), "MAKEFLAGS": "", "MAKELEVEL": "",
                 ]),
-                stdout: log, stderr: log)
+                stdin: terminal ? input[0] : nil, stdout: log, stderr: log)
         }
 
         deinit {
-            // Whatever the test saw, nothing of the group outlives it.
-            kill(-child.pid, SIGKILL)
+            if let keyboard { close(keyboard) }
+            // Whatever the test saw, nothing of the session outlives it.
+            for pid in processes { kill(pid, SIGKILL) }
         }
 
         var output: String { (try? String(contentsOfFile: home.path("output.log"), encoding: .utf8)) ?? "" }
 
-        /// Whether no process of the wrapper's group is left (the wrapper, the bus, the command).
-        var groupIsGone: Bool { kill(-child.pid, 0) != 0 && errno == ESRCH }
+        /// The processes of the wrapper's session (script, make, the wrapper, the bus, the command).
+        var processes: [Int32] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init)
+                .filter { getsid($0) == child.pid }
+        }
 
         /// The private buses' directories left in the runtime directory.
         var busDirectories: [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: home.path("runtime"))) ?? [])
                 .filter { $0.hasPrefix("restd-bus.") }
+        }
+
+        /// Ctrl-C at the terminal.
+        func pressControlC() {
+            var control: UInt8 = 3
+            #expect(keyboard.map { write($0, &control, 1) } == 1)
         }
 
         func waitForOutput(containing text: String) throws {
@@ -66,22 +86,28 @@ struct RunWrapperTests {
         }
     }
 
-    /// `sleep` ends on SIGINT only if the wrapper started it with SIGINT at its default, which a
-    /// command started with `&` in a script does not get by itself; restd handles it.
+    /// `make with-bus CMD=…` at a terminal, and Ctrl-C: `sleep` ends on the terminal's SIGINT
+    /// only if the wrapper started it with SIGINT at its default, which a command started with &
+    /// in a script does not get by itself; restd handles it. Then the bus, the wrapper and make
+    /// end, and nothing is left.
     @Test(
-        "Ctrl-C (SIGINT to the process group) ends the command, the bus and the wrapper at once",
+        "Ctrl-C at the terminal ends make with-bus: the command, the bus, the wrapper and make",
         arguments: ["sleep", "restd"])
     func interrupt(command: String) throws {
-        let argv = command == "restd" ? [try BuildProducts.executable("restd")] : ["sleep", "600"]
-        let wrapper = try Wrapper("run-on-session-bus.sh", argv)
+        let argv = command == "restd" ? try BuildProducts.executable("restd") : "sleep 600"
+        let wrapper = try Wrapper(
+            ["make", "-C", ExitStatusTests.repository.path, "--no-print-directory", "with-bus", "CMD=\(argv)"],
+            terminal: true)
         try wrapper.waitForOutput(containing: "export DBUS_SESSION_BUS_ADDRESS=unix:path=")
         if command == "restd" { try wrapper.waitForOutput(containing: "serving 0 timer(s)") }
         #expect(wrapper.busDirectories.count == 1, "\(wrapper.output)")
 
-        #expect(kill(-wrapper.child.pid, SIGINT) == 0)
+        wrapper.pressControlC()
         let end = wrapper.child.wait(timeout: 30)
-        #expect(end != nil, "the wrapper still runs after Ctrl-C:\n\(wrapper.output)")
-        try waitUntil("the wrapper's process group to be gone", details: { wrapper.output }) { wrapper.groupIsGone }
+        #expect(end != nil, "make still runs after Ctrl-C:\n\(wrapper.output)")
+        try waitUntil("the session's processes to be gone", details: { wrapper.output }) {
+            wrapper.processes.isEmpty
+        }
         #expect(wrapper.busDirectories.isEmpty, "\(wrapper.output)")
     }
 
@@ -89,7 +115,7 @@ struct RunWrapperTests {
     /// 65536, no CAP_SYS_RESOURCE) means nothing for a bus of a few clients.
     @Test("the private bus says nothing that means nothing: no fd-limit notice")
     func quiet() throws {
-        let wrapper = try Wrapper("run-on-session-bus.sh", [try BuildProducts.executable("restd")])
+        let wrapper = try Wrapper(["\(Self.scripts)/run-on-session-bus.sh", try BuildProducts.executable("restd")])
         try wrapper.waitForOutput(containing: "serving 0 timer(s)")
         #expect(!wrapper.output.contains("fd limit"), "\(wrapper.output)")
         wrapper.child.signal(SIGTERM)
@@ -99,13 +125,13 @@ struct RunWrapperTests {
     @Test("make run with a broken config.toml: its problems and exit 78, and no bus announced")
     func brokenConfiguration() throws {
         let wrapper = try Wrapper(
-            "run-restd.sh", [try BuildProducts.executable("restd")], config: "max_timers = 0\n")
+            ["\(Self.scripts)/run-restd.sh", try BuildProducts.executable("restd")], config: "max_timers = 0\n")
         let end = wrapper.child.wait(timeout: 30)
         #expect(end == .exited(78), "\(wrapper.output)")
         #expect(
             wrapper.output
                 == "\(wrapper.home.path("config/restd/config.toml")):1: max_timers: 0 is out of range: give 1 to 10000\n",
             "\(wrapper.output)")
-        #expect(wrapper.busDirectories.isEmpty && wrapper.groupIsGone, "\(wrapper.output)")
+        #expect(wrapper.busDirectories.isEmpty && wrapper.processes.isEmpty, "\(wrapper.output)")
     }
 }
