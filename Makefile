@@ -13,8 +13,9 @@
 # sets it, since dpkg-checkbuilddeps has checked Build-Depends).
 #
 # Install: `make install` (PREFIX=/usr/local), `make install PREFIX=$HOME/.local`
-# for one user; DESTDIR is honoured; `make uninstall` with the same variables
-# removes what it put there. Every directory below can be overridden.
+# for one user; DESTDIR is honoured; INSTALL_STRIP=no installs the programs unstripped;
+# `make uninstall` with the same variables removes what it put there. Every directory
+# below can be overridden.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -112,6 +113,18 @@ GNOMEBUILDSDIR ?= $(DATADIR)/restd/gnome-shell
 GNOME_SHELL_VERSION ?=
 # Where scripts/build-gnome-extension.sh writes both builds.
 GNOME_BUILD_DIR := .build-gnome
+# The programs `make install` installs and `make release` builds, and only they (not the benchmark,
+# not the TOML conformance tool): swift build takes one --product at a time.
+SHIPPED_PRODUCTS := restd restctl
+build_shipped = for product in $(SHIPPED_PRODUCTS); do $(SWIFT) build $(1) $(SWIFT_FLAGS) --product "$$product"; done
+# Installed programs are stripped (restctl 29 MB → 15 MB; docs/PERFORMANCE.md): INSTALL_STRIP=no
+# installs them as built, for a packager that keeps the symbols apart (debian/rules: dh_strip makes
+# the -dbgsym package from them). STRIP: the strip program.
+INSTALL_STRIP ?= yes
+STRIP ?= strip
+ifneq ($(filter-out yes no,$(INSTALL_STRIP)),)
+  $(error INSTALL_STRIP must be yes or no, not $(INSTALL_STRIP))
+endif
 # release: optimised, with the Swift runtime linked in (--static-swift-stdlib), so the
 # installed programs do not depend on where the toolchain is. debug: the test build
 # as it is (what `make install-check` installs, to spare CI a release build).
@@ -146,14 +159,15 @@ help:
 	@echo '  make toml-conformance      the TOML reader against toml-test'"'"'s TOML 1.0.0 files in TOML_TEST'
 	@echo '                             (Tests/Data/toml-test): valid files read right, invalid ones refused (part of make test)'
 	@echo '  make build                 debug build'
-	@echo '  make release               release build (swift build -c release --static-swift-stdlib)'
+	@echo '  make release               release build of restd and restctl (swift build -c release --static-swift-stdlib)'
 	@echo '  make bench [BENCH_ARGS=…]  release build, then every benchmark; writes bench/results.json'
 	@echo '                             (a full run of a clean tree also bench/history/COMMIT.json)'
 	@echo '  make bench-smoke           every benchmark at a tiny size on the debug build (part of make test)'
 	@echo '  make deps                  install the missing Debian packages (apt-get, sudo if not root)'
 	@echo '  make test-deps             also those only the tests need (gnome-shell, dbus-broker; part of make test)'
 	@echo '  make install [PREFIX=…]    release build, then install programs, unit, activation file,'
-	@echo '                             interface, completions and man pages (PREFIX=/usr/local; DESTDIR too)'
+	@echo '                             interface, completions and man pages (PREFIX=/usr/local; DESTDIR too;'
+	@echo '                             the programs stripped unless INSTALL_STRIP=no)'
 	@echo '  make uninstall [PREFIX=…]  remove what make install put there'
 	@echo '  make install-check         install the debug build into a temporary DESTDIR and check the tree'
 	@echo '  make deb                   build restd_<version>_<arch>.deb here (debian/, static release), run lintian'
@@ -189,7 +203,7 @@ build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	$(call build_shipped,$(RELEASE_FLAGS))
 
 test: deps test-deps lint gnome-extension
 	@# The Debian roots (minutes, mostly downloading and unpacking) build while Swift compiles;
@@ -253,11 +267,13 @@ test-asan: deps
 INSTALL_DIRS = DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBEXECDIR='$(LIBEXECDIR)' USERUNITDIR='$(USERUNITDIR)' \
 	DBUSSERVICEDIR='$(DBUSSERVICEDIR)' DBUSINTERFACEDIR='$(DBUSINTERFACEDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' \
 	ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' MANDIR='$(MANDIR)' APPLICATIONSDIR='$(APPLICATIONSDIR)' \
-	GNOMEEXTDIR='$(GNOMEEXTDIR)' GNOMEBUILDSDIR='$(GNOMEBUILDSDIR)' GNOME_SHELL_VERSION='$(GNOME_SHELL_VERSION)'
+	GNOMEEXTDIR='$(GNOMEEXTDIR)' GNOMEBUILDSDIR='$(GNOMEBUILDSDIR)' GNOME_SHELL_VERSION='$(GNOME_SHELL_VERSION)' \
+	INSTALL_STRIP='$(INSTALL_STRIP)' STRIP='$(STRIP)'
 
-# Builds (release unless INSTALL_CONFIG=debug) and installs every file.
+# Builds restd and restctl (release unless INSTALL_CONFIG=debug) and installs every file, the
+# programs stripped unless INSTALL_STRIP=no.
 install: deps gnome-extension
-	$(SWIFT) build $(INSTALL_BUILD_FLAGS) $(SWIFT_FLAGS)
+	$(call build_shipped,$(INSTALL_BUILD_FLAGS))
 	@$(INSTALL_DIRS) scripts/install-files.sh install "$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) $(SWIFT_FLAGS) --show-bin-path)" $(GNOME_BUILD_DIR)
 
 uninstall:
@@ -306,6 +322,7 @@ endif
 # A full run of a clean tree is also kept as bench/history/COMMIT.json, to commit with the run's
 # figures when docs/PERFORMANCE.md records it.
 bench: release
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product restd-bench
 	"$(RELEASE_BIN_DIR)/restd-bench" $(BENCH_ARGS)
 	@if [ -z "$(strip $(BENCH_ARGS))" ] && commit=$$(git rev-parse --short HEAD 2>/dev/null) \
 	  && [ -z "$$(git status --porcelain --untracked-files=no)" ]; then \
@@ -338,7 +355,7 @@ report-screenshot: test-deps
 		$(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter seededHistoryInChromium
 
 run: build
-	@scripts/run-on-session-bus.sh "$(BIN_DIR)/restd" $(ARGS)
+	@scripts/run-restd.sh "$(BIN_DIR)/restd" $(ARGS)
 
 with-bus:
 ifeq ($(strip $(CMD)),)

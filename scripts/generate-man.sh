@@ -11,6 +11,10 @@
 # written by hand in man/restctl-sections.mdoc and takes the place of generate-manual's generic
 # EXIT STATUS (".Ex -std"), its line @EXIT-STATUS@ replaced by the table of
 # man/restctl-exit-status.md, which the tests hold to restctl's own (ExitStatus.swift).
+# The header and footer name restd's manuals, as restd.1 and restd.conf.5 do: `.Os restd VERSION`
+# is the footer in every formatter, and groff 1.22 (Debian 12) would otherwise head every mdoc
+# page "BSD General Commands Manual" whatever .Dt says, so its volume string is set after .Dt
+# (other formatters ignore the string).
 
 set -euo pipefail
 swift=$1 date=$2 output=$3
@@ -33,6 +37,7 @@ table=$man/restctl-exit-status.md sections=$man/restctl-sections.mdoc
   sed -n 's/^ *| \([0-9][0-9]*\) | \(.*\) |$/.It \1\n\2/p' "$table"
   echo '.El'
 } >"$work/exit-status"
+version=$("$bin/$program" --version)
 grep -q '^\.It 76$' "$work/exit-status" || { echo "generate-man.sh: no exit status table in $table" >&2; exit 1; }
 [ "$(grep -c '^@EXIT-STATUS@$' "$sections")" -eq 1 ] || { echo "generate-man.sh: no line @EXIT-STATUS@ in $sections" >&2; exit 1; }
 # Whatever generate-manual writes after DESCRIPTION is replaced: check that it is only its EXIT STATUS.
@@ -41,4 +46,5 @@ grep -q '^\.It 76$' "$work/exit-status" || { echo "generate-man.sh: no exit stat
 {
   sed '/^\.Sh "EXIT STATUS"$/,$d' "$work/$program.1" | sed 's/^$/.Pp/' | perl -pe 's/\@u([0-9A-F]{4,6})\@/\\[u$1]/g'
   sed -e '/^\.\\"/d' -e "/^@EXIT-STATUS@\$/{r $work/exit-status" -e 'd}' "$sections"
-} >"$output/$program.1"
+} | sed -e '/^\.Dt /a .ds doc-volume restd Manual' -e "s/^\.Os\$/.Os restd $version/" >"$output/$program.1"
+grep -q "^\.Os restd $version\$" "$output/$program.1" || { echo "generate-man.sh: no .Os line in $program.1" >&2; exit 1; }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Usage: scripts/install-check.sh MAKE SWIFT MAN_DATE
 # What `make install-check` does: installs the debug build into a temporary DESTDIR (PREFIX=/usr/local
-# and PREFIX=$HOME/.local), checks the tree, uninstalls, checks nothing is left, and checks that
-# man/man1 is what `make man` would generate now. One line per failure, then the counts.
+# and PREFIX=$HOME/.local, stripped; PREFIX=/usr with INSTALL_STRIP=no, as debian/rules does), checks
+# the tree, uninstalls, checks nothing is left, and checks that man/man1 is what `make man` would
+# generate now. One line per failure, then the counts.
 
 set -uo pipefail
 make=$1 swift=$2 man_date=$3
@@ -45,6 +46,16 @@ lists_versions() {  # lists_versions METADATA VERSION…: shell-version is exact
 no_module_syntax() {  # no_module_syntax DIR: no import/export statement left in the legacy build
   ! grep -rqE '^\s*(import|export)\b' --include='*.js' "$1"
 }
+has_symbols() {  # has_symbols PROGRAM: a symbol table is there (what strip removes)
+  readelf -S "$1" | grep -q ' \.symtab '
+}
+stripped() { ! has_symbols "$1"; }
+builds_only_what_it_installs() {  # every swift build `make install` runs is of restd or restctl
+  local recipe
+  recipe=$("$make" --no-print-directory -n install INSTALL_CONFIG=debug NO_DEPS=1)
+  [[ $recipe == *'for product in restd restctl; do '* ]] \
+    && ! grep 'swift build' <<<"$recipe" | grep -v -e '--show-bin-path' -e '--product' | grep -q .
+}
 uninstall_leaves_nothing() {  # uninstall_leaves_nothing DESTDIR PREFIX
   "$make" --no-print-directory uninstall DESTDIR="$1" PREFIX="$2" && no_files_under "$1"
 }
@@ -57,6 +68,9 @@ dest=$work/system
 p=$dest/usr/local
 check "restd is installed, executable"           test -x "$p/bin/restd"
 check "restctl is installed, executable"         test -x "$p/bin/restctl"
+check "restd is installed stripped"              stripped "$p/bin/restd"
+check "restctl is installed stripped"            stripped "$p/bin/restctl"
+check "make install builds restd and restctl, nothing else" builds_only_what_it_installs
 check "the installed restctl runs"               "$p/bin/restctl" --version
 printf 'default_duration = "2m"\n' >"$work/restd.toml"
 check "the installed restd checks a config"      "$p/bin/restd" --check-config --config "$work/restd.toml"
@@ -127,6 +141,13 @@ check "under ~/.local Exec= names ~/.local/bin/restd" grep -qx "Exec=$home_prefi
 check "GNOME Shell 46, under ~/.local: the extension is a user extension linking to the ES module build" \
   links_to "$dest$home_prefix/share/gnome-shell/extensions/restd@restd.io" "$dest$home_prefix/share/restd/gnome-shell/esm/restd@restd.io"
 check "uninstall under ~/.local removes every file" uninstall_leaves_nothing "$dest" "$home_prefix"
+
+# INSTALL_STRIP=no, as debian/rules installs: the programs as built, for dh_strip to keep their symbols.
+dest=$work/unstripped
+"$make" --no-print-directory install INSTALL_CONFIG=debug INSTALL_STRIP=no DESTDIR="$dest" PREFIX=/usr GNOME_SHELL_VERSION=43 >"$work/install-unstripped.log" 2>&1   || { cat "$work/install-unstripped.log" >&2; echo "install-check: make install INSTALL_STRIP=no failed" >&2; exit 1; }
+check "INSTALL_STRIP=no installs restd with its symbols"   has_symbols "$dest/usr/bin/restd"
+check "INSTALL_STRIP=no installs restctl with its symbols" has_symbols "$dest/usr/bin/restctl"
+check "uninstall after INSTALL_STRIP=no removes every file" uninstall_leaves_nothing "$dest" /usr
 
 # The committed man pages are what the current help text generates.
 scripts/generate-man.sh "$swift" "$man_date" "$work/man" >"$work/man.log" 2>&1 || cat "$work/man.log" >&2

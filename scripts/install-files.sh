@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Usage: scripts/install-files.sh install BIN_DIR GNOME_BUILD_DIR | scripts/install-files.sh uninstall
 # Installs (or removes) every file, into $DESTDIR; the directories come from the
-# environment (the Makefile passes DESTDIR, BINDIR, USERUNITDIR and the rest).
+# environment (the Makefile passes DESTDIR, BINDIR, USERUNITDIR and the rest), and so do
+# INSTALL_STRIP (yes: the programs are stripped with $STRIP; no: installed as built).
 # GNOME_BUILD_DIR holds both builds of the GNOME Shell extension (scripts/build-gnome-extension.sh):
 # both are installed under GNOMEBUILDSDIR, and the installed gnome-extension-link (LIBEXECDIR/restd)
 # then links GNOMEEXTDIR/restd@restd.io to the one for this machine's GNOME Shell, or for
@@ -81,7 +82,8 @@ for entry in "${files[@]}"; do
   esac
   tmp=$(mktemp "$(dirname "$path")/.install.XXXXXX")
   case $kind in
-    bin) cp "$bin_dir/$name" "$tmp" ;;
+    # Stripped unless INSTALL_STRIP=no (a packager that keeps the symbols apart).
+    bin) cp "$bin_dir/$name" "$tmp"; if [ "${INSTALL_STRIP:-yes}" = yes ]; then "${STRIP:-strip}" "$tmp"; fi ;;
     file) cp "$name" "$tmp" ;;
     unit) sed "s|^ExecStart=.*|ExecStart=$BINDIR/restd|" "$name" >"$tmp" ;;
     activation) sed "s|^Exec=.*|Exec=$BINDIR/restd|" "$name" >"$tmp" ;;

@@ -5,7 +5,8 @@
 # exist, and no $XDG_RUNTIME_DIR/bus socket), starts a private dbus-daemon
 # with a minimal configuration of its own, prints the one line that points
 # other terminals at it, runs COMMAND and stops the bus when COMMAND ends.
-# Exits with COMMAND's status.
+# Exits with COMMAND's status. Ctrl-C (SIGINT to the process group, from the
+# terminal) ends COMMAND, then the bus and this script.
 
 session_bus_usable() {
   local address=${DBUS_SESSION_BUS_ADDRESS:-} path
@@ -36,12 +37,14 @@ base=${XDG_RUNTIME_DIR:-}
 if [ -z "$base" ] || [ ! -d "$base" ] || [ ! -w "$base" ]; then base=${TMPDIR:-/tmp}; fi
 case $base in *[!-A-Za-z0-9_/.]*) base=/tmp ;; esac  # keep the listen address free of escapes
 bus_dir=$(mktemp -d "$base/restd-bus.XXXXXX")
-bus_pid=
+bus_pid='' filter_pid=''
 stop_bus() {
   if [ -n "$bus_pid" ]; then
     kill "$bus_pid" 2>/dev/null || true
     wait "$bus_pid" 2>/dev/null || true
   fi
+  # The filter of its messages ends with it: its last words are out before this script ends.
+  if [ -n "$filter_pid" ]; then wait "$filter_pid" 2>/dev/null || true; fi
   rm -rf "$bus_dir"
 }
 trap stop_bus EXIT
@@ -61,8 +64,16 @@ cat >"$bus_dir/bus.conf" <<CONF
 </busconfig>
 CONF
 mkfifo "$bus_dir/address"
-dbus-daemon --config-file="$bus_dir/bus.conf" --nofork --nopidfile --print-address=3 3>"$bus_dir/address" &
+# Ctrl-C before the command runs ends the script, and the EXIT trap stops the bus.
+trap 'exit 130' INT
+# dbus-daemon tries to raise its descriptor limit to 65536 and says so when it may not (a hard
+# limit below that and no CAP_SYS_RESOURCE): a bus for a few clients needs no such limit, so
+# that one line is dropped; anything else it says is passed on.
+exec 4> >(grep -v --line-buffered 'Failed to set fd limit' >&2)
+filter_pid=$!
+dbus-daemon --config-file="$bus_dir/bus.conf" --nofork --nopidfile --print-address=3 3>"$bus_dir/address" 2>&4 &
 bus_pid=$!
+exec 4>&-
 address=
 read -r -t 30 address <"$bus_dir/address" || true
 if [ -z "$address" ]; then
@@ -73,17 +84,23 @@ export DBUS_SESSION_BUS_ADDRESS=$address
 echo "export DBUS_SESSION_BUS_ADDRESS=$address"
 echo "# No session bus was found, so this is a private one: paste the line above into other terminals to reach it."
 
-# The command runs as a child that keeps the terminal's stdin and Ctrl-C
-# (which reaches it through the terminal); TERM sent to this script (say by
-# make, when it is stopped) is passed on to it, and so is a hang-up, as TERM:
+# The command runs as a child that keeps the terminal's stdin and Ctrl-C, which
+# reaches it through the terminal as it reaches this script. The bus is stopped
+# only once the command has exited. A child started with & ignores SIGINT and
+# SIGQUIT (bash cannot undo that: `trap -` keeps what it inherited), so env puts
+# them back to their defaults; a Ctrl-C in the instant before env has done so
+# would still be lost, so this script passes every Ctrl-C on as TERM, one that
+# came before the command's pid was known too. TERM sent to this script (say by
+# make, when it is stopped) is passed on as well, and so is a hang-up, as TERM:
 # restd takes SIGHUP as "reload the configuration", but a private bus must not
-# outlive the terminal that started it. The bus is stopped only once the
-# command has exited.
-( trap - INT QUIT; exec "$@" ) <&0 &
+# outlive the terminal that started it.
+interrupted=''
+trap 'interrupted=1' INT
+env --default-signal=INT,QUIT "$@" <&0 &
 command_pid=$!
-trap ':' INT
-trap 'kill -TERM "$command_pid" 2>/dev/null || true' TERM
-trap 'kill -TERM "$command_pid" 2>/dev/null || true' HUP
+stop_command() { kill -TERM "$command_pid" 2>/dev/null || true; }
+trap stop_command INT TERM HUP
+if [ -n "$interrupted" ]; then stop_command; fi
 while kill -0 "$command_pid" 2>/dev/null; do
   wait "$command_pid" || true
 done

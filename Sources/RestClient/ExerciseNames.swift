@@ -27,43 +27,68 @@ public enum ExerciseNames {
         var seen = Set<String>()
         return names.compactMap { name in
             guard seen.insert(key(name)).inserted, let meant = likelyMeant(name, known: known) else { return nil }
-            return "\(MessageText.quoted(name)) is a new exercise; did you mean '\(meant)'?"
+            return "\(MessageText.quoted(name)) is a new exercise; did you mean \(MessageText.name(meant))?"
         }
     }
 }
 
-/// An exercise as io.restd.Rest1.History.Exercises lists it: remembered or configured.
-public struct ExerciseEntry: Sendable, Equatable {
+/// An exercise as io.restd.Rest1.History.Exercises lists it: remembered or configured, with what
+/// restctl needs to group it (its category) and to say why a rest was chosen.
+public struct KnownExercise: Sendable, Equatable {
     /// As first written.
     public var name: String
     /// Its category in config.toml, nil for none.
     public var category: String?
+    /// The rest it last ran with, after any add or sub.
+    public var lastRestUSec: UInt64?
+    /// The rest of its category in [categories], when it has one.
+    public var categoryRestUSec: UInt64?
 
-    public init(name: String, category: String? = nil) {
+    public init(
+        name: String, category: String? = nil, lastRestUSec: UInt64? = nil, categoryRestUSec: UInt64? = nil
+    ) {
         self.name = name
         self.category = category
+        self.lastRestUSec = lastRestUSec
+        self.categoryRestUSec = categoryRestUSec
     }
 
-    /// How restd compares names: `name` in lower case.
-    public var key: String { name.lowercased() }
+    /// How restd compares names.
+    public var key: String { ExerciseNames.key(name) }
+
+    /// Its category's rest when the rest last used won over it with another length: what
+    /// `restctl set` names, so that a changed category rest that does not apply explains itself.
+    public var categoryRestPassedOver: UInt64? {
+        guard let lastRestUSec, let categoryRestUSec, categoryRestUSec != lastRestUSec else { return nil }
+        return categoryRestUSec
+    }
 }
 
 extension RestdClient {
-    /// Every exercise restd remembers (done before) or has in its configuration.
-    public func exercises() throws(ClientError) -> [ExerciseEntry] {
+    /// Every exercise restd remembers (done before) or has in its configuration, as written.
+    public func exerciseNames() throws(ClientError) -> [String] {
+        try exercises().map(\.name)
+    }
+
+    /// Every exercise restd remembers or has in its configuration.
+    public func exercises() throws(ClientError) -> [KnownExercise] {
         let reply = try call(
             path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.exercises, [])
         guard let entries = reply.first?.arrayElements else { throw .badReply("Exercises returned no array") }
-        return entries.compactMap { element in
-            guard let entry = element.vardictEntries, let name = entry[HistoryKey.name]?.unwrapped.string else {
+        return entries.compactMap { entry in
+            guard let fields = entry.vardictEntries, let name = fields[HistoryKey.name]?.unwrapped.string else {
                 return nil
             }
-            return ExerciseEntry(name: name, category: entry[HistoryKey.category]?.unwrapped.string)
+            return KnownExercise(
+                name: name, category: fields[HistoryKey.category]?.unwrapped.string,
+                lastRestUSec: fields[HistoryKey.lastRestUSec]?.unwrapped.uint64,
+                categoryRestUSec: fields[HistoryKey.categoryRestUSec]?.unwrapped.uint64)
         }
     }
 
-    /// The names of `exercises()`, as written.
-    public func exerciseNames() throws(ClientError) -> [String] {
-        try exercises().map(\.name)
+    /// The exercise named `name` (compared as restd compares names), when restd knows it.
+    public func exercise(named name: String) throws(ClientError) -> KnownExercise? {
+        let key = ExerciseNames.key(name)
+        return try exercises().first { ExerciseNames.key($0.name) == key }
     }
 }

@@ -199,17 +199,18 @@ public enum HistoryFormat {
 ///     exercise  sets  rests  planned  taken  overrun  skipped  followed  to target  HRR60 by week
 ///     Squat       12     11     2:30   1:20    -1:10        1         9       1:02  11-16 27, 11-23 31
 public enum StatsFormat {
+    /// One row per exercise whose figures add up: sets = rests + skipped + other, and planned +
+    /// overrun = taken, as shown (the overrun is the difference of the two medians shown, in
+    /// whole seconds, as `history`'s lines are).
     public static func lines(_ stats: [ExerciseStatsSnapshot]) -> [String] {
         let withRecovery = stats.contains { $0.recoveryRests > 0 }
-        var header = ["exercise", "sets", "rests", "planned", "taken", "overrun", "skipped"]
+        var header = ["exercise", "sets", "rests", "skipped", "other", "planned", "taken", "overrun"]
         if withRecovery { header += ["followed", "to target", "HRR60 by week"] }
         let rows = stats.map { entry in
             var row = [
-                entry.exercise, String(entry.sets), String(entry.rests),
-                entry.medianPlannedUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
-                entry.medianTakenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
-                entry.medianOverrunUSec.map(HistoryFormat.signed) ?? "-", String(entry.skipped),
+                entry.exercise, String(entry.sets), String(entry.rests), String(entry.skipped), String(entry.other),
             ]
+            row += shownTimes(planned: entry.medianPlannedUSec, taken: entry.medianTakenUSec)
             if withRecovery {
                 row += [
                     String(entry.recoveryRests),
@@ -231,15 +232,27 @@ public enum StatsFormat {
         }
     }
 
+    /// The planned, taken and overrun cells: whole seconds as shown, the overrun their difference.
+    static func shownTimes(planned: UInt64?, taken: UInt64?) -> [String] {
+        guard let planned, let taken else { return [planned.map { TimeFormat.elapsed(usec: $0) } ?? "-", "-", "-"] }
+        let (plannedSeconds, takenSeconds) = (planned / 1_000_000, taken / 1_000_000)
+        let overrun = ExerciseStats.difference(takenSeconds, plannedSeconds) * 1_000_000
+        return [
+            TimeFormat.clock(seconds: plannedSeconds), TimeFormat.clock(seconds: takenSeconds),
+            HistoryFormat.signed(overrun),
+        ]
+    }
+
     /// "11-23 31": the week's Monday (local month and day) and its median HRR60, whole bpm.
     static func weekText(_ week: ExerciseStats.WeekHRR60) -> String {
         let date = LocalCalendar.parts(of: week.weekStartAtUSec)?.dateText.dropFirst(5) ?? ""
         return "\(date) \(Int(week.medianBPM.rounded()))"
     }
 
-    /// `[{"exercise":"Squat","sets":12,"rests":11,"skipped":1,"median_rest_planned_usec":150000000,
+    /// `[{"exercise":"Squat","sets":12,"rests":10,"skipped":1,"other":1,"median_rest_planned_usec":150000000,
     /// "median_rest_taken_usec":161000000,"median_rest_overrun_usec":11000000}]`: the medians of
-    /// history's `rest_planned_usec`, `rest_taken_usec` and `rest_overrun_usec`, null without rests;
+    /// history's `rest_planned_usec` and `rest_taken_usec` over the rests taken to their end, and
+    /// the second minus the first, null without such rests;
     /// then `"recovery_rests":9,"median_time_to_target_usec":62000000,"hrr60_weeks":[{"week_start_at":
     /// "2026-11-22T23:00:00.000Z","median_hrr60":31,"rests":4}]` (the median null when no followed
     /// rest reached its target; weeks as in the text, HRR60 to 0.1 bpm).
@@ -251,6 +264,7 @@ public enum StatsFormat {
                 object.integer("sets", entry.sets)
                 object.integer("rests", entry.rests)
                 object.integer("skipped", entry.skipped)
+                object.integer("other", entry.other)
                 object.duration("median_rest_planned_usec", usec: entry.medianPlannedUSec)
                 object.duration("median_rest_taken_usec", usec: entry.medianTakenUSec)
                 object.duration("median_rest_overrun_usec", signedUSec: entry.medianOverrunUSec)

@@ -136,8 +136,11 @@ extension HistorySet {
 public struct ExerciseStatsSnapshot: Sendable, Equatable {
     public var exercise: String
     public var sets: UInt64
+    /// Rests taken to their end (by the next set).
     public var rests: UInt64
+    /// Rests ended with a skip.
     public var skipped: UInt64
+    /// Over `rests`: the median planned and taken, and the second minus the first.
     public var medianPlannedUSec: UInt64?
     public var medianTakenUSec: UInt64?
     public var medianOverrunUSec: Int64?
@@ -162,6 +165,13 @@ public struct ExerciseStatsSnapshot: Sendable, Equatable {
         self.recoveryRests = recoveryRests
         self.medianTimeToTargetUSec = medianTimeToTargetUSec
         self.hrr60Weeks = hrr60Weeks
+    }
+
+    /// The sets no rest was taken to its end or skipped after: the last set, a rest cancelled,
+    /// replaced or still running, or none at all.
+    public var other: UInt64 {
+        let ended = rests.addingReportingOverflow(skipped)
+        return ended.overflow || ended.partialValue > sets ? 0 : sets - ended.partialValue
     }
 
     public init(entry: [String: DBusValue]) throws(ClientError) {

@@ -2,22 +2,31 @@ import RestCore
 
 /// The instants `history` and `stats` take for `--since` and `--until`: an age counted back
 /// from now (`7d`, `2w`, `12h`, `90m`, or any duration restctl takes: `1h30m`), `today`,
-/// `yesterday`, or a local date and time (`2026-11-23`, `2026-11-23 18:00`, `2026-11-23T18:00:30`).
+/// `yesterday` (either with a time: `today 09:00`), or a local date and time (`2026-11-23`,
+/// `2026-11-23 18:00`, `2026-11-23T18:00:30`). A whole day given to `--until` counts in full:
+/// `--until today` is until the end of today, as `--since today` is from its start.
 public enum HistoryWindow {
     public static let forms =
-        "an age (7d, 2w, 12h, 90m), today, yesterday, or a local date (2026-11-23, \"2026-11-23 18:00\")"
+        "an age (7d, 2w, 12h, 90m), today, yesterday (either with a time: \"today 09:00\"), "
+        + "or a local date (2026-11-23, \"2026-11-23 18:00\")"
 
-    /// CLOCK_REALTIME µs for `text` at `now`, or one sentence naming `option`.
-    public static func instant(_ text: String, option: String, now: UInt64) throws(InputError) -> UInt64 {
+    /// Which end of the window a time is for.
+    public enum Bound: String, Sendable {
+        case since = "--since"
+        case until = "--until"
+    }
+
+    /// CLOCK_REALTIME µs for `text` at `now` as `bound`, or one sentence naming its option.
+    public static func instant(_ text: String, as bound: Bound, now: UInt64) throws(InputError) -> UInt64 {
         let trimmed = text.trimmingSpaces()
-        let subject = "\(option) \(MessageText.quoted(text))"
-        switch trimmed {
-        case "today": return LocalCalendar.startOfDay(containing: now)
-        case "yesterday": return LocalCalendar.startOfPreviousDay(before: now)
-        case "now": return now
-        default: break
+        let subject = "\(bound.rawValue) \(MessageText.quoted(text))"
+        if let day = day(trimmed, now: now) {
+            // A day named without a time is the whole day: its end, for --until.
+            guard bound == .until else { return day }
+            return LocalCalendar.startOfDay(containing: day + 25 * 3_600_000_000)
         }
-        if let date = localDate(trimmed) { return date }
+        if let instant = dayAndTime(trimmed, now: now) { return instant }
+        if trimmed == "now" { return now }
         var amount = trimmed
         var unit: UInt64 = 0
         if amount.hasSuffix("d") { unit = 86_400_000_000 } else if amount.hasSuffix("w") { unit = 604_800_000_000 }
@@ -32,12 +41,34 @@ public enum HistoryWindow {
             age = count * unit
         } else {
             do {
-                age = try DurationParser.parse(trimmed, name: option)
+                age = try DurationParser.parse(trimmed, name: bound.rawValue)
             } catch {
                 throw InputError("\(subject) is not understood; give \(forms)")
             }
         }
         return now > age ? now - age : 0
+    }
+
+    /// The first instant of a day named without a time: `today`, `yesterday`, `2026-11-23`.
+    private static func day(_ text: String, now: UInt64) -> UInt64? {
+        switch text {
+        case "today": LocalCalendar.startOfDay(containing: now)
+        case "yesterday": LocalCalendar.startOfPreviousDay(before: now)
+        default: text.utf8.count == 10 ? localDate(text) : nil
+        }
+    }
+
+    /// A day and a time of it: `today 09:00`, `yesterday 18:30:15`, `2026-11-23 18:00`.
+    private static func dayAndTime(_ text: String, now: UInt64) -> UInt64? {
+        guard let space = text.firstIndex(of: " ") else { return localDate(text) }
+        let dayStart: UInt64
+        switch text[..<space] {
+        case "today": dayStart = LocalCalendar.startOfDay(containing: now)
+        case "yesterday": dayStart = LocalCalendar.startOfPreviousDay(before: now)
+        default: return localDate(text)
+        }
+        guard let date = LocalCalendar.parts(of: dayStart) else { return nil }
+        return localDate(date.dateText + text[space...])
     }
 
     /// `YYYY-MM-DD`, optionally followed by ` ` or `T` and `HH:MM` or `HH:MM:SS`, as local time.

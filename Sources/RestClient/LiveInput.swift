@@ -61,12 +61,12 @@ public enum LiveInput {
         return (key, try typed(key: key, .bare(String(decoding: rest, as: UTF8.self))))
     }
 
-    /// Refuses fields restd would refuse (a heart rate out of range, a control character in a
-    /// text, done above total), with restd's sentence. Keys this restctl does not know (a newer
-    /// restd's) and types it does not know pass, for restd to judge.
+    /// Refuses fields restd would refuse (an unknown key, a heart rate out of range, a control
+    /// character in a text, done above total), with restd's sentence: restctl and restd are one
+    /// package, and these are restd's fixed rules.
     public static func check(_ fields: [String: Value]) throws(InputError) {
         var entries: [String: LiveValue] = [:]
-        for (key, value) in fields where LiveKey.known.contains(key) || LiveKey.isCustom(key) {
+        for (key, value) in fields {
             switch value {
             case .int64(let number): entries[key] = .integer(number)
             case .int32(let number): entries[key] = .integer(Int64(number))

@@ -1,12 +1,40 @@
-/// Helpers for putting caller-supplied text into error sentences and logs.
+/// How every message of restd and restctl quotes and writes what it names (CONTRIBUTING.md,
+/// "Messages"): a value as it was given in double quotes (`duration "1x"`), what one types — a
+/// command, an option, a key, a suggestion — in single quotes (`did you mean 'rest'?`), and a
+/// range as "1 to 100".
 public enum MessageText {
-    /// Quotes `text` safely for a message: escapes quotes, backslashes and control or
-    /// format characters as `\u{…}`, and truncates after `limit` characters with "…".
+    /// Quotes a value as it was given, safely for a message: escapes quotes, backslashes and
+    /// control or format characters as `\u{…}`, and truncates after `limit` characters with "…".
     ///
     /// Caller-supplied values end up in journal lines and bus replies; raw control
     /// characters there could forge log lines or corrupt a terminal.
     public static func quoted(_ text: String, limit: Int = 40) -> String {
-        var out = "\""
+        escaped(text, quote: "\"", limit: limit)
+    }
+
+    /// Quotes something one types — a command line, an option, a key, a name suggested — in
+    /// single quotes, escaped as `quoted` escapes (an unknown key may hold anything).
+    public static func name(_ text: String, limit: Int = 40) -> String {
+        escaped(text, quote: "'", limit: limit)
+    }
+
+    /// A range of whole numbers: "1 to 100", "0 to 1000 kg" (digits as typed, no separators).
+    public static func range<Number: BinaryInteger>(_ range: ClosedRange<Number>, unit: String? = nil) -> String {
+        "\(range.lowerBound) to \(range.upperBound)" + (unit.map { " " + $0 } ?? "")
+    }
+
+    /// A range of decimal numbers, without a needless ".0": "0.01 to 20 Hz".
+    public static func range(_ range: ClosedRange<Double>, unit: String? = nil) -> String {
+        "\(number(range.lowerBound)) to \(number(range.upperBound))" + (unit.map { " " + $0 } ?? "")
+    }
+
+    /// A decimal number as messages write it: 2, 2.5, 0.01.
+    public static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    private static func escaped(_ text: String, quote: Unicode.Scalar, limit: Int) -> String {
+        var out = String(quote)
         var count = 0
         for scalar in text.unicodeScalars {
             if count == limit {
@@ -15,7 +43,7 @@ public enum MessageText {
             }
             count += 1
             switch scalar {
-            case "\"": out += "\\\""
+            case quote: out += "\\" + String(quote)
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
@@ -30,7 +58,7 @@ public enum MessageText {
                 }
             }
         }
-        return out + "\""
+        return out + String(quote)
     }
 
     /// Formats a code point the way Unicode writes it: "U+0007", "U+1F600".

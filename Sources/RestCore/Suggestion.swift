@@ -1,6 +1,33 @@
 /// "Did you mean": the known name a mistyped one most likely was, for restctl's options and
-/// commands and restd's configuration and plan keys alike.
+/// commands, restd's options, and the keys of config.toml and workout plans alike — one rule
+/// and one sentence for all of them (CONTRIBUTING.md, "Messages").
 public enum Suggestion {
+    /// The known name `typed` most likely stands for: the only one it begins (from two
+    /// characters: `resu` is `resume`), else the closest one at most a third of its length
+    /// away (one edit always, three at most; `rset` is `rest`, `all` is not `id`).
+    public static func likelyMeant(_ typed: String, among known: [String]) -> String? {
+        let extensions = known.filter { $0.hasPrefix(typed) }
+        if typed.count >= 2, extensions.count == 1 { return extensions[0] }
+        return nearest(typed, among: known, maxDistance: min(3, max(1, (typed.count + 1) / 3)))
+    }
+
+    /// What follows "unknown …" in every message: `; did you mean 'rest'?` when a known name is
+    /// likely meant; else `; ` and `otherwise` (such as "the keys are …"), or nothing.
+    public static func hint(for typed: String, among known: [String], otherwise: String? = nil) -> String {
+        if let meant = likelyMeant(typed, among: known) { return "; did you mean \(MessageText.name(meant))?" }
+        return otherwise.map { "; " + $0 } ?? ""
+    }
+
+    /// The same for an option, compared without its dashes: `; did you mean '--label'?` for
+    /// `--lable`.
+    public static func optionHint(for typed: String, among known: [String], otherwise: String? = nil) -> String {
+        let bare = { (option: String) in String(option.drop { $0 == "-" }) }
+        if let meant = likelyMeant(bare(typed), among: known.map(bare)) {
+            return "; did you mean \(MessageText.name("--" + meant))?"
+        }
+        return otherwise.map { "; " + $0 } ?? ""
+    }
+
     /// Edit distance counting characters, a swap of two neighbours as one edit (the commonest
     /// typo: `--rpes` is one from `--reps` and two from `--rest`).
     public static func editDistance(_ a: String, _ b: String) -> Int {

@@ -25,7 +25,7 @@ public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
             let lengthNote = length > Self.maxLength ? " (\(length) characters)" : ""
             throw .invalidArgs(
                 "timer id \(MessageText.quoted(text))\(lengthNote) is invalid: "
-                    + "use 1–\(Self.maxLength) characters of A–Z, a–z, 0–9, _ and -")
+                    + "use \(MessageText.range(1...Self.maxLength)) characters of A-Z, a-z, 0-9, _ and -")
         }
         rawValue = text
     }

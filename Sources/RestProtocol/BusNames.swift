@@ -359,6 +359,8 @@ public enum HistoryKey {
     public static let overrideUSec = "override_usec"
     public static let failedRestUSec = "failed_rest_usec"
     public static let category = "category"
+    /// t: the rest of its category in [categories].
+    public static let categoryRestUSec = "category_rest_usec"
     public static let sets = "sets"
     public static let lastSeenUSec = "last_seen_usec"
     // Stats.

@@ -106,5 +106,41 @@ func checkWarning(_ text: String, warnUSec: UInt64, restUSec: UInt64) throws(Res
 }
 
 private func range(_ limits: TimerLimits) -> String {
-    "\(DurationText.describe(limits.minDurationUSec)) to \(DurationText.describe(limits.maxDurationUSec))"
+    DurationText.range(limits.minDurationUSec, limits.maxDurationUSec)
+}
+
+/// A number given to an option, read by restctl rather than ArgumentParser, so that a word that
+/// is no number is told in restctl's sentence: `--reps "5.5" is not a whole number`.
+enum NumberArgument {
+    /// A whole number (`-3`, `142`); its range is the caller's to check.
+    static func whole(_ text: String, option: String) throws(RestctlError) -> Int64 {
+        guard let number = Int64(text) else {
+            throw RestctlError(.usage, "\(option) \(MessageText.quoted(text)) is not a whole number")
+        }
+        return number
+    }
+
+    /// A whole number in `range`, refused with the range: `--reps 20000 is out of range: give 0 to 10000`.
+    static func whole(_ text: String, option: String, in range: ClosedRange<Int64>) throws(RestctlError) -> Int64 {
+        let number = try whole(text, option: option)
+        guard range.contains(number) else {
+            throw RestctlError(.usage, "\(option) \(number) is out of range: give \(MessageText.range(range))")
+        }
+        return number
+    }
+
+    /// A decimal number in `range` (`2`, `0.5`), refused with the range and `unit`.
+    static func decimal(
+        _ text: String, option: String, in range: ClosedRange<Double>, unit: String
+    ) throws(RestctlError) -> Double {
+        guard let number = Double(text), number.isFinite else {
+            throw RestctlError(.usage, "\(option) \(MessageText.quoted(text)) is not a number, such as 2 or 0.5")
+        }
+        guard range.contains(number) else {
+            throw RestctlError(
+                .usage,
+                "\(option) \(MessageText.number(number)) is out of range: give \(MessageText.range(range, unit: unit))")
+        }
+        return number
+    }
 }

@@ -49,6 +49,10 @@ struct Restctl: ParsableCommand {
         // A plain `restctl status` (a bar polls it) is known before anything reads the command
         // table, which the usage checks would build (a quarter of its CPU) to find nothing wrong.
         let plainStatus = FastPath.status(arguments)
+        if plainStatus == nil, let sentence = UsageErrors.misusedHelp(in: arguments) {
+            UsageErrors.write(sentence, usage: [])
+            Glibc.exit(ExitStatus.usage.rawValue)
+        }
         if plainStatus == nil,
             let sentence = UsageErrors.unknownCommand(in: arguments) ?? UsageErrors.misplacedVersion(in: arguments)
         {

@@ -16,14 +16,31 @@ enum UsageErrors {
             guard arguments.count > 1, !arguments[1].hasPrefix("-"), !commands.contains(arguments[1]) else {
                 return nil
             }
-            return "no help on '\(arguments[1])': it is not a command; the commands are \(commandList)"
+            return "no help on \(MessageText.name(arguments[1])): it is not a command"
+                + Suggestion.hint(for: arguments[1], among: commands, otherwise: "the commands are \(commandList)")
         }
         if let group = Restctl.configuration.subcommands.first(where: { $0._commandName == first }) {
             return unknownSubcommand(in: arguments.dropFirst(), of: group)
         }
-        if let hint = synonyms[first] { return "unknown command '\(first)'; \(hint)" }
-        if let near = nearest(first, among: commands) { return "unknown command '\(first)'; did you mean '\(near)'?" }
-        return "unknown command '\(first)'; the commands are \(commandList)"
+        if let hint = synonyms[first] { return "unknown command \(MessageText.name(first)); \(hint)" }
+        return "unknown command \(MessageText.name(first))"
+            + Suggestion.hint(for: first, among: commands, otherwise: "the commands are \(commandList)")
+    }
+
+    /// The sentence for help asked for with more than a command (`help start extra`) or with a
+    /// value glued to `-h` (`start -h90`), or nil: ArgumentParser would show the help and leave
+    /// the rest unread.
+    static func misusedHelp(in arguments: [String]) -> String? {
+        let words = arguments.prefix { $0 != "--" }
+        for (index, word) in words.enumerated() where word.hasPrefix("-h") && word.count > 2 {
+            if index > 0, ArgumentPreparation.optionsWithValues.contains(words[index - 1]) { continue }
+            return "unknown option \(MessageText.name(word)); -h takes no value: give it alone for the help"
+        }
+        guard arguments.first == "help" else { return nil }
+        let (_, path, rest) = command(in: Array(arguments.dropFirst()))
+        guard !path.isEmpty, let extra = rest.first else { return nil }
+        let asked = (["restctl", "help"] + path).joined(separator: " ")
+        return "unexpected \(MessageText.name(extra)) after \(MessageText.name(asked)): help takes one command"
     }
 
     /// The sentence for the first option the command does not have, or nil. ArgumentParser
@@ -37,8 +54,7 @@ enum UsageErrors {
         for word in words.prefix(while: { $0 != "--" }) where word.hasPrefix("--") && word.count > 2 {
             let name = String(word.prefix { $0 != "=" })
             guard !known.contains(name) else { continue }
-            let near = nearest(String(name.dropFirst(2)), among: known.sorted().map { String($0.dropFirst(2)) })
-            return near.map { "unknown option '\(name)'; did you mean '--\($0)'?" } ?? "unknown option '\(name)'"
+            return "unknown option \(MessageText.name(name))" + Suggestion.optionHint(for: name, among: known.sorted())
         }
         return nil
     }
@@ -48,7 +64,7 @@ enum UsageErrors {
     static func misplacedVersion(in arguments: [String]) -> String? {
         let options = arguments.prefix { $0 != "--" }
         guard options.first != "--version", options.contains("--version") else { return nil }
-        return "--version is restctl's own option: run 'restctl --version'"
+        return "--version is restctl's own option: run \(MessageText.name("restctl --version"))"
     }
 
     /// The usage lines of the command `arguments` name, as far as they name one.
@@ -58,7 +74,7 @@ enum UsageErrors {
         let name = (["restctl"] + path).joined(separator: " ")
         let help = Restctl.helpMessage(for: command, columns: 10_000)
         let line = help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }.map { "Usage: " + $0.dropFirst(7) }
-        return [line ?? "Usage: \(name)", "  See '\(name) --help' for more information."]
+        return [line ?? "Usage: \(name)", seeHelp(name)]
     }
 
     /// The command the first words of `arguments` name, those words, and the words after them.
@@ -83,8 +99,8 @@ enum UsageErrors {
         guard !names.isEmpty, let word = arguments.first, !word.hasPrefix("-"), !names.contains(word), word != "help"
         else { return nil }
         let kind = "\(group._commandName) command"
-        if let near = nearest(word, among: names) { return "unknown \(kind) '\(word)'; did you mean '\(near)'?" }
-        return "unknown \(kind) '\(word)'; the \(kind)s are \(names.joined(separator: ", "))"
+        return "unknown \(kind) \(MessageText.name(word))"
+            + Suggestion.hint(for: word, among: names, otherwise: "the \(kind)s are \(names.joined(separator: ", "))")
     }
 
     /// Reports what `parseAsRoot` threw and returns the exit status: help and version go to
@@ -105,9 +121,7 @@ enum UsageErrors {
             write(sentence(message), usage: [])
         } else if code == .validationFailure {
             // ArgumentParser's own findings, or a ValidationError: the command's shape is wrong.
-            let usage = Restctl.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { $0.hasPrefix("Usage:") || $0.hasPrefix("  See ") }
-            write(sentence(message), usage: usage.map(String.init))
+            write(sentence(message), usage: usage(of: arguments))
         } else {
             // A `RestctlError(.usage)` from a validate(): a value that cannot be used.
             write(message, usage: [])
@@ -122,7 +136,12 @@ enum UsageErrors {
 
     /// The usage lines of the top-level command.
     static var topLevelUsage: [String] {
-        ["Usage: restctl <subcommand>", "  See 'restctl --help' for more information."]
+        ["Usage: restctl <subcommand>", seeHelp("restctl")]
+    }
+
+    /// The usage block's last line, pointing to the command's help.
+    private static func seeHelp(_ command: String) -> String {
+        "  See \(MessageText.name(command + " --help")) for more information."
     }
 
     // MARK: Sentences
@@ -136,12 +155,11 @@ enum UsageErrors {
             let choices = text[list.upperBound...].split(separator: "\n").map { $0.trimmingPrefix("  - ") }
             text = text[..<list.lowerBound] + "; give one of " + choices.joined(separator: ", ")
         }
-        if let match = text.wholeMatch(of: #/Unknown option '(-*)([^']*)'\. Did you mean '(-*)([^']*)'\?/#) {
-            let typed = "\(match.output.1)\(match.output.2)"
+        if let match = text.wholeMatch(of: #/Unknown option '([^']*)'(\. Did you mean '([^']*)'\?)?/#) {
+            let typed = String(match.output.1)
             text =
-                nearest(String(match.output.2), among: [String(match.output.4)]) == nil
-                ? "Unknown option '\(typed)'"
-                : "Unknown option '\(typed)'; did you mean '\(match.output.3)\(match.output.4)'?"
+                "Unknown option \(MessageText.name(typed))"
+                + Suggestion.optionHint(for: typed, among: match.output.3.map { [String($0)] } ?? [])
         }
         guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true else {
             return text
@@ -172,11 +190,4 @@ enum UsageErrors {
 
     private static var commandList: String { commands.joined(separator: ", ") }
 
-    /// The candidate `word` is the start of, or the closest when it is close enough to be what
-    /// was meant: at most two edits, and no more than half the word.
-    private static func nearest(_ word: String, among candidates: [String]) -> String? {
-        let extensions = candidates.filter { $0.hasPrefix(word) }
-        if word.count >= 2, extensions.count == 1 { return extensions[0] }  // "resu" is "resume"
-        return Suggestion.nearest(word, among: candidates, maxDistance: min(2, word.count / 2))
-    }
 }

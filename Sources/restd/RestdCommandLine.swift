@@ -1,3 +1,4 @@
+import RestCore
 import RestDaemon
 import RestProtocol
 
@@ -41,7 +42,7 @@ struct RestdCommandLine {
             func value() throws(UsageError) -> String {
                 if let inlineValue { return inlineValue }
                 guard let next = rest.popFirst() else {
-                    throw UsageError(description: "\(name) needs a value; see 'restd --help'")
+                    throw UsageError(description: "\(name) needs a value; see \(Self.seeHelp)")
                 }
                 return next
             }
@@ -55,7 +56,9 @@ struct RestdCommandLine {
                 }
                 configFile = ConfigFileChoice(path: path, isExplicit: true)
             case "--check-config", "--verbose", "--help", "-h", "--version":
-                guard inlineValue == nil else { throw UsageError(description: "\(name) takes no value") }
+                guard inlineValue == nil else {
+                    throw UsageError(description: "\(name) takes no value; see \(Self.seeHelp)")
+                }
                 switch name {
                 case "--check-config": action = .checkConfig
                 case "--verbose": verbose = true
@@ -63,11 +66,22 @@ struct RestdCommandLine {
                 default: action = .help
                 }
             default:
-                let hint = name.hasPrefix("-") ? "unknown option \(name)" : "unexpected argument \"\(argument)\""
-                throw UsageError(description: "\(hint); see 'restd --help'")
+                guard name.hasPrefix("-") else {
+                    throw UsageError(
+                        description: "unexpected argument \(MessageText.quoted(argument)); restd takes only options; "
+                            + "see \(Self.seeHelp)")
+                }
+                throw UsageError(
+                    description: "unknown option \(MessageText.name(name))"
+                        + Suggestion.optionHint(for: name, among: Self.options, otherwise: "see \(Self.seeHelp)"))
             }
         }
     }
+
+    /// The long options restd knows, for "did you mean".
+    static let options = ["--address", "--state-dir", "--config", "--check-config", "--verbose", "--help", "--version"]
+
+    private static let seeHelp = MessageText.name("restd --help")
 
     private static func split(_ argument: String) -> (String, String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }

@@ -324,7 +324,7 @@ struct RestctlTests {
             (["start", "1:75"], #"restctl: duration "1:75" has 75 seconds; after a colon use 00 to 59"#),
             (["add", "0"], #"restctl: duration "0" is zero; give at least 1 second"#),
             (["sub", ""], "restctl: duration is empty; give "),
-            (["status", "--id", "x.y"], #"restctl: timer id "x.y" is invalid: use 1–64 characters"#),
+            (["status", "--id", "x.y"], #"restctl: timer id "x.y" is invalid: use 1 to 64 characters"#),
             (["pause", "--id", "a/b"], #"restctl: timer id "a/b" is invalid"#),
             (
                 ["add"],

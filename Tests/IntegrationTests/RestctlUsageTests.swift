@@ -123,7 +123,7 @@ struct RestctlUsageTests {
         arguments: [
             (["start", "5", "--label", "a\u{1}b"], "--label contains a control character (U+0001) at position 2"),
             (["start", "5", "--next", "a\tb"], "--next contains a control character (U+0009) at position 2"),
-            (["live", "--heart-rate", "10"], "heart_rate 10 is out of range 20…250 bpm"),
+            (["live", "--heart-rate", "10"], "heart_rate 10 is out of range: give 20 to 250 bpm"),
             (["live", "--done", "5", "--total", "3"], "progress_done 5 is more than progress_total 3"),
             (["live", "--exercise", "a\u{7}"], "exercise contains a control character (U+0007) at position 2"),
         ])

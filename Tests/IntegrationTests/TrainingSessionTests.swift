@@ -143,10 +143,10 @@ struct TrainingSessionTests {
     @Test(
         "bad input is refused with one sentence and nothing is recorded",
         arguments: [
-            (["--exercise", "Squat", "--reps", "10001"], "restctl: --reps 10001 is out of range: give 0 to 10,000\n"),
+            (["--exercise", "Squat", "--reps", "10001"], "restctl: --reps 10001 is out of range: give 0 to 10000\n"),
             (
                 ["--exercise", "Squat", "--weight", "-1"],
-                "restctl: --weight -1 is out of range: give 0 to 1,000 kg\n"
+                "restctl: --weight -1 is out of range: give 0 to 1000 kg\n"
             ),
             (
                 ["--exercise", "Squat", "--weight", "60,5"],
@@ -158,11 +158,11 @@ struct TrainingSessionTests {
             ),
             (
                 ["--exercise", "Squat", "--weight", "nan"],
-                "restctl: --weight nan is out of range: give 0 to 1,000 kg\n"
+                "restctl: --weight nan is out of range: give 0 to 1000 kg\n"
             ),
             (
                 ["--exercise", "Squat", "--weight", "1000.5"],
-                "restctl: --weight 1000.5 is out of range: give 0 to 1,000 kg\n"
+                "restctl: --weight 1000.5 is out of range: give 0 to 1000 kg\n"
             ),
             (
                 ["--exercise", "Squat", "--rest", "0"],
@@ -357,12 +357,77 @@ struct TrainingSessionTests {
 
         let stats = restctl(gym.bus, "stats").stdout.split(separator: "\n").map(String.init)
         let pad = { (text: String) in text + String(repeating: " ", count: 18 - text.count) }
-        #expect(stats.first == pad("exercise") + "  sets  rests  planned  taken  overrun  skipped", "\(stats)")
-        #expect(stats.count == 3 && stats[2].hasPrefix(pad("Squat") + "     1      1     3:00   0:0"), "\(stats)")
+        #expect(
+            stats.first == pad("exercise") + "  sets  rests  skipped  other  planned  taken  overrun", "\(stats)")
+        // The skipped rest is counted apart, not among the rests the medians are taken over.
+        #expect(
+            stats.count == 3
+                && stats[1].hasPrefix(
+                    pad("Bench, flat \"wide\"") + "     1      0        1      0        -      -        -"),
+            "\(stats)")
+        #expect(
+            stats.count == 3 && stats[2].hasPrefix(pad("Squat") + "     1      1        0      0     3:00   0:0"),
+            "\(stats)")
         let statsJSON = restctl(gym.bus, "stats", "--json", "--exercise", "BENCH, flat \"wide\"").stdout
         #expect(
-            statsJSON.hasPrefix(#"[{"exercise":"Bench, flat \"wide\"","sets":1,"rests":1,"skipped":1,"#), "\(statsJSON)"
-        )
+            statsJSON.hasPrefix(#"[{"exercise":"Bench, flat \"wide\"","sets":1,"rests":0,"skipped":1,"other":0,"#),
+            "\(statsJSON)")
+    }
+
+    /// A day named without a time counts in full as --until, as it does as --since; a day takes
+    /// a time too. restctl's local midnight is kept half a day away.
+    @Test("--until today is until tonight: --since \"today 00:00\" --until today shows today's sets")
+    func untilADayCountsInFull() throws {
+        let gym = try Gym()
+        _ = gym.set("--exercise", "Squat")
+        let zone = ["TZ": LocalTime.zoneAtNoon()]
+        for window in [["--since", "today 00:00", "--until", "today"], ["--since", "today", "--until", "today"]] {
+            let today = restctl(gym.bus, ["history"] + window, environment: zone)
+            #expect(today.succeeded && today.stdout.contains("  Squat  "), "\(window): \(today)")
+        }
+        let yesterday = restctl(
+            gym.bus, ["history", "--since", "yesterday", "--until", "yesterday"], environment: zone)
+        #expect(yesterday.succeeded && yesterday.stdout.isEmpty, "\(yesterday)")
+        let early = restctl(
+            gym.bus, ["history", "--since", "today 00:00", "--until", "today 00:01"], environment: zone)
+        #expect(early.succeeded && early.stdout.isEmpty, "\(early)")
+    }
+
+    /// A rest taken to its end, one skipped, one still running, one cancelled: each column is
+    /// counted where it belongs, and the times shown add up (rests taken at once: 0:00 of 3:00 is
+    /// -3:00, not the -2:59 a median of the differences to the microsecond would show).
+    @Test("stats: the figures add up, sets = rests + skipped + other, and planned + overrun = taken as shown")
+    func statsAddUp() throws {
+        let gym = try Gym()
+        _ = gym.set("--exercise", "Squat")
+        _ = gym.set("--exercise", "Squat")  // the first rest taken to its end
+        #expect(restctl(gym.bus, "skip").succeeded)  // the second skipped
+        _ = gym.set("--exercise", "Squat")  // the third still running
+        _ = gym.set("--exercise", "Bench press", "--rest", "1:30", "--id", "bench")
+        _ = gym.set("--exercise", "Bench press", "--id", "bench")
+        #expect(restctl(gym.bus, "cancel", "--id", "bench").succeeded)
+
+        let stats = restctl(gym.bus, "stats")
+        let rows = stats.stdout.split(separator: "\n").map { $0.split(separator: #/  +/#).map(String.init) }
+        #expect(rows.first == ["exercise", "sets", "rests", "skipped", "other", "planned", "taken", "overrun"])
+        func seconds(_ clock: String) -> Int? {
+            let sign = clock.hasPrefix("-") ? -1 : 1
+            let parts = clock.trimmingPrefix(/[+-]/).split(separator: ":").compactMap { Int($0) }
+            return parts.count == 2 ? sign * (parts[0] * 60 + parts[1]) : nil
+        }
+        for row in rows.dropFirst() {
+            #expect(row.count == 8, "\(stats)")
+            guard row.count == 8, let sets = Int(row[1]), let rests = Int(row[2]), let skipped = Int(row[3]),
+                let other = Int(row[4]), let planned = seconds(row[5]), let taken = seconds(row[6]),
+                let overrun = seconds(row[7])
+            else { continue }
+            #expect(sets == rests + skipped + other, "\(row)")
+            #expect(planned + overrun == taken, "\(row)")
+        }
+        #expect(
+            rows.dropFirst().map { Array($0.prefix(6)) } == [
+                ["Bench press", "2", "1", "0", "1", "1:30"], ["Squat", "3", "1", "1", "1", "3:00"],
+            ], "\(stats)")
     }
 
     @Test("a set sends SetRecorded before the reply and shows its progress in the live activity")
@@ -391,7 +456,9 @@ struct TrainingSessionTests {
             "\(fields)")
     }
 
-    @Test("restctl set says which rule chose the rest, in text; the category's is named once it applies")
+    @Test(
+        "restctl set says which rule chose the rest, in text; the category's rest only where the rest last used won over it"
+    )
     func setSaysWhichRule() throws {
         let gym = try Gym()
         func ruleLine(_ args: String...) -> String {
@@ -404,11 +471,16 @@ struct TrainingSessionTests {
         #expect(ruleLine("--exercise", "Squat") == "rest 3:00 from the exercise's rest in config.toml")
         #expect(ruleLine("--exercise", "Squat", "--failed") == "rest 4:00 from the exercise's failed_rest")
         #expect(ruleLine("--exercise", "Row", "--rest", "2m") == "rest 2:00 from --rest")
-        // Once Row has a rest last used, that one wins, and says so.
-        #expect(
-            ruleLine("--exercise", "Row")
-                == "rest 2:00 from the rest last used for this exercise (which wins over its category's)")
+        // Once Row has a rest last used, that one wins; Row has no category to win over.
+        #expect(ruleLine("--exercise", "Row") == "rest 2:00 from the rest last used for this exercise")
         #expect(ruleLine("--exercise", "Plank") == "rest 1:30 from default_duration")
+        // Curl's rest last used came from its category (its first set, above): nothing was passed over.
+        #expect(ruleLine("--exercise", "Curl") == "rest 1:15 from the rest last used for this exercise")
+        // Once it differs, the category's rest it wins over is named.
+        #expect(ruleLine("--exercise", "Curl", "--rest", "2m") == "rest 2:00 from --rest")
+        #expect(
+            ruleLine("--exercise", "Curl")
+                == "rest 2:00 from the rest last used for this exercise, which wins over its category's 1:15")
     }
 
     @Test("history and stats line up names in wide characters and emoji by the columns they take")

@@ -274,22 +274,38 @@ struct WorkoutNotificationTests {
         #expect(try daemon.calls.waitFor("CloseNotification", count: 3).map(\.closedID) == [1, 2, 3])
     }
 
+    /// Every problem, also several in one [[exercise]] table, and one hidden behind another on
+    /// the next line: each on its own line, with the key likely meant.
     @Test("a plan with several problems: restctl prints each on its own line, with the key likely meant")
     func everyPlanProblemOnItsLine() throws {
         let daemon = try NotifyingDaemon()
         try daemon.configHome.write(
             "restd/workouts/bad.toml",
-            "[[exercise]]\nname = \"Squat\"\nsets = 3\nrset = \"2m\"\n[[exercise]]\nname = \"Dip\"\nsets = 0\n")
+            """
+            [[exercise]]
+            name = "Squat"
+            sets = 0
+            rest = "90x"
+            reps = -1
+            weight = "heavy"
+            [[exercise]]
+            name = "Dip"
+            sets = 101
+            rset = "2m"
+            """)
         let result = restctl(
             daemon.bus, ["workout", "start", "bad"], environment: ["XDG_CONFIG_HOME": daemon.configHome.path])
         let file = daemon.configHome.path("restd/workouts/bad.toml")
         #expect(result.status == 1, "\(result)")
         #expect(
             result.stderr == """
-                restctl: \(file):4: unknown key "rset" in [[exercise]]; did you mean "rest"? the keys are name, \
-                superset, sets, reps, weight, rest, failed_rest, until_recovered, recovery_target, recovery_min, \
-                recovery_hold
-                restctl: \(file):7: sets must be a whole number from 1 to 100, found 0
+                restctl: \(file):3: sets: 0 is out of range: give 1 to 100
+                restctl: \(file):4: rest: the duration "90x" is not understood; give seconds (90), units \
+                (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)
+                restctl: \(file):5: reps: -1 is out of range: give 1 to 10000
+                restctl: \(file):6: weight: expected a number from 0 to 1000 kg, found a string
+                restctl: \(file):9: sets: 101 is out of range: give 1 to 100
+                restctl: \(file):10: unknown key 'rset' in [[exercise]]; did you mean 'rest'?
 
                 """, "\(result)")
     }

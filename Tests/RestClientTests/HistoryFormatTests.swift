@@ -186,16 +186,16 @@ import Testing
     @Test("recovery columns appear once a rest was followed: count, median to target, HRR60 by week")
     func columns() throws {
         let plain = ExerciseStatsSnapshot(exercise: "Bench press", sets: 2, rests: 1, medianPlannedUSec: 120_000_000)
-        #expect(StatsFormat.lines([plain])[0] == "exercise     sets  rests  planned  taken  overrun  skipped")
+        #expect(StatsFormat.lines([plain])[0] == "exercise     sets  rests  skipped  other  planned  taken  overrun")
         let squat = ExerciseStatsSnapshot(
             exercise: "Squat", sets: 3, rests: 3, medianPlannedUSec: 180_000_000, recoveryRests: 2,
             medianTimeToTargetUSec: 62_000_000,
             hrr60Weeks: [.init(weekStartAtUSec: Self.week, medianBPM: 30.56, rests: 2)])
         let lines = StatsFormat.lines([plain, squat])
         let monday = try #require(LocalCalendar.parts(of: Self.week)?.dateText.dropFirst(5))
-        #expect(lines[0].hasSuffix("skipped  followed  to target  HRR60 by week"), "\(lines)")
-        #expect(lines[1].hasSuffix("0         0          -  -"), "\(lines)")
-        #expect(lines[2].hasSuffix("0         2       1:02  \(monday) 31"), "\(lines)")
+        #expect(lines[0].hasSuffix("overrun  followed  to target  HRR60 by week"), "\(lines)")
+        #expect(lines[1].hasSuffix("-         0          -  -"), "\(lines)")
+        #expect(lines[2].hasSuffix("-         2       1:02  \(monday) 31"), "\(lines)")
         let json = StatsFormat.json([squat])
         #expect(
             json.contains(

@@ -19,7 +19,7 @@ struct TimerIDParserTests {
 
     @Test("refuses ids that cannot name a timer, with restd's sentence")
     func invalid() {
-        #expect(throws: InputError(#"timer id "x.y" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"#)) {
+        #expect(throws: InputError(#"timer id "x.y" is invalid: use 1 to 64 characters of A-Z, a-z, 0-9, _ and -"#)) {
             try TimerIDParser.parse("x.y")
         }
         #expect(throws: InputError.self) { try TimerIDParser.parse("a/b") }

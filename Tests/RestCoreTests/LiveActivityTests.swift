@@ -109,7 +109,7 @@ import Testing
                 Issue.record("accepted")
             } catch {
                 guard case .invalidArgs(let message) = error else { Issue.record("\(error)"); return }
-                #expect(message.contains("\"bogus\""), "\(message)")
+                #expect(message.contains("'bogus'"), "\(message)")
             }
         }
     }

@@ -17,7 +17,7 @@ import Testing
         #expect(
             thrown { _ = try TimerID(parsing: "a.b") }
                 == .invalidArgs(
-                    "timer id \"a.b\" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"))
+                    "timer id \"a.b\" is invalid: use 1 to 64 characters of A-Z, a-z, 0-9, _ and -"))
     }
 
     @Test(arguments: ["é", "１", "a b", "a/b", "tea\0", "ÿ"])

@@ -43,7 +43,7 @@ struct MediaPlayerConfigTests {
         #expect(
             problems("[mpris]\ntimer = \"a/b\"\n")
                 == [
-                    "config.toml:2: mpris.timer: timer id \"a/b\" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"
+                    "config.toml:2: mpris.timer: timer id \"a/b\" is invalid: use 1 to 64 characters of A-Z, a-z, 0-9, _ and -"
                 ])
     }
 }

@@ -344,7 +344,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         #expect(
             skipped.sorted() == [
                 #"skipped a stored timer: row "a.b" has an invalid id: "#
-                    + #"timer id "a.b" is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -"#,
+                    + #"timer id "a.b" is invalid: use 1 to 64 characters of A-Z, a-z, 0-9, _ and -"#,
                 #"skipped a stored timer: row "bell" has a label that is missing or contains a control character"#,
                 #"skipped a stored timer: row "nap" has an unknown state "sleeping""#,
                 #"skipped a stored timer: row "old" has an invalid started_at_usec"#,

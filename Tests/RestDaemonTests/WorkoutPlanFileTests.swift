@@ -72,7 +72,7 @@ struct WorkoutPlanFileTests {
                 == [
                     "push.toml:1: recovery_target: recovery target \"fast\" is not one of \"120bpm\", \"60%max\", "
                         + "\"60%reserve\" or \"-30bpm\"",
-                    "push.toml:5: recovery_hold: 1 h is out of range 1 s…5 min",
+                    "push.toml:5: recovery_hold: 1 h is out of range: give 1 s to 5 min",
                 ])
     }
 
@@ -86,25 +86,25 @@ struct WorkoutPlanFileTests {
         ("name = \"x\"\n", "push.toml: the plan has no exercises; add [[exercise]] tables with name and sets"),
         (
             "[[exercise]]\nname = \"Squat\"\nsets = 0\n",
-            "push.toml:3: sets must be a whole number from 1 to 100, found 0"
+            "push.toml:3: sets: 0 is out of range: give 1 to 100"
         ),
         (
             "[[exercise]]\nname = \"Squat\"\nsets = 101\n",
-            "push.toml:3: sets must be a whole number from 1 to 100, found 101"
+            "push.toml:3: sets: 101 is out of range: give 1 to 100"
         ),
         ("[[exercise]]\nname = \"Squat\"\n", "push.toml:1: Squat needs sets (1 to 100)"),
         (
             "[[exercise]]\nname = \"Squat\"\nsets = 3\nrest = \"25h\"\n",
-            "push.toml:4: rest: 25 h is out of range 1 s…24 h"
+            "push.toml:4: rest: 25 h is out of range: give 1 s to 24 h"
         ),
         (
             "[[exercise]]\nname = \"Squat\"\nsets = 3\ncolour = 1\n",
-            "push.toml:4: unknown key \"colour\" in [[exercise]]; the keys are name, superset, sets, reps, weight, rest, failed_rest, "
+            "push.toml:4: unknown key 'colour' in [[exercise]]; the keys are name, superset, sets, reps, weight, rest, failed_rest, "
                 + "until_recovered, recovery_target, recovery_min, recovery_hold"
         ),
         (
             "title = \"x\"\n",
-            "push.toml:1: unknown key \"title\"; a plan has name, [[exercise]] tables and until_recovered, "
+            "push.toml:1: unknown key 'title'; a plan has name, [[exercise]] tables and until_recovered, "
                 + "recovery_target, recovery_min, recovery_hold"
         ),
         (
@@ -117,7 +117,7 @@ struct WorkoutPlanFileTests {
         ),
         (
             "[[exercise]]\nname = \"Squat\"\nsets = 3\nweight = -5\n",
-            "push.toml:4: weight must be a number of kg from 0 to 1000"
+            "push.toml:4: weight: -5 is out of range: give 0 to 1000 kg"
         ),
         ("name = [\n", "push.toml:1: not valid TOML: the list is not closed with ]"),
     ])
@@ -149,11 +149,36 @@ struct WorkoutPlanFileTests {
             + "recovery_min, recovery_hold"
         #expect(
             problems(text) == [
-                "push.toml:2: unknown key \"nmae\"; did you mean \"name\"? a plan has name, [[exercise]] tables and "
-                    + "until_recovered, recovery_target, recovery_min, recovery_hold",
-                "push.toml:6: unknown key \"colour\" in [[exercise]]; \(keys)",
-                "push.toml:7: unknown key \"rset\" in [[exercise]]; did you mean \"rest\"? \(keys)",
-                "push.toml:10: sets must be a whole number from 1 to 100, found 0",
+                "push.toml:2: unknown key 'nmae'; did you mean 'name'?",
+                "push.toml:6: unknown key 'colour' in [[exercise]]; \(keys)",
+                "push.toml:7: unknown key 'rset' in [[exercise]]; did you mean 'rest'?",
+                "push.toml:10: sets: 0 is out of range: give 1 to 100",
+            ])
+    }
+
+    /// Every problem of one [[exercise]] table, not only its first: each value is read on its own.
+    @Test func tellsEveryProblemOfOneTable() {
+        let text = """
+            [[exercise]]
+            name = "Squat"
+            sets = 0
+            rest = "90x"
+            reps = -1
+            weight = "heavy"
+            [[exercise]]
+            name = "Dip"
+            sets = 101
+            rset = "2m"
+            """
+        #expect(
+            problems(text) == [
+                "push.toml:3: sets: 0 is out of range: give 1 to 100",
+                "push.toml:4: rest: the duration \"90x\" is not understood; give seconds (90), units (1h2m3s, "
+                    + "1m30s, 90s) or a clock time (1:30, 1:02:03)",
+                "push.toml:5: reps: -1 is out of range: give 1 to 10000",
+                "push.toml:6: weight: expected a number from 0 to 1000 kg, found a string",
+                "push.toml:9: sets: 101 is out of range: give 1 to 100",
+                "push.toml:10: unknown key 'rset' in [[exercise]]; did you mean 'rest'?",
             ])
     }
 

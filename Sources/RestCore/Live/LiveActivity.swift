@@ -177,13 +177,12 @@ public struct LiveActivity: Sendable, Equatable {
             guard case .integer(let bpm) = value else { throw wrongType(key, "an integer") }
             guard limits.heartRate.contains(bpm) else {
                 throw .invalidArgs(
-                    "heart_rate \(bpm) is out of range \(limits.heartRate.lowerBound)…\(limits.heartRate.upperBound) bpm"
-                )
+                    "heart_rate \(bpm) is out of range: give \(MessageText.range(limits.heartRate, unit: "bpm"))")
             }
         case LiveKey.progressDone, LiveKey.progressTotal:
             guard case .integer(let count) = value else { throw wrongType(key, "an integer") }
             guard (0...limits.maxProgress).contains(count) else {
-                throw .invalidArgs("\(key) \(count) is out of range 0…\(limits.maxProgress)")
+                throw .invalidArgs("\(key) \(count) is out of range: give \(MessageText.range(0...limits.maxProgress))")
             }
         case LiveKey.exercise, LiveKey.workout, LiveKey.heartRateSensor:
             guard case .string(let text) = value else { throw wrongType(key, "a string") }
@@ -193,14 +192,19 @@ public struct LiveActivity: Sendable, Equatable {
         case LiveKey.sensorBattery:
             guard case .integer(let percent) = value else { throw wrongType(key, "an integer") }
             guard (0...100).contains(percent) else {
-                throw .invalidArgs("sensor_battery \(percent) is out of range 0…100 %")
+                throw .invalidArgs("sensor_battery \(percent) is out of range: give 0 to 100 %")
             }
         default:
             guard LiveKey.isCustom(key) else {
+                let keys = [
+                    LiveKey.heartRate, LiveKey.heartRateSensor, LiveKey.heartRateContact, LiveKey.sensorBattery,
+                    LiveKey.progressDone, LiveKey.progressTotal, LiveKey.exercise, LiveKey.workout,
+                ]
                 throw .invalidArgs(
-                    "unknown key \(MessageText.quoted(key)): use heart_rate, heart_rate_sensor, "
-                        + "heart_rate_contact, sensor_battery, progress_done, progress_total, exercise, workout, "
-                        + "or a custom key x_[a-z0-9_]{1,30}")
+                    "unknown key \(MessageText.name(key))"
+                        + Suggestion.hint(
+                            for: key, among: keys,
+                            otherwise: "use \(keys.joined(separator: ", ")), or a custom key x_[a-z0-9_]{1,30}"))
             }
             if case .string(let text) = value { try checkText(text, key: key) }
             if case .double(let number) = value, !number.isFinite {

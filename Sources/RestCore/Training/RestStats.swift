@@ -38,16 +38,23 @@ public struct RecoveryStatsInput: Sendable, Equatable {
 }
 
 /// Per exercise: are the rests taken the rests planned? Medians, so that one rest forgotten
-/// over a phone call does not move the numbers.
+/// over a phone call does not move the numbers; and figures that add up: `sets` is `rests`
+/// plus `skipped` plus the sets no rest was taken to its end after (the last set, a rest
+/// cancelled, replaced or still running), and the median taken is the median planned plus
+/// `medianOverrunUSec`.
 public struct ExerciseStats: Sendable, Equatable {
     public var exercise: String
     public var sets: Int
-    /// Rests that ended by the next set or a skip: those the medians are taken over.
+    /// Rests taken to their end, by the next set: those the medians are taken over.
     public var rests: Int
+    /// The median rest planned (after add and sub) of `rests`.
     public var medianPlannedUSec: USec?
+    /// The median rest taken of `rests`.
     public var medianTakenUSec: USec?
-    /// Median of taken − planned, per rest: positive when rests run long.
+    /// The median taken minus the median planned: positive when rests run long.
     public var medianOverrunUSec: Int64?
+    /// Rests ended early with a skip, counted apart: how long they lasted says nothing about
+    /// the rest needed.
     public var skipped: Int
     /// Rests followed for recovery (that may end on recovery, with their metrics).
     public var recoveryRests: Int
@@ -97,14 +104,13 @@ public struct ExerciseStats: Sendable, Equatable {
     }
 
     /// Stats gathered one row at a time, keeping only the durations per exercise (a year of
-    /// 100,000 sets is three arrays of 8-byte values, not 100,000 rows).
+    /// 100,000 sets is two arrays of 8-byte values, not 100,000 rows).
     public struct Accumulator {
         private struct Group {
             var name: String
             var sets = 0
             var planned: [USec] = []
             var taken: [USec] = []
-            var overrun: [Int64] = []
             var skipped = 0
             var recoveryRests = 0
             var timeToTarget: [USec] = []
@@ -142,10 +148,9 @@ public struct ExerciseStats: Sendable, Equatable {
             }
             last = (exerciseKey, group)
             groups[group].sets += 1
-            if let plannedUSec, let takenUSec, outcome == .completed || outcome == .skipped {
+            if let plannedUSec, let takenUSec, outcome == .completed {
                 groups[group].planned.append(plannedUSec)
                 groups[group].taken.append(takenUSec)
-                groups[group].overrun.append(ExerciseStats.difference(takenUSec, plannedUSec))
             }
             if outcome == .skipped { groups[group].skipped += 1 }
             if let recovery {
@@ -163,10 +168,13 @@ public struct ExerciseStats: Sendable, Equatable {
         /// One entry per exercise, by name.
         public func result() -> [ExerciseStats] {
             groups.map { group in
-                ExerciseStats(
+                let planned = median(group.planned)
+                let taken = median(group.taken)
+                return ExerciseStats(
                     exercise: group.name, sets: group.sets, rests: group.taken.count,
-                    medianPlannedUSec: median(group.planned), medianTakenUSec: median(group.taken),
-                    medianOverrunUSec: median(group.overrun), skipped: group.skipped,
+                    medianPlannedUSec: planned, medianTakenUSec: taken,
+                    medianOverrunUSec: planned.flatMap { planned in taken.map { difference($0, planned) } },
+                    skipped: group.skipped,
                     recoveryRests: group.recoveryRests, medianTimeToTargetUSec: median(group.timeToTarget),
                     hrr60Weeks: group.hrr60ByWeek.sorted { $0.key < $1.key }.map { week, values in
                         WeekHRR60(weekStartAtUSec: week, medianBPM: median(values), rests: values.count)
@@ -185,15 +193,6 @@ public struct ExerciseStats: Sendable, Equatable {
         return low + (high - low) / 2
     }
 
-    public static func median(_ values: [Int64]) -> Int64? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        if sorted.count % 2 == 1 { return sorted[middle] }
-        let (low, high) = (sorted[middle - 1], sorted[middle])
-        return low + (high - low) / 2
-    }
-
     /// The middle value of some (one or more); for an even count, the mean of the two middle ones.
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
@@ -202,7 +201,7 @@ public struct ExerciseStats: Sendable, Equatable {
     }
 
     /// `a − b` as a signed value (rests are far below Int64's range).
-    static func difference(_ a: USec, _ b: USec) -> Int64 {
+    public static func difference(_ a: USec, _ b: USec) -> Int64 {
         a >= b ? Int64(clamping: a - b) : -Int64(clamping: b - a)
     }
 }

@@ -113,22 +113,11 @@ public enum ConfigFile {
         return configuration
     }
 
-    /// "unknown key …", with the closest known key when one is near.
+    /// "unknown key …", with the known key likely meant, else the list of keys.
     static func unknownKeyReason(_ path: String) -> String {
         let known = ConfigKey.all.map(\.path)
-        var reason = "unknown key \"\(path)\""
-        if let nearest = Suggestion.nearest(path, among: known, maxDistance: 3) {
-            reason += "; did you mean \"\(nearest)\"?"
-        } else {
-            reason += "; the keys are " + known.joined(separator: ", ")
-        }
-        return reason
-    }
-
-    /// The known name closest to `name`, when close enough to be what was meant (at most a
-    /// third of it, but 2 edits always and 3 at most), for "did you mean".
-    static func nearest(_ name: String, among known: [String]) -> String? {
-        Suggestion.nearest(name, among: known, maxDistance: min(3, max(2, name.count / 3)))
+        return "unknown key \(MessageText.name(path))"
+            + Suggestion.hint(for: path, among: known, otherwise: "the keys are " + known.joined(separator: ", "))
     }
 
     private static func lineNumber(at offset: Int, in bytes: [UInt8]) -> Int {

@@ -156,7 +156,9 @@ enum ConfigValue {
         if let int = value.integer {
             guard int >= 0 else { throw ConfigValueError("\(int) is negative; give \(durationForms)") }
             let (product, overflow) = UInt64(int).multipliedReportingOverflow(by: 1_000_000)
-            guard !overflow else { throw ConfigValueError("\(int) s is out of range \(range(min, max))") }
+            guard !overflow else {
+                throw ConfigValueError("\(int) s is out of range: give \(DurationText.range(min, max))")
+            }
             usec = product
         } else if let text = value.string {
             do {
@@ -168,22 +170,19 @@ enum ConfigValue {
             throw ConfigValueError("expected a duration, found \(value.typeDescription); give \(durationForms)")
         }
         guard usec >= min, usec <= max else {
-            throw ConfigValueError("\(DurationText.describe(usec)) is out of range \(range(min, max))")
+            throw ConfigValueError(
+                "\(DurationText.describe(usec)) is out of range: give \(DurationText.range(min, max))")
         }
         return usec
-    }
-
-    private static func range(_ min: USec, _ max: USec) -> String {
-        "\(DurationText.describe(min))…\(DurationText.describe(max))"
     }
 
     static func integer(_ value: TOMLValue, in range: ClosedRange<Int>) throws(ConfigValueError) -> Int {
         guard let int = value.integer.flatMap(Int.init(exactly:)) else {
             throw ConfigValueError(
-                "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value.typeDescription)")
+                "expected a whole number from \(MessageText.range(range)), found \(value.typeDescription)")
         }
         guard range.contains(int) else {
-            throw ConfigValueError("\(int) is out of range \(range.lowerBound)…\(range.upperBound)")
+            throw ConfigValueError("\(int) is out of range: give \(MessageText.range(range))")
         }
         return int
     }
@@ -198,11 +197,11 @@ enum ConfigValue {
             number = double
         } else {
             throw ConfigValueError(
-                "expected a number of \(unit) from \(range.lowerBound) to \(range.upperBound), found \(value.typeDescription)"
-            )
+                "expected a number from \(MessageText.range(range, unit: unit)), found \(value.typeDescription)")
         }
         guard range.contains(number) else {  // NaN is in no range
-            throw ConfigValueError("\(number) is out of range \(range.lowerBound)…\(range.upperBound) \(unit)")
+            throw ConfigValueError(
+                "\(MessageText.number(number)) is out of range: give \(MessageText.range(range, unit: unit))")
         }
         return number
     }
@@ -272,7 +271,7 @@ enum ConfigValue {
 
     /// A number without a needless ".0": 1, 2.5.
     static func showNumber(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        MessageText.number(number)
     }
 
     /// One TOML string ("low") or a list of them (["restart", "add_30s"]).

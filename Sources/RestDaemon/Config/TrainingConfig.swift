@@ -163,7 +163,11 @@ enum TrainingConfig {
                     case _ where recoveryKeys.contains(key):
                         try readRecoveryKey(key, field, into: &exercise.recovery)
                     default:
-                        throw ConfigValueError("unknown key; an exercise has \(exerciseKeys.joined(separator: ", "))")
+                        throw ConfigValueError(
+                            "unknown key"
+                                + Suggestion.hint(
+                                    for: key, among: exerciseKeys,
+                                    otherwise: "an exercise has " + exerciseKeys.joined(separator: ", ")))
                     }
                 } catch {
                     problems.append(ConfigValueError("\(label).\(key): \(error.reason)", line: field.line))

@@ -64,14 +64,9 @@ public enum WorkoutPlanFile {
                     continue
                 }
                 for entry in entries {
-                    let unknown = unknownKeys(entry)
-                    for found in unknown { problem(found.line, found.reason) }
-                    guard unknown.isEmpty else { continue }
-                    do {
-                        blocks.append(try block(entry))
-                    } catch {
-                        problem(error.line ?? entry.line, error.reason)
-                    }
+                    let (read, found) = block(entry)
+                    for each in found { problem(each.line ?? entry.line, each.reason) }
+                    if let read { blocks.append(read) }
                 }
             case _ where TrainingConfig.recoveryKeys.contains(key):
                 do {
@@ -81,11 +76,13 @@ public enum WorkoutPlanFile {
                 }
             default:
                 let known = ["name", "exercise"] + TrainingConfig.recoveryKeys
-                let near = ConfigFile.nearest(key, among: known).map { "did you mean \"\($0)\"? " } ?? ""
                 problem(
                     value.line,
-                    "unknown key \"\(key)\"; \(near)a plan has name, [[exercise]] tables and "
-                        + TrainingConfig.recoveryKeys.joined(separator: ", "))
+                    "unknown key \(MessageText.name(key))"
+                        + Suggestion.hint(
+                            for: key, among: known,
+                            otherwise: "a plan has name, [[exercise]] tables and "
+                                + TrainingConfig.recoveryKeys.joined(separator: ", ")))
             }
         }
         if problems.isEmpty {
@@ -109,46 +106,69 @@ public enum WorkoutPlanFile {
     private static let keys =
         ["name", "superset", "sets", "reps", "weight", "rest", "failed_rest"] + TrainingConfig.recoveryKeys
 
-    /// Every key of an [[exercise]] table that is none of `keys`, each at its line, with the
-    /// key that was likely meant.
-    private static func unknownKeys(_ entry: TOMLValue) -> [Problem] {
-        (entry.table?.entries ?? []).filter { !keys.contains($0.0) }.map { key, value in
-            let near = ConfigFile.nearest(key, among: keys).map { "did you mean \"\($0)\"? " } ?? ""
-            return Problem(
-                line: value.line,
-                reason: "unknown key \"\(key)\" in [[exercise]]; \(near)the keys are " + keys.joined(separator: ", "))
-        }
-    }
-
-    /// One [[exercise]] table (its keys known): an exercise, or a superset of several.
-    private static func block(_ entry: TOMLValue) throws(Problem) -> WorkoutPlan.Block {
-        let table = entry.table!
-        var names: [String] = []
-        switch (table["name"], table["superset"]) {
-        case (let name?, nil):
-            names = [try exerciseName(name, key: "name")]
-        case (nil, let superset?):
-            guard let list = superset.array, list.count >= 2 else {
-                throw Problem(
-                    line: superset.line,
-                    reason: "superset must list two or more exercises, "
-                        + "as in [\"Curl\", \"Triceps pushdown\"]")
+    /// One [[exercise]] table: an exercise, or a superset of several; nil with every problem
+    /// found in it, each at its line, when it cannot be used.
+    private static func block(_ entry: TOMLValue) -> (WorkoutPlan.Block?, [Problem]) {
+        var problems: [Problem] = []
+        /// The value read by `read`, or nil with its problem kept.
+        func checked<Value>(_ read: () throws(Problem) -> Value) -> Value? {
+            do {
+                return try read()
+            } catch {
+                problems.append(error)
+                return nil
             }
-            for element in list { names.append(try exerciseName(element, key: "superset")) }
-        case (_?, _?):
-            throw Problem(line: entry.line, reason: "an [[exercise]] has either name or superset, not both")
-        case (nil, nil):
-            throw Problem(line: entry.line, reason: "an [[exercise]] needs a name (or a superset list)")
         }
-        guard let setsValue = table["sets"] else {
-            throw Problem(line: entry.line, reason: "\(names.joined(separator: " + ")) needs sets (1 to 100)")
+        let table = entry.table ?? TOMLTable()
+        for (key, value) in table.entries where !keys.contains(key) {
+            problems.append(
+                Problem(
+                    line: value.line,
+                    reason: "unknown key \(MessageText.name(key)) in [[exercise]]"
+                        + Suggestion.hint(
+                            for: key, among: keys, otherwise: "the keys are " + keys.joined(separator: ", "))
+                ))
         }
-        let sets = try integer(setsValue, key: "sets", in: WorkoutPlan.Limits.sets)
-        let reps = try table["reps"].map { (value) throws(Problem) in try integer(value, key: "reps", in: 1...10_000) }
-        let weight = try table["weight"].map { (value) throws(Problem) in try weightKG(value) }
-        let rest = try table["rest"].map { (value) throws(Problem) in try duration(value, key: "rest") }
-        let failedRest = try table["failed_rest"].map { (value) throws(Problem) in
-            try duration(value, key: "failed_rest")
+        let names: [String]? = checked { () throws(Problem) in
+            switch (table["name"], table["superset"]) {
+            case (let name?, nil):
+                return [try exerciseName(name, key: "name")]
+            case (nil, let superset?):
+                guard let list = superset.array, list.count >= 2 else {
+                    throw Problem(
+                        line: superset.line,
+                        reason: "superset must list two or more exercises, as in [\"Curl\", \"Triceps pushdown\"]")
+                }
+                var names: [String] = []
+                for element in list { names.append(try exerciseName(element, key: "superset")) }
+                return names
+            case (_?, _?):
+                throw Problem(line: entry.line, reason: "an [[exercise]] has either name or superset, not both")
+            case (nil, nil):
+                throw Problem(line: entry.line, reason: "an [[exercise]] needs a name (or a superset list)")
+            }
+        }
+        let sets = checked { () throws(Problem) in
+            guard let value = table["sets"] else {
+                let what = names.map { $0.joined(separator: " + ") } ?? "an [[exercise]]"
+                throw Problem(
+                    line: entry.line, reason: "\(what) needs sets (\(MessageText.range(WorkoutPlan.Limits.sets)))")
+            }
+            return try integer(value, key: "sets", in: WorkoutPlan.Limits.sets)
+        }
+        let reps = checked { () throws(Problem) in
+            try table["reps"].map { (value) throws(Problem) in
+                try integer(value, key: "reps", in: 1...Int(SetInput.maxReps))
+            }
+        }
+        let weight = checked { () throws(Problem) in
+            try table["weight"].map { (value) throws(Problem) in try weightKG(value) }
+        }
+        let rest = checked { () throws(Problem) in
+            try table["rest"].map { (value) throws(Problem) in try duration(value, key: "rest") }
+        }
+        let failedRest = checked { () throws(Problem) in
+            try table["failed_rest"].map { (value) throws(Problem) in try duration(value, key: "failed_rest") }
         }
         var recovery = RecoverySettings()
         for key in TrainingConfig.recoveryKeys {
@@ -156,12 +176,16 @@ public enum WorkoutPlanFile {
             do {
                 try TrainingConfig.readRecoveryKey(key, value, into: &recovery)
             } catch {
-                throw Problem(line: value.line, reason: "\(key): \(error.reason)")
+                problems.append(Problem(line: value.line, reason: "\(key): \(error.reason)"))
             }
         }
-        return WorkoutPlan.Block(
+        guard problems.isEmpty, let names, let sets, let reps, let weight, let rest, let failedRest else {
+            return (nil, problems)
+        }
+        let block = WorkoutPlan.Block(
             exercises: names.map { WorkoutPlan.Exercise(name: $0, sets: sets, reps: reps, weightKG: weight) },
             restUSec: rest, failedRestUSec: failedRest, recovery: recovery)
+        return (block, [])
     }
 
     private static func exerciseName(_ value: TOMLValue, key: String) throws(Problem) -> String {
@@ -181,31 +205,33 @@ public enum WorkoutPlanFile {
         return trimmed
     }
 
-    private static func integer(_ value: TOMLValue, key: String, in range: ClosedRange<Int>) throws(Problem) -> Int {
-        guard let number = value.integer.flatMap(Int.init(exactly:)), range.contains(number) else {
-            throw Problem(
-                line: value.line,
-                reason: "\(key) must be a whole number from \(range.lowerBound) to "
-                    + "\(range.upperBound), found \(value.integer.map(String.init) ?? value.typeDescription)")
+    /// A value of the [[exercise]] table read as config.toml reads its keys, a problem told
+    /// as there: `key: reason`.
+    private static func value<Value>(
+        _ value: TOMLValue, key: String, _ read: (TOMLValue) throws(ConfigValueError) -> Value
+    ) throws(Problem) -> Value {
+        do {
+            return try read(value)
+        } catch {
+            throw Problem(line: value.line, reason: "\(key): \(error.reason)")
         }
-        return number
+    }
+
+    private static func integer(_ value: TOMLValue, key: String, in range: ClosedRange<Int>) throws(Problem) -> Int {
+        try Self.value(value, key: key) { (value) throws(ConfigValueError) in try ConfigValue.integer(value, in: range)
+        }
     }
 
     private static func weightKG(_ value: TOMLValue) throws(Problem) -> Double {
-        let kg = value.float ?? value.integer.map(Double.init)
-        guard let kg, kg.isFinite, kg >= 0, kg <= 1_000 else {
-            throw Problem(line: value.line, reason: "weight must be a number of kg from 0 to 1000")
+        try Self.value(value, key: "weight") { (value) throws(ConfigValueError) in
+            try ConfigValue.number(value, in: 0...SetInput.maxWeightKg, unit: "kg")
         }
-        return kg
     }
 
     private static func duration(_ value: TOMLValue, key: String) throws(Problem) -> USec {
-        do {
-            return try ConfigValue.duration(
-                value, min: TimerLimits.standard.minDurationUSec,
-                max: TimerLimits.standard.maxDurationUSec)
-        } catch {
-            throw Problem(line: value.line, reason: "\(key): \(error.reason)")
+        try Self.value(value, key: key) { (value) throws(ConfigValueError) in
+            try ConfigValue.duration(
+                value, min: TimerLimits.standard.minDurationUSec, max: TimerLimits.standard.maxDurationUSec)
         }
     }
 

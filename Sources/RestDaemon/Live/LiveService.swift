@@ -253,8 +253,8 @@ final class LiveService {
         guard rateHz.isFinite, limits.subscriberRateHz.contains(rateHz) else {
             throw DBusError(
                 .invalidArgs,
-                "max_rate_hz \(rateHz) is out of range \(limits.subscriberRateHz.lowerBound)…\(limits.subscriberRateHz.upperBound) Hz"
-            )
+                "max_rate_hz \(MessageText.number(rateHz)) is out of range: give "
+                    + MessageText.range(limits.subscriberRateHz, unit: "Hz"))
         }
         let interval = ThrottledStream<Fields>.interval(forRateHz: rateHz)
         let now = clock.now()

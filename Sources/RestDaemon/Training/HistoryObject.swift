@@ -146,7 +146,8 @@ enum HistoryObject {
                 + "give a limit and page with since_usec, or a shorter time span")
     }
 
-    /// Every exercise remembered or configured: name, last rest, override, sets, last seen.
+    /// Every exercise remembered or configured: name, last rest, override, category and its
+    /// rest, sets, last seen.
     private static func exercises(_ store: StateStore, settings: TrainingSettings) throws -> [DBusValue] {
         var entries: [String: [String: DBusValue]] = [:]
         for exercise in try store.exercises() {
@@ -161,7 +162,10 @@ enum HistoryObject {
             var entry = entries[key] ?? [HistoryKey.name: .string(configured.name), HistoryKey.sets: .uint32(0)]
             if let rest = configured.restUSec { entry[HistoryKey.overrideUSec] = .uint64(rest) }
             if let rest = configured.failedRestUSec { entry[HistoryKey.failedRestUSec] = .uint64(rest) }
-            if let category = configured.category { entry[HistoryKey.category] = .string(category) }
+            if let category = configured.category {
+                entry[HistoryKey.category] = .string(category)
+                if let rest = settings.categories[category] { entry[HistoryKey.categoryRestUSec] = .uint64(rest) }
+            }
             entries[key] = entry
         }
         return entries.sorted { $0.key < $1.key }.map { .vardict($0.value) }

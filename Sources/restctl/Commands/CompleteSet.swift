@@ -34,12 +34,12 @@ extension Restctl {
 
         @Option(
             help: ArgumentHelp(
-                "Repetitions done (0 to 10,000). Default: the exercise's previous set's.", valueName: "n"))
-        var reps: Int?
+                "Repetitions done (0 to 10000). Default: the exercise's previous set's.", valueName: "n"))
+        var reps: String?
 
         @Option(
             help: ArgumentHelp(
-                "The weight in kg (0 to 1,000; decimals with a dot: 62.5). Default: the exercise's previous set's.",
+                "The weight in kg (0 to 1000; decimals with a dot: 62.5). Default: the exercise's previous set's.",
                 valueName: "kg"))
         var weight: String?
 
@@ -74,13 +74,13 @@ extension Restctl {
                     throw RestctlError(.usage, "--exercise: \(error.message)")
                 }
             }
-            if let reps, reps < 0 || reps > Int(SetInput.maxReps) {
-                throw RestctlError(.usage, "--reps \(reps) is out of range: give 0 to 10,000")
+            let reps = try reps.map { (text) throws(RestctlError) in
+                UInt32(try NumberArgument.whole(text, option: "--reps", in: 0...Int64(SetInput.maxReps)))
             }
             let weightKg = try weight.map { text throws(RestctlError) in try Self.kilograms(text) }
             let restUSec = try rest.map { text throws(RestctlError) in try durationUSec(text, as: .setRest) }
             return SetInput(
-                exercise: exercise, reps: reps.map { UInt32($0) }, weightKg: weightKg, failed: failed,
+                exercise: exercise, reps: reps, weightKg: weightKg, failed: failed,
                 restUSec: restUSec, untilRecovered: untilRecovered)
         }
 
@@ -106,7 +106,9 @@ extension Restctl {
                     .usage, "--weight \(MessageText.quoted(text)) is not a number of kg, such as 60 or 62.5")
             }
             guard kg.isFinite && kg >= 0 && kg <= SetInput.maxWeightKg else {
-                throw RestctlError(.usage, "--weight \(text) is out of range: give 0 to 1,000 kg")
+                throw RestctlError(
+                    .usage,
+                    "--weight \(text) is out of range: give \(MessageText.range(0...SetInput.maxWeightKg, unit: "kg"))")
             }
             return kg
         }
@@ -138,9 +140,14 @@ extension Restctl {
                     let timer = try client.timer(id: id)
                     if let warning = Self.heartRateWarning(timer) { notes.append(warning) }
                     var lines = [output.text(timer, now: WallClock.nowUSec())]
+                    guard !output.json else { return lines[0] }
                     if let recorded { lines.append(recorded) }
-                    // Which rule chose the rest, so that a rest that is not the expected one explains itself.
-                    if !output.json, let rule = RestChoice.explanation(ofSource: done.restSource) {
+                    // Which rule chose the rest, so that a rest that is not the expected one explains
+                    // itself; for the rest last used, the category rest it won over (if any).
+                    let passedOver =
+                        done.restSource.hasPrefix(RestSource.lastUsed.rawValue)
+                        ? (try? client.exercise(named: timer.label))?.categoryRestPassedOver : nil
+                    if let rule = RestChoice.explanation(ofSource: done.restSource, categoryRestPassedOver: passedOver) {
                         lines.append("rest \(TimeFormat.clock(seconds: done.restUSec / 1_000_000)) from " + rule)
                     }
                     return lines.joined(separator: "\n")

@@ -6,11 +6,14 @@ import RestCore
 struct HistorySelection: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "From this time: an age (7d, 2w, 12h), today, yesterday, or a local date "
-                + "(2026-11-23, \"2026-11-23 18:00\").", valueName: "when"))
+            "From this time: an age (7d, 2w, 12h), today, yesterday (either with a time: \"today 09:00\"), "
+                + "or a local date (2026-11-23, \"2026-11-23 18:00\").", valueName: "when"))
     var since: String?
 
-    @Option(help: ArgumentHelp("Up to this time (same forms); default: now.", valueName: "when"))
+    @Option(
+        help: ArgumentHelp(
+            "Up to this time (same forms; a day without a time counts in full: --until today is until "
+                + "tonight's midnight); default: now.", valueName: "when"))
     var until: String?
 
     @Option(help: ArgumentHelp("Only this exercise (case does not matter).", valueName: "name"))
@@ -24,10 +27,9 @@ struct HistorySelection: ParsableArguments {
     /// [since, until) in µs; until 0 means no end.
     func window(defaultSince: String, now: UInt64) throws(RestctlError) -> (since: UInt64, until: UInt64) {
         do throws(InputError) {
-            let start = try HistoryWindow.instant(since ?? defaultSince, option: "--since", now: now)
+            let start = try HistoryWindow.instant(since ?? defaultSince, as: .since, now: now)
             let end =
-                try until.map { text throws(InputError) in try HistoryWindow.instant(text, option: "--until", now: now)
-                } ?? 0
+                try until.map { text throws(InputError) in try HistoryWindow.instant(text, as: .until, now: now) } ?? 0
             if end != 0, end <= start {
                 throw InputError("--until is not after --since; give a later --until or an earlier --since")
             }

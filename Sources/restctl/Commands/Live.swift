@@ -25,13 +25,13 @@ extension Restctl {
 
         @Option(
             name: .customLong("heart-rate"), help: ArgumentHelp("Heart rate in beats per minute.", valueName: "bpm"))
-        var heartRate: Int64?
+        var heartRate: String?
 
         @Option(help: ArgumentHelp("How many sets are done (progress_done).", valueName: "n"))
-        var done: Int64?
+        var done: String?
 
         @Option(help: ArgumentHelp("How many sets there are (progress_total).", valueName: "n"))
-        var total: Int64?
+        var total: String?
 
         @Option(help: ArgumentHelp("The exercise under way.", valueName: "text"))
         var exercise: String?
@@ -66,11 +66,7 @@ extension Restctl {
                     "give at least one field (--heart-rate, --done, --total, --exercise, --workout, "
                         + "--set KEY=VALUE), --end or --stdin.")
             }
-            do {
-                try LiveInput.check(try fields())
-            } catch {
-                throw RestctlError(.usage, error.message)
-            }
+            _ = try fields()
         }
 
         func run() throws {
@@ -80,10 +76,24 @@ extension Restctl {
             try RestdConnection.withClient { client throws(ClientError) in try client.updateLive(fields) }
         }
 
-        private func fields() throws(InputError) -> [String: LiveInput.Value] {
-            try LiveInput.fields(
-                heartRate: heartRate, done: done, total: total, exercise: exercise, workout: workout,
-                assignments: assignments)
+        /// The fields to send, refusing what restd would refuse (a heart rate out of range, an
+        /// unknown key) with its sentence.
+        private func fields() throws(RestctlError) -> [String: LiveInput.Value] {
+            let whole = { (text: String?, option: String) throws(RestctlError) in
+                try text.map { (text) throws(RestctlError) in try NumberArgument.whole(text, option: option) }
+            }
+            let (heartRate, done, total) = (
+                try whole(heartRate, "--heart-rate"), try whole(done, "--done"), try whole(total, "--total")
+            )
+            do throws(InputError) {
+                let fields = try LiveInput.fields(
+                    heartRate: heartRate, done: done, total: total, exercise: exercise, workout: workout,
+                    assignments: assignments)
+                try LiveInput.check(fields)
+                return fields
+            } catch {
+                throw RestctlError(.usage, error.message)
+            }
         }
 
         /// One update per line over one connection; a bad line is reported and skipped.

@@ -39,19 +39,18 @@ extension Restctl {
         var json = false
 
         @Option(help: ArgumentHelp("The most live-field updates per second.", valueName: "hz"))
-        var rate: Double = 2
+        var rate = "2"
 
         func validate() throws {
             if json, let format, format != .json {
                 throw ValidationError("--json is --format json; give one format only")
             }
-            let range = LiveInput.subscriberRateHz
-            guard rate.isFinite, range.contains(rate) else {
-                throw RestctlError(
-                    .usage,
-                    "--rate \(number(rate)) is out of range: give \(number(range.lowerBound)) to "
-                        + "\(number(range.upperBound)) updates per second")
-            }
+            _ = try rateHz()
+        }
+
+        private func rateHz() throws(RestctlError) -> Double {
+            try NumberArgument.decimal(
+                rate, option: "--rate", in: LiveInput.subscriberRateHz, unit: "updates per second")
         }
 
         func run() throws {
@@ -59,9 +58,10 @@ extension Restctl {
             signal(SIGPIPE, SIG_IGN)
             let format = self.format ?? (json ? .json : .text)
             let id = try timer.timerID()
+            let rateHz = try rateHz()
             let session: WatchSession
             do {
-                session = try WatchSession(timerID: id, rateHz: rate)
+                session = try WatchSession(timerID: id, rateHz: rateHz)
             } catch {
                 throw RestctlError(error)
             }
@@ -90,10 +90,6 @@ extension Restctl {
             if let writeError, writeError != EPIPE {
                 throw RestctlError(.failed, "cannot write to standard output: \(String(cString: strerror(writeError)))")
             }
-        }
-
-        private func number(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         }
     }
 }

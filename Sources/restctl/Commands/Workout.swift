@@ -51,12 +51,21 @@ extension Restctl {
 
             func run() throws {
                 let path = Workout.planPath(plan)
-                // A name that names no plan: where it was looked for, and how to see the plans.
+                // A plan restd could not read is the command line's mistake, found before restd is
+                // asked: a name where it was looked for, with the plan likely meant; a path with why.
                 if !plan.contains("/"), !plan.hasSuffix(".toml"), access(path, F_OK) != 0 {
                     throw RestctlError(
                         .usage,
-                        "no workout plan \(MessageText.quoted(plan)) in \(Workout.plansDirectory); "
-                            + "'restctl workout list' shows the plans there")
+                        "no workout plan \(MessageText.quoted(plan)) in \(Workout.plansDirectory)"
+                            + Suggestion.hint(
+                                for: plan, among: Workout.planNames(),
+                                otherwise: "\(MessageText.name("restctl workout list")) shows the plans there"))
+                }
+                if access(path, R_OK) != 0 {
+                    throw RestctlError(
+                        .usage,
+                        "workout plan \(MessageText.quoted(path, limit: 200)) cannot be read: "
+                            + String(cString: strerror(errno)))
                 }
                 let (status, known) = try RestdConnection.withClient { client throws(ClientError) in
                     try client.startWorkout(path)
@@ -122,17 +131,22 @@ extension Restctl {
                 abstract: "List the plans in $XDG_CONFIG_HOME/restd/workouts.")
 
             func run() throws {
-                guard let directory = opendir(Workout.plansDirectory) else { return }
-                defer { closedir(directory) }
-                var names: [String] = []
-                while let entry = readdir(directory) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-                    }
-                    if name.hasSuffix(".toml"), name.count > 5 { names.append(String(name.dropLast(5))) }
-                }
-                for name in names.sorted() { print(name) }
+                for name in Workout.planNames() { print(name) }
             }
+        }
+
+        /// The names of the plans in the plans directory, sorted; none when it cannot be read.
+        static func planNames() -> [String] {
+            guard let directory = opendir(Workout.plansDirectory) else { return [] }
+            defer { closedir(directory) }
+            var names: [String] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if name.hasSuffix(".toml"), name.count > 5 { names.append(String(name.dropLast(5))) }
+            }
+            return names.sorted()
         }
 
         /// Next or Previous, then the status line.
