@@ -72,7 +72,8 @@ let package = Package(
         // The functions a login and common use run are placed together (docs/PERFORMANCE.md, "How
         // restd is linked").
         .executableTarget(
-            name: "restd", dependencies: ["RestDaemon", "RestCore", "EventLoop", "RestProtocol"], exclude: ["restd.order"],
+            name: "restd", dependencies: ["RestDaemon", "RestCore", "EventLoop", "RestProtocol"],
+            exclude: ["restd.order"],
             linkerSettings: shippedProgram(order: "Sources/restd/restd.order")),
         .executableTarget(
             name: "restctl",

@@ -14,6 +14,8 @@ public enum HistoryWindow {
     public enum Bound: String, Sendable {
         case since = "--since"
         case until = "--until"
+        /// A day picked within the window (`restctl report --day`): read as --since is.
+        case day = "--day"
     }
 
     /// CLOCK_REALTIME µs for `text` at `now` as `bound`, or one sentence naming its option.

@@ -33,7 +33,8 @@ enum StartFailure {
             let directory = StateDirectory.defaultPath { getenv($0).map { String(cString: $0) } }
             let lockFile = readSmallFile(directory + "/" + StateDirectory.lockFileName)
             let holder = lockFile.flatMap(StateDirectory.Holder.init(lockFileText:))
-            return "the session bus could not start restd: " + StateDirectory.inUseSentence(directory: directory, holder: holder)
+            return "the session bus could not start restd: "
+                + StateDirectory.inUseSentence(directory: directory, holder: holder)
         }
         return "the session bus could not start restd (\(error.message)); \(ServiceHint.whyNotStarted)"
     }

@@ -8,7 +8,7 @@ import Testing
 struct ManPageTests {
     @Test(
         "each page names restd's manual in its header and restd's version in its footer",
-        arguments: ["man1/restd.1", "man1/restctl.1", "man5/restd.conf.5"])
+        arguments: ["man1/restd.1", "man1/restctl.1", "man5/restd.conf.5", "man5/io.restd.Rest1.5"])
     func headerAndFooter(page: String) throws {
         let path = ExitStatusTests.repository.appending(path: "man/\(page)").path
         let shown = Command.run(["man", "-l", path], environment: ["MANWIDTH": "80"])

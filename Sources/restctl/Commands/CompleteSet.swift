@@ -147,7 +147,8 @@ extension Restctl {
                     let passedOver =
                         done.restSource.hasPrefix(RestSource.lastUsed.rawValue)
                         ? (try? client.exercise(named: timer.label))?.categoryRestPassedOver : nil
-                    if let rule = RestChoice.explanation(ofSource: done.restSource, categoryRestPassedOver: passedOver) {
+                    if let rule = RestChoice.explanation(ofSource: done.restSource, categoryRestPassedOver: passedOver)
+                    {
                         lines.append("rest \(TimeFormat.clock(seconds: done.restUSec / 1_000_000)) from " + rule)
                     }
                     return lines.joined(separator: "\n")

@@ -45,7 +45,7 @@ extension Restctl {
         func curveDay(now: UInt64) throws(RestctlError) -> UInt64? {
             do {
                 return try day.map { text throws(InputError) in
-                    try HistoryWindow.instant(text, option: "--day", now: now)
+                    try HistoryWindow.instant(text, as: .day, now: now)
                 }
             } catch {
                 throw RestctlError(.usage, error.message)
