@@ -189,15 +189,15 @@ public enum HistoryFormat {
 
 /// How `restctl stats` writes the numbers per exercise.
 ///
-///     exercise     sets  rests  planned  taken  overrun  skipped
-///     Bench press     6      5     2:00   2:10    +0:08        0
-///     Squat          12     11     2:30   2:41    +0:11        1
+///     exercise     sets  rests  skipped  other  planned  taken  overrun
+///     Bench press     6      5        0      1     2:00   2:10    +0:10
+///     Squat          12     10        1      1     2:30   2:41    +0:11
 ///
 /// When some rests were followed for recovery, three more columns: how many, the median time to
 /// the target, and HRR60 by week (the week's Monday, then its median, oldest first):
 ///
-///     exercise  sets  rests  planned  taken  overrun  skipped  followed  to target  HRR60 by week
-///     Squat       12     11     2:30   1:20    -1:10        1         9       1:02  11-16 27, 11-23 31
+///     exercise  sets  rests  skipped  other  planned  taken  overrun  followed  to target  HRR60 by week
+///     Squat       12     10        1      1     2:30   1:20    -1:10         9       1:02  11-16 27, 11-23 31
 public enum StatsFormat {
     /// One row per exercise whose figures add up: sets = rests + skipped + other, and planned +
     /// overrun = taken, as shown (the overrun is the difference of the two medians shown, in
