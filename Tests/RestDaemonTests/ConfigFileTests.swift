@@ -461,7 +461,7 @@ struct ConfigFileTests {
             ("[history]\nkeep_days = 0", "config.toml:2: history.keep_days: 0 is out of range: give 1 to 36500"),
             (
                 "[history]\nheart_rate_keep_days = -1",
-                "config.toml:2: history.heart_rate_keep_days: -1 is out of range 0…36500"
+                "config.toml:2: history.heart_rate_keep_days: -1 is out of range: give 0 to 36500"
             ),
             (
                 "exercises = 3",
