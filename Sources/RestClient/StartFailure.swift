@@ -18,10 +18,17 @@ enum StartFailure {
     /// The unit the activation file names (`SystemdService=`).
     static let unit = "restd.service"
 
-    /// Whether `error`, the answer to a call to restd, is the bus saying that starting restd failed.
-    static func matches(_ error: DBusError) -> Bool {
-        error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
+    /// Whether `error`, the answer to a call to restd, means that starting restd failed: the bus
+    /// says so, or — dbus-daemon handing activation to systemd answers nothing when the unit fails,
+    /// and the call times out — systemd says restd.service has failed.
+    static func matches(_ error: DBusError, connection: Connection) -> Bool {
+        if error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
             || (error.hasName(.nameHasNoOwner) && error.message.hasPrefix("Could not activate remote peer"))
+        {
+            return true
+        }
+        return error.hasName(.noReply)
+            && unitProperty(connection, interface: "Unit", name: "ActiveState") == .string("failed")
     }
 
     /// "the session bus could not start restd: the state in … is in use by restd (pid N) on bus …" when restd
@@ -48,6 +55,15 @@ enum StartFailure {
     /// restd.service's `ExecMainStatus`, from the systemd user manager on the bus; nil when there
     /// is none or it does not answer.
     private static func unitExitStatus(_ connection: Connection) -> Int32? {
+        guard case .int32(let status)? = unitProperty(connection, interface: "Service", name: "ExecMainStatus") else {
+            return nil
+        }
+        return status
+    }
+
+    /// A property of restd.service (`org.freedesktop.systemd1.INTERFACE`), from the systemd user
+    /// manager on the bus; nil when there is none or it does not answer.
+    private static func unitProperty(_ connection: Connection, interface: String, name: String) -> DBusValue? {
         let systemd = "org.freedesktop.systemd1"
         do {
             let getUnit = try Message.methodCall(
@@ -60,12 +76,8 @@ enum StartFailure {
             else { return nil }
             let get = try Message.methodCall(
                 destination: systemd, path: path, interface: MessageBus.propertiesInterface, member: "Get")
-            try get.append([.string(systemd + ".Service"), .string("ExecMainStatus")])
-            guard
-                case .int32(let status)? = try connection.callBlocking(get, timeoutMilliseconds: 5_000)
-                    .arguments().first?.unwrapped
-            else { return nil }
-            return status
+            try get.append([.string(systemd + "." + interface), .string(name)])
+            return try connection.callBlocking(get, timeoutMilliseconds: 5_000).arguments().first?.unwrapped
         } catch {
             return nil
         }
