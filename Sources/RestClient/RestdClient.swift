@@ -469,7 +469,9 @@ public final class RestdClient {
 
     /// What a D-Bus error from a call to restd means for restctl.
     private func clientError(_ error: DBusError) -> ClientError {
-        if StartFailure.matches(error, connection: connection) { return .startFailed(StartFailure.sentence(error, connection: connection)) }
+        if StartFailure.matches(error, connection: connection) {
+            return .startFailed(StartFailure.sentence(error, connection: connection))
+        }
         if error.hasName(.serviceUnknown) || error.hasName(.nameHasNoOwner) { return .daemonNotRunning }
         if error.hasName(.disconnected) || error.hasName(.noServer) { return .busLost(error.message) }
         return .refused(error)
