@@ -43,8 +43,13 @@ stop_bus() {
     kill "$bus_pid" 2>/dev/null || true
     wait "$bus_pid" 2>/dev/null || true
   fi
-  # The filter of its messages ends with it: its last words are out before this script ends.
-  if [ -n "$filter_pid" ]; then wait "$filter_pid" 2>/dev/null || true; fi
+  # The filter of its messages ends with it: its last words are out before this script ends. It
+  # is waited for a moment only: should anything else still hold the pipe, it is stopped.
+  if [ -n "$filter_pid" ]; then
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$filter_pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$filter_pid" 2>/dev/null || true
+    wait "$filter_pid" 2>/dev/null || true
+  fi
   rm -rf "$bus_dir"
 }
 trap stop_bus EXIT

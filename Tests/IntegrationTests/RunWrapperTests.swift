@@ -69,6 +69,14 @@ struct RunWrapperTests {
                 .filter { getsid($0) == session && stat($0)?.state != "Z" }
         }
 
+        /// The command lines of `pids`, for a failure's message.
+        static func commandLines(_ pids: [Int32]) -> [String] {
+            pids.map { pid in
+                let raw = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "?"
+                return "\(pid) " + raw.split(separator: "\0").joined(separator: " ")
+            }
+        }
+
         /// The live processes of the wrapper's session: without a terminal, the wrapper's, its
         /// bus's and its command's.
         var processes: [Int32] { Self.processes(inSession: child.pid) }
@@ -145,7 +153,10 @@ struct RunWrapperTests {
         // Everything under the terminal ends: make, the wrapper, its bus and the command. (The
         // terminal, script(1) itself, is left out: on rare runs it hangs on a pty whose every
         // other process has gone, which is script's own affair.)
-        try waitUntil("make, the wrapper, the bus and the command to end", details: { wrapper.output }) {
+        try waitUntil(
+            "make, the wrapper, the bus and the command to end",
+            details: { "left: \(Wrapper.commandLines(Wrapper.processes(inSession: session)))\n\(wrapper.output)" }
+        ) {
             Wrapper.processes(inSession: session).isEmpty
         }
         #expect(wrapper.busDirectories.isEmpty, "\(wrapper.output)")
