@@ -47,14 +47,15 @@ no_module_syntax() {  # no_module_syntax DIR: no import/export statement left in
   ! grep -rqE '^\s*(import|export)\b' --include='*.js' "$1"
 }
 has_symbols() {  # has_symbols PROGRAM: a symbol table is there (what strip removes)
-  readelf -S "$1" | grep -q ' \.symtab '
+  # grep reads to the end: with -q it could exit first, and readelf's SIGPIPE fail the pipeline.
+  readelf -S "$1" | grep ' \.symtab ' >/dev/null
 }
 stripped() { ! has_symbols "$1"; }
 builds_only_what_it_installs() {  # every swift build `make install` runs is of restd or restctl
   local recipe
   recipe=$("$make" --no-print-directory -n install INSTALL_CONFIG=debug NO_DEPS=1)
   [[ $recipe == *'for product in restd restctl; do '* ]] \
-    && ! grep 'swift build' <<<"$recipe" | grep -v -e '--show-bin-path' -e '--product' | grep -q .
+    && ! grep 'swift build' <<<"$recipe" | grep -v -e '--show-bin-path' -e '--product' | grep . >/dev/null
 }
 uninstall_leaves_nothing() {  # uninstall_leaves_nothing DESTDIR PREFIX
   "$make" --no-print-directory uninstall DESTDIR="$1" PREFIX="$2" && no_files_under "$1"
