@@ -37,11 +37,11 @@ CMD ?=
 # The TOML project's compliance suite: toml-test's TOML 1.0.0 files, kept in the repository.
 TOML_TEST ?= Tests/Data/toml-test
 
-# Build headers and libraries, the programs the tests and `make run` use, and what
+# Build headers and libraries, the programs the tests, `make lint` and `make run` use, and what
 # `make deb` needs (debhelper, dpkg-dev, lintian).
 export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
 	dbus-daemon dbus-bin libglib2.0-bin systemd tzdata shellcheck python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
-	gjs \
+	gjs eslint \
 	debhelper dpkg-dev lintian
 # Only what the tests run, beyond that: a real GNOME Shell for test-gnome, with GNOME's default
 # font (a GNOME desktop has it; the Shell alone does not pull it in), and Chromium, the browser
@@ -179,7 +179,7 @@ help:
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
 	@echo '  make report-screenshot     the training report of the tests'"'"' seeded history, as docs/report.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
-	@echo '  make lint                  check the layout, the scripts, and that no guide copies a man page'
+	@echo '  make lint                  check the layout, the scripts, the extension (eslint), and that no guide copies a man page'
 	@echo '  make man                   regenerate man/man1/restctl.1 with swift-argument-parser'"'"'s generate-manual'
 	@echo '  make orderfile             rewrite Sources/restd/restd.order (the functions restd runs, from callgrind)'
 	@echo '  make with-bus CMD="…"      run a command on the session bus, or on a private one'
@@ -240,7 +240,8 @@ toml-conformance: deps
 
 # The code's layout is swift-format's, with the project's .swift-format (120 columns, 4 spaces);
 # `make format` rewrites the sources, `make lint` (part of `make test`) fails on any difference,
-# on anything shellcheck finds in scripts/, and on a guide that copies a man page's table.
+# on anything shellcheck finds in scripts/ or eslint in the GNOME extension (its rules are GNOME
+# Shell's: gnome-extension/.eslintrc.json), and on a guide that copies a man page's table.
 SWIFT_FORMAT ?= $(shell command -v swift-format 2>/dev/null || echo "$(SWIFT) format")
 FORMATTED := Package.swift Sources Tests
 format:
@@ -248,6 +249,10 @@ format:
 lint: deps
 	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMATTED)
 	shellcheck scripts/*.sh
+	@# Debian's eslint: its modules are where Debian's node looks (/usr/share/nodejs), which a
+	@# node from elsewhere (NodeSource's) does not without NODE_PATH; the unix format, since the
+	@# default one needs a module Debian 12 does not package (chalk).
+	NODE_PATH=/usr/share/nodejs eslint --format unix gnome-extension
 	scripts/check-docs.sh
 
 # The whole suite once more under AddressSanitizer, against an instrumented restd and restctl

@@ -128,6 +128,7 @@ check "a real folder in its place is left alone" \
   bash -c "'$link_script' --root '$work/own' --shell-version 48 /b / && [ -d '$work/own/restd@restd.io' ] && [ ! -L '$work/own/restd@restd.io' ]"
 check "the legacy build defines init()"                  grep -q '^function init(metadata)' "$builds/legacy/restd@restd.io/extension.js"
 check "the ES module build exports the extension class"  grep -q '^export default class RestExtension extends Extension' "$builds/esm/restd@restd.io/extension.js"
+check "each build carries its own entry point only"    test -z "$(find "$builds" -name 'extension.*.js')"
 check "both builds carry their compiled settings schema" test -f "$builds/legacy/restd@restd.io/schemas/gschemas.compiled" -a -f "$builds/esm/restd@restd.io/schemas/gschemas.compiled"
 check "nothing is installed with other modes"    test -z "$(find "$dest" -type f ! -perm 644 ! -perm 755)"
 check "uninstall removes every file"            uninstall_leaves_nothing "$dest" /usr/local

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Usage: scripts/test-gnome.sh BIN_DIR GNOME_BUILD_DIR [SCREENSHOT.png] [DEB]   (as root)
-# What `make test-gnome` does (and `make test`): the legacy translation and the extension's pure
-# modules under gjs -m, the latter from the sources and from the generated 45+ build; then
+# What `make test-gnome` does (and `make test`): the build's tools (the legacy translation, which
+# file goes into which build) and the extension's pure modules under gjs -m, the latter from the
+# sources and from the generated 45+ build; then
 # gnome-extension/tests/in_shell.py drives a real headless GNOME Shell against the real restd on
 # private buses, once per Shell:
 #   host    GNOME Shell 43 of this Debian 12 machine: restd, restctl and the extension installed
@@ -33,7 +34,7 @@ fi
 start=$(date +%s%N)
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 
-gjs -m gnome-extension/tests/legacy.test.js
+gjs -m gnome-extension/tests/build.test.js
 gjs -m gnome-extension/tests/pure.test.js
 gjs -m gnome-extension/tests/pure.test.js "$build_dir/esm/restd@restd.io"
 

@@ -102,7 +102,8 @@ export class RestClient {
 
     /** Stops following restd: cancels what is pending, unsubscribes and unwatches everything. */
     stop() {
-        this._cancellable?.cancel();
+        if (this._cancellable)
+            this._cancellable.cancel();
         this._cancellable = null;
         if (this._watchId) {
             Gio.bus_unwatch_name(this._watchId);
@@ -231,7 +232,8 @@ export class RestClient {
 
     /** Forgets restd: cancels its pending calls, unsubscribes its signals, drops its proxies. */
     _drop() {
-        this._ownerCancellable?.cancel();
+        if (this._ownerCancellable)
+            this._ownerCancellable.cancel();
         this._ownerCancellable = null;
         for (const id of this._subscriptions ?? [])
             this._connection.signal_unsubscribe(id);
@@ -252,7 +254,8 @@ export class RestClient {
     }
 
     _changed() {
-        this._onChange?.();
+        if (this._onChange)
+            this._onChange();
     }
 
     /**

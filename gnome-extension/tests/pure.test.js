@@ -123,12 +123,14 @@ equal(runningMenu.filter(i => i.call).map(i => [i.call.method, i.call.signature,
         ['Skip', '(s)', ['default']], ['CompleteSet', '(ssa{sv})', ['default', '', {}]]], 'menu: calls');
 equal(texts(menuItems({...base, timers: [paused]}, NOW)).slice(0, 5), ['Squat · paused, 1:02 left', 'Resume', '+30 s', '−15 s', 'Skip'], 'menu: paused');
 equal(texts(menuItems({...base, timers: [expired]}, NOW)).slice(0, 3), ['Squat · over by 0:12', '+30 s', '—'], 'menu: over');
-const workout = {Active: true, Name: 'Push', Exercise: 'Squat', SetIndex: 4, SetsPlanned: 15, SetsDone: 3,
-    Plan: [{name: 'Squat', block: 1, sets: 5}, {name: 'Bench press', block: 2, sets: 5}]};
+const workout = {
+    Active: true, Name: 'Push', Exercise: 'Squat', SetIndex: 4, SetsPlanned: 15, SetsDone: 3,
+    Plan: [{name: 'Squat', block: 1, sets: 5}, {name: 'Bench press', block: 2, sets: 5}],
+};
 equal(workoutLines(workout), ['Push · set 4 of 15', 'Next: Squat, set 4 of 5'], 'workout position');
 equal(workoutLines({Active: false}), [], 'no workout');
 equal(texts(menuItems({...base, workout, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Squat 4/5'})]}, NOW))
-    .filter(t => t.startsWith('Next')), ['Next: Squat, set 4 of 5'], 'menu: during a workout, its next line only');
+    .filter(line => line.startsWith('Next')), ['Next: Squat, set 4 of 5'], 'menu: during a workout, its next line only');
 const full = menuItems({
     ...base, followedId: 'b', historyAvailable: true, error: 'timer "x" does not exist',
     lastSet: {restUsec: 180 * S, restSource: 'plan'}, workout,

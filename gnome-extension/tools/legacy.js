@@ -1,5 +1,7 @@
 // The one translation step from the ES module sources (GNOME Shell 45+) to the legacy form
 // GNOME Shell 43–44 loads with imports.*: no second hand-kept copy. Pure: text in, text out.
+// It rewrites module syntax only; what differs by version beyond it is in each version's entry
+// point (src/extension.esm.js, src/extension.legacy.js), which the build picks (flavours.js).
 //
 // What it rewrites, found with SpiderMonkey's own parser (Reflect.parse), not with patterns:
 //   import X from 'gi://Gio'                         → const X = imports.gi.Gio;
@@ -7,8 +9,6 @@
 //   import {a, b as c} from './lib/format.js'       → const {a, b: c} = Me.imports.lib.format;
 //   export function f / export class C / export const X → function f / var C = class C / var X
 //     (the legacy loader exports top-level var and function declarations only)
-// and two markers for what differs by version: lines between `// @esm-only {` and `// }` are
-// dropped, and `// @legacy ` at the start of a line is removed (its code kept).
 
 const SHELL_RESOURCE = 'resource:///org/gnome/shell/';
 
@@ -35,33 +35,11 @@ function moduleExpression(specifier, fromDir) {
     throw new Error(`no legacy form for the module "${specifier}"`);
 }
 
-/** Version markers: drop the ES-module-only blocks, uncomment the legacy lines. */
-function applyMarkers(source) {
-    const out = [];
-    let dropping = false;
-    for (const line of source.split('\n')) {
-        if (/^\s*\/\/ @esm-only \{\s*$/.test(line)) {
-            dropping = true;
-            out.push(''); // every line stays, blank, so that errors point at the source's line
-        } else if (dropping) {
-            if (/^\s*\/\/ \}\s*$/.test(line))
-                dropping = false;
-            out.push('');
-        } else {
-            out.push(line.replace(/^\/\/ @legacy ?/, ''));
-        }
-    }
-    if (dropping)
-        throw new Error('an "// @esm-only {" block is not closed');
-    return out.join('\n');
-}
-
 /**
  * The legacy form of one module. `path` is the file's path inside the extension (e.g.
  * lib/format.js), for its relative imports. Throws when something has no legacy form.
  */
-export function toLegacy(source, path) {
-    const text = applyMarkers(source);
+export function toLegacy(text, path) {
     const fromDir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     const lines = text.split('\n');
     const offsetOf = ({line, column}) =>

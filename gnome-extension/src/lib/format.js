@@ -8,7 +8,7 @@ export function clock(seconds) {
     const hours = Math.floor(seconds / 3600);
     const minutes = Math.floor(seconds / 60) % 60;
     const secs = seconds % 60;
-    const two = n => (n < 10 ? `0${n}` : `${n}`);
+    const two = n => n < 10 ? `0${n}` : `${n}`;
     if (hours > 0)
         return `${hours}:${two(minutes)}:${two(secs)}`;
     return `${Math.floor(seconds / 60)}:${two(secs)}`;
@@ -77,15 +77,23 @@ export function msUntilNextChange(timer, nowUsec) {
 }
 
 // Columns a code point takes in the panel's proportional font are not fixed, but CJK and
-// emoji are about two Latin letters wide; marks, joiners and variation selectors take none.
-const ZERO_WIDTH = /^[\p{M}\u200B-\u200F\u2060\uFE00-\uFE0F\u{E0000}-\u{E007F}]$/u;
+// emoji are about two Latin letters wide; marks (variation selectors among them), joiners and
+// tags take none.
+const ZERO_WIDTH = /^[\p{M}\u200B-\u200F\u2060\u{E0000}-\u{E007F}]$/u;
 const WIDE = /^[\p{Extended_Pictographic}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303F\uFF00-\uFF60\uFFE0-\uFFE6]$/u;
+
+/** Columns the code point `ch` takes: a wide one two, a combining one none. */
+function columns(ch) {
+    if (ZERO_WIDTH.test(ch))
+        return 0;
+    return WIDE.test(ch) ? 2 : 1;
+}
 
 /** Columns `text` takes: wide characters count two, combining ones none. */
 export function displayWidth(text) {
     let width = 0;
     for (const ch of text)
-        width += ZERO_WIDTH.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+        width += columns(ch);
     return width;
 }
 
@@ -101,7 +109,7 @@ export function truncate(text, maxColumns) {
     let width = 0;
     let end = 0;
     for (let i = 0; i < chars.length; i++) {
-        const w = ZERO_WIDTH.test(chars[i]) ? 0 : WIDE.test(chars[i]) ? 2 : 1;
+        const w = columns(chars[i]);
         if (width + w > maxColumns - 1)
             break;
         width += w;

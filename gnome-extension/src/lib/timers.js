@@ -57,7 +57,9 @@ function compareTimers(a, b) {
         order = b.expiredAtUsec - a.expiredAtUsec;
     else if (a.state === 'paused')
         order = a.remainingUsec - b.remainingUsec;
-    return order !== 0 ? order : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    if (order !== 0 || a.id === b.id)
+        return order;
+    return a.id < b.id ? -1 : 1;
 }
 
 /**

@@ -1,7 +1,8 @@
 // restd@restd.io: the rest in GNOME's top bar. This file only wires the parts together
 // and takes them apart again: enable() creates everything, disable() destroys it all.
 // Formatting, the choice of timer and the menu are in lib/ (pure, tested with gjs -m),
-// the bus in restClient.js, the panel button in indicator.js.
+// the bus in restClient.js, the panel button in indicator.js. GNOME Shell starts it from
+// the entry point of its version: extension.esm.js (45+) or extension.legacy.js (43–44).
 //
 // Not in the unlock-dialog session mode: restd owns the timer, so nothing is lost while
 // the screen is locked, and the label is right again as soon as enable() runs on unlock.
@@ -9,9 +10,6 @@
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 
-// @esm-only {
-import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
-// }
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {RestClient} from './restClient.js';
@@ -89,37 +87,3 @@ export class RestPanel {
         }
     }
 }
-
-// @esm-only {
-export default class RestExtension extends Extension {
-    enable() {
-        this._panel = new RestPanel(this.getSettings(), this.uuid);
-        this._panel.enable();
-    }
-
-    disable() {
-        this._panel.disable();
-        this._panel = null;
-    }
-}
-// }
-// @legacy class RestExtension {
-// @legacy     constructor(metadata) {
-// @legacy         this._uuid = metadata.uuid;
-// @legacy     }
-// @legacy
-// @legacy     enable() {
-// @legacy         this._panel = new RestPanel(imports.misc.extensionUtils.getSettings(), this._uuid);
-// @legacy         this._panel.enable();
-// @legacy     }
-// @legacy
-// @legacy     disable() {
-// @legacy         this._panel.disable();
-// @legacy         this._panel = null;
-// @legacy     }
-// @legacy }
-// @legacy
-// @legacy /** GNOME Shell 43–44's entry point; nothing is created before enable(). */
-// @legacy function init(metadata) {
-// @legacy     return new RestExtension(metadata);
-// @legacy }
