@@ -139,7 +139,15 @@ final class StateService {
     func abandonWorkoutIfDue() {
         let now = clock.now()
         if training.isWorkoutAbandonDue(now: now.realtime) {
-            let history = training.planWorkoutAbandon(now: now.realtime, soFar: workoutSoFar(now: now))
+            // Housekeeping cannot be refused: a history that cannot be read sums up to nothing.
+            let soFar: WorkoutSoFar
+            do {
+                soFar = try workoutSoFar(now: now)
+            } catch {
+                logger.error("\(error)")
+                soFar = WorkoutSoFar()
+            }
+            let history = training.planWorkoutAbandon(now: now.realtime, soFar: soFar)
             logger.info(
                 "the workout \(MessageText.quoted(training.workout?.name ?? "")) was left untouched; ended as abandoned"
             )
@@ -159,9 +167,9 @@ final class StateService {
     // MARK: A caller's command: read → plan → commit → apply → signal → reply
 
     /// Carries out `command`, the one path of a caller's change: at the time now, once what is
-    /// due has run, the history's facts it needs are read, it is planned in the core, committed
-    /// (refused with StorageFailed, nothing changed, when the disk says no), applied and
-    /// announced. The change is on disk before this returns, so the caller's reply can never
+    /// due has run, the history's facts it needs are read, it is planned in the core, committed,
+    /// applied and announced; refused with StorageFailed, nothing changed, when the disk cannot
+    /// be read or written. The change is on disk before this returns, so the caller's reply can never
     /// announce something a crash would lose. Returns what was carried out: nothing when the
     /// plan changed nothing (pausing a paused timer).
     @discardableResult
@@ -172,7 +180,15 @@ final class StateService {
         // or it is marked at its end or the next housekeeping, not in a write of its own first.
         runDue(now: now, marksLostRests: false)
         abandonWorkoutIfDue()
-        let facts = readFacts(for: command, now: now)
+        let facts: HistoryFacts
+        do {
+            facts = try readFacts(for: command, now: now)
+        } catch {
+            // Planned without them, the command would be refused for a wrong reason (a set "with
+            // no previous set") or recorded wrong: refused for the true one.
+            logger.error("could not read the history for a command, refusing it: \(error)")
+            throw DBusError(name: RestErrorName.storageFailed, message: "\(error); nothing was changed")
+        }
         var plan: CommandPlan
         do {
             plan = try training.plan(command, timers: book, facts: facts, now: now)
@@ -192,24 +208,19 @@ final class StateService {
 
     /// What the history says that planning `command` needs, and nothing more: for a set, its
     /// timer's previous exercise, its exercise's facts, and the workout so far when it is the
-    /// workout's last; for End, the workout so far. A read that fails is logged, and the command
-    /// planned as if the history knew nothing.
-    private func readFacts(for command: Command, now: Instant) -> HistoryFacts {
+    /// workout's last; for End, the workout so far.
+    private func readFacts(for command: Command, now: Instant) throws(StoreError) -> HistoryFacts {
         var facts = HistoryFacts()
         switch command {
         case .completeSet(let id, let input):
-            if input.exercise == nil {
-                facts.previousExercise = reading { () throws(StoreError) in try store.lastExercise(timer: id) } ?? nil
-            }
+            if input.exercise == nil { facts.previousExercise = try store.lastExercise(timer: id) }
             if let name = training.exercise(ofSet: input, previousExercise: facts.previousExercise) {
-                let dayStart = LocalCalendar.startOfDay(containing: now.realtime)
-                facts.exercises[name.key] = reading { () throws(StoreError) in
-                    try store.facts(name, dayStartUSec: dayStart)
-                }
+                facts.exercises[name.key] = try store.facts(
+                    name, dayStartUSec: LocalCalendar.startOfDay(containing: now.realtime))
             }
-            if training.setEndsWorkout(input) { facts.workoutSoFar = workoutSoFar(now: now) }
+            if training.setEndsWorkout(input) { facts.workoutSoFar = try workoutSoFar(now: now) }
         case .workout(.end):
-            facts.workoutSoFar = workoutSoFar(now: now)
+            facts.workoutSoFar = try workoutSoFar(now: now)
         case .timer, .workout:
             break
         }
@@ -217,21 +228,9 @@ final class StateService {
     }
 
     /// The sets and rests of the workout in progress so far, for its summary.
-    private func workoutSoFar(now: Instant) -> WorkoutSoFar {
+    private func workoutSoFar(now: Instant) throws(StoreError) -> WorkoutSoFar {
         guard let workout = training.workout else { return WorkoutSoFar() }
-        return reading { () throws(StoreError) in
-            try store.workoutSoFar(since: workout.progress.startedAtUSec, until: now.realtime)
-        } ?? WorkoutSoFar()
-    }
-
-    /// A read of the store for planning; nil, logged, when it fails.
-    private func reading<Value>(_ read: () throws(StoreError) -> Value) -> Value? {
-        do {
-            return try read()
-        } catch {
-            logger.error("\(error)")
-            return nil
-        }
+        return try store.workoutSoFar(since: workout.progress.startedAtUSec, until: now.realtime)
     }
 
     /// History before this instant is pruned (`[history] keep_days`).

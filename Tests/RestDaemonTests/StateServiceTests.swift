@@ -1,3 +1,4 @@
+import DBusKit
 import EventLoop
 import Logging
 import ProcessHarness
@@ -156,5 +157,19 @@ struct StateServiceTests {
         fixture.service.runDue()
         fixture.service.closeStore()
         #expect(try fixture.storedStates() == ["a": "expired", "b": "expired"])
+    }
+
+    @Test("a set whose history cannot be read is refused as a storage failure, not for a reason it does not have")
+    func unreadableHistoryRefusesTheSet() throws {
+        let fixture = try Fixture()
+        let writer = try SQLiteDatabase(path: fixture.database, create: false)
+        try writer.execute("ALTER TABLE sets RENAME TO sets_elsewhere")
+        try writer.close()
+        let error = try #require(throws: DBusError.self) {
+            try fixture.service.perform(.completeSet(try TimerID(parsing: "default"), SetInput()))
+        }
+        #expect(error.name == "io.restd.Rest1.Error.StorageFailed")
+        #expect(error.message.hasPrefix("could not read the history in \(fixture.database): "))
+        #expect(error.message.hasSuffix("; nothing was changed"))
     }
 }
