@@ -56,8 +56,9 @@ public struct PlannedSet: Sendable, Equatable {
 }
 
 /// The rests in progress, and the rules that turn commands into history: which rest a set gets,
-/// how a rest ends. Pure (the clock and the store's answers come in as parameters), like
-/// `TimerBook`, which it wraps: a command is planned here, committed by the daemon, then applied.
+/// how a rest ends. Pure (the time and the history's facts, `HistoryFacts`, come in as
+/// parameters), like `TimerBook`, which it wraps: a command is planned here, committed by the
+/// daemon, then applied.
 public struct TrainingBook: Sendable, Equatable {
     public var settings: TrainingSettings
     /// The open rest of each timer that has one.
@@ -235,10 +236,8 @@ public struct TrainingBook: Sendable, Equatable {
     /// when there is none, or it is not a valid name (planning then refuses the set). The caller
     /// reads this exercise's facts before planning.
     public func exercise(ofSet input: SetInput, previousExercise: String?) -> ExerciseName? {
-        guard let raw = input.exercise ?? workoutSet(input)?.completion.exercise.name ?? previousExercise else {
-            return nil
-        }
-        return try? ExerciseName(parsing: raw)
+        try? Self.exerciseName(
+            given: input.exercise ?? workoutSet(input)?.completion.exercise.name, previous: previousExercise)
     }
 
     /// Whether a set of `input` is the workout's last: its summary then needs the workout's sets
