@@ -5,7 +5,8 @@ import Logging
 import RestCore
 import RestProtocol
 
-/// What one carried-out change did, as the daemon's parts hear of it (`StateService.observers`).
+/// What one carried-out change did, as the daemon's parts hear of it (`StateService.observers`)
+/// and as `StateService.perform` returns it to the caller that asked for it.
 struct Committed {
     /// The timer events, applied to the book; often none (a workout that moved).
     var events: [TimerEvent] = []
