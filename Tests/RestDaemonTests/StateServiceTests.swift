@@ -172,4 +172,17 @@ struct StateServiceTests {
         #expect(error.message.hasPrefix("could not read the history in \(fixture.database): "))
         #expect(error.message.hasSuffix("; nothing was changed"))
     }
+
+    @Test("an abandoned workout is stored at once: the history's reads, which never write, find it")
+    func abandonedWorkoutWrittenAtOnce() throws {
+        let fixture = try Fixture()
+        let plan = WorkoutPlan(name: "Legs", blocks: [.init(exercises: [.init(name: "Squat", sets: 3)])])
+        try fixture.service.perform(.workout(.start(plan, text: "", source: "")))
+        try fixture.service.perform(.completeSet(try TimerID(parsing: "default"), SetInput(reps: 5)))
+        fixture.clock.advance(seconds: 13 * 3_600)
+        fixture.service.abandonWorkoutIfDue()
+        let reader = try SQLiteDatabase(path: fixture.database, readOnly: true, create: false)
+        #expect(try reader.integer("SELECT count(*) FROM workout") == 0)
+        #expect(try reader.integer("SELECT abandoned FROM workouts") == 1)
+    }
 }
