@@ -47,6 +47,21 @@ public struct TimerBook: Sendable, Equatable {
 
     // MARK: - Operations
 
+    /// Plans `command`: the events that carrying it out at `now` would cause, or the refusal.
+    /// Nothing changes until the caller applies the events (after storing them).
+    public func plan(_ command: TimerCommand, now: Instant) throws(TimerError) -> [TimerEvent] {
+        switch command {
+        case .start(let id, let duration, let options):
+            try start(id, durationUSec: duration, options: options, now: now)
+        case .pause(let id): try pause(id, now: now)
+        case .resume(let id): try resume(id, now: now)
+        case .adjust(let id, let delta): try adjust(id, deltaUSec: delta, now: now)
+        case .restart(let id): try restart(id, now: now)
+        case .cancel(let id): try cancel(id, now: now)
+        case .skip(let id): try skip(id, now: now)
+        }
+    }
+
     /// Plans starting `id` for `durationUSec`, replacing any timer of that name.
     public func start(
         _ id: TimerID, durationUSec: USec, options: TimerOptions, now: Instant

@@ -83,7 +83,7 @@ public final class Daemon {
             connection: connection, clock: clock, logger: logger, messages: settings.messages,
             style: configuration.notifications.style, sound: sound
         ) { [unowned service] command throws(DBusError) in
-            try service.perform(command)
+            try service.perform(.timer(command))
         }
         live = try LiveService(
             loop: loop, signals: signals, clock: clock,

@@ -5,7 +5,8 @@ import Logging
 import RestCore
 import RestProtocol
 
-/// What one carried-out change did, as the daemon's parts hear of it (`StateService.observers`).
+/// What one carried-out change did, as the daemon's parts hear of it (`StateService.observers`)
+/// and as `StateService.perform` returns it to the caller that asked for it.
 struct Committed {
     /// The timer events, applied to the book; often none (a workout that moved).
     var events: [TimerEvent] = []
@@ -22,16 +23,17 @@ struct Committed {
     }
 }
 
-/// The one path by which timers, the training history and the workout change: it plans in the
-/// core, commits to SQLite, applies the change to the books, tells the observers one
-/// `Committed`, and arms the one timer of the next expiry. A command's plan (`TrainingBook.plan`)
-/// holds its timer events and its history changes, committed in one transaction and applied
-/// together. Nothing else in restd writes to the store.
+/// The one path by which timers, the training history and the workout change: it reads the
+/// history's facts a command needs, plans in the core (a pure function of the command, the
+/// books, those facts and the time), commits to SQLite, applies the change to the books, tells
+/// the observers one `Committed`, and arms the one timer of the next expiry. A command's plan
+/// (`TrainingBook.plan`) holds its timer events and its history changes, committed in one
+/// transaction and applied together. Nothing else in restd writes to the store.
 ///
 /// Two orders, on purpose (`CommitPolicy`):
 ///
-/// - A caller's command (`perform`: bus methods, notification buttons):
-///   plan → commit → apply → observers (signals) → reply.
+/// - A caller's command (`perform`: bus methods, notification and media player buttons):
+///   read facts → plan → commit → apply → observers (signals) → reply.
 ///   The change is on disk before anyone hears of it, so no reply or signal can announce what a
 ///   crash would lose; a change that cannot be stored is refused (StorageFailed) and nothing
 ///   happens.
@@ -40,14 +42,16 @@ struct Committed {
 ///   when restd starts, and told to the observers once it serves (`announceRecovered`).
 ///   It cannot be refused: a rest is over on time even when the disk is full, and the disk's sync
 ///   (a millisecond, more on a busy disk) is not added to every Expired's lateness. What the next
-///   start would recompute from the stored deadlines — expiries, clean-ups, an abandoned workout
-///   — is written `writeDelayUSec` later, once no other source is pending (`delayedWriter`): a
-///   burst of expiries is a few transactions, not one each, and the sync does not compete with
-///   the subscribers waking up for the signals. A crash in between only means that the next
-///   start finds the deadline passed and announces the expiry again (a pre-alert may be shown
-///   again). What no start could recompute is written at once (`HousekeepingWrite`). Either is
-///   written before the store is next read or written (`storeForReading`, a caller's commit,
-///   closing), so that no read misses an announced change and none is written out of order.
+///   start would recompute from the stored deadlines — the timers' expiries and clean-ups — is
+///   written `writeDelayUSec` later, once no other source is pending (`delayedWriter`): a burst
+///   of expiries is a few transactions, not one each, and the sync does not compete with the
+///   subscribers waking up for the signals. A crash in between only means that the next start
+///   finds the deadline passed and announces the expiry again (a pre-alert may be shown again).
+///   What no start could recompute, and any change to the history, is written at once
+///   (`HousekeepingWrite`): a read of the store never writes, so the history it reads must
+///   already hold every change announced. What is left unwritten is written before the next
+///   commit (a caller's, or housekeeping written at once) and when the store closes, so that
+///   none is written out of order.
 final class StateService {
     private(set) var book: TimerBook
     /// The rests in progress and the training rules; its settings follow the configuration.
@@ -135,12 +139,20 @@ final class StateService {
     /// that timer for the workout in progress.
     func abandonWorkoutIfDue() {
         let now = clock.now()
-        let history = training.planWorkoutAbandon(now: now.realtime) { workoutSoFar(now: now) }
-        if !history.isEmpty {
+        if training.isWorkoutAbandonDue(now: now.realtime) {
+            // Housekeeping cannot be refused: a history that cannot be read sums up to nothing.
+            let soFar: WorkoutSoFar
+            do {
+                soFar = try workoutSoFar(now: now)
+            } catch {
+                logger.error("\(error)")
+                soFar = WorkoutSoFar()
+            }
+            let history = training.planWorkoutAbandon(now: now.realtime, soFar: soFar)
             logger.info(
                 "the workout \(MessageText.quoted(training.workout?.name ?? "")) was left untouched; ended as abandoned"
             )
-            carryOutHousekeeping([], history: history, now: now, what: "the abandoned workout", write: .soon)
+            carryOutHousekeeping([], history: history, now: now, what: "the abandoned workout", write: .now)
         }
         rearmAbandon()
     }
@@ -153,90 +165,73 @@ final class StateService {
         }
     }
 
-    // MARK: A caller's command: commit → apply → signal → reply
+    // MARK: A caller's command: read → plan → commit → apply → signal → reply
 
-    /// Carries out `command`. The change is on disk before this returns, so the caller's reply
-    /// can never announce something a crash would lose. For a set, returns the set and its rest.
+    /// Carries out `command`, the one path of a caller's change: at the time now, once what is
+    /// due has run, the history's facts it needs are read, it is planned in the core, committed,
+    /// applied and announced; refused with StorageFailed, nothing changed, when the disk cannot
+    /// be read or written. The change is on disk before this returns, so the caller's reply can never
+    /// announce something a crash would lose. Returns what was carried out: nothing when the
+    /// plan changed nothing (pausing a paused timer).
     @discardableResult
-    func perform(_ command: TimerCommand) throws(DBusError) -> PlannedSet? {
-        try carryOut { now throws(TimerError) in try planCommand(command, now: now) }
-    }
-
-    /// Carries out a workout command (start, next, previous, end) planned by `planning` from the
-    /// training book, the timers and the time, on the same path as any command.
-    func performWorkout(
-        _ planning: (TrainingBook, TimerBook, Instant) throws(TimerError) -> CommandPlan
-    ) throws(DBusError) {
-        // The books as they are once due expiries have run: read when planning, not before.
-        try carryOut { now throws(TimerError) in try planning(self.training, self.book, now) }
-    }
-
-    /// The one path of a caller's change: plan it at the time now, commit it (refused with
-    /// StorageFailed, nothing changed, when the disk says no), apply it, announce it.
-    @discardableResult
-    private func carryOut(_ planning: (Instant) throws(TimerError) -> CommandPlan) throws(DBusError) -> PlannedSet? {
+    func perform(_ command: Command) throws(DBusError) -> Committed {
         let now = clock.now()
         // Expire what is due first, so the command sees the state a punctual daemon would have.
         // A rest whose strap was lost is marked only when it expires here: the command ends it,
         // or it is marked at its end or the next housekeeping, not in a write of its own first.
         runDue(now: now, marksLostRests: false)
         abandonWorkoutIfDue()
+        let facts: HistoryFacts
+        do {
+            facts = try readFacts(for: command, now: now)
+        } catch {
+            // Planned without them, the command would be refused for a wrong reason (a set "with
+            // no previous set") or recorded wrong: refused for the true one.
+            logger.error("could not read the history for a command, refusing it: \(error)")
+            throw DBusError(name: RestErrorName.storageFailed, message: "\(error); nothing was changed")
+        }
         var plan: CommandPlan
         do {
-            plan = try planning(now)
+            plan = try training.plan(command, timers: book, facts: facts, now: now)
         } catch {
             throw error.dbusError
         }
         if !heartRateComingIn(now) { plan = plan.withoutHeartRate(now: now) }
-        guard !plan.isEmpty else { return nil }
+        guard !plan.isEmpty else { return Committed() }
         // A set prunes the history older than keep_days in its own transaction.
         let prune = plan.set == nil ? nil : pruneCutoff(now: now)
         // Housekeeping first, in its own transaction: the change is planned on top of it, and is
         // not refused when only the housekeeping cannot be written.
         writeUnwritten()
         try write(plan.events, history: plan.history, pruneBeforeUSec: prune, policy: .callersChange)
-        applyAndAnnounce(events: plan.events, history: plan.history, set: plan.set, now: now)
-        return plan.set
+        return applyAndAnnounce(events: plan.events, history: plan.history, set: plan.set, now: now)
     }
 
-    /// The daemon's clock.
-    func now() -> Instant { clock.now() }
+    /// What the history says that planning `command` needs, and nothing more: for a set, its
+    /// timer's previous exercise, its exercise's facts, and the workout so far when it is the
+    /// workout's last; for End, the workout so far.
+    private func readFacts(for command: Command, now: Instant) throws(StoreError) -> HistoryFacts {
+        var facts = HistoryFacts()
+        switch command {
+        case .completeSet(let id, let input):
+            if input.exercise == nil { facts.previousExercise = try store.lastExercise(timer: id) }
+            if let name = training.exercise(ofSet: input, previousExercise: facts.previousExercise) {
+                facts.exercises[name.key] = try store.facts(
+                    name, dayStartUSec: LocalCalendar.startOfDay(containing: now.realtime))
+            }
+            if training.setEndsWorkout(input) { facts.workoutSoFar = try workoutSoFar(now: now) }
+        case .workout(.end):
+            facts.workoutSoFar = try workoutSoFar(now: now)
+        case .timer, .workout:
+            break
+        }
+        return facts
+    }
 
     /// The sets and rests of the workout in progress so far, for its summary.
-    func workoutSoFar(now: Instant) -> WorkoutSoFar {
+    private func workoutSoFar(now: Instant) throws(StoreError) -> WorkoutSoFar {
         guard let workout = training.workout else { return WorkoutSoFar() }
-        do {
-            return try storeForReading().workoutSoFar(since: workout.progress.startedAtUSec, until: now.realtime)
-        } catch {
-            logger.error("\(error)")
-            return WorkoutSoFar()
-        }
-    }
-
-    /// Plans in the core; for a set, the store is asked what the history knows first.
-    private func planCommand(_ command: TimerCommand, now: Instant) throws(TimerError) -> CommandPlan {
-        guard case .completeSet(let id, let input) = command else {
-            return try training.plan(command, timers: book, now: now)
-        }
-        let store = storeForReading()
-        let previous: String?
-        do {
-            previous = input.exercise == nil ? try store.lastExercise(timer: id) : nil
-        } catch {
-            logger.error("\(error)")
-            previous = nil
-        }
-        let dayStart = LocalCalendar.startOfDay(containing: now.realtime)
-        return try training.plan(
-            command, timers: book, now: now, previousExercise: previous,
-            facts: { [store, logger] name in
-                do {
-                    return try store.facts(name, dayStartUSec: dayStart)
-                } catch {
-                    logger.error("\(error)")
-                    return ExerciseFacts()
-                }
-            }, workoutSoFar: { self.workoutSoFar(now: now) })
+        return try store.workoutSoFar(since: workout.progress.startedAtUSec, until: now.realtime)
     }
 
     /// History before this instant is pruned (`[history] keep_days`).
@@ -272,13 +267,10 @@ final class StateService {
         writeUnwritten()
     }
 
-    /// The store, for reading (the history's queries): the housekeeping not yet written is
-    /// written first (a transaction, with its sync), so that a read sees every change restd has
-    /// announced.
-    func storeForReading() -> StateStore {
-        writeUnwritten()
-        return store
-    }
+    /// The store, for the history's reads. Reading never writes: every change to the history is
+    /// written before it is announced or as it is (`HousekeepingWrite`), so what a read finds is
+    /// what restd has announced.
+    func storeForReading() -> StateStore { store }
 
     // MARK: restd's own housekeeping: apply → signal → commit
 
@@ -344,12 +336,13 @@ final class StateService {
 
     /// When housekeeping is written, once it is announced.
     private enum HousekeepingWrite {
-        /// `writeDelayUSec` later, with what follows: what the next start would recompute from
-        /// the stored deadlines if a crash lost it — an expiry, a clean-up, an abandoned workout;
-        /// a pre-alert may be shown again.
+        /// `writeDelayUSec` later, with what follows: timer events the next start would recompute
+        /// from the stored deadlines if a crash lost them — an expiry, a clean-up; a pre-alert may
+        /// be shown again. Housekeeping that changes the history is written at once even so: the
+        /// history's reads never write, and must find it.
         case soon
         /// At once: what no start could recompute — a rest ended on recovery or marked as its
-        /// strap lost or back, the wall clock's step.
+        /// strap lost or back, the wall clock's step, an abandoned workout.
         case now
     }
 
@@ -367,7 +360,7 @@ final class StateService {
         unwritten.append((events, history, what))
         applyAndAnnounce(events: events, history: history, now: now)
         switch write {
-        case .now:
+        case .soon where !history.isEmpty, .now:
             writeUnwritten()
         case .soon:
             // An observer may have written it already (a rest's heart rate is written at once).
@@ -419,10 +412,12 @@ final class StateService {
         try? write(events, history: history, pruneBeforeUSec: pruneBeforeUSec, policy: .housekeeping(what: what))
     }
 
-    /// Applies a change to the books, re-arms the wake-ups, and tells the observers.
+    /// Applies a change to the books, re-arms the wake-ups, and tells the observers; returns
+    /// what they were told.
+    @discardableResult
     private func applyAndAnnounce(
         events: [TimerEvent], history: [HistoryChange], set: PlannedSet? = nil, now: Instant
-    ) {
+    ) -> Committed {
         let workoutBefore = training.workout
         training.apply(history)
         book.apply(events)
@@ -437,6 +432,7 @@ final class StateService {
             committed.workout = Committed.WorkoutChange(current: training.workout, ended: ended)
         }
         announce(committed)
+        return committed
     }
 
     private func announce(_ committed: Committed) {

@@ -57,7 +57,7 @@ import Testing
         session.clock.advance(10 * second)
         let later = session.clock.now()
         let added = try session.training.plan(
-            .adjust(tid("default"), deltaUSec: 30_000_000), timers: session.timers, now: later)
+            .timer(.adjust(tid("default"), deltaUSec: 30_000_000)), timers: session.timers, now: later)
         #expect(added.withoutHeartRate(now: later) == added)
     }
 

@@ -18,22 +18,29 @@ struct Session {
         training = TrainingBook(settings: settings)
     }
 
+    /// Reads the facts `command` needs as the daemon does, plans it, and carries it out.
     @discardableResult
-    mutating func run(_ command: TimerCommand) throws(TimerError) -> CommandPlan {
-        let id = command.timerID
-        let plan = try training.plan(
-            command, timers: timers, now: clock.now(), previousExercise: lastExercise[id],
-            facts: { [remembered, previousWork] name in
-                let known = remembered[name.key]
-                let previous = previousWork[name.key]
-                return ExerciseFacts(
-                    firstWritten: known?.name, lastRestUSec: known?.rest, setsInARow: known?.sets ?? 0,
-                    previousReps: previous?.reps, previousWeightKg: previous?.weightKg)
-            }, workoutSoFar: { [history] in Self.soFar(history) })
+    mutating func run(_ command: Command) throws(TimerError) -> CommandPlan {
+        let plan = try training.plan(command, timers: timers, facts: facts(for: command), now: clock.now())
         timers.apply(plan.events)
         training.apply(plan.history)
         record(plan.history)
         return plan
+    }
+
+    /// What the store would answer before `command` is planned.
+    private func facts(for command: Command) -> HistoryFacts {
+        var facts = HistoryFacts(workoutSoFar: Self.soFar(history))
+        guard case .completeSet(let id, let input) = command else { return facts }
+        facts.previousExercise = lastExercise[id]
+        if let name = training.exercise(ofSet: input, previousExercise: facts.previousExercise) {
+            let known = remembered[name.key]
+            let previous = previousWork[name.key]
+            facts.exercises[name.key] = ExerciseFacts(
+                firstWritten: known?.name, lastRestUSec: known?.rest, setsInARow: known?.sets ?? 0,
+                previousReps: previous?.reps, previousWeightKg: previous?.weightKg)
+        }
+        return facts
     }
 
     /// What the store answers for a workout's summary: every set, and every rest that ended.
@@ -49,19 +56,9 @@ struct Session {
         return soFar
     }
 
-    /// A workout command's changes, committed and applied.
-    mutating func workout(_ plan: (TrainingBook) throws(TimerError) -> [HistoryChange]) throws(TimerError) {
-        let changes = try plan(training)
-        training.apply(changes)
-        record(changes)
-    }
-
     /// The workout's next or previous, planned with the timers and carried out on both books.
     mutating func move(forward: Bool) throws(TimerError) {
-        let plan = try training.planWorkoutMove(forward: forward, timers: timers, now: clock.now())
-        timers.apply(plan.events)
-        training.apply(plan.history)
-        record(plan.history)
+        try run(.workout(forward ? .next : .previous))
     }
 
     /// Time passes and restd's housekeeping runs, as the expiry timer would make it.
@@ -241,8 +238,8 @@ struct Session {
     @Test func theRestLastUsedIsTheOneAfterAddAndSub() throws {
         var session = Session()
         _ = try session.set("squat")
-        try session.run(.adjust(tid("default"), deltaUSec: 30 * Int64(second)))
-        try session.run(.adjust(tid("default"), deltaUSec: -15 * Int64(second)))
+        try session.run(.timer(.adjust(tid("default"), deltaUSec: 30 * Int64(second))))
+        try session.run(.timer(.adjust(tid("default"), deltaUSec: -15 * Int64(second))))
         session.wait(20 * second)
         let next = try session.set(" SQUAT ")
         #expect(next.rest == RestChoice(usec: 105 * second, source: .lastUsed))
@@ -283,18 +280,18 @@ struct Session {
         var session = Session()
         _ = try session.set("Squat")
         session.clock.advance(40 * second)
-        try session.run(.skip(tid("default")))
+        try session.run(.timer(.skip(tid("default"))))
         #expect(session.endedRests.last?.outcome == .skipped && session.endedRests.last?.takenUSec == 40 * second)
         #expect(session.training.openRests.isEmpty)
 
         _ = try session.set()  // after a skip there is no open rest to end
         #expect(session.endedRests.count == 1)
         session.clock.advance(5 * second)
-        try session.run(.cancel(tid("default")))
+        try session.run(.timer(.cancel(tid("default"))))
         #expect(session.endedRests.last?.outcome == .cancelled && session.endedRests.last?.takenUSec == 5 * second)
 
         _ = try session.set("Squat")
-        try session.run(.start(tid("default"), durationUSec: 60 * second, options: TimerOptions(label: "Tea")))
+        try session.run(.timer(.start(tid("default"), durationUSec: 60 * second, options: TimerOptions(label: "Tea"))))
         #expect(session.endedRests.last?.outcome == .replaced)
         #expect(session.timers.timer(tid("default"))?.restSource == "", "a timer started by Start has no rest source")
     }
@@ -303,7 +300,7 @@ struct Session {
         var session = Session()
         _ = try session.set("Squat")
         session.wait(95 * second)
-        try session.run(.skip(tid("default")))
+        try session.run(.timer(.skip(tid("default"))))
         #expect(session.endedRests.last?.outcome == .completed && session.endedRests.last?.takenUSec == 95 * second)
     }
 
@@ -311,10 +308,10 @@ struct Session {
         var session = Session()
         _ = try session.set("Squat")
         session.clock.advance(10 * second)
-        try session.run(.pause(tid("default")))
+        try session.run(.timer(.pause(tid("default"))))
         session.clock.advance(30 * second)
-        try session.run(.resume(tid("default")))
-        try session.run(.pause(tid("default")))
+        try session.run(.timer(.resume(tid("default"))))
+        try session.run(.timer(.pause(tid("default"))))
         session.clock.advance(7 * second)
         // Left paused a day: restd removes the timer, and the rest ends cancelled when it was
         // last touched (the pause): what was taken is what there was before.
@@ -367,15 +364,6 @@ struct Session {
         #expect(session.endedRests.last?.rrIntervalsMS == [800, 810], "values beyond 16 bits are dropped")
         session.training.noteRRIntervals(Array(repeating: 900, count: TrainingBook.maxRRIntervals + 5))
         #expect(session.training.openRests[tid("default")]?.rrIntervalsMS.count == TrainingBook.maxRRIntervals)
-    }
-
-    @Test func aSetIsNotPlannedByTheTimerBookAlone() {
-        #expect(
-            thrown {
-                _ = try TimerBook().plan(
-                    .completeSet(tid("default"), SetInput(exercise: "Squat")), now: Instant(realtime: 1, boottime: 1))
-            }?.kind
-                == "invalidArgs")
     }
 }
 

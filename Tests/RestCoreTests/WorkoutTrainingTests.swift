@@ -22,10 +22,7 @@ import Testing
 
     private func started() throws -> Session {
         var session = Session()
-        let now = session.clock.now().realtime
-        try session.workout { [plan] book throws(TimerError) in
-            try book.planWorkoutStart(plan, text: "", source: "push.toml", now: now)
-        }
+        try session.run(.workout(.start(plan, text: "", source: "push.toml")))
         return session
     }
 
@@ -37,10 +34,7 @@ import Testing
         var settings = TrainingSettings()
         settings.exercises["squat"] = .init(recovery: RecoverySettings(target: .bpm(110), holdUSec: 4 * second))
         var session = Session(settings)
-        let now = session.clock.now().realtime
-        try session.workout { [recoveringPlan] book throws(TimerError) in
-            try book.planWorkoutStart(recoveringPlan, text: "", source: "push.toml", now: now)
-        }
+        try session.run(.workout(.start(recoveringPlan, text: "", source: "push.toml")))
         _ = try session.set(reps: nil, weightKg: nil, failed: false)
         let squat = try #require(session.timers.timer(tid("default"))?.recovery)
         #expect(squat.target == .drop(bpm: 25) && squat.holdUSec == 4 * second && squat.plannedUSec == 180 * second)
@@ -63,11 +57,19 @@ import Testing
                 "cannot start the workout \"Push day\": Curl rests until recovered, and recovery_target of its "
                     + "[[exercise]] 2 is a share — the recovery target 60%max needs your HRmax: set hr_max in "
                     + "[recovery] of config.toml")
-        ) { try book.planWorkoutStart(sharing, text: "", source: "push.toml", now: 0) }
+        ) {
+            try book.plan(
+                .workout(.start(sharing, text: "", source: "push.toml")), timers: TimerBook(),
+                now: Instant(realtime: 0, boottime: 0))
+        }
         // With hr_max configured it starts.
         var settings = TrainingSettings()
         settings.maxHeartRate = 190
-        #expect(try !TrainingBook(settings: settings).planWorkoutStart(sharing, text: "", source: "", now: 0).isEmpty)
+        #expect(
+            try !TrainingBook(settings: settings).plan(
+                .workout(.start(sharing, text: "", source: "")), timers: TimerBook(),
+                now: Instant(realtime: 0, boottime: 0)
+            ).isEmpty)
     }
 
     @Test func aSetWithNoExerciseFollowsThePlanToTheEndAndSumsItUp() throws {
@@ -123,7 +125,8 @@ import Testing
     @Test func theRestsNextFollowsTheWorkoutsMoves() throws {
         var session = try started()
         _ = try session.set(reps: nil, weightKg: nil)
-        _ = try session.run(.start(tid("tea"), durationUSec: 60 * second, options: TimerOptions(next: "Squat 2/2")))
+        _ = try session.run(
+            .timer(.start(tid("tea"), durationUSec: 60 * second, options: TimerOptions(next: "Squat 2/2"))))
         #expect(session.timers.timer(tid("default"))?.next == "Squat 2/2")
         try session.move(forward: true)
         #expect(session.timers.timer(tid("default"))?.next == "Next: Curl")
@@ -139,28 +142,26 @@ import Testing
         var session = try started()
         #expect(
             thrown {
-                _ = try session.training.planWorkoutStart(plan, text: "", source: "", now: 0)
+                _ = try session.training.plan(
+                    .workout(.start(plan, text: "", source: "")), timers: session.timers, now: session.clock.now())
             }
                 == .invalidState(
                     "the workout \"Push day\" is in progress; end it first with 'restctl workout end'"))
-        let now = session.clock.now().realtime
         try session.move(forward: true)
         #expect(session.training.workout?.progress.currentExercise?.name == "Curl")
         try session.move(forward: false)
-        #expect(
-            thrown {
-                _ = try session.training.planWorkoutMove(
-                    forward: false, timers: session.timers, now: session.clock.now())
-            }?.message.isEmpty == false)
+        #expect(thrown { try session.move(forward: false) }?.message.isEmpty == false)
         _ = try session.set(reps: nil, weightKg: nil)
-        let (changes, ended) = try session.training.planWorkoutEnd(
-            now: now + 60 * second, soFar: Session.soFar(session.history))
-        let summary = try #require(ended)
-        #expect(changes == [.workoutEnded(summary)] && summary.setsDone == 1 && summary.volumeKG == 500)
-        session.training.apply(changes)
+        session.clock.advance(60 * second)
+        let changes = try session.run(.workout(.end)).history
+        guard case .workoutEnded(let summary)? = changes.first else {
+            Issue.record("no summary: \(changes)")
+            return
+        }
+        #expect(changes.count == 1 && summary.setsDone == 1 && summary.volumeKG == 500)
         #expect(session.training.workout == nil)
         #expect(
-            thrown { _ = try session.training.planWorkoutEnd(now: now, soFar: WorkoutSoFar()) }
+            thrown { try session.run(.workout(.end)) }
                 == .invalidState("no workout is in progress; start one with 'restctl workout start NAME'"))
     }
 }
@@ -174,19 +175,15 @@ import Testing
             var session = Session(settings)
             let plan = WorkoutPlan(name: "Legs", blocks: [.init(exercises: [.init(name: "Squat", sets: 3)])])
             let start = session.clock.now().realtime
-            try session.workout { book throws(TimerError) in
-                try book.planWorkoutStart(plan, text: "", source: "", now: start)
-            }
-            let changes: [HistoryChange]
+            try session.run(.workout(.start(plan, text: "", source: "")))
             if abandoned {
-                changes = session.training.planWorkoutAbandon(now: start + 3_600 * second) { WorkoutSoFar() }
+                let changes = session.training.planWorkoutAbandon(now: start + 3_600 * second, soFar: WorkoutSoFar())
+                #expect(changes == [.workoutDiscarded], "abandoned")
+                session.training.apply(changes)
             } else {
-                let (ended, summary) = try session.training.planWorkoutEnd(now: start + second, soFar: WorkoutSoFar())
-                #expect(summary == nil)
-                changes = ended
+                session.clock.advance(second)
+                #expect(try session.run(.workout(.end)).history == [.workoutDiscarded], "ended")
             }
-            #expect(changes == [.workoutDiscarded], "abandoned: \(abandoned)")
-            session.training.apply(changes)
             #expect(session.training.workout == nil && session.training.workoutAbandonDeadline == nil)
         }
     }
@@ -198,18 +195,16 @@ import Testing
         settings.workoutAbandonAfterUSec = 3_600 * second
         var session = Session(settings)
         let plan = WorkoutPlan(name: "Legs", blocks: [.init(exercises: [.init(name: "Squat", sets: 3)])])
-        let start = session.clock.now().realtime
-        try session.workout { book throws(TimerError) in
-            try book.planWorkoutStart(plan, text: "", source: "", now: start)
-        }
+        try session.run(.workout(.start(plan, text: "", source: "")))
         session.clock.advance(60 * second)
         _ = try session.set(reps: 5, weightKg: 100)
         let touched = session.clock.now().realtime
         #expect(session.training.workoutAbandonDeadline == touched + 3_600 * second)
-        #expect(session.training.planWorkoutAbandon(now: touched + 3_600 * second - 1) { WorkoutSoFar() }.isEmpty)
-        let changes = session.training.planWorkoutAbandon(now: touched + 3_600 * second) {
-            Session.soFar(session.history)
-        }
+        #expect(!session.training.isWorkoutAbandonDue(now: touched + 3_600 * second - 1))
+        #expect(session.training.planWorkoutAbandon(now: touched + 3_600 * second - 1, soFar: WorkoutSoFar()).isEmpty)
+        #expect(session.training.isWorkoutAbandonDue(now: touched + 3_600 * second))
+        let changes = session.training.planWorkoutAbandon(
+            now: touched + 3_600 * second, soFar: Session.soFar(session.history))
         guard case .workoutEnded(let summary)? = changes.first else {
             Issue.record("no summary: \(changes)")
             return

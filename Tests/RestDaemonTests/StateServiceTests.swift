@@ -1,3 +1,4 @@
+import DBusKit
 import EventLoop
 import Logging
 import ProcessHarness
@@ -9,7 +10,8 @@ import Testing
 @testable import RestDaemon
 
 /// restd's housekeeping (expiries) is announced at once and written shortly after, once the loop
-/// is idle, or before the store is next used: nothing is lost, read stale, or written out of order.
+/// is idle, or before the store is next written: nothing is lost or written out of order, and a
+/// read never writes.
 @Suite("State service: housekeeping written after its signals")
 struct StateServiceTests {
     /// A clock the test moves by hand; its boot time, decades ahead of the machine's, keeps the
@@ -59,7 +61,8 @@ struct StateServiceTests {
         }
 
         func start(_ id: String, seconds: USec) throws {
-            try service.perform(.start(try TimerID(parsing: id), durationUSec: seconds * 1_000_000, options: .init()))
+            try service.perform(
+                .timer(.start(try TimerID(parsing: id), durationUSec: seconds * 1_000_000, options: .init())))
         }
 
         /// Starts "a" for 10 s and `second` for `seconds`, then 11 s later runs what is due: "a"
@@ -121,7 +124,7 @@ struct StateServiceTests {
         fixture.service.runDue()
         // Restarted before the loop was idle: the restart is planned on the expiry, and both are
         // written, the expiry first.
-        try fixture.service.perform(.restart(try TimerID(parsing: "tea")))
+        try fixture.service.perform(.timer(.restart(try TimerID(parsing: "tea"))))
         let restarted = endsAt(fixture, seconds: 60)
         #expect(try fixture.storedStates() == ["tea": restarted])
         // Nothing is left for the delayed writer to write over the restart.
@@ -143,16 +146,43 @@ struct StateServiceTests {
         #expect(try fixture.storedStates() == ["a": "expired", "tea": endsAt(fixture, seconds: 49)])
     }
 
-    @Test("a read, and closing the store, write what is unwritten first")
-    func readsAndCloseWriteFirst() throws {
+    @Test("a read of the store writes nothing; closing it writes what is unwritten")
+    func readsWriteNothingAndCloseWrites() throws {
         let fixture = try Fixture()
         try fixture.expireFirstOfTwo(second: "b", seconds: 20)
-        _ = fixture.service.storeForReading()
-        #expect(try fixture.storedStates()["a"] == "expired")
+        _ = try fixture.service.storeForReading().sets(since: 0, until: .max, exerciseKey: "", limit: 10)
+        #expect(try fixture.storedStates()["a"]?.hasPrefix("running") == true)
 
         fixture.clock.advance(seconds: 10)
         fixture.service.runDue()
         fixture.service.closeStore()
         #expect(try fixture.storedStates() == ["a": "expired", "b": "expired"])
+    }
+
+    @Test("a set whose history cannot be read is refused as a storage failure, not for a reason it does not have")
+    func unreadableHistoryRefusesTheSet() throws {
+        let fixture = try Fixture()
+        let writer = try SQLiteDatabase(path: fixture.database, create: false)
+        try writer.execute("ALTER TABLE sets RENAME TO sets_elsewhere")
+        try writer.close()
+        let error = try #require(throws: DBusError.self) {
+            try fixture.service.perform(.completeSet(try TimerID(parsing: "default"), SetInput()))
+        }
+        #expect(error.name == "io.restd.Rest1.Error.StorageFailed")
+        #expect(error.message.hasPrefix("could not read the history in \(fixture.database): "))
+        #expect(error.message.hasSuffix("; nothing was changed"))
+    }
+
+    @Test("an abandoned workout is stored at once: the history's reads, which never write, find it")
+    func abandonedWorkoutWrittenAtOnce() throws {
+        let fixture = try Fixture()
+        let plan = WorkoutPlan(name: "Legs", blocks: [.init(exercises: [.init(name: "Squat", sets: 3)])])
+        try fixture.service.perform(.workout(.start(plan, text: "", source: "")))
+        try fixture.service.perform(.completeSet(try TimerID(parsing: "default"), SetInput(reps: 5)))
+        fixture.clock.advance(seconds: 13 * 3_600)
+        fixture.service.abandonWorkoutIfDue()
+        let reader = try SQLiteDatabase(path: fixture.database, readOnly: true, create: false)
+        #expect(try reader.integer("SELECT count(*) FROM workout") == 0)
+        #expect(try reader.integer("SELECT abandoned FROM workouts") == 1)
     }
 }

@@ -71,7 +71,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         running.deadlineBoottime = 12_345  // not persisted
         let paused = try timer("nap", label: "Ünïcödé 🍵", state: .paused)
         let expired = try timer("coffee", state: .expired)
-        try store.apply([.added(running), .added(paused), .added(expired)])
+        try store.commit([.added(running), .added(paused), .added(expired)], history: [])
 
         var expected = running
         expected.deadlineBoottime = 0
@@ -85,15 +85,15 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         var changed = original
         changed.label = "Green tea"
         changed.state = .paused
-        try store.apply([.added(original)])
-        try store.apply([.changed(from: original, to: changed)])
+        try store.commit([.added(original)], history: [])
+        try store.commit([.changed(from: original, to: changed)], history: [])
         #expect(try store.loadAll() == [changed])
         // Start on an existing id arrives as .changed; an .added for a present id also upserts.
-        try store.apply([.added(original)])
+        try store.commit([.added(original)], history: [])
         #expect(try store.loadAll() == [original])
-        try store.apply([.expired(id: original.id, deadlineUSec: 1, firedUSec: 2)])
+        try store.commit([.expired(id: original.id, deadlineUSec: 1, firedUSec: 2)], history: [])
         #expect(try store.loadAll() == [original])
-        try store.apply([.removed(original)])
+        try store.commit([.removed(original)], history: [])
         #expect(try store.loadAll().isEmpty)
     }
 
@@ -103,7 +103,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         var tooLate = try timer("b")
         tooLate.endsAtUSec = .max  // does not fit an SQLite integer
         let error = try #require(throws: StoreError.self) {
-            try store.apply([.added(try timer("a")), .added(tooLate)])
+            try store.commit([.added(try timer("a")), .added(tooLate)], history: [])
         }
         #expect(
             error.description == "could not write the state file \(dir.database): "
@@ -116,8 +116,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let store = try StateStore.open(directory: dir.state, now: now).store
         try store.close()
         // A closed store fails any transaction; an empty list must not even start one.
-        try store.apply([])
-        let error = try #require(throws: StoreError.self) { try store.apply([.added(try timer("tea"))]) }
+        try store.commit([], history: [])
+        let error = try #require(throws: StoreError.self) { try store.commit([.added(try timer("tea"))], history: []) }
         #expect(error.description.hasPrefix("could not write the state file \(dir.database): "))
     }
 
@@ -125,7 +125,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let dir = try TemporaryDirectory()
         let nested = dir.state + "/deeper"
         let store = try StateStore.open(directory: nested, now: now).store
-        try store.apply([.added(try timer("tea"))])
+        try store.commit([.added(try timer("tea"))], history: [])
         #expect(mode(dir.state) == 0o700)
         #expect(mode(nested) == 0o700)
         for suffix in ["", "-wal", "-shm"] {
@@ -158,7 +158,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let dir = try TemporaryDirectory()
         let holder = StateDirectory.Holder(pid: 4242, bus: "unix:path=/run/user/1000/bus")
         let store = try StateStore.open(directory: dir.state, now: now, holder: holder).store
-        try store.apply([.added(try timer("tea"))])
+        try store.commit([.added(try timer("tea"))], history: [])
         #expect(
             String(decoding: bytes(dir.state + "/restd.lock") ?? Data(), as: UTF8.self)
                 == "pid=4242\nbus=unix:path=/run/user/1000/bus\n")
@@ -183,7 +183,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let dir = try TemporaryDirectory()
         let store = try StateStore.open(directory: dir.state, now: now).store
         let tea = try timer("tea")
-        try store.apply([.added(tea), .added(try timer("nap")), .removed(try timer("nap"))])
+        try store.commit([.added(tea), .added(try timer("nap")), .removed(try timer("nap"))], history: [])
         try store.close()
 
         let reopened = try StateStore.open(directory: dir.state, now: now)
@@ -196,7 +196,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let dir = try TemporaryDirectory()
         let store = try StateStore.open(directory: dir.state, now: now).store
         let tea = try timer("tea")
-        try store.apply([.added(tea)])
+        try store.commit([.added(tea)], history: [])
         let crashed = dir.path + "/crashed"
         try FileManager.default.createDirectory(atPath: crashed, withIntermediateDirectories: false)
         for suffix in ["", "-wal", "-shm"] {
@@ -228,12 +228,13 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         tea.warnUSec = 10_000_000
         var warned = tea
         warned.warned = true
-        try store.apply([.added(tea)])
+        try store.commit([.added(tea)], history: [])
         #expect(try store.loadAll() == [tea])
-        try store.apply([
-            .changed(from: tea, to: warned),
-            .warning(id: tea.id, remainingUSec: 10_000_000, deadlineUSec: tea.endsAtUSec),
-        ])
+        try store.commit(
+            [
+                .changed(from: tea, to: warned),
+                .warning(id: tea.id, remainingUSec: 10_000_000, deadlineUSec: tea.endsAtUSec),
+            ], history: [])
         try store.close()
         #expect(try StateStore.open(directory: dir.state, now: now).store.loadAll() == [warned])
     }
@@ -276,7 +277,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         var warnedTea = tea
         warnedTea.warnUSec = 30_000_000
         warnedTea.warned = true
-        try store.apply([.changed(from: tea, to: warnedTea)])
+        try store.commit([.changed(from: tea, to: warnedTea)], history: [])
         try store.close()
 
         try withDatabase(dir.database) { db throws in
@@ -309,7 +310,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     @Test func rejectsRowsWithAnInvalidWarnedFlag() throws {
         let dir = try TemporaryDirectory()
         let store = try StateStore.open(directory: dir.state, now: now).store
-        try store.apply([.added(try timer("tea"))])
+        try store.commit([.added(try timer("tea"))], history: [])
         try store.close()
         try withDatabase(dir.database) { try $0.execute("UPDATE timers SET warned = 7") }
         var skipped: [String] = []
@@ -321,7 +322,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         let dir = try TemporaryDirectory()
         let store = try StateStore.open(directory: dir.state, now: now).store
         let tea = try timer("tea")
-        try store.apply([.added(tea)])
+        try store.commit([.added(tea)], history: [])
         try store.close()
         try withDatabase(dir.database) { db throws in
             let columns =
@@ -371,7 +372,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         // Migrated in place, and writable.
         var held = try #require(byID["held"])
         held.label = "Green tea"
-        try store.apply([.changed(from: byID["held"]!, to: held)])
+        try store.commit([.changed(from: byID["held"]!, to: held)], history: [])
         try store.close()
         try withDatabase(dir.database) { db throws in
             #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
@@ -400,7 +401,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try write(Data(), to: dir.database)
         let (store, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty)
-        try store.apply([.added(try timer("tea"))])
+        try store.commit([.added(try timer("tea"))], history: [])
         #expect(try store.loadAll().count == 1)
     }
 }
@@ -497,7 +498,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     /// A real state file with several pages of timers.
     private func fillStore(_ dir: TemporaryDirectory) throws {
         let store = try StateStore.open(directory: dir.state, now: now).store
-        try store.apply((0..<60).map { .added(try timer("t\($0)", label: String(repeating: "x", count: 200))) })
+        try store.commit(
+            (0..<60).map { .added(try timer("t\($0)", label: String(repeating: "x", count: 200))) }, history: [])
         try store.close()
     }
 
@@ -522,7 +524,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         }
         #expect(try store.loadAll().isEmpty)
         let tea = try timer("tea")
-        try store.apply([.added(tea)])
+        try store.commit([.added(tea)], history: [])
         #expect(try store.loadAll() == [tea])
         #expect(mode(dir.database) == 0o600)
     }

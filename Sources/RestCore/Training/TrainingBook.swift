@@ -1,28 +1,3 @@
-/// What the history says about an exercise, read from the store before a set is planned.
-public struct ExerciseFacts: Sendable, Equatable {
-    /// The name as first written, nil for an exercise never seen.
-    public var firstWritten: String?
-    /// The rest it last ran with after any add/sub.
-    public var lastRestUSec: USec?
-    /// Its sets in a row: those since the last set of another exercise, today (local time).
-    public var setsInARow: Int
-    /// The reps and weight of its previous set (nil where that set had none, or there was none):
-    /// a set that gives neither repeats them.
-    public var previousReps: UInt32?
-    public var previousWeightKg: Double?
-
-    public init(
-        firstWritten: String? = nil, lastRestUSec: USec? = nil, setsInARow: Int = 0, previousReps: UInt32? = nil,
-        previousWeightKg: Double? = nil
-    ) {
-        self.firstWritten = firstWritten
-        self.lastRestUSec = lastRestUSec
-        self.setsInARow = setsInARow
-        self.previousReps = previousReps
-        self.previousWeightKg = previousWeightKg
-    }
-}
-
 /// A caller's command planned in full: the timer events, and what the history gains with them.
 /// Both are committed in one transaction, then applied.
 public struct CommandPlan: Sendable, Equatable {
@@ -80,29 +55,10 @@ public struct PlannedSet: Sendable, Equatable {
     public var summary: WorkoutSummary?
 }
 
-/// A workout's sets and rests so far, from the history: what its summary is made of.
-public struct WorkoutSoFar: Sendable {
-    /// Reps and weight of each set done since the workout started.
-    public var sets: [(reps: Int?, weightKG: Double?)]
-    /// How long each rest that ended since the workout started lasted.
-    public var restsTakenUSec: [USec]
-
-    public init(sets: [(reps: Int?, weightKG: Double?)] = [], restsTakenUSec: [USec] = []) {
-        self.sets = sets
-        self.restsTakenUSec = restsTakenUSec
-    }
-
-    public func summary(of workout: ActiveWorkout, endedAtUSec: USec, abandoned: Bool) -> WorkoutSummary {
-        WorkoutSummary(
-            name: workout.name, startedAtUSec: workout.progress.startedAtUSec, endedAtUSec: endedAtUSec,
-            setsPlanned: workout.progress.plan.setsPlanned, sets: sets, restsTakenUSec: restsTakenUSec,
-            abandoned: abandoned)
-    }
-}
-
 /// The rests in progress, and the rules that turn commands into history: which rest a set gets,
-/// how a rest ends. Pure (the clock and the store's answers come in as parameters), like
-/// `TimerBook`, which it wraps: a command is planned here, committed by the daemon, then applied.
+/// how a rest ends. Pure (the time and the history's facts, `HistoryFacts`, come in as
+/// parameters), like `TimerBook`, which it wraps: a command is planned here, committed by the
+/// daemon, then applied.
 public struct TrainingBook: Sendable, Equatable {
     public var settings: TrainingSettings
     /// The open rest of each timer that has one.
@@ -132,22 +88,26 @@ public struct TrainingBook: Sendable, Equatable {
         return try ExerciseName(parsing: raw)
     }
 
-    /// Plans `command` at `now`: the timer events (`timers.plan`, or the rest a set starts), and
-    /// the history it makes: a set recorded, the previous rest ended, the new rest opened; a rest
-    /// ended by Skip, Cancel or a Start that replaces it; an add or a pause noted on it.
-    /// `previousExercise` and `facts` are the store's answers (only read for a set).
+    /// Plans `command` at `now`, as a pure function of the books, the history's `facts` (read
+    /// by the caller before) and the time: the timer events (`timers.plan`, or the rest a set
+    /// starts), and the history it makes: a set recorded, the previous rest ended, the new rest
+    /// opened; a rest ended by Skip, Cancel or a Start that replaces it; an add or a pause noted
+    /// on it; the workout started, moved or ended. Nothing changes until the caller applies it.
     public func plan(
-        _ command: TimerCommand, timers: TimerBook, now: Instant,
-        previousExercise: String? = nil, facts: (ExerciseName) -> ExerciseFacts = { _ in ExerciseFacts() },
-        workoutSoFar: () -> WorkoutSoFar = { WorkoutSoFar() }
+        _ command: Command, timers: TimerBook, facts: HistoryFacts = HistoryFacts(), now: Instant
     ) throws(TimerError) -> CommandPlan {
+        switch command {
+        case .timer(let command): try planTimer(command, timers: timers, now: now)
+        case .completeSet(let id, let input): try planSet(id, input, timers: timers, facts: facts, now: now)
+        case .workout(let command): try planWorkout(command, timers: timers, facts: facts, now: now)
+        }
+    }
+
+    /// A timer's own command, with what it does to the rest open on that timer.
+    private func planTimer(_ command: TimerCommand, timers: TimerBook, now: Instant) throws(TimerError) -> CommandPlan {
         let id = command.timerID
         let open = openRests[id]
         switch command {
-        case .completeSet(_, let input):
-            return try planSet(
-                id, input, timers: timers, now: now, previousExercise: previousExercise, facts: facts,
-                workoutSoFar: workoutSoFar)
         case .start:
             let events = try timers.plan(command, now: now)
             guard let open, !events.isEmpty else { return CommandPlan(events: events) }
@@ -262,15 +222,39 @@ public struct TrainingBook: Sendable, Equatable {
         }
     }
 
+    /// The workout's set that a set of `input` is, when it names no exercise during a workout:
+    /// the workout as it stands after it, and what the plan says of that set.
+    private func workoutSet(_ input: SetInput) -> (workout: ActiveWorkout, completion: WorkoutProgress.Completion)? {
+        guard input.exercise == nil, var active = workout, let completion = active.progress.completeSet() else {
+            return nil
+        }
+        return (active, completion)
+    }
+
+    /// The exercise a set of `input` is for, as its plan names it: the one given, else the
+    /// workout's next one, else `previousExercise` (that of the previous set on its timer); nil
+    /// when there is none, or it is not a valid name (planning then refuses the set). The caller
+    /// reads this exercise's facts before planning.
+    public func exercise(ofSet input: SetInput, previousExercise: String?) -> ExerciseName? {
+        try? Self.exerciseName(
+            given: input.exercise ?? workoutSet(input)?.completion.exercise.name, previous: previousExercise)
+    }
+
+    /// Whether a set of `input` is the workout's last: its summary then needs the workout's sets
+    /// and rests so far (`HistoryFacts.workoutSoFar`).
+    public func setEndsWorkout(_ input: SetInput) -> Bool {
+        workoutSet(input)?.completion.finishesWorkout ?? false
+    }
+
     private func planSet(
-        _ id: TimerID, _ given: SetInput, timers: TimerBook, now: Instant, previousExercise: String?,
-        facts lookUp: (ExerciseName) -> ExerciseFacts, workoutSoFar: () -> WorkoutSoFar
+        _ id: TimerID, _ given: SetInput, timers: TimerBook, facts known: HistoryFacts, now: Instant
     ) throws(TimerError) -> CommandPlan {
         // During a workout, a set without an exercise is the plan's next set, with its reps and
         // weight unless given.
         var input = given
-        var active = input.exercise == nil ? workout : nil
-        let completion = active?.progress.completeSet()
+        let workoutSet = workoutSet(given)
+        var active = workoutSet?.workout
+        let completion = workoutSet?.completion
         if let completion {
             input.exercise = completion.exercise.name
             input.reps = input.reps ?? completion.exercise.reps.flatMap(UInt32.init(exactly:))
@@ -278,8 +262,8 @@ public struct TrainingBook: Sendable, Equatable {
             active?.touchedAtUSec = now.realtime
         }
         try input.validate(limits: timers.limits)
-        let name = try Self.exerciseName(given: input.exercise, previous: previousExercise)
-        let facts = lookUp(name)
+        let name = try Self.exerciseName(given: input.exercise, previous: known.previousExercise)
+        let facts = known.exercises[name.key] ?? ExerciseFacts()
         // Reps and weight not typed (nor planned) are the exercise's previous set's, as in the app
         // restd comes from: `set --failed` after 12 reps of 15 kg is 12 reps of 15 kg, failed.
         input.reps = input.reps ?? facts.previousReps
@@ -333,7 +317,7 @@ public struct TrainingBook: Sendable, Equatable {
             planned.workout = active
             if completion.finishesWorkout {
                 // The workout is over with its last set: summed up with this set and the rest it ends.
-                var soFar = workoutSoFar()
+                var soFar = known.workoutSoFar
                 soFar.sets.append((record.reps.map(Int.init), record.weightKg))
                 if let endedRest { soFar.restsTakenUSec.append(endedRest.takenUSec) }
                 let summary = soFar.summary(of: active, endedAtUSec: now.realtime, abandoned: false)

@@ -1,10 +1,36 @@
-/// The workout's own commands (start, next, previous, end, abandon), planned like a set: pure,
-/// returning the history changes the daemon commits in one transaction and then applies.
+/// What a caller asks of the workout (`Command.workout`).
+public enum WorkoutCommand: Sendable, Equatable {
+    /// Start `plan`, whose file `source` held `text` ("" for a plan given as text).
+    case start(WorkoutPlan, text: String, source: String)
+    /// On to the next exercise without recording a set.
+    case next
+    /// Back to the previous exercise.
+    case previous
+    /// End the workout in progress, summed up.
+    case end
+}
+
+/// The workout's own commands (start, next, previous, end) and its abandonment, planned like a
+/// set: pure, returning the history changes the daemon commits in one transaction and then applies.
 extension TrainingBook {
+    /// Plans a workout command at `now`; End sums the workout up from `facts.workoutSoFar`.
+    func planWorkout(
+        _ command: WorkoutCommand, timers: TimerBook, facts: HistoryFacts, now: Instant
+    ) throws(TimerError) -> CommandPlan {
+        switch command {
+        case .start(let plan, let text, let source):
+            CommandPlan(events: [], history: try planWorkoutStart(plan, text: text, source: source, now: now.realtime))
+        case .next: try planWorkoutMove(forward: true, timers: timers, now: now)
+        case .previous: try planWorkoutMove(forward: false, timers: timers, now: now)
+        case .end:
+            CommandPlan(events: [], history: try planWorkoutEnd(now: now.realtime, soFar: facts.workoutSoFar).changes)
+        }
+    }
+
     /// Starts `plan` at `now`; refused while another workout runs (one at a time), and when a set
     /// of it would rest until recovered with a target the settings lack the figures for (else
     /// each of its sets would be refused).
-    public func planWorkoutStart(
+    func planWorkoutStart(
         _ plan: WorkoutPlan, text: String, source: String, now: USec
     ) throws(TimerError) -> [HistoryChange] {
         if let workout {
@@ -45,7 +71,7 @@ extension TrainingBook {
     /// Moves to the next exercise (`forward`) or back to the previous one without recording a set.
     /// The rests that said what came next (a set's rest whose `next` is the workout's, running,
     /// paused or over) say what comes now; a timer started by hand keeps its `next`.
-    public func planWorkoutMove(forward: Bool, timers: TimerBook, now: Instant) throws(TimerError) -> CommandPlan {
+    func planWorkoutMove(forward: Bool, timers: TimerBook, now: Instant) throws(TimerError) -> CommandPlan {
         var active = try activeWorkout()
         let before = active.progress.nextLabel
         let moved = forward ? active.progress.skipToNextBlock() : active.progress.backToPreviousBlock()
@@ -65,7 +91,7 @@ extension TrainingBook {
 
     /// Ends the workout in progress, summed up from `soFar`; one with no set done is discarded
     /// (no summary: nil).
-    public func planWorkoutEnd(
+    func planWorkoutEnd(
         now: USec, soFar: WorkoutSoFar, abandoned: Bool = false
     ) throws(TimerError)
         -> (changes: [HistoryChange], summary: WorkoutSummary?)
@@ -81,12 +107,17 @@ extension TrainingBook {
         workout.map { $0.touchedAtUSec.addingSaturated(settings.workoutAbandonAfterUSec) }
     }
 
-    /// Ends the workout in progress as abandoned when it was left untouched past its deadline;
-    /// it ended with its last change (discarded when no set was done). Nothing when none runs
-    /// or it is not due.
-    public func planWorkoutAbandon(now: USec, soFar: () -> WorkoutSoFar) -> [HistoryChange] {
-        guard let workout, let deadline = workoutAbandonDeadline, now >= deadline else { return [] }
-        let summary = soFar().summary(of: workout, endedAtUSec: workout.touchedAtUSec, abandoned: true)
+    /// Whether the workout in progress was left untouched past its deadline at `now`.
+    public func isWorkoutAbandonDue(now: USec) -> Bool {
+        workoutAbandonDeadline.map { now >= $0 } ?? false
+    }
+
+    /// Ends the workout in progress as abandoned when it was left untouched past its deadline,
+    /// summed up from `soFar`; it ended with its last change (discarded when no set was done).
+    /// Nothing when none runs or it is not due.
+    public func planWorkoutAbandon(now: USec, soFar: WorkoutSoFar) -> [HistoryChange] {
+        guard let workout, isWorkoutAbandonDue(now: now) else { return [] }
+        let summary = soFar.summary(of: workout, endedAtUSec: workout.touchedAtUSec, abandoned: true)
         return summary.setsDone == 0 ? [.workoutDiscarded] : [.workoutEnded(summary)]
     }
 

@@ -108,7 +108,7 @@ final class MediaPlayerService {
         } catch {
             throw error.dbusError
         }
-        if let command { try service.perform(command) }
+        if let command { try service.perform(.timer(command)) }
     }
 
     /// SetPosition, honoured for the current track only: a stale or made-up track id is refused.

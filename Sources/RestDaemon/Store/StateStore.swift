@@ -345,13 +345,9 @@ final class StateStore {
         return timers
     }
 
-    /// Persists planned events in one transaction: added and changed timers are upserted,
-    /// removed ones deleted. An empty list touches nothing.
-    func apply(_ events: [TimerEvent]) throws(StoreError) {
-        try commit(events, history: [])
-    }
-
-    /// Persists a command's timer events and history changes in one transaction; with
+    /// Persists timer events and history changes in one transaction (the store's one write):
+    /// added and changed timers are upserted, removed ones deleted; an empty change touches
+    /// nothing. With
     /// `pruneBeforeUSec`, history older than that goes in the same transaction (pruning rides
     /// on commits, so that it never needs a wake-up of its own).
     func commit(_ events: [TimerEvent], history: [HistoryChange], pruneBeforeUSec: USec? = nil) throws(StoreError) {

@@ -3,7 +3,7 @@ import RestCore
 import RestProtocol
 
 /// io.restd.Rest1.Manager at /io/restd/Rest1: timers addressed by id. Each method is decoded
-/// into a `TimerCommand` and carried out by `StateService.perform`.
+/// into a `Command` and carried out by `StateService.perform`.
 enum ManagerObject {
     /// What the manager's methods are answered with.
     struct Context {
@@ -17,7 +17,7 @@ enum ManagerObject {
         ) throws(DBusError)
             -> MethodReply
         {
-            try service.perform(try command(try BusArguments.timerID(call.arguments[0])))
+            try service.perform(.timer(try command(try BusArguments.timerID(call.arguments[0]))))
             return []
         }
     }
@@ -33,7 +33,7 @@ enum ManagerObject {
             let args = call.arguments
             let id = try BusArguments.timerID(args[0])
             try manager.service.perform(
-                .start(id, durationUSec: args[1].uint64 ?? 0, options: try BusArguments.startOptions(args[2])))
+                .timer(.start(id, durationUSec: args[1].uint64 ?? 0, options: try BusArguments.startOptions(args[2]))))
             return [.objectPath(RestBus.timerPath(id: id.rawValue))]
         },
         BusMethod(ManagerMember.pause, in: [id]) { manager, call throws(DBusError) in
@@ -58,8 +58,9 @@ enum ManagerObject {
             let args = call.arguments
             let id = try BusArguments.timerID(args[0])
             let input = try BusArguments.setInput(exercise: args[1], options: args[2])
-            guard let set = try manager.service.perform(.completeSet(id, input)) else {
-                throw DBusError(name: RestErrorName.storageFailed, message: "the set was not recorded")
+            // A set's plan always records the set (`TrainingBook.plan`): nothing else gets here.
+            guard let set = try manager.service.perform(.completeSet(id, input)).set else {
+                throw DBusError(.failed, "restd planned the set without recording it: a defect in restd")
             }
             return [
                 .objectPath(RestBus.timerPath(id: id.rawValue)), .uint64(set.rest.usec), .string(set.rest.sourceText),

@@ -11,7 +11,7 @@ enum TimerObject {
         let service: StateService
 
         func perform(_ command: TimerCommand) throws(DBusError) -> MethodReply {
-            try service.perform(command)
+            try service.perform(.timer(command))
             return []
         }
     }

@@ -11,7 +11,7 @@ enum HistoryObject {
         let service: StateService
         let trimmer: MemoryTrimmer
 
-        /// The store to read from, with restd's unwritten housekeeping written first.
+        /// The store to read from.
         func store() -> StateStore { service.storeForReading() }
 
         /// One page of Sets, SetRows or Rests: the window and limit of the call, the rows of

@@ -2,9 +2,9 @@ import DBusKit
 import RestCore
 import RestProtocol
 
-/// io.restd.Rest1.Workout at /io/restd/Rest1/workout: the workout in progress. Its commands are
-/// planned in the core (`TrainingBook.planWorkout…`) and carried out by `StateService.performWorkout`,
-/// like every change; a set of the workout is Manager.CompleteSet with an empty exercise.
+/// io.restd.Rest1.Workout at /io/restd/Rest1/workout: the workout in progress. Each method is a
+/// `Command.workout`, carried out by `StateService.perform` like every change; a set of the
+/// workout is Manager.CompleteSet with an empty exercise.
 enum WorkoutObject {
     static let methods: [BusMethod<StateService>] = [
         BusMethod(WorkoutMember.start, in: [.init("plan_toml_or_path", .string)]) { service, call throws(DBusError) in
@@ -14,21 +14,19 @@ enum WorkoutObject {
             } catch {
                 throw DBusError(.invalidArgs, error.description)
             }
-            try service.performWorkout { book, _, now throws(TimerError) in
-                CommandPlan(
-                    events: [],
-                    history: try book.planWorkoutStart(
-                        source.plan, text: source.text, source: source.path, now: now.realtime))
-            }
+            try service.perform(.workout(.start(source.plan, text: source.text, source: source.path)))
             return []
         },
-        BusMethod(WorkoutMember.next) { service, _ throws(DBusError) in try move(service, forward: true) },
-        BusMethod(WorkoutMember.previous) { service, _ throws(DBusError) in try move(service, forward: false) },
+        BusMethod(WorkoutMember.next) { service, _ throws(DBusError) in
+            try service.perform(.workout(.next))
+            return []
+        },
+        BusMethod(WorkoutMember.previous) { service, _ throws(DBusError) in
+            try service.perform(.workout(.previous))
+            return []
+        },
         BusMethod(WorkoutMember.end) { service, _ throws(DBusError) in
-            let soFar = service.workoutSoFar(now: service.now())
-            try service.performWorkout { book, _, now throws(TimerError) in
-                CommandPlan(events: [], history: try book.planWorkoutEnd(now: now.realtime, soFar: soFar).changes)
-            }
+            try service.perform(.workout(.end))
             return []
         },
     ]
@@ -51,13 +49,6 @@ enum WorkoutObject {
         ExportedInterface(
             interface, methods: methods, context: service,
             property: { name in properties(service.training.workout, lastSummary: service.lastWorkoutSummary)[name] })
-    }
-
-    private static func move(_ service: StateService, forward: Bool) throws(DBusError) -> MethodReply {
-        try service.performWorkout { book, timers, now throws(TimerError) in
-            try book.planWorkoutMove(forward: forward, timers: timers, now: now)
-        }
-        return []
     }
 
     /// Every property of the workout object for `workout` (nil: none in progress).

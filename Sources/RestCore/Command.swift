@@ -1,0 +1,14 @@
+/// What a caller asks of restd: the one type every change from outside restd takes — a method
+/// call on the bus, a notification's or a media player's button. `TrainingBook.plan` plans it
+/// from the books, the history's facts read before (`HistoryFacts`) and the time, without any
+/// I/O; restd's own changes (expiry, clean-up, a wall-clock step) come from `TimerBook.due` and
+/// `wallClockChanged`.
+public enum Command: Sendable, Equatable {
+    /// One timer's own operation, planned by `TimerBook.plan`.
+    case timer(TimerCommand)
+    /// A set is done: record it, end the rest before it, start the rest after it, chosen from the
+    /// history and the configuration.
+    case completeSet(TimerID, SetInput)
+    /// The workout's start, moves and end.
+    case workout(WorkoutCommand)
+}
