@@ -8,6 +8,21 @@ enum BusArguments {
     /// `a{sv}`: the options of a call, and the entries of lists restd replies with.
     static let optionsType = DBusType.dictionary(key: .string, value: .variant)
 
+    /// The entries of an options argument (`a{sv}`), sorted by key: of several bad ones, the
+    /// same is named every time.
+    static func options(_ value: DBusValue) throws(DBusError) -> [(key: String, value: DBusValue)] {
+        guard let entries = value.vardictEntries else {
+            throw DBusError(.invalidArgs, "options must be a dictionary of string to variant (a{sv})")
+        }
+        return entries.sorted { $0.key < $1.key }
+    }
+
+    /// An option that is not one of `known` (a sentence listing them).
+    static func unknownOption(_ key: String, known: String) -> DBusError {
+        DBusError(.invalidArgs, "unknown option \"\(key.debugEscaped)\"; the options are \(known)")
+    }
+
+    /// Each reader refuses a value of another type with a sentence naming the option.
     static func boolean(_ value: DBusValue, option: String) throws(DBusError) -> Bool {
         guard let flag = value.bool else { throw wrongType(option, expected: "a boolean (b)", got: value) }
         return flag

@@ -14,11 +14,8 @@ extension BusArguments {
 
     /// The `options` of Start: label (s), next (s), notify (b), warn_usec (t).
     static func startOptions(_ value: DBusValue) throws(DBusError) -> TimerOptions {
-        guard let entries = value.vardictEntries else {
-            throw DBusError(.invalidArgs, "options must be a dictionary of string to variant (a{sv})")
-        }
         var options = TimerOptions()
-        for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in try Self.options(value) {
             switch key {
             case StartOption.label:
                 options.label = try string(value, option: key)
@@ -29,10 +26,9 @@ extension BusArguments {
             case StartOption.warn:
                 options.warnUSec = try unsigned(value, option: key)
             default:
-                throw DBusError(
-                    .invalidArgs,
-                    "unknown option \"\(key.debugEscaped)\"; the options are \(StartOption.label), \(StartOption.next), "
-                        + "\(StartOption.notify) and \(StartOption.warn)")
+                throw unknownOption(
+                    key,
+                    known: "\(StartOption.label), \(StartOption.next), \(StartOption.notify) and \(StartOption.warn)")
             }
         }
         return options

@@ -10,11 +10,8 @@ extension BusArguments {
         guard case .string(let name) = exercise else {
             throw DBusError(.invalidArgs, "exercise must be a string (s)")
         }
-        guard let entries = value.vardictEntries else {
-            throw DBusError(.invalidArgs, "options must be a dictionary of string to variant (a{sv})")
-        }
         var input = SetInput(exercise: name.isEmpty ? nil : name)
-        for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in try Self.options(value) {
             switch key {
             case SetOption.reps:
                 guard let reps = value.int64 else {
@@ -41,9 +38,7 @@ extension BusArguments {
             case SetOption.untilRecovered:
                 input.untilRecovered = try boolean(value, option: key)
             default:
-                throw DBusError(
-                    .invalidArgs,
-                    "unknown option \"\(key.debugEscaped)\"; the options are \(SetOption.all.joined(separator: ", "))")
+                throw unknownOption(key, known: SetOption.all.joined(separator: ", "))
             }
         }
         return input
