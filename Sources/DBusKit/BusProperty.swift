@@ -86,8 +86,8 @@ extension ObjectServer {
 extension ExportedInterface {
     /// An interface whose methods are answered by the rows of `methods`, each given `context`,
     /// and whose properties are read by the rows of `properties` from `state()`: nil when the
-    /// object has nothing to show (its timer is gone, say). GetAll and GetManagedObjects read
-    /// the state once for all the rows.
+    /// object has nothing to show (its timer is gone, say). The state is read once per Get, and
+    /// once for all the rows of a GetAll or GetManagedObjects.
     @inlinable
     public convenience init<Context, State>(
         _ description: InterfaceDescription, methods: [BusMethod<Context>], context: Context,
@@ -95,7 +95,6 @@ extension ExportedInterface {
     ) {
         self.init(
             description, call: Self.answering(methods, context: context),
-            property: { name in state().flatMap { properties.value(name, of: $0) } },
             propertyReader: {
                 let current = state()
                 return { name in current.flatMap { properties.value(name, of: $0) } }
