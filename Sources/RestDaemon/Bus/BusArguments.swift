@@ -1,9 +1,10 @@
 import DBusKit
 
 /// Turns method arguments into domain values, refusing bad ones with a sentence. What every
-/// object shares is here: the options type and readers of one typed option. Each feature decodes
-/// its own arguments in an extension beside its object (`Timers/TimerArguments`,
-/// `Training/SetArguments`, `Live/LiveArguments`).
+/// object shares is here: the options type and readers of one typed option. Each feature
+/// decodes its own arguments beside its object: in extensions of this type
+/// (`Timers/TimerArguments`, `Training/SetArguments`), in `Live/LiveArguments`, or in the
+/// object itself (the history's window).
 enum BusArguments {
     /// `a{sv}`: the options of a call, and the entries of lists restd replies with.
     static let optionsType = DBusType.dictionary(key: .string, value: .variant)
