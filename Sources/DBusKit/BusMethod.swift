@@ -27,22 +27,26 @@ public struct BusMethod<Context>: Sendable {
 
 extension ExportedInterface {
     /// An interface whose methods are answered by the rows of `methods` (those of `description`),
-    /// each given `context`. Inlinable so that the closure answering each call is specialised
-    /// for the object's context: unspecialised, it would look type metadata up on every call.
+    /// each given `context`, and which has no properties (those have a `PropertyTable`).
     @inlinable
     public convenience init<Context>(
-        _ description: InterfaceDescription, methods: [BusMethod<Context>], context: Context,
-        property: @escaping (String) -> DBusValue? = { _ in nil },
-        propertyReader: (() -> (String) -> DBusValue?)? = nil
+        _ description: InterfaceDescription, methods: [BusMethod<Context>], context: Context
     ) {
-        self.init(
-            description,
-            call: { call throws(DBusError) in
-                guard let row = methods.first(where: { $0.description.name == call.member }) else {
-                    throw DBusError(.unknownMethod, "no method \(call.member)")
-                }
-                return try row.handle(context, call)
-            },
-            property: property, propertyReader: propertyReader)
+        self.init(description, call: Self.answering(methods, context: context))
+    }
+
+    /// What answers a call from the rows of `methods`. Inlinable so that the closure answering
+    /// each call is specialised for the object's context: unspecialised, it would look type
+    /// metadata up on every call.
+    @inlinable
+    static func answering<Context>(
+        _ methods: [BusMethod<Context>], context: Context
+    ) -> (MethodCall) throws(DBusError) -> MethodReply {
+        { call throws(DBusError) in
+            guard let row = methods.first(where: { $0.description.name == call.member }) else {
+                throw DBusError(.unknownMethod, "no method \(call.member)")
+            }
+            return try row.handle(context, call)
+        }
     }
 }

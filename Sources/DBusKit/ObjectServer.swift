@@ -23,11 +23,9 @@ public final class ExportedInterface {
     public let description: InterfaceDescription
     /// Answers a method of the description; throws a D-Bus error to refuse.
     public let call: (MethodCall) throws(DBusError) -> MethodReply
-    /// The current value of a property of the description.
-    public let property: (String) -> DBusValue?
-    /// A reader of the properties as they are now, for reading them all (GetAll,
-    /// GetManagedObjects, InterfacesAdded): an object looks its state up once for all of them,
-    /// not once per property. By default, `property` itself.
+    /// A reader of the properties as they are now: the object looks its state up once, then
+    /// reads as many properties as are asked for (all of them for GetAll, GetManagedObjects and
+    /// InterfacesAdded; one for Get). A `PropertyTable` makes it from its rows.
     public let propertyReader: () -> (String) -> DBusValue?
 
     public init(
@@ -35,14 +33,15 @@ public final class ExportedInterface {
         call: @escaping (MethodCall) throws(DBusError) -> MethodReply = { call throws(DBusError) in
             throw DBusError(.unknownMethod, "no method \(call.member)")
         },
-        property: @escaping (String) -> DBusValue? = { _ in nil },
-        propertyReader: (() -> (String) -> DBusValue?)? = nil
+        propertyReader: @escaping () -> (String) -> DBusValue? = { { _ in nil } }
     ) {
         self.description = description
         self.call = call
-        self.property = property
-        self.propertyReader = propertyReader ?? { property }
+        self.propertyReader = propertyReader
     }
+
+    /// One property's current value.
+    public func property(_ name: String) -> DBusValue? { propertyReader()(name) }
 
     /// Every property's current value.
     public func allProperties() -> [String: DBusValue] {

@@ -10,8 +10,9 @@ import RestProtocol
 /// readiness, serve until told to stop, flush, close the state.
 ///
 /// The parts are in files named for their role: `StateService` (the commit path and the expiry
-/// timer), the bus objects in their feature folders and `Bus/BusSignals` (every signal), `BusName`, `Notify/Notifier`, `Live/LiveService`,
-/// `ConfigurationReloader`, `StatusReporter`. This class only wires them, in one visible order.
+/// timer), the bus objects in their feature folders (each with its methods, properties and
+/// signals), `BusName`, `Notify/Notifier`, `Live/LiveService`, `ConfigurationReloader`,
+/// `StatusReporter`. This class only wires them, in one visible order: `init`'s numbered steps.
 public final class Daemon {
     private let logger: Logger
     private let clock = SystemClock()
@@ -29,6 +30,8 @@ public final class Daemon {
     /// Rests that may end on recovery, fed by the strap (Recovery/).
     private let recovery: RecoveryService
     private let notifier: Notifier
+    /// The command a notification plays as its sound (`[notifications] sound_command`).
+    private let sound: SoundCommand
     /// The followed timer as an MPRIS media player (`[mpris]`, off by default).
     private let mediaPlayer: MediaPlayerService
     private let reloader: ConfigurationReloader
@@ -50,35 +53,23 @@ public final class Daemon {
         trimmer = try MemoryTrimmer(loop: loop)
 
         // 1. The state: timers as stored, with what start-up recovery found.
-        let state = try Self.openState(settings, now: clock.now(), logger: logger)
-        service = try StateService(
-            book: state.book, training: state.training, recovered: state.recovered,
-            recoveredHistory: state.recoveredHistory, store: state.store, clock: clock, loop: loop, logger: logger)
+        service = try Self.openService(settings, clock: clock, loop: loop, logger: logger)
         trimmer.releasing = { [unowned service] in service.releaseCachedPages() }
 
         // 2. The bus.
-        do throws(DBusError) {
-            if let address = settings.busAddress {
-                connection = try Connection.open(address: address)
-            } else {
-                connection = try Connection.session()
-            }
-        } catch {
-            throw DaemonError("cannot connect to the session bus: \(error.message)")
-        }
+        connection = try Self.connect(settings)
         driver = try BusDriver(connection: connection, loop: loop)
         server = try ObjectServer(connection: connection)
         later = try LaterQueue(loop: loop)
         statusRefresh = try loop.addDefer(priority: .idle) { [unowned status] in status.refresh() }
         server.continueLater = { [unowned later] work in later.run(work) }
         busName = BusName(connection: connection, loop: loop, logger: logger)
-        let signals = BusSignals(server: server)
 
-        // 3. The parts.
+        // 3. The parts, then how they feed each other.
         reloader = ConfigurationReloader(
             configuration: configuration, path: settings.configPath,
             mustExist: settings.configMustExist, status: status, logger: logger)
-        let sound = SoundCommand(loop: loop, argv: configuration.notifications.soundCommand, logger: logger)
+        sound = SoundCommand(loop: loop, argv: configuration.notifications.soundCommand, logger: logger)
         notifier = Notifier(
             connection: connection, clock: clock, logger: logger, messages: settings.messages,
             style: configuration.notifications.style, sound: sound
@@ -86,18 +77,57 @@ public final class Daemon {
             try service.perform(.timer(command))
         }
         live = try LiveService(
-            loop: loop, signals: signals, clock: clock,
+            loop: loop, server: server, clock: clock,
             limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
         strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
         recovery = try RecoveryService(service: service, loop: loop, clock: clock, logger: logger)
+        mediaPlayer = try MediaPlayerService(
+            server: server, service: service, loop: loop, clock: clock, settings: configuration.mediaPlayer,
+            logger: logger)
+        connectParts()
+
+        // 4. Who hears of every change.
+        tellOfChanges()
+        // 5. Who hears of a reloaded configuration.
+        tellOfReloads(limits: settings.limits)
+        // 6. The objects.
+        exportObjects()
+        // 7. The system around it: clock steps, signals, the watchdog.
+        try watchSystem()
+    }
+
+    // MARK: The steps of init
+
+    /// 1. The commit path over the stored state.
+    private static func openService(
+        _ settings: DaemonSettings, clock: SystemClock, loop: EventLoop, logger: Logger
+    ) throws -> StateService {
+        let state = try openState(settings, now: clock.now(), logger: logger)
+        return try StateService(
+            book: state.book, training: state.training, recovered: state.recovered,
+            recoveredHistory: state.recoveredHistory, store: state.store, clock: clock, loop: loop, logger: logger)
+    }
+
+    /// 2. The connection to the bus restd serves on: the settings' address, else the session bus.
+    private static func connect(_ settings: DaemonSettings) throws -> Connection {
+        do throws(DBusError) {
+            if let address = settings.busAddress { return try Connection.open(address: address) }
+            return try Connection.session()
+        } catch {
+            throw DaemonError("cannot connect to the session bus: \(error.message)")
+        }
+    }
+
+    /// 3. Recovery settles before timers fall due and follows the heart rate the live activity
+    /// shows: the strap's, or a producer's while it takes precedence. The MPRIS player and the
+    /// notifier read the live activity.
+    private func connectParts() {
         service.beforeDue = { [unowned recovery] now in
             let lost = recovery.settle(now: now)
             recovery.noteMetrics(now: now)
             return lost
         }
         service.heartRateComingIn = { [unowned recovery] now in recovery.heartRateComingIn(at: now) }
-        // Recovery follows the heart rate the live activity shows: the strap's, or a producer's
-        // while it takes precedence.
         strap.onReading = { [unowned live, unowned service, unowned recovery] reading, now in
             let counts = live.applyStrapReading(reading.liveFields)
             service.noteRRIntervals(reading.measurement.rrIntervalsMilliseconds)
@@ -105,26 +135,29 @@ public final class Daemon {
         }
         live.onHeartRateSample = { [unowned recovery] sample in recovery.sampleArrived(sample) }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
-        mediaPlayer = try MediaPlayerService(
-            server: server, signals: signals, service: service, loop: loop, clock: clock,
-            settings: configuration.mediaPlayer, logger: logger)
         live.onFieldsChanged = { [unowned mediaPlayer] in mediaPlayer.liveFieldsChanged() }
         mediaPlayer.liveFields = { [unowned live] in live.currentFields }
         notifier.liveProgress = { [unowned live] in live.progress }
+    }
 
-        // 4. Who hears of every change, in this order: the bus first, so that Expired is on its
-        // way before a notification is even asked for; the live activity after MPRIS and
-        // recovery, its exercise and progress following the workout and the set; the journal's
-        // line, which nobody waits on, last, and systemd's status once the loop is idle.
+    /// 4. Who hears of every change, in this order: the bus first, so that Expired is on its
+    /// way before a notification is even asked for; the live activity after MPRIS and
+    /// recovery, its exercise and progress following the workout and the set; the journal's
+    /// line, which nobody waits on, last, and systemd's status once the loop is idle.
+    ///
+    /// Signals caused by a method call are queued before that call's reply (listeners run while
+    /// the call is handled): a caller that sees the reply has already been sent every signal of
+    /// its change. The interface XML says so, and a test checks it.
+    private func tellOfChanges() {
         let expiryLog = ExpiryLog(logger: logger)
         service.observers = [
-            { [unowned service] change in
-                if !change.events.isEmpty { signals.timersChanged(change.events) }
+            { [server, unowned service] change in
+                if !change.events.isEmpty { TimerObject.emit(change.events, on: server) }
                 if let workout = change.workout {
-                    signals.workoutChanged(
-                        WorkoutObject.properties(workout.current, lastSummary: service.lastWorkoutSummary))
+                    WorkoutObject.emitChanged(
+                        .init(workout: workout.current, lastSummary: service.lastWorkoutSummary), on: server)
                 }
-                if let set = change.set { signals.setRecorded(set) }
+                if let set = change.set { HistoryObject.emitSetRecorded(set, on: server) }
             },
             { [unowned notifier] change in
                 if !change.events.isEmpty { notifier.timersChanged(change.events) }
@@ -148,11 +181,14 @@ public final class Daemon {
         status.addPart { [unowned service] in Self.timersPhrase(service.book) }
         status.addPart { [unowned live] in StatusReporter.subscribersPhrase(live.subscriberCount) }
         live.onSubscribersChanged = { [unowned statusRefresh] in statusRefresh.enableOnce() }
+    }
 
-        // 5. Who hears of a reloaded configuration.
+    /// 5. Every key applies on reload; `limits` are the settings' base for `[limits]`.
+    private func tellOfReloads(limits: TimerLimits) {
+        let manager = managerSettings
         reloader.listeners = [
-            { [unowned service] _, new in service.setLimits(new.limits(base: settings.limits)) },
-            { _, new in sound.argv = new.notifications.soundCommand },
+            { [unowned service] _, new in service.setLimits(new.limits(base: limits)) },
+            { [unowned sound] _, new in sound.argv = new.notifications.soundCommand },
             { [unowned notifier] _, new in notifier.style = new.notifications.style },
             { [unowned live] _, new in
                 live.setBroadcastRate(new.live.broadcastRate)
@@ -161,22 +197,23 @@ public final class Daemon {
             { [unowned strap] _, new in strap.setChoice(new.heartRate.bluetooth) },
             { [unowned mediaPlayer] _, new in mediaPlayer.setSettings(new.mediaPlayer) },
             { [unowned service] _, new in service.setTrainingSettings(new.trainingSettings) },
-            { old, new in
+            { [server] old, new in
                 if new.defaultDurationUSec != old.defaultDurationUSec {
-                    signals.defaultDurationChanged(new.defaultDurationUSec)
+                    ManagerObject.emitChanged([ManagerProperty.defaultDurationUSec], of: manager, on: server)
                 }
             },
         ]
+    }
 
-        // 6. The objects.
+    /// 6. The Manager (the object manager of the timers below it), the live, history and
+    /// workout objects; the MPRIS player exports itself while it has a timer to show.
+    private func exportObjects() {
+        let manager = managerSettings
         server.export(
-            path: RestBus.managerPath,
-            interfaces: [
-                ManagerObject.make(service: service, notifier: notifier) { [unowned reloader] in
-                    reloader.configuration.defaultDurationUSec
-                }
-            ])
-        notifier.onServerChanged = { server in signals.notificationServerChanged(server) }
+            path: RestBus.managerPath, interfaces: [ManagerObject.make(service: service, settings: manager)])
+        notifier.onServerChanged = { [server] _ in
+            ManagerObject.emitChanged([ManagerProperty.notificationServer], of: manager, on: server)
+        }
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerObject.subtree(service: service))
         server.export(path: RestBus.livePath, interfaces: [LiveObject.make(live: live)])
@@ -184,12 +221,19 @@ public final class Daemon {
             path: RestBus.historyPath,
             interfaces: [HistoryObject.make(service: service, trimmer: trimmer)])
         server.export(path: RestBus.workoutPath, interfaces: [WorkoutObject.make(service: service)])
+    }
 
-        // 7. The system around it: clock steps, signals, the watchdog.
+    /// What the Manager's properties read.
+    private var managerSettings: ManagerObject.Settings {
+        ManagerObject.Settings(reloader: reloader, notifier: notifier)
+    }
+
+    /// 7. Clock steps, SIGTERM/SIGINT (handled between loop iterations, so a write in progress
+    /// always completes), SIGHUP's reload, and systemd's watchdog.
+    private func watchSystem() throws {
         clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {
             [unowned service] in service.wallClockChanged()
         }
-        // Signals are handled between loop iterations, so a write in progress always completes.
         for signal in [SIGTERM, SIGINT] {
             signalSources.append(
                 try loop.addSignal(signal) { [unowned self] in

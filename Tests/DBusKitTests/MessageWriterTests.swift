@@ -22,16 +22,18 @@ import Testing
     private func object(_ n: Int) -> ExportedInterface {
         ExportedInterface(
             timer,
-            property: { name in
-                switch name {
-                case "State": .string(n.isMultiple(of: 2) ? "running" : "paused")
-                case "Label": .string("Bankdrücken \(n) 🏋️")
-                case "EndsAtUSec": .uint64(1_790_000_000_000_000 + UInt64(n))
-                case "Notify": .boolean(n.isMultiple(of: 3))
-                case "Tags": .strings(n == 0 ? [] : ["a", "ß"])
-                case "Adjust": .int64(-Int64(n))
-                case "Pair": .structure([.int32(Int32(n)), .double(0.5)])
-                default: nil
+            propertyReader: {
+                { name in
+                    switch name {
+                    case "State": .string(n.isMultiple(of: 2) ? "running" : "paused")
+                    case "Label": .string("Bankdrücken \(n) 🏋️")
+                    case "EndsAtUSec": .uint64(1_790_000_000_000_000 + UInt64(n))
+                    case "Notify": .boolean(n.isMultiple(of: 3))
+                    case "Tags": .strings(n == 0 ? [] : ["a", "ß"])
+                    case "Adjust": .int64(-Int64(n))
+                    case "Pair": .structure([.int32(Int32(n)), .double(0.5)])
+                    default: nil
+                    }
                 }
             })
     }

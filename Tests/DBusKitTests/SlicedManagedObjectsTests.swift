@@ -57,11 +57,13 @@ import Testing
             interfaces: [
                 ExportedInterface(
                     Self.interface,
-                    property: { [unowned self] name in
-                        switch name {
-                        case "State": states[path].map { .string($0) }
-                        case "Index": .uint32(UInt32(n))
-                        default: nil
+                    propertyReader: { [unowned self] in
+                        { name in
+                            switch name {
+                            case "State": self.states[path].map { .string($0) }
+                            case "Index": .uint32(UInt32(n))
+                            default: nil
+                            }
                         }
                     })
             ])

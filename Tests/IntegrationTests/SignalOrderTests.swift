@@ -45,7 +45,7 @@ struct SignalOrderTests {
             expected = ["InterfacesAdded", "reply"]
         default:
             // Shortened to nothing: the timer expires within the call. Expired leaves before
-            // the timer's PropertiesChanged (BusSignals.timersChanged).
+            // the timer's PropertiesChanged (TimerObject.emit).
             call = try Message.methodCall(
                 destination: RestBus.name, path: RestBus.managerPath,
                 interface: RestBus.managerInterface, member: "Adjust")

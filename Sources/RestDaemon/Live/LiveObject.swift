@@ -31,24 +31,36 @@ enum LiveObject {
     static let interface = InterfaceDescription(
         name: RestBus.liveInterface, methods: methods.map(\.description),
         signals: [.init(LiveMember.changed, [.init("fields", options), .init("at_usec", .uint64)])],
-        properties: [
-            .init(LiveProperty.fields, options),
-            .init(LiveProperty.active, .boolean),
-            .init(LiveProperty.updatedAtUSec, .uint64),
-            .init(LiveProperty.maxRateHz, .double, annotations: [.emitsChangedSignal("true")]),
-        ])
+        properties: properties.descriptions)
+
+    /// Fields and Active are the broadcast as last published, not the fields as they are now.
+    static let properties: PropertyTable<LiveService> = [
+        BusProperty(LiveProperty.fields, options) { LiveArguments.dictionary($0.publishedFields) },
+        BusProperty(LiveProperty.active, .boolean) { .boolean(!$0.publishedFields.isEmpty) },
+        BusProperty(LiveProperty.updatedAtUSec, .uint64) { .uint64($0.updatedAtUSec) },
+        BusProperty(LiveProperty.maxRateHz, .double, annotations: [.emitsChangedSignal("true")]) {
+            .double($0.broadcastRateHz)
+        },
+    ]
 
     static func make(live: LiveService) -> ExportedInterface {
-        ExportedInterface(
-            interface, methods: methods, context: live,
-            property: { name in
-                switch name {
-                case LiveProperty.fields: LiveArguments.dictionary(live.publishedFields)
-                case LiveProperty.active: .boolean(!live.publishedFields.isEmpty)
-                case LiveProperty.updatedAtUSec: .uint64(live.updatedAtUSec)
-                case LiveProperty.maxRateHz: .double(live.broadcastRateHz)
-                default: nil
-                }
-            })
+        ExportedInterface(interface, methods: methods, context: live, properties: properties) { live }
+    }
+
+    // MARK: Signals
+
+    /// The broadcast: PropertiesChanged of `names` as `live` has them now.
+    static func emitChanged(_ names: [String], of live: LiveService, on server: ObjectServer) {
+        server.emitPropertiesChanged(
+            path: RestBus.livePath, interface: RestBus.liveInterface, properties, names, of: live)
+    }
+
+    /// One subscriber's stream: the unicast Changed signal.
+    static func emitChanged(
+        _ fields: [String: LiveValue], atUSec: USec, to subscriber: String, on server: ObjectServer
+    ) {
+        server.emitSignal(
+            path: RestBus.livePath, interface: RestBus.liveInterface, name: LiveMember.changed,
+            arguments: [LiveArguments.dictionary(fields), .uint64(atUSec)], destination: subscriber)
     }
 }

@@ -13,7 +13,7 @@ final class LiveService {
     typealias Fields = [String: LiveValue]
 
     private let loop: EventLoop
-    private let signals: BusSignals
+    private let server: ObjectServer
     private let clock: TimeSource
     private let logger: Logger
     private var activity: LiveActivity
@@ -58,13 +58,13 @@ final class LiveService {
         }
     }
 
-    init(loop: EventLoop, signals: BusSignals, clock: TimeSource, limits: LiveLimits, logger: Logger) throws {
+    init(loop: EventLoop, server: ObjectServer, clock: TimeSource, limits: LiveLimits, logger: Logger) throws {
         self.loop = loop
-        self.signals = signals
+        self.server = server
         self.clock = clock
         self.logger = logger
         activity = LiveActivity(limits: limits)
-        backlog = SubscriberBacklog(connection: signals.server.connection, logger: logger)
+        backlog = SubscriberBacklog(connection: server.connection, logger: logger)
         broadcastRateHz = limits.broadcastRateHz
         broadcast = try Stream(
             intervalUSec: ThrottledStream<Fields>.interval(forRateHz: limits.broadcastRateHz), loop: loop
@@ -76,7 +76,7 @@ final class LiveService {
         }
         staleTimer.isEnabled = false
         // A subscription ends with its subscriber's connection.
-        let connection = signals.server.connection
+        let connection = server.connection
         try connection.addMatch(MessageBus.nameOwnerChangedRule(leavingOnly: true))
         connection.addSignalFilter { [unowned self] message in
             if let change = message.nameOwnerChange, change.newOwner.isEmpty { unsubscribe(change.name) }
@@ -98,7 +98,7 @@ final class LiveService {
     func setBroadcastRate(_ rateHz: Double) {
         guard rateHz != broadcastRateHz else { return }
         broadcastRateHz = rateHz
-        signals.liveChanged([LiveProperty.maxRateHz: .double(rateHz)])
+        LiveObject.emitChanged([LiveProperty.maxRateHz], of: self, on: server)
         let interval = ThrottledStream<Fields>.interval(forRateHz: rateHz)
         act(on: broadcast, broadcast.throttle.setInterval(interval), to: nil, now: clock.now())
     }
@@ -308,7 +308,7 @@ final class LiveService {
         switch action {
         case .publish(let fields):
             if let name {
-                signals.liveChanged(fields, atUSec: now.realtime, to: name)
+                LiveObject.emitChanged(fields, atUSec: now.realtime, to: name, on: server)
                 backlog.sent(to: name)
             } else {
                 publishBroadcast(fields, now: now)
@@ -321,14 +321,12 @@ final class LiveService {
     }
 
     /// PropertiesChanged of the live object: Fields and UpdatedAtUSec, and Active when it flips.
+    /// `fields` are what the broadcast's stream has just published (its `lastPublished`).
     private func publishBroadcast(_ fields: Fields, now: Instant) {
-        var changed: [String: DBusValue] = [
-            LiveProperty.fields: LiveArguments.dictionary(fields),
-            LiveProperty.updatedAtUSec: .uint64(now.realtime),
-        ]
-        if fields.isEmpty != broadcastWasEmpty { changed[LiveProperty.active] = .boolean(!fields.isEmpty) }
+        var changed = [LiveProperty.fields, LiveProperty.updatedAtUSec]
+        if fields.isEmpty != broadcastWasEmpty { changed.append(LiveProperty.active) }
         broadcastWasEmpty = fields.isEmpty
         updatedAtUSec = now.realtime
-        signals.liveChanged(changed)
+        LiveObject.emitChanged(changed, of: self, on: server)
     }
 }

@@ -8,10 +8,10 @@ import RestProtocol
 enum MediaPlayerObject {
     static func make(player: MediaPlayerService) -> [ExportedInterface] {
         [
-            ExportedInterface(rootInterface, methods: rootMethods, context: (), property: rootProperty),
-            ExportedInterface(
-                playerInterface, methods: playerMethods, context: player,
-                property: { name in player.playerProperty(name) }),
+            ExportedInterface(rootInterface, methods: rootMethods, context: (), properties: rootProperties) { () },
+            ExportedInterface(playerInterface, methods: playerMethods, context: player, properties: playerProperties) {
+                player.track
+            },
         ]
     }
 
@@ -42,22 +42,51 @@ enum MediaPlayerObject {
     static let playerInterface = InterfaceDescription(
         name: MediaPlayerBus.playerInterface, methods: playerMethods.map(\.description),
         signals: [.init(MediaPlayerMember.seeked, [.init("Position", .int64)])],
-        properties: [
-            .init(MediaPlayerProperty.playbackStatus, .string),
-            .init(MediaPlayerProperty.rate, .double),
-            .init(MediaPlayerProperty.metadata, .dictionary(key: .string, value: .variant)),
-            .init(MediaPlayerProperty.volume, .double),
-            // Computed when read: a widget extrapolates it from Rate and PlaybackStatus.
-            .init(MediaPlayerProperty.position, .int64, annotations: [.emitsChangedSignal("false")]),
-            .init(MediaPlayerProperty.minimumRate, .double),
-            .init(MediaPlayerProperty.maximumRate, .double),
-            .init(MediaPlayerProperty.canGoNext, .boolean),
-            .init(MediaPlayerProperty.canGoPrevious, .boolean),
-            .init(MediaPlayerProperty.canPlay, .boolean),
-            .init(MediaPlayerProperty.canPause, .boolean),
-            .init(MediaPlayerProperty.canSeek, .boolean),
-            .init(MediaPlayerProperty.canControl, .boolean, annotations: [.emitsChangedSignal("const")]),
-        ])
+        properties: playerProperties.descriptions)
+
+    /// What the Player properties show: the followed timer, with what the player adds to it.
+    struct Track {
+        let timer: RestTimer
+        unowned let player: MediaPlayerService
+
+        var notOver: Bool { timer.state != .expired }
+    }
+
+    static let playerProperties: PropertyTable<Track> = [
+        BusProperty(MediaPlayerProperty.playbackStatus, .string) { .string(PlaybackStatus($0.timer.state).rawValue) },
+        BusProperty(MediaPlayerProperty.rate, .double) { _ in .double(1) },
+        BusProperty(MediaPlayerProperty.metadata, .dictionary(key: .string, value: .variant)) {
+            .vardict($0.player.metadata(of: $0.timer))
+        },
+        BusProperty(MediaPlayerProperty.volume, .double) { _ in .double(1) },
+        // Computed when read: a widget extrapolates it from Rate and PlaybackStatus.
+        BusProperty(MediaPlayerProperty.position, .int64, annotations: [.emitsChangedSignal("false")]) {
+            .int64(Int64(clamping: $0.player.positionUSec(of: $0.timer)))
+        },
+        BusProperty(MediaPlayerProperty.minimumRate, .double) { _ in .double(1) },
+        BusProperty(MediaPlayerProperty.maximumRate, .double) { _ in .double(1) },
+        BusProperty(MediaPlayerProperty.canGoNext, .boolean) { _ in .boolean(true) },
+        BusProperty(MediaPlayerProperty.canGoPrevious, .boolean) { _ in .boolean(false) },
+        BusProperty(MediaPlayerProperty.canPlay, .boolean) { _ in .boolean(true) },
+        BusProperty(MediaPlayerProperty.canPause, .boolean) { .boolean($0.notOver) },
+        BusProperty(MediaPlayerProperty.canSeek, .boolean) { .boolean($0.notOver) },
+        BusProperty(MediaPlayerProperty.canControl, .boolean, annotations: [.const]) { _ in .boolean(true) },
+    ]
+
+    // MARK: Player signals
+
+    /// PropertiesChanged of org.mpris.MediaPlayer2.Player: the values that changed (never Position).
+    static func emitChanged(_ changed: [String: DBusValue], on server: ObjectServer) {
+        server.emitPropertiesChanged(
+            path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, changed: changed)
+    }
+
+    /// Seeked: the position moved other than by playing (time added or removed, a run restarted).
+    static func emitSeeked(positionUSec: USec, on server: ObjectServer) {
+        server.emitSignal(
+            path: MediaPlayerBus.path, interface: MediaPlayerBus.playerInterface, name: MediaPlayerMember.seeked,
+            arguments: [.int64(Int64(clamping: positionUSec))])
+    }
 
     private static func perform(
         _ player: MediaPlayerService, _ command: MediaPlayerControl.Request
@@ -79,22 +108,17 @@ enum MediaPlayerObject {
 
     static let rootInterface = InterfaceDescription(
         name: MediaPlayerBus.rootInterface, methods: rootMethods.map(\.description),
-        properties: ["CanQuit", "CanRaise", "HasTrackList"].map { .init($0, .boolean, annotations: [.const]) }
-            + [
-                .init("Identity", .string, annotations: [.const]),
-                .init("DesktopEntry", .string, annotations: [.const]),
-            ]
-            + ["SupportedUriSchemes", "SupportedMimeTypes"].map { .init($0, .array(.string), annotations: [.const]) })
+        properties: rootProperties.descriptions)
 
-    static func rootProperty(_ name: String) -> DBusValue? {
-        switch name {
-        case "CanQuit", "CanRaise", "HasTrackList": .boolean(false)
-        case "Identity": .string(MediaPlayerBus.identity)
-        case "DesktopEntry": .string(MediaPlayerBus.desktopEntry)
-        case "SupportedUriSchemes", "SupportedMimeTypes": .strings([])
-        default: nil
-        }
-    }
+    static let rootProperties: PropertyTable<Void> = [
+        BusProperty("CanQuit", .boolean, annotations: [.const]) { _ in .boolean(false) },
+        BusProperty("CanRaise", .boolean, annotations: [.const]) { _ in .boolean(false) },
+        BusProperty("HasTrackList", .boolean, annotations: [.const]) { _ in .boolean(false) },
+        BusProperty("Identity", .string, annotations: [.const]) { _ in .string(MediaPlayerBus.identity) },
+        BusProperty("DesktopEntry", .string, annotations: [.const]) { _ in .string(MediaPlayerBus.desktopEntry) },
+        BusProperty("SupportedUriSchemes", .array(.string), annotations: [.const]) { _ in .strings([]) },
+        BusProperty("SupportedMimeTypes", .array(.string), annotations: [.const]) { _ in .strings([]) },
+    ]
 }
 
 extension InterfaceDescription.Annotation {

@@ -18,7 +18,6 @@ final class MediaPlayerService {
     static let liveIntervalUSec: USec = 5_000_000
 
     private let server: ObjectServer
-    private let signals: BusSignals
     private let service: StateService
     private let clock: TimeSource
     private let logger: Logger
@@ -38,11 +37,10 @@ final class MediaPlayerService {
     private var liveTimer: TimerSource!
 
     init(
-        server: ObjectServer, signals: BusSignals, service: StateService, loop: EventLoop, clock: TimeSource,
+        server: ObjectServer, service: StateService, loop: EventLoop, clock: TimeSource,
         settings: RestdConfiguration.MediaPlayer, logger: Logger
     ) throws(SystemError) {
         self.server = server
-        self.signals = signals
         self.service = service
         self.clock = clock
         self.settings = settings
@@ -134,34 +132,13 @@ final class MediaPlayerService {
 
     // MARK: Properties
 
-    /// A Player property as read now; Position is computed from the clock.
-    func playerProperty(_ name: String) -> DBusValue? {
-        guard let timer = followedTimer else { return nil }
-        if name == MediaPlayerProperty.position {
-            return .int64(Int64(clamping: MediaPlayerControl.positionUSec(of: timer, now: clock.now())))
-        }
-        return playerProperties(of: timer)[name]
-    }
+    /// The followed timer as the Player properties show it; nil while there is none.
+    var track: MediaPlayerObject.Track? { followedTimer.map { MediaPlayerObject.Track(timer: $0, player: self) } }
 
-    private func playerProperties(of timer: RestTimer) -> [String: DBusValue] {
-        let notOver = timer.state != .expired
-        return [
-            MediaPlayerProperty.playbackStatus: .string(PlaybackStatus(timer.state).rawValue),
-            MediaPlayerProperty.metadata: .vardict(metadata(of: timer)),
-            MediaPlayerProperty.rate: .double(1),
-            MediaPlayerProperty.volume: .double(1),
-            MediaPlayerProperty.minimumRate: .double(1),
-            MediaPlayerProperty.maximumRate: .double(1),
-            MediaPlayerProperty.canGoNext: .boolean(true),
-            MediaPlayerProperty.canGoPrevious: .boolean(false),
-            MediaPlayerProperty.canPlay: .boolean(true),
-            MediaPlayerProperty.canPause: .boolean(notOver),
-            MediaPlayerProperty.canSeek: .boolean(notOver),
-            MediaPlayerProperty.canControl: .boolean(true),
-        ]
-    }
+    /// Where in the rest `timer` is now: Position, computed when read.
+    func positionUSec(of timer: RestTimer) -> USec { MediaPlayerControl.positionUSec(of: timer, now: clock.now()) }
 
-    private func metadata(of timer: RestTimer) -> [String: DBusValue] {
+    func metadata(of timer: RestTimer) -> [String: DBusValue] {
         var metadata: [String: DBusValue] = [
             MediaPlayerMetadataKey.trackID: .objectPath(trackPath(timer)),
             MediaPlayerMetadataKey.length: .int64(Int64(clamping: timer.durationUSec)),
@@ -183,7 +160,7 @@ final class MediaPlayerService {
     /// Serves or stops serving as the followed timer comes and goes, and announces what changed.
     private func update(seeked: Bool) {
         guard isStarted else { return }
-        guard let timer = followedTimer else {
+        guard let track else {
             if isServing { stopServing() }
             return
         }
@@ -193,14 +170,14 @@ final class MediaPlayerService {
             // next change (the set that started its rest) reaches it at once too.
             liveStream = ThrottledStream(intervalUSec: Self.liveIntervalUSec)
             liveTimer.isEnabled = false
-            return startServing(playerProperties(of: timer))
+            return startServing(MediaPlayerObject.playerProperties.announced(of: track))
         }
-        let values = playerProperties(of: timer)
+        let values = MediaPlayerObject.playerProperties.announced(of: track)
         let changed = values.filter { announced[$0.key] != $0.value }
         announced = values
-        if !changed.isEmpty { signals.mediaPlayerChanged(changed) }
+        if !changed.isEmpty { MediaPlayerObject.emitChanged(changed, on: server) }
         if seeked {
-            signals.mediaPlayerSeeked(positionUSec: MediaPlayerControl.positionUSec(of: timer, now: clock.now()))
+            MediaPlayerObject.emitSeeked(positionUSec: positionUSec(of: track.timer), on: server)
         }
     }
 

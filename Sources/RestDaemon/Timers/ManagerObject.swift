@@ -83,28 +83,54 @@ enum ManagerObject {
                     id, .init("timer", .objectPath), .init("deadline_usec", .uint64), .init("fired_usec", .uint64),
                 ])
         ],
-        properties: [
-            .init(ManagerProperty.version, .string, annotations: [.emitsChangedSignal("const")]),
-            .init(ManagerProperty.defaultDurationUSec, .uint64),
-            .init(ManagerProperty.notificationServer, .string),
-        ])
+        properties: properties.descriptions)
 
-    /// `defaultDuration` reads the configuration in force (it changes on reload); `notifier` says
-    /// whether a notification server is there.
-    static func make(
-        service: StateService, notifier: Notifier, defaultDuration: @escaping () -> USec
-    ) -> ExportedInterface {
+    /// What the Manager's properties show: the configuration in force (it changes on reload)
+    /// and whether a notification server is there.
+    struct Settings {
+        unowned let reloader: ConfigurationReloader
+        unowned let notifier: Notifier
+    }
+
+    static let properties: PropertyTable<Settings> = [
+        BusProperty(ManagerProperty.version, .string, annotations: [.emitsChangedSignal("const")]) { _ in
+            .string(RestBus.version)
+        },
+        BusProperty(ManagerProperty.defaultDurationUSec, .uint64) {
+            .uint64($0.reloader.configuration.defaultDurationUSec)
+        },
+        // Known before any call is served: asked before the name is (Daemon.run).
+        BusProperty(ManagerProperty.notificationServer, .string) {
+            .string(($0.notifier.server ?? .missing).rawValue)
+        },
+    ]
+
+    static func make(service: StateService, settings: Settings) -> ExportedInterface {
         ExportedInterface(
             interface, methods: methods,
-            context: Context(service: service) { [unowned notifier] in notifier.takeServerWarning() },
-            property: { [unowned notifier] name in
-                switch name {
-                case ManagerProperty.version: .string(RestBus.version)
-                case ManagerProperty.defaultDurationUSec: .uint64(defaultDuration())
-                // Known before any call is served: asked before the name is (Daemon.run).
-                case ManagerProperty.notificationServer: .string((notifier.server ?? .missing).rawValue)
-                default: nil
-                }
-            })
+            context: Context(service: service) { [unowned notifier = settings.notifier] in
+                notifier.takeServerWarning()
+            },
+            properties: properties
+        ) { settings }
+    }
+
+    // MARK: Signals
+
+    /// Expired: a timer reached its deadline (`TimerObject.emit` sends these first).
+    static func emitExpired(_ id: TimerID, deadlineUSec: USec, firedUSec: USec, on server: ObjectServer) {
+        server.emitSignal(
+            path: RestBus.managerPath, interface: RestBus.managerInterface, name: ManagerMember.expired,
+            arguments: [
+                .string(id.rawValue), .objectPath(RestBus.timerPath(id: id.rawValue)), .uint64(deadlineUSec),
+                .uint64(firedUSec),
+            ])
+    }
+
+    /// PropertiesChanged of `names` as `settings` show them now: DefaultDurationUSec after a
+    /// reload changed it, NotificationServer when a server came, left or could not be started.
+    static func emitChanged(_ names: [String], of settings: Settings, on server: ObjectServer) {
+        server.emitPropertiesChanged(
+            path: RestBus.managerPath, interface: RestBus.managerInterface, properties, names, of: settings)
     }
 }

@@ -26,25 +26,27 @@ enum TimerObject {
         BusMethod(TimerMember.cancel) { timer, _ throws(DBusError) in try timer.perform(.cancel(timer.id)) },
     ]
 
+    /// Each property with how to read it from the timer, in the interface's order.
+    static let properties: PropertyTable<RestTimer> = [
+        BusProperty(TimerProperty.id, .string, annotations: [.emitsChangedSignal("const")]) { .string($0.id.rawValue) },
+        BusProperty(TimerProperty.label, .string) { .string($0.label) },
+        BusProperty(TimerProperty.next, .string) { .string($0.next) },
+        BusProperty(TimerProperty.state, .string) { .string($0.state.rawValue) },
+        BusProperty(TimerProperty.durationUSec, .uint64) { .uint64($0.durationUSec) },
+        BusProperty(TimerProperty.startedAtUSec, .uint64) { .uint64($0.startedAtUSec) },
+        BusProperty(TimerProperty.endsAtUSec, .uint64) { .uint64($0.endsAtUSec) },
+        BusProperty(TimerProperty.remainingUSec, .uint64) { .uint64($0.remainingUSec) },
+        BusProperty(TimerProperty.expiredAtUSec, .uint64) { .uint64($0.expiredAtUSec) },
+        BusProperty(TimerProperty.notify, .boolean) { .boolean($0.notify) },
+        BusProperty(TimerProperty.warnUSec, .uint64) { .uint64($0.warnUSec) },
+        BusProperty(TimerProperty.restSource, .string) { .string($0.restSource) },
+        BusProperty(TimerProperty.untilRecovered, .boolean) { .boolean($0.recovery != nil) },
+        BusProperty(TimerProperty.endReason, .string) { .string($0.endReason?.rawValue ?? "") },
+        BusProperty(TimerProperty.recoveredBPM, .uint32) { .uint32(UInt32(clamping: $0.recoveredBPM ?? 0)) },
+    ]
+
     static let interface = InterfaceDescription(
-        name: RestBus.timerInterface, methods: methods.map(\.description),
-        properties: [
-            .init(TimerProperty.id, .string, annotations: [.emitsChangedSignal("const")]),
-            .init(TimerProperty.label, .string),
-            .init(TimerProperty.next, .string),
-            .init(TimerProperty.state, .string),
-            .init(TimerProperty.durationUSec, .uint64),
-            .init(TimerProperty.startedAtUSec, .uint64),
-            .init(TimerProperty.endsAtUSec, .uint64),
-            .init(TimerProperty.remainingUSec, .uint64),
-            .init(TimerProperty.expiredAtUSec, .uint64),
-            .init(TimerProperty.notify, .boolean),
-            .init(TimerProperty.warnUSec, .uint64),
-            .init(TimerProperty.restSource, .string),
-            .init(TimerProperty.untilRecovered, .boolean),
-            .init(TimerProperty.endReason, .string),
-            .init(TimerProperty.recoveredBPM, .uint32),
-        ])
+        name: RestBus.timerInterface, methods: methods.map(\.description), properties: properties.descriptions)
 
     static func subtree(service: StateService) -> Subtree {
         Subtree(
@@ -69,13 +71,38 @@ enum TimerObject {
 
     static func make(id: TimerID, service: StateService) -> ExportedInterface {
         ExportedInterface(
-            interface, methods: methods, context: Context(id: id, service: service),
-            property: { name in
-                service.book.timer(id).flatMap { TimerProperties.value(name, of: $0) }
-            },
-            propertyReader: {
-                let timer = service.book.timer(id)
-                return { name in timer.flatMap { TimerProperties.value(name, of: $0) } }
-            })
+            interface, methods: methods, context: Context(id: id, service: service), properties: properties
+        ) { service.book.timer(id) }
+    }
+
+    // MARK: Signals
+
+    /// A listener of committed timer events: one PropertiesChanged per changed timer per batch
+    /// carrying only the values that changed, InterfacesAdded/Removed, and the Manager's Expired.
+    /// A pre-alert (`.warning`) has no signal of its own: it is a desktop notification only.
+    ///
+    /// A batch's Expired signals leave first: they are what subscribers wait for, and each
+    /// carries what it needs (id, path, deadline, when it fired). The expired timer's
+    /// PropertiesChanged follows in the same wake-up, so that marshalling it, and the bus routing
+    /// it, never delay an Expired.
+    static func emit(_ events: [TimerEvent], on server: ObjectServer) {
+        for case .expired(let id, let deadline, let fired) in events {
+            ManagerObject.emitExpired(id, deadlineUSec: deadline, firedUSec: fired, on: server)
+        }
+        for event in events {
+            switch event {
+            case .added(let timer):
+                server.emitInterfacesAdded(path: RestBus.timerPath(id: timer.id.rawValue))
+            case .changed(let old, let new):
+                server.emitPropertiesChanged(
+                    path: RestBus.timerPath(id: new.id.rawValue), interface: RestBus.timerInterface, properties,
+                    from: old, to: new)
+            case .removed(let timer):
+                server.emitInterfacesRemoved(
+                    path: RestBus.timerPath(id: timer.id.rawValue), interfaces: [RestBus.timerInterface])
+            case .expired, .warning:
+                continue
+            }
+        }
     }
 }

@@ -112,6 +112,13 @@ enum HistoryObject {
         ExportedInterface(interface, methods: methods, context: Context(service: service, trimmer: trimmer))
     }
 
+    /// SetRecorded, with the set and the rest it started: a listener of committed sets.
+    static func emitSetRecorded(_ set: PlannedSet, on server: ObjectServer) {
+        server.emitSignal(
+            path: RestBus.historyPath, interface: RestBus.historyInterface, name: HistoryMember.setRecorded,
+            arguments: [HistoryEntries.recorded(set)])
+    }
+
     /// since, until (0: no end) and limit (0: as many as allowed) of Sets, SetRows and Rests.
     private static func window(_ args: [DBusValue]) throws(DBusError) -> (USec, USec, Int) {
         guard case .uint32(let requested) = args[2] else { throw DBusError(.invalidArgs, "limit must be a uint32 (u)") }

@@ -33,38 +33,35 @@ enum WorkoutObject {
 
     static let interface = InterfaceDescription(
         name: RestBus.workoutInterface, methods: methods.map(\.description),
-        properties: [
-            .init(WorkoutProperty.active, .boolean),
-            .init(WorkoutProperty.name, .string),
-            .init(WorkoutProperty.exercise, .string),
-            .init(WorkoutProperty.setIndex, .uint32),
-            .init(WorkoutProperty.setsPlanned, .uint32),
-            .init(WorkoutProperty.setsDone, .uint32),
-            .init(WorkoutProperty.startedAtUSec, .uint64),
-            .init(WorkoutProperty.plan, .array(BusArguments.optionsType)),
-            .init(WorkoutProperty.summary, BusArguments.optionsType),
-        ])
+        properties: properties.descriptions)
 
-    static func make(service: StateService) -> ExportedInterface {
-        ExportedInterface(
-            interface, methods: methods, context: service,
-            property: { name in properties(service.training.workout, lastSummary: service.lastWorkoutSummary)[name] })
+    /// What the workout's properties show: the workout in progress (nil: none) and the summary
+    /// of the last one that ended.
+    struct Shown {
+        let workout: ActiveWorkout?
+        let lastSummary: WorkoutSummary?
+
+        var progress: WorkoutProgress? { workout?.progress }
     }
 
-    /// Every property of the workout object for `workout` (nil: none in progress).
-    static func properties(_ workout: ActiveWorkout?, lastSummary: WorkoutSummary?) -> [String: DBusValue] {
-        let progress = workout?.progress
-        return [
-            WorkoutProperty.active: .boolean(workout != nil),
-            WorkoutProperty.name: .string(workout?.name ?? ""),
-            WorkoutProperty.exercise: .string(progress?.currentExercise?.name ?? ""),
-            WorkoutProperty.setIndex: .uint32(UInt32(progress?.currentStep?.set ?? 0)),
-            WorkoutProperty.setsPlanned: .uint32(UInt32(progress?.plan.setsPlanned ?? 0)),
-            WorkoutProperty.setsDone: .uint32(UInt32(progress?.setsDone ?? 0)),
-            WorkoutProperty.startedAtUSec: .uint64(progress?.startedAtUSec ?? 0),
-            WorkoutProperty.plan: .array(BusArguments.optionsType, progress.map { plan($0.plan) } ?? []),
-            WorkoutProperty.summary: summary(lastSummary),
-        ]
+    static let properties: PropertyTable<Shown> = [
+        BusProperty(WorkoutProperty.active, .boolean) { .boolean($0.workout != nil) },
+        BusProperty(WorkoutProperty.name, .string) { .string($0.workout?.name ?? "") },
+        BusProperty(WorkoutProperty.exercise, .string) { .string($0.progress?.currentExercise?.name ?? "") },
+        BusProperty(WorkoutProperty.setIndex, .uint32) { .uint32(UInt32($0.progress?.currentStep?.set ?? 0)) },
+        BusProperty(WorkoutProperty.setsPlanned, .uint32) { .uint32(UInt32($0.progress?.plan.setsPlanned ?? 0)) },
+        BusProperty(WorkoutProperty.setsDone, .uint32) { .uint32(UInt32($0.progress?.setsDone ?? 0)) },
+        BusProperty(WorkoutProperty.startedAtUSec, .uint64) { .uint64($0.progress?.startedAtUSec ?? 0) },
+        BusProperty(WorkoutProperty.plan, .array(BusArguments.optionsType)) {
+            .array(BusArguments.optionsType, $0.progress.map { plan($0.plan) } ?? [])
+        },
+        BusProperty(WorkoutProperty.summary, BusArguments.optionsType) { summary($0.lastSummary) },
+    ]
+
+    static func make(service: StateService) -> ExportedInterface {
+        ExportedInterface(interface, methods: methods, context: service, properties: properties) {
+            Shown(workout: service.training.workout, lastSummary: service.lastWorkoutSummary)
+        }
     }
 
     /// One entry per exercise, in order; a superset's exercises share `block`.
@@ -99,5 +96,14 @@ enum WorkoutObject {
             (WorkoutKey.medianRestUSec, .uint64(summary.medianRestUSec)),
             (WorkoutKey.abandoned, .boolean(summary.abandoned)),
         ])
+    }
+
+    // MARK: Signals
+
+    /// The workout started, moved or ended: PropertiesChanged with every property (they change
+    /// together).
+    static func emitChanged(_ shown: Shown, on server: ObjectServer) {
+        server.emitPropertiesChanged(
+            path: RestBus.workoutPath, interface: RestBus.workoutInterface, properties, of: shown)
     }
 }

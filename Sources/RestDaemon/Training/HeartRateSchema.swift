@@ -6,37 +6,29 @@ import SQLiteKit
 /// followed by and how following it ended (`HeartRateTrace`). A table of its own, keyed by the
 /// set the rest followed, kept for `[history] heart_rate_keep_days`.
 enum HeartRateSchema {
-    static let columns: [String: [String]] = [
-        "rest_heart_rates": [
-            "set_id", "started_at_usec", "bpm", "target_bpm", "minimum_usec", "hold_usec", "ended_after_usec",
-            "ending",
-        ]
-    ]
+    static let table = TableSchema(
+        "rest_heart_rates",
+        [
+            ("set_id", "INTEGER PRIMARY KEY NOT NULL"),
+            ("started_at_usec", "INTEGER NOT NULL"),
+            ("bpm", "BLOB NOT NULL"),
+            ("target_bpm", "REAL"),
+            ("minimum_usec", "INTEGER NOT NULL"),
+            ("hold_usec", "INTEGER NOT NULL"),
+            ("ended_after_usec", "INTEGER NOT NULL"),
+            ("ending", "TEXT NOT NULL"),
+        ],
+        indexes: ["CREATE INDEX rest_heart_rates_by_time ON rest_heart_rates (started_at_usec)"])
 
+    static let columns = [table].columns
     /// Creates the table (part of a new file, and the migration 6 → 7).
-    static let create = """
-        CREATE TABLE rest_heart_rates (
-            set_id INTEGER PRIMARY KEY NOT NULL,
-            started_at_usec INTEGER NOT NULL,
-            bpm BLOB NOT NULL,
-            target_bpm REAL,
-            minimum_usec INTEGER NOT NULL,
-            hold_usec INTEGER NOT NULL,
-            ended_after_usec INTEGER NOT NULL,
-            ending TEXT NOT NULL
-        ) STRICT;
-        CREATE INDEX rest_heart_rates_by_time ON rest_heart_rates (started_at_usec)
-        """
-
+    static let create = table.create
     /// A rest followed again under the same set (a restart) keeps its last trace.
-    static let insert = """
-        INSERT OR REPLACE INTO rest_heart_rates (\(columns["rest_heart_rates"]!.joined(separator: ", ")))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    static let insert = table.insert(replacing: true)
     static let prune = "DELETE FROM rest_heart_rates WHERE started_at_usec < ?"
     /// The traces of rests that began in [?1, ?2), oldest first, at most ?3.
     static let between = """
-        SELECT \(columns["rest_heart_rates"]!.joined(separator: ", ")) FROM rest_heart_rates
+        \(table.selectAll)
         WHERE started_at_usec >= ?1 AND started_at_usec < ?2 ORDER BY started_at_usec, set_id LIMIT ?3
         """
 

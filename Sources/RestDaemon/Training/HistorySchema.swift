@@ -2,16 +2,64 @@
 /// restd remembers per exercise. STRICT, like the timers table: a value of the wrong type is
 /// refused, not stored.
 enum HistorySchema {
+    /// Every set, the rest after each (without the recovery columns: the migration 5 → 6 adds
+    /// them), and what restd remembers per exercise.
+    static let tables = [setsTable, restsTable, exercisesTable]
+    static let setsTable = TableSchema(
+        "sets",
+        [
+            ("id", "INTEGER PRIMARY KEY NOT NULL"),
+            ("timer_id", "TEXT NOT NULL"),
+            ("at_usec", "INTEGER NOT NULL"),
+            ("exercise", "TEXT NOT NULL"),
+            ("exercise_key", "TEXT NOT NULL"),
+            ("reps", "INTEGER"),
+            ("weight_kg", "REAL"),
+            ("failed", "INTEGER NOT NULL"),
+        ],
+        indexes: [
+            "CREATE INDEX sets_by_time ON sets (at_usec)",
+            "CREATE INDEX sets_by_exercise ON sets (exercise_key, at_usec)",
+            "CREATE INDEX sets_by_timer ON sets (timer_id, id)",
+        ])
+    static let restsTable = TableSchema(
+        "rests",
+        [
+            ("set_id", "INTEGER PRIMARY KEY NOT NULL"),
+            ("timer_id", "TEXT NOT NULL"),
+            ("exercise", "TEXT NOT NULL"),
+            ("exercise_key", "TEXT NOT NULL"),
+            ("started_at_usec", "INTEGER NOT NULL"),
+            ("planned_usec", "INTEGER NOT NULL"),
+            ("source", "TEXT NOT NULL"),
+            ("adjust_usec", "INTEGER NOT NULL"),
+            ("paused_usec", "INTEGER NOT NULL"),
+            ("paused_at_usec", "INTEGER NOT NULL"),
+            ("outcome", "TEXT"),
+            ("ended_at_usec", "INTEGER NOT NULL"),
+            ("taken_usec", "INTEGER NOT NULL"),
+            ("rr_ms", "TEXT NOT NULL"),
+        ],
+        indexes: [
+            "CREATE INDEX rests_by_time ON rests (started_at_usec)",
+            "CREATE INDEX rests_open ON rests (timer_id) WHERE outcome IS NULL",
+        ])
+    static let exercisesTable = TableSchema(
+        "exercises",
+        [
+            ("key", "TEXT PRIMARY KEY NOT NULL"),
+            ("name", "TEXT NOT NULL"),
+            ("last_rest_usec", "INTEGER"),
+            ("sets", "INTEGER NOT NULL"),
+            ("last_seen_usec", "INTEGER NOT NULL"),
+        ])
+
     /// The columns of each history table, checked when the file is opened: a table that does
     /// not have them makes the file unusable, and it is moved aside like any broken state.
-    static let columns: [String: [String]] = [
-        "sets": ["id", "timer_id", "at_usec", "exercise", "exercise_key", "reps", "weight_kg", "failed"],
-        "rests": [
-            "set_id", "timer_id", "exercise", "exercise_key", "started_at_usec", "planned_usec", "source",
-            "adjust_usec", "paused_usec", "paused_at_usec", "outcome", "ended_at_usec", "taken_usec", "rr_ms",
-        ] + recoveryColumns,
-        "exercises": ["key", "name", "last_rest_usec", "sets", "last_seen_usec"],
-    ]
+    static let columns: [String: [String]] = tables.columns.merging(["rests": restsTable.columnNames + recoveryColumns])
+    {
+        $1
+    }
 
     /// The columns a file of schema `version` (3 or later) has: the rests' recovery from 6 on.
     static func columns(version: Int64) -> [String: [String]] {
@@ -39,51 +87,9 @@ enum HistorySchema {
 
     /// Creates the tables and their indexes (part of a new file, and of the migration 2 → 3,
     /// which the migration 5 → 6 then completes with the recovery columns).
-    static let create = """
-        CREATE TABLE sets (
-            id INTEGER PRIMARY KEY NOT NULL,
-            timer_id TEXT NOT NULL,
-            at_usec INTEGER NOT NULL,
-            exercise TEXT NOT NULL,
-            exercise_key TEXT NOT NULL,
-            reps INTEGER,
-            weight_kg REAL,
-            failed INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX sets_by_time ON sets (at_usec);
-        CREATE INDEX sets_by_exercise ON sets (exercise_key, at_usec);
-        CREATE INDEX sets_by_timer ON sets (timer_id, id);
-        CREATE TABLE rests (
-            set_id INTEGER PRIMARY KEY NOT NULL,
-            timer_id TEXT NOT NULL,
-            exercise TEXT NOT NULL,
-            exercise_key TEXT NOT NULL,
-            started_at_usec INTEGER NOT NULL,
-            planned_usec INTEGER NOT NULL,
-            source TEXT NOT NULL,
-            adjust_usec INTEGER NOT NULL,
-            paused_usec INTEGER NOT NULL,
-            paused_at_usec INTEGER NOT NULL,
-            outcome TEXT,
-            ended_at_usec INTEGER NOT NULL,
-            taken_usec INTEGER NOT NULL,
-            rr_ms TEXT NOT NULL
-        ) STRICT;
-        CREATE INDEX rests_by_time ON rests (started_at_usec);
-        CREATE INDEX rests_open ON rests (timer_id) WHERE outcome IS NULL;
-        CREATE TABLE exercises (
-            key TEXT PRIMARY KEY NOT NULL,
-            name TEXT NOT NULL,
-            last_rest_usec INTEGER,
-            sets INTEGER NOT NULL,
-            last_seen_usec INTEGER NOT NULL
-        ) STRICT
-        """
+    static let create = tables.create
 
-    static let insertSet = """
-        INSERT INTO sets (id, timer_id, at_usec, exercise, exercise_key, reps, weight_kg, failed)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    static let insertSet = setsTable.insert()
     /// A set counts for its exercise; the first set of a new exercise names it.
     static let countSet = """
         INSERT INTO exercises (key, name, last_rest_usec, sets, last_seen_usec) VALUES (?, ?, NULL, 1, ?)

@@ -3,43 +3,41 @@ import RestCore
 /// The workouts' tables in state.sqlite (schema 4): the one workout in progress (a single row,
 /// with the plan's text copied into it) and the summary of every workout that ended.
 enum WorkoutSchema {
-    /// The columns of each table, checked when a file of schema 4 or later is opened.
-    static let columns: [String: [String]] = [
-        "workout": [
-            "id", "name", "plan_text", "plan_source", "position", "sets_done", "started_at_usec", "touched_at_usec",
-        ],
-        "workouts": [
-            "id", "name", "started_at_usec", "ended_at_usec", "sets_done", "sets_planned", "volume_kg",
-            "total_rest_usec", "median_rest_usec", "abandoned",
-        ],
+    /// The one workout in progress, with its plan's text, and the summary of every workout that ended.
+    static let tables = [
+        TableSchema(
+            "workout",
+            [
+                ("id", "INTEGER PRIMARY KEY NOT NULL CHECK (id = 1)"),
+                ("name", "TEXT NOT NULL"),
+                ("plan_text", "TEXT NOT NULL"),
+                ("plan_source", "TEXT NOT NULL"),
+                ("position", "INTEGER NOT NULL"),
+                ("sets_done", "INTEGER NOT NULL"),
+                ("started_at_usec", "INTEGER NOT NULL"),
+                ("touched_at_usec", "INTEGER NOT NULL"),
+            ]),
+        TableSchema(
+            "workouts",
+            [
+                ("id", "INTEGER PRIMARY KEY NOT NULL"),
+                ("name", "TEXT NOT NULL"),
+                ("started_at_usec", "INTEGER NOT NULL"),
+                ("ended_at_usec", "INTEGER NOT NULL"),
+                ("sets_done", "INTEGER NOT NULL"),
+                ("sets_planned", "INTEGER NOT NULL"),
+                ("volume_kg", "REAL NOT NULL"),
+                ("total_rest_usec", "INTEGER NOT NULL"),
+                ("median_rest_usec", "INTEGER NOT NULL"),
+                ("abandoned", "INTEGER NOT NULL"),
+            ],
+            indexes: ["CREATE INDEX workouts_by_time ON workouts (ended_at_usec)"]),
     ]
 
+    /// The columns of each table, checked when a file of schema 4 or later is opened.
+    static let columns = tables.columns
     /// Creates the tables (part of a new file, and of the migration 3 → 4).
-    static let create = """
-        CREATE TABLE workout (
-            id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
-            name TEXT NOT NULL,
-            plan_text TEXT NOT NULL,
-            plan_source TEXT NOT NULL,
-            position INTEGER NOT NULL,
-            sets_done INTEGER NOT NULL,
-            started_at_usec INTEGER NOT NULL,
-            touched_at_usec INTEGER NOT NULL
-        ) STRICT;
-        CREATE TABLE workouts (
-            id INTEGER PRIMARY KEY NOT NULL,
-            name TEXT NOT NULL,
-            started_at_usec INTEGER NOT NULL,
-            ended_at_usec INTEGER NOT NULL,
-            sets_done INTEGER NOT NULL,
-            sets_planned INTEGER NOT NULL,
-            volume_kg REAL NOT NULL,
-            total_rest_usec INTEGER NOT NULL,
-            median_rest_usec INTEGER NOT NULL,
-            abandoned INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX workouts_by_time ON workouts (ended_at_usec)
-        """
+    static let create = tables.create
 
     static let saveWorkout = """
         INSERT INTO workout (\(columns["workout"]!.joined(separator: ", ")))
