@@ -1,5 +1,6 @@
 import CDBus
 import CSystemd
+import Clocks
 import Glibc
 
 /// The physical floor of expiry lateness on this machine: how late a thread wakes from an
@@ -14,14 +15,14 @@ enum TimerfdFloor {
         var lateness: [Double] = []
         lateness.reserveCapacity(samples)
         for _ in 0..<samples {
-            let target = Clock.realtimeNSec + Int64(Double.random(in: 0.5...1.5) * meanGap * 1e9)
+            let target = KernelClock.nanoseconds(CLOCK_REALTIME) + Int64(Double.random(in: 0.5...1.5) * meanGap * 1e9)
             var spec = itimerspec(
                 it_interval: timespec(),
                 it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
             guard timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) == 0 else { return lateness }
             var expirations: UInt64 = 0
             while read(fd, &expirations, 8) < 0 && errno == EINTR {}
-            lateness.append(Double(Clock.realtimeNSec - target) / 1e6)
+            lateness.append(Double(KernelClock.nanoseconds(CLOCK_REALTIME) - target) / 1e6)
         }
         return lateness
     }
@@ -55,7 +56,7 @@ enum SignalFloor {
         else { exit(2) }
         let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
         for _ in 0..<count {
-            let target = Clock.realtimeNSec + Int64(Double.random(in: 0.5...1.5) * gap * 1e9)
+            let target = KernelClock.nanoseconds(CLOCK_REALTIME) + Int64(Double.random(in: 0.5...1.5) * gap * 1e9)
             var spec = itimerspec(
                 it_interval: timespec(),
                 it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
