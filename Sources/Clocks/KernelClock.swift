@@ -1,9 +1,10 @@
+import RestCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import RestCore
 
 /// The kernel's clocks, read in this one place by restd, restctl, the bench and the test
 /// harness (an sd-event loop's sources read theirs through `EventLoop.now`). The core itself

@@ -118,7 +118,8 @@ final class Notifier {
             MessageBus.signalsRule(sender: Self.busName, path: Self.path, interface: Self.interface),
         ]
         for rule in rules {
-            callBus("AddMatch", [.string(rule)]) { [unowned self] result in
+            connection.callBus("AddMatch", [.string(rule)], timeoutMilliseconds: Self.timeoutMilliseconds) {
+                [unowned self] result in
                 if case .failure(let error) = result {
                     self.logger.error(
                         """
@@ -130,7 +131,8 @@ final class Notifier {
         }
         // After the match rules, on the same connection: no change of owner can fall in between,
         // and the answer is newer than any NameOwnerChanged that arrives before it.
-        callBus("GetNameOwner", [.string(Self.busName)]) { [unowned self] result in
+        connection.callBus("GetNameOwner", [.string(Self.busName)], timeoutMilliseconds: Self.timeoutMilliseconds) {
+            [unowned self] result in
             ownerKnown = true
             switch result {
             case .success(let reply):
@@ -160,7 +162,8 @@ final class Notifier {
     /// Asks the bus whether it can start a notification server (its service files; asked again
     /// when the server leaves, as they may have changed since).
     private func askActivatable() {
-        callBus("ListActivatableNames", []) { [unowned self] result in
+        connection.callBus("ListActivatableNames", timeoutMilliseconds: Self.timeoutMilliseconds) {
+            [unowned self] result in
             switch result {
             case .success(let reply):
                 activatable = reply.arguments().first?.arrayElements?.contains { $0.string == Self.busName } ?? false
@@ -418,29 +421,8 @@ final class Notifier {
     private func callServer(
         _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
     ) {
-        call(destination: Self.busName, path: Self.path, interface: Self.interface, member, arguments, completion)
-    }
-
-    private func callBus(
-        _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
-    ) {
-        call(
-            destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface,
-            member, arguments, completion)
-    }
-
-    private func call(
-        destination: String, path: String, interface: String, _ member: String, _ arguments: [DBusValue],
-        _ completion: @escaping (Result<Message, DBusError>) -> Void
-    ) {
-        let message: Message
-        do {
-            message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
-            try message.append(arguments)
-        } catch {
-            completion(.failure(error))
-            return
-        }
-        connection.call(message, timeoutMilliseconds: Self.timeoutMilliseconds, completion: completion)
+        connection.call(
+            destination: Self.busName, path: Self.path, interface: Self.interface, member: member, arguments,
+            timeoutMilliseconds: Self.timeoutMilliseconds, completion: completion)
     }
 }
