@@ -1,3 +1,5 @@
+import RestCore
+
 /// Order statistics of a sample: the bench reports percentiles and ratios, never one time.
 struct Summary: Sendable {
     let count: Int
@@ -33,8 +35,9 @@ struct Summary: Sendable {
     }
 }
 
-/// The median of a sample (0 when empty).
-func median(_ values: [Double]) -> Double { Summary(values)?.p50 ?? 0 }
+/// The median of a sample, RestCore's (the mean of the two middle values of an even count); 0 when
+/// empty. `Summary.p50` is the nearest-rank percentile, as p90 and p99 are.
+func median(_ values: [Double]) -> Double { values.median() ?? 0 }
 
 // MARK: - Formatting
 
