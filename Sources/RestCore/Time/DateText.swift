@@ -10,25 +10,19 @@ import Darwin
 /// string (`DigitText`); it reads no clock: every instant is given.
 public enum DateText {
     /// `2026-11-21T21:10:00.000Z`: UTC with milliseconds (truncated).
-    public static func iso8601(usec: USec) -> String {
-        guard let utc = utcParts(of: usec) else { return "9999-12-31T23:59:59.999Z" }
-        return DigitText.make(capacity: 128) { text in
-            text.date(utc, separated: true)
-            text.character("T")
-            text.time(utc, separated: true)
-            text.milliseconds(of: usec)
-            text.character("Z")
-        }
-    }
+    public static func iso8601(usec: USec) -> String { utc(usec, extended: true) }
 
     /// `20261121T211000Z`: UTC to the second in ISO 8601's basic format (no separators), for
     /// file names.
-    public static func basicISO8601(usec: USec) -> String {
-        guard let utc = utcParts(of: usec) else { return "99991231T235959Z" }
+    public static func basicISO8601(usec: USec) -> String { utc(usec, extended: false) }
+
+    private static func utc(_ usec: USec, extended: Bool) -> String {
+        guard let utc = utcParts(of: usec) else { return extended ? "9999-12-31T23:59:59.999Z" : "99991231T235959Z" }
         return DigitText.make(capacity: 128) { text in
-            text.date(utc, separated: false)
+            text.date(utc, separated: extended)
             text.character("T")
-            text.time(utc, separated: false)
+            text.time(utc, separated: extended)
+            if extended { text.milliseconds(of: usec) }
             text.character("Z")
         }
     }
