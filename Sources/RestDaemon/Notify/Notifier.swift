@@ -63,8 +63,8 @@ final class Notifier {
     private var owner: String?
     /// Bumped whenever a server takes the name where there was none.
     private var appearances: UInt64 = 0
-    /// Whether the last call failed; the first failure is logged as a warning, the rest as debug.
-    private var failing = false
+    /// Failed calls: the first of a run is logged as a warning, the rest as debug.
+    private var failures: RepeatedFailure
 
     /// Whether a server can show notifications; nil until the bus has said who owns the name and
     /// what it can start.
@@ -90,6 +90,7 @@ final class Notifier {
         self.performCommand = perform
         self.clock = clock
         self.logger = logger
+        failures = RepeatedFailure(logger: logger, recovered: "desktop notifications work again")
         self.messages = messages
         self.style = style
         self.sound = sound
@@ -299,7 +300,7 @@ final class Notifier {
                     break
                 }
                 if owner == nil { owner = reply.sender }
-                noteSuccess()
+                failures.succeeded()
                 // Once the server has shown it, as its own sound would come with it; never both.
                 if case .expired = notification.alert.kind, !capabilities.sound { sound.play() }
                 logger.debug("notification \(id) for \(notification.ticket.subject): \(request.summary)")
@@ -400,22 +401,12 @@ final class Notifier {
     }
 
     private func noteFailure(_ error: DBusError) {
-        if failing {
-            logger.debug("desktop notification failed again: \(error.message)")
-            return
-        }
-        failing = true
-        logger.warning(
-            """
-            cannot show desktop notifications: \(error.message) (\(error.name)); timers run and Expired \
-            is emitted as usual, and notifications come back with a notification server
-            """)
-    }
-
-    private func noteSuccess() {
-        guard failing else { return }
-        failing = false
-        logger.info("desktop notifications work again")
+        failures.failed(
+            warning: """
+                cannot show desktop notifications: \(error.message) (\(error.name)); timers run and Expired \
+                is emitted as usual, and notifications come back with a notification server
+                """,
+            again: "desktop notification failed again: \(error.message)")
     }
 
     private func callServer(
