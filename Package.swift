@@ -88,7 +88,7 @@ let package = Package(
 
         // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
         // for the benchmark and the integration tests (not a product: nothing ships with it).
-        .target(name: "ProcessHarness", dependencies: ["POSIXSpawn", "RestCore", "Clocks"]),
+        .target(name: "ProcessHarness", dependencies: ["POSIXSpawn", "RestCore", "Clocks", "DBusKit"]),
         // A seeded random number generator, so that a "random" test does the same on every run
         // (no Foundation, no process harness: the core's unit tests use it too).
         .target(name: "SeededRandom"),
