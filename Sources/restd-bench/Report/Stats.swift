@@ -4,6 +4,7 @@ import RestCore
 struct Summary: Sendable {
     let count: Int
     let min: Double
+    /// The median (the mean of the two middle values of an even count); p90 and p99 by nearest rank.
     let p50: Double
     let p90: Double
     let p99: Double
@@ -17,7 +18,7 @@ struct Summary: Sendable {
         count = sorted.count
         min = sorted[0]
         max = sorted[sorted.count - 1]
-        p50 = Self.percentile(sorted, 0.50)
+        p50 = sorted.medianOfSorted ?? sorted[0]
         p90 = Self.percentile(sorted, 0.90)
         p99 = Self.percentile(sorted, 0.99)
         mean = sorted.reduce(0, +) / Double(sorted.count)
@@ -35,8 +36,8 @@ struct Summary: Sendable {
     }
 }
 
-/// The median of a sample, RestCore's (the mean of the two middle values of an even count); 0 when
-/// empty. `Summary.p50` is the nearest-rank percentile, as p90 and p99 are.
+/// The median of a sample, RestCore's (the mean of the two middle values of an even count), as
+/// `Summary.p50` is; 0 when empty.
 func median(_ values: [Double]) -> Double { values.median() ?? 0 }
 
 // MARK: - Formatting
