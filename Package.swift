@@ -47,6 +47,9 @@ let package = Package(
         .target(name: "RestProtocol"),
         // The timer book: pure state machine with an injected clock, no I/O.
         .target(name: "RestCore"),
+        // The kernel's clocks, read once: the lowest I/O layer, under every program that tells the
+        // time (restd, restctl, the bench, the harness), as the core's injected clock.
+        .target(name: "Clocks", dependencies: ["RestCore"]),
         // What desktop notifications say and when they are shown, replaced or closed: pure, no I/O.
         .target(name: "RestNotify", dependencies: ["RestCore"]),
 
@@ -62,11 +65,11 @@ let package = Package(
         .target(
             name: "RestDaemon",
             dependencies: [
-                "DBusKit", "EventLoop", "RestCore", "RestNotify", "RestProtocol", "SQLiteKit", "TOML", "POSIXSpawn",
-                .product(name: "Logging", package: "swift-log"),
+                "DBusKit", "EventLoop", "RestCore", "Clocks", "RestNotify", "RestProtocol", "SQLiteKit", "TOML",
+                "POSIXSpawn", .product(name: "Logging", package: "swift-log"),
             ]),
         // The client library behind restctl (and the integration tests).
-        .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore"]),
+        .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore", "Clocks"]),
 
         // restd's few options are read by hand: swift-argument-parser would link FoundationEssentials.
         // The functions a login and common use run are placed together (docs/PERFORMANCE.md, "How
@@ -78,14 +81,14 @@ let package = Package(
         .executableTarget(
             name: "restctl",
             dependencies: [
-                "RestClient", "RestCore", "POSIXSpawn",
+                "RestClient", "RestCore", "Clocks", "POSIXSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: shippedProgram()),
 
         // Child processes, a private dbus-daemon, temporary directories and an sd_notify socket
         // for the benchmark and the integration tests (not a product: nothing ships with it).
-        .target(name: "ProcessHarness", dependencies: ["POSIXSpawn", "RestCore"]),
+        .target(name: "ProcessHarness", dependencies: ["POSIXSpawn", "RestCore", "Clocks", "DBusKit"]),
         // A seeded random number generator, so that a "random" test does the same on every run
         // (no Foundation, no process harness: the core's unit tests use it too).
         .target(name: "SeededRandom"),
@@ -96,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "restd-bench",
             dependencies: [
-                "DBusKit", "CDBus", "CSystemd", "SQLiteKit", "RestCore", "RestProtocol", "ProcessHarness",
+                "DBusKit", "CDBus", "CSystemd", "SQLiteKit", "RestCore", "Clocks", "RestProtocol", "ProcessHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -120,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "RestClient", "RestCore", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
+                "RestClient", "RestCore", "Clocks", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
             ]),
     ]
 )

@@ -137,23 +137,15 @@ public final class Connection {
         callBusDriver("ReleaseName", [.string(name)]) { result in completion(result.map { _ in () }) }
     }
 
+    /// A name request or release: refused here, before the bus, when the name is not one.
     private func callBusDriver(
         _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
     ) {
-        let message: Message
-        do throws(DBusError) {
-            guard DBusValidation.isValidBusName(arguments.first?.string ?? "") else {
-                throw DBusError(
-                    .invalidArgs, "\"\((arguments.first?.string ?? "").debugEscaped)\" is not a valid bus name")
-            }
-            message = try Message.methodCall(
-                destination: MessageBus.name, path: MessageBus.path,
-                interface: MessageBus.interface, member: member)
-            try message.append(arguments)
-        } catch {
-            return completion(.failure(error))
+        let name = arguments.first?.string ?? ""
+        guard DBusValidation.isValidBusName(name) else {
+            return completion(.failure(DBusError(.invalidArgs, "\"\(name.debugEscaped)\" is not a valid bus name")))
         }
-        call(message, timeoutMilliseconds: 25_000, completion: completion)
+        callBus(member, arguments, completion: completion)
     }
 
     /// Adds a match rule on the bus (blocking), so that matching signals reach the filters.
@@ -212,6 +204,34 @@ public final class Connection {
             return
         }
         dbus_pending_call_unref(pending)
+    }
+
+    /// Calls `member` with `arguments` without waiting (needs an event loop), as
+    /// `call(_:timeoutMilliseconds:completion:)`; a call that cannot be built (a name libdbus would
+    /// refuse, a value that cannot be sent) fails at once, through `completion`.
+    public func call(
+        destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue] = [],
+        timeoutMilliseconds: Int32, completion: @escaping (Result<Message, DBusError>) -> Void
+    ) {
+        let message: Message
+        do {
+            message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+            try message.append(arguments)
+        } catch {
+            return completion(.failure(error))
+        }
+        call(message, timeoutMilliseconds: timeoutMilliseconds, completion: completion)
+    }
+
+    /// Calls `member` of the bus driver (AddMatch, GetNameOwner…) without waiting, as
+    /// `call(destination:path:interface:member:_:timeoutMilliseconds:completion:)`.
+    public func callBus(
+        _ member: String, _ arguments: [DBusValue] = [], timeoutMilliseconds: Int32 = 25_000,
+        completion: @escaping (Result<Message, DBusError>) -> Void
+    ) {
+        call(
+            destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface, member: member,
+            arguments, timeoutMilliseconds: timeoutMilliseconds, completion: completion)
     }
 
     /// Sends a method call and waits for its reply; an error reply is thrown.

@@ -9,39 +9,41 @@ enum IntrospectionXML {
     static func document(interfaces: [InterfaceDescription], children: [String]) -> String {
         var xml = header + "<node>\n"
         for interface in interfaces { write(interface, into: &xml) }
-        for child in children { xml += " <node name=\"\(escape(child))\"/>\n" }
+        for child in children { xml += " <node name=\"\(XMLText.escaped(child))\"/>\n" }
         xml += "</node>\n"
         return xml
     }
 
     private static func write(_ interface: InterfaceDescription, into xml: inout String) {
-        xml += " <interface name=\"\(escape(interface.name))\">\n"
+        xml += " <interface name=\"\(XMLText.escaped(interface.name))\">\n"
         for method in interface.methods {
             let empty = method.inputs.isEmpty && method.outputs.isEmpty && method.annotations.isEmpty
-            xml += "  <method name=\"\(escape(method.name))\"\(empty ? "/" : "")>\n"
+            xml += "  <method name=\"\(XMLText.escaped(method.name))\"\(empty ? "/" : "")>\n"
             if empty { continue }
             for arg in method.inputs {
-                xml += "   <arg name=\"\(escape(arg.name))\" type=\"\(arg.type.signature)\" direction=\"in\"/>\n"
+                xml +=
+                    "   <arg name=\"\(XMLText.escaped(arg.name))\" type=\"\(arg.type.signature)\" direction=\"in\"/>\n"
             }
             for arg in method.outputs {
-                xml += "   <arg name=\"\(escape(arg.name))\" type=\"\(arg.type.signature)\" direction=\"out\"/>\n"
+                xml +=
+                    "   <arg name=\"\(XMLText.escaped(arg.name))\" type=\"\(arg.type.signature)\" direction=\"out\"/>\n"
             }
             write(method.annotations, indent: "   ", into: &xml)
             xml += "  </method>\n"
         }
         for signal in interface.signals {
             let empty = signal.arguments.isEmpty && signal.annotations.isEmpty
-            xml += "  <signal name=\"\(escape(signal.name))\"\(empty ? "/" : "")>\n"
+            xml += "  <signal name=\"\(XMLText.escaped(signal.name))\"\(empty ? "/" : "")>\n"
             if empty { continue }
             for arg in signal.arguments {
-                xml += "   <arg name=\"\(escape(arg.name))\" type=\"\(arg.type.signature)\"/>\n"
+                xml += "   <arg name=\"\(XMLText.escaped(arg.name))\" type=\"\(arg.type.signature)\"/>\n"
             }
             write(signal.annotations, indent: "   ", into: &xml)
             xml += "  </signal>\n"
         }
         for property in interface.properties {
             let open =
-                "  <property name=\"\(escape(property.name))\" type=\"\(property.type.signature)\" access=\"\(property.access.rawValue)\""
+                "  <property name=\"\(XMLText.escaped(property.name))\" type=\"\(property.type.signature)\" access=\"\(property.access.rawValue)\""
             if property.annotations.isEmpty {
                 xml += open + "/>\n"
             } else {
@@ -57,22 +59,8 @@ enum IntrospectionXML {
     private static func write(_ annotations: [InterfaceDescription.Annotation], indent: String, into xml: inout String)
     {
         for annotation in annotations {
-            xml += "\(indent)<annotation name=\"\(escape(annotation.name))\" value=\"\(escape(annotation.value))\"/>\n"
+            xml +=
+                "\(indent)<annotation name=\"\(XMLText.escaped(annotation.name))\" value=\"\(XMLText.escaped(annotation.value))\"/>\n"
         }
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -7,8 +7,8 @@ public final class Message {
     }
 
     /// Replaced only while the message is being built, when its body is written whole
-    /// (`append`, `appendVardicts`).
-    private(set) var raw: OpaquePointer
+    /// (`append`, `appendVardicts`). The bench sends and pops libdbus messages itself.
+    package private(set) var raw: OpaquePointer
     /// Set by a `MessageWriter` writing into this message: its body is then written in pieces,
     /// and never replaced whole.
     var isWrittenInPieces = false
@@ -16,8 +16,8 @@ public final class Message {
     /// Takes over a reference the caller owns.
     init(owning raw: OpaquePointer) { self.raw = raw }
 
-    /// Adds a reference of its own (for messages libdbus lends to a handler).
-    init(borrowing raw: OpaquePointer) {
+    /// Adds a reference of its own (for messages libdbus lends to a handler, or the bench pops).
+    package init(borrowing raw: OpaquePointer) {
         dbus_message_ref(raw)
         self.raw = raw
     }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Glibc
 
@@ -120,7 +121,7 @@ public final class NotifySocket {
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count < 0 { return }
-            let now = Stopwatch.monotonicSeconds()
+            let now = KernelClock.monotonicSeconds
             let text = String(decoding: buffer[..<count], as: UTF8.self)
             received.append((text, now))
             receivedLines += text.split(separator: "\n").map { (String($0), received.count - 1) }

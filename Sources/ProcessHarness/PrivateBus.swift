@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 import Glibc
 
@@ -124,7 +125,7 @@ public final class PrivateBus: @unchecked Sendable {
     public static func configuration(socketPath: String, serviceDirectories: [String]) -> String {
         let serviceDirs =
             serviceDirectories
-            .map { "  <servicedir>\(xmlEscaped($0))</servicedir>\n" }
+            .map { "  <servicedir>\(XMLText.escaped($0))</servicedir>\n" }
             .joined()
         return """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -132,7 +133,7 @@ public final class PrivateBus: @unchecked Sendable {
             <!-- Private bus for restd's integration tests and benchmark. -->
             <busconfig>
               <type>session</type>
-              <listen>\(xmlEscaped("unix:path=" + dbusAddressEscaped(socketPath)))</listen>
+              <listen>\(XMLText.escaped("unix:path=" + dbusAddressEscaped(socketPath)))</listen>
               <auth>EXTERNAL</auth>
             \(serviceDirs)  <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
@@ -157,13 +158,6 @@ public final class PrivateBus: @unchecked Sendable {
 
             """
     }
-}
-
-func xmlEscaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;")
-        .replacingOccurrences(of: "<", with: "&lt;")
-        .replacingOccurrences(of: ">", with: "&gt;")
-        .replacingOccurrences(of: "\"", with: "&quot;")
 }
 
 /// D-Bus address value escaping: bytes outside `[-0-9A-Za-z_/.\*]` become `%XX`.

@@ -1,5 +1,5 @@
+import Clocks
 import Glibc
-import RestCore
 
 /// Elapsed time on CLOCK_MONOTONIC: what the harness and the tests measure and wait with.
 /// The wall clock is no stopwatch: it jumps when someone sets it, and a test run may shift it.
@@ -7,23 +7,20 @@ public struct Stopwatch: Sendable {
     private let startSeconds: Double
 
     /// Starts counting now.
-    public init() { startSeconds = Self.monotonicSeconds() }
+    public init() { startSeconds = KernelClock.monotonicSeconds }
 
     /// Seconds since `init`.
-    public var elapsed: Double { Self.monotonicSeconds() - startSeconds }
-
-    /// CLOCK_MONOTONIC in seconds.
-    public static func monotonicSeconds() -> Double { KernelClock.monotonicSeconds }
+    public var elapsed: Double { KernelClock.monotonicSeconds - startSeconds }
 }
 
 /// A moment `seconds` from now on CLOCK_MONOTONIC, for loops that wait with a time limit.
 public struct Deadline: Sendable {
     private let atSeconds: Double
 
-    public init(secondsFromNow seconds: Double) { atSeconds = Stopwatch.monotonicSeconds() + seconds }
+    public init(secondsFromNow seconds: Double) { atSeconds = KernelClock.monotonicSeconds + seconds }
 
     /// Seconds left (negative once it has passed).
-    public var remaining: Double { atSeconds - Stopwatch.monotonicSeconds() }
+    public var remaining: Double { atSeconds - KernelClock.monotonicSeconds }
 
     public var hasPassed: Bool { remaining <= 0 }
 }

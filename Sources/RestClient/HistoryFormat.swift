@@ -147,7 +147,7 @@ public enum HistoryFormat {
     /// milliseconds, empty cells for what is unknown.
     public static func csvRow(_ set: HistorySet) -> String {
         var cells = [
-            String(set.id), TimeFormat.iso8601(usec: set.atUSec), csvCell(set.exercise),
+            String(set.id), DateText.iso8601(usec: set.atUSec), csvCell(set.exercise),
             set.reps.map(String.init) ?? "", set.weightKg.map(number) ?? "", set.failed ? "true" : "false",
             csvCell(set.timer),
         ]
@@ -157,7 +157,7 @@ public enum HistoryFormat {
                     seconds(rest.plannedUSec), signedSeconds(rest.adjustUSec), rest.takenUSec.map(seconds) ?? "",
                     rest.overrunUSec.map(signedSeconds) ?? "", seconds(rest.pausedUSec), rest.outcome,
                     csvCell(rest.source),
-                    rest.endedAtUSec.map { TimeFormat.iso8601(usec: $0) } ?? "",
+                    rest.endedAtUSec.map { DateText.iso8601(usec: $0) } ?? "",
                 ] + RecoveryFields.csvCells(rest.recovery)
         } else {
             cells += Array(repeating: "", count: 8) + RecoveryFields.csvCells(nil)
@@ -294,6 +294,6 @@ extension String {
 extension TimeFormat {
     /// An instant as local date and time to the minute: `2026-11-23 18:02`.
     public static func localMinute(usec: UInt64) -> String {
-        LocalCalendar.parts(of: usec)?.minuteText ?? iso8601(usec: usec)
+        LocalCalendar.parts(of: usec)?.minuteText ?? DateText.iso8601(usec: usec)
     }
 }

@@ -1,3 +1,5 @@
+import RestCore
+
 /// The little JSON that restctl writes, by hand (no Foundation in the client).
 public enum JSONText {
     /// `text` as a JSON string literal: quotes and backslashes escaped, U+0000–U+001F,
@@ -52,7 +54,7 @@ public struct JSONObject: Sendable {
     /// An instant given in µs since the epoch; `null` when nil or 0 (unset).
     public mutating func instant(_ key: String, usec: UInt64?) {
         precondition(key.hasSuffix("_at"), "an instant's key ends in _at")
-        add(key, usec.flatMap { $0 == 0 ? nil : JSONText.quoted(TimeFormat.iso8601(usec: $0)) })
+        add(key, usec.flatMap { $0 == 0 ? nil : JSONText.quoted(DateText.iso8601(usec: $0)) })
     }
 
     /// A duration in µs.

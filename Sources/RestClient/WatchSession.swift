@@ -1,3 +1,4 @@
+import Clocks
 import DBusKit
 import RestProtocol
 
@@ -27,7 +28,7 @@ public final class WatchSession {
     /// timer with it, so that no signal can fall between the start and the watch).
     public let client: RestdClient
     /// The wall clock (µs) that ticks and lines are computed from.
-    public var clock: () -> UInt64 = WallClock.nowUSec
+    public var clock: () -> UInt64 = { KernelClock.realtimeUSec }
     private var connection: Connection { client.connection }
     private let timerPath: String
     /// restd's unique name while it is on the bus.

@@ -1,3 +1,4 @@
+import Clocks
 import EventLoop
 import Glibc
 import Logging

@@ -1,3 +1,4 @@
+import Clocks
 import DBusKit
 import EventLoop
 import Glibc
@@ -15,7 +16,7 @@ import RestProtocol
 /// `StatusReporter`. This class only wires them, in one visible order: `init`'s numbered steps.
 public final class Daemon {
     private let logger: Logger
-    private let clock = SystemClock()
+    private let clock = KernelClock()
     private let loop: EventLoop
     private let connection: Connection
     private let driver: BusDriver

@@ -31,12 +31,9 @@ extension Reader {
         var start = index
         while true {
             guard let byte = current else { throw unclosed }
-            if byte == UInt8(ascii: "\""), peek(1) == UInt8(ascii: "\""), peek(2) == UInt8(ascii: "\"") {
-                // Up to two more quotes right before the closing ones belong to the string.
-                var end = index + 3
-                while end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - index < 5 { end += 1 }
-                try appendText(start..<(end - 3), to: &scalars)
-                index = end
+            if let close = closingTriple(of: UInt8(ascii: "\"")) {
+                try appendText(start..<close.textEnd, to: &scalars)
+                index = close.next
                 return String(scalars)
             }
             if byte == UInt8(ascii: "\\") {
@@ -86,17 +83,24 @@ extension Reader {
         let start = index
         while true {
             guard let byte = current else { throw unclosed }
-            if byte == UInt8(ascii: "'"), peek(1) == UInt8(ascii: "'"), peek(2) == UInt8(ascii: "'") {
-                var end = index + 3
-                while end < bytes.count, bytes[end] == UInt8(ascii: "'"), end - index < 5 { end += 1 }
+            if let close = closingTriple(of: UInt8(ascii: "'")) {
                 var scalars = String.UnicodeScalarView()
-                try appendText(start..<(end - 3), to: &scalars)
-                index = end
+                try appendText(start..<close.textEnd, to: &scalars)
+                index = close.next
                 return String(scalars)
             }
             if byte != UInt8(ascii: "\t"), !isLineEnd(at: index) { try checkControl(byte) }
             advance()
         }
+    }
+
+    /// At the three quotes that close a multi-line string: where its text ends, and where what
+    /// follows starts. Up to two more quotes right before the closing three belong to the string.
+    private func closingTriple(of quote: UInt8) -> (textEnd: Int, next: Int)? {
+        guard current == quote, peek(1) == quote, peek(2) == quote else { return nil }
+        var end = index + 3
+        while end < bytes.count, bytes[end] == quote, end - index < 5 { end += 1 }
+        return (end - 3, end)
     }
 
     mutating func skipNewline() {

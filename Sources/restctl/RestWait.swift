@@ -1,3 +1,4 @@
+import Clocks
 import RestClient
 
 #if canImport(Glibc)
@@ -64,7 +65,7 @@ struct RestWait {
 
         switch outcome {
         case .over:
-            if terminal, let last { print(output.text(last, now: WallClock.nowUSec())) }
+            if terminal, let last { print(output.text(last, now: KernelClock.realtimeUSec)) }
         case .cancelled:
             throw RestctlError(.failed, "timer \"\(timerID)\" was cancelled before its rest was over")
         case .daemonGone:

@@ -1,3 +1,4 @@
+import Clocks
 import RestClient
 
 /// restctl's way to restd: one connection per run, client errors turned into `RestctlError`.
@@ -20,7 +21,7 @@ enum RestdConnection {
             try action(client)
             return try client.timer(id: id)
         }
-        print(output.text(snapshot, now: WallClock.nowUSec()))
+        print(output.text(snapshot, now: KernelClock.realtimeUSec))
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clocks
 import Foundation
 import Glibc
 
@@ -66,7 +67,7 @@ struct RestdBench: ParsableCommand {
             print("[\(scenario.number)] \(scenario.title)…")
             fflush(nil)
             let loadBefore = Proc.loadAverage()
-            let started = Clock.monotonic
+            let started = KernelClock.monotonicSeconds
             var metrics: [Metric] = []
             var failure: String?
             do {
@@ -76,7 +77,7 @@ struct RestdBench: ParsableCommand {
                 print("    failed: \(error)")
             }
             let entry = ScenarioReport(
-                number: scenario.number, title: scenario.title, seconds: Clock.monotonic - started,
+                number: scenario.number, title: scenario.title, seconds: KernelClock.monotonicSeconds - started,
                 loadBefore: loadBefore, loadAfter: Proc.loadAverage(), metrics: metrics, error: failure)
             for metric in metrics {
                 print(

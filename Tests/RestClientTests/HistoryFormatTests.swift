@@ -200,7 +200,7 @@ import Testing
         #expect(
             json.contains(
                 #""recovery_rests":2,"median_time_to_target_usec":62000000,"hrr60_weeks":[{"week_start_at":""#
-                    + TimeFormat.iso8601(usec: Self.week) + #"","median_hrr60":30.6,"rests":2}]}"#), "\(json)")
+                    + DateText.iso8601(usec: Self.week) + #"","median_hrr60":30.6,"rests":2}]}"#), "\(json)")
         #expect(
             StatsFormat.json([plain]).contains(
                 #""recovery_rests":0,"median_time_to_target_usec":null,"hrr60_weeks":[]"#))

@@ -32,18 +32,4 @@ struct TimeFormatTests {
     func elapsed(usec: UInt64, text: String) {
         #expect(TimeFormat.elapsed(usec: usec) == text)
     }
-
-    @Test(
-        "instants are ISO 8601 UTC with milliseconds, truncated",
-        arguments: [
-            (1_795_295_400_000_000, "2026-11-21T21:10:00.000Z"),
-            (1_795_295_400_123_999, "2026-11-21T21:10:00.123Z"),
-            (1, "1970-01-01T00:00:00.000Z"),
-            (1_000, "1970-01-01T00:00:00.001Z"),
-            (951_868_799_999_999, "2000-02-29T23:59:59.999Z"),
-            (253_402_300_799_000_000, "9999-12-31T23:59:59.000Z"),
-        ] as [(UInt64, String)])
-    func iso8601(usec: UInt64, text: String) {
-        #expect(TimeFormat.iso8601(usec: usec) == text)
-    }
 }

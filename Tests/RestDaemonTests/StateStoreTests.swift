@@ -390,9 +390,9 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
     }
 
     @Test func formatsUTCStamps() {
-        #expect(StoreFiles.utcStamp(0) == "19700101T000000Z")
-        #expect(StoreFiles.utcStamp(now) == stamp)
-        #expect(StoreFiles.utcStamp(951_782_400_999_999) == "20000229T000000Z")
+        #expect(DateText.basicISO8601(usec: 0) == "19700101T000000Z")
+        #expect(DateText.basicISO8601(usec: now) == stamp)
+        #expect(DateText.basicISO8601(usec: 951_782_400_999_999) == "20000229T000000Z")
     }
 
     @Test func anEmptyFileIsAFreshDatabase() throws {

@@ -243,16 +243,13 @@ struct FiveNumbers: Equatable {
     init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
-        func median(_ slice: ArraySlice<Double>) -> Double {
-            let middle = slice.startIndex + slice.count / 2
-            return slice.count % 2 == 1 ? slice[middle] : (slice[middle - 1] + slice[middle]) / 2
-        }
         let half = sorted.count / 2
         lowest = sorted[0]
         highest = sorted[sorted.count - 1]
-        self.median = median(sorted[...])
-        lowerQuartile = sorted.count == 1 ? sorted[0] : median(sorted[..<half])
-        upperQuartile = sorted.count == 1 ? sorted[0] : median(sorted[(sorted.count - half)...])
+        median = sorted.medianOfSorted ?? lowest
+        // A single value is its own quartiles: its halves are empty.
+        lowerQuartile = sorted[..<half].medianOfSorted ?? lowest
+        upperQuartile = sorted[(sorted.count - half)...].medianOfSorted ?? highest
     }
 }
 

@@ -134,7 +134,7 @@ extension HTMLWriter {
 enum ReportDate {
     /// 2026-11-23.
     static func day(_ usec: USec) -> String {
-        LocalCalendar.parts(of: usec)?.dateText ?? TimeFormat.iso8601(usec: usec)
+        LocalCalendar.parts(of: usec)?.dateText ?? DateText.iso8601(usec: usec)
     }
 
     /// 11-23, for an axis.

@@ -130,7 +130,7 @@ public struct HeartSignal: Sendable, Equatable {
         let beats = judge(sample.rrMilliseconds, bpm: bpm, at: now)
         window.append(Entry(atUSec: now, bpm: bpm))
         Self.keepWindow(&window, at: now) { $0.atUSec }
-        let smoothed = ExerciseStats.median(window.map { Double($0.bpm) })
+        let smoothed = window.map { Double($0.bpm) }.median() ?? Double(bpm)
         latestBPM = smoothed
         lastValidAtUSec = now
         return Reading(smoothedBPM: smoothed, confirmed: window.count >= Self.confirmingSamples, beats: beats)

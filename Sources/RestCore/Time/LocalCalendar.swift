@@ -31,27 +31,17 @@ public enum LocalCalendar {
             self.second = second
         }
 
-        /// `2026-11-23`.
-        // Capacities for any values: a sign and 19 digits for the year, 20 digits for each other.
-        public var dateText: String { DigitText.make(capacity: 64) { writeDate(&$0) } }
+        /// `2026-11-23` (`DateText` writes every date and time).
+        public var dateText: String { DigitText.make(capacity: 64) { $0.date(self, separated: true) } }
         /// `2026-11-23 18:02`.
         public var minuteText: String {
             DigitText.make(capacity: 112) { text in
-                writeDate(&text)
+                text.date(self, separated: true)
                 text.character(" ")
                 text.number(UInt64(clamping: hour), minimumDigits: 2)
                 text.character(":")
                 text.number(UInt64(clamping: minute), minimumDigits: 2)
             }
-        }
-
-        private func writeDate(_ text: inout DigitText) {
-            if year < 0 { text.character("-") }
-            text.number(UInt64(year.magnitude))
-            text.character("-")
-            text.number(UInt64(clamping: month), minimumDigits: 2)
-            text.character("-")
-            text.number(UInt64(clamping: day), minimumDigits: 2)
         }
     }
 
@@ -60,9 +50,7 @@ public enum LocalCalendar {
         var seconds = time_t(clamping: usec / 1_000_000)
         var fields = tm()
         guard localtime_r(&seconds, &fields) != nil else { return nil }
-        return Parts(
-            year: Int(fields.tm_year) + 1900, month: Int(fields.tm_mon) + 1, day: Int(fields.tm_mday),
-            hour: Int(fields.tm_hour), minute: Int(fields.tm_min), second: Int(fields.tm_sec))
+        return Parts(fields)
     }
 
     /// The first instant of the local day that holds `usec` (its midnight, or the first instant

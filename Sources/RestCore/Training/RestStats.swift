@@ -168,36 +168,19 @@ public struct ExerciseStats: Sendable, Equatable {
         /// One entry per exercise, by name.
         public func result() -> [ExerciseStats] {
             groups.map { group in
-                let planned = median(group.planned)
-                let taken = median(group.taken)
+                let planned = group.planned.median()
+                let taken = group.taken.median()
                 return ExerciseStats(
                     exercise: group.name, sets: group.sets, rests: group.taken.count,
                     medianPlannedUSec: planned, medianTakenUSec: taken,
                     medianOverrunUSec: planned.flatMap { planned in taken.map { difference($0, planned) } },
                     skipped: group.skipped,
-                    recoveryRests: group.recoveryRests, medianTimeToTargetUSec: median(group.timeToTarget),
+                    recoveryRests: group.recoveryRests, medianTimeToTargetUSec: group.timeToTarget.median(),
                     hrr60Weeks: group.hrr60ByWeek.sorted { $0.key < $1.key }.map { week, values in
-                        WeekHRR60(weekStartAtUSec: week, medianBPM: median(values), rests: values.count)
+                        WeekHRR60(weekStartAtUSec: week, medianBPM: values.median() ?? 0, rests: values.count)
                     })
             }.sorted { ($0.exercise.lowercased(), $0.exercise) < ($1.exercise.lowercased(), $1.exercise) }
         }
-    }
-
-    /// The middle value; for an even count, the mean of the two middle ones (rounded down).
-    public static func median(_ values: [USec]) -> USec? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        if sorted.count % 2 == 1 { return sorted[middle] }
-        let (low, high) = (sorted[middle - 1], sorted[middle])
-        return low + (high - low) / 2
-    }
-
-    /// The middle value of some (one or more); for an even count, the mean of the two middle ones.
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// `a − b` as a signed value (rests are far below Int64's range).

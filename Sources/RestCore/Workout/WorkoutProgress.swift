@@ -127,7 +127,7 @@ public struct WorkoutSummary: Sendable, Equatable {
             return total + Double(reps) * weight
         }
         self.totalRestUSec = restsTakenUSec.reduce(0) { $0.addingSaturated($1) }
-        self.medianRestUSec = Self.median(restsTakenUSec)
+        self.medianRestUSec = restsTakenUSec.median() ?? 0
         self.abandoned = abandoned
     }
 
@@ -145,13 +145,5 @@ public struct WorkoutSummary: Sendable, Equatable {
         self.totalRestUSec = totalRestUSec
         self.medianRestUSec = medianRestUSec
         self.abandoned = abandoned
-    }
-
-    /// The median (the mean of the two middle values of an even count); 0 for none.
-    public static func median(_ values: [USec]) -> USec {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }

@@ -103,14 +103,16 @@ final class HeartRateFollower {
                 + "member='PropertiesChanged',arg0='\($0)'"
         }
         for rule in rules {
-            callBus("AddMatch", [.string(rule)]) { [unowned self] result in
+            connection.callBus("AddMatch", [.string(rule)], timeoutMilliseconds: Self.timeoutMilliseconds) {
+                [unowned self] result in
                 if case .failure(let error) = result {
                     logger.warning("cannot watch BlueZ (\(error.message)); straps connecting later may go unnoticed")
                 }
             }
         }
         // After the match rules, on the same connection: no change of owner can fall in between.
-        callBus("GetNameOwner", [.string(Bluez.busName)]) { [unowned self] result in
+        connection.callBus("GetNameOwner", [.string(Bluez.busName)], timeoutMilliseconds: Self.timeoutMilliseconds) {
+            [unowned self] result in
             guard case .success(let reply) = result, let name = reply.arguments().first?.string else {
                 logger.info(
                     "no heart rate from Bluetooth for now: \(Bluez.busName) is not on the system bus; waiting for bluetoothd"
@@ -163,7 +165,10 @@ final class HeartRateFollower {
         owner = name
         generation += 1
         let generation = self.generation
-        call(destination: name, path: "/", interface: Bluez.objectManagerInterface, "GetManagedObjects", []) {
+        connection?.call(
+            destination: name, path: "/", interface: Bluez.objectManagerInterface, member: "GetManagedObjects",
+            timeoutMilliseconds: Self.timeoutMilliseconds
+        ) {
             [unowned self] result in
             guard generation == self.generation else { return }
             switch result {
@@ -316,7 +321,10 @@ final class HeartRateFollower {
         nextToken += 1
         let token = nextToken
         subscriptions[path] = .asking(token: token)
-        call(destination: owner, path: path, interface: Bluez.characteristicInterface, "StartNotify", []) {
+        connection?.call(
+            destination: owner, path: path, interface: Bluez.characteristicInterface, member: "StartNotify",
+            timeoutMilliseconds: Self.timeoutMilliseconds
+        ) {
             [unowned self] result in
             // Only the answer to the latest request counts: the strap may have gone and come back.
             guard case .asking(let current)? = subscriptions[path], current == token else { return }
@@ -340,35 +348,12 @@ final class HeartRateFollower {
     private func stopNotify(_ path: String) {
         subscriptions[path] = nil
         guard let owner else { return }
-        call(destination: owner, path: path, interface: Bluez.characteristicInterface, "StopNotify", []) {
+        connection?.call(
+            destination: owner, path: path, interface: Bluez.characteristicInterface, member: "StopNotify",
+            timeoutMilliseconds: Self.timeoutMilliseconds
+        ) {
             [unowned self] result in
             if case .failure(let error) = result { logger.debug("StopNotify on \(path): \(error.message)") }
         }
-    }
-
-    // MARK: Calls
-
-    private func callBus(
-        _ member: String, _ arguments: [DBusValue],
-        completion: @escaping (Result<Message, DBusError>) -> Void
-    ) {
-        call(
-            destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface,
-            member, arguments, completion)
-    }
-
-    private func call(
-        destination: String, path: String, interface: String, _ member: String, _ arguments: [DBusValue],
-        _ completion: @escaping (Result<Message, DBusError>) -> Void
-    ) {
-        guard let connection else { return }
-        let message: Message
-        do {
-            message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
-            try message.append(arguments)
-        } catch {
-            return completion(.failure(error))
-        }
-        connection.call(message, timeoutMilliseconds: Self.timeoutMilliseconds, completion: completion)
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import EventLoop
 import Glibc
 import Logging
@@ -51,7 +52,7 @@ public struct RestLogHandler: LogHandler {
             if Self.sendToJournal(fields) >= 0 { return }
         }
         let line = StderrLine.format(
-            time: StderrLine.localTime(), level: event.level,
+            time: DateText.localTimeOfDay(usec: KernelClock.realtimeUSec), level: event.level,
             message: message, metadata: merged)
         Self.writeToStandardError(line + "\n")
     }
@@ -91,18 +92,6 @@ public enum StderrLine {
         // Only bytes 0x0A–0x0D and non-ASCII ones can be part of a newline; most lines have none.
         guard line.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 >= 0x80 }) else { return line }
         return String(line.map { $0.isNewline ? " " : $0 })
-    }
-
-    /// The local time of day with milliseconds, `HH:MM:SS.mmm`.
-    static func localTime() -> String {
-        let nanoseconds = KernelClock.nanoseconds(CLOCK_REALTIME)
-        var seconds = time_t(nanoseconds / 1_000_000_000)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let millis = Int(nanoseconds % 1_000_000_000 / 1_000_000)
-        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)"
     }
 }
 

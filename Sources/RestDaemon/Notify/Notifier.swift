@@ -63,8 +63,8 @@ final class Notifier {
     private var owner: String?
     /// Bumped whenever a server takes the name where there was none.
     private var appearances: UInt64 = 0
-    /// Whether the last call failed; the first failure is logged as a warning, the rest as debug.
-    private var failing = false
+    /// Failed calls: the first of a run is logged as a warning, the rest as debug.
+    private var failures: RepeatedFailure
 
     /// Whether a server can show notifications; nil until the bus has said who owns the name and
     /// what it can start.
@@ -90,6 +90,7 @@ final class Notifier {
         self.performCommand = perform
         self.clock = clock
         self.logger = logger
+        failures = RepeatedFailure(logger: logger, recovered: "desktop notifications work again")
         self.messages = messages
         self.style = style
         self.sound = sound
@@ -118,7 +119,8 @@ final class Notifier {
             MessageBus.signalsRule(sender: Self.busName, path: Self.path, interface: Self.interface),
         ]
         for rule in rules {
-            callBus("AddMatch", [.string(rule)]) { [unowned self] result in
+            connection.callBus("AddMatch", [.string(rule)], timeoutMilliseconds: Self.timeoutMilliseconds) {
+                [unowned self] result in
                 if case .failure(let error) = result {
                     self.logger.error(
                         """
@@ -130,7 +132,8 @@ final class Notifier {
         }
         // After the match rules, on the same connection: no change of owner can fall in between,
         // and the answer is newer than any NameOwnerChanged that arrives before it.
-        callBus("GetNameOwner", [.string(Self.busName)]) { [unowned self] result in
+        connection.callBus("GetNameOwner", [.string(Self.busName)], timeoutMilliseconds: Self.timeoutMilliseconds) {
+            [unowned self] result in
             ownerKnown = true
             switch result {
             case .success(let reply):
@@ -160,7 +163,8 @@ final class Notifier {
     /// Asks the bus whether it can start a notification server (its service files; asked again
     /// when the server leaves, as they may have changed since).
     private func askActivatable() {
-        callBus("ListActivatableNames", []) { [unowned self] result in
+        connection.callBus("ListActivatableNames", timeoutMilliseconds: Self.timeoutMilliseconds) {
+            [unowned self] result in
             switch result {
             case .success(let reply):
                 activatable = reply.arguments().first?.arrayElements?.contains { $0.string == Self.busName } ?? false
@@ -296,7 +300,7 @@ final class Notifier {
                     break
                 }
                 if owner == nil { owner = reply.sender }
-                noteSuccess()
+                failures.succeeded()
                 // Once the server has shown it, as its own sound would come with it; never both.
                 if case .expired = notification.alert.kind, !capabilities.sound { sound.play() }
                 logger.debug("notification \(id) for \(notification.ticket.subject): \(request.summary)")
@@ -397,50 +401,19 @@ final class Notifier {
     }
 
     private func noteFailure(_ error: DBusError) {
-        if failing {
-            logger.debug("desktop notification failed again: \(error.message)")
-            return
-        }
-        failing = true
-        logger.warning(
-            """
-            cannot show desktop notifications: \(error.message) (\(error.name)); timers run and Expired \
-            is emitted as usual, and notifications come back with a notification server
-            """)
-    }
-
-    private func noteSuccess() {
-        guard failing else { return }
-        failing = false
-        logger.info("desktop notifications work again")
+        failures.failed(
+            warning: """
+                cannot show desktop notifications: \(error.message) (\(error.name)); timers run and Expired \
+                is emitted as usual, and notifications come back with a notification server
+                """,
+            again: "desktop notification failed again: \(error.message)")
     }
 
     private func callServer(
         _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
     ) {
-        call(destination: Self.busName, path: Self.path, interface: Self.interface, member, arguments, completion)
-    }
-
-    private func callBus(
-        _ member: String, _ arguments: [DBusValue], completion: @escaping (Result<Message, DBusError>) -> Void
-    ) {
-        call(
-            destination: MessageBus.name, path: MessageBus.path, interface: MessageBus.interface,
-            member, arguments, completion)
-    }
-
-    private func call(
-        destination: String, path: String, interface: String, _ member: String, _ arguments: [DBusValue],
-        _ completion: @escaping (Result<Message, DBusError>) -> Void
-    ) {
-        let message: Message
-        do {
-            message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
-            try message.append(arguments)
-        } catch {
-            completion(.failure(error))
-            return
-        }
-        connection.call(message, timeoutMilliseconds: Self.timeoutMilliseconds, completion: completion)
+        connection.call(
+            destination: Self.busName, path: Self.path, interface: Self.interface, member: member, arguments,
+            timeoutMilliseconds: Self.timeoutMilliseconds, completion: completion)
     }
 }

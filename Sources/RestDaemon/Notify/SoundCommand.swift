@@ -18,7 +18,7 @@ final class SoundCommand {
     /// The command in force; nil plays nothing.
     var argv: [String]? {
         didSet {
-            if argv != oldValue { failing = false }
+            if argv != oldValue { failures.forget() }
         }
     }
     /// The running child's pid, nil when none runs.
@@ -26,12 +26,13 @@ final class SoundCommand {
     /// The child source of the last child. Released only when the next one starts, not inside
     /// its own handler: sd-event reaps the child after that handler returns.
     private var childSource: ChildSource?
-    private var failing = false
+    private var failures: RepeatedFailure
 
     init(loop: EventLoop, argv: [String]?, logger: Logger) {
         self.loop = loop
         self.argv = argv
         self.logger = logger
+        failures = RepeatedFailure(logger: logger, recovered: "the sound command works again")
     }
 
     /// Starts the command, unless there is none or it is still running.
@@ -68,18 +69,12 @@ final class SoundCommand {
             return
         }
         logger.debug("sound command (pid \(pid)) finished")
-        if failing {
-            failing = false
-            logger.info("the sound command works again")
-        }
+        failures.succeeded()
     }
 
     private func noteFailure(_ message: String) {
-        if failing {
-            logger.debug("the sound command failed again: \(message)")
-            return
-        }
-        failing = true
-        logger.warning("\(message); further failures are logged only with --verbose")
+        failures.failed(
+            warning: "\(message); further failures are logged only with --verbose",
+            again: "the sound command failed again: \(message)")
     }
 }

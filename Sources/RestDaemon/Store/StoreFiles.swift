@@ -186,7 +186,7 @@ enum StoreFiles {
     /// picking a name none of them has yet, and returns the new paths (the main file first).
     static func moveAside(_ path: String, companions: [String], now: USec) throws(StoreError) -> [String] {
         let suffixes = [""] + companions
-        let stem = "\(path).broken-\(utcStamp(now))"
+        let stem = "\(path).broken-\(DateText.basicISO8601(usec: now))"
         var target = stem
         var counter = 2
         while suffixes.contains(where: { kind(of: target + $0) != .absent }) {
@@ -204,16 +204,6 @@ enum StoreFiles {
             moved.append(target + suffix)
         }
         return moved.sorted()
-    }
-
-    /// `YYYYmmddTHHMMSSZ` for a CLOCK_REALTIME value in µs.
-    static func utcStamp(_ usec: USec) -> String {
-        var seconds = time_t(clamping: usec / 1_000_000)
-        var fields = tm()
-        gmtime_r(&seconds, &fields)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(fields.tm_year + 1900)\(two(fields.tm_mon + 1))\(two(fields.tm_mday))"
-            + "T\(two(fields.tm_hour))\(two(fields.tm_min))\(two(fields.tm_sec))Z"
     }
 
     private static func errorText() -> String {

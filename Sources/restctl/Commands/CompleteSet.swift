@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clocks
 import RestClient
 import RestCore
 
@@ -139,7 +140,7 @@ extension Restctl {
                     }
                     let timer = try client.timer(id: id)
                     if let warning = Self.heartRateWarning(timer) { notes.append(warning) }
-                    var lines = [output.text(timer, now: WallClock.nowUSec())]
+                    var lines = [output.text(timer, now: KernelClock.realtimeUSec)]
                     guard !output.json else { return lines[0] }
                     if let recorded { lines.append(recorded) }
                     // Which rule chose the rest, so that a rest that is not the expected one explains

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clocks
 import RestClient
 import RestCore
 
@@ -20,7 +21,7 @@ struct HistorySelection: ParsableArguments {
     var exercise: String?
 
     func validate() throws {
-        _ = try window(defaultSince: "7d", now: WallClock.nowUSec())
+        _ = try window(defaultSince: "7d", now: KernelClock.realtimeUSec)
         _ = try exerciseName()
     }
 
@@ -82,7 +83,7 @@ extension Restctl {
         }
 
         func run() throws {
-            let (since, until) = try selection.window(defaultSince: "7d", now: WallClock.nowUSec())
+            let (since, until) = try selection.window(defaultSince: "7d", now: KernelClock.realtimeUSec)
             if workouts {
                 let summaries = try RestdConnection.withClient { client throws(ClientError) in
                     try client.workoutSummaries(sinceUSec: since, untilUSec: until)

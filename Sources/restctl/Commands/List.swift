@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clocks
 import RestClient
 
 extension Restctl {
@@ -16,7 +17,7 @@ extension Restctl {
         func run() throws {
             let all = try RestdConnection.withClient { client throws(ClientError) in try client.timers() }
             let timers = expired ? all.filter { $0.state == "expired" } : all
-            let now = WallClock.nowUSec()
+            let now = KernelClock.realtimeUSec
             if output.json {
                 print(TimerJSON.array(timers, now: now))
             } else {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clocks
 import RestClient
 import RestCore
 
@@ -38,7 +39,7 @@ extension Restctl {
         func validate() throws {
             if output.isEmpty { throw ValidationError("--output is empty; give a file name, or - for standard output") }
             if open && output == "-" { throw ValidationError("--open needs a file; give --output a file name") }
-            _ = try curveDay(now: WallClock.nowUSec())
+            _ = try curveDay(now: KernelClock.realtimeUSec)
         }
 
         /// An instant of the day `--day` names, nil without it.
@@ -53,7 +54,7 @@ extension Restctl {
         }
 
         func run() throws {
-            let now = WallClock.nowUSec()
+            let now = KernelClock.realtimeUSec
             let (since, until) = try selection.window(defaultSince: "90d", now: now)
             let name = try selection.exerciseName()
             let curveDay = try curveDay(now: now)

@@ -2,7 +2,7 @@ import ArgumentParser
 import RestClient
 
 extension Restctl {
-    struct Restart: ParsableCommand {
+    struct Restart: TimerAction {
         static let configuration = CommandConfiguration(
             commandName: "restart",
             abstract: "Run a timer again for its original duration.")
@@ -10,9 +10,6 @@ extension Restctl {
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat
 
-        func run() throws {
-            let id = try timer.timerID()
-            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in try client.restart(id: id) }
-        }
+        func change(_ id: String) -> TimerChange { { client throws(ClientError) in try client.restart(id: id) } }
     }
 }

@@ -2,15 +2,12 @@ import ArgumentParser
 import RestClient
 
 extension Restctl {
-    struct Resume: ParsableCommand {
+    struct Resume: TimerAction {
         static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused timer.")
 
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat
 
-        func run() throws {
-            let id = try timer.timerID()
-            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in try client.resume(id: id) }
-        }
+        func change(_ id: String) -> TimerChange { { client throws(ClientError) in try client.resume(id: id) } }
     }
 }

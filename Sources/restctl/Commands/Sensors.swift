@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clocks
 import RestClient
 
 extension Restctl {
@@ -28,7 +29,7 @@ extension Restctl {
             if output.json {
                 print(SensorList.json(sensors))
             } else {
-                for line in SensorList.lines(sensors, now: WallClock.nowUSec()) { print(line) }
+                for line in SensorList.lines(sensors, now: KernelClock.realtimeUSec) { print(line) }
             }
         }
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import RestClient
 
 extension Restctl {
-    struct Skip: ParsableCommand {
+    struct Skip: TimerAction {
         static let configuration = CommandConfiguration(
             commandName: "skip",
             abstract: "End the rest now, on purpose.",
@@ -14,9 +14,6 @@ extension Restctl {
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat
 
-        func run() throws {
-            let id = try timer.timerID()
-            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in try client.skip(id: id) }
-        }
+        func change(_ id: String) -> TimerChange { { client throws(ClientError) in try client.skip(id: id) } }
     }
 }

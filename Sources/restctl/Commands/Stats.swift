@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clocks
 import RestClient
 import RestCore
 
@@ -20,7 +21,7 @@ extension Restctl {
         @OptionGroup var output: OutputFormat
 
         func run() throws {
-            let (since, until) = try selection.window(defaultSince: "30d", now: WallClock.nowUSec())
+            let (since, until) = try selection.window(defaultSince: "30d", now: KernelClock.realtimeUSec)
             let name = try selection.exerciseName()
             let stats = try RestdConnection.withClient { client throws(ClientError) in
                 try client.historyStats(sinceUSec: since, untilUSec: until, exercise: name?.display)

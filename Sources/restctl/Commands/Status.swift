@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clocks
 import RestClient
 import RestProtocol
 
@@ -32,7 +33,7 @@ extension Restctl {
             }
             switch result {
             case .success(let (snapshot, server)):
-                let now = WallClock.nowUSec()
+                let now = KernelClock.realtimeUSec
                 print(
                     json
                         ? TimerJSON.statusObject(snapshot, now: now, notificationServer: server)

@@ -2,7 +2,7 @@ import ArgumentParser
 import RestClient
 
 extension Restctl {
-    struct Sub: ParsableCommand {
+    struct Sub: TimeAdjustment {
         static let configuration = CommandConfiguration(
             commandName: "sub",
             abstract: "Take time off a timer.",
@@ -14,16 +14,6 @@ extension Restctl {
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat
 
-        func validate() throws {
-            _ = try durationUSec(duration, as: .taken)
-        }
-
-        func run() throws {
-            let delta = -Int64(try durationUSec(duration, as: .taken))  // at most 24 h
-            let id = try timer.timerID()
-            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in
-                try client.adjust(id: id, deltaUSec: delta)
-            }
-        }
+        static let role = DurationRole.taken
     }
 }

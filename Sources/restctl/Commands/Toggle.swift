@@ -2,7 +2,7 @@ import ArgumentParser
 import RestClient
 
 extension Restctl {
-    struct Toggle: ParsableCommand {
+    struct Toggle: TimerAction {
         static let configuration = CommandConfiguration(
             commandName: "toggle",
             abstract: "Pause or resume a timer, or start one.",
@@ -15,9 +15,6 @@ extension Restctl {
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat
 
-        func run() throws {
-            let id = try timer.timerID()
-            try RestdConnection.act(on: id, output: output) { client throws(ClientError) in try client.toggle(id: id) }
-        }
+        func change(_ id: String) -> TimerChange { { client throws(ClientError) in try client.toggle(id: id) } }
     }
 }

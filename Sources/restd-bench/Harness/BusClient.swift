@@ -1,4 +1,5 @@
 import CDBus
+import Clocks
 import DBusKit
 import Glibc
 import RestProtocol
@@ -62,7 +63,7 @@ final class BusClient {
         var result = PipelineResult()
         var inFlight = 0
         let limit = count ?? Int.max
-        let start = Clock.monotonic
+        let start = KernelClock.monotonicSeconds
         let end = duration.map { start + $0 } ?? .infinity
         var now = start
         var lastReply = start
@@ -84,7 +85,7 @@ final class BusClient {
                 break
             }
             guard dbus_connection_read_write(raw, 1000) != 0 else { throw BenchError("the bus connection closed") }
-            now = Clock.monotonic
+            now = KernelClock.monotonicSeconds
             while let message = dbus_connection_pop_message(raw) {
                 switch dbus_message_get_type(message) {
                 case CDBUS_MESSAGE_TYPE_METHOD_RETURN:
@@ -135,9 +136,9 @@ final class BusClient {
     func timedCall(
         _ message: OpaquePointer, timeoutMilliseconds: Int32 = 120_000
     ) throws -> (seconds: Double, bytes: Int) {
-        let started = Clock.monotonic
+        let started = KernelClock.monotonicSeconds
         let reply = try rawReply(message, timeoutMilliseconds: timeoutMilliseconds)
-        let seconds = Clock.monotonic - started
+        let seconds = KernelClock.monotonicSeconds - started
         defer { dbus_message_unref(reply) }
         return (seconds, (try? marshalled(reply) { $0.count }) ?? 0)
     }
@@ -154,12 +155,12 @@ final class BusClient {
             defer { dbus_error_free(&error) }
             var times: [Double] = []
             for _ in 0..<rounds {
-                let started = Clock.monotonic
+                let started = KernelClock.monotonicSeconds
                 guard let loaded = dbus_message_demarshal(bytes.baseAddress, Int32(bytes.count), &error) else {
                     throw BenchError(
                         "libdbus refused the reply it sent: \(error.message.map { String(cString: $0) } ?? "")")
                 }
-                times.append((Clock.monotonic - started) * 1000)
+                times.append((KernelClock.monotonicSeconds - started) * 1000)
                 dbus_message_unref(loaded)
             }
             return (median(times), bytes.count)

@@ -1,5 +1,7 @@
 import CDBus
+import Clocks
 import DBusKit
+import Glibc
 
 /// A connection on a thread of its own that records the signals its match rules bring, with
 /// the CLOCK_REALTIME time of the read that brought them in. Messages are only queued while
@@ -44,7 +46,7 @@ final class SignalRecorder: Sendable {
             queued.reserveCapacity(4096)
             while !state.withLock({ $0.stopRequested }) {
                 guard dbus_connection_read_write(client.raw, 50) != 0 else { break }
-                let now = Clock.realtimeNSec
+                let now = KernelClock.nanoseconds(CLOCK_REALTIME)
                 var arrived: [String: Int] = [:]
                 while let message = dbus_connection_pop_message(client.raw) {
                     let interface = dbus_message_get_interface(message).map { String(cString: $0) }
@@ -167,7 +169,7 @@ final class FakeNotificationServer: Sendable {
             state.withLock { $0.ready = true }
             while !state.withLock({ $0.stopRequested }) {
                 guard dbus_connection_read_write(client.raw, 50) != 0 else { break }
-                batchArrival = Clock.realtimeNSec
+                batchArrival = KernelClock.nanoseconds(CLOCK_REALTIME)
                 while dbus_connection_dispatch(client.raw) == DBUS_DISPATCH_DATA_REMAINS {}
             }
             client.connection.flush()

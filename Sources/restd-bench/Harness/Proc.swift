@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Glibc
 
@@ -112,13 +113,13 @@ struct CPUMeter {
     init(pid: pid_t) {
         self.pid = pid
         startCPU = Proc.cpuSeconds(pid) ?? 0
-        startWall = Clock.monotonic
+        startWall = KernelClock.monotonicSeconds
     }
 
     /// (CPU seconds used, share of one core) since init.
     func read() -> (seconds: Double, share: Double) {
         let cpu = (Proc.cpuSeconds(pid) ?? startCPU) - startCPU
-        let wall = max(Clock.monotonic - startWall, 1e-9)
+        let wall = max(KernelClock.monotonicSeconds - startWall, 1e-9)
         return (cpu, cpu / wall)
     }
 }

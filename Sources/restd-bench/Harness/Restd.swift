@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Glibc
 import ProcessHarness
@@ -26,7 +27,7 @@ final class RestdProcess {
             "NOTIFY_SOCKET": notify.path, "DBUS_SESSION_BUS_ADDRESS": bus.address,
             "DBUS_SYSTEM_BUS_ADDRESS": systemBus?.address ?? "unix:path=" + work.path("no-system-bus"),
         ])
-        let started = Clock.monotonic
+        let started = KernelClock.monotonicSeconds
         child = try ChildProcess(
             executable: binary,
             arguments: ["--address", bus.address, "--state-dir", stateDirectory] + arguments,

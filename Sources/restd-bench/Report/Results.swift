@@ -1,5 +1,7 @@
+import Clocks
 import Foundation
 import Glibc
+import RestCore
 
 /// Whether a figure meets its target. Figures without a target are `info`; `na` means it
 /// could not be measured in this run (said why in the note).
@@ -84,11 +86,10 @@ struct MachineInfo: Codable, Sendable {
         #else
         let build = "release"
         #endif
-        let formatter = ISO8601DateFormatter()
         return MachineInfo(
             cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), cpuModel: model ?? "unknown",
             kernel: "\(text(name.sysname)) \(text(name.release)) \(text(name.machine))",
-            swiftVersion: swift ?? "unknown", date: formatter.string(from: Date()),
+            swiftVersion: swift ?? "unknown", date: DateText.iso8601(usec: KernelClock.realtimeUSec),
             gitCommit: commit ?? "unknown", gitDirty: dirty ?? false, build: build, restd: restd,
             loadAverageAtStart: Proc.loadAverage())
     }

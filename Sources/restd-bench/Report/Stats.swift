@@ -1,7 +1,10 @@
+import RestCore
+
 /// Order statistics of a sample: the bench reports percentiles and ratios, never one time.
 struct Summary: Sendable {
     let count: Int
     let min: Double
+    /// The median (the mean of the two middle values of an even count); p90 and p99 by nearest rank.
     let p50: Double
     let p90: Double
     let p99: Double
@@ -15,7 +18,7 @@ struct Summary: Sendable {
         count = sorted.count
         min = sorted[0]
         max = sorted[sorted.count - 1]
-        p50 = Self.percentile(sorted, 0.50)
+        p50 = sorted.medianOfSorted ?? sorted[0]
         p90 = Self.percentile(sorted, 0.90)
         p99 = Self.percentile(sorted, 0.99)
         mean = sorted.reduce(0, +) / Double(sorted.count)
@@ -33,8 +36,9 @@ struct Summary: Sendable {
     }
 }
 
-/// The median of a sample (0 when empty).
-func median(_ values: [Double]) -> Double { Summary(values)?.p50 ?? 0 }
+/// The median of a sample, RestCore's (the mean of the two middle values of an even count), as
+/// `Summary.p50` is; 0 when empty.
+func median(_ values: [Double]) -> Double { values.median() ?? 0 }
 
 // MARK: - Formatting
 

@@ -1,5 +1,7 @@
 import CDBus
 import CSystemd
+import Clocks
+import DBusKit
 import Glibc
 
 /// The physical floor of expiry lateness on this machine: how late a thread wakes from an
@@ -14,14 +16,14 @@ enum TimerfdFloor {
         var lateness: [Double] = []
         lateness.reserveCapacity(samples)
         for _ in 0..<samples {
-            let target = Clock.realtimeNSec + Int64(Double.random(in: 0.5...1.5) * meanGap * 1e9)
+            let target = KernelClock.nanoseconds(CLOCK_REALTIME) + Int64(Double.random(in: 0.5...1.5) * meanGap * 1e9)
             var spec = itimerspec(
                 it_interval: timespec(),
                 it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
             guard timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) == 0 else { return lateness }
             var expirations: UInt64 = 0
             while read(fd, &expirations, 8) < 0 && errno == EINTR {}
-            lateness.append(Double(Clock.realtimeNSec - target) / 1e6)
+            lateness.append(Double(KernelClock.nanoseconds(CLOCK_REALTIME) - target) / 1e6)
         }
         return lateness
     }
@@ -55,23 +57,30 @@ enum SignalFloor {
         else { exit(2) }
         let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
         for _ in 0..<count {
-            let target = Clock.realtimeNSec + Int64(Double.random(in: 0.5...1.5) * gap * 1e9)
+            let target = KernelClock.nanoseconds(CLOCK_REALTIME) + Int64(Double.random(in: 0.5...1.5) * gap * 1e9)
+            // Built before the wake-up, so that the window holds only the wake-up and the send.
+            let signal = firedSignal(target)
             var spec = itimerspec(
                 it_interval: timespec(),
                 it_value: timespec(tv_sec: Int(target / 1_000_000_000), tv_nsec: Int(target % 1_000_000_000)))
             timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
             var expirations: UInt64 = 0
             while read(fd, &expirations, 8) < 0 && errno == EINTR {}
-            guard let signal = dbus_message_new_signal("/io/restd/Bench", interface, "Fired") else { exit(1) }
-            var iter = DBusMessageIter()
-            dbus_message_iter_init_append(signal, &iter)
-            RawMessage.append(.int64(target), to: &iter)
-            dbus_connection_send(client.raw, signal, nil)
-            dbus_message_unref(signal)
+            client.connection.send(signal)
             client.connection.flush()
         }
         client.connection.flush()
         exit(0)
+    }
+
+    private static func firedSignal(_ target: Int64) -> Message {
+        do throws(DBusKit.DBusError) {
+            let signal = try Message.signal(path: "/io/restd/Bench", interface: interface, name: "Fired")
+            try signal.append(.int64(target))
+            return signal
+        } catch {
+            fatalError("restd-bench built an invalid signal: \(error.message)")
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Clocks
 import ProcessHarness
 import RestProtocol
 
@@ -65,12 +66,12 @@ enum CLILatency {
         }
         for _ in 0..<rounds {
             for i in tools.indices.shuffled() {
-                let started = Clock.monotonic
+                let started = KernelClock.monotonicSeconds
                 let child = try ChildProcess(
                     executable: tools[i].executable, arguments: tools[i].arguments,
                     environment: environment)
                 let status = child.waitBlocking().status
-                let elapsed = Clock.monotonic - started
+                let elapsed = KernelClock.monotonicSeconds - started
                 guard status == 0 else { throw BenchError("\(tools[i].name) exited with status \(status)") }
                 tools[i].seconds.append(elapsed)
             }

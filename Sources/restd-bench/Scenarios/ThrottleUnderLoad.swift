@@ -1,4 +1,5 @@
 import CDBus
+import Clocks
 import DBusKit
 import RestProtocol
 
@@ -48,14 +49,14 @@ enum ThrottleUnderLoad {
             }
         }
         let meter = CPUMeter(pid: restd.pid)
-        let start = Clock.monotonic
+        let start = KernelClock.monotonicSeconds
         let startRealtime = Clock.realtimeUSec
         var lastSent: Int64 = 0
         var behind = 0.0
         for i in 0..<count {
             let due = start + Double(i) / rate
             Clock.sleep(untilMonotonic: due)
-            behind = max(behind, Clock.monotonic - due)
+            behind = max(behind, KernelClock.monotonicSeconds - due)
             let message = RawMessage.call(
                 RestBus.name, RestBus.livePath, RestBus.liveInterface, LiveMember.update,
                 [
@@ -67,7 +68,7 @@ enum ThrottleUnderLoad {
             _ = dbus_connection_read_write(client.raw, 0)
             drain()
         }
-        let producerSeconds = Clock.monotonic - start
+        let producerSeconds = KernelClock.monotonicSeconds - start
         let cpu = meter.read()
         poll(timeout: 30, interval: 0) {
             _ = dbus_connection_read_write(client.raw, 100)

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Glibc
 import ProcessHarness
@@ -34,11 +35,11 @@ enum TrainingReport {
         let restctlBefore = childrenCPU()
         var times: [Double] = []
         for _ in 0..<rounds {
-            let started = Clock.monotonic
+            let started = KernelClock.monotonicSeconds
             let child = try ChildProcess(executable: context.restctl, arguments: arguments, environment: environment)
             let status = child.waitBlocking().status
             guard status == 0 else { throw BenchError("restctl report exited with status \(status)") }
-            times.append((Clock.monotonic - started) * 1000)
+            times.append((KernelClock.monotonicSeconds - started) * 1000)
         }
         let restdCPU = restdMeter.read().seconds / Double(rounds) * 1000
         let restctlCPU = (childrenCPU() - restctlBefore) / Double(rounds) * 1000
@@ -101,7 +102,7 @@ enum TrainingReport {
         let bpm = (0..<180).map { UInt8(150 - $0 / 4) }
         var times: [Double] = []
         for index in 0..<count {
-            let started = Clock.monotonic
+            let started = KernelClock.monotonicSeconds
             do {
                 try database.transaction { () throws(SQLiteError) in
                     try prune.run([.integer(now - 90 * 86_400_000_000)])
@@ -114,7 +115,7 @@ enum TrainingReport {
             } catch {
                 throw BenchError("could not write a heart rate: \(error.reason)")
             }
-            times.append((Clock.monotonic - started) * 1000)
+            times.append((KernelClock.monotonicSeconds - started) * 1000)
         }
         return Summary(times)!
     }

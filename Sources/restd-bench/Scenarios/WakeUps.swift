@@ -1,3 +1,4 @@
+import Clocks
 import Glibc
 import ProcessHarness
 import RestProtocol
@@ -135,12 +136,12 @@ enum WakeUps {
             environment: ChildEnvironment.make(["DBUS_SYSTEM_BUS_ADDRESS": system.address]))
         defer { _ = bluez.stop(grace: 1) }
         let client = try BusClient(address: system.address)
-        let deadline = Clock.monotonic + 30
+        let deadline = KernelClock.monotonicSeconds + 30
         while (try? client.call(
             "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
             [.string("org.bluez")])) == nil
         {
-            guard Clock.monotonic < deadline, bluez.isRunning else {
+            guard KernelClock.monotonicSeconds < deadline, bluez.isRunning else {
                 throw BenchError("python-dbusmock's bluez5 did not start")
             }
             Clock.sleep(0.02)
@@ -188,8 +189,8 @@ enum WakeUps {
         let before = try pids.map(read)
         var timeline: [(time: Int64, switches: Int)] = []
         var last = before[0].voluntary + before[0].involuntary
-        let end = Clock.monotonic + seconds
-        var next = Clock.monotonic
+        let end = KernelClock.monotonicSeconds + seconds
+        var next = KernelClock.monotonicSeconds
         while true {
             next += 0.05
             Clock.sleep(untilMonotonic: min(next, end))

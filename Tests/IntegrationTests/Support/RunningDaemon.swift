@@ -1,3 +1,4 @@
+import Clocks
 import DBusKit
 import Foundation
 import ProcessHarness

@@ -1,3 +1,5 @@
+import RestCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,8 +8,15 @@ import Darwin
 
 /// The kernel's clocks, read in this one place by restd, restctl, the bench and the test
 /// harness (an sd-event loop's sources read theirs through `EventLoop.now`). The core itself
-/// never reads them: it is handed an `Instant` by a `TimeSource`.
-public enum KernelClock {
+/// never reads them: it is handed an `Instant` by a `TimeSource`, which in the daemon is this.
+public struct KernelClock: TimeSource {
+    public init() {}
+
+    /// Both clocks of an `Instant`: CLOCK_REALTIME, and CLOCK_BOOTTIME for deadlines.
+    public func now() -> Instant {
+        Instant(realtime: Self.usec(CLOCK_REALTIME), boottime: Self.usec(CLOCK_BOOTTIME))
+    }
+
     /// `clock` in ns; 0 if it cannot be read.
     public static func nanoseconds(_ clock: clockid_t) -> Int64 {
         var now = timespec()
@@ -25,9 +34,4 @@ public enum KernelClock {
 
     /// CLOCK_MONOTONIC in seconds: for elapsed time, which the wall clock is not.
     public static var monotonicSeconds: Double { Double(nanoseconds(CLOCK_MONOTONIC)) / 1e9 }
-
-    /// Both clocks of an `Instant`: CLOCK_REALTIME, and CLOCK_BOOTTIME for deadlines.
-    public static func instant() -> Instant {
-        Instant(realtime: usec(CLOCK_REALTIME), boottime: usec(CLOCK_BOOTTIME))
-    }
 }
