@@ -101,7 +101,7 @@ public final class Daemon {
 
     /// 1. The commit path over the stored state.
     private static func openService(
-        _ settings: DaemonSettings, clock: SystemClock, loop: EventLoop, logger: Logger
+        _ settings: DaemonSettings, clock: KernelClock, loop: EventLoop, logger: Logger
     ) throws -> StateService {
         let state = try openState(settings, now: clock.now(), logger: logger)
         return try StateService(
