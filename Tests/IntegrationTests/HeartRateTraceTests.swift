@@ -17,11 +17,6 @@ struct HeartRateTraceTests {
             try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], "\(history)")
     }
 
-    /// kill -9, then a new restd on the same state.
-    static func crashAndRestart(_ setup: HeartRateTests.Setup) throws {
-        _ = setup.restd.kill9()
-        try setup.startRestd()
-    }
 
     @Test("a rest ended on recovery keeps its heart rate at once: it survives kill -9, and the report draws it")
     func recoveredRestSurvivesKill9() throws {
@@ -34,7 +29,7 @@ struct HeartRateTraceTests {
         }
         // Any reply after Expired comes after the iteration that wrote the trace.
         #expect(restctl(setup.session, "status").succeeded)
-        try Self.crashAndRestart(setup)
+        try setup.daemon.crashAndRestart()
 
         let sets = try Self.sets(setup)
         let trace = try #require(sets.first?["rest_heart_rate"] as? [String: Any], "\(sets)")
@@ -82,7 +77,7 @@ struct HeartRateTraceTests {
         // A trace has a value a second from the start: the second after it must have come.
         try RunningDaemon.waitUntilPast(started + 1_500_000)
         #expect(restctl(setup.session, "skip").succeeded)
-        try Self.crashAndRestart(setup)
+        try setup.daemon.crashAndRestart()
         let trace = try #require(try Self.sets(setup).first?["rest_heart_rate"] as? [String: Any])
         #expect(trace["ending"] as? String == "user")
         #expect((trace["bpm"] as? [Any])?.contains { $0 as? Int == 160 } == true, "\(trace)")

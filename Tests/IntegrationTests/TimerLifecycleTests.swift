@@ -261,8 +261,7 @@ struct TimerLifecycleTests {
     @Test("a second restd on the same bus refuses to start")
     func secondInstanceRefuses() throws {
         let daemon = try RunningDaemon()
-        let other = try TempDirectory(prefix: "restd-state2")
-        let second = try RestdProcess(bus: daemon.bus, stateHome: other.path)
+        let second = try RestdSetup(bus: daemon.bus).launch()
         let status = try second.waitForExit()
         #expect(status != 0)
         #expect(second.log().contains("already owns"), "\(second.log())")
