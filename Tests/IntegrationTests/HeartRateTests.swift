@@ -91,11 +91,21 @@ struct HeartRateTests {
                 try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result)")
         }
 
+        /// Whether Expired of `id` has come, without waiting.
+        func hasExpired(_ id: String = "default") -> Bool {
+            signals.connection.dispatchAvailable()
+            return signals.received.contains { $0.member == "Expired" && $0.arguments().first == .string(id) }
+        }
+
+        /// Waits for Expired of `id`.
+        @discardableResult
+        func waitForExpired(_ id: String = "default") throws -> Message {
+            try signals.waitFor("Expired of \(id)") { $0.member == "Expired" && $0.arguments().first == .string(id) }
+        }
+
         /// Expired of `id` came on time (restd never waited for BlueZ).
         func expectExpiredOnTime(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let signal = try signals.waitFor("Expired of \(id)") {
-                $0.member == "Expired" && $0.arguments().first == .string(id)
-            }
+            let signal = try waitForExpired(id)
             let arguments = signal.arguments()
             let late = Int64(bitPattern: (arguments[3].uint64 ?? 0) &- (arguments[2].uint64 ?? 0))
             #expect(late >= 0 && late < 500_000, "fired \(late) µs late", sourceLocation: sourceLocation)

@@ -24,9 +24,7 @@ struct HeartRateTraceTests {
         let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "2m", "--until-recovered")
         #expect(set.succeeded, "\(set)")
         for bpm: UInt8 in [150, 100, 100, 100] { try setup.bluez.notify(strap, [0x00, bpm]) }
-        _ = try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try setup.waitForExpired()
         // Any reply after Expired comes after the iteration that wrote the trace.
         #expect(restctl(setup.session, "status").succeeded)
         try setup.daemon.crashAndRestart()

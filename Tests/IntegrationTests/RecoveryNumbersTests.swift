@@ -13,7 +13,8 @@ import Glibc
 /// what restd made of it is read back with `restctl status`, `history` and `stats`. Each series
 /// is one a coach can work out by hand; plateaus around the instants a number is read keep the
 /// result the same whatever the machine's load does to the notifications' arrival.
-@Suite("Recovery numbers through restd, with a mocked strap", .serialized)
+// Real time: each series goes through BlueZ's mock, the bus and restd's timers a second a note.
+@Suite("Recovery numbers through restd, with a mocked strap", .serialized, .tags(.realTime))
 struct RecoveryNumbersTests {
     /// A minimum and a hold of 1 s, so that a rest is over as soon as the heart rate says so.
     static let quick = """
@@ -55,10 +56,13 @@ struct RecoveryNumbersTests {
         }
     }
 
-    /// Whether the default timer's Expired has come.
-    static func expired(_ setup: HeartRateTests.Setup) -> Bool {
-        setup.signals.connection.dispatchAvailable()
-        return setup.signals.received.contains { $0.member == "Expired" && $0.arguments().first == .string("default") }
+    /// Plays `notes` from `clock` until the default timer's rest is over, and waits for its Expired.
+    static func playUntilOver(
+        _ notes: [(at: Double, bytes: [UInt8])], on setup: HeartRateTests.Setup, strap: BluezMock.Strap,
+        from clock: Stopwatch
+    ) throws {
+        try play(notes, on: setup, strap: strap, from: clock) { setup.hasExpired() }
+        try setup.waitForExpired()
     }
 
     /// The last set's record in `restctl history --json`, its rest's numbers among them.
@@ -114,10 +118,7 @@ struct RecoveryNumbersTests {
             let bpm: Int = k < 5 ? 150 : max(150 - 2 * (k - 4), 100)
             return Self.bpm(UInt8(bpm))
         }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(series, on: setup, strap: strap, from: clock)
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(abs(try Self.restLength(status) - 60) < 0.01, "recovered at the minimum: \(status)")
@@ -149,7 +150,7 @@ struct RecoveryNumbersTests {
         let clock = try Self.setAfterLeadIn(
             setup, strap, lead: 5, Self.bpm(150), "--exercise", "Squat", "--rest", "12", "--until-recovered")
         let series = [(at: 0.0, bytes: Self.bpm(190))] + Self.everySecond(1...13) { _ in Self.bpm(150) }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
+        try Self.play(series, on: setup, strap: strap, from: clock) { setup.hasExpired() }
         try setup.expectExpiredOnTime("default")
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "planned", "\(status)")
@@ -173,10 +174,7 @@ struct RecoveryNumbersTests {
         let clock = try Self.setAfterLeadIn(
             setup, strap, lead: 0, [], "--exercise", "Squat", "--rest", "30", "--until-recovered")
         let series = Self.everySecond(0...29) { k in Self.bpm(k < 3 ? 128 : k <= 10 ? 160 : 125) }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(series, on: setup, strap: strap, from: clock)
         #expect(try RestUntilRecoveredTests.status(setup)["end_reason"] as? String == "recovered")
         let rest = try Self.lastSet(setup.session)
         #expect(rest["rest_hr_peak"] as? Double == 160, "\(rest)")
@@ -200,12 +198,7 @@ struct RecoveryNumbersTests {
         let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: config)
         let clock = try Self.setAfterLeadIn(
             setup, strap, lead: 3, Self.bpm(123), "--exercise", "Press", "--rest", "12", "--until-recovered")
-        try Self.play(Self.everySecond(0...13) { _ in Self.bpm(123) }, on: setup, strap: strap, from: clock) {
-            Self.expired(setup)
-        }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(Self.everySecond(0...13) { _ in Self.bpm(123) }, on: setup, strap: strap, from: clock)
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(status["recovered_bpm"] as? Int == 123, "\(status)")
@@ -223,9 +216,7 @@ struct RecoveryNumbersTests {
         kill(setup.restd.pid, SIGSTOP)
         usleep(4_000_000)
         kill(setup.restd.pid, SIGCONT)
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try setup.waitForExpired()
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(try Self.restLength(status) < 2, "\(status)")
@@ -248,10 +239,7 @@ struct RecoveryNumbersTests {
             "--until-recovered")
         // 100 with contact throughout, but for one notification 2 s into the hold without it.
         let series = Self.everySecond(0...21) { k in Self.contact(100, detected: k != 2) }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(series, on: setup, strap: strap, from: clock)
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(try Self.restLength(status) < 6, "\(status)")
@@ -275,12 +263,7 @@ struct RecoveryNumbersTests {
         #expect(restctl(setup.session, "status").stdout.contains("heart rate lost: full rest"))
         // The strap fixed: 100 a second from now on.
         let back = Stopwatch()
-        try Self.play(Self.everySecond(0...30) { _ in Self.bpm(100) }, on: setup, strap: strap, from: back) {
-            Self.expired(setup)
-        }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(Self.everySecond(0...30) { _ in Self.bpm(100) }, on: setup, strap: strap, from: back)
         let again = setup.signals.received.first {
             $0.member == "PropertiesChanged" && $0.changedProperties[TimerProperty.endReason] == .string("")
         }
@@ -307,7 +290,7 @@ struct RecoveryNumbersTests {
             setup, strap, lead: 3, Self.rr(117, [512, 532]), "--exercise", "Squat", "--rest", "30",
             "--until-recovered")
         let series = Self.everySecond(0...31) { k in Self.rr(117, k == 15 ? [358, 686] : [512, 532]) }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
+        try Self.play(series, on: setup, strap: strap, from: clock) { setup.hasExpired() }
         try setup.expectExpiredOnTime("default")
         let rest = try Self.lastSet(setup.session)
         let share = try #require(rest["rest_rmssd_rejected"] as? Double, "\(rest)")
@@ -335,7 +318,7 @@ struct RecoveryNumbersTests {
         try setup.waitForStartNotify(strap, count: 2)
         try #require(gap.elapsed < 3.5, "the reconnect took \(gap.elapsed) s: the gap would be 5 s or more")
         let after: [(at: Double, bytes: [UInt8])] = (0...20).map { (4 + 1.1 * Double($0), Self.rr(55, [1_126])) }
-        try Self.play(after, on: setup, strap: strap, from: gap) { Self.expired(setup) }
+        try Self.play(after, on: setup, strap: strap, from: gap) { setup.hasExpired() }
         try setup.expectExpiredOnTime("default")
         let rest = try Self.lastSet(setup.session)
         #expect(rest["rest_rmssd_ms"] as? Double == 0, "\(rest)")
@@ -350,12 +333,7 @@ struct RecoveryNumbersTests {
         let clock = try Self.setAfterLeadIn(
             setup, strap, lead: 3, broken, "--exercise", "Squat", "--rest", "10", "--until-recovered")
         try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 60>")
-        try Self.play(Self.everySecond(0...11) { _ in broken }, on: setup, strap: strap, from: clock) {
-            Self.expired(setup)
-        }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(Self.everySecond(0...11) { _ in broken }, on: setup, strap: strap, from: clock)
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(status["recovered_bpm"] as? Int == 60, "\(status)")

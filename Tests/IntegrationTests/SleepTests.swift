@@ -9,7 +9,8 @@ import Testing
 /// first takes restd through one path that touches the store or the bus, then counts the context
 /// switches of all its threads over 20 s of quiet (`trainingHistory` with a rest that may end on
 /// recovery running, no strap connected).
-@Suite("A restarted restd sleeps")
+// Real time: context switches counted by the kernel over a quiet window are the thing proven.
+@Suite("A restarted restd sleeps", .tags(.realTime))
 struct SleepTests {
     /// The quiet window: long enough for a 1 Hz tick (libdispatch's workqueue monitor, say) to
     /// show many times over.
