@@ -380,11 +380,11 @@ struct HeartRateTests {
     }
 
     @Test("idle restd following BlueZ, no strap connected: 0 wake-ups")
-    func idleWakeUps() throws {
+    func idleWakeUps() async throws {
         let setup = try Setup()
         try setup.bluez.addStrap(address: Self.polar.address, alias: Self.polar.alias, battery: 55, connected: false)
         try waitUntil("the strap in restctl sensors") { try setup.sensors().count == 1 }
-        let wakeUps = try ProcessActivity.wakeUps(setup.restd.pid, over: 3)
+        let wakeUps = try await ProcessActivity.wakeUps(setup.restd.pid, over: 3)
         #expect(wakeUps == 0, "restd woke \(wakeUps) times in 3 s with nothing to do")
     }
 }

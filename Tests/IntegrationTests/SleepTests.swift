@@ -24,7 +24,7 @@ struct SleepTests {
     }
 
     @Test("one thread and no wake-up after", arguments: Path.allCases)
-    func sleepsAfter(_ path: Path) throws {
+    func sleepsAfter(_ path: Path) async throws {
         let setup = try RestdSetup()
         let runtime = try TempDirectory(prefix: "restd-runtime")
         switch path {
@@ -103,7 +103,7 @@ struct SleepTests {
         }
 
         #expect(try ProcessActivity.threads(restd.pid) == 1, "\(restd.log())")
-        let wakeUps = try ProcessActivity.wakeUps(restd.pid, over: Self.quietSeconds)
+        let wakeUps = try await ProcessActivity.wakeUps(restd.pid, over: Self.quietSeconds)
         #expect(wakeUps == 0, "restd woke \(wakeUps) times in \(Self.quietSeconds) s of quiet\n\(restd.log())")
     }
 
