@@ -87,7 +87,8 @@ struct DamagedEnvironmentTests {
         // The same state, read-only.
         let watcher = try SignalWatcher.restd(bus: daemon.bus)
         let runtime = try TempDirectory(prefix: "restd-runtime")
-        let readOnly = try RestdSetup(bus: daemon.bus, state: daemon.state, environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let readOnly = try RestdSetup(
+            bus: daemon.bus, state: daemon.state, environment: ["XDG_RUNTIME_DIR": runtime.path])
         try readOnly.readOnlyState()
         let served = try readOnly.start()
         let (restd, client) = (served.restd, served.client)

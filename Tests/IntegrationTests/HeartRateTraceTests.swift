@@ -17,7 +17,6 @@ struct HeartRateTraceTests {
             try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], "\(history)")
     }
 
-
     @Test("a rest ended on recovery keeps its heart rate at once: it survives kill -9, and the report draws it")
     func recoveredRestSurvivesKill9() throws {
         let (setup, strap) = try RestUntilRecoveredTests.withStrap()
