@@ -7,8 +7,9 @@ import RestCore
 /// What a restd of the tests starts with, settled before it starts: its bus, state directory
 /// (seed it through `state` first), configuration, environment and arguments. `start()` gives a
 /// `RunningDaemon`; `launch()` only the process, for a test of how restd starts or fails to.
-/// Every test that runs restd starts it through here, so that each restd of the tests gets the
-/// same scrubbed environment, private bus and temporary homes.
+/// Every test that runs restd itself starts it through here, so that each gets the same scrubbed
+/// environment, private bus and temporary homes (the bus starts it in `ActivatingBus`, systemd in
+/// `UserManager`).
 ///
 ///     let setup = try RestdSetup()
 ///     try StateFile.fixture("schema1-restd-0da3ab6.sqlite", in: setup.state, writtenAgo: 60_000_000)
