@@ -140,7 +140,7 @@ endif
 # regenerating unchanged help gives identical files).
 MAN_DATE ?= 2026-11-21
 
-.PHONY: help check-swift deps test-deps build release test test-broker test-calendar test-asan toml-conformance bench bench-smoke run with-bus
+.PHONY: help check-swift deps test-deps build release check test test-broker test-calendar test-asan toml-conformance bench bench-smoke run with-bus
 .PHONY: clean install uninstall
 .PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot report-screenshot orderfile
 
@@ -152,6 +152,8 @@ help:
 	@echo 'restd — make targets:'
 	@echo '  make run [ARGS=--verbose]  build restd and run it in the foreground on the session bus'
 	@echo '                             (on a private bus, whose address is printed, if there is none)'
+	@echo '  make check [TEST_FLAGS=…]  the loop while you work: build, then the unit suites and the fast'
+	@echo '                             integration suites (under 3 minutes; make test runs them all)'
 	@echo '  make test [TEST_FLAGS=…]   build everything and run all tests (then again under ASan)'
 	@echo '  make test-asan             the tests under AddressSanitizer only'
 	@echo '  make test-broker           the bus suites again on dbus-broker (root; part of make test)'
@@ -204,6 +206,19 @@ build: deps
 
 release: deps
 	$(call build_shipped,$(RELEASE_FLAGS))
+
+# The loop while you work (CONTRIBUTING.md): the build, every unit suite, and the integration
+# suites that take seconds, in under 3 minutes. Left to `make test`: the tests tagged .realTime
+# (they wait for real time on purpose; Tests/IntegrationTests/Support/Tags.swift), the long random
+# runs (fuzz, soak, the crash loop), and those that bring up systemd, the journal, Chromium or
+# `make run`'s wrapper.
+CHECK_SKIP := SleepTests/|RecoveryNumbersTests/|LiveTests/throttledUnderLoad|LiveTests/refreshPushesStalenessOn
+CHECK_SKIP := $(CHECK_SKIP)|FuzzTests/|SoakTests/|CrashLoopTests/|SystemdUserManagerTests/|JournalTests/|ReportTests/
+CHECK_SKIP := $(CHECK_SKIP)|HeartRateTraceTests/|RunWrapperTests/
+check: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(RUN_TESTS) .build/check.log env RESTD_BIN_DIR="$(BIN_DIR)" \
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS) --skip 'IntegrationTests\.($(CHECK_SKIP))' $(TEST_FLAGS)
 
 test: deps test-deps lint gnome-extension
 	@# The Debian roots (minutes, mostly downloading and unpacking) build while Swift compiles;

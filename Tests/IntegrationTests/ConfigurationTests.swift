@@ -42,10 +42,8 @@ struct ConfigurationTests {
 
     @Test("a broken config.toml refuses start-up: file:line: reason in the log, status 78, name never owned")
     func brokenAtStartup() throws {
-        let config = try ConfigHome("# restd\nmax_timers = 0\n[notifications]\nurgency = \"loud\"\n")
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let restd = try RestdProcess(bus: bus, stateHome: state.path, configHome: config.path)
+        let setup = try RestdSetup(config: "# restd\nmax_timers = 0\n[notifications]\nurgency = \"loud\"\n")
+        let (config, restd) = (setup.config, try setup.launch())
         #expect(try restd.waitForExit() == 78, "\(restd.log())")
         let log = restd.log()
         #expect(log.contains("\(config.file):2: max_timers: 0 is out of range: give 1 to 10000"), "\(log)")
@@ -55,7 +53,7 @@ struct ConfigurationTests {
             "\(log)")
         #expect(log.contains("refusing to start with a broken configuration"), "\(log)")
         // It never got as far as the state directory.
-        #expect(!FileManager.default.fileExists(atPath: state.path("restd")))
+        #expect(!FileManager.default.fileExists(atPath: setup.state.path("restd")))
     }
 
     @Test("--check-config: 0 and ok for a good file, 0 for none, 78 and file:line: reason for a broken one")
@@ -115,10 +113,8 @@ struct ConfigurationTests {
 
     @Test("restd --config with a missing file does not start: exit 78 with the path")
     func missingExplicitConfig() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
         let other = try TempDirectory(prefix: "restd-cfg")
-        let restd = try RestdProcess(bus: bus, stateHome: state.path, arguments: ["--config", other.path("tpyo.toml")])
+        let restd = try RestdSetup(arguments: ["--config", other.path("tpyo.toml")]).launch()
         #expect(try restd.waitForExit() == 78, "\(restd.log())")
         #expect(restd.log().contains("\(other.path("tpyo.toml")): does not exist"), "\(restd.log())")
     }
@@ -154,14 +150,12 @@ struct ConfigurationTests {
 
     @Test("the start-up configuration is in force: DefaultDurationUSec, restctl start, max_timers")
     func startupConfiguration() throws {
-        let config = try ConfigHome("default_duration = \"2m\"\nmax_timers = 1\n")
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
-        #expect(Self.defaultDuration(bus) == "t 120000000", "\(restd.log())")
+        let daemon = try RunningDaemon(config: "default_duration = \"2m\"\nmax_timers = 1\n")
+        let bus = daemon.bus
+        #expect(Self.defaultDuration(bus) == "t 120000000", "\(daemon.log())")
         let start = restctl(bus, "start")
         #expect(start.succeeded && start.stdout.hasPrefix("default  running  "), "\(start)")
-        let snapshot = try RestdClient(address: bus.address).timer(id: "default")
+        let snapshot = try daemon.client.timer(id: "default")
         #expect(snapshot.durationUSec == 120_000_000)
         let second = restctl(bus, "start", "10", "--id", "two")
         #expect(second.status == 1 && second.stderr.contains("at most 1 timers may exist at once"), "\(second)")
@@ -169,13 +163,9 @@ struct ConfigurationTests {
 
     @Test("SIGHUP applies a good file at once, and keeps the old one when the new one is broken")
     func reload() throws {
-        let config = try ConfigHome("default_duration = \"2m\"\n")
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
         let notify = try NotifySocket()
-        let restd = try RestdProcess(
-            bus: bus, stateHome: state.path, configHome: config.path,
-            environment: notify.environment)
+        let setup = try RestdSetup(config: "default_duration = \"2m\"\n", environment: notify.environment)
+        let (bus, config, restd) = (setup.bus, setup.config, try setup.launch())
         try notify.waitFor(line: "READY=1")
         let watcher = try SignalWatcher.restd(bus: bus)
         let client = try RestdClient(address: bus.address)
@@ -224,12 +214,9 @@ struct ConfigurationTests {
 
     @Test("a shorter expired_retention on reload removes expired timers at once")
     func retentionReload() throws {
-        let config = try ConfigHome(nil)
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
+        let daemon = try RunningDaemon()
+        let (bus, config, restd, client) = (daemon.bus, daemon.config, daemon.restd, daemon.client)
         let watcher = try SignalWatcher.restd(bus: bus)
-        let client = try RestdClient(address: bus.address)
         try client.start(id: "short", durationUSec: 1_000_000)
         try watcher.waitFor(where: { $0.member == "Expired" })
         #expect(try client.timer(id: "short").state == "expired")

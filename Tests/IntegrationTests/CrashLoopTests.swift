@@ -118,8 +118,8 @@ struct CrashLoopTests {
 
     @Test("100 rounds of random mutations and kill -9: zero losses")
     func crashLoop() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-crash")
+        let setup = try RestdSetup()
+        let bus = setup.bus
         var random = SplitMix64(state: 0x5EED)
         var model: Model = [:]
         var losses: [String] = []
@@ -127,7 +127,8 @@ struct CrashLoopTests {
         var killedMidCall = 0
 
         for round in 0..<100 {
-            let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
+            let daemon = try setup.start()
+            let restd = daemon.restd
             let operations = (0..<Int.random(in: 5...40, using: &random)).map { _ in
                 Self.randomOperation(using: &random)
             }
@@ -187,16 +188,15 @@ struct CrashLoopTests {
             }
             possible.insert(model, at: 0)
 
-            let restarted = try RestdProcess.start(bus: bus, stateHome: state.path)
-            let client = try RestdClient(address: bus.address)
-            let actual = try Self.shapes(client)
+            let restarted = try setup.start()
+            let actual = try Self.shapes(restarted.client)
             if let match = possible.first(where: { Self.withoutBase($0) == actual }) {
                 model = match  // go on from the state that actually happened
             } else {
                 losses.append("round \(round): restd has \(actual), expected one of \(possible.map(Self.withoutBase))")
                 break
             }
-            _ = restarted.kill9()
+            _ = restarted.restd.kill9()
         }
         #expect(losses.isEmpty, "\(losses.joined(separator: "\n"))")
         // The test only means something if kills really land between calls and in the middle of them.
@@ -237,10 +237,8 @@ struct CrashLoopTests {
             let parts = entry.split(separator: "=", maxSplits: 1)
             expected[String(parts[0])] = String(parts[1])
         }
-        let restarted = try RestdProcess.start(bus: daemon.bus, stateHome: daemon.state.path)
-        defer { restarted.terminate() }
-        let client = try RestdClient(address: daemon.bus.address)
-        let timers = try client.timers()
+        try daemon.start()
+        let timers = try daemon.client.timers()
         for (id, label) in expected {
             let timer = timers.first { $0.id == id }
             // The last acknowledged label, or the one of the call in flight at SIGTERM.

@@ -11,26 +11,17 @@ struct DamagedEnvironmentTests {
     /// restd in a user and mount namespace of its own, with its state on a small tmpfs: the test
     /// can fill or remount that disk without root and without touching the machine's disks.
     final class SmallDisk {
-        let bus: TestBus
-        let state: TempDirectory
-        let restd: RestdProcess
+        let daemon: RunningDaemon
+        var restd: RestdProcess { daemon.restd }
 
-        init(bus: TestBus, state: TempDirectory, sizeKiB: Int = 512) throws {
-            self.bus = bus
-            self.state = state
-            let script = "mount -t tmpfs -o size=\(sizeKiB)k,mode=0700 tmpfs \"$XDG_STATE_HOME\" && exec \"$0\""
-            restd = try RestdProcess(
-                bus: bus, stateHome: state.path,
-                arguments: [
-                    "--user", "--map-root-user", "--mount", "--propagation", "private",
-                    "/bin/sh", "-c", script, try BuildProducts.executable("restd"),
-                ],
-                executable: "/usr/bin/unshare")
-            try restd.waitUntilReady()
+        init(sizeKiB: Int = 512) throws {
+            let setup = try RestdSetup()
+            try setup.inMountNamespace(after: "mount -t tmpfs -o size=\(sizeKiB)k,mode=0700 tmpfs \"$XDG_STATE_HOME\"")
+            daemon = try setup.start()
         }
 
         /// A path on restd's tmpfs, as the test sees it through restd's mount namespace.
-        func path(_ name: String) -> String { "/proc/\(restd.pid)/root\(state.path)/\(name)" }
+        func path(_ name: String) -> String { "/proc/\(restd.pid)/root\(daemon.state.path)/\(name)" }
 
         /// Fills the disk to the last byte.
         func fill() {
@@ -55,11 +46,9 @@ struct DamagedEnvironmentTests {
 
     @Test("disk full: mutations refused clearly, timers still expire, writes work again when space returns")
     func diskFull() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-full")
-        let disk = try SmallDisk(bus: bus, state: state)
-        let client = try RestdClient(address: bus.address)
-        let watcher = try SignalWatcher.restd(bus: bus)
+        let disk = try SmallDisk()
+        let client = disk.daemon.client
+        let watcher = try SignalWatcher.restd(bus: disk.daemon.bus)
         try client.start(id: "long", durationUSec: 3_600_000_000, label: "Before")
         try client.start(id: "short", durationUSec: 2_000_000)
         let long = try client.timer(id: "long")
@@ -95,24 +84,14 @@ struct DamagedEnvironmentTests {
         // The read-only restd is to expire it: the first one must not have (a 10 s stall).
         try #require(!daemon.restd.log().contains("timer short expired"), "\(daemon.restd.log())")
 
-        // The same state, bind-mounted read-only in restd's own mount namespace (a read-only
-        // remount is refused while files are open for writing, so it has to be so from the start).
-        let script =
-            "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
-            + "mount -o remount,bind,ro \"$XDG_STATE_HOME\" && exec \"$0\""
+        // The same state, read-only.
         let watcher = try SignalWatcher.restd(bus: daemon.bus)
         let runtime = try TempDirectory(prefix: "restd-runtime")
-        let restd = try RestdProcess(
-            bus: daemon.bus, stateHome: daemon.state.path,
-            arguments: [
-                "--user", "--map-root-user", "--mount", "--propagation", "private",
-                "/bin/sh", "-c", script, try BuildProducts.executable("restd"),
-            ],
-            environment: ["XDG_RUNTIME_DIR": runtime.path],
-            executable: "/usr/bin/unshare")
-        defer { restd.terminate() }
-        try restd.waitUntilReady()
-        let client = try RestdClient(address: daemon.bus.address)
+        let readOnly = try RestdSetup(
+            bus: daemon.bus, state: daemon.state, environment: ["XDG_RUNTIME_DIR": runtime.path])
+        try readOnly.readOnlyState()
+        let served = try readOnly.start()
+        let (restd, client) = (served.restd, served.client)
         #expect(try client.timers().map(\.id) == before.map(\.id))
         #expect { try client.start(id: "new", durationUSec: 60_000_000) } throws: { Self.isStorageFailure($0) }
         try watcher.waitFor(where: { $0.member == "Expired" && $0.arguments().first == .string("short") })
@@ -125,15 +104,12 @@ struct DamagedEnvironmentTests {
 
         // No lock on a read-only state, which no restd writes: a second restd, on another bus,
         // serves it too, from a copy of its own.
-        let otherBus = try TestBus()
-        let second = try RestdProcess(
-            bus: otherBus, stateHome: daemon.state.path, arguments: restd.arguments,
-            environment: ["XDG_RUNTIME_DIR": runtime.path], executable: "/usr/bin/unshare")
-        defer { second.terminate() }
-        try second.waitUntilReady()
-        #expect(try RestdClient(address: otherBus.address).timers().map(\.id) == before.map(\.id))
-        second.terminate()
-        #expect(try second.waitForExit() == 0, "\(second.log())")
+        let other = try RestdSetup(state: daemon.state, environment: ["XDG_RUNTIME_DIR": runtime.path])
+        try other.readOnlyState()
+        let second = try other.start()
+        #expect(try second.client.timers().map(\.id) == before.map(\.id))
+        second.restd.terminate()
+        #expect(try second.restd.waitForExit() == 0, "\(second.log())")
         restd.terminate()
         #expect(try restd.waitForExit() == 0, "\(restd.log())")
         #expect(try FileManager.default.contentsOfDirectory(atPath: runtime.path).isEmpty)
@@ -152,10 +128,7 @@ struct DamagedEnvironmentTests {
         #expect(status != 0, "\(daemon.restd.log())")
         #expect(daemon.restd.log().contains("lost the connection to the bus"))
 
-        let newBus = try TestBus()
-        let restd = try RestdProcess.start(bus: newBus, stateHome: daemon.state.path)
-        defer { restd.terminate() }
-        let client = try RestdClient(address: newBus.address)
-        #expect(try client.timers() == before)
+        let again = try RestdSetup(state: daemon.state).start()
+        #expect(try again.client.timers() == before)
     }
 }

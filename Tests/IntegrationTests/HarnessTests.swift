@@ -159,34 +159,32 @@ struct HarnessTests {
         #expect(result.stderr.contains("not found"), "\(result)")
     }
 
-    // MARK: RestdProcess, with stand-ins for restd
+    // MARK: RestdSetup and RestdProcess, with stand-ins for restd
 
-    @Test("RestdProcess sets up the daemon's environment and reports its exit status")
+    /// A setup that runs `/bin/sh` or `/usr/bin/python3` with `arguments` in restd's place.
+    static func standIn(_ executable: String, _ arguments: [String], state: TempDirectory? = nil) throws -> RestdSetup {
+        let setup = try RestdSetup(state: state, arguments: arguments)
+        setup.executable = executable
+        return setup
+    }
+
+    @Test("RestdSetup sets up the daemon's environment and RestdProcess reports its exit status")
     func restdEnvironment() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let process = try RestdProcess(
-            bus: bus, stateHome: state.path,
-            arguments: ["-c", "env; echo oops >&2; exit 7"],
-            executable: "/bin/sh")
+        let setup = try Self.standIn("/bin/sh", ["-c", "env; echo oops >&2; exit 7"])
+        let process = try setup.launch()
         #expect(try process.waitForExit(timeout: 30) == 7)
         #expect(!process.isRunning)
         let log = process.log()
-        #expect(log.contains("DBUS_SESSION_BUS_ADDRESS=\(bus.address)\n"), "\(log)")
-        #expect(log.contains("XDG_STATE_HOME=\(state.path)\n"), "\(log)")
-        #expect(log.contains("XDG_CONFIG_HOME=\(process.configHome)\n"), "\(log)")
+        #expect(log.contains("DBUS_SESSION_BUS_ADDRESS=\(setup.bus.address)\n"), "\(log)")
+        #expect(log.contains("XDG_STATE_HOME=\(setup.state.path)\n"), "\(log)")
+        #expect(log.contains("XDG_CONFIG_HOME=\(setup.config.path)\n"), "\(log)")
         #expect(!log.contains("NOTIFY_SOCKET=") && !log.contains("JOURNAL_STREAM="), "\(log)")
         #expect(log.contains("oops\n"), "\(log)")
     }
 
     @Test("waitUntilReady fails at once, with the log, when the daemon exits first")
     func restdExitsEarly() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let process = try RestdProcess(
-            bus: bus, stateHome: state.path,
-            arguments: ["-c", "echo cannot start >&2; exit 1"],
-            executable: "/bin/sh")
+        let process = try Self.standIn("/bin/sh", ["-c", "echo cannot start >&2; exit 1"]).launch()
         let start = Stopwatch()
         do {
             try process.waitUntilReady(timeout: 60)
@@ -199,13 +197,11 @@ struct HarnessTests {
 
     @Test("waitUntilReady, terminate, kill9 and waitForExit work on a stand-in daemon")
     func restdStandIn() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let standIn = ["-m", "dbusmock", RestdProcess.busName, "/io/restd/Rest1", RestdProcess.busName]
+        let setup = try Self.standIn(
+            "/usr/bin/python3", ["-m", "dbusmock", RestdProcess.busName, "/io/restd/Rest1", RestdProcess.busName])
+        let bus = setup.bus
 
-        let first = try RestdProcess(
-            bus: bus, stateHome: state.path, arguments: standIn,
-            executable: "/usr/bin/python3")
+        let first = try setup.launch()
         try first.waitUntilReady(timeout: 30)
         #expect(first.isRunning && first.pid > 0)
         let owner = busctl(bus, "status", RestdProcess.busName)
@@ -214,9 +210,7 @@ struct HarnessTests {
         let status = try first.waitForExit(timeout: 30)
         #expect(status == -SIGTERM || status == 0, "\(status)")
 
-        let second = try RestdProcess(
-            bus: bus, stateHome: state.path, arguments: standIn,
-            executable: "/usr/bin/python3")
+        let second = try setup.launch()
         try second.waitUntilReady(timeout: 30)
         #expect(second.kill9() == -SIGKILL)
         #expect(try second.waitForExit(timeout: 1) == -SIGKILL)

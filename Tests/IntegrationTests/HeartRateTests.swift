@@ -18,41 +18,39 @@ struct HeartRateTests {
     static let polar = (address: "A0:9E:1A:12:34:56", alias: "Polar H10 1234")
     static let tickr = (address: "C4:2A:11:22:33:44", alias: "TICKR 5A1F")
 
-    /// A session bus with restd, a system bus with BlueZ, and watchers on both.
+    /// restd (the tests' one fixture) on a session bus, a system bus with BlueZ, and watchers on both.
     final class Setup {
-        let session: TestBus
+        /// restd's, settled before it starts: --verbose, and the system bus below as its system bus.
+        let restdSetup: RestdSetup
         let system: TestBus
         let bluez: BluezMock
         /// Every call BlueZ gets (dbusmock's MethodCalled), StartNotify among them.
         let bluezCalls: MockCalls
         let signals: SignalWatcher
-        let state: TempDirectory
-        let configHome: TempDirectory
-        private(set) var restd: RestdProcess!
-        let client: RestdClient
+        /// Once `startRestd` has run.
+        private(set) var daemon: RunningDaemon!
+        var session: TestBus { restdSetup.bus }
+        var configHome: ConfigurationTests.ConfigHome { restdSetup.config }
+        var restd: RestdProcess { daemon.restd }
+        var client: RestdClient { daemon.client }
 
         /// - adapter: whether BlueZ has hci0 before restd starts.
         /// - config: restd's config.toml.
         init(adapter: Bool = true, config: String? = nil, startRestd: Bool = true) throws {
-            session = try TestBus()
             system = try TestBus(prefix: "restd-system-bus")
+            restdSetup = try RestdSetup(
+                config: config, environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address], arguments: ["--verbose"])
             bluez = try BluezMock(systemBus: system)
             bluezCalls = try MockCalls(bus: system)
-            signals = try SignalWatcher.restd(bus: session)
-            state = try TempDirectory(prefix: "restd-state")
-            configHome = try TempDirectory(prefix: "restd-cfg")
-            if let config { try configHome.write("restd/config.toml", config) }
+            signals = try SignalWatcher.restd(bus: restdSetup.bus)
             if adapter { try bluez.addAdapter() }
-            client = try RestdClient(address: session.address)
             if startRestd { try self.startRestd() }
         }
 
-        /// - environment: more of restd's environment (a locale, say).
+        /// - environment: more of restd's environment (a locale, say), kept for its restarts.
         func startRestd(environment: [String: String] = [:]) throws {
-            restd = try RestdProcess.start(
-                bus: session, stateHome: state.path, configHome: configHome.path,
-                arguments: ["--verbose"],
-                environment: environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": system.address]) { $1 })
+            restdSetup.environment.merge(environment) { $1 }
+            daemon = try restdSetup.start()
         }
 
         /// How many StartNotify calls the strap's characteristic got so far.
@@ -93,11 +91,21 @@ struct HeartRateTests {
                 try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result)")
         }
 
+        /// Whether Expired of `id` has come, without waiting.
+        func hasExpired(_ id: String = "default") -> Bool {
+            signals.connection.dispatchAvailable()
+            return signals.received.contains { $0.member == "Expired" && $0.arguments().first == .string(id) }
+        }
+
+        /// Waits for Expired of `id`.
+        @discardableResult
+        func waitForExpired(_ id: String = "default") throws -> Message {
+            try signals.waitFor("Expired of \(id)") { $0.member == "Expired" && $0.arguments().first == .string(id) }
+        }
+
         /// Expired of `id` came on time (restd never waited for BlueZ).
         func expectExpiredOnTime(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let signal = try signals.waitFor("Expired of \(id)") {
-                $0.member == "Expired" && $0.arguments().first == .string(id)
-            }
+            let signal = try waitForExpired(id)
             let arguments = signal.arguments()
             let late = Int64(bitPattern: (arguments[3].uint64 ?? 0) &- (arguments[2].uint64 ?? 0))
             #expect(late >= 0 && late < 500_000, "fired \(late) µs late", sourceLocation: sourceLocation)
@@ -203,7 +211,7 @@ struct HeartRateTests {
 
         // bluetooth = "<address>" on reload: only that strap, which is subscribed at once.
         try setup.bluez.setConnected(polar, true)
-        try setup.configHome.write("restd/config.toml", "[heart_rate]\nbluetooth = \"a0:9e:1a:12:34:56\"\n")
+        try setup.configHome.write("[heart_rate]\nbluetooth = \"a0:9e:1a:12:34:56\"\n")
         setup.restd.signal(SIGHUP)
         try setup.restd.waitForLog(containing: "changed: heart_rate.bluetooth")
         try setup.waitForStartNotify(polar, count: 2)
@@ -372,11 +380,11 @@ struct HeartRateTests {
     }
 
     @Test("idle restd following BlueZ, no strap connected: 0 wake-ups")
-    func idleWakeUps() throws {
+    func idleWakeUps() async throws {
         let setup = try Setup()
         try setup.bluez.addStrap(address: Self.polar.address, alias: Self.polar.alias, battery: 55, connected: false)
         try waitUntil("the strap in restctl sensors") { try setup.sensors().count == 1 }
-        let wakeUps = try ProcessActivity.wakeUps(setup.restd.pid, over: 3)
+        let wakeUps = try await ProcessActivity.wakeUps(setup.restd.pid, over: 3)
         #expect(wakeUps == 0, "restd woke \(wakeUps) times in 3 s with nothing to do")
     }
 }

@@ -17,24 +17,16 @@ struct HeartRateTraceTests {
             try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], "\(history)")
     }
 
-    /// kill -9, then a new restd on the same state.
-    static func crashAndRestart(_ setup: HeartRateTests.Setup) throws {
-        _ = setup.restd.kill9()
-        try setup.startRestd()
-    }
-
     @Test("a rest ended on recovery keeps its heart rate at once: it survives kill -9, and the report draws it")
     func recoveredRestSurvivesKill9() throws {
         let (setup, strap) = try RestUntilRecoveredTests.withStrap()
         let set = restctl(setup.session, "set", "--exercise", "Squat", "--rest", "2m", "--until-recovered")
         #expect(set.succeeded, "\(set)")
         for bpm: UInt8 in [150, 100, 100, 100] { try setup.bluez.notify(strap, [0x00, bpm]) }
-        _ = try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try setup.waitForExpired()
         // Any reply after Expired comes after the iteration that wrote the trace.
         #expect(restctl(setup.session, "status").succeeded)
-        try Self.crashAndRestart(setup)
+        try setup.daemon.crashAndRestart()
 
         let sets = try Self.sets(setup)
         let trace = try #require(sets.first?["rest_heart_rate"] as? [String: Any], "\(sets)")
@@ -82,7 +74,7 @@ struct HeartRateTraceTests {
         // A trace has a value a second from the start: the second after it must have come.
         try RunningDaemon.waitUntilPast(started + 1_500_000)
         #expect(restctl(setup.session, "skip").succeeded)
-        try Self.crashAndRestart(setup)
+        try setup.daemon.crashAndRestart()
         let trace = try #require(try Self.sets(setup).first?["rest_heart_rate"] as? [String: Any])
         #expect(trace["ending"] as? String == "user")
         #expect((trace["bpm"] as? [Any])?.contains { $0 as? Int == 160 } == true, "\(trace)")

@@ -310,12 +310,8 @@ struct HostileInputTests {
         "each hostile call to the MPRIS player is refused with the standard error and a message, and the rest is unchanged"
     )
     func hostilePlayerCallsAreRefused() throws {
-        let config = try ConfigurationTests.ConfigHome("[mpris]\nenabled = true\n")
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let restd = try RestdProcess.start(bus: bus, stateHome: state.path, configHome: config.path)
-        defer { restd.terminate() }
-        let client = try RestdClient(address: bus.address)
+        let daemon = try RunningDaemon(config: "[mpris]\nenabled = true\n")
+        let (bus, restd, client) = (daemon.bus, daemon.restd, daemon.client)
         try client.start(id: "default", durationUSec: 3_600_000_000, label: "Squat")
         try client.pause(id: "default")
         let before = try client.timer(id: "default")

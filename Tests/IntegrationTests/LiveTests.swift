@@ -63,7 +63,10 @@ struct LiveTests {
         #expect(call.stderr.contains("heart_rate 300"), "\(call)")
     }
 
-    @Test("200 updates/s for 3 s: broadcast and a 1 Hz subscriber stay within their rates and get the final value")
+    // Real time: restd's throttle timers on its loop under 3 s of load (ThrottledStreamTests: the logic).
+    @Test(
+        "200 updates/s for 3 s: broadcast and a 1 Hz subscriber stay within their rates and get the final value",
+        .tags(.realTime))
     func throttledUnderLoad() throws {
         let daemon = try RunningDaemon()
         let broadcast = try SignalWatcher.restd(bus: daemon.bus)
@@ -259,7 +262,11 @@ struct LiveTests {
         )
     }
 
-    @Test("a refreshed heart rate stays until the staleness has passed since its refresh, not since it was first sent")
+    // Real time: restd's staleness timer, armed for the first value, must not remove the refreshed
+    // one (LiveActivityTests.aRefreshPushesTheStalenessOn: the rule, on the hand-moved clock).
+    @Test(
+        "a refreshed heart rate stays until the staleness has passed since its refresh, not since it was first sent",
+        .tags(.realTime))
     func refreshPushesStalenessOn() throws {
         let daemon = try ConfiguredDaemon(config: "[live]\nheart_rate_staleness = \"4s\"\nbroadcast_rate = 20\n")
         try daemon.client.updateLive(["heart_rate": .uint32(131)])
@@ -267,8 +274,7 @@ struct LiveTests {
         let firstSent = try #require(first.changedProperties["UpdatedAtUSec"]?.uint64)
         // A second on (the wall clock, which UpdatedAtUSec reads), a refresh: restd's timer, armed
         // for 4 s after the first, fires while the heart rate is still fresh.
-        let refreshAt = firstSent + 1_000_000
-        while UInt64(Date().timeIntervalSince1970 * 1e6) < refreshAt { usleep(10_000) }
+        try RunningDaemon.waitUntilPast(firstSent + 1_000_000)
         try daemon.client.updateLive(["heart_rate": .uint32(132)])
         let refresh = try daemon.watcher.waitFor(where: { Self.heartRate(in: Self.fields(of: $0) ?? [:]) == 132 })
         let refreshed = try #require(refresh.changedProperties["UpdatedAtUSec"]?.uint64)

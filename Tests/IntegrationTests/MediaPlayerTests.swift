@@ -364,7 +364,7 @@ struct MediaPlayerTests {
     @Test(
         "with MPRIS enabled, restd does not wake while idle or while the followed rest is paused",
         arguments: Quiet.allCases)
-    func sleepsWithMediaPlayer(_ quiet: Quiet) throws {
+    func sleepsWithMediaPlayer(_ quiet: Quiet) async throws {
         let player = try Player()
         switch quiet {
         case .idle:
@@ -390,7 +390,7 @@ struct MediaPlayerTests {
             #expect(playerctl(player.bus, "status").output == "Paused")
         }
         #expect(try ProcessActivity.threads(player.restd.pid) == 1, "\(player.restd.log())")
-        let wakeUps = try ProcessActivity.wakeUps(player.restd.pid, over: SleepTests.quietSeconds)
+        let wakeUps = try await ProcessActivity.wakeUps(player.restd.pid, over: SleepTests.quietSeconds)
         #expect(wakeUps == 0, "restd woke \(wakeUps) times in \(SleepTests.quietSeconds) s\n\(player.restd.log())")
     }
 }

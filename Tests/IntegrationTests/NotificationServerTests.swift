@@ -102,16 +102,9 @@ struct NotificationServerTests {
 
     @Test("restd activated by restctl start itself knows before that call whether a server is there")
     func knownBeforeTheFirstCall() throws {
-        let services = try TempDirectory(prefix: "restd-svc")
-        let state = try TempDirectory(prefix: "restd-state")
-        let config = try TempDirectory(prefix: "restd-cfg")
-        let file = ServiceTests.replacing(
-            "Exec", with: try BuildProducts.executable("restd"),
-            in: try ServiceTests.repositoryFile("dbus/io.restd.Rest1.service"))
-        try services.write("io.restd.Rest1.service", file)
-        let bus = try TestBus(
-            serviceDirectories: [services.path],
-            environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
+        let activating = try ActivatingBus()
+        let bus = activating.bus
+        defer { withExtendedLifetime(activating) {} }
         let start = restctl(bus, "start", "600")
         #expect(start.succeeded, "\(start)\n--- bus log:\n\(bus.log())")
         #expect(start.stderr == Self.note, "\(start)")

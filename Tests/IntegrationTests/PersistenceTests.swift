@@ -41,10 +41,9 @@ struct PersistenceTests {
                 + "rest_source, end_reason FROM timers WHERE id = 'good'")
         try #require(inserted == 1)
 
-        let restd = try RestdProcess.start(bus: daemon.bus, stateHome: daemon.state.path)
-        defer { restd.terminate() }
-        #expect(try RestdClient(address: daemon.bus.address).timers().map(\.id) == ["good"])
-        let log = restd.log()
+        try daemon.start()
+        #expect(try daemon.client.timers().map(\.id) == ["good"])
+        let log = daemon.log()
         #expect(
             log.components(separatedBy: "skipped a stored timer: row \"bad id\" has an invalid id").count == 2, "\(log)"
         )
@@ -81,29 +80,25 @@ struct PersistenceTests {
         try RunningDaemon.waitUntilPast(endsAt)
 
         let watcher = try SignalWatcher.restd(bus: daemon.bus)
-        let restd = try RestdProcess.start(bus: daemon.bus, stateHome: daemon.state.path)
-        defer { restd.terminate() }
+        try daemon.start()
         let expired = try watcher.waitFor(where: { $0.member == "Expired" })
         #expect(expired.arguments().first == .string("short"))
         #expect(expired.arguments()[2] == .uint64(endsAt))
-        let client = try RestdClient(address: daemon.bus.address)
-        let timer = try client.timer(id: "short")
+        let timer = try daemon.client.timer(id: "short")
         #expect(timer.state == "expired")
         #expect(timer.expiredAtUSec == endsAt)
     }
 
     @Test("an unreadable state file is moved aside, named in the log, and restd starts empty")
     func corruptStateIsMovedAside() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let directory = state.path("restd")
+        let setup = try RestdSetup()
+        let directory = setup.state.path("restd")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let garbage = Data("this is not a database, it is a shopping list".utf8) + Data(repeating: 0xA5, count: 5000)
         try garbage.write(to: URL(fileURLWithPath: directory + "/state.sqlite"))
 
-        let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
-        defer { restd.terminate() }
-        let client = try RestdClient(address: bus.address)
+        let daemon = try setup.start()
+        let (restd, client) = (daemon.restd, daemon.client)
         #expect(try client.timers().isEmpty)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         let moved = try #require(files.first { $0.hasPrefix("state.sqlite.broken-") }, "\(files)")

@@ -13,7 +13,8 @@ import Glibc
 /// what restd made of it is read back with `restctl status`, `history` and `stats`. Each series
 /// is one a coach can work out by hand; plateaus around the instants a number is read keep the
 /// result the same whatever the machine's load does to the notifications' arrival.
-@Suite("Recovery numbers through restd, with a mocked strap", .serialized)
+// Real time: each series goes through BlueZ's mock, the bus and restd's timers a second a note.
+@Suite("Recovery numbers through restd, with a mocked strap", .serialized, .tags(.realTime))
 struct RecoveryNumbersTests {
     /// A minimum and a hold of 1 s, so that a rest is over as soon as the heart rate says so.
     static let quick = """
@@ -55,10 +56,13 @@ struct RecoveryNumbersTests {
         }
     }
 
-    /// Whether the default timer's Expired has come.
-    static func expired(_ setup: HeartRateTests.Setup) -> Bool {
-        setup.signals.connection.dispatchAvailable()
-        return setup.signals.received.contains { $0.member == "Expired" && $0.arguments().first == .string("default") }
+    /// Plays `notes` from `clock` until the default timer's rest is over, and waits for its Expired.
+    static func playUntilOver(
+        _ notes: [(at: Double, bytes: [UInt8])], on setup: HeartRateTests.Setup, strap: BluezMock.Strap,
+        from clock: Stopwatch
+    ) throws {
+        try play(notes, on: setup, strap: strap, from: clock) { setup.hasExpired() }
+        try setup.waitForExpired()
     }
 
     /// The last set's record in `restctl history --json`, its rest's numbers among them.
@@ -86,19 +90,29 @@ struct RecoveryNumbersTests {
         return ended.timeIntervalSince(started)
     }
 
-    /// A strap connected, then `lead` notifications of `leadBytes` a second (the strap on during
-    /// the set), then `restctl set` with `arguments`; returns the clock started at the set.
-    static func setAfterLeadIn(
-        _ setup: HeartRateTests.Setup, _ strap: BluezMock.Strap, lead: Int, _ leadBytes: [UInt8],
-        _ arguments: String...
-    ) throws -> Stopwatch {
+    /// restd's `[recovery]`: `target`, `min` and `hold` as given (nil: the default), then `more`.
+    static func recovery(target: String? = nil, min: String, hold: String? = nil, more: String = "") -> String {
+        var lines = ["[recovery]"]
+        if let target { lines.append("target = \"\(target)\"") }
+        lines.append("min = \"\(min)\"")
+        if let hold { lines.append("hold = \"\(hold)\"") }
+        return lines.joined(separator: "\n") + "\n" + more
+    }
+
+    /// restd on `config` with a strap connected, then `lead` notifications of `leadBytes` a second
+    /// (the strap on during the set), then `restctl set --exercise EXERCISE --rest REST
+    /// --until-recovered`; returns the clock started at the set.
+    static func restUntilRecovered(
+        config: String, lead: Int, _ leadBytes: [UInt8], exercise: String = "Squat", rest: String
+    ) throws -> (HeartRateTests.Setup, BluezMock.Strap, Stopwatch) {
+        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: config)
         let before = Stopwatch()
         let notes = lead > 0 ? everySecond(0...(lead - 1)) { _ in leadBytes } : []
         try play(notes, on: setup, strap: strap, from: before)
         if lead > 0 { usleep(500_000) }
-        let set = restctl(setup.session, ["set"] + arguments)
+        let set = restctl(setup.session, ["set", "--exercise", exercise, "--rest", rest, "--until-recovered"])
         #expect(set.succeeded, "\(set)")
-        return Stopwatch()
+        return (setup, strap, Stopwatch())
     }
 
     // MARK: The five wrong results
@@ -107,17 +121,12 @@ struct RecoveryNumbersTests {
     func hrr60OfARecoveredRest() throws {
         // The defaults (120 bpm, a minimum of 60 s, a hold of 10 s), a 2:00 maximum; 150 bpm
         // during the set and for 5 s after it, then −2 bpm/s down to 100 (at 29 s) and 100 on.
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: "")
-        let clock = try Self.setAfterLeadIn(
-            setup, strap, lead: 5, Self.bpm(150), "--exercise", "Squat", "--rest", "2m", "--until-recovered")
+        let (setup, strap, clock) = try Self.restUntilRecovered(config: "", lead: 5, Self.bpm(150), rest: "2m")
         let series = Self.everySecond(0...64) { k in
             let bpm: Int = k < 5 ? 150 : max(150 - 2 * (k - 4), 100)
             return Self.bpm(UInt8(bpm))
         }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(series, on: setup, strap: strap, from: clock)
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(abs(try Self.restLength(status) - 60) < 0.01, "recovered at the minimum: \(status)")
@@ -137,19 +146,13 @@ struct RecoveryNumbersTests {
 
     @Test("one stray value at the rest's start does not become the peak of a drop target")
     func strayValueAtTheStart() throws {
-        let config = """
-            [recovery]
-            target = "-30bpm"
-            min = "1s"
-            hold = "3s"
-            """
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: config)
+        let config = Self.recovery(target: "-30bpm", min: "1s", hold: "3s")
         // 150 steadily during the set, one 190 as the rest starts, then 150 again: the heart
         // never dropped, and the rest must run its full 12 s.
-        let clock = try Self.setAfterLeadIn(
-            setup, strap, lead: 5, Self.bpm(150), "--exercise", "Squat", "--rest", "12", "--until-recovered")
+        let (setup, strap, clock) = try Self.restUntilRecovered(
+            config: config, lead: 5, Self.bpm(150), rest: "12")
         let series = [(at: 0.0, bytes: Self.bpm(190))] + Self.everySecond(1...13) { _ in Self.bpm(150) }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
+        try Self.play(series, on: setup, strap: strap, from: clock) { setup.hasExpired() }
         try setup.expectExpiredOnTime("default")
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "planned", "\(status)")
@@ -160,23 +163,14 @@ struct RecoveryNumbersTests {
 
     @Test("time to a drop target counts from the peak, not from samples below it before it")
     func timeToDropTarget() throws {
-        let config = """
-            [recovery]
-            target = "-30bpm"
-            min = "1s"
-            hold = "1s"
-            """
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: config)
+        let config = Self.recovery(target: "-30bpm", min: "1s", hold: "1s")
         // 128 for 3 s, 160 from 3 s to 10 s (the peak), 125 from 11 s on: 125 is 35 below the
         // peak, and the median of the last 5 s first shows it at 13 s. The 128 before the peak
         // is not "30 below the peak": the peak had not come yet.
-        let clock = try Self.setAfterLeadIn(
-            setup, strap, lead: 0, [], "--exercise", "Squat", "--rest", "30", "--until-recovered")
+        let (setup, strap, clock) = try Self.restUntilRecovered(
+            config: config, lead: 0, [], rest: "30")
         let series = Self.everySecond(0...29) { k in Self.bpm(k < 3 ? 128 : k <= 10 ? 160 : 125) }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(series, on: setup, strap: strap, from: clock)
         #expect(try RestUntilRecoveredTests.status(setup)["end_reason"] as? String == "recovered")
         let rest = try Self.lastSet(setup.session)
         #expect(rest["rest_hr_peak"] as? Double == 160, "\(rest)")
@@ -197,15 +191,9 @@ struct RecoveryNumbersTests {
             [exercises."Press"]
             recovery_target = "70%max"
             """
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: config)
-        let clock = try Self.setAfterLeadIn(
-            setup, strap, lead: 3, Self.bpm(123), "--exercise", "Press", "--rest", "12", "--until-recovered")
-        try Self.play(Self.everySecond(0...13) { _ in Self.bpm(123) }, on: setup, strap: strap, from: clock) {
-            Self.expired(setup)
-        }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        let (setup, strap, clock) = try Self.restUntilRecovered(
+            config: config, lead: 3, Self.bpm(123), exercise: "Press", rest: "12")
+        try Self.playUntilOver(Self.everySecond(0...13) { _ in Self.bpm(123) }, on: setup, strap: strap, from: clock)
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(status["recovered_bpm"] as? Int == 123, "\(status)")
@@ -213,9 +201,8 @@ struct RecoveryNumbersTests {
 
     @Test("a rest that recovered while restd could not run is stamped when the hold completed, not when restd woke")
     func recoveredInstantAfterAStall() throws {
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: Self.quick)
-        _ = try Self.setAfterLeadIn(
-            setup, strap, lead: 3, Self.bpm(100), "--exercise", "Squat", "--rest", "30", "--until-recovered")
+        let (setup, strap, _) = try Self.restUntilRecovered(
+            config: Self.quick, lead: 3, Self.bpm(100), rest: "30")
         try setup.bluez.notify(strap, Self.bpm(101))
         try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 101>")
         // restd stops before the hold is complete and runs again 4 s later, as after a suspend:
@@ -223,9 +210,7 @@ struct RecoveryNumbersTests {
         kill(setup.restd.pid, SIGSTOP)
         usleep(4_000_000)
         kill(setup.restd.pid, SIGCONT)
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try setup.waitForExpired()
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(try Self.restLength(status) < 2, "\(status)")
@@ -236,22 +221,12 @@ struct RecoveryNumbersTests {
 
     @Test("a contact-lost flag mid-hold gets the same grace as silence: the hold goes on")
     func contactFlagIsLikeSilence() throws {
-        let config = """
-            [recovery]
-            target = "120bpm"
-            min = "1s"
-            hold = "4s"
-            """
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: config)
-        let clock = try Self.setAfterLeadIn(
-            setup, strap, lead: 3, Self.contact(100, detected: true), "--exercise", "Squat", "--rest", "20",
-            "--until-recovered")
+        let config = Self.recovery(target: "120bpm", min: "1s", hold: "4s")
+        let (setup, strap, clock) = try Self.restUntilRecovered(
+            config: config, lead: 3, Self.contact(100, detected: true), rest: "20")
         // 100 with contact throughout, but for one notification 2 s into the hold without it.
         let series = Self.everySecond(0...21) { k in Self.contact(100, detected: k != 2) }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(series, on: setup, strap: strap, from: clock)
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(try Self.restLength(status) < 6, "\(status)")
@@ -259,15 +234,9 @@ struct RecoveryNumbersTests {
 
     @Test("a strap back after more than 5 s of silence: the rest may end on recovery again, and says so")
     func strapComesBack() throws {
-        let config = """
-            [recovery]
-            target = "120bpm"
-            min = "1s"
-            hold = "2s"
-            """
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: config)
-        let clock = try Self.setAfterLeadIn(
-            setup, strap, lead: 3, Self.bpm(140), "--exercise", "Squat", "--rest", "40", "--until-recovered")
+        let config = Self.recovery(target: "120bpm", min: "1s", hold: "2s")
+        let (setup, strap, clock) = try Self.restUntilRecovered(
+            config: config, lead: 3, Self.bpm(140), rest: "40")
         try Self.play(Self.everySecond(0...1) { _ in Self.bpm(140) }, on: setup, strap: strap, from: clock)
         let lost = try setup.signals.waitFor("EndReason sensor_lost") {
             $0.member == "PropertiesChanged" && $0.changedProperties[TimerProperty.endReason] == .string("sensor_lost")
@@ -275,12 +244,7 @@ struct RecoveryNumbersTests {
         #expect(restctl(setup.session, "status").stdout.contains("heart rate lost: full rest"))
         // The strap fixed: 100 a second from now on.
         let back = Stopwatch()
-        try Self.play(Self.everySecond(0...30) { _ in Self.bpm(100) }, on: setup, strap: strap, from: back) {
-            Self.expired(setup)
-        }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(Self.everySecond(0...30) { _ in Self.bpm(100) }, on: setup, strap: strap, from: back)
         let again = setup.signals.received.first {
             $0.member == "PropertiesChanged" && $0.changedProperties[TimerProperty.endReason] == .string("")
         }
@@ -294,20 +258,14 @@ struct RecoveryNumbersTests {
 
     @Test("one ectopic beat in a 30 s rest: RMSSD is still told, over the pairs it does not touch")
     func rmssdWithOneEctopicBeat() throws {
-        let config = """
-            [recovery]
-            target = "50bpm"
-            min = "30s"
-            """
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: config)
+        let config = Self.recovery(target: "50bpm", min: "30s")
         // Two beats a notification, 512 and 532 (1/1024 s: 500 and 519.5 ms), all differences
         // 20/1024 s = 19.53 ms; at 15 s a premature beat and its pause (358 + 686, the same
         // 1044 in all): 2 rejections in about 60 beats, 3.3 %.
-        let clock = try Self.setAfterLeadIn(
-            setup, strap, lead: 3, Self.rr(117, [512, 532]), "--exercise", "Squat", "--rest", "30",
-            "--until-recovered")
+        let (setup, strap, clock) = try Self.restUntilRecovered(
+            config: config, lead: 3, Self.rr(117, [512, 532]), rest: "30")
         let series = Self.everySecond(0...31) { k in Self.rr(117, k == 15 ? [358, 686] : [512, 532]) }
-        try Self.play(series, on: setup, strap: strap, from: clock) { Self.expired(setup) }
+        try Self.play(series, on: setup, strap: strap, from: clock) { setup.hasExpired() }
         try setup.expectExpiredOnTime("default")
         let rest = try Self.lastSet(setup.session)
         let share = try #require(rest["rest_rmssd_rejected"] as? Double, "\(rest)")
@@ -318,16 +276,11 @@ struct RecoveryNumbersTests {
 
     @Test("a reconnect under 5 s: the beats on either side of the gap are not a successive pair")
     func rrAcrossAReconnect() throws {
-        let config = """
-            [recovery]
-            target = "50bpm"
-            min = "30s"
-            """
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: config)
+        let config = Self.recovery(target: "50bpm", min: "30s")
         // One beat of 1000 ms a second, then a reconnect, then one of 1099.6 ms every 1.1 s: every
         // successive difference is 0, and only a pair made across the gap would differ.
-        let clock = try Self.setAfterLeadIn(
-            setup, strap, lead: 3, Self.rr(60, [1_024]), "--exercise", "Squat", "--rest", "30", "--until-recovered")
+        let (setup, strap, clock) = try Self.restUntilRecovered(
+            config: config, lead: 3, Self.rr(60, [1_024]), rest: "30")
         try Self.play(Self.everySecond(0...12) { _ in Self.rr(60, [1_024]) }, on: setup, strap: strap, from: clock)
         let gap = Stopwatch()
         try setup.bluez.setConnected(strap, false)
@@ -335,7 +288,7 @@ struct RecoveryNumbersTests {
         try setup.waitForStartNotify(strap, count: 2)
         try #require(gap.elapsed < 3.5, "the reconnect took \(gap.elapsed) s: the gap would be 5 s or more")
         let after: [(at: Double, bytes: [UInt8])] = (0...20).map { (4 + 1.1 * Double($0), Self.rr(55, [1_126])) }
-        try Self.play(after, on: setup, strap: strap, from: gap) { Self.expired(setup) }
+        try Self.play(after, on: setup, strap: strap, from: gap) { setup.hasExpired() }
         try setup.expectExpiredOnTime("default")
         let rest = try Self.lastSet(setup.session)
         #expect(rest["rest_rmssd_ms"] as? Double == 0, "\(rest)")
@@ -344,18 +297,12 @@ struct RecoveryNumbersTests {
 
     @Test("a notification with an odd trailing byte keeps its heart rate; only the broken RR interval goes")
     func oddTrailingByte() throws {
-        let (setup, strap) = try RestUntilRecoveredTests.withStrap(config: Self.quick)
         // 60 bpm, one RR interval of 1000 ms, and half of another.
         let broken: [UInt8] = [0x10, 60, 0x00, 0x04, 0x01]
-        let clock = try Self.setAfterLeadIn(
-            setup, strap, lead: 3, broken, "--exercise", "Squat", "--rest", "10", "--until-recovered")
+        let (setup, strap, clock) = try Self.restUntilRecovered(
+            config: Self.quick, lead: 3, broken, rest: "10")
         try setup.waitForFieldsByGdbus(containing: "'heart_rate': <int64 60>")
-        try Self.play(Self.everySecond(0...11) { _ in broken }, on: setup, strap: strap, from: clock) {
-            Self.expired(setup)
-        }
-        try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        try Self.playUntilOver(Self.everySecond(0...11) { _ in broken }, on: setup, strap: strap, from: clock)
         let status = try RestUntilRecoveredTests.status(setup)
         #expect(status["end_reason"] as? String == "recovered", "\(status)")
         #expect(status["recovered_bpm"] as? Int == 60, "\(status)")

@@ -59,9 +59,7 @@ struct RestUntilRecoveredTests {
 
         // Then below the target: the median of the last 5 s falls to 100 bpm.
         for _ in 0..<5 { try setup.bluez.notify(strap, [0x00, 100]) }
-        let expired = try setup.signals.waitFor("Expired of default") {
-            $0.member == "Expired" && $0.arguments().first == .string("default")
-        }
+        let expired = try setup.waitForExpired()
         let arguments = expired.arguments()
         let status = try Self.status(setup)
         #expect(status["state"] as? String == "expired")

@@ -134,20 +134,20 @@ struct RestctlBarTests {
     }
 
     @Test("no wake-ups while idle or paused; a running timer wakes the watch, once a line")
-    func noWakeUps() throws {
+    func noWakeUps() async throws {
         let daemon = try RunningDaemon()
         let watch = try WatchProcess(bus: daemon.bus, arguments: ["--format", "i3blocks"])
         defer { watch.stop() }
         try watch.waitForLine { $0 == "idle" }
         // Quiet windows long enough to see a once-a-second tick twice, were there one.
         let pid = watch.child.pid
-        let idleWakeUps = try ProcessActivity.wakeUps(pid, over: 2.5)
+        let idleWakeUps = try await ProcessActivity.wakeUps(pid, over: 2.5)
         #expect(idleWakeUps == 0, "restctl woke up \(idleWakeUps) times while idle")
 
         #expect(restctl(daemon.bus, "start", "90", "--label", "Squat").succeeded)
         #expect(restctl(daemon.bus, "pause").succeeded)
         try watch.waitForLine { $0.hasPrefix("paused ") }
-        let pausedWakeUps = try ProcessActivity.wakeUps(pid, over: 2.5)
+        let pausedWakeUps = try await ProcessActivity.wakeUps(pid, over: 2.5)
         #expect(pausedWakeUps == 0, "restctl woke up \(pausedWakeUps) times while paused")
 
         // The same measure sees the ticks of a running timer (the second line below was

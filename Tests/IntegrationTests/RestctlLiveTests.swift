@@ -395,13 +395,13 @@ struct RestctlLiveTests {
 
     @Test("watch started before restd waits for it")
     func watchBeforeDaemon() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
+        let setup = try RestdSetup()
+        let bus = setup.bus
         let watch = try WatchProcess(bus: bus)
         defer { watch.stop() }
         try watch.waitForLine { $0 == "idle" }
-        let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
-        #expect(restctl(bus, "start", "90", "--label", "Row").succeeded, "\(restd.log())")
+        let daemon = try setup.start()
+        #expect(restctl(bus, "start", "90", "--label", "Row").succeeded, "\(daemon.log())")
         try watch.waitForLine { matches($0, #"default  running  1:(30|2\d)  Row"#) }
         #expect(watch.errors().isEmpty, "\(watch.errors())")
     }

@@ -32,10 +32,9 @@ struct ServiceTests {
 
     @Test("READY=1 comes once the name is owned, with STATUS=; STATUS= then follows the timers")
     func readyAndStatus() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
         let notify = try NotifySocket()
-        let restd = try RestdProcess(bus: bus, stateHome: state.path, environment: notify.environment)
+        let setup = try RestdSetup(environment: notify.environment)
+        let (bus, restd) = (setup.bus, try setup.launch())
         try notify.waitFor(line: "READY=1")
         #expect(notify.messages.first == "READY=1\nSTATUS=no timers running", "\(notify.messages)")
         // Ready means ready: the name is already owned when READY=1 arrives.
@@ -66,10 +65,9 @@ struct ServiceTests {
 
     @Test("STATUS= counts live subscribers, and drops them when they leave")
     func statusCountsSubscribers() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
         let notify = try NotifySocket()
-        let restd = try RestdProcess(bus: bus, stateHome: state.path, environment: notify.environment)
+        let setup = try RestdSetup(environment: notify.environment)
+        let (bus, restd) = (setup.bus, try setup.launch())
         try notify.waitFor(line: "READY=1")
         let first = try WatchProcess(bus: bus, arguments: ["--json"])
         try notify.waitFor(line: "STATUS=no timers running, 1 live subscriber")
@@ -83,12 +81,10 @@ struct ServiceTests {
 
     @Test("the watchdog is pinged when WATCHDOG_USEC is set, and not otherwise")
     func watchdog() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
         let notify = try NotifySocket()
-        var environment = notify.environment
-        environment["WATCHDOG_USEC"] = "200000"  // 0.2 s: pings every 0.1–0.15 s
-        let restd = try RestdProcess(bus: bus, stateHome: state.path, environment: environment)
+        let setup = try RestdSetup(environment: notify.environment)
+        setup.environment["WATCHDOG_USEC"] = "200000"  // 0.2 s: pings every 0.1–0.15 s
+        let restd = try setup.launch()
         try notify.waitFor(line: "READY=1")
         for _ in 1...3 { try notify.waitFor(line: "WATCHDOG=1") }
         #expect(restd.isRunning)
@@ -96,9 +92,7 @@ struct ServiceTests {
         // Without WATCHDOG_USEC: no pings. Stopping the daemon closes the window in which one could
         // have come, without sleeping for it.
         let quiet = try NotifySocket()
-        let other = try TestBus()
-        let otherState = try TempDirectory(prefix: "restd-state")
-        let plain = try RestdProcess(bus: other, stateHome: otherState.path, environment: quiet.environment)
+        let plain = try RestdSetup(environment: quiet.environment).launch()
         try quiet.waitFor(line: "READY=1")
         plain.terminate()
         try quiet.waitFor(line: "STOPPING=1")
@@ -112,12 +106,11 @@ struct ServiceTests {
         "SIGTERM and SIGINT stop restd with status 0, STOPPING=1, and the state intact",
         arguments: [SIGTERM, SIGINT])
     func stopsCleanly(signal: Int32) throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
         let notify = try NotifySocket()
-        let restd = try RestdProcess(bus: bus, stateHome: state.path, environment: notify.environment)
+        let setup = try RestdSetup(environment: notify.environment)
+        let restd = try setup.launch()
         try notify.waitFor(line: "READY=1")
-        let client = try RestdClient(address: bus.address)
+        let client = try RestdClient(address: setup.bus.address)
         try client.start(id: "squat", durationUSec: 600_000_000, label: "Squat")
         try client.start(id: "plank", durationUSec: 60_000_000)
         try client.pause(id: "plank")
@@ -129,42 +122,32 @@ struct ServiceTests {
         #expect(
             restd.log().contains("stopping on signal \(signal == SIGTERM ? "SIGTERM" : "SIGINT")"), "\(restd.log())")
 
-        let again = try RestdProcess.start(bus: bus, stateHome: state.path)
-        let after = try RestdClient(address: bus.address).timers()
-        #expect(after == before)
-        again.terminate()
-        #expect(try again.waitForExit() == 0)
+        let again = try RestdSetup(bus: setup.bus, state: setup.state).start()
+        #expect(try again.client.timers() == before)
+        again.restd.terminate()
+        #expect(try again.restd.waitForExit() == 0)
     }
 
     @Test("losing the bus ends restd with status 1, so that systemd restarts it")
     func busLoss() throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
-        try RestdClient(address: bus.address).start(id: "kept", durationUSec: 600_000_000)
-        bus.kill()
+        let daemon = try RunningDaemon()
+        let restd = daemon.restd
+        try daemon.client.start(id: "kept", durationUSec: 600_000_000)
+        daemon.bus.kill()
         #expect(try restd.waitForExit() == 1, "\(restd.log())")
         #expect(restd.log().contains("lost the connection to the bus; exiting"), "\(restd.log())")
 
         // What it had acknowledged is still there for the restarted daemon.
-        let newBus = try TestBus()
-        let again = try RestdProcess.start(bus: newBus, stateHome: state.path)
-        #expect(try RestdClient(address: newBus.address).timers().map(\.id) == ["kept"], "\(again.log())")
+        let again = try RestdSetup(state: daemon.state).start()
+        #expect(try again.client.timers().map(\.id) == ["kept"], "\(again.log())")
     }
 
     // MARK: Activation
 
     @Test("D-Bus activation: the first restctl command starts restd by itself")
     func activation() throws {
-        let services = try TempDirectory(prefix: "restd-svc")
-        let state = try TempDirectory(prefix: "restd-state")
-        let config = try TempDirectory(prefix: "restd-cfg")
-        let restdPath = try BuildProducts.executable("restd")
-        let file = Self.replacing("Exec", with: restdPath, in: try Self.repositoryFile("dbus/io.restd.Rest1.service"))
-        try services.write("io.restd.Rest1.service", file)
-        let bus = try TestBus(
-            serviceDirectories: [services.path],
-            environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
+        let activating = try ActivatingBus()
+        let (bus, state) = (activating.bus, activating.state)
         func owned() -> String {
             busctl(
                 bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
@@ -187,16 +170,8 @@ struct ServiceTests {
         "D-Bus activation of a restd that cannot start (a broken config.toml): restctl says the bus could not start it, and why"
     )
     func failedActivation() throws {
-        let services = try TempDirectory(prefix: "restd-svc")
-        let state = try TempDirectory(prefix: "restd-state")
-        let config = try TempDirectory(prefix: "restd-cfg")
-        try config.write("restd/config.toml", "max_timers = 0\n")
-        let restdPath = try BuildProducts.executable("restd")
-        let file = Self.replacing("Exec", with: restdPath, in: try Self.repositoryFile("dbus/io.restd.Rest1.service"))
-        try services.write("io.restd.Rest1.service", file)
-        let bus = try TestBus(
-            serviceDirectories: [services.path],
-            environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
+        let activating = try ActivatingBus(config: "max_timers = 0\n")
+        let bus = activating.bus
 
         // dbus-daemon answers Spawn.ChildExited, dbus-broker NameHasNoOwner ("startup job failed"):
         // either way the bus tried, and restd is unreachable, not refusing; the sentence says where

@@ -9,7 +9,8 @@ import Testing
 /// first takes restd through one path that touches the store or the bus, then counts the context
 /// switches of all its threads over 20 s of quiet (`trainingHistory` with a rest that may end on
 /// recovery running, no strap connected).
-@Suite("A restarted restd sleeps")
+// Real time: context switches counted by the kernel over a quiet window are the thing proven.
+@Suite("A restarted restd sleeps", .tags(.realTime))
 struct SleepTests {
     /// The quiet window: long enough for a 1 Hz tick (libdispatch's workqueue monitor, say) to
     /// show many times over.
@@ -23,47 +24,31 @@ struct SleepTests {
     }
 
     @Test("one thread and no wake-up after", arguments: Path.allCases)
-    func sleepsAfter(_ path: Path) throws {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        let restd: RestdProcess
+    func sleepsAfter(_ path: Path) async throws {
+        let setup = try RestdSetup()
+        let runtime = try TempDirectory(prefix: "restd-runtime")
         switch path {
         case .brokenFileMovedAside:
-            try state.write("restd/state.sqlite", "not a database\n")
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path)
-            try restd.waitForLog(containing: "moved aside")
+            try setup.state.write("restd/state.sqlite", "not a database\n")
         case .readOnlyCopy:
-            try leaveTimers(bus: bus, state: state)
-            // The state bind-mounted read-only in restd's own mount namespace.
-            let script =
-                "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
-                + "mount -o remount,bind,ro \"$XDG_STATE_HOME\" && exec \"$0\""
-            let runtime = try TempDirectory(prefix: "restd-runtime")
-            restd = try RestdProcess(
-                bus: bus, stateHome: state.path,
-                arguments: [
-                    "--user", "--map-root-user", "--mount", "--propagation", "private",
-                    "/bin/sh", "-c", script, try BuildProducts.executable("restd"),
-                ],
-                environment: ["XDG_RUNTIME_DIR": runtime.path],
-                executable: "/usr/bin/unshare")
-            try restd.waitUntilReady()
-            try restd.waitForLog(containing: "read-only")
+            try leaveTimers(setup)
+            setup.environment = ["XDG_RUNTIME_DIR": runtime.path]
+            try setup.readOnlyState()
         case .workout:
             // Restarted in the middle of a workout: its abandon deadline is 12 h away.
-            try leaveTimers(bus: bus, state: state) { client in
+            try leaveTimers(setup) { client in
                 try client.startWorkout(Self.plan)
                 _ = try client.completeSet(id: "squat", exercise: nil)
             }
-            restd = try RestdProcess.start(bus: bus, stateHome: state.path)
         default:
-            try leaveTimers(bus: bus, state: state)
+            try leaveTimers(setup)
             // The sets' progress counts today's sets: restd's local midnight is kept half a day away.
-            restd = try RestdProcess.start(
-                bus: bus, stateHome: state.path, environment: ["TZ": LocalTime.zoneAtNoon()])
+            setup.environment = ["TZ": LocalTime.zoneAtNoon()]
         }
-        defer { restd.terminate() }
-        let client = try RestdClient(address: bus.address)
+        let daemon = try setup.start()
+        let (bus, restd, client) = (setup.bus, daemon.restd, daemon.client)
+        if path == .brokenFileMovedAside { try restd.waitForLog(containing: "moved aside") }
+        if path == .readOnlyCopy { try restd.waitForLog(containing: "read-only") }
         if path == .workout {
             #expect(try client.timers().map(\.id) == ["held", "run", "squat"])
         } else if path != .brokenFileMovedAside {
@@ -118,20 +103,18 @@ struct SleepTests {
         }
 
         #expect(try ProcessActivity.threads(restd.pid) == 1, "\(restd.log())")
-        let wakeUps = try ProcessActivity.wakeUps(restd.pid, over: Self.quietSeconds)
+        let wakeUps = try await ProcessActivity.wakeUps(restd.pid, over: Self.quietSeconds)
         #expect(wakeUps == 0, "restd woke \(wakeUps) times in \(Self.quietSeconds) s of quiet\n\(restd.log())")
     }
 
     /// Squat 3 × 5 with 10 min rests.
     static let plan = "name = \"Legs\"\n[[exercise]]\nname = \"Squat\"\nsets = 3\nreps = 5\nrest = \"10m\"\n"
 
-    /// A first restd leaves a running and a paused timer in `state` (and whatever `more` does),
-    /// then stops (SIGTERM).
-    private func leaveTimers(
-        bus: TestBus, state: TempDirectory, more: (RestdClient) throws -> Void = { _ in }
-    ) throws {
-        let first = try RestdProcess.start(bus: bus, stateHome: state.path)
-        let client = try RestdClient(address: bus.address)
+    /// A first restd leaves a running and a paused timer in the state of `setup` (and whatever
+    /// `more` does), then stops (SIGTERM).
+    private func leaveTimers(_ setup: RestdSetup, more: (RestdClient) throws -> Void = { _ in }) throws {
+        let daemon = try setup.start()
+        let (first, client) = (daemon.restd, daemon.client)
         try client.start(id: "run", durationUSec: 3_600_000_000, label: "Squat")
         try client.start(id: "held", durationUSec: 1_200_000_000)
         try client.pause(id: "held")

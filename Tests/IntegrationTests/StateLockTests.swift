@@ -16,13 +16,12 @@ struct StateLockTests {
 
     @Test("a second restd on the same state and another bus exits 75, naming the holder and its bus")
     func secondRestdRefused() throws {
-        let state = try TempDirectory(prefix: "restd-state")
-        let first = try RestdProcess.start(bus: try TestBus(), stateHome: state.path)
-        let firstClient = try RestdClient(address: first.bus.address)
+        let daemon = try RunningDaemon()
+        let (state, first, firstClient) = (daemon.state, daemon.restd, daemon.client)
         try firstClient.start(id: "squat", durationUSec: 600_000_000, label: "Squat")
 
         let secondBus = try TestBus()
-        let second = try RestdProcess(bus: secondBus, stateHome: state.path)
+        let second = try RestdSetup(bus: secondBus, state: state).launch()
         #expect(try second.waitForExit() == StateDirectory.inUseExitStatus, "\(second.log())")
         #expect(second.log().contains(Self.inUseSentence(state: state.path, holder: first)), "\(second.log())")
         // It stopped before reading anything, and never owned the name on its bus.
@@ -41,32 +40,24 @@ struct StateLockTests {
 
     @Test("kill -9 lets the state go at once: the next restd, on another bus, takes it with every timer")
     func killedHolderLetsGo() throws {
-        let state = try TempDirectory(prefix: "restd-state")
-        let first = try RestdProcess.start(bus: try TestBus(), stateHome: state.path)
-        try RestdClient(address: first.bus.address).start(id: "squat", durationUSec: 600_000_000)
-        first.kill9()
+        let first = try RunningDaemon()
+        try first.client.start(id: "squat", durationUSec: 600_000_000)
+        first.restd.kill9()
 
-        let bus = try TestBus()
-        let second = try RestdProcess.start(bus: bus, stateHome: state.path)
-        #expect(try RestdClient(address: bus.address).timers().map(\.id) == ["squat"], "\(second.log())")
-        let lockFile = try String(contentsOfFile: state.path("restd/restd.lock"), encoding: .utf8)
-        #expect(lockFile == "pid=\(second.pid)\nbus=\(bus.address)\n")
+        let second = try RestdSetup(state: first.state).start()
+        #expect(try second.client.timers().map(\.id) == ["squat"], "\(second.log())")
+        let lockFile = try String(contentsOfFile: first.state.path("restd/restd.lock"), encoding: .utf8)
+        #expect(lockFile == "pid=\(second.restd.pid)\nbus=\(second.bus.address)\n")
     }
 
     @Test("D-Bus activation into a held state: restctl exits 69 and says who holds it and where")
     func activationIntoHeldState() throws {
-        let state = try TempDirectory(prefix: "restd-state")
-        let holder = try RestdProcess.start(bus: try TestBus(), stateHome: state.path)
+        let daemon = try RunningDaemon()
+        let (state, holder) = (daemon.state, daemon.restd)
 
-        let services = try TempDirectory(prefix: "restd-svc")
-        let config = try TempDirectory(prefix: "restd-cfg")
-        let file = ServiceTests.replacing(
-            "Exec", with: try BuildProducts.executable("restd"),
-            in: try ServiceTests.repositoryFile("dbus/io.restd.Rest1.service"))
-        try services.write("io.restd.Rest1.service", file)
-        let bus = try TestBus(
-            serviceDirectories: [services.path],
-            environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
+        let activating = try ActivatingBus(state: state)
+        let bus = activating.bus
+        defer { withExtendedLifetime(activating) {} }
         let start = restctl(bus, ["start", "60"], environment: ["XDG_STATE_HOME": state.path])
         #expect(start.status == ExitStatus.unavailable.rawValue, "\(start)")
         #expect(

@@ -118,7 +118,10 @@ struct SystemdUserManagerTests {
         defer { manager.stop() }
         // A restd of its own, on another bus, on the state restd.service would use (a second
         // `make run` in another terminal, say).
-        let holder = try RestdProcess.start(bus: try TestBus(), stateHome: manager.stateHome)
+        let setup = try RestdSetup()
+        setup.stateHome = manager.stateHome
+        let daemon = try setup.start()
+        let holder = daemon.restd
         let sentence = StateLockTests.inUseSentence(state: manager.stateHome, holder: holder)
 
         // D-Bus activation through systemd, as the first restctl command of a login does it.

@@ -188,11 +188,13 @@ struct TimerLifecycleTests {
         try daemon.client.pause(id: "t")  // no change: must emit nothing
         try daemon.client.resume(id: "t")
 
-        let pause = try watcher.waitFor(where: { $0.member == "PropertiesChanged" })
+        // The timer's own: the Manager's (NotificationServer, once restd has looked) may come between.
+        let path = RestBus.timerPath(id: "t")
+        let pause = try watcher.waitFor(where: { $0.member == "PropertiesChanged" && $0.path == path })
         #expect(Set(pause.changedProperties.keys) == ["State", "EndsAtUSec", "RemainingUSec"])
         #expect(pause.changedProperties["State"] == .string("paused"))
         // Signals arrive in order: the next PropertiesChanged must already be the resume's.
-        let next = try watcher.waitFor(where: { $0.member == "PropertiesChanged" && $0 !== pause })
+        let next = try watcher.waitFor(where: { $0.member == "PropertiesChanged" && $0.path == path && $0 !== pause })
         #expect(next.changedProperties["State"] == .string("running"))
         #expect(next.changedProperties["RemainingUSec"] == nil, "remaining is unchanged by a resume")
     }
@@ -261,8 +263,7 @@ struct TimerLifecycleTests {
     @Test("a second restd on the same bus refuses to start")
     func secondInstanceRefuses() throws {
         let daemon = try RunningDaemon()
-        let other = try TempDirectory(prefix: "restd-state2")
-        let second = try RestdProcess(bus: daemon.bus, stateHome: other.path)
+        let second = try RestdSetup(bus: daemon.bus).launch()
         let status = try second.waitForExit()
         #expect(status != 0)
         #expect(second.log().contains("already owns"), "\(second.log())")

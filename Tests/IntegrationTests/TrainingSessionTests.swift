@@ -596,26 +596,22 @@ struct TrainingSessionTests {
     static let fixtures = ["schema1-restd-0da3ab6.sqlite", "schema2-restd-3524613.sqlite"]
 
     /// A restd started on `fixture` shifted to `writtenAgo` µs old, which did not move it aside,
-    /// and its timers as "id state", by id. The caller keeps the state directory while restd runs.
-    static func restd(
-        on fixture: String, writtenAgo age: UInt64
-    ) throws -> (TestBus, TempDirectory, RestdProcess, [String]) {
-        let bus = try TestBus()
-        let state = try TempDirectory(prefix: "restd-state")
-        try StateFile.fixture(fixture, in: state, writtenAgo: age)
-        let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
-        #expect(!restd.log().contains("moved aside"), "\(restd.log())")
-        let timers = try RestdClient(address: bus.address).timers().map { "\($0.id) \($0.state)" }
-        return (bus, state, restd, timers)
+    /// and its timers as "id state", by id.
+    static func restd(on fixture: String, writtenAgo age: UInt64) throws -> (RunningDaemon, [String]) {
+        let setup = try RestdSetup()
+        try StateFile.fixture(fixture, in: setup.state, writtenAgo: age)
+        let daemon = try setup.start()
+        #expect(!daemon.log().contains("moved aside"), "\(daemon.log())")
+        return (daemon, try daemon.client.timers().map { "\($0.id) \($0.state)" })
     }
 
     @Test(
         "a state file of a restd before the history, written a minute ago, migrates with its timers and takes sets",
         arguments: fixtures)
     func migratesRecentState(_ fixture: String) throws {
-        let (bus, state, restd, timers) = try Self.restd(on: fixture, writtenAgo: 60_000_000)
-        defer { withExtendedLifetime(state) {} }
-        defer { restd.terminate() }
+        let (daemon, timers) = try Self.restd(on: fixture, writtenAgo: 60_000_000)
+        let bus = daemon.bus
+        defer { withExtendedLifetime(daemon) {} }
         // Listed by id; schema 2's file also has `default`, running 2 min.
         let kept = ["held paused", "over expired", "run running"]
         #expect(timers == (fixture.hasPrefix("schema2") ? ["default running"] + kept : kept))
@@ -629,9 +625,8 @@ struct TrainingSessionTests {
         "the same file last written 25 h ago: the forgotten paused timer is dropped, the rest ended at its deadline",
         arguments: fixtures)
     func appliesTheRulesToAnOldState(_ fixture: String) throws {
-        let (_, state, restd, timers) = try Self.restd(on: fixture, writtenAgo: 25 * 3_600_000_000)
-        defer { withExtendedLifetime(state) {} }
-        defer { restd.terminate() }
+        let (daemon, timers) = try Self.restd(on: fixture, writtenAgo: 25 * 3_600_000_000)
+        defer { withExtendedLifetime(daemon) {} }
         // `over` expired more than an hour ago (expired_retention); `run` (and schema 2's `default`)
         // reached their deadlines while restd was down: expired at start-up, listed for an hour.
         #expect(timers == (fixture.hasPrefix("schema2") ? ["default expired", "run expired"] : ["run expired"]))

@@ -1,4 +1,5 @@
 import RestCore
+import TestClock
 import Testing
 
 @Suite struct LiveActivityTests {
@@ -50,6 +51,30 @@ import Testing
         _ = try live.update(["heart_rate": .integer(122)], boottime: 8_000_000)
         _ = try live.update(["exercise": .string("Squat")], boottime: 8_500_000)
         #expect(live.staleAt == 9_000_000)
+    }
+
+    /// A refresh moves the deadline on from the refresh: the first value's deadline passes with
+    /// the heart rate still shown, and it goes exactly one staleness interval after the refresh.
+    @Test func aRefreshPushesTheStalenessOn() throws {
+        let clock = ManualTimeSource()
+        var live = LiveActivity()
+        live.setHeartRateStaleUSec(4 * second)
+        _ = try live.update(["heart_rate": .integer(131)], boottime: clock.now().boottime)
+        clock.advance(1 * second)
+        _ = try live.update(["heart_rate": .integer(132)], boottime: clock.now().boottime)
+        let refreshed = clock.now().boottime
+        clock.advance(3 * second)
+        let atTheFirstDeadline = live.removeStale(boottime: clock.now().boottime)
+        #expect(atTheFirstDeadline == false)
+        #expect(live.fields == ["heart_rate": .integer(132)])
+        #expect(live.staleAt == refreshed + 4 * second)
+        clock.advance(1 * second - 1)
+        let justBefore = live.removeStale(boottime: clock.now().boottime)
+        #expect(justBefore == false)
+        clock.advance(1)
+        let atTheRefreshDeadline = live.removeStale(boottime: clock.now().boottime)
+        #expect(atTheRefreshDeadline)
+        #expect(live.fields.isEmpty)
     }
 
     @Test(

@@ -1,4 +1,5 @@
 import RestCore
+import TestClock
 import Testing
 
 /// The rest timer as an MPRIS track: the position as time passes, what each button asks of

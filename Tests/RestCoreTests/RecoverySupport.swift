@@ -1,4 +1,5 @@
 import RestCore
+import TestClock
 
 /// One rest on the tests' hand-moved clock: samples are stamped with CLOCK_BOOTTIME as the
 /// daemon stamps them, and every time in a test is written as an offset from the rest's start.

@@ -1,4 +1,5 @@
 import RestCore
+import TestClock
 import Testing
 
 /// A rest that may end on recovery as the timers and the training rules see it: the rule a set's

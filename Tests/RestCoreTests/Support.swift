@@ -1,5 +1,5 @@
 import RestCore
-import Synchronization
+import TestClock
 import Testing
 
 #if canImport(Glibc)
@@ -22,35 +22,10 @@ let testEpoch: USec = {
     return seconds * second
 }()
 
-/// A clock the tests move by hand.
-final class ManualTimeSource: TimeSource {
-    private let current: Mutex<Instant>
-
+extension ManualTimeSource {
     /// Starts at `testEpoch`, about 83 minutes after boot.
-    init(_ start: Instant = Instant(realtime: testEpoch, boottime: 5_000 * second)) {
-        current = Mutex(start)
-    }
-
-    func now() -> Instant {
-        current.withLock { $0 }
-    }
-
-    /// Time passes normally: both clocks advance.
-    func advance(_ usec: USec) {
-        current.withLock {
-            $0.realtime += usec
-            $0.boottime += usec
-        }
-    }
-
-    /// Someone sets the wall clock; boottime does not move.
-    func jumpWallClock(by usec: Int64) {
-        current.withLock { $0.realtime = UInt64(Int64($0.realtime) + usec) }
-    }
-
-    /// The machine sleeps: CLOCK_BOOTTIME keeps counting through suspend, so both advance.
-    func suspend(for usec: USec) {
-        advance(usec)
+    convenience init() {
+        self.init(Instant(realtime: testEpoch, boottime: 5_000 * second))
     }
 }
 

@@ -1,5 +1,6 @@
 import RestCore
 import SeededRandom
+import TestClock
 import Testing
 
 /// `due` and `nextWakeup` find timers through the book's wake-up queue instead of looking at

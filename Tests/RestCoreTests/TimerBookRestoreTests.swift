@@ -1,4 +1,5 @@
 import RestCore
+import TestClock
 import Testing
 
 /// Start-up after the daemon was stopped: stored rows carry no boottime deadline.

@@ -1,4 +1,5 @@
 import RestCore
+import TestClock
 import Testing
 
 @Suite struct TimerBookDueTests {

@@ -1,4 +1,5 @@
 import RestCore
+import TestClock
 import Testing
 
 /// The optional pre-alert (`warnUSec`): due once per run, when time passing leaves that little.

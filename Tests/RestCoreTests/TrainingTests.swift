@@ -1,4 +1,5 @@
 import RestCore
+import TestClock
 import Testing
 
 /// A gym session on an injected clock: TimerBook and TrainingBook planned, committed and applied

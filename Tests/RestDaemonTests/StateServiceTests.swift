@@ -4,7 +4,7 @@ import Logging
 import ProcessHarness
 import RestCore
 import SQLiteKit
-import Synchronization
+import TestClock
 import Testing
 
 @testable import RestDaemon
@@ -14,28 +14,13 @@ import Testing
 /// read never writes.
 @Suite("State service: housekeeping written after its signals")
 struct StateServiceTests {
-    /// A clock the test moves by hand; its boot time, decades ahead of the machine's, keeps the
-    /// service's own expiry timer from firing while a test runs the loop.
-    private final class HandClock: TimeSource {
-        private let instant = Mutex(Instant(realtime: 1_700_000_000_000_000, boottime: 1_000_000_000_000_000))
-        func now() -> Instant { instant.withLock { $0 } }
-        /// The wall clock set forward; boot time goes on as it was.
-        func stepWallClock(seconds: USec) {
-            instant.withLock { $0.realtime += seconds * 1_000_000 }
-        }
-        func advance(seconds: USec) {
-            instant.withLock {
-                $0.realtime += seconds * 1_000_000
-                $0.boottime += seconds * 1_000_000
-            }
-        }
-    }
-
     /// A state service on a fresh state directory, its loop never run unless a test runs it.
     private struct Fixture {
         let directory: TempDirectory
         let loop: EventLoop
-        let clock = HandClock()
+        /// Its boot time, decades ahead of the machine's, keeps the service's own expiry timer from
+        /// firing while a test runs the loop.
+        let clock = ManualTimeSource(Instant(realtime: 1_700_000_000_000_000, boottime: 1_000_000_000_000_000))
         let service: StateService
         var database: String { directory.path + "/state/state.sqlite" }
 
@@ -70,7 +55,7 @@ struct StateServiceTests {
         func expireFirstOfTwo(second: String, seconds: USec) throws {
             try start("a", seconds: 10)
             try start(second, seconds: seconds)
-            clock.advance(seconds: 11)
+            clock.advance(11 * 1_000_000)
             service.runDue()
         }
 
@@ -98,7 +83,7 @@ struct StateServiceTests {
         let running = endsAt(fixture, seconds: 60)
         #expect(try fixture.storedStates() == ["tea": running])
 
-        fixture.clock.advance(seconds: 61)
+        fixture.clock.advance(61 * 1_000_000)
         fixture.service.runDue()
         #expect(announced.contains { if case .expired = $0 { true } else { false } })
         #expect(try fixture.storedStates() == ["tea": running], "written before its signals had left")
@@ -110,7 +95,7 @@ struct StateServiceTests {
     func allStoredByTheDelayedWrite() throws {
         let fixture = try Fixture()
         try fixture.expireFirstOfTwo(second: "b", seconds: 20)
-        fixture.clock.advance(seconds: 10)
+        fixture.clock.advance(10 * 1_000_000)
         fixture.service.runDue()
         #expect(try fixture.storedStates().values.allSatisfy { $0.hasPrefix("running") })
         #expect(try fixture.runLoop { try fixture.storedStates() == ["a": "expired", "b": "expired"] })
@@ -120,7 +105,7 @@ struct StateServiceTests {
     func callerAfterUnwritten() throws {
         let fixture = try Fixture()
         try fixture.start("tea", seconds: 60)
-        fixture.clock.advance(seconds: 61)
+        fixture.clock.advance(61 * 1_000_000)
         fixture.service.runDue()
         // Restarted before the loop was idle: the restart is planned on the expiry, and both are
         // written, the expiry first.
@@ -140,7 +125,7 @@ struct StateServiceTests {
     func wallClockStepWrittenAtOnce() throws {
         let fixture = try Fixture()
         try fixture.expireFirstOfTwo(second: "tea", seconds: 60)
-        fixture.clock.stepWallClock(seconds: 3_600)
+        fixture.clock.jumpWallClock(by: 3_600 * 1_000_000)
         fixture.service.wallClockChanged()
         // The deadline moves with the wall clock: 49 s left, from the stepped clock.
         #expect(try fixture.storedStates() == ["a": "expired", "tea": endsAt(fixture, seconds: 49)])
@@ -153,7 +138,7 @@ struct StateServiceTests {
         _ = try fixture.service.storeForReading().sets(since: 0, until: .max, exerciseKey: "", limit: 10)
         #expect(try fixture.storedStates()["a"]?.hasPrefix("running") == true)
 
-        fixture.clock.advance(seconds: 10)
+        fixture.clock.advance(10 * 1_000_000)
         fixture.service.runDue()
         fixture.service.closeStore()
         #expect(try fixture.storedStates() == ["a": "expired", "b": "expired"])

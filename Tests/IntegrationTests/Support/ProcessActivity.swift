@@ -37,9 +37,12 @@ enum ProcessActivity {
     }
 
     /// How many times `pid` woke up during `seconds` of quiet, counted once it had settled.
-    static func wakeUps(_ pid: Int32, over seconds: Double) throws -> Int {
+    /// The window is a suspension, not a blocked thread: Swift Testing's pool has a thread a
+    /// core, and the other tests run meanwhile.
+    static func wakeUps(_ pid: Int32, over seconds: Double) async throws -> Int {
         let before = try settledContextSwitches(pid)
-        usleep(useconds_t(seconds * 1_000_000))  // the window in which nothing may happen: no condition to wait for
+        // The window in which nothing may happen: no condition to wait for.
+        try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
         return try contextSwitches(pid) - before
     }
 }

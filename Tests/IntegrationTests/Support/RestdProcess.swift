@@ -68,12 +68,8 @@ enum BuildProducts {
 /// `XDG_CONFIG_HOME` = `configHome`, `DBUS_SYSTEM_BUS_ADDRESS` = a socket that does not exist
 /// (no system bus) and whatever `environment` adds.
 /// stdout and stderr both go to `logPath` in a temporary directory of its own;
-/// `log()` reads it, for failure messages.
-///
-///     let bus = try TestBus()
-///     let state = try TempDirectory(prefix: "state")
-///     let restd = try RestdProcess.start(bus: bus, stateHome: state.path)
-///     #expect(restctl(bus, "status").succeeded, "\(restd.log())")
+/// `log()` reads it, for failure messages. Tests get one from `RestdSetup` (`RunningDaemon.swift`),
+/// never make one themselves.
 ///
 /// If it is still running when the object goes away it is killed (SIGKILL).
 /// The object keeps its bus alive, and is released before it.
@@ -130,19 +126,6 @@ final class RestdProcess: @unchecked Sendable {
         self.configHome = configHome
         self.workDirectory = work
         self.logPath = logPath
-    }
-
-    /// Launches restd and waits until it owns `io.restd.Rest1`.
-    static func start(
-        bus: TestBus, stateHome: String, configHome: String? = nil,
-        arguments: [String] = [], environment: [String: String] = [:],
-        timeout: Double = 30
-    ) throws -> RestdProcess {
-        let restd = try RestdProcess(
-            bus: bus, stateHome: stateHome, configHome: configHome,
-            arguments: arguments, environment: environment)
-        try restd.waitUntilReady(timeout: timeout)
-        return restd
     }
 
     var pid: Int32 { child.pid }

@@ -5,41 +5,113 @@ import ProcessHarness
 import RestClient
 import RestCore
 
-/// A private bus with a real restd on it and a client of the project's own: the one fixture of
-/// the tests that run restd. Suites with more to do wrap it (a notification server, a plan file)
-/// rather than start restd their own way.
-final class RunningDaemon {
+/// What a restd of the tests starts with, settled before it starts: its bus, state directory
+/// (seed it through `state` first), configuration, environment and arguments. `start()` gives a
+/// `RunningDaemon`; `launch()` only the process, for a test of how restd starts or fails to.
+/// Every test that runs restd itself starts it through here, so that each gets the same scrubbed
+/// environment, private bus and temporary homes (the bus starts it in `ActivatingBus`, systemd in
+/// `UserManager`).
+///
+///     let setup = try RestdSetup()
+///     try StateFile.fixture("schema1-restd-0da3ab6.sqlite", in: setup.state, writtenAgo: 60_000_000)
+///     let daemon = try setup.start()
+final class RestdSetup {
     let bus: TestBus
     let state: TempDirectory
+    /// restd's XDG_STATE_HOME: `state`, unless the test points restd at another one (a user
+    /// manager's, whose restd.service uses it).
+    var stateHome: String
     /// restd's XDG_CONFIG_HOME: `config` as restd/config.toml, or nothing (the defaults).
     let config: ConfigurationTests.ConfigHome
     /// What restd runs with on top of the test's environment (a TZ, say).
-    let environment: [String: String]
-    let arguments: [String]
-    private(set) var restd: RestdProcess
-    private(set) var client: RestdClient
+    var environment: [String: String]
+    var arguments: [String]
+    /// A program that runs restd (`unshare`, say), with `arguments` as its own; nil: restd itself.
+    var executable: String?
 
     /// - bus: one the test made first (to watch it from restd's start); a new one when nil.
+    /// - state: another restd's state directory (a second restd on the same state); a new one when nil.
     init(
-        bus: TestBus? = nil, config: String? = nil, environment: [String: String] = [:], arguments: [String] = []
+        bus: TestBus? = nil, state: TempDirectory? = nil, config: String? = nil,
+        environment: [String: String] = [:], arguments: [String] = []
     ) throws {
         self.bus = try bus ?? TestBus()
-        state = try TempDirectory(prefix: "restd-state")
+        self.state = try state ?? TempDirectory(prefix: "restd-state")
+        stateHome = self.state.path
         self.config = try ConfigurationTests.ConfigHome(config)
         self.environment = environment
         self.arguments = arguments
-        restd = try RestdProcess.start(
-            bus: self.bus, stateHome: state.path, configHome: self.config.path, arguments: arguments,
-            environment: environment)
-        client = try RestdClient(address: self.bus.address)
+    }
+
+    /// restd in a user and mount namespace of its own (unshare, no root needed), started once
+    /// `script`, a shell command, has changed what it sees at $XDG_STATE_HOME: a small tmpfs, a
+    /// read-only bind mount. The machine's own mounts are never touched.
+    func inMountNamespace(after script: String) throws {
+        executable = "/usr/bin/unshare"
+        arguments =
+            [
+                "--user", "--map-root-user", "--mount", "--propagation", "private",
+                "/bin/sh", "-c", script + " && exec \"$0\" \"$@\"", try BuildProducts.executable("restd"),
+            ] + arguments
+    }
+
+    /// restd on its state bind-mounted read-only, in its own mount namespace (a read-only remount
+    /// is refused while files are open for writing, so it has to be so from the start).
+    func readOnlyState() throws {
+        try inMountNamespace(
+            after: "mount --bind \"$XDG_STATE_HOME\" \"$XDG_STATE_HOME\" && "
+                + "mount -o remount,bind,ro \"$XDG_STATE_HOME\"")
+    }
+
+    /// restd launched, not waited for (see `RestdProcess.waitUntilReady`).
+    func launch() throws -> RestdProcess {
+        try RestdProcess(
+            bus: bus, stateHome: stateHome, configHome: config.path, arguments: arguments,
+            environment: environment, executable: executable)
+    }
+
+    /// restd started (it owns its name), and a client on its bus.
+    func start() throws -> RunningDaemon { try RunningDaemon(self) }
+}
+
+/// A private bus with a real restd on it and a client of the project's own: the one fixture of
+/// the tests that run restd. Suites with more to do wrap it (a notification server, a plan file)
+/// rather than start restd their own way; a test that prepares restd's state or environment first
+/// makes a `RestdSetup` and starts it.
+final class RunningDaemon {
+    let setup: RestdSetup
+    private(set) var restd: RestdProcess
+    private(set) var client: RestdClient
+
+    var bus: TestBus { setup.bus }
+    var state: TempDirectory { setup.state }
+    var config: ConfigurationTests.ConfigHome { setup.config }
+
+    /// restd started from `setup`, once it owns its name.
+    init(_ setup: RestdSetup) throws {
+        self.setup = setup
+        restd = try Self.started(setup)
+        client = try RestdClient(address: setup.bus.address)
+    }
+
+    /// - bus: one the test made first (to watch it from restd's start); a new one when nil.
+    convenience init(
+        bus: TestBus? = nil, config: String? = nil, environment: [String: String] = [:], arguments: [String] = []
+    ) throws {
+        try self.init(RestdSetup(bus: bus, config: config, environment: environment, arguments: arguments))
     }
 
     deinit { restd.terminate() }
 
+    private static func started(_ setup: RestdSetup) throws -> RestdProcess {
+        let restd = try setup.launch()
+        try restd.waitUntilReady()
+        return restd
+    }
+
     /// A new restd on the same bus, state and configuration, once the last one has ended.
     func start() throws {
-        restd = try RestdProcess.start(
-            bus: bus, stateHome: state.path, configHome: config.path, arguments: arguments, environment: environment)
+        restd = try Self.started(setup)
         client = try RestdClient(address: bus.address)
     }
 
