@@ -164,7 +164,7 @@ struct StateServiceTests {
         let plan = WorkoutPlan(name: "Legs", blocks: [.init(exercises: [.init(name: "Squat", sets: 3)])])
         try fixture.service.perform(.workout(.start(plan, text: "", source: "")))
         try fixture.service.perform(.completeSet(try TimerID(parsing: "default"), SetInput(reps: 5)))
-        fixture.clock.advance(seconds: 13 * 3_600)
+        fixture.clock.advance(13 * 3_600 * 1_000_000)
         fixture.service.abandonWorkoutIfDue()
         let reader = try SQLiteDatabase(path: fixture.database, readOnly: true, create: false)
         #expect(try reader.integer("SELECT count(*) FROM workout") == 0)
