@@ -14,9 +14,7 @@ import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {RestClient} from './restClient.js';
 import {RestIndicator} from './indicator.js';
-import {
-    BROWSER_CONTENT_TYPE, BROWSER_URI_SCHEMES, execLine, historyView, reportArgv, reportPath, terminalArgv
-} from './lib/history.js';
+import {BROWSER_CONTENT_TYPE, BROWSER_URI_SCHEMES, execLine, historyView, reportArgv, reportPath, terminalArgv} from './lib/history.js';
 
 export class RestPanel {
     constructor(settings, uuid) {
