@@ -14,7 +14,7 @@ import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {RestClient} from './restClient.js';
 import {RestIndicator} from './indicator.js';
-import {BROWSER_CONTENT_TYPE, BROWSER_URI_SCHEMES, execLine, historyView, reportArgv, reportPath, terminalArgv} from './lib/history.js';
+import {BROWSER_CONTENT_TYPE, BROWSER_URI_SCHEMES, execLine, historyView, isBrowser, reportArgv, reportPath, terminalArgv} from './lib/history.js';
 
 export class RestPanel {
     constructor(settings, uuid) {
@@ -62,11 +62,16 @@ export class RestPanel {
         });
     }
 
-    /** The desktop's browser: the default handler of HTML files, else of http(s) URIs; or null. */
+    /**
+     * The desktop's browser, or null: the default handler of HTML files when it is a browser (the
+     * user's choice for pages), else that of http or https addresses.
+     */
     _browser() {
-        return Gio.AppInfo.get_default_for_type(BROWSER_CONTENT_TYPE, false) ??
-            BROWSER_URI_SCHEMES.map(scheme => Gio.AppInfo.get_default_for_uri_scheme(scheme))
-                .find(app => app !== null) ?? null;
+        const html = Gio.AppInfo.get_default_for_type(BROWSER_CONTENT_TYPE, false);
+        if (html instanceof Gio.DesktopAppInfo && isBrowser(html.get_supported_types()))
+            return html;
+        return BROWSER_URI_SCHEMES.map(scheme => Gio.AppInfo.get_default_for_uri_scheme(scheme))
+            .find(app => app !== null) ?? null;
     }
 
     /**
