@@ -521,10 +521,10 @@ def run(session, args):
           f'"Open report" wrote the report ({len(page)} bytes, its title and the Squat set in it) and the browser got "{uri}"')
     # The report cannot be written (a folder where it goes, which restctl does not replace): the
     # terminal opens instead, the log says why, and the browser gets nothing.
-    os.remove(session.browser_args)
-    os.remove(report)
+    for path in (session.browser_args, report, session.terminal_out):
+        if os.path.exists(path):
+            os.remove(path)
     os.makedirs(os.path.join(report, 'in-the-way'))
-    os.remove(session.terminal_out)
     shell_log = os.path.join(args.work, 'shell.log')
     check(press('Open report') and ran_history(session.terminal_out),
           'the report not written: "Open report" opened the terminal instead, which ran restctl history')
