@@ -141,6 +141,10 @@ class Session:
             os.chmod(os.path.join(folder, name), 0o755)
         return folder
 
+    def uninstall_browser(self):
+        for name in ('restd-test-browser.desktop', 'mimeinfo.cache'):
+            os.remove(os.path.join(self.applications, name))
+
     def spawn(self, argv, log, env=None, stdout=None):
         process = subprocess.Popen(argv, env=env or self.env, stdin=subprocess.DEVNULL,
                                    stdout=stdout or open(os.path.join(self.work, log), 'ab'),
@@ -533,6 +537,12 @@ def run(session, args):
     check(warning and 'restctl: ' in warning[0] and not os.path.exists(session.browser_args),
           f'the Shell\'s log says why, the browser got nothing: {warning}')
     shutil.rmtree(report)
+    # The browser removed: "Open history" again (and in the picture of the menu).
+    session.uninstall_browser()
+    check(wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.{api.menu_close}; {IND}.menu.{api.menu_open};
+        return {IND}.menu._getMenuItems().some(i => i.label?.text === 'Open history'); }})()"""), 'history item', 10),
+          'the browser removed: the item is "Open history" again')
+    evaluates(f'{IND}.menu.{api.menu_close}')
     # A workout: "Set done" takes the plan's next set; the menu shows where the workout is.
     plan = os.path.join(session.work, 'push.toml')
     with open(plan, 'w') as f:
