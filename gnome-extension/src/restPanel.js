@@ -14,7 +14,7 @@ import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {RestClient} from './restClient.js';
 import {RestIndicator} from './indicator.js';
-import {BROWSER_CONTENT_TYPE, BROWSER_URI_SCHEMES, execLine, historyView, isBrowser, reportArgv, reportPath, terminalArgv} from './lib/history.js';
+import {BROWSER_CONTENT_TYPE, BROWSER_URI_SCHEMES, execLine, historyView, reportArgv, reportPath, terminalArgv} from './lib/history.js';
 
 export class RestPanel {
     constructor(settings, uuid) {
@@ -64,11 +64,13 @@ export class RestPanel {
 
     /**
      * The desktop's browser, or null: the default handler of HTML files when it is a browser (the
-     * user's choice for pages), else that of http or https addresses.
+     * user's choice for pages), else that of http or https addresses. Without a browser, GIO
+     * offers text/plain's handler (an editor) for HTML files: a browser also opens web addresses.
      */
     _browser() {
         const html = Gio.AppInfo.get_default_for_type(BROWSER_CONTENT_TYPE, false);
-        if (html instanceof Gio.DesktopAppInfo && isBrowser(html.get_supported_types()))
+        const web = BROWSER_URI_SCHEMES.flatMap(scheme => Gio.AppInfo.get_all_for_type(`x-scheme-handler/${scheme}`));
+        if (html && web.some(app => app.equal(html)))
             return html;
         return BROWSER_URI_SCHEMES.map(scheme => Gio.AppInfo.get_default_for_uri_scheme(scheme))
             .find(app => app !== null) ?? null;

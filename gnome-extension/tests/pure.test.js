@@ -10,7 +10,7 @@ const lib = name => import(dir.resolve_relative_path(`lib/${name}`).get_uri());
 const {clock, displayWidth, msUntilNextChange, panelIcon, panelText, styleClasses, timeText, truncate} = await lib('format.js');
 const {chooseTimer, emptyTimer, orderTimers, withProperties} = await lib('timers.js');
 const {menuItems, workoutLines} = await lib('menuModel.js');
-const {execLine, historyLabel, historyView, isBrowser, reportArgv, reportPath, terminalArgv} = await lib('history.js');
+const {execLine, historyLabel, historyView, reportArgv, reportPath, terminalArgv} = await lib('history.js');
 
 let failures = 0;
 let checks = 0;
@@ -148,8 +148,6 @@ equal(texts(menuItems({...base, timers: [], followedId: null, historyView: 'repo
 equal([[true, true], [true, false], [false, true], [false, false]]
     .map(([restctlInstalled, browserInstalled]) => historyView({restctlInstalled, browserInstalled})),
 ['report', 'terminal', null, null], 'history view: the browser decides; without restctl, none');
-equal([['text/html', 'x-scheme-handler/http'], ['x-scheme-handler/https'], ['text/plain', 'text/html'], []].map(isBrowser),
-    [true, true, false, false], 'a browser opens web addresses; an editor that takes HTML as text is none');
 equal(['report', 'terminal'].map(historyLabel), ['Open report', 'Open history'], 'history labels');
 equal(reportPath('/home/u/.cache'), '/home/u/.cache/restd/report.html', 'the report in the cache');
 // The command lines, run by a real shell: the report's makes its folder and hands restctl the path

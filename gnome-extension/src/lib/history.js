@@ -6,14 +6,6 @@
 export const BROWSER_CONTENT_TYPE = 'text/html';
 export const BROWSER_URI_SCHEMES = ['http', 'https'];
 
-/**
- * Whether a handler of `text/html` (its MimeType list) is a browser: one that opens web addresses
- * too. Without a browser, GIO offers text/plain's handler (an editor) for HTML files.
- */
-export function isBrowser(supportedTypes) {
-    return BROWSER_URI_SCHEMES.some(scheme => supportedTypes.includes(`x-scheme-handler/${scheme}`));
-}
-
 /** The menu item's text for each way of opening the history. */
 const LABELS = {report: 'Open report', terminal: 'Open history'};
 
