@@ -516,8 +516,8 @@ def run(session, args):
     # cache, and the browser gets its file:// URI.
     session.install_browser()
     report = os.path.join(env['XDG_CACHE_HOME'], 'restd', 'report.html')
-    check(wait_until(lambda: press('Open report'), 'report item', 10),
-          'a browser installed: the item is "Open report", and pressed')
+    report_item = wait_until(lambda: press('Open report'), 'report item', 10)
+    check(report_item, 'a browser installed: the item is "Open report", and pressed')
     uri = wait_until(lambda: os.path.exists(session.browser_args) and open(session.browser_args).read(), 'browser', 10)
     page = open(report, errors='replace').read() if os.path.exists(report) else ''
     # The extension hands GIO the file:// URI; for a local file, GIO fills %u with the path.
@@ -539,9 +539,10 @@ def run(session, args):
     shutil.rmtree(report)
     # The browser removed: "Open history" again (and in the picture of the menu).
     session.uninstall_browser()
-    check(wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.{api.menu_close}; {IND}.menu.{api.menu_open};
-        return {IND}.menu._getMenuItems().some(i => i.label?.text === 'Open history'); }})()"""), 'history item', 10),
-          'the browser removed: the item is "Open history" again')
+    history_item = wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.{api.menu_close}; {IND}.menu.{api.menu_open};
+        return {IND}.menu._getMenuItems().some(i => i.label?.text === 'Open history'); }})()"""), 'history item', 10)
+    check(report_item and history_item,
+          'the item follows the browser: "Open report" while one was installed, "Open history" once it is removed')
     evaluates(f'{IND}.menu.{api.menu_close}')
     # A workout: "Set done" takes the plan's next set; the menu shows where the workout is.
     plan = os.path.join(session.work, 'push.toml')
