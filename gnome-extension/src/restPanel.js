@@ -127,6 +127,7 @@ export class RestPanel {
         });
     }
 
+    /** Hands the written report to the browser, looked up again: it may have gone meanwhile. */
     _showReport(path, cancellable, done, fallBack) {
         const browser = this._browser();
         if (browser === null) {
