@@ -17,10 +17,11 @@ import {menuItems} from './lib/menuModel.js';
 export const RestIndicator = GObject.registerClass(
 class RestIndicator extends PanelMenu.Button {
     /**
-     * `client`: the RestClient; `options`: {showIdleIcon(), historyAvailable(), menuOpening(),
-     * openHistory()} from the extension, which owns the settings (historyAvailable() is read on
+     * `client`: the RestClient; `options`: {showIdleIcon(), historyView(), menuOpening(),
+     * openHistory(done)} from the extension, which owns the settings (historyView() is read on
      * every redraw and must be cheap; menuOpening() may look at the file system; openHistory()
-     * returns null or the sentence of why it failed).
+     * calls done, then or later, with null or the sentence of why nothing opened, and never
+     * once the extension is disabled).
      */
     _init(client, options) {
         super._init(0.5, 'restd', false);
@@ -154,7 +155,7 @@ class RestIndicator extends PanelMenu.Button {
             workout: this._client.workout,
             lastSet: this._lastSet,
             error: this._callError ?? this._client.error,
-            historyAvailable: this._options.historyAvailable(),
+            historyView: this._options.historyView(),
         }, GLib.get_real_time());
         const shape = items.map(i => `${i.type}:${i.call ? i.call.method + i.text : ''}`).join('|');
         const current = this.menu._getMenuItems();
@@ -189,8 +190,10 @@ class RestIndicator extends PanelMenu.Button {
             const menuItem = new PopupMenu.PopupMenuItem(item.text);
             // A terminal that could not start says why in the menu, as a refused call does.
             menuItem.connect('activate', () => {
-                this._callError = this._options.openHistory();
-                this.redraw();
+                this._options.openHistory(error => {
+                    this._callError = error;
+                    this.redraw();
+                });
             });
             return menuItem;
         }

@@ -14,19 +14,7 @@ import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {RestClient} from './restClient.js';
 import {RestIndicator} from './indicator.js';
-
-/**
- * What "Open history" runs in the terminal: `restctl history` alone prints and exits, and most
- * terminals close with it, so its output (and any error) goes through `less -R`, which stays
- * until q; without less, it waits for Enter.
- */
-const HISTORY_SCRIPT = 'if command -v less >/dev/null; then restctl history 2>&1 | less -R; ' +
-    'else restctl history; printf "\\n(press Enter to close) "; read -r _; fi';
-
-/** argv as a Desktop Entry Exec line: quoted for GLib's shell parser, with `%` escaped. */
-function execLine(argv) {
-    return argv.map(arg => GLib.shell_quote(arg).replaceAll('%', '%%')).join(' ');
-}
+import {BROWSER_CONTENT_TYPE, BROWSER_URI_SCHEMES, execLine, historyView, reportArgv, reportPath, terminalArgv} from './lib/history.js';
 
 export class RestPanel {
     constructor(settings, uuid) {
@@ -35,15 +23,16 @@ export class RestPanel {
     }
 
     enable() {
-        this._historyAvailable = this._restctlInstalled();
+        this._historyView = this._chooseHistoryView();
+        this._cancellable = new Gio.Cancellable();
         this._client = new RestClient(() => this._indicator?.redraw());
         this._indicator = new RestIndicator(this._client, {
             showIdleIcon: () => this._settings.get_boolean('show-idle-icon'),
-            historyAvailable: () => this._historyAvailable,
+            historyView: () => this._historyView,
             menuOpening: () => {
-                this._historyAvailable = this._restctlInstalled();
+                this._historyView = this._chooseHistoryView();
             },
-            openHistory: () => this._openHistory(),
+            openHistory: done => this._openHistory(done),
         });
         this._settingsChangedId = this._settings.connect('changed', () => this._indicator.redraw());
         Main.panel.addToStatusArea(this._uuid, this._indicator);
@@ -51,6 +40,9 @@ export class RestPanel {
     }
 
     disable() {
+        // A report still being written finishes, but opens nothing.
+        this._cancellable.cancel();
+        this._cancellable = null;
         this._client.stop();
         this._indicator.destroy();
         this._indicator = null;
@@ -60,11 +52,100 @@ export class RestPanel {
     }
 
     /**
-     * Whether restctl is on the Shell's PATH (a search of PATH): only when the menu opens, never
-     * per redraw. Without it, the menu has no "Open history".
+     * How the history opens (lib/history.js): looks at PATH and GIO's handlers, so only when the
+     * menu opens, never per redraw.
      */
-    _restctlInstalled() {
-        return GLib.find_program_in_path('restctl') !== null;
+    _chooseHistoryView() {
+        return historyView({
+            restctlInstalled: GLib.find_program_in_path('restctl') !== null,
+            browserInstalled: this._browser() !== null,
+        });
+    }
+
+    /**
+     * The desktop's browser, or null: the default handler of HTML files when it is a browser (the
+     * user's choice for pages), else that of http or https addresses. Without a browser, GIO
+     * offers text/plain's handler (an editor) for HTML files: a browser also opens web addresses.
+     */
+    _browser() {
+        const html = Gio.AppInfo.get_default_for_type(BROWSER_CONTENT_TYPE, false);
+        const web = BROWSER_URI_SCHEMES.flatMap(scheme => Gio.AppInfo.get_all_for_type(`x-scheme-handler/${scheme}`));
+        if (html && web.some(app => app.equal(html)))
+            return html;
+        return BROWSER_URI_SCHEMES.map(scheme => Gio.AppInfo.get_default_for_uri_scheme(scheme))
+            .find(app => app !== null) ?? null;
+    }
+
+    /**
+     * Opens the history the way the menu said: the report in the browser, else the terminal.
+     * `done` gets null, or the sentence that says why nothing opened.
+     */
+    _openHistory(done) {
+        if (this._historyView === 'report')
+            this._openReport(done);
+        else
+            done(this._openTerminal());
+    }
+
+    /**
+     * Writes the report into the cache, without waiting for it (a Gio.Subprocess), then hands its
+     * URI to the browser. When either fails, the terminal opens instead, and the log says why.
+     */
+    _openReport(done) {
+        const cancellable = this._cancellable;
+        const path = reportPath(GLib.get_user_cache_dir());
+        const fallBack = reason => {
+            console.warn(`restd@restd.io: the history opens in a terminal: ${reason}`);
+            done(this._openTerminal());
+        };
+        let writer;
+        try {
+            writer = Gio.Subprocess.new(reportArgv(path),
+                Gio.SubprocessFlags.STDOUT_SILENCE | Gio.SubprocessFlags.STDERR_PIPE);
+        } catch (e) {
+            fallBack(`could not run restctl report: ${e.message}`);
+            return;
+        }
+        writer.communicate_utf8_async(null, cancellable, (process, result) => {
+            let stderr;
+            try {
+                [, , stderr] = process.communicate_utf8_finish(result);
+            } catch (e) {
+                stderr = null;
+                if (!cancellable.is_cancelled())
+                    fallBack(`could not write the report: ${e.message}`);
+            }
+            // Disabled meanwhile: nothing opens.
+            if (stderr === null || cancellable.is_cancelled())
+                return;
+            if (!process.get_successful()) {
+                fallBack(`could not write the report to ${path}: ${stderr.trim() ||
+                    `restctl report exited with status ${process.get_exit_status()}`}`);
+                return;
+            }
+            this._showReport(path, cancellable, done, fallBack);
+        });
+    }
+
+    /** Hands the written report to the browser, looked up again: it may have gone meanwhile. */
+    _showReport(path, cancellable, done, fallBack) {
+        const browser = this._browser();
+        if (browser === null) {
+            fallBack('no browser is installed any more');
+            return;
+        }
+        const uri = Gio.File.new_for_path(path).get_uri();
+        browser.launch_uris_async([uri], global.create_app_launch_context(0, -1), cancellable, (app, result) => {
+            try {
+                app.launch_uris_finish(result);
+            } catch (e) {
+                if (!cancellable.is_cancelled())
+                    fallBack(`could not open ${uri} in ${app.get_name()}: ${e.message}`);
+                return;
+            }
+            if (!cancellable.is_cancelled())
+                done(null);
+        });
     }
 
     /**
@@ -74,12 +155,11 @@ export class RestPanel {
      * Terminal, …, xterm); GNOME 49 ignores org.gnome.desktop.default-applications.terminal.
      * Returns null, or the sentence that says why no terminal opened.
      */
-    _openHistory() {
+    _openTerminal() {
         const terminal = this._settings.get_strv('history-terminal');
         const flags = terminal.length > 0 ? Gio.AppInfoCreateFlags.NONE : Gio.AppInfoCreateFlags.NEEDS_TERMINAL;
         try {
-            const app = Gio.AppInfo.create_from_commandline(execLine([...terminal, 'sh', '-c', HISTORY_SCRIPT]),
-                'restctl history', flags);
+            const app = Gio.AppInfo.create_from_commandline(execLine(terminalArgv(terminal)), 'restctl history', flags);
             app.launch([], global.create_app_launch_context(0, -1));
             return null;
         } catch (e) {

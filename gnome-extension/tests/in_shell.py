@@ -16,6 +16,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,6 +30,8 @@ IND = f"Main.panel.statusArea['{UUID}']"
 # The symbolic icons the panel shows (lib/format.js).
 PAUSE_ICON = 'media-playback-pause-symbolic'
 IDLE_ICON = 'alarm-symbolic'
+# What the extension logs when the report could not be written (the test makes it so, once).
+REPORT_WARNING = 'restd@restd.io: the history opens in a terminal: could not write the report'
 
 BUS_CONFIG = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -83,6 +86,43 @@ class Session:
         })
         for key in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'):
             os.makedirs(self.env[key], exist_ok=True)
+        # Made before the Shell starts, so that GIO watches it for the stand-in browser.
+        self.applications = os.path.join(self.env['XDG_DATA_HOME'], 'applications')
+        os.makedirs(self.applications)
+        self.remove_browsers()
+
+    def remove_browsers(self):
+        """No browser for the Shell, whatever is installed (chromium here, for the report's own
+        tests): each installed handler of web pages taken off them in the user's mimeapps.list, as
+        GNOME's Settings does. text/html then falls back to text/plain's handler (an editor)."""
+        types = ('text/html', 'x-scheme-handler/http', 'x-scheme-handler/https')
+        removed = {t: [] for t in types}
+        for data_dir in self.env['XDG_DATA_DIRS'].split(':'):
+            folder = os.path.join(data_dir, 'applications')
+            for path in glob.glob(f'{folder}/**/*.desktop', recursive=True):
+                found = re.search(r'^MimeType=(.*)$', open(path, errors='replace').read(), re.M)
+                desktop_id = os.path.relpath(path, folder).replace('/', '-')
+                for t in types:
+                    if found and t in found.group(1).split(';'):
+                        removed[t].append(desktop_id)
+        with open(os.path.join(self.env['XDG_CONFIG_HOME'], 'mimeapps.list'), 'w') as f:
+            f.write('[Removed Associations]\n' + ''.join(f'{t}={";".join(ids)};\n' for t, ids in removed.items() if ids))
+
+    def install_browser(self):
+        """A stand-in browser in the user's applications, installed as a browser installs itself
+        there: its desktop file, then the folder's mimeinfo.cache as update-desktop-database
+        writes it (GIO takes the associations from that file). It writes the URI it is given to
+        browser_args."""
+        self.browser_args = os.path.join(self.work, 'browser.args')
+        script = os.path.join(self.work, 'browser')
+        with open(script, 'w') as f:
+            f.write(f'#!/bin/sh\nprintf %s "$1" >{self.browser_args}.tmp && mv {self.browser_args}.tmp {self.browser_args}\n')
+        os.chmod(script, 0o755)
+        with open(os.path.join(self.applications, 'restd-test-browser.desktop'), 'w') as f:
+            f.write(f'[Desktop Entry]\nType=Application\nName=Test browser\nExec={script} %u\n'
+                    'MimeType=text/html;x-scheme-handler/http;\n')
+        with open(os.path.join(self.applications, 'mimeinfo.cache'), 'w') as f:
+            f.write('[MIME Cache]\ntext/html=restd-test-browser.desktop;\nx-scheme-handler/http=restd-test-browser.desktop;\n')
 
     def fake_terminals(self):
         """A folder of fake terminals under every name GIO looks for, first on the Shell's PATH: each
@@ -100,6 +140,10 @@ class Session:
                 f.write(script)
             os.chmod(os.path.join(folder, name), 0o755)
         return folder
+
+    def uninstall_browser(self):
+        for name in ('restd-test-browser.desktop', 'mimeinfo.cache'):
+            os.remove(os.path.join(self.applications, name))
 
     def spawn(self, argv, log, env=None, stdout=None):
         process = subprocess.Popen(argv, env=env or self.env, stdin=subprocess.DEVNULL,
@@ -397,6 +441,7 @@ def run(session, args):
     def press(text):
         return evaluate(f"""(() => {{
             const menu = {IND}.menu;
+            menu.{api.menu_close};
             menu.{api.menu_open};
             const item = menu._getMenuItems().find(i => i.label && i.label.text === {json.dumps(text)});
             if (!item) return false;
@@ -466,6 +511,39 @@ def run(session, args):
     os.remove(session.terminal_out)
     check(press('Open history') and ran_history(session.terminal_out) and wait_until(lambda: menu_error() is None, 'no error', 5),
           'the terminals back on PATH: GIO\'s terminal again, and the error is gone')
+    # A browser installed (the stand-in, GIO's only handler of web pages; GIO sees the new desktop
+    # file by itself): the item becomes "Open report", restctl report writes the page into the
+    # cache, and the browser gets its file:// URI.
+    session.install_browser()
+    report = os.path.join(env['XDG_CACHE_HOME'], 'restd', 'report.html')
+    report_item = wait_until(lambda: press('Open report'), 'report item', 10)
+    check(report_item, 'a browser installed: the item is "Open report", and pressed')
+    uri = wait_until(lambda: os.path.exists(session.browser_args) and open(session.browser_args).read(), 'browser', 10)
+    page = open(report, errors='replace').read() if os.path.exists(report) else ''
+    # The extension hands GIO the file:// URI; for a local file, GIO fills %u with the path.
+    check(uri in (f'file://{report}', report) and '<title>Training report, ' in page and 'Squat' in page,
+          f'"Open report" wrote the report ({len(page)} bytes, its title and the Squat set in it) and the browser got "{uri}"')
+    # The report cannot be written (a folder where it goes, which restctl does not replace): the
+    # terminal opens instead, the log says why, and the browser gets nothing.
+    for path in (session.browser_args, report, session.terminal_out):
+        if os.path.exists(path):
+            os.remove(path)
+    os.makedirs(os.path.join(report, 'in-the-way'))
+    shell_log = os.path.join(args.work, 'shell.log')
+    check(press('Open report') and ran_history(session.terminal_out),
+          'the report not written: "Open report" opened the terminal instead, which ran restctl history')
+    warning = wait_until(lambda: [line for line in open(shell_log, errors='replace').read().splitlines()
+                                  if REPORT_WARNING in line], 'warning', 5)
+    check(warning and 'restctl: ' in warning[0] and not os.path.exists(session.browser_args),
+          f'the Shell\'s log says why, the browser got nothing: {warning}')
+    shutil.rmtree(report)
+    # The browser removed: "Open history" again (and in the picture of the menu).
+    session.uninstall_browser()
+    history_item = wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.{api.menu_close}; {IND}.menu.{api.menu_open};
+        return {IND}.menu._getMenuItems().some(i => i.label?.text === 'Open history'); }})()"""), 'history item', 10)
+    check(report_item and history_item,
+          'the item follows the browser: "Open report" while one was installed, "Open history" once it is removed')
+    evaluates(f'{IND}.menu.{api.menu_close}')
     # A workout: "Set done" takes the plan's next set; the menu shows where the workout is.
     plan = os.path.join(session.work, 'push.toml')
     with open(plan, 'w') as f:
@@ -593,8 +671,8 @@ def run(session, args):
     session.stop(restd)
     check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'restd gone again: no label')
     log = open(os.path.join(args.work, 'shell.log'), errors='replace').read()
-    ours = [line for line in log.splitlines() if 'restd' in line.lower()]
-    check(not ours, f'nothing of the extension in the Shell\'s log (it logs to stderr here; no journald): {ours[:3]}')
+    ours = [line for line in log.splitlines() if 'restd' in line.lower() and REPORT_WARNING not in line]
+    check(not ours, f'nothing else of the extension in the Shell\'s log (it logs to stderr here; no journald): {ours[:3]}')
     del shell
 
 

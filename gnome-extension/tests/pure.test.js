@@ -2,6 +2,7 @@
 // results do not depend on the day or the time zone). Run: gjs -m gnome-extension/tests/pure.test.js
 // [EXTENSION_DIR] — the ES module sources (src/) by default, or the generated 45+ build.
 
+import GLib from 'gi://GLib';
 import Gio from 'gi://Gio';
 
 const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../src');
@@ -9,6 +10,7 @@ const lib = name => import(dir.resolve_relative_path(`lib/${name}`).get_uri());
 const {clock, displayWidth, msUntilNextChange, panelIcon, panelText, styleClasses, timeText, truncate} = await lib('format.js');
 const {chooseTimer, emptyTimer, orderTimers, withProperties} = await lib('timers.js');
 const {menuItems, workoutLines} = await lib('menuModel.js');
+const {execLine, historyLabel, historyView, reportArgv, reportPath, terminalArgv} = await lib('history.js');
 
 let failures = 0;
 let checks = 0;
@@ -111,7 +113,7 @@ equal(withProperties(fromBus, {State: 'paused', RemainingUSec: 5 * S}).remaining
 
 // The menu.
 const texts = items => items.map(i => i.type === 'separator' ? '—' : i.text);
-const base = {connected: true, followedId: 'default', workout: null, lastSet: null, error: null, historyAvailable: false};
+const base = {connected: true, followedId: 'default', workout: null, lastSet: null, error: null, historyView: null};
 equal(texts(menuItems({...base, connected: false, timers: []}, NOW)), ['restd is not running'], 'menu: restd away');
 equal(menuItems({...base, connected: false, timers: [], error: 'no interface file'}, NOW).map(i => i.type),
     ['info', 'error'], 'menu: restd away, and an error (e.g. no interface file) still shows');
@@ -132,13 +134,43 @@ equal(workoutLines({Active: false}), [], 'no workout');
 equal(texts(menuItems({...base, workout, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Squat 4/5'})]}, NOW))
     .filter(line => line.startsWith('Next')), ['Next: Squat, set 4 of 5'], 'menu: during a workout, its next line only');
 const full = menuItems({
-    ...base, followedId: 'b', historyAvailable: true, error: 'timer "x" does not exist',
+    ...base, followedId: 'b', historyView: 'terminal', error: 'timer "x" does not exist',
     lastSet: {restUsec: 180 * S, restSource: 'plan'}, workout,
     timers: [t('b', {endsAtUsec: NOW + 10 * S}), t('c', {state: 'paused', remainingUsec: 30 * S, label: 'Curl'})],
 }, NOW);
 equal(texts(full).slice(6), ['Set done', 'Next rest 3:00 (plan)', 'Push · set 4 of 15', 'Next: Squat, set 4 of 5',
     '—', 'c: Curl · paused, 0:30 left', '—', 'Open history', 'timer "x" does not exist'], 'menu: everything');
 equal(full.find(i => i.type === 'history').type, 'history', 'history item');
+equal(texts(menuItems({...base, timers: [], followedId: null, historyView: 'report'}, NOW)).slice(-2), ['—', 'Open report'],
+    'menu: with a browser, the item opens the report');
+
+// The history: the report in the browser when there is one, the terminal otherwise.
+equal([[true, true], [true, false], [false, true], [false, false]]
+    .map(([restctlInstalled, browserInstalled]) => historyView({restctlInstalled, browserInstalled})),
+['report', 'terminal', null, null], 'history view: the browser decides; without restctl, none');
+equal(['report', 'terminal'].map(historyLabel), ['Open report', 'Open history'], 'history labels');
+equal(reportPath('/home/u/.cache'), '/home/u/.cache/restd/report.html', 'the report in the cache');
+// The command lines, run by a real shell: the report's makes its folder and hands restctl the path
+// as one argument (spaces, quotes, $ and % kept); `restctl` is a stand-in that prints its arguments.
+const odd = `${GLib.get_tmp_dir()}/restd pure ${GLib.get_monotonic_time()}/it's $HOME 100%/report.html`;
+const bin = GLib.dir_make_tmp('restd-pure-XXXXXX');
+GLib.file_set_contents(`${bin}/restctl`, '#!/bin/sh\nprintf "%s|" "$@"\n');
+function run(argv) {
+    const [, out, , status] = GLib.spawn_sync(null, argv, [`PATH=${bin}:/usr/bin:/bin`], GLib.SpawnFlags.SEARCH_PATH_FROM_ENVP, null);
+    return [new TextDecoder().decode(out), status];
+}
+run(['chmod', '755', `${bin}/restctl`]);
+equal(run(reportArgv(odd)), [`report|--output|${odd}|`, 0], 'report command: restctl report --output PATH, as one argument');
+equal(GLib.file_test(odd.replace(/\/[^/]*$/, ''), GLib.FileTest.IS_DIR), true, 'report command: the folder made');
+// An Exec line, as GIO parses it (field codes: `%%` is `%`), gives back the argv.
+const argv = terminalArgv(['my term', '-e']);
+equal(argv.slice(0, 4), ['my term', '-e', 'sh', '-c'], 'terminal command: the setting, then sh -c');
+const [, parsed] = GLib.shell_parse_argv(execLine(argv).replaceAll('%%', '%'));
+equal(parsed, argv, 'Exec line: quoted for GLib\'s parser');
+equal(execLine(["it's", '100%', '$x']), "'it'\\''s' '100%%' '$x'", 'Exec line: quotes and %');
+equal(run(argv.slice(2)), ['history|', 0], 'terminal command: restctl history (through less when there is one)');
+run(['rm', '-rf', bin, odd.slice(0, odd.indexOf('/it'))]);
+
 equal(texts(menuItems({...base, lastSet: {restUsec: 0, restSource: 'none'}, timers: []}, NOW)).slice(-1), ['No rest follows'], 'no rest after the last set');
 
 if (failures > 0) {

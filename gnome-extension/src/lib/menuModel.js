@@ -2,6 +2,7 @@
 // PopupMenu items one for one. Pure: the state and the time are passed in.
 
 import {clock, isOver, overtimeUsec, remainingUsec, timeText} from './format.js';
+import {historyLabel} from './history.js';
 import {orderTimers} from './timers.js';
 
 const USEC_PER_SEC = 1_000_000;
@@ -48,10 +49,11 @@ function call(method, signature, args) {
 /**
  * The menu, top to bottom. Items: {type: 'heading'|'info'|'error'|'separator'} with `text`,
  * {type: 'action', text, call: {method, signature, args}} for a Manager method, and
- * {type: 'history', text} for "Open history" (only when restctl is found).
+ * {type: 'history', text} for the history ("Open report" or "Open history", lib/history.js; only
+ * when restctl is found).
  *
  * `state`: {connected, timers, followedId, workout, lastSet: {restUsec, restSource} | null,
- * error: string | null, historyAvailable}.
+ * error: string | null, historyView: 'report' | 'terminal' | null}.
  */
 export function menuItems(state, nowUsec) {
     const items = [];
@@ -102,9 +104,9 @@ export function menuItems(state, nowUsec) {
         for (const other of others)
             items.push({type: 'info', text: `${other.id}: ${timerSummary(other, nowUsec)}`});
     }
-    if (state.historyAvailable) {
+    if (state.historyView) {
         items.push({type: 'separator'});
-        items.push({type: 'history', text: 'Open history'});
+        items.push({type: 'history', text: historyLabel(state.historyView)});
     }
     if (state.error)
         items.push({type: 'error', text: state.error});
