@@ -121,12 +121,29 @@ public final class PrivateBus: @unchecked Sendable {
         close(addressPipe)
     }
 
+    /// The stock session bus's limits: room for thousands of calls in flight.
+    private static let busLimits: KeyValuePairs<String, Int> = [
+        "max_incoming_bytes": 1_000_000_000,
+        "max_outgoing_bytes": 1_000_000_000,
+        "max_message_size": 1_000_000_000,
+        "service_start_timeout": 120_000,
+        "auth_timeout": 240_000,
+        "max_completed_connections": 100_000,
+        "max_incomplete_connections": 10_000,
+        "max_connections_per_user": 100_000,
+        "max_pending_service_starts": 10_000,
+        "max_names_per_connection": 50_000,
+        "max_match_rules_per_connection": 50_000,
+        "max_replies_per_connection": 50_000,
+    ]
+
     /// The configuration file's text.
     public static func configuration(socketPath: String, serviceDirectories: [String]) -> String {
         let serviceDirs =
             serviceDirectories
             .map { "  <servicedir>\(XMLText.escaped($0))</servicedir>\n" }
             .joined()
+        let limits = busLimits.map { "  <limit name=\"\($0.key)\">\($0.value)</limit>\n" }.joined()
         return """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -142,19 +159,7 @@ public final class PrivateBus: @unchecked Sendable {
                 <allow own="*"/>
               </policy>
               <!-- Same limits as the stock session bus, and room for thousands of calls in flight. -->
-              <limit name="max_incoming_bytes">1000000000</limit>
-              <limit name="max_outgoing_bytes">1000000000</limit>
-              <limit name="max_message_size">1000000000</limit>
-              <limit name="service_start_timeout">120000</limit>
-              <limit name="auth_timeout">240000</limit>
-              <limit name="max_completed_connections">100000</limit>
-              <limit name="max_incomplete_connections">10000</limit>
-              <limit name="max_connections_per_user">100000</limit>
-              <limit name="max_pending_service_starts">10000</limit>
-              <limit name="max_names_per_connection">50000</limit>
-              <limit name="max_match_rules_per_connection">50000</limit>
-              <limit name="max_replies_per_connection">50000</limit>
-            </busconfig>
+            \(limits)</busconfig>
 
             """
     }

@@ -109,6 +109,18 @@ private func range(_ limits: TimerLimits) -> String {
     DurationText.range(limits.minDurationUSec, limits.maxDurationUSec)
 }
 
+extension ExerciseName {
+    /// `--exercise` as restd would take it (1 to 64 bytes, case and surrounding spaces aside), or
+    /// restctl's usage error.
+    init(option text: String) throws(RestctlError) {
+        do {
+            self = try ExerciseName(parsing: text)
+        } catch {
+            throw RestctlError(.usage, "--exercise: \(error.message)")
+        }
+    }
+}
+
 /// A number given to an option, read by restctl rather than ArgumentParser, so that a word that
 /// is no number is told in restctl's sentence: `--reps "5.5" is not a whole number`.
 enum NumberArgument {

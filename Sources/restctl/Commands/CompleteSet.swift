@@ -68,13 +68,7 @@ extension Restctl {
 
         /// The set as restd will be asked to record it, refusing what restd would refuse.
         func input() throws(RestctlError) -> SetInput {
-            if let exercise {
-                do {
-                    _ = try ExerciseName(parsing: exercise)
-                } catch {
-                    throw RestctlError(.usage, "--exercise: \(error.message)")
-                }
-            }
+            if let exercise { _ = try ExerciseName(option: exercise) }
             let reps = try reps.map { (text) throws(RestctlError) in
                 UInt32(try NumberArgument.whole(text, option: "--reps", in: 0...Int64(SetInput.maxReps)))
             }

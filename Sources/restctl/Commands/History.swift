@@ -41,12 +41,7 @@ struct HistorySelection: ParsableArguments {
     }
 
     func exerciseName() throws(RestctlError) -> ExerciseName? {
-        guard let exercise else { return nil }
-        do {
-            return try ExerciseName(parsing: exercise)
-        } catch {
-            throw RestctlError(.usage, "--exercise: \(error.message)")
-        }
+        try exercise.map { text throws(RestctlError) in try ExerciseName(option: text) }
     }
 }
 
