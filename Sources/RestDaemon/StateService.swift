@@ -267,9 +267,9 @@ final class StateService {
         writeUnwritten()
     }
 
-    /// The store, for the history's reads. Reading never writes: every change to the history is
-    /// written before it is announced or as it is (`HousekeepingWrite`), so what a read finds is
-    /// what restd has announced.
+    /// The store, for the history's reads. Reading never writes: a caller's change to the history
+    /// is written before it is announced, restd's own right after (`HousekeepingWrite`), in the
+    /// same loop iteration, so what a read finds is what restd has announced.
     func storeForReading() -> StateStore { store }
 
     // MARK: restd's own housekeeping: apply → signal → commit
@@ -353,7 +353,8 @@ final class StateService {
     }
 
     /// Housekeeping's one path: applied and announced now, written as `write` says. Queued
-    /// before it is announced, so that an observer's read of the store sees it too.
+    /// before it is announced, so that an observer that writes (a rest's heart rate) writes it
+    /// first, in order.
     private func carryOutHousekeeping(
         _ events: [TimerEvent], history: [HistoryChange], now: Instant, what: String, write: HousekeepingWrite
     ) {

@@ -9,9 +9,9 @@ import Testing
 
 @testable import RestDaemon
 
-/// restd's housekeeping (expiries) is announced at once and written shortly after, once the loop
-/// is idle, or before the store is next written: nothing is lost or written out of order, and a
-/// read never writes.
+/// restd's housekeeping is announced at once and written after: a plain timer's expiry shortly
+/// after, once the loop is idle, or before the store is next written; a change to the history at
+/// once. Nothing is lost or written out of order, and a read never writes.
 @Suite("State service: housekeeping written after its signals")
 struct StateServiceTests {
     /// A state service on a fresh state directory, its loop never run unless a test runs it.
