@@ -38,6 +38,7 @@ if [ -z "$base" ] || [ ! -d "$base" ] || [ ! -w "$base" ]; then base=${TMPDIR:-/
 case $base in *[!-A-Za-z0-9_/.]*) base=/tmp ;; esac  # keep the listen address free of escapes
 bus_dir=$(mktemp -d "$base/restd-bus.XXXXXX")
 bus_pid='' filter_pid=''
+# shellcheck disable=SC2317 # run by the EXIT trap, which shellcheck does not follow
 stop_bus() {
   if [ -n "$bus_pid" ]; then
     kill "$bus_pid" 2>/dev/null || true
@@ -106,7 +107,12 @@ command_pid=$!
 stop_command() { kill -TERM "$command_pid" 2>/dev/null || true; }
 trap stop_command INT TERM HUP
 if [ -n "$interrupted" ]; then stop_command; fi
-while kill -0 "$command_pid" 2>/dev/null; do
-  wait "$command_pid" || true
+# A trap returns from wait early, with 128 + the signal's number, so wait again while the command
+# lives. Never wait for a command that has gone: bash may have reaped it in the wait a trap cut
+# short, and lost its status, and a wait for it then would last as long as the bus.
+while :; do
+  wait "$command_pid"
+  status=$?
+  kill -0 "$command_pid" 2>/dev/null || break
 done
-wait "$command_pid"
+exit "$status"

@@ -162,6 +162,27 @@ struct RunWrapperTests {
         #expect(wrapper.busDirectories.isEmpty, "\(wrapper.output)")
     }
 
+    /// Ctrl-C at any instant after the bus is announced, whatever the wrapper is doing then:
+    /// starting the command, or waiting for it. Each time the command, the bus and the wrapper
+    /// end. A handful of tries makes a race in the wrapper's waiting show; one try seldom does.
+    @Test("Ctrl-C at any instant after the bus is announced, 60 times: nothing is left")
+    func interruptAtAnyInstant() throws {
+        for attempt in 0..<60 {
+            let wrapper = try Wrapper(["\(Self.scripts)/run-on-session-bus.sh", "sleep", "600"], terminal: true)
+            try wrapper.waitForOutput(containing: "export DBUS_SESSION_BUS_ADDRESS=unix:path=")
+            let session = try wrapper.terminalSession()
+            usleep(useconds_t(attempt % 5) * 2_000)
+            wrapper.pressControlC()
+            try waitUntil(
+                "the wrapper, the bus and the command to end (try \(attempt + 1))",
+                details: { "left: \(Wrapper.commandLines(Wrapper.processes(inSession: session)))\n\(wrapper.output)" }
+            ) {
+                Wrapper.processes(inSession: session).isEmpty
+            }
+            #expect(wrapper.busDirectories.isEmpty, "\(wrapper.output)")
+        }
+    }
+
     /// dbus-daemon's notice that it may not raise its descriptor limit (a hard limit below
     /// 65536, no CAP_SYS_RESOURCE) means nothing for a bus of a few clients.
     @Test("the private bus says nothing that means nothing: no fd-limit notice")
