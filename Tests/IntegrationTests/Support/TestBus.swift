@@ -97,6 +97,18 @@ final class TestBus: BusEndpoint, @unchecked Sendable {
                 throw HarnessError.failed(
                     "dbus-broker did not start: \(start)\n\(manager.diagnostics(unit: "dbus.service"))")
             }
+            // The manager connects to its bus as soon as the bus is ready. Until it owns its name
+            // there, its connection may still wait in the socket's queue: a bus killed then leaves
+            // systemd (252) blocked for its 90 s authentication timeout, unable to see the unit end.
+            try waitUntil(
+                "the user manager to own org.freedesktop.systemd1 on its bus",
+                details: { manager.diagnostics(unit: "dbus.service") }
+            ) {
+                busctl(
+                    self, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                    "NameHasOwner", "s", "org.freedesktop.systemd1"
+                ).output == "b true"
+            }
         }
     }
 
