@@ -123,6 +123,16 @@ struct RunWrapperTests {
             #expect(keyboard.map { write($0, &control, 1) } == 1)
         }
 
+        /// Waits until every process of the terminal's `session` has ended; names those left if not.
+        func waitForEnd(ofSession session: Int32, _ what: String) throws {
+            try waitUntil(
+                "\(what) to end",
+                details: { "left: \(Self.commandLines(Self.processes(inSession: session)))\n\(self.output)" }
+            ) {
+                Self.processes(inSession: session).isEmpty
+            }
+        }
+
         func waitForOutput(containing text: String) throws {
             try waitUntil(
                 "\(text.debugDescription) from the wrapper", givingUpIf: { child.termination.map { "it \($0)" } },
@@ -153,12 +163,7 @@ struct RunWrapperTests {
         // Everything under the terminal ends: make, the wrapper, its bus and the command. (The
         // terminal, script(1) itself, is left out: on rare runs it hangs on a pty whose every
         // other process has gone, which is script's own affair.)
-        try waitUntil(
-            "make, the wrapper, the bus and the command to end",
-            details: { "left: \(Wrapper.commandLines(Wrapper.processes(inSession: session)))\n\(wrapper.output)" }
-        ) {
-            Wrapper.processes(inSession: session).isEmpty
-        }
+        try wrapper.waitForEnd(ofSession: session, "make, the wrapper, the bus and the command")
         #expect(wrapper.busDirectories.isEmpty, "\(wrapper.output)")
     }
 
@@ -173,12 +178,7 @@ struct RunWrapperTests {
             let session = try wrapper.terminalSession()
             usleep(useconds_t(attempt % 5) * 2_000)
             wrapper.pressControlC()
-            try waitUntil(
-                "the wrapper, the bus and the command to end (try \(attempt + 1))",
-                details: { "left: \(Wrapper.commandLines(Wrapper.processes(inSession: session)))\n\(wrapper.output)" }
-            ) {
-                Wrapper.processes(inSession: session).isEmpty
-            }
+            try wrapper.waitForEnd(ofSession: session, "the wrapper, the bus and the command (try \(attempt + 1))")
             #expect(wrapper.busDirectories.isEmpty, "\(wrapper.output)")
         }
     }
