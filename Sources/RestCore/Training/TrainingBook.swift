@@ -124,20 +124,26 @@ public struct TrainingBook: Sendable, Equatable {
             return CommandPlan(
                 events: events,
                 history: [.restEnded(open.ended(wasOver ? .completed : .skipped, at: now.realtime))])
+        case .silence:
+            return CommandPlan(events: try timers.plan(command, now: now))
         case .adjust(_, let delta):
             let events = try timers.plan(command, now: now)
-            guard var open, !events.isEmpty else { return CommandPlan(events: events) }
+            guard var open, !events.isEmpty, !Self.onlySilences(events) else { return CommandPlan(events: events) }
             let (sum, overflow) = open.adjustUSec.addingReportingOverflow(delta)
             open.adjustUSec = overflow ? open.adjustUSec : sum
             return CommandPlan(events: events, history: [.restOpen(open)])
         case .pause:
             let events = try timers.plan(command, now: now)
-            guard var open, !events.isEmpty, open.pausedAtUSec == 0 else { return CommandPlan(events: events) }
+            guard var open, !events.isEmpty, !Self.onlySilences(events), open.pausedAtUSec == 0 else {
+                return CommandPlan(events: events)
+            }
             open.pausedAtUSec = now.realtime
             return CommandPlan(events: events, history: [.restOpen(open)])
         case .resume:
             let events = try timers.plan(command, now: now)
-            guard var open, !events.isEmpty, open.pausedAtUSec != 0 else { return CommandPlan(events: events) }
+            guard var open, !events.isEmpty, !Self.onlySilences(events), open.pausedAtUSec != 0 else {
+                return CommandPlan(events: events)
+            }
             open.pausedUSec = open.pausedUSec.addingSaturated(now.realtime.subtractingSaturated(open.pausedAtUSec))
             open.pausedAtUSec = 0
             return CommandPlan(events: events, history: [.restOpen(open)])
@@ -154,6 +160,14 @@ public struct TrainingBook: Sendable, Equatable {
                 open.pausedAtUSec = 0
             }
             return CommandPlan(events: events, history: [.restOpen(open)])
+        }
+    }
+
+    /// Whether a timer's events only stop a rest's alarm (a pause, a resume or a sub on a
+    /// ringing rest that is over): the rest in the history does not change.
+    private static func onlySilences(_ events: [TimerEvent]) -> Bool {
+        events.allSatisfy { event in
+            if case .changed(let from, let to) = event { from.state == .expired && to.state == .expired } else { false }
         }
     }
 
@@ -297,6 +311,7 @@ public struct TrainingBook: Sendable, Equatable {
             var options = TimerOptions(label: exercise)
             options.restSource = rest.sourceText
             options.next = completion?.nextLabel ?? ""
+            options.sound = input.sound ?? completion?.block.sound ?? configured?.sound ?? true
             let plan = completion.map { [$0.block.recovery, active?.progress.plan.recovery ?? RecoverySettings()] }
             options.recovery = try settings.recoveryRule(
                 exercise: configured, plan: plan ?? [], asked: input.untilRecovered, plannedUSec: rest.usec)
