@@ -117,7 +117,7 @@ struct NotificationTests {
         #expect(
             notify.hints == [
                 "urgency": .byte(2), "category": .string("x-restd.timer"),
-                "sound-name": .string("alarm-clock-elapsed"), "desktop-entry": .string("restd"),
+                "suppress-sound": .boolean(true), "desktop-entry": .string("restd"),
             ])
         #expect(notify.expireTimeout == 0)
 

@@ -281,6 +281,7 @@ final class Notifier {
             "desktop-entry": .string(request.hints.desktopEntry),
         ]
         if let sound = request.hints.soundName { hints["sound-name"] = .string(sound) }
+        if request.hints.suppressSound { hints["suppress-sound"] = .boolean(true) }
         let arguments: [DBusValue] = [
             .string(request.appName), .uint32(request.replacesID), .string(request.icon), .string(request.summary),
             .string(request.body), .strings(request.actions), .vardict(hints), .int32(request.expireTimeoutMS),
@@ -349,8 +350,10 @@ final class Notifier {
             if let request { perform(request) }
             pump()
         case ("NotificationClosed"?, "uu"):
-            guard case .uint32(let id) = arguments[0] else { return }
-            tracker.closed(id: id)
+            guard case .uint32(let id) = arguments[0], case .uint32(let reason) = arguments[1] else { return }
+            let timer = tracker.closed(id: id)
+            // Dismissed by the person (reason 2): they have heard it, the alarm stops.
+            if let timer, reason == Self.closedByUser { silence(timer) }
             pump()
         default:
             // ActivationToken (sent before ActionInvoked for servers that support it) and
@@ -381,6 +384,19 @@ final class Notifier {
             tracker.serverChanged()
         }
         pump()
+    }
+
+    /// NotificationClosed's reason when the user dismissed the notification.
+    static let closedByUser: UInt32 = 2
+
+    /// Stops the alarm of the rest whose "Rest over" the person dismissed.
+    private func silence(_ id: TimerID) {
+        do {
+            try performCommand(.silence(id))
+        } catch {
+            // The timer went away meanwhile: nothing rings.
+            logger.debug("silencing timer \(id) after its notification was dismissed: \(error.message)")
+        }
     }
 
     /// Carries out an action the user chose in a notification, as if it had come over the bus.
