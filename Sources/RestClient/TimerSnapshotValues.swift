@@ -4,8 +4,11 @@ extension TimerSnapshot {
         id: String, label: String = "", next: String = "", state: String,
         durationUSec: UInt64, startedAtUSec: UInt64 = 0, endsAtUSec: UInt64 = 0,
         remainingUSec: UInt64 = 0, expiredAtUSec: UInt64 = 0, notify: Bool = true, warnUSec: UInt64 = 0,
-        restSource: String = "", untilRecovered: Bool = false, endReason: String = "", recoveredBPM: UInt32 = 0
+        restSource: String = "", untilRecovered: Bool = false, endReason: String = "", recoveredBPM: UInt32 = 0,
+        sound: Bool = true, ringing: Bool = false
     ) {
+        self.sound = sound
+        self.ringing = ringing
         self.id = id
         self.label = label
         self.next = next
