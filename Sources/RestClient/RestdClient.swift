@@ -143,7 +143,7 @@ public final class RestdClient {
         onTimer id: String, _ call: () throws(ClientError) -> [DBusValue]
     ) throws(ClientError) -> ([DBusValue], HistorySet?) {
         let rule =
-            MessageBus.signalsRule(sender: RestBus.name, path: RestBus.historyPath, interface: RestBus.historyInterface)
+            MessageBus.signalRule(sender: RestBus.name, path: RestBus.historyPath, interface: RestBus.historyInterface)
             + ",member='\(HistoryMember.setRecorded)'"
         // Without the match, the set is simply not shown.
         guard (try? connection.addMatch(rule)) != nil else { return (try call(), nil) }
