@@ -8,7 +8,7 @@ import Testing
 /// Every method of every interface, called with wrong types, out-of-range numbers, bad ids,
 /// huge strings and dictionaries: each call is refused with InvalidArgs or LimitExceeded and a
 /// message, and the daemon is unchanged afterwards.
-@Suite("Hostile input", .serialized)
+@Suite("Hostile input", .serialized, .tags(.everyBus))
 struct HostileInputTests {
     struct Case: CustomStringConvertible {
         let path: String

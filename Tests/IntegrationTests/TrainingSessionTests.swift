@@ -8,7 +8,7 @@ import Testing
 /// Training with restd, end to end: each rule for choosing a rest through restctl and through a
 /// client nobody here wrote (busctl, gdbus), the history read back, bad input refused with
 /// nothing recorded, and kill -9 after acknowledged sets.
-@Suite("Training: sets, rests, history")
+@Suite("Training: sets, rests, history", .tags(.calendar))
 struct TrainingSessionTests {
     /// The configuration every test here runs with.
     static let config = """
