@@ -180,7 +180,7 @@ struct HeartRateTests {
         #expect(second.succeeded, "\(second)")
         let rests = gdbus(
             setup.session, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
-            "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
+            "--method", "io.restd.Rest1.History.Rests", "0", "0", "", "0")
         #expect(
             rests.stdout.contains("'rr_ms': <[uint16 1000, 500]>") && rests.stdout.contains("'rr_ms': <@aq []>"),
             "the first rest has them, the one in progress none yet: \(rests)")

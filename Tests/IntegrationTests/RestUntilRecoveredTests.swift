@@ -109,7 +109,7 @@ struct RestUntilRecoveredTests {
         // The History API carries the same (gdbus prints what restd sent).
         let rests = gdbus(
             setup.session, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
-            "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
+            "--method", "io.restd.Rest1.History.Rests", "0", "0", "", "0")
         #expect(rests.stdout.contains("'hr_peak': <150.0>") && rests.stdout.contains("'rmssd_beats': <uint32 0>"))
         #expect(rests.stdout.contains("'hr_peak_after_usec': <uint64 "), "\(rests)")
         #expect(!rests.stdout.contains("'hrr60'"), "a metric without data is left out: \(rests)")
