@@ -248,8 +248,9 @@ struct RunWrapperTests {
         return wrapper
     }
 
+    /// Ends a wrapper as Ctrl-C does (SIGINT, to the wrapper alone here): a normal end, status 0.
     static func stop(_ wrapper: Wrapper) {
-        wrapper.child.signal(SIGTERM)
+        wrapper.child.signal(SIGINT)
         #expect(wrapper.child.wait(timeout: 30) == .exited(0), "\(wrapper.output)")
     }
 
