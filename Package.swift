@@ -134,7 +134,8 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "RestClient", "RestCore", "Clocks", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
-            ]),
+            ],
+            exclude: ["Fixtures"]),
     ]
 )
 
