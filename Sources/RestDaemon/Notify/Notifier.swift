@@ -6,7 +6,7 @@ import RestProtocol
 
 /// Shows desktop notifications through org.freedesktop.Notifications (Desktop Notifications
 /// Specification 1.3): "Rest over" on expiry, with the urgency and buttons `[notifications]`
-/// sets, the optional pre-alert, the sound command where the server has no sound of its own, and
+/// sets (without a sound of the server's: restd rings the alarm itself), the optional pre-alert, and
 /// "Workout done" when a workout ends.
 ///
 /// `NotificationTracker` decides what to show, replace and close; this class only talks to the
@@ -36,8 +36,6 @@ final class Notifier {
     /// The urgency and buttons of "Rest over" (`[notifications]`); a reload changes them for the
     /// next notification.
     var style: NotificationStyle
-    /// Stands in for the server's sound when it has none.
-    private let sound: SoundCommand
     private var tracker = NotificationTracker()
     /// The live activity's progress now, for the body of "Rest over" ("3/15 sets").
     var liveProgress: () -> LiveProgress? = { nil }
@@ -84,7 +82,7 @@ final class Notifier {
 
     init(
         connection: Connection, clock: TimeSource, logger: Logger, messages: Messages, style: NotificationStyle,
-        sound: SoundCommand, perform: @escaping (TimerCommand) throws(DBusError) -> Void
+        perform: @escaping (TimerCommand) throws(DBusError) -> Void
     ) {
         self.connection = connection
         self.performCommand = perform
@@ -93,7 +91,6 @@ final class Notifier {
         failures = RepeatedFailure(logger: logger, recovered: "desktop notifications work again")
         self.messages = messages
         self.style = style
-        self.sound = sound
         connection.addSignalFilter { [unowned self] message in
             self.handle(message)
             return false  // others may want these signals too
@@ -302,8 +299,6 @@ final class Notifier {
                 }
                 if owner == nil { owner = reply.sender }
                 failures.succeeded()
-                // Once the server has shown it, as its own sound would come with it; never both.
-                if case .expired = notification.alert.kind, !capabilities.sound { sound.play() }
                 logger.debug("notification \(id) for \(notification.ticket.subject): \(request.summary)")
                 tracker.shown(notification.ticket, id: id)
             case .failure(let error):
