@@ -385,7 +385,7 @@ gnome-screenshot: build test-deps gnome-extension
 test-plasma: build test-deps gnome-extension
 	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
 
-# The same run, also writing docs/kde-panel.png (docs/kde.md's picture), taken in Plasma 6.7.
+# The same run, also writing docs/kde-panel.png (docs/kde.md's picture), taken in Plasma 6.3.
 kde-screenshot: build test-deps gnome-extension
 	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) docs/kde-panel.png
 

@@ -10,7 +10,7 @@
 # `apt-get install` of that .deb inside the overlay; without, scripts/install-files.sh into the
 # overlay, as `make install PREFIX=/usr` does (GNOME_BUILD_DIR: the GNOME extension's builds, which
 # it installs too). With SCREENSHOT, the panel and the widget's open popup are pictured in
-# Debian testing's Plasma and written there. PLASMA_TEST_ROOTS (default "trixie forky") chooses the
+# Debian 13's Plasma (plasmashell then on KWin's Xwayland) and written there. PLASMA_TEST_ROOTS (default "trixie forky") chooses the
 # Plasmas; PLASMA_MEASURE=SECONDS also counts the widget's D-Bus calls and plasmashell's frames.
 set -euo pipefail
 bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") screenshot=${3:-} deb=${4:-${DEB:-}}
@@ -18,9 +18,7 @@ bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") screenshot=${3:-} deb=
 [ -z "$deb" ] || deb=$(realpath -- "$deb")
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 read -r -a plasmas <<<"${PLASMA_TEST_ROOTS:-trixie forky}"
-# KWin takes screenshots only when it composites with OpenGL (here Mesa's, in software), which
-# the virtual output of Debian 13's KWin 6.3 does not; testing's 6.7 does.
-screenshot_root=forky
+screenshot_root=trixie
 if [ -n "$screenshot" ] && [[ " ${plasmas[*]} " != *" $screenshot_root "* ]]; then
   echo "error: the screenshot is taken in $screenshot_root, which PLASMA_TEST_ROOTS leaves out" >&2
   exit 2

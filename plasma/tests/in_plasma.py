@@ -91,6 +91,8 @@ class Session:
             'XDG_RUNTIME_DIR': runtime, 'XDG_DATA_DIRS': '/usr/local/share:/usr/share', 'LC_ALL': 'C.UTF-8',
             'XDG_CURRENT_DESKTOP': 'KDE', 'XDG_SESSION_TYPE': 'wayland', 'KDE_FULL_SESSION': 'true',
             'KDE_SESSION_VERSION': '6',
+            # Marks every process of this run, those the bus starts included (close() below).
+            'RESTD_TEST_RUN': f'{os.getpid()}-{time.time_ns()}',
         })
         for key in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'):
             os.makedirs(self.env[key], exist_ok=True)
@@ -124,8 +126,8 @@ class Session:
         for process in reversed(self.processes):
             self.stop(process)
         # What the bus activated (restd, kded6, the AT-SPI registry, KIO workers) is no child of
-        # ours: found by this run's own XDG_RUNTIME_DIR in its environment.
-        mark = f"XDG_RUNTIME_DIR={self.env['XDG_RUNTIME_DIR']}".encode()
+        # ours: found by this run's mark in its environment.
+        mark = f"RESTD_TEST_RUN={self.env['RESTD_TEST_RUN']}".encode()
         for _ in range(2):
             for pid in os.listdir('/proc'):
                 try:
@@ -180,10 +182,14 @@ def accessible_tree(root):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument('--work', required=True)
+    parser.add_argument('--work')
+    parser.add_argument('--capture', help='only picture plasmashell\'s windows into this PNG (run by the test itself)')
     parser.add_argument('--screenshot')
     parser.add_argument('--measure', type=float, default=0, help='seconds to count calls and redraws in each state')
     args = parser.parse_args()
+    if args.capture:
+        capture(args.capture)
+        return
     session = Session(args.work)
     try:
         run(session, args)
@@ -214,15 +220,23 @@ def run(session, args):
     monitor = CallMonitor(session)
     session.spawn(['/usr/libexec/at-spi-bus-launcher', '--launch-immediately'], 'at-spi.log')
     wait_until(lambda: bus.name_has_owner('org.a11y.Bus'), 10)
-    # KWin lets the test take a screenshot without the desktop file that would authorise a program.
-    kwin_env = dict(env, KWIN_SCREENSHOT_NO_PERMISSION_CHECKS='1')
-    session.spawn(['kwin_wayland', '--virtual', '--no-lockscreen', '--width', '1280', '--height', '800',
-                   '--socket', 'wayland-0'], 'kwin.log', env=kwin_env)
+    # For a screenshot, plasmashell runs on KWin's Xwayland: KWin's own screenshot interface needs
+    # OpenGL compositing, which its virtual output cannot do here, while an X11 window's pixels
+    # can be read back (capture() below).
+    if args.screenshot:
+        os.makedirs('/tmp/.X11-unix', exist_ok=True)  # the root's /tmp is fresh: Xwayland's socket folder
+        os.chmod('/tmp/.X11-unix', 0o1777)
+    kwin = ['kwin_wayland', '--virtual', '--no-lockscreen', '--width', '1280', '--height', '800', '--socket', 'wayland-0']
+    session.spawn(kwin + (['--xwayland'] if args.screenshot else []), 'kwin.log')
     wait_until(lambda: os.path.exists(os.path.join(env['XDG_RUNTIME_DIR'], 'wayland-0')), 30)
     env.update({'WAYLAND_DISPLAY': 'wayland-0', 'QT_QPA_PLATFORM': 'wayland',
                 'QT_ACCESSIBILITY': '1', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON': '1'})
+    if args.screenshot:
+        check(wait_until(lambda: os.path.exists('/tmp/.X11-unix/X0'), 30), 'KWin\'s Xwayland is up, for the screenshot')
+        env.update({'DISPLAY': ':0', 'QT_QPA_PLATFORM': 'xcb'})
     subprocess.run(['dbus-update-activation-environment', 'WAYLAND_DISPLAY', 'QT_QPA_PLATFORM', 'QT_ACCESSIBILITY',
-                    'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'XDG_CURRENT_DESKTOP', 'XDG_SESSION_TYPE'], env=env, check=True)
+                    'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'XDG_CURRENT_DESKTOP', 'XDG_SESSION_TYPE']
+                   + (['DISPLAY'] if args.screenshot else []), env=env, check=True)
     session.spawn(['/usr/lib/x86_64-linux-gnu/libexec/kactivitymanagerd'], 'kactivitymanagerd.log')
     wait_until(lambda: bus.name_has_owner('org.kde.ActivityManager'), 20)
     shell_env = dict(env)
@@ -326,6 +340,24 @@ def run(session, args):
         expected = [f'{s // 60}:{s % 60:02d}' for s in (left, left + 1)]
         return text if any(re.fullmatch(re.escape(e) + suffix, text or '') for e in expected) else None
 
+    if args.measure:
+        # restd running without a timer, before anything else has happened on the screen.
+        mark = monitor.count()
+        restctl('status')
+        wait_until(lambda: any(c[4] == 'GetManagedObjects' for c in monitor.since(mark, shell_name)), 5)
+        # The reads that follow restd's appearance over (no call for a second), then the count.
+        seen = [-1]
+
+        def quiet():
+            count, seen[0] = seen[0], monitor.count()
+            time.sleep(1)
+            return count == seen[0]
+        wait_until(quiet, 10)
+        measure(args, monitor, shell_name, 'idle')
+        # Stopped again, so that the rest below starts restd as it does without the measurement.
+        os.kill(restd_pid(bus), signal.SIGTERM)
+        wait_until(lambda: not bus.name_has_owner(RESTD), 10)
+
     # A rest started by restctl (restd activated by the bus): the countdown in the panel.
     result = restctl('start', '90', '--label', 'Squat')
     text = wait_until(lambda: agrees(' Squat'), 5)
@@ -338,7 +370,7 @@ def run(session, args):
     restd_name = bus.get_name_owner(RESTD)
 
     if args.measure:
-        measure(args, monitor, shell_name, 'running', restctl)
+        measure(args, monitor, shell_name, 'running')
 
     # Changes made elsewhere: followed at once from 6.4 on (signals), at the next re-read on 6.3.
     external = 12 if tuple(int(n) for n in version.split('.')[:2]) < (6, 4) else 5
@@ -377,9 +409,7 @@ def run(session, args):
     check(popup_button('Open report'), 'the popup has "Open report"')
 
     # restd killed: the widget says so; activated again by restctl: the rest is back.
-    pid = int(bus.call_blocking('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-                                'GetConnectionUnixProcessID', 's', [RESTD]))
-    os.kill(pid, signal.SIGKILL)
+    os.kill(restd_pid(bus), signal.SIGKILL)
     check(wait_until(lambda: not bus.name_has_owner(RESTD), 5), 'restd killed')
     check(wait_until(lambda: popup_has('restd is not running') and panel_texts() == [], 5),
           'restd gone: "restd is not running" in the popup, nothing counting in the panel')
@@ -408,11 +438,12 @@ def run(session, args):
     check(media, f'Plasma\'s media controller shows restd\'s player: "{media.name if media else ""}"')
 
     if args.screenshot:
-        screenshot(bus, args.screenshot, open_popup)
+        open_popup()
+        time.sleep(1)  # the popup's first frames; the picture is not a check
+        result = subprocess.run([sys.executable, __file__, '--capture', args.screenshot], env=dict(env, GDK_BACKEND='x11'),
+                                capture_output=True, text=True)
+        check(result.returncode == 0, f'the screenshot of the panel and the popup: {args.screenshot} {result.stderr.strip()}')
 
-    if args.measure:
-        restctl('cancel', '--all')
-        measure(args, monitor, shell_name, 'idle', restctl)
 
     # The widget removed: no call to restd from plasmashell afterwards, nothing in its log.
     log_before = len(open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read())
@@ -422,8 +453,7 @@ def run(session, args):
     mark = monitor.count()
     # restd goes and comes back (what a live widget answers with a re-read), then a marker call:
     # plasmashell's calls would be on the bus before plasmashell's reply to the script below.
-    os.kill(int(bus.call_blocking('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-                                  'GetConnectionUnixProcessID', 's', [RESTD])), signal.SIGKILL)
+    os.kill(restd_pid(bus), signal.SIGKILL)
     wait_until(lambda: not bus.name_has_owner(RESTD), 5)
     restctl('status')
     script('print(1)')
@@ -440,6 +470,11 @@ def run(session, args):
           f'{rss_kib(shell.pid)} KiB at the end, after its removal')
 
 
+def restd_pid(bus):
+    return int(bus.call_blocking('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+                                 'GetConnectionUnixProcessID', 's', [RESTD]))
+
+
 def ancestors(node):
     while node is not None:
         node = node.parent
@@ -454,7 +489,7 @@ def rss_kib(pid):
     return 0
 
 
-def measure(args, monitor, shell_name, state, restctl):
+def measure(args, monitor, shell_name, state):
     """The widget's calls to restd and plasmashell's frames over args.measure seconds, per minute."""
     log = os.path.join(args.work, 'plasmashell.log')
     frames_before = open(log, errors='replace').read().count('frame rendered')
@@ -467,39 +502,39 @@ def measure(args, monitor, shell_name, state, restctl):
           f'of plasmashell ({args.measure:.0f} s)', flush=True)
 
 
-def screenshot(bus, path, open_popup):
-    """The screen with the panel and the open popup, through KWin's screenshot interface."""
-    open_popup()
-    time.sleep(1)  # the popup's first frame; the picture is not a check
-    kwin = bus.get_object('org.kde.KWin', '/org/kde/KWin/ScreenShot2', introspect=False)
-    read, write = os.pipe()
-    options = dbus.Dictionary({'native-resolution': True}, signature='sv')
-    meta = kwin.CaptureActiveScreen(options, dbus.types.UnixFd(write), dbus_interface='org.kde.KWin.ScreenShot2', timeout=30)
-    os.close(write)
-    data = b''
-    while chunk := os.read(read, 1 << 20):
-        data += chunk
-    os.close(read)
-    width, height, stride = int(meta['width']), int(meta['height']), int(meta['stride'])
-    write_png(path, width, height, stride, data)
-
-
-def write_png(path, width, height, stride, data):
-    """KWin's raw ARGB32 (QImage::Format_ARGB32_Premultiplied, little-endian BGRA) as a PNG."""
-    import struct
-    import zlib
-    rows = []
-    for y in range(height):
-        row = data[y * stride:y * stride + width * 4]
-        rgba = bytearray(len(row))
-        rgba[0::4], rgba[1::4], rgba[2::4], rgba[3::4] = row[2::4], row[1::4], row[0::4], row[3::4]
-        rows.append(b'\0' + bytes(rgba))
-
-    def chunk(kind, body):
-        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body))
-    with open(path, 'wb') as f:
-        f.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 6, 0, 0, 0))
-                + chunk(b'IDAT', zlib.compress(b''.join(rows), 9)) + chunk(b'IEND', b''))
+def capture(path):
+    """The screen as plasmashell's X11 windows make it up, written to path as a PNG: each viewable
+    top-level window of plasmashell (desktop, panel, popup), read back through GDK and laid at its
+    place, largest first."""
+    import gi
+    gi.require_version('Gdk', '3.0')
+    gi.require_version('GdkX11', '3.0')
+    gi.require_version('GdkPixbuf', '2.0')
+    from gi.repository import Gdk, GdkPixbuf, GdkX11
+    Gdk.init([])
+    display = Gdk.Display.get_default()
+    root = Gdk.get_default_root_window()
+    canvas = GdkPixbuf.Pixbuf.new(GdkPixbuf.Colorspace.RGB, False, 8, root.get_width(), root.get_height())
+    canvas.fill(0x202326ff)
+    tree = subprocess.run(['xwininfo', '-root', '-children'], capture_output=True, text=True, check=True).stdout
+    windows = []
+    for xid in re.findall(r'^\s+(0x[0-9a-f]+) .*\("plasmashell" "plasmashell"\)', tree, re.M):
+        window = GdkX11.X11Window.foreign_new_for_display(display, int(xid, 16))
+        if window is None or not window.is_viewable():
+            continue
+        _, x, y = window.get_origin()
+        windows.append((window.get_width() * window.get_height(), x, y, window))
+    for _, x, y, window in sorted(windows, key=lambda w: -w[0]):
+        width = min(window.get_width(), canvas.get_width() - x)
+        height = min(window.get_height(), canvas.get_height() - y)
+        if width <= 0 or height <= 0 or x < 0 or y < 0:
+            continue
+        pixels = Gdk.pixbuf_get_from_window(window, 0, 0, width, height)
+        if pixels is not None:
+            pixels.copy_area(0, 0, width, height, canvas, x, y)
+    if not windows:
+        raise SystemExit('no window of plasmashell to picture')
+    canvas.savev(path, 'png', [], [])
 
 
 def bus_config(work):
