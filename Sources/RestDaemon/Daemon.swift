@@ -6,6 +6,7 @@ import Logging
 import RestCore
 import RestNotify
 import RestProtocol
+import SoundKit
 
 /// restd's life: open the state, connect to the bus, export the objects, own the name, announce
 /// readiness, serve until told to stop, flush, close the state.
@@ -31,8 +32,8 @@ public final class Daemon {
     /// Rests that may end on recovery, fed by the strap (Recovery/).
     private let recovery: RecoveryService
     private let notifier: Notifier
-    /// The command a notification plays as its sound (`[notifications] sound_command`).
-    private let sound: SoundCommand
+    /// restd's own sounds: cues before a rest ends, the alarm at its end (`[sound]`).
+    private let sound: SoundService
     /// The followed timer as an MPRIS media player (`[mpris]`, off by default).
     private let mediaPlayer: MediaPlayerService
     private let reloader: ConfigurationReloader
@@ -70,10 +71,12 @@ public final class Daemon {
         reloader = ConfigurationReloader(
             configuration: configuration, path: settings.configPath,
             mustExist: settings.configMustExist, status: status, logger: logger)
-        sound = SoundCommand(loop: loop, argv: configuration.notifications.soundCommand, logger: logger)
+        sound = try SoundService(
+            loop: loop, settings: configuration.sound,
+            theme: SoundTheme(environment: { getenv($0).map { String(cString: $0) } }), logger: logger)
         notifier = Notifier(
             connection: connection, clock: clock, logger: logger, messages: settings.messages,
-            style: configuration.notifications.style, sound: sound
+            style: configuration.notifications.style, sound: sound.command
         ) { [unowned service] command throws(DBusError) in
             try service.perform(.timer(command))
         }
@@ -81,7 +84,7 @@ public final class Daemon {
             loop: loop, server: server, clock: clock,
             limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
         strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
-        recovery = try RecoveryService(service: service, loop: loop, clock: clock, logger: logger)
+        recovery = try RecoveryService(queue: service.queue, loop: loop, clock: clock, logger: logger)
         mediaPlayer = try MediaPlayerService(
             server: server, service: service, loop: loop, clock: clock, settings: configuration.mediaPlayer,
             logger: logger)
@@ -105,7 +108,7 @@ public final class Daemon {
     ) throws -> StateService {
         let state = try openState(settings, now: clock.now(), logger: logger)
         return try StateService(
-            book: state.book, training: state.training, recovered: state.recovered,
+            books: Books(timers: state.book, training: state.training), recovered: state.recovered,
             recoveredHistory: state.recoveredHistory, store: state.store, clock: clock, loop: loop, logger: logger)
     }
 
@@ -123,15 +126,11 @@ public final class Daemon {
     /// shows: the strap's, or a producer's while it takes precedence. The MPRIS player and the
     /// notifier read the live activity.
     private func connectParts() {
-        service.beforeDue = { [unowned recovery] now in
-            let lost = recovery.settle(now: now)
-            recovery.noteMetrics(now: now)
-            return lost
-        }
-        service.heartRateComingIn = { [unowned recovery] now in recovery.heartRateComingIn(at: now) }
+        service.recovery = recovery
         strap.onReading = { [unowned live, unowned service, unowned recovery] reading, now in
             let counts = live.applyStrapReading(reading.liveFields)
-            service.noteRRIntervals(reading.measurement.rrIntervalsMilliseconds)
+            let intervals = reading.measurement.rrIntervalsMilliseconds
+            if !intervals.isEmpty { service.queue.post(.rrIntervals(intervals), at: now) }
             if counts { recovery.sampleArrived(HeartSample(reading.measurement, atUSec: now.boottime)) }
         }
         live.onHeartRateSample = { [unowned recovery] sample in recovery.sampleArrived(sample) }
@@ -167,8 +166,10 @@ public final class Daemon {
             { [unowned mediaPlayer] change in
                 if !change.events.isEmpty { mediaPlayer.timersChanged(change.events) }
             },
-            { [unowned recovery] change in
-                if !change.events.isEmpty { recovery.timersChanged(change.events) }
+            { [unowned recovery, unowned service] change in
+                if !change.events.isEmpty {
+                    recovery.timersChanged(change.events, openRests: service.training.openRests)
+                }
             },
             { [unowned live] change in
                 if let workout = change.workout {
@@ -188,8 +189,10 @@ public final class Daemon {
     private func tellOfReloads(limits: TimerLimits) {
         let manager = managerSettings
         reloader.listeners = [
-            { [unowned service] _, new in service.setLimits(new.limits(base: limits)) },
-            { [unowned sound] _, new in sound.argv = new.notifications.soundCommand },
+            { [unowned service, clock] _, new in
+                service.queue.post(.settingsReloaded(new.limits(base: limits), new.trainingSettings), at: clock.now())
+            },
+            { [unowned sound] _, new in sound.settings = new.sound },
             { [unowned notifier] _, new in notifier.style = new.notifications.style },
             { [unowned live] _, new in
                 live.setBroadcastRate(new.live.broadcastRate)
@@ -197,7 +200,6 @@ public final class Daemon {
             },
             { [unowned strap] _, new in strap.setChoice(new.heartRate.bluetooth) },
             { [unowned mediaPlayer] _, new in mediaPlayer.setSettings(new.mediaPlayer) },
-            { [unowned service] _, new in service.setTrainingSettings(new.trainingSettings) },
             { [server] old, new in
                 if new.defaultDurationUSec != old.defaultDurationUSec {
                     ManagerObject.emitChanged([ManagerProperty.defaultDurationUSec], of: manager, on: server)
@@ -215,6 +217,9 @@ public final class Daemon {
         notifier.onServerChanged = { [server] _ in
             ManagerObject.emitChanged([ManagerProperty.notificationServer], of: manager, on: server)
         }
+        sound.onServerStateChanged = { [server] _ in
+            ManagerObject.emitChanged([ManagerProperty.soundServer], of: manager, on: server)
+        }
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerObject.subtree(service: service))
         server.export(path: RestBus.livePath, interfaces: [LiveObject.make(live: live)])
@@ -226,14 +231,14 @@ public final class Daemon {
 
     /// What the Manager's properties read.
     private var managerSettings: ManagerObject.Settings {
-        ManagerObject.Settings(reloader: reloader, notifier: notifier)
+        ManagerObject.Settings(reloader: reloader, notifier: notifier, sound: sound)
     }
 
     /// 7. Clock steps, SIGTERM/SIGINT (handled between loop iterations, so a write in progress
     /// always completes), SIGHUP's reload, and systemd's watchdog.
     private func watchSystem() throws {
         clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {
-            [unowned service] in service.wallClockChanged()
+            [unowned service, clock] in service.queue.post(.wallClockStepped, at: clock.now())
         }
         for signal in [SIGTERM, SIGINT] {
             signalSources.append(
@@ -262,7 +267,7 @@ public final class Daemon {
             service.announceRecovered()
             // A workout left untouched while restd was down ends now; else its deadline is armed,
             // and the live activity shows it again, as it did before the restart.
-            service.abandonWorkoutIfDue()
+            service.queue.post(.workoutAbandonDue, at: clock.now())
             if let workout = service.training.workout { live.applyWorkout(workout) }
             logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
             // Only now is the state loaded and the name owned: what Type=notify waits for.

@@ -73,7 +73,7 @@ extension Restctl {
                 } ?? (since, until)
             let (sets, workouts, exercises, traces) = try RestdConnection.withClient { client throws(ClientError) in
                 (
-                    try client.historySets(sinceUSec: since, untilUSec: until),
+                    try client.historySets(sinceUSec: since, untilUSec: until, exercise: name?.display),
                     try client.workoutSummaries(sinceUSec: since, untilUSec: until), try client.exercises(),
                     try client.heartRateTraces(sinceUSec: traceWindow.0, untilUSec: traceWindow.1)
                 )
@@ -82,7 +82,7 @@ extension Restctl {
             for exercise in exercises { categories[exercise.key] = exercise.category }
             let input = ReportInput(
                 sinceUSec: since, untilUSec: until, nowUSec: now, exercise: name?.display,
-                sets: name.map { name in sets.filter { $0.exercise.lowercased() == name.key } } ?? sets,
+                sets: sets,
                 workouts: workouts, categories: categories, heartRates: traces, curveDayUSec: curveDay)
             let page = TrainingReport.html(input)
             if output == "-" {
