@@ -1,28 +1,21 @@
 #!/usr/bin/env bash
-# Usage: scripts/test-plasma.sh BIN_DIR GNOME_BUILD_DIR [SCREENSHOT.png] [DEB]   (as root)
+# Usage: scripts/test-plasma.sh BIN_DIR GNOME_BUILD_DIR [DEB]   (as root)
 # What `make test-plasma` does (and `make test`): the widget's pure module under gjs -m, then
 # plasma/tests/in_plasma.py drives a real headless Plasma against the real restd on a private bus,
 # once per Plasma, in a throw-away overlay of a cached Debian root with its Plasma layer
 # (scripts/test-roots.sh, scripts/in-root.sh):
 #   trixie  Debian 13, Plasma 6.3
 #   forky   Debian testing, Plasma 6.7 when measured
-# restd is installed the way the package installs it: with DEB (the 4th argument, or DEB=path),
+# restd is installed the way the package installs it: with DEB (the 3rd argument, or DEB=path),
 # `apt-get install` of that .deb inside the overlay; without, scripts/install-files.sh into the
 # overlay, as `make install PREFIX=/usr` does (GNOME_BUILD_DIR: the GNOME extension's builds, which
-# it installs too). With SCREENSHOT, the panel and the widget's open popup are pictured in
-# Debian 13's Plasma (plasmashell then on KWin's Xwayland) and written there. PLASMA_TEST_ROOTS (default "trixie forky") chooses the
-# Plasmas; PLASMA_MEASURE=SECONDS also counts the widget's D-Bus calls and plasmashell's frames.
+# it installs too). PLASMA_TEST_ROOTS (default "trixie forky") chooses the Plasmas;
+# PLASMA_MEASURE=SECONDS also counts the widget's D-Bus calls and plasmashell's frames.
 set -euo pipefail
-bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") screenshot=${3:-} deb=${4:-${DEB:-}}
-[ -z "$screenshot" ] || screenshot=$(realpath -m -- "$screenshot")
+bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") deb=${3:-${DEB:-}}
 [ -z "$deb" ] || deb=$(realpath -- "$deb")
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 read -r -a plasmas <<<"${PLASMA_TEST_ROOTS:-trixie forky}"
-screenshot_root=trixie
-if [ -n "$screenshot" ] && [[ " ${plasmas[*]} " != *" $screenshot_root "* ]]; then
-  echo "error: the screenshot is taken in $screenshot_root, which PLASMA_TEST_ROOTS leaves out" >&2
-  exit 2
-fi
 start=$(date +%s%N)
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 
@@ -50,8 +43,6 @@ for plasma in "${plasmas[@]}"; do
   plasma_start=$(date +%s%N)
   dir=$work/$plasma
   mkdir -p "$dir"
-  shot=
-  [ -z "$screenshot" ] || [ "$plasma" != "$screenshot_root" ] || shot=/restd-test/screenshot.png
   echo "test-plasma: $plasma"
   # A debug restd links the toolchain's Swift runtime: bound at the same path; the release one in
   # the .deb carries it.
@@ -61,7 +52,7 @@ for plasma in "${plasmas[@]}"; do
   status=0
   # shellcheck disable=SC2016 # expanded by the root's shell
   scripts/in-root.sh "$plasma-plasma" "${binds[@]}" -- bash -euc '
-    deb=$1 shot=$2 measure=$3; shift 3
+    deb=$1 measure=$2; shift 2
     cd /src
     if [ -n "$deb" ]; then
       # Without the archive (nothing downloaded: the root has every dependency) and without removals.
@@ -74,10 +65,9 @@ for plasma in "${plasmas[@]}"; do
     fi
     # The dpkg trigger (or make install) put the widget into Plasma'"'"'s folder for this Plasma.
     [ -f /usr/share/plasma/plasmoids/io.restd.rest/.restd-widget ] || { echo "test-plasma: the widget is not in /usr/share/plasma/plasmoids" >&2; exit 1; }
-    exec /usr/bin/python3 plasma/tests/in_plasma.py --work /restd-test ${shot:+--screenshot "$shot"} ${measure:+--measure "$measure"}
-  ' in-root "${deb:+$(basename "$deb")}" "$shot" "${PLASMA_MEASURE:-}" "${install_dirs[@]}" 2>"$dir/in-root.log" || status=$?
+    exec /usr/bin/python3 plasma/tests/in_plasma.py --work /restd-test ${measure:+--measure "$measure"}
+  ' in-root "${deb:+$(basename "$deb")}" "${PLASMA_MEASURE:-}" "${install_dirs[@]}" 2>"$dir/in-root.log" || status=$?
   [ "$status" -eq 0 ] || cat "$dir/in-root.log" >&2
-  if [ -n "$shot" ] && [ "$status" -eq 0 ]; then cp "$dir/screenshot.png" "$screenshot"; fi
   timings+=("$plasma $(ms_since "$plasma_start") ms")
   [ "$status" -eq 0 ] || failed+=("$plasma")
 done

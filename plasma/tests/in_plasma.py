@@ -182,14 +182,9 @@ def accessible_tree(root):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument('--work')
-    parser.add_argument('--capture', help='only picture plasmashell\'s windows into this PNG (run by the test itself)')
-    parser.add_argument('--screenshot')
+    parser.add_argument('--work', required=True)
     parser.add_argument('--measure', type=float, default=0, help='seconds to count calls and redraws in each state')
     args = parser.parse_args()
-    if args.capture:
-        capture(args.capture)
-        return
     session = Session(args.work)
     try:
         run(session, args)
@@ -220,23 +215,13 @@ def run(session, args):
     monitor = CallMonitor(session)
     session.spawn(['/usr/libexec/at-spi-bus-launcher', '--launch-immediately'], 'at-spi.log')
     wait_until(lambda: bus.name_has_owner('org.a11y.Bus'), 10)
-    # For a screenshot, plasmashell runs on KWin's Xwayland: KWin's own screenshot interface needs
-    # OpenGL compositing, which its virtual output cannot do here, while an X11 window's pixels
-    # can be read back (capture() below).
-    if args.screenshot:
-        os.makedirs('/tmp/.X11-unix', exist_ok=True)  # the root's /tmp is fresh: Xwayland's socket folder
-        os.chmod('/tmp/.X11-unix', 0o1777)
-    kwin = ['kwin_wayland', '--virtual', '--no-lockscreen', '--width', '1280', '--height', '800', '--socket', 'wayland-0']
-    session.spawn(kwin + (['--xwayland'] if args.screenshot else []), 'kwin.log')
+    session.spawn(['kwin_wayland', '--virtual', '--no-lockscreen', '--width', '1280', '--height', '800',
+                   '--socket', 'wayland-0'], 'kwin.log')
     wait_until(lambda: os.path.exists(os.path.join(env['XDG_RUNTIME_DIR'], 'wayland-0')), 30)
     env.update({'WAYLAND_DISPLAY': 'wayland-0', 'QT_QPA_PLATFORM': 'wayland',
                 'QT_ACCESSIBILITY': '1', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON': '1'})
-    if args.screenshot:
-        check(wait_until(lambda: os.path.exists('/tmp/.X11-unix/X0'), 30), 'KWin\'s Xwayland is up, for the screenshot')
-        env.update({'DISPLAY': ':0', 'QT_QPA_PLATFORM': 'xcb'})
     subprocess.run(['dbus-update-activation-environment', 'WAYLAND_DISPLAY', 'QT_QPA_PLATFORM', 'QT_ACCESSIBILITY',
-                    'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'XDG_CURRENT_DESKTOP', 'XDG_SESSION_TYPE']
-                   + (['DISPLAY'] if args.screenshot else []), env=env, check=True)
+                    'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'XDG_CURRENT_DESKTOP', 'XDG_SESSION_TYPE'], env=env, check=True)
     session.spawn(['/usr/lib/x86_64-linux-gnu/libexec/kactivitymanagerd'], 'kactivitymanagerd.log')
     wait_until(lambda: bus.name_has_owner('org.kde.ActivityManager'), 20)
     shell_env = dict(env)
@@ -437,13 +422,6 @@ def run(session, args):
                                     and not any(a.name == WIDGET_NAME for a in ancestors(n))), 10)
     check(media, f'Plasma\'s media controller shows restd\'s player: "{media.name if media else ""}"')
 
-    if args.screenshot:
-        open_popup()
-        time.sleep(1)  # the popup's first frames; the picture is not a check
-        result = subprocess.run([sys.executable, __file__, '--capture', args.screenshot], env=dict(env, GDK_BACKEND='x11'),
-                                capture_output=True, text=True)
-        check(result.returncode == 0, f'the screenshot of the panel and the popup: {args.screenshot} {result.stderr.strip()}')
-
 
     # The widget removed: no call to restd from plasmashell afterwards, nothing in its log.
     log_before = len(open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read())
@@ -500,41 +478,6 @@ def measure(args, monitor, shell_name, state):
     per_minute = 60 / args.measure
     print(f'in-plasma: measured {state}: {calls * per_minute:.1f} D-Bus calls/min, {frames * per_minute:.1f} frames/min '
           f'of plasmashell ({args.measure:.0f} s)', flush=True)
-
-
-def capture(path):
-    """The screen as plasmashell's X11 windows make it up, written to path as a PNG: each viewable
-    top-level window of plasmashell (desktop, panel, popup), read back through GDK and laid at its
-    place, largest first."""
-    import gi
-    gi.require_version('Gdk', '3.0')
-    gi.require_version('GdkX11', '3.0')
-    gi.require_version('GdkPixbuf', '2.0')
-    from gi.repository import Gdk, GdkPixbuf, GdkX11
-    Gdk.init([])
-    display = Gdk.Display.get_default()
-    root = Gdk.get_default_root_window()
-    canvas = GdkPixbuf.Pixbuf.new(GdkPixbuf.Colorspace.RGB, False, 8, root.get_width(), root.get_height())
-    canvas.fill(0x202326ff)
-    tree = subprocess.run(['xwininfo', '-root', '-children'], capture_output=True, text=True, check=True).stdout
-    windows = []
-    for xid in re.findall(r'^\s+(0x[0-9a-f]+) .*\("plasmashell" "plasmashell"\)', tree, re.M):
-        window = GdkX11.X11Window.foreign_new_for_display(display, int(xid, 16))
-        if window is None or not window.is_viewable():
-            continue
-        _, x, y = window.get_origin()
-        windows.append((window.get_width() * window.get_height(), x, y, window))
-    for _, x, y, window in sorted(windows, key=lambda w: -w[0]):
-        width = min(window.get_width(), canvas.get_width() - x)
-        height = min(window.get_height(), canvas.get_height() - y)
-        if width <= 0 or height <= 0 or x < 0 or y < 0:
-            continue
-        pixels = Gdk.pixbuf_get_from_window(window, 0, 0, width, height)
-        if pixels is not None:
-            pixels.copy_area(0, 0, width, height, canvas, x, y)
-    if not windows:
-        raise SystemExit('no window of plasmashell to picture')
-    canvas.savev(path, 'png', [], [])
 
 
 def bus_config(work):
