@@ -75,7 +75,8 @@ public final class Daemon {
             mustExist: settings.configMustExist, status: status, logger: logger)
         sound = try SoundService(
             loop: loop, settings: configuration.sound,
-            theme: SoundTheme(environment: { getenv($0).map { String(cString: $0) } }), logger: logger)
+            theme: SoundTheme(environment: { getenv($0).map { String(cString: $0) } }), logger: logger,
+            doNotDisturb: DoNotDisturb(connection: connection, logger: logger))
         sounds = try SoundScheduler(
             loop: loop, player: sound, cueCount: configuration.sound.cues, enabled: configuration.sound.enabled
         ) { [unowned service] in service.book }
