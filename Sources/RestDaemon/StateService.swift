@@ -217,7 +217,8 @@ final class StateService {
             if input.exercise == nil { facts.previousExercise = try store.lastExercise(timer: id) }
             if let name = training.exercise(ofSet: input, previousExercise: facts.previousExercise) {
                 facts.exercises[name.key] = try store.facts(
-                    name, dayStartUSec: LocalCalendar.startOfDay(containing: now.realtime))
+                    name, dayStartUSec: LocalCalendar.startOfDay(containing: now.realtime),
+                    weightKg: training.weight(ofSet: input))
             }
             if training.setEndsWorkout(input) { facts.workoutSoFar = try workoutSoFar(now: now) }
         case .workout(.end):
