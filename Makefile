@@ -73,13 +73,11 @@ RUN_TESTS = run_tests() { \
 	  return $$status; \
 	}; run_tests
 
-# The integration suites that exercise the bus, run again with dbus-broker (Fedora's and Arch's
-# session bus) as their test bus (RESTD_TEST_BUS; Tests/IntegrationTests/Support/BusKind.swift):
-# activation, ObjectManager and introspection, signals and their order, name ownership and loss,
-# match rules, hostile input, the crash loop, and restd under a systemd user manager.
-BROKER_SUITES := HarnessTests|ServiceTests|ContractTests|TimerLifecycleTests|SignalOrderTests|LiveTests|SlowSubscriberTests|NotificationTests|MediaPlayerTests|HostileInputTests|FuzzTests|CrashLoopTests|SystemdUserManagerTests
+# The integration tests tagged .everyBus (Tests/IntegrationTests/Support/Tags.swift), run again
+# with dbus-broker (Fedora's and Arch's session bus) as their test bus (RESTD_TEST_BUS;
+# Tests/IntegrationTests/Support/BusKind.swift).
 BROKER_TESTS = env RESTD_TEST_BUS=dbus-broker RESTD_BIN_DIR="$(BIN_DIR)" \
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter 'IntegrationTests\.($(BROKER_SUITES))/'
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter "$$(scripts/tagged-tests.sh "$(BIN_DIR)" everyBus)"
 
 # Every benchmark scenario at a tiny size, on the debug build: a check that the harness
 # still works (CI runs it in `make test`), not a measurement. Under a minute.
@@ -209,16 +207,12 @@ release: deps
 
 # The loop while you work (CONTRIBUTING.md): the build, every unit suite, and the integration
 # suites that take seconds, in under 3 minutes. Left to `make test`: the tests tagged .realTime
-# (they wait for real time on purpose; Tests/IntegrationTests/Support/Tags.swift), the long random
-# runs (fuzz, soak, the crash loop), and those that bring up systemd, the journal, Chromium or
-# `make run`'s wrapper.
-CHECK_SKIP := SleepTests/|RecoveryNumbersTests/|LiveTests/throttledUnderLoad|LiveTests/refreshPushesStalenessOn
-CHECK_SKIP := $(CHECK_SKIP)|FuzzTests/|SoakTests/|CrashLoopTests/|SystemdUserManagerTests/|JournalTests/|ReportTests/
-CHECK_SKIP := $(CHECK_SKIP)|HeartRateTraceTests/|RunWrapperTests/
+# (they wait for real time on purpose) and .slow (long random runs; systemd, the journal, Chromium,
+# `make run`'s wrapper): Tests/IntegrationTests/Support/Tags.swift.
 check: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(RUN_TESTS) .build/check.log env RESTD_BIN_DIR="$(BIN_DIR)" \
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS) --skip 'IntegrationTests\.($(CHECK_SKIP))' $(TEST_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS) --skip "$$(scripts/tagged-tests.sh "$(BIN_DIR)" realTime slow)" $(TEST_FLAGS)
 
 test: deps test-deps lint gnome-extension
 	@# The Debian roots (minutes, mostly downloading and unpacking) build while Swift compiles;

@@ -45,7 +45,8 @@ let package = Package(
 
         // Names shared by daemon and client: bus name, paths, interfaces, errors.
         .target(name: "RestProtocol"),
-        // The timer book: pure state machine with an injected clock, no I/O.
+        // The rules: timers, training, recovery, texts, planned on an injected clock without I/O;
+        // only LocalCalendar reads the system's time zone (localtime_r, mktime).
         .target(name: "RestCore"),
         // The kernel's clocks, read once: the lowest I/O layer, under every program that tells the
         // time (restd, restctl, the bench, the harness), as the core's injected clock.

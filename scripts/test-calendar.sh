@@ -9,8 +9,9 @@
 #   leap day) in UTC+14, UTC-11, Europe/Berlin and America/Santiago (where a change skips midnight),
 #   each zone on the two days that matter there (unit_runs).
 #   LocalCalendarTests walks 400 days from there, across every change of the zone.
-# - The integration suites that store, show or count times (fixtures, history, stats, workouts,
-#   "ended 3 min ago", the bars, MPRIS, the training report), against a real restd, in UTC+14 and
+# - The integration tests tagged .calendar (Tests/IntegrationTests/Support/Tags.swift): those that
+#   store, show or count times (fixtures, history, stats, workouts, "ended 3 min ago", the bars,
+#   MPRIS, the training report), against a real restd, in UTC+14 and
 #   UTC-11 with LANG=de_DE.UTF-8. They run on the real date: libfaketime cannot shift it for restd, whose
 #   sd-event loop it breaks (it moves CLOCK_MONOTONIC timerfd deadlines too: EINVAL), so the
 #   stored fixtures are shifted to "now" by the tests themselves (StateFile.fixture).
@@ -23,8 +24,7 @@ bin_dir=$2
 shift 2
 
 unit='^(RestCoreTests|RestNotifyTests|RestClientTests|RestDaemonTests|TOMLTests)\.'
-integration='^IntegrationTests\.(TrainingSessionTests|WorkoutSessionTests|WorkoutNotificationTests|RestctlTests'
-integration+='|RestctlBarTests|PersistenceTests|TimerLifecycleTests|NotificationTests|MediaPlayerTests|ReportTests)'
+integration=$(scripts/tagged-tests.sh "$bin_dir" calendar)
 year_ahead=$(($(date +%s) + 365 * 86400))
 dst_forward=$(date -d '2027-03-28T00:59:30Z' +%s)  # 30 s before Europe's clocks go forward
 dst_back=$(date -d '2027-10-31T00:59:30Z' +%s)     # 30 s before they go back

@@ -82,8 +82,6 @@ public final class Connection {
         dbus_connection_close(raw)
     }
 
-    public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
-
     /// This connection's unique name on the bus (":1.42").
     public var uniqueName: String { dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? "" }
 

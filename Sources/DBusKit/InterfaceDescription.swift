@@ -65,8 +65,6 @@ public struct InterfaceDescription: Sendable, Equatable {
             self.annotations = annotations
             inputSignature = DBusType.signature(of: inputs.map(\.type))
         }
-
-        public var outputSignature: String { DBusType.signature(of: outputs.map(\.type)) }
     }
 
     public struct Signal: Sendable, Equatable {

@@ -204,15 +204,6 @@ public final class ObjectServer {
         }
     }
 
-    /// Every object path that exists: registered objects, subtree roots' children.
-    private func allObjectPaths() -> [String] {
-        var paths = Array(objects.keys)
-        for (root, subtree) in subtrees {
-            paths.append(contentsOf: subtree.children().map { root + "/" + $0 })
-        }
-        return paths
-    }
-
     /// Direct child names of `path`, and whether `path` is a node at all.
     private func children(of path: String) -> (exists: Bool, names: [String]) {
         let prefix = path == "/" ? "/" : path + "/"

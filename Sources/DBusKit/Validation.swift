@@ -24,11 +24,6 @@ public enum DBusValidation {
         return true
     }
 
-    /// One element of an object path ([A-Za-z0-9_]+).
-    public static func isValidPathElement(_ element: String) -> Bool {
-        !element.isEmpty && element.utf8.allSatisfy(isPathElementByte)
-    }
-
     public static func isValidInterfaceName(_ name: String) -> Bool {
         withValidatedCString(name) { dbus_validate_interface($0, nil) != 0 }
     }

@@ -145,7 +145,7 @@ public final class RestdClient {
         onTimer id: String, _ call: () throws(ClientError) -> [DBusValue]
     ) throws(ClientError) -> ([DBusValue], HistorySet?, [PersonalRecord]) {
         let rule =
-            MessageBus.signalsRule(sender: RestBus.name, path: RestBus.historyPath, interface: RestBus.historyInterface)
+            MessageBus.signalRule(sender: RestBus.name, path: RestBus.historyPath, interface: RestBus.historyInterface)
             + ",member='\(HistoryMember.setRecorded)'"
         // Without the match, the set is simply not shown.
         guard (try? connection.addMatch(rule)) != nil else { return (try call(), nil, []) }
@@ -172,30 +172,39 @@ public final class RestdClient {
     /// Ends the rest on timer `id` now, on purpose.
     public func skip(id: String) throws(ClientError) { _ = try callManager(ManagerMember.skip, [.string(id)]) }
 
-    /// Every set in [since, until) (until 0: no end), oldest first, asked for a page at a time:
-    /// restd answers at most 100,000 rows per call. Read through SetRows, whose structures cost
-    /// libdbus a fraction of what Sets' dictionaries do to check, in restd, the bus and here;
-    /// through Sets from a restd that predates SetRows (one still running after an upgrade).
+    /// Every set in [since, until) (until 0: no end), of one exercise when given, oldest first,
+    /// asked for a page at a time: restd answers at most 100,000 rows per call. Read through
+    /// SetRows, whose structures cost libdbus a fraction of what Sets' dictionaries do to check,
+    /// in restd, the bus and here, and which keeps to the exercise in restd's SQL. A restd from
+    /// before SetRows' exercise (one still running after an upgrade) refuses that call: its Sets
+    /// are read in their old form, and the exercise's kept here.
     public func historySets(
-        sinceUSec: UInt64, untilUSec: UInt64, pageSize: UInt32 = 10_000
+        sinceUSec: UInt64, untilUSec: UInt64, exercise: String? = nil, pageSize: UInt32 = 10_000
     ) throws(ClientError) -> [HistorySet] {
         var sets: [HistorySet] = []
         var since = sinceUSec
         var seenAtSince: Set<Int64> = []  // ids already read at the instant the next page starts from
-        var hasSetRows = true
+        var current = true
         while true {
             let page: [HistorySet]
             do {
                 page = try historyPage(
-                    since: since, until: untilUSec, pageSize: pageSize, asRows: hasSetRows)
-            } catch .refused(let error) where hasSetRows && error.hasName(.unknownMethod) {
-                hasSetRows = false
+                    since: since, until: untilUSec, exercise: exercise ?? "", pageSize: pageSize, current: current)
+            } catch .refused(let error)
+                where current && (error.hasName(.unknownMethod) || error.hasName(.invalidArgs))
+            {
+                current = false
                 continue
             }
             // The sets read already are the first ones of the page (oldest first, by id within
             // an instant): the rest is appended without a copy of the page in between.
             let seen = page.prefix { $0.atUSec == since && seenAtSince.contains($0.id) }.count
-            sets += page[seen...]
+            if !current, let exercise {
+                let key = ExerciseNames.key(exercise)
+                sets += page[seen...].filter { ExerciseName.key(of: $0.exercise) == key }
+            } else {
+                sets += page[seen...]
+            }
             guard page.count == Int(pageSize), let last = page.last else { return sets }
             guard seen < page.count else {
                 throw .badReply("more than \(pageSize) sets at one instant; restctl cannot page through them")
@@ -206,13 +215,14 @@ public final class RestdClient {
         }
     }
 
-    /// One page of sets from `since`: SetRows' structures, or Sets' dictionaries.
+    /// One page of sets from `since`: SetRows' structures of the exercise ("" for all), or
+    /// (`current` false) an older restd's Sets, every exercise's, as dictionaries.
     private func historyPage(
-        since: UInt64, until: UInt64, pageSize: UInt32, asRows: Bool
+        since: UInt64, until: UInt64, exercise: String, pageSize: UInt32, current: Bool
     ) throws(ClientError) -> [HistorySet] {
-        let window: [DBusValue] = [.uint64(since), .uint64(until), .uint32(pageSize)]
         var page: [HistorySet] = []
-        if asRows {
+        if current {
+            let window: [DBusValue] = [.uint64(since), .uint64(until), .string(exercise), .uint32(pageSize)]
             let reply = try call(
                 path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.setRows, window)
             guard reply.count == 1, let rows = reply[0].arrayElements else {
@@ -221,6 +231,7 @@ public final class RestdClient {
             page.reserveCapacity(rows.count)
             for row in rows { page.append(try HistorySet(row: row)) }
         } else {
+            let window: [DBusValue] = [.uint64(since), .uint64(until), .uint32(pageSize)]
             let entries = try callForRecords(
                 path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.sets, window)
             page.reserveCapacity(entries.count)

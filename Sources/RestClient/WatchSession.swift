@@ -52,13 +52,14 @@ public final class WatchSession {
         self.rateHz = rateHz
         timerPath = RestBus.timerPath(id: timerID)
         client = try RestdClient(address: address)
-        let restd = "type='signal',sender='\(RestBus.name)'"
         let rules = [
-            "type='signal',sender='\(Self.busDriver)',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
-                + "member='NameOwnerChanged',arg0='\(RestBus.name)'",
-            "\(restd),path='\(timerPath)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-                + "arg0='\(RestBus.timerInterface)'",
-            "\(restd),path='\(RestBus.managerPath)',interface='org.freedesktop.DBus.ObjectManager',arg0path='\(timerPath)'",
+            MessageBus.nameOwnerChangedRule(name: RestBus.name),
+            MessageBus.signalRule(
+                sender: RestBus.name, path: timerPath, interface: MessageBus.propertiesInterface,
+                member: "PropertiesChanged", arg0: RestBus.timerInterface),
+            MessageBus.signalRule(
+                sender: RestBus.name, path: RestBus.managerPath, interface: MessageBus.objectManagerInterface,
+                arg0Path: timerPath),
             // Changed is unicast: the bus delivers it to its destination without a rule.
         ]
         do {

@@ -1,19 +1,14 @@
 /// What restctl does with its arguments before ArgumentParser sees them.
 enum ArgumentPreparation {
-    /// The options that take a value (restctl has no short ones): a value after one of them is
-    /// the option's, whatever it looks like.
-    static let optionsWithValues: Set<String> = [
-        "--id", "--label", "--next", "--warn", "--format", "--rate",
-        "--heart-rate", "--done", "--total", "--exercise", "--workout", "--set",
-        "--reps", "--weight", "--rest", "--since", "--until",
-    ]
-
     /// Makes negative numbers reach the duration parser (and its sentence, "… is negative; to
     /// take time off, use `restctl sub 5`") instead of being taken for options: ArgumentParser
     /// reads `-5` as the short option `-5`. A value of an option is attached to it
     /// (`--warn -5` → `--warn=-5`); any other is moved after a `--`, where it is a positional
     /// argument (`add -5 --id x` → `add --id x -- -5`). Nothing after an existing `--` changes.
     static func separatingNegativeNumbers(_ arguments: [String]) -> [String] {
+        guard arguments.contains(where: isNegativeNumber) else { return arguments }
+        // The options of the command the arguments name, as ArgumentParser describes it.
+        let optionsWithValues = CommandDescription(of: CommandTree.command(in: arguments).0).namesTakingValues
         var kept: [String] = []
         var positional: [String] = []
         var index = 0

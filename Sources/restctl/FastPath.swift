@@ -5,8 +5,9 @@ import RestClient
 /// the whole table of a static binary), most of the instructions of `restctl status --json`.
 /// Only plain, valid argument lists are taken here — `--id ID`,
 /// `--id=ID`, `--json`, each at most once; anything else (help, a mistake, a value that looks
-/// like an option) goes to ArgumentParser, which then says what it always says. RestctlTests
-/// check that what this reads is what ArgumentParser reads.
+/// like an option) goes to ArgumentParser, which then says what it always says. It cannot read
+/// `Status`'s options from their description without the cost it exists to avoid: FastPathTests
+/// hold it to that description and check that what it reads is what ArgumentParser reads.
 enum FastPath {
     /// What `restctl status …` asks for.
     struct StatusRequest: Equatable {

@@ -19,7 +19,7 @@ enum UsageErrors {
             return "no help on \(MessageText.name(arguments[1])): it is not a command"
                 + Suggestion.hint(for: arguments[1], among: commands, otherwise: "the commands are \(commandList)")
         }
-        if let group = Restctl.configuration.subcommands.first(where: { $0._commandName == first }) {
+        if let group = CommandTree.subcommands(of: Restctl.self).first(where: { CommandTree.name(of: $0) == first }) {
             return unknownSubcommand(in: arguments.dropFirst(), of: group)
         }
         if let hint = synonyms[first] { return "unknown command \(MessageText.name(first)); \(hint)" }
@@ -32,12 +32,17 @@ enum UsageErrors {
     /// the rest unread.
     static func misusedHelp(in arguments: [String]) -> String? {
         let words = arguments.prefix { $0 != "--" }
+        var takingValues: Set<String>?
         for (index, word) in words.enumerated() where word.hasPrefix("-h") && word.count > 2 {
-            if index > 0, ArgumentPreparation.optionsWithValues.contains(words[index - 1]) { continue }
+            if index > 0 {
+                takingValues =
+                    takingValues ?? CommandDescription(of: CommandTree.command(in: arguments).0).namesTakingValues
+                if takingValues?.contains(words[index - 1]) == true { continue }
+            }
             return "unknown option \(MessageText.name(word)); -h takes no value: give it alone for the help"
         }
         guard arguments.first == "help" else { return nil }
-        let (_, path, rest) = command(in: Array(arguments.dropFirst()))
+        let (_, path, rest) = CommandTree.command(in: Array(arguments.dropFirst()))
         guard !path.isEmpty, let extra = rest.first else { return nil }
         let asked = (["restctl", "help"] + path).joined(separator: " ")
         return "unexpected \(MessageText.name(extra)) after \(MessageText.name(asked)): help takes one command"
@@ -47,10 +52,8 @@ enum UsageErrors {
     /// checks options only after decoding and validating the values, so without this
     /// `start --lable Squat` would be told that "Squat" is no duration.
     static func unknownOption(in arguments: [String]) -> String? {
-        let (command, _, words) = command(in: arguments)
-        let help = Restctl.helpMessage(for: command, includeHidden: true, columns: 10_000)
-        let known = Set(help.matches(of: #/--[A-Za-z0-9][A-Za-z0-9-]*/#).map { String($0.output) })
-            .union(["--help"])
+        let (command, _, words) = CommandTree.command(in: arguments)
+        let known = Set(CommandDescription(of: command).optionNames.filter { $0.hasPrefix("--") })
         for word in words.prefix(while: { $0 != "--" }) where word.hasPrefix("--") && word.count > 2 {
             let name = String(word.prefix { $0 != "=" })
             guard !known.contains(name) else { continue }
@@ -69,7 +72,7 @@ enum UsageErrors {
 
     /// The usage lines of the command `arguments` name, as far as they name one.
     static func usage(of arguments: [String]) -> [String] {
-        let (command, path, _) = command(in: arguments)
+        let (command, path, _) = CommandTree.command(in: arguments)
         guard !path.isEmpty else { return topLevelUsage }
         let name = (["restctl"] + path).joined(separator: " ")
         let help = Restctl.helpMessage(for: command, columns: 10_000)
@@ -77,28 +80,13 @@ enum UsageErrors {
         return [line ?? "Usage: \(name)", seeHelp(name)]
     }
 
-    /// The command the first words of `arguments` name, those words, and the words after them.
-    private static func command(in arguments: [String]) -> (ParsableCommand.Type, [String], ArraySlice<String>) {
-        var command: ParsableCommand.Type = Restctl.self
-        var path: [String] = []
-        var words = arguments[...]
-        while let word = words.first,
-            let sub = command.configuration.subcommands.first(where: { $0._commandName == word })
-        {
-            command = sub
-            path.append(word)
-            words.removeFirst()
-        }
-        return (command, path, words)
-    }
-
     /// The sentence for a word after a command with commands of its own (`restctl workout foo`)
     /// that is none of them, in the style of an unknown top-level command.
     private static func unknownSubcommand(in arguments: ArraySlice<String>, of group: ParsableCommand.Type) -> String? {
-        let names = group.configuration.subcommands.map { $0._commandName }
+        let names = CommandTree.subcommands(of: group).map(CommandTree.name(of:))
         guard !names.isEmpty, let word = arguments.first, !word.hasPrefix("-"), !names.contains(word), word != "help"
         else { return nil }
-        let kind = "\(group._commandName) command"
+        let kind = "\(CommandTree.name(of: group)) command"
         return "unknown \(kind) \(MessageText.name(word))"
             + Suggestion.hint(for: word, among: names, otherwise: "the \(kind)s are \(names.joined(separator: ", "))")
     }
@@ -186,7 +174,7 @@ enum UsageErrors {
         "done": "did you mean 'set' (a set is done: start its rest)?",
     ]
 
-    private static var commands: [String] { Restctl.configuration.subcommands.map { $0._commandName } }
+    private static var commands: [String] { CommandTree.subcommands(of: Restctl.self).map(CommandTree.name(of:)) }
 
     private static var commandList: String { commands.joined(separator: ", ") }
 

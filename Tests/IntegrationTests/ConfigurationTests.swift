@@ -13,22 +13,6 @@ import Glibc
 /// and again on SIGHUP. Waits on signals, NOTIFY_SOCKET messages and log lines, never on time.
 @Suite("Configuration", .serialized)
 struct ConfigurationTests {
-    /// An XDG_CONFIG_HOME whose restd/config.toml holds `text`.
-    final class ConfigHome {
-        let directory: TempDirectory
-        var path: String { directory.path }
-        var file: String { directory.path("restd/config.toml") }
-
-        init(_ text: String?) throws {
-            directory = try TempDirectory(prefix: "restd-cfg")
-            if let text { try write(text) }
-        }
-
-        func write(_ text: String) throws {
-            try directory.write("restd/config.toml", text)
-        }
-    }
-
     static func restdCommand(_ arguments: [String], configHome: String) throws -> CommandResult {
         Command.run([try BuildProducts.executable("restd")] + arguments, environment: ["XDG_CONFIG_HOME": configHome])
     }

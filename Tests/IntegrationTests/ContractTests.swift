@@ -8,7 +8,7 @@ import FoundationXML
 
 /// dbus/io.restd.Rest1.xml is the contract: the running daemon must declare exactly the same
 /// interfaces, members, argument names and types, and annotations.
-@Suite("Interface contract", .serialized)
+@Suite("Interface contract", .serialized, .tags(.everyBus))
 struct ContractTests {
     /// The parts of an interface that the contract fixes, as comparable lines.
     static func shape(of interface: XMLElement) -> [String] {

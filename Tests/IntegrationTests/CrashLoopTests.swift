@@ -8,7 +8,7 @@ import Testing
 
 /// kill -9 at random moments while a client mutates timers: every acknowledged mutation
 /// survives, nothing refused appears, and the state is one a serial execution could produce.
-@Suite("Crash durability", .serialized)
+@Suite("Crash durability", .serialized, .tags(.slow, .everyBus))
 struct CrashLoopTests {
     /// What the test can check of a timer after a restart (no time-dependent fields).
     struct Shape: Equatable, CustomStringConvertible {

@@ -9,7 +9,7 @@ import Testing
 /// Random well-formed messages — random signatures, members and bodies — to every object and
 /// interface. restd must stay up, still answer, and not grow. 10 s in CI; set
 /// RESTD_FUZZ_SECONDS for a longer run.
-@Suite("Fuzzing", .serialized)
+@Suite("Fuzzing", .serialized, .tags(.slow, .everyBus))
 struct FuzzTests {
     static let seconds = Double(ProcessInfo.processInfo.environment["RESTD_FUZZ_SECONDS"] ?? "") ?? 10
     /// Under AddressSanitizer freed memory sits in quarantine, so RSS says nothing about growth:

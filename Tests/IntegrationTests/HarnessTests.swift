@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// Tests of the integration-test harness itself. None of them needs restd.
-@Suite("Harness")
+@Suite("Harness", .tags(.everyBus))
 struct HarnessTests {
     // MARK: TestBus
 

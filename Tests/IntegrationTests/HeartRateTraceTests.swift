@@ -7,7 +7,7 @@ import Testing
 /// the rest ends (recovered, or skipped), restd is killed with SIGKILL right after, and the
 /// trace is there on the next start — through `restctl history --json`, through busctl (a client
 /// not ours), and as a curve in `restctl report`, read back by Chromium.
-@Suite("Heart rate of followed rests, kept", .serialized)
+@Suite("Heart rate of followed rests, kept", .serialized, .tags(.slow))
 struct HeartRateTraceTests {
     /// `restctl history --json --since 1h`'s sets, parsed.
     static func sets(_ setup: HeartRateTests.Setup) throws -> [[String: Any]] {

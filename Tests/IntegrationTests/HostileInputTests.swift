@@ -8,7 +8,7 @@ import Testing
 /// Every method of every interface, called with wrong types, out-of-range numbers, bad ids,
 /// huge strings and dictionaries: each call is refused with InvalidArgs or LimitExceeded and a
 /// message, and the daemon is unchanged afterwards.
-@Suite("Hostile input", .serialized)
+@Suite("Hostile input", .serialized, .tags(.everyBus))
 struct HostileInputTests {
     struct Case: CustomStringConvertible {
         let path: String
@@ -162,12 +162,18 @@ struct HostileInputTests {
                 "until_recovered of the wrong type"),
             manager("Skip", [.int32(1)], "id of the wrong type"),
             manager("Skip", [.string("nope")], "no such timer", expect: [RestErrorName.noSuchTimer]),
-            history("Sets", [.uint64(0), .uint64(0), .uint32(100_001)], "limit over 100,000", expect: [limitExceeded]),
             history(
-                "SetRows", [.uint64(0), .uint64(0), .uint32(100_001)], "limit over 100,000", expect: [limitExceeded]),
-            history("SetRows", [.uint64(0), .uint64(0)], "no limit"),
-            history("Rests", [.uint64(0), .uint64(0), .uint32(.max)], "limit 2^32−1", expect: [limitExceeded]),
-            history("Sets", [.int64(0), .uint64(0), .uint32(1)], "since of the wrong type"),
+                "Sets", [.uint64(0), .uint64(0), .string(""), .uint32(100_001)], "limit over 100,000",
+                expect: [limitExceeded]),
+            history(
+                "SetRows", [.uint64(0), .uint64(0), .string(""), .uint32(100_001)], "limit over 100,000",
+                expect: [limitExceeded]),
+            history("SetRows", [.uint64(0), .uint64(0), .string("")], "no limit"),
+            history("SetRows", [.uint64(0), .uint64(0), .uint32(10)], "no exercise (the window of an older restd)"),
+            history(
+                "Rests", [.uint64(0), .uint64(0), .string(""), .uint32(.max)], "limit 2^32−1", expect: [limitExceeded]),
+            history("Sets", [.int64(0), .uint64(0), .string(""), .uint32(1)], "since of the wrong type"),
+            history("SetRows", [.uint64(0), .uint64(0), .string(megabyte), .uint32(1)], "a 1 MiB exercise name"),
             history("Stats", [.uint64(0), .uint64(0), .string(megabyte)], "a 1 MiB exercise name"),
             history("Exercises", [.string("x")], "an argument too many"),
         ]

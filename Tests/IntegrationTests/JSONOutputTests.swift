@@ -108,8 +108,9 @@ struct JSONOutputTests {
             "the median of 3:15 and 0:01: \(String(describing: stats))")
 
         let sets = busctl(
-            gym.bus, "--json=short", "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu",
-            "0", String(UInt64.max), "0")
+            gym.bus, "--json=short", "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets",
+            "ttsu",
+            "0", String(UInt64.max), "", "0")
         #expect(sets.stdout.contains(#""rest_planned_usec":{"type":"t","data":195000000}"#), "\(sets)")
     }
 

@@ -12,7 +12,9 @@ import Glibc
 /// namespace (`unshare -m`, so root only) whose /run is a fresh tmpfs with a datagram socket
 /// at /run/systemd/journal/socket, where sd_journal_sendv delivers. Nothing outside the
 /// namespace sees the socket.
-@Suite("Journal", .serialized, .enabled(if: JournalHarness.isAvailable, "needs root and unshare(1) for a private /run"))
+@Suite(
+    "Journal", .serialized, .enabled(if: JournalHarness.isAvailable, "needs root and unshare(1) for a private /run"),
+    .tags(.slow))
 struct JournalTests {
     @Test("with JOURNAL_STREAM naming its stderr, restd sends structured entries and writes nothing on stderr")
     func structuredEntries() throws {
@@ -64,11 +66,14 @@ final class JournalHarness {
         return Command.run(["unshare", "-m", "true"]).succeeded
     }()
 
-    let bus: TestBus
+    let setup: RestdSetup
+    /// The scripts, the datagrams received and restd's stderr.
     let directory: TempDirectory
-    private let child: ChildProcess
+    /// The script that runs restd in the namespace (its output is the process's log).
+    private let run: RestdProcess
     private let datagrams: String
     private let stderrPath: String
+    var bus: TestBus { setup.bus }
 
     // Listens on the journal socket and appends each datagram to a file as <4-byte length><bytes>,
     // until the end marker the script sends once restd has exited. Datagrams on the socket are
@@ -109,46 +114,37 @@ final class JournalHarness {
         exit "$status"
         """
 
+    /// restd started through the one fixture, run by `script` in a mount namespace of its own.
     init(journalStream: Stream, brokenState: Bool) throws {
-        bus = try TestBus()
+        setup = try RestdSetup()
         directory = try TempDirectory(prefix: "restd-journal")
         let listener = try directory.write("listener.py", Self.listener)
         let endMarker = try directory.write("end-marker.py", Self.endMarker)
         let script = try directory.write("run.sh", Self.script)
         datagrams = directory.path("datagrams")
         stderrPath = directory.path("stderr")
-        let state = try directory.subdirectory("state")
         if brokenState {
-            try directory.write("state/restd/state.sqlite", "not a database")
+            try setup.state.write("restd/state.sqlite", "not a database")
         }
-        let log = try openLogFile(directory.path("script.log"))
-        defer { close(log) }
-        child = try ChildProcess(
-            executable: ChildEnvironment.which("unshare") ?? "/usr/bin/unshare",
-            arguments: [
-                "-m", "--propagation", "private", "/bin/bash", script, try BuildProducts.executable("restd"),
-                listener, datagrams, directory.path("listening"), stderrPath,
-                journalStream == .matching ? "matching" : "mismatched", endMarker,
-            ],
-            environment: ChildEnvironment.make([
-                "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_STATE_HOME": state,
-                "XDG_CONFIG_HOME": try directory.subdirectory("config"),
-            ]),
-            stdout: log, stderr: log)
-        let wait = Command.run(["gdbus", "wait", "--address", bus.address, "--timeout", "30", RestBus.name])
-        guard wait.succeeded else {
-            child.killAndReap()
-            throw HarnessError.failed(
-                "restd did not own its name: \(wait)\n--- script log:\n\(scriptLog())\n--- stderr:\n\(standardError())")
+        setup.executable = ChildEnvironment.which("unshare") ?? "/usr/bin/unshare"
+        setup.arguments = [
+            "-m", "--propagation", "private", "/bin/bash", script, try BuildProducts.executable("restd"),
+            listener, datagrams, directory.path("listening"), stderrPath,
+            journalStream == .matching ? "matching" : "mismatched", endMarker,
+        ]
+        run = try setup.launch()
+        do {
+            try run.waitUntilReady()
+        } catch {
+            throw HarnessError.failed("\(error)\n--- stderr:\n\(standardError())")
         }
     }
 
     deinit {
-        if child.isRunning { child.killAndReap() }
+        if run.isRunning { _ = run.kill9() }
     }
 
     func standardError() -> String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-    func scriptLog() -> String { (try? String(contentsOfFile: directory.path("script.log"), encoding: .utf8)) ?? "" }
 
     /// SIGTERM to restd (found through the bus), waits for the script to end, and returns the
     /// journal entries received, each as field name → values.
@@ -160,12 +156,10 @@ final class JournalHarness {
             throw HarnessError.failed("no pid for restd: \(pid)")
         }
         kill(number, SIGTERM)
-        guard let end = child.wait(timeout: 30) else {
-            throw HarnessError.timedOut("restd did not stop\n\(scriptLog())")
-        }
-        guard end == .exited(0) else {
+        let status = try run.waitForExit()
+        guard status == 0 else {
             throw HarnessError.failed(
-                "the journal run \(end)\n--- script log:\n\(scriptLog())\n--- stderr:\n\(standardError())")
+                "the journal run ended with \(status)\n\(run.log())\n--- stderr:\n\(standardError())")
         }
         return Self.entries(try Data(contentsOf: URL(fileURLWithPath: datagrams)))
     }

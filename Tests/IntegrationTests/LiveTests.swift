@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// The live activity on a real bus: updates merged and throttled to the broadcast and to subscribers.
-@Suite("Live activity", .serialized)
+@Suite("Live activity", .serialized, .tags(.everyBus))
 struct LiveTests {
     private static func isBroadcast(_ message: Message) -> Bool {
         message.member == "PropertiesChanged" && message.path == RestBus.livePath
@@ -335,7 +335,7 @@ struct LiveTests {
 }
 
 /// A subscriber that stops reading must not make the bus buffer for it without bound.
-@Suite("Slow subscriber", .serialized)
+@Suite("Slow subscriber", .serialized, .tags(.realTime, .everyBus))
 struct SlowSubscriberTests {
     @Test("a subscriber that never reads is dropped once the bus holds 256 KiB for it")
     func neverReadingSubscriberIsDropped() throws {

@@ -8,7 +8,7 @@ import Testing
 /// restd as an MPRIS player, driven by clients nobody here wrote: `playerctl` and GLib's GDBus
 /// (`gdbus call`, `gdbus introspect`). Waits on replies, signals and the bus's own
 /// NameOwnerChanged, never on time.
-@Suite("MPRIS player", .serialized)
+@Suite("MPRIS player", .serialized, .tags(.everyBus, .calendar))
 struct MediaPlayerTests {
     static let enabled = "[mpris]\nenabled = true\n"
 
@@ -332,7 +332,10 @@ struct MediaPlayerTests {
         #expect(metadata.output == "Push day|♥ 120 bpm", "\(metadata)")
     }
 
-    @Test("heart rate changes reach Metadata at most once every 5 s: the first at once, the last at the end")
+    // Real time: the throttle's 5 s interval through the real daemon (its logic: ThrottledStream on the hand-moved clock).
+    @Test(
+        "heart rate changes reach Metadata at most once every 5 s: the first at once, the last at the end",
+        .tags(.realTime))
     func liveCommentIsThrottled() throws {
         let player = try Player()
         try player.client.start(id: "default", durationUSec: 600_000_000)

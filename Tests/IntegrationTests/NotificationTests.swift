@@ -98,7 +98,7 @@ final class NotifyingDaemon {
 }
 
 /// Desktop notifications on a private bus, with python-dbusmock as the notification server.
-@Suite("Notifications", .serialized)
+@Suite("Notifications", .serialized, .tags(.everyBus, .calendar))
 struct NotificationTests {
     // MARK: What is shown
 
@@ -106,7 +106,7 @@ struct NotificationTests {
     func restOverArguments() throws {
         let daemon = try NotifyingDaemon()
         try daemon.client.start(id: "squat", durationUSec: 1_000_000, label: "Squat", next: "Bench press")
-        try daemon.expectOnTime("squat")
+        try daemon.expired("squat")
         let notify = try #require(try daemon.calls.waitFor("Notify").first)
         #expect(notify.appName == "restd")
         #expect(notify.replacesID == 0)
@@ -164,7 +164,7 @@ struct NotificationTests {
         let daemon = try NotifyingDaemon()
         try daemon.client.start(id: "quiet", durationUSec: 1_000_000, notify: false)
         try daemon.client.start(id: "loud", durationUSec: 2_000_000)
-        try daemon.expectOnTime("quiet")
+        try daemon.expired("quiet")
         let notify = try daemon.calls.waitFor("Notify")
         // Notifications are asked for in order of expiry: had "quiet" had one, it would be first.
         #expect(notify.map(\.body) == ["loud"])
@@ -387,7 +387,7 @@ struct NotificationTests {
         try daemon.calls.waitFor("Notify", count: 2)
         let log = try daemon.restd.waitForLog(containing: "the sound command failed again")
         #expect(log.components(separatedBy: "further failures are logged only with --verbose").count - 1 == 1, "\(log)")
-        try daemon.expectPromptAnswer()
+        _ = try daemon.client.timers()
         #expect(daemon.restd.isRunning)
 
         // SIGHUP: the next Rest over runs the new command.
@@ -433,7 +433,7 @@ struct NotificationTests {
         #expect(warning.hints?["urgency"] == .byte(0))
         #expect(warning.hints?["sound-name"] == nil)
         #expect(warning.expireTimeout == -1)
-        try daemon.expectOnTime("t")
+        try daemon.expired("t")
         let expiry = try daemon.calls.waitFor("Notify", count: 2)[1]
         #expect(expiry.summary == "Rest over")
         #expect(expiry.replacesID == 1, "replaces the pre-alert")
@@ -473,7 +473,8 @@ struct NotificationTests {
 
             """)
         let daemon = try NotifyingDaemon(capabilities: nil, serviceDirectories: [services.path])
-        try daemon.startAndExpireOnTime("t", label: "T")
+        try daemon.client.start(id: "t", durationUSec: 1_000_000, label: "T")
+        try daemon.expired("t")
         let notify = try daemon.calls.waitFor("Notify")
         #expect(notify.map(\.labelInBody) == ["T"], "\(daemon.bus.log())")
         #expect(notify.first?.actions?.isEmpty == false)
@@ -481,7 +482,10 @@ struct NotificationTests {
         #expect(daemon.calls.calls("Notify").count == 1)
     }
 
-    @Test("an activated server that takes its name at once but answers only after restd's 2 s timeout is asked again")
+    // Real time: restd's 2 s timeout for a server that answers late.
+    @Test(
+        "an activated server that takes its name at once but answers only after restd's 2 s timeout is asked again",
+        .tags(.realTime))
     func slowActivatedServer() throws {
         let services = try TempDirectory(prefix: "restd-svc")
         // A dbusmock template: like a server that is up on the bus but still loading, the first
@@ -523,7 +527,10 @@ struct NotificationTests {
 
     // MARK: Failures
 
-    @Test("no server: timers expire on time, one warning, and notifications come when a server does")
+    // Real time: timers expire on time and restd answers at once whatever the server does.
+    @Test(
+        "no server: timers expire on time, one warning, and notifications come when a server does",
+        .tags(.realTime))
     func absentServer() throws {
         let daemon = try NotifyingDaemon(capabilities: nil)
         try daemon.startAndExpireOnTime("a", label: "A")
@@ -543,7 +550,10 @@ struct NotificationTests {
         try daemon.restd.waitForLog(containing: "desktop notifications work again")
     }
 
-    @Test("a server that never answers: timers expire on time, restd answers at once, one warning")
+    // Real time: timers expire on time and restd answers at once whatever the server does.
+    @Test(
+        "a server that never answers: timers expire on time, restd answers at once, one warning",
+        .tags(.realTime))
     func silentServer() throws {
         let daemon = try NotifyingDaemon()
         let silent = try #require(daemon.server)
@@ -568,7 +578,10 @@ struct NotificationTests {
         #expect(shown.allSatisfy { $0.server == daemon.server?.uniqueName })
     }
 
-    @Test("a server that replies with the wrong signatures: timers expire on time, restd answers at once")
+    // Real time: timers expire on time and restd answers at once whatever the server does.
+    @Test(
+        "a server that replies with the wrong signatures: timers expire on time, restd answers at once",
+        .tags(.realTime))
     func wrongSignatureServer() throws {
         let daemon = try NotifyingDaemon()
         let odd = try #require(daemon.server)
@@ -583,7 +596,10 @@ struct NotificationTests {
         #expect(daemon.restd.isRunning, "\(daemon.restd.log())")
     }
 
-    @Test("a server that crashes in the middle of Notify: the timer expires on time, one warning, a new server works")
+    // Real time: timers expire on time and restd answers at once whatever the server does.
+    @Test(
+        "a server that crashes in the middle of Notify: the timer expires on time, one warning, a new server works",
+        .tags(.realTime))
     func crashingServer() throws {
         let daemon = try NotifyingDaemon()
         let crashing = try #require(daemon.server)

@@ -5,7 +5,7 @@ import RestProtocol
 import Testing
 
 /// kill -9 after acknowledged mutations loses nothing; state rules on start-up.
-@Suite("Persistence", .serialized)
+@Suite("Persistence", .serialized, .tags(.calendar))
 struct PersistenceTests {
     @Test("timers started, paused, resumed and adjusted survive kill -9 with the same deadlines")
     func survivesKill9() throws {

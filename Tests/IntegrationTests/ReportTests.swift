@@ -6,7 +6,7 @@ import Testing
 /// `restctl report` through the real restd and restctl, read back by a real browser: headless
 /// Chromium opens the page, its console must stay silent, and each chart must draw what the
 /// seeded history calls for, counted in the document Chromium built.
-@Suite("Training report in a browser")
+@Suite("Training report in a browser", .tags(.slow, .calendar))
 struct ReportTests {
     /// restd on a seeded history (`SeededHistory`), restd and restctl in a zone where it is
     /// about noon, so that each weekly session has a day and a week of its own.

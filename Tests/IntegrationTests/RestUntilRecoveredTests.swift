@@ -109,7 +109,7 @@ struct RestUntilRecoveredTests {
         // The History API carries the same (gdbus prints what restd sent).
         let rests = gdbus(
             setup.session, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
-            "--method", "io.restd.Rest1.History.Rests", "0", "0", "0")
+            "--method", "io.restd.Rest1.History.Rests", "0", "0", "", "0")
         #expect(rests.stdout.contains("'hr_peak': <150.0>") && rests.stdout.contains("'rmssd_beats': <uint32 0>"))
         #expect(rests.stdout.contains("'hr_peak_after_usec': <uint64 "), "\(rests)")
         #expect(!rests.stdout.contains("'hrr60'"), "a metric without data is left out: \(rests)")
@@ -123,7 +123,10 @@ struct RestUntilRecoveredTests {
         #expect((squat["hrr60_weeks"] as? [Any])?.isEmpty == true, "\(squat)")
     }
 
-    @Test("a strap unplugged mid-rest: the rest says so and runs to its planned maximum")
+    // Real time: the strap counted lost after 5 s, the rest run to its 8 s, Expired on time.
+    @Test(
+        "a strap unplugged mid-rest: the rest says so and runs to its planned maximum",
+        .tags(.realTime))
     func strapUnpluggedRunsToMaximum() throws {
         let (setup, strap) = try Self.withStrap()
         // Heard from, above the target, then gone.
@@ -155,7 +158,10 @@ struct RestUntilRecoveredTests {
         #expect(abs(expiredAt.timeIntervalSince(startedAt) - 8) < 0.002, "\(startedAt) → \(expiredAt)")
     }
 
-    @Test("no strap at all: the rest runs to its maximum and ends as sensor_lost; a plain rest as planned")
+    // Real time: rests run to their maximum, Expired on time.
+    @Test(
+        "no strap at all: the rest runs to its maximum and ends as sensor_lost; a plain rest as planned",
+        .tags(.realTime))
     func noStrapRunsToMaximum() throws {
         let setup = try HeartRateTests.Setup(config: Self.config)
         // No heart rate coming in: sensor_lost from the start to the end.

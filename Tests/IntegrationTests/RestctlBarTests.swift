@@ -14,7 +14,7 @@ import Darwin
 /// Exact lines are compared where time stands still: a paused timer, no timer. A running timer
 /// is checked to tick down one second per line and an expired one to tick up, each line whole,
 /// without depending on how many ticks a slow machine shows.
-@Suite("restctl for status bars", .serialized)
+@Suite("restctl for status bars", .serialized, .tags(.calendar))
 struct RestctlBarTests {
     static let squat = "Squat → Bench press"
 

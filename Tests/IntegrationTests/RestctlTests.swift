@@ -7,7 +7,7 @@ import Testing
 ///
 /// Times that depend on the clock are checked on paused timers (frozen, so exact) or with
 /// patterns that allow for a slow machine; nothing here sleeps.
-@Suite("restctl", .serialized)
+@Suite("restctl", .serialized, .tags(.calendar))
 struct RestctlTests {
     static let squat = "Squat · Next: Bench press"
 

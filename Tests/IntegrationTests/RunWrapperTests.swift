@@ -12,7 +12,7 @@ import Darwin
 /// scripts/run-on-session-bus.sh start a private dbus-daemon, print the line that points other
 /// terminals at it, and must leave nothing behind — Ctrl-C included, which a terminal sends to
 /// the whole foreground process group (make's, under script(1)'s pty here).
-@Suite("make run: the private bus of the wrapper scripts")
+@Suite("make run: the private bus of the wrapper scripts", .tags(.slow))
 struct RunWrapperTests {
     static let scripts = ExitStatusTests.repository.appending(path: "scripts").path
 

@@ -11,7 +11,7 @@ import Glibc
 
 /// restd as systemd and D-Bus run it: readiness and status on NOTIFY_SOCKET, the watchdog,
 /// signals, losing the bus, activation, and the unit and activation files themselves.
-@Suite("Running as a service", .serialized)
+@Suite("Running as a service", .serialized, .tags(.everyBus))
 struct ServiceTests {
     /// The repository's root, for the committed unit and activation files.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

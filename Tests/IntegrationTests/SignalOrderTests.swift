@@ -8,7 +8,7 @@ import Testing
 /// The order a caller sees: every signal of a change comes before the reply of the call that
 /// made it (documented in dbus/io.restd.Rest1.xml). Checked on one connection, in the order
 /// messages arrive on its socket.
-@Suite("Signals before replies")
+@Suite("Signals before replies", .tags(.everyBus))
 struct SignalOrderTests {
     @Test(
         "a method's PropertiesChanged, InterfacesAdded and Expired arrive before its reply",

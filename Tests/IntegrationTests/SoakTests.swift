@@ -8,7 +8,7 @@ import Testing
 
 /// Many mixed operations with subscribers attached: restd's memory must not grow.
 /// CI runs 10,000 operations; RESTD_SOAK_OPERATIONS=1000000 is the one-hour soak.
-@Suite("Soak", .serialized)
+@Suite("Soak", .serialized, .tags(.slow))
 struct SoakTests {
     static let operations = Int(ProcessInfo.processInfo.environment["RESTD_SOAK_OPERATIONS"] ?? "") ?? 10_000
 

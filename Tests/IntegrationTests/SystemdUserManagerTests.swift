@@ -22,7 +22,8 @@ import Glibc
 /// or at dbus-broker (which runs only under a user manager), it runs, and fails if it cannot.
 @Suite(
     "systemd user manager", .serialized,
-    .enabled(if: UserManager.skipReason == nil, Comment(rawValue: "not run: \(UserManager.skipReason ?? "")")))
+    .enabled(if: UserManager.skipReason == nil, Comment(rawValue: "not run: \(UserManager.skipReason ?? "")")),
+    .tags(.slow, .everyBus))
 struct SystemdUserManagerTests {
 
     /// A shorter watchdog than the unit's 60 s, so that a stall is seen in seconds; and a short

@@ -6,7 +6,7 @@ import RestProtocol
 import Testing
 
 /// The timer contract on a real bus: through the project's client and through busctl and gdbus.
-@Suite("Timer lifecycle", .serialized)
+@Suite("Timer lifecycle", .serialized, .tags(.everyBus, .calendar))
 struct TimerLifecycleTests {
     @Test("start through restd's client, read back through busctl")
     func startAndReadWithBusctl() throws {

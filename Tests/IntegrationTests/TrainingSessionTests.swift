@@ -8,7 +8,7 @@ import Testing
 /// Training with restd, end to end: each rule for choosing a rest through restctl and through a
 /// client nobody here wrote (busctl, gdbus), the history read back, bad input refused with
 /// nothing recorded, and kill -9 after acknowledged sets.
-@Suite("Training: sets, rests, history")
+@Suite("Training: sets, rests, history", .tags(.calendar))
 struct TrainingSessionTests {
     /// The configuration every test here runs with.
     static let config = """
@@ -83,9 +83,15 @@ struct TrainingSessionTests {
         #expect(sets.map(\.weightKg) == [15, 15, 15, nil, 15], "\(sets)")
         #expect(sets.map(\.failed) == [false, true, false, false, false], "\(sets)")
         let rows = busctl(
-            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "SetRows", "ttu", "0", "0",
-            "0")
+            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "SetRows", "ttsu", "0", "0",
+            "", "0")
         #expect(rows.output.contains("\"Curl\" 12 15 true"), "\(rows)")
+        // One exercise, kept to in restd (its name in any case): Squat's one set, none of Curl's.
+        let squatRows = busctl(
+            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "SetRows", "ttsu", "0", "0",
+            "SQUAT", "0")
+        #expect(squatRows.output.hasPrefix("a(xstsudbtxtsstta{sv}) 1 "), "\(squatRows)")
+        #expect(squatRows.output.contains("\"Squat\"") && !squatRows.output.contains("Curl"), "\(squatRows)")
     }
 
     @Test("restctl set: each rule chooses the rest, and status --json says which")
@@ -255,7 +261,7 @@ struct TrainingSessionTests {
         #expect(skip.succeeded, "\(skip)")
         let sets = gdbus(
             gym.bus, "call", "--dest", RestBus.name, "--object-path", RestBus.historyPath,
-            "--method", "io.restd.Rest1.History.Sets", "0", "0", "0")
+            "--method", "io.restd.Rest1.History.Sets", "0", "0", "", "0")
         #expect(sets.succeeded, "\(sets)")
         #expect(sets.stdout.components(separatedBy: "'exercise': <").count == 8, "\(sets)")
         #expect(
@@ -317,8 +323,8 @@ struct TrainingSessionTests {
         #expect(cases.last?.0.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs") == true)
         #expect(gym.setCount == 0)
         let tooMany = busctl(
-            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu",
-            "0", "0", "100001")
+            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttsu",
+            "0", "0", "", "100001")
         #expect(
             !tooMany.succeeded
                 && tooMany.stderr.contains("limit 100001 is more than the 100000 rows one call may return"),
@@ -573,6 +579,11 @@ struct TrainingSessionTests {
         let history = restctl(bus, "history")
         #expect(history.succeeded, "\(history)")
         #expect(history.stdout.hasSuffix("  Squat  5×100 kg  rest 2:41 of 2:30 (+0:11)\n"), "\(history)")
+        // Its Sets know no exercise: restctl keeps to the one asked for itself.
+        let squat = restctl(bus, "history", "--exercise", "SQUAT")
+        #expect(squat.succeeded && squat.stdout == history.stdout, "\(squat)")
+        let bench = restctl(bus, "history", "--exercise", "Bench press")
+        #expect(bench.succeeded && !bench.stdout.contains("Squat"), "\(bench)")
         withExtendedLifetime(old) {}
     }
 
@@ -592,11 +603,12 @@ struct TrainingSessionTests {
         #expect(filled == 100_001)
         try gym.daemon.start()
         let all = busctl(
-            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttu", "0", "0", "0")
+            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "Sets", "ttsu", "0", "0", "",
+            "0")
         #expect(!all.succeeded && all.stderr.contains("more than 100000 sets match"), "\(all)")
         let allRows = busctl(
-            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "SetRows", "ttu", "0", "0",
-            "0")
+            gym.bus, "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface, "SetRows", "ttsu", "0", "0",
+            "", "0")
         #expect(!allRows.succeeded && allRows.stderr.contains("more than 100000 sets match"), "\(allRows)")
         let history = restctl(gym.bus, ["history", "--since", "7d", "--csv"], timeout: 120)
         #expect(history.succeeded, "\(history.stderr)")

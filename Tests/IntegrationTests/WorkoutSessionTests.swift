@@ -7,7 +7,7 @@ import Testing
 /// A workout through the bus, with clients nobody here wrote (busctl, gdbus): a plan started
 /// from its file, sets with an empty exercise following it, kill -9 in the middle, the end
 /// and its summary.
-@Suite("Workouts: a plan walked set by set")
+@Suite("Workouts: a plan walked set by set", .tags(.calendar))
 struct WorkoutSessionTests {
     /// Squat 2 × 5 at 100 kg, 3 min (4 after a failed set); Curl and Triceps pushdown as a
     /// superset of 2 rounds, 90 s after each round; Rows 1 set.
@@ -214,7 +214,7 @@ struct WorkoutSessionTests {
 }
 
 /// What a workout's end looks like on the desktop, through python-dbusmock's notification server.
-@Suite("Workouts: the notifications of the last rest and of the end")
+@Suite("Workouts: the notifications of the last rest and of the end", .tags(.calendar))
 struct WorkoutNotificationTests {
     /// Two sets of Squat, then one of Rows, each rest a second long.
     static let plan = """

@@ -37,7 +37,7 @@ struct TimerJSONTests {
 
     @Test("an unset instant is null")
     func unsetInstants() {
-        let blank = TimerSnapshot(id: "x", state: "paused", durationUSec: 0)
+        let blank = timerSnapshot(id: "x", state: "paused", durationUSec: 0)
         #expect(
             TimerJSON.object(blank, now: t0) == #"""
                 {"id":"x","state":"paused","label":null,"next":null,"notify":true,"duration_usec":0,\#

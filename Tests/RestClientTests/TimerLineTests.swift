@@ -35,7 +35,7 @@ struct TimerLineTests {
         #expect(
             TimerLine.format(runningTimer(next: "", untilRecovered: true, endReason: "sensor_lost"), now: now)
                 == "default  running  1:23  heart rate lost: full rest  Squat")
-        let recovered = TimerSnapshot(
+        let recovered = timerSnapshot(
             id: "default", label: "Squat", state: "expired", durationUSec: 90 * second, startedAtUSec: t0,
             expiredAtUSec: t0 + 72 * second, untilRecovered: true, endReason: "recovered", recoveredBPM: 118)
         #expect(
@@ -45,7 +45,7 @@ struct TimerLineTests {
             TimerJSON.object(recovered, now: t0 + 75 * second).hasSuffix(
                 #""rest_source":null,"until_recovered":true,"end_reason":"recovered","recovered_bpm":118}"#))
         // Run its full length without heart rate: said as "Rest over" says it.
-        let lost = TimerSnapshot(
+        let lost = timerSnapshot(
             id: "default", label: "Squat", state: "expired", durationUSec: 90 * second, startedAtUSec: t0,
             expiredAtUSec: t0 + 90 * second, untilRecovered: true, endReason: "sensor_lost")
         #expect(

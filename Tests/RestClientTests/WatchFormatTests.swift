@@ -152,7 +152,7 @@ struct WatchStateTests {
         #expect(applying(&state, .timerChanged(expiry, invalidated: [])))
         #expect(
             state.timer
-                == TimerSnapshot(
+                == timerSnapshot(
                     id: "default", label: "Squat", next: "Bench press", state: "expired",
                     durationUSec: 90 * second, startedAtUSec: t0,
                     expiredAtUSec: t0 + 90 * second))

@@ -32,4 +32,11 @@ import Testing
     func leftToArgumentParser(_ arguments: [String]) {
         #expect(FastPath.status(arguments) == nil)
     }
+
+    @Test("status has the options the fast path reads and no other: a new one has to be read there too")
+    func statusOptionsAreTheFastPaths() {
+        let status = CommandDescription(of: Restctl.Status.self)
+        #expect(Set(status.optionNames) == ["--id", "--json", "-h", "--help"])
+        #expect(status.namesTakingValues == ["--id"])
+    }
 }

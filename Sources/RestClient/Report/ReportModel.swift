@@ -61,7 +61,7 @@ struct ExerciseKeys {
                 ofSet.append(last.exercise)
                 continue
             }
-            let key = set.exercise.lowercased()
+            let key = ExerciseName.key(of: set.exercise)
             let exercise: Int
             if let known = index[key] {
                 exercise = known
@@ -307,7 +307,7 @@ struct RestSpread {
                 exercise: keys.names[index], planned: plannedNumbers, taken: takenNumbers,
                 rests: planned[index].count, skipped: skipped[index], overran: overran[index],
                 sources: sources[index].map { ($0.key, $0.value) }.sorted { ($0.1, $1.0) > ($1.1, $0.0) })
-        }.sorted { ($0.exercise.lowercased(), $0.exercise) < ($1.exercise.lowercased(), $1.exercise) }
+        }.sorted { (ExerciseName.key(of: $0.exercise), $0.exercise) < (ExerciseName.key(of: $1.exercise), $1.exercise) }
     }
 }
 

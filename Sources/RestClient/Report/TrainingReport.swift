@@ -58,7 +58,7 @@ public enum TrainingReport {
 
     private static func summary(_ input: ReportInput, model: ReportModel, into html: inout HTMLWriter) {
         let volume = input.sets.reduce(0.0) { $0 + (volumeKg($1) ?? 0) }
-        let exercises = Set(input.sets.map { $0.exercise.lowercased() }).count
+        let exercises = Set(input.sets.map { ExerciseName.key(of: $0.exercise) }).count
         html.raw("<p class=\"summary\">")
         html.text(
             "\(input.sets.count) \(input.sets.count == 1 ? "set" : "sets") of \(exercises) "

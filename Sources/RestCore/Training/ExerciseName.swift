@@ -7,8 +7,12 @@ public struct ExerciseName: Sendable, Equatable, Hashable {
 
     /// The name as written, without surrounding white space.
     public let display: String
-    /// What names are compared by: `display` in lower case.
+    /// What names are compared by: `display` in lower case (`key(of:)`).
     public let key: String
+
+    /// The key of a name already accepted (one read back from the history): the one place that
+    /// says an exercise's key is its lower case.
+    public static func key(of display: String) -> String { display.lowercased() }
 
     /// Checks and normalises a caller's name; the refusal is one sentence.
     public init(parsing raw: String) throws(TimerError) {
@@ -31,6 +35,6 @@ public struct ExerciseName: Sendable, Equatable, Hashable {
                     + "at most \(Self.maxBytes) are allowed")
         }
         display = trimmed
-        key = trimmed.lowercased()
+        key = Self.key(of: trimmed)
     }
 }

@@ -179,7 +179,9 @@ public struct ExerciseStats: Sendable, Equatable {
                     hrr60Weeks: group.hrr60ByWeek.sorted { $0.key < $1.key }.map { week, values in
                         WeekHRR60(weekStartAtUSec: week, medianBPM: values.median() ?? 0, rests: values.count)
                     })
-            }.sorted { ($0.exercise.lowercased(), $0.exercise) < ($1.exercise.lowercased(), $1.exercise) }
+            }.sorted {
+                (ExerciseName.key(of: $0.exercise), $0.exercise) < (ExerciseName.key(of: $1.exercise), $1.exercise)
+            }
         }
     }
 

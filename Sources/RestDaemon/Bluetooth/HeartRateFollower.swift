@@ -93,14 +93,13 @@ final class HeartRateFollower {
         }
         let rules =
             [
-                "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                    + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Bluez.busName)'",
-                "type='signal',sender='\(Bluez.busName)',interface='\(Bluez.objectManagerInterface)'",
+                MessageBus.nameOwnerChangedRule(name: Bluez.busName),
+                MessageBus.signalRule(sender: Bluez.busName, interface: Bluez.objectManagerInterface),
             ]
             + [Bluez.deviceInterface, Bluez.characteristicInterface, Bluez.batteryInterface, Bluez.adapterInterface].map
         {
-            "type='signal',sender='\(Bluez.busName)',interface='\(Bluez.propertiesInterface)',"
-                + "member='PropertiesChanged',arg0='\($0)'"
+            MessageBus.signalRule(
+                sender: Bluez.busName, interface: Bluez.propertiesInterface, member: "PropertiesChanged", arg0: $0)
         }
         for rule in rules {
             connection.callBus("AddMatch", [.string(rule)], timeoutMilliseconds: Self.timeoutMilliseconds) {

@@ -125,7 +125,7 @@ final class Notifier {
     func start() {
         let rules = [
             MessageBus.nameOwnerChangedRule(name: Self.busName),
-            MessageBus.signalsRule(sender: Self.busName, path: Self.path, interface: Self.interface),
+            MessageBus.signalRule(sender: Self.busName, path: Self.path, interface: Self.interface),
         ]
         for rule in rules {
             connection.callBus("AddMatch", [.string(rule)], timeoutMilliseconds: Self.timeoutMilliseconds) {

@@ -22,7 +22,7 @@ struct StoreError: Error, CustomStringConvertible {
 /// The state on disk, timers, training history and workout: one SQLite database in WAL mode, written
 /// synchronously (the history's reads and writes are in HistoryStore.swift).
 ///
-/// Every mutation is one transaction with `synchronous = FULL`, so once `apply` returns the
+/// Every mutation is one transaction with `synchronous = FULL`, so once `commit` returns the
 /// change survives kill -9 and power loss. All calls block the calling thread and deliver
 /// nothing asynchronously: the daemon calls them from its sd-event loop. SQLite's C API is used
 /// directly (no GRDB, no libdispatch): nothing here starts a thread or a timer.

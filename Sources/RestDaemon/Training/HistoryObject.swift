@@ -14,16 +14,17 @@ enum HistoryObject {
         /// The store to read from.
         func store() -> StateStore { service.storeForReading() }
 
-        /// One page of Sets, SetRows or Rests: the window and limit of the call, the rows of
-        /// `query`, refused when limit 0 would be more than one call may return.
+        /// One page of Sets, SetRows, Rests or HeartRates: the window, exercise (the key of
+        /// `exerciseWindow`'s, "" for all) and limit of the call, the rows of `query`, refused when
+        /// limit 0 would be more than one call may return.
         func page<Row>(
             _ call: MethodCall, what: String,
             query: (StateStore) -> (USec, USec, String, Int) throws -> (rows: [Row], more: Bool),
             reply: ([Row]) -> MethodReply
         ) throws(DBusError) -> MethodReply {
             try reading {
-                let (since, until, limit) = try window(call.arguments)
-                let (rows, more) = try query(store())(since, until, "", limit)
+                let (since, until, exerciseKey, limit) = try window(call.arguments)
+                let (rows, more) = try query(store())(since, until, exerciseKey, limit)
                 try refuseMore(more, limit: limit, what: what)
                 trimmer.replied(entries: rows.count)
                 return reply(rows)
@@ -48,19 +49,24 @@ enum HistoryObject {
     static let window: [InterfaceDescription.Argument] = [
         .init("since_usec", .uint64), .init("until_usec", .uint64), .init("limit", .uint32),
     ]
+    /// The window of the reads that can keep to one exercise ("" for all), filtered in SQL.
+    static let exerciseWindow: [InterfaceDescription.Argument] = [
+        .init("since_usec", .uint64), .init("until_usec", .uint64), .init("exercise", .string),
+        .init("limit", .uint32),
+    ]
 
     static let methods: [BusMethod<Context>] = [
-        BusMethod(HistoryMember.sets, in: window, out: [.init("sets", .array(options))]) {
+        BusMethod(HistoryMember.sets, in: exerciseWindow, out: [.init("sets", .array(options))]) {
             history, call throws(DBusError) in
             try history.page(call, what: "sets", query: StateStore.sets) { .records($0.map(HistoryEntries.set)) }
         },
-        BusMethod(HistoryMember.setRows, in: window, out: [.init("rows", .array(HistoryEntries.setRowType))]) {
+        BusMethod(HistoryMember.setRows, in: exerciseWindow, out: [.init("rows", .array(HistoryEntries.setRowType))]) {
             history, call throws(DBusError) in
             try history.page(call, what: "sets", query: StateStore.sets) { rows in
                 [.array(HistoryEntries.setRowType, rows.map(HistoryEntries.row))]
             }
         },
-        BusMethod(HistoryMember.rests, in: window, out: [.init("rests", .array(options))]) {
+        BusMethod(HistoryMember.rests, in: exerciseWindow, out: [.init("rests", .array(options))]) {
             history, call throws(DBusError) in
             try history.page(call, what: "rests", query: StateStore.rests) { .records($0.map(HistoryEntries.rest)) }
         },
@@ -96,7 +102,7 @@ enum HistoryObject {
         BusMethod(HistoryMember.workouts, in: window, out: [.init("workouts", .array(options))]) {
             history, call throws(DBusError) in
             try history.reading {
-                let (since, until, limit) = try window(call.arguments)
+                let (since, until, _, limit) = try window(call.arguments)
                 let summaries = try history.store().workoutSummaries(
                     since: since, until: until, limit: limit == 0 ? StateStore.maxHistoryRows : limit)
                 return [.array(options, summaries.map(WorkoutObject.summary))]
@@ -119,9 +125,14 @@ enum HistoryObject {
             arguments: [HistoryEntries.recorded(set)])
     }
 
-    /// since, until (0: no end) and limit (0: as many as allowed) of Sets, SetRows and Rests.
-    private static func window(_ args: [DBusValue]) throws(DBusError) -> (USec, USec, Int) {
-        guard case .uint32(let requested) = args[2] else { throw DBusError(.invalidArgs, "limit must be a uint32 (u)") }
+    /// since, until (0: no end), the exercise's key ("" for all) and limit (0: as many as
+    /// allowed) of a `window` or an `exerciseWindow`.
+    private static func window(_ args: [DBusValue]) throws(DBusError) -> (USec, USec, String, Int) {
+        let byExercise = args.count == exerciseWindow.count
+        let key = byExercise ? try exerciseKey(args[2].string ?? "") : ""
+        guard case .uint32(let requested) = args[byExercise ? 3 : 2] else {
+            throw DBusError(.invalidArgs, "limit must be a uint32 (u)")
+        }
         let limit = Int(requested)
         guard limit <= StateStore.maxHistoryRows else {
             throw DBusError(
@@ -129,7 +140,7 @@ enum HistoryObject {
                 message: "limit \(limit) is more than the \(StateStore.maxHistoryRows) rows one call may return; "
                     + "ask for fewer and page with since_usec")
         }
-        return (args[0].uint64 ?? 0, until(args[1].uint64 ?? 0), limit == 0 ? StateStore.maxHistoryRows : limit)
+        return (args[0].uint64 ?? 0, until(args[1].uint64 ?? 0), key, limit == 0 ? StateStore.maxHistoryRows : limit)
     }
 
     /// The key of an exercise filter; "" for all.

@@ -194,7 +194,7 @@ struct HistoryStatements {
         // Reps no set can have (a damaged file) read as none, as SetRows would send them.
         let reps = value(4).integer.flatMap(UInt32.init(exactly:)).flatMap { $0 <= SetInput.maxReps ? $0 : nil }
         let set = SetRecord(
-            id: id, timerID: timer, atUSec: at, exercise: exercise, exerciseKey: exercise.lowercased(),
+            id: id, timerID: timer, atUSec: at, exercise: exercise, exerciseKey: ExerciseName.key(of: exercise),
             reps: reps, weightKg: row.real(5), failed: value(6).integer == 1)
         var rest: RestRecord?
         if let planned = usec(7) {

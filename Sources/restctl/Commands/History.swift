@@ -93,13 +93,12 @@ extension Restctl {
                 return
             }
             let name = try selection.exerciseName()
-            var (sets, traces) = try RestdConnection.withClient { client throws(ClientError) in
+            let (sets, traces) = try RestdConnection.withClient { client throws(ClientError) in
                 (
-                    try client.historySets(sinceUSec: since, untilUSec: until),
+                    try client.historySets(sinceUSec: since, untilUSec: until, exercise: name?.display),
                     json ? try client.heartRateTraces(sinceUSec: since, untilUSec: until) : []
                 )
             }
-            if let name { sets = sets.filter { $0.exercise.lowercased() == name.key } }
             if json {
                 print(HistoryFormat.json(sets, heartRates: Dictionary(traces.map { ($0.setID, $0) }) { $1 }))
             } else if csv {

@@ -28,7 +28,7 @@ extension Restctl {
         func run() throws {
             let name = try exercise.map { text throws(RestctlError) in try ExerciseName(option: text) }
             let sets = try RestdConnection.withClient { client throws(ClientError) in
-                try client.historySets(sinceUSec: 0, untilUSec: 0)
+                try client.historySets(sinceUSec: 0, untilUSec: 0, exercise: name?.display)
             }
             let records = RecordsFormat.records(of: sets, exerciseKey: name?.key)
             if output.json {

@@ -74,9 +74,9 @@ extension Restctl {
             let (sets, earlier, workouts, exercises, traces) = try RestdConnection.withClient {
                 client throws(ClientError) in
                 (
-                    try client.historySets(sinceUSec: since, untilUSec: until),
+                    try client.historySets(sinceUSec: since, untilUSec: until, exercise: name?.display),
                     // What the window's records are measured against.
-                    since > 0 ? try client.historySets(sinceUSec: 0, untilUSec: since) : [],
+                    since > 0 ? try client.historySets(sinceUSec: 0, untilUSec: since, exercise: name?.display) : [],
                     try client.workoutSummaries(sinceUSec: since, untilUSec: until), try client.exercises(),
                     try client.heartRateTraces(sinceUSec: traceWindow.0, untilUSec: traceWindow.1)
                 )
@@ -85,8 +85,7 @@ extension Restctl {
             for exercise in exercises { categories[exercise.key] = exercise.category }
             let input = ReportInput(
                 sinceUSec: since, untilUSec: until, nowUSec: now, exercise: name?.display,
-                sets: name.map { name in sets.filter { $0.exercise.lowercased() == name.key } } ?? sets,
-                earlierSets: name.map { name in earlier.filter { $0.exercise.lowercased() == name.key } } ?? earlier,
+                sets: sets, earlierSets: earlier,
                 workouts: workouts, categories: categories, heartRates: traces, curveDayUSec: curveDay)
             let page = TrainingReport.html(input)
             if output == "-" {

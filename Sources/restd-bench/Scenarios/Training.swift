@@ -244,7 +244,7 @@ enum Training {
         if withBaselines, let busctl = which("busctl") {
             let arguments = [
                 "--address=\(stage.bus.address)", "call", RestBus.name, RestBus.historyPath, RestBus.historyInterface,
-                HistoryMember.setRows, "ttu", "\(since)", "0", "10000",
+                HistoryMember.setRows, "ttsu", "\(since)", "0", "", "10000",
             ]
             sameCall.append(("busctl", Summary(try time(arguments, of: busctl))!))
         }
@@ -252,7 +252,7 @@ enum Training {
             let arguments = [
                 "--bus=\(stage.bus.address)", "--print-reply", "--dest=\(RestBus.name)", RestBus.historyPath,
                 "\(RestBus.historyInterface).\(HistoryMember.setRows)", "uint64:\(since)", "uint64:0",
-                "uint32:10000",
+                "string:", "uint32:10000",
             ]
             sameCall.append(("dbus-send", Summary(try time(arguments, of: dbusSend))!))
         }
@@ -263,7 +263,7 @@ enum Training {
             try client.replyLoad(
                 RawMessage.call(
                     RestBus.name, RestBus.historyPath, RestBus.historyInterface, member,
-                    [.uint64(since), .uint64(0), .uint32(10_000)]), rounds: cliRounds)
+                    [.uint64(since), .uint64(0), .string(""), .uint32(10_000)]), rounds: cliRounds)
         }
         let replyLoad =
             withBaselines ? (rows: try load(HistoryMember.setRows), entries: try load(HistoryMember.sets)) : nil

@@ -6,13 +6,13 @@ import ProcessHarness
 final class ActivatingBus {
     let bus: TestBus
     let state: TempDirectory
-    let config: ConfigurationTests.ConfigHome
+    let config: ConfigHome
 
     /// - state: another restd's state directory; a new one when nil.
     /// - config: restd/config.toml, or nothing (the defaults).
     init(state: TempDirectory? = nil, config: String? = nil) throws {
         self.state = try state ?? TempDirectory(prefix: "restd-state")
-        self.config = try ConfigurationTests.ConfigHome(config)
+        self.config = try ConfigHome(config)
         let file = ServiceTests.replacing(
             "Exec", with: try BuildProducts.executable("restd"),
             in: try ServiceTests.repositoryFile("dbus/io.restd.Rest1.service"))

@@ -11,7 +11,7 @@ func expectSetRowsMatchSets(
 ) throws {
     let reply = try client.call(
         path: RestBus.historyPath, interface: RestBus.historyInterface, member: HistoryMember.sets,
-        [.uint64(0), .uint64(0), .uint32(0)])
+        [.uint64(0), .uint64(0), .string(""), .uint32(0)])
     let entries = try #require(reply.first?.arrayElements, "Sets: \(reply)", sourceLocation: sourceLocation)
     var fromSets: [HistorySet] = []
     for entry in entries {

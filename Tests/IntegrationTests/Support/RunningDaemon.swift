@@ -22,7 +22,7 @@ final class RestdSetup {
     /// manager's, whose restd.service uses it).
     var stateHome: String
     /// restd's XDG_CONFIG_HOME: `config` as restd/config.toml, or nothing (the defaults).
-    let config: ConfigurationTests.ConfigHome
+    let config: ConfigHome
     /// What restd runs with on top of the test's environment (a TZ, say).
     var environment: [String: String]
     var arguments: [String]
@@ -38,7 +38,7 @@ final class RestdSetup {
         self.bus = try bus ?? TestBus()
         self.state = try state ?? TempDirectory(prefix: "restd-state")
         stateHome = self.state.path
-        self.config = try ConfigurationTests.ConfigHome(config)
+        self.config = try ConfigHome(config)
         self.environment = environment
         self.arguments = arguments
     }
@@ -85,7 +85,7 @@ final class RunningDaemon {
 
     var bus: TestBus { setup.bus }
     var state: TempDirectory { setup.state }
-    var config: ConfigurationTests.ConfigHome { setup.config }
+    var config: ConfigHome { setup.config }
 
     /// restd started from `setup`, once it owns its name.
     init(_ setup: RestdSetup) throws {

@@ -1,6 +1,5 @@
-/// The message bus itself, as the D-Bus specification names it: the bus driver's name, path and
-/// interface, its signals, and the match rules restd and its clients subscribe with. Written
-/// once here so that no other module spells them.
+/// The message bus as the D-Bus specification names it: the bus driver's name, path and
+/// interfaces, and the one writer of match rules.
 public enum MessageBus {
     public static let name = "org.freedesktop.DBus"
     public static let path = "/org/freedesktop/DBus"
@@ -15,16 +14,25 @@ public enum MessageBus {
     /// The rule for NameOwnerChanged from the bus driver: of one `name` (arg0) when given, and
     /// only for names that lost their owner (arg2 empty) when `leavingOnly`.
     public static func nameOwnerChangedRule(name: String? = nil, leavingOnly: Bool = false) -> String {
-        var rule =
-            "type='signal',sender='\(self.name)',path='\(path)',interface='\(interface)',member='NameOwnerChanged'"
-        if let name { rule += ",arg0='\(name)'" }
+        var rule = signalRule(
+            sender: self.name, path: path, interface: interface, member: "NameOwnerChanged", arg0: name)
         if leavingOnly { rule += ",arg2=''" }
         return rule
     }
 
-    /// The rule for every signal `sender` sends from `path` on `interface`.
-    public static func signalsRule(sender: String, path: String, interface: String) -> String {
-        "type='signal',sender='\(sender)',path='\(path)',interface='\(interface)'"
+    /// The rule for the signals `sender` sends, narrowed by whatever else is given: the object
+    /// `path`, `interface`, `member`, the first argument (`arg0`, or `arg0Path`: an object path
+    /// equal to it or a parent or child of it).
+    public static func signalRule(
+        sender: String, path: String? = nil, interface: String? = nil, member: String? = nil, arg0: String? = nil,
+        arg0Path: String? = nil
+    ) -> String {
+        var rule = "type='signal',sender='\(sender)'"
+        for (key, value) in [("path", path), ("interface", interface), ("member", member), ("arg0", arg0)] {
+            if let value { rule += ",\(key)='\(value)'" }
+        }
+        if let arg0Path { rule += ",arg0path='\(arg0Path)'" }
+        return rule
     }
 }
 
