@@ -59,7 +59,7 @@ import Testing
                     + "[recovery] of config.toml")
         ) {
             try book.plan(
-                .workout(.start(sharing, text: "", source: "push.toml")), timers: TimerBook(),
+                .workout(.start(sharing, text: "", source: "push.toml")), timers: TimerBook(), facts: HistoryFacts(),
                 now: Instant(realtime: 0, boottime: 0))
         }
         // With hr_max configured it starts.
@@ -67,7 +67,7 @@ import Testing
         settings.maxHeartRate = 190
         #expect(
             try !TrainingBook(settings: settings).plan(
-                .workout(.start(sharing, text: "", source: "")), timers: TimerBook(),
+                .workout(.start(sharing, text: "", source: "")), timers: TimerBook(), facts: HistoryFacts(),
                 now: Instant(realtime: 0, boottime: 0)
             ).isEmpty)
     }
@@ -143,7 +143,8 @@ import Testing
         #expect(
             thrown {
                 _ = try session.training.plan(
-                    .workout(.start(plan, text: "", source: "")), timers: session.timers, now: session.clock.now())
+                    .workout(.start(plan, text: "", source: "")), timers: session.timers, facts: HistoryFacts(),
+                    now: session.clock.now())
             }
                 == .invalidState(
                     "the workout \"Push day\" is in progress; end it first with 'restctl workout end'"))

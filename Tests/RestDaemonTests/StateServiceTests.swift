@@ -29,7 +29,8 @@ struct StateServiceTests {
             loop = try EventLoop()
             let (store, _) = try StateStore.open(directory: directory.path + "/state", now: clock.now().realtime)
             service = try StateService(
-                book: TimerBook(), training: TrainingBook(), recovered: [], recoveredHistory: [], store: store,
+                books: Books(timers: TimerBook(), training: TrainingBook()), recovered: [], recoveredHistory: [],
+                store: store,
                 clock: clock, loop: loop, logger: Logger(label: "test"))
         }
 
@@ -45,6 +46,11 @@ struct StateServiceTests {
             return states
         }
 
+        /// What the expiry timer does when it fires: what is due at the clock's time.
+        func runDue() {
+            service.catchUp(now: clock.now(), marksRunning: true)
+        }
+
         func start(_ id: String, seconds: USec) throws {
             try service.perform(
                 .timer(.start(try TimerID(parsing: id), durationUSec: seconds * 1_000_000, options: .init())))
@@ -56,7 +62,7 @@ struct StateServiceTests {
             try start("a", seconds: 10)
             try start(second, seconds: seconds)
             clock.advance(11 * 1_000_000)
-            service.runDue()
+            runDue()
         }
 
         /// Runs the loop until `condition` holds (the delayed writer fires within a few
@@ -84,7 +90,7 @@ struct StateServiceTests {
         #expect(try fixture.storedStates() == ["tea": running])
 
         fixture.clock.advance(61 * 1_000_000)
-        fixture.service.runDue()
+        fixture.runDue()
         #expect(announced.contains { if case .expired = $0 { true } else { false } })
         #expect(try fixture.storedStates() == ["tea": running], "written before its signals had left")
 
@@ -96,7 +102,7 @@ struct StateServiceTests {
         let fixture = try Fixture()
         try fixture.expireFirstOfTwo(second: "b", seconds: 20)
         fixture.clock.advance(10 * 1_000_000)
-        fixture.service.runDue()
+        fixture.runDue()
         #expect(try fixture.storedStates().values.allSatisfy { $0.hasPrefix("running") })
         #expect(try fixture.runLoop { try fixture.storedStates() == ["a": "expired", "b": "expired"] })
     }
@@ -106,7 +112,7 @@ struct StateServiceTests {
         let fixture = try Fixture()
         try fixture.start("tea", seconds: 60)
         fixture.clock.advance(61 * 1_000_000)
-        fixture.service.runDue()
+        fixture.runDue()
         // Restarted before the loop was idle: the restart is planned on the expiry, and both are
         // written, the expiry first.
         try fixture.service.perform(.timer(.restart(try TimerID(parsing: "tea"))))
@@ -126,7 +132,7 @@ struct StateServiceTests {
         let fixture = try Fixture()
         try fixture.expireFirstOfTwo(second: "tea", seconds: 60)
         fixture.clock.jumpWallClock(by: 3_600 * 1_000_000)
-        fixture.service.wallClockChanged()
+        fixture.service.queue.post(.wallClockStepped, at: fixture.clock.now())
         // The deadline moves with the wall clock: 49 s left, from the stepped clock.
         #expect(try fixture.storedStates() == ["a": "expired", "tea": endsAt(fixture, seconds: 49)])
     }
@@ -139,7 +145,7 @@ struct StateServiceTests {
         #expect(try fixture.storedStates()["a"]?.hasPrefix("running") == true)
 
         fixture.clock.advance(10 * 1_000_000)
-        fixture.service.runDue()
+        fixture.runDue()
         fixture.service.closeStore()
         #expect(try fixture.storedStates() == ["a": "expired", "b": "expired"])
     }
@@ -165,7 +171,7 @@ struct StateServiceTests {
         try fixture.service.perform(.workout(.start(plan, text: "", source: "")))
         try fixture.service.perform(.completeSet(try TimerID(parsing: "default"), SetInput(reps: 5)))
         fixture.clock.advance(13 * 3_600 * 1_000_000)
-        fixture.service.abandonWorkoutIfDue()
+        fixture.service.queue.post(.workoutAbandonDue, at: fixture.clock.now())
         let reader = try SQLiteDatabase(path: fixture.database, readOnly: true, create: false)
         #expect(try reader.integer("SELECT count(*) FROM workout") == 0)
         #expect(try reader.integer("SELECT abandoned FROM workouts") == 1)
