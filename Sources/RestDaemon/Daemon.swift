@@ -108,7 +108,8 @@ public final class Daemon {
     ) throws -> StateService {
         let state = try openState(settings, now: clock.now(), logger: logger)
         return try StateService(
-            books: Books(timers: state.book, training: state.training), recovered: state.recovered,
+            books: Books(timers: state.book, training: state.training, publishedAt: clock.now()),
+            recovered: state.recovered,
             recoveredHistory: state.recoveredHistory, store: state.store, clock: clock, loop: loop, logger: logger)
     }
 
@@ -239,7 +240,9 @@ public final class Daemon {
     /// always completes), SIGHUP's reload, and systemd's watchdog.
     private func watchSystem() throws {
         clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {
-            [unowned service, clock] in service.queue.post(.wallClockStepped, at: clock.now())
+            [unowned service, clock] in
+            let now = clock.now()
+            service.queue.post(.wallClockStepped(offsetUSec: service.books.wallClock.step(at: now)), at: now)
         }
         for signal in [SIGTERM, SIGINT] {
             signalSources.append(

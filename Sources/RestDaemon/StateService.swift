@@ -108,7 +108,11 @@ final class StateService {
         } catch {
             throw error.dbusError
         }
-        if let logged = plan.logged { logger.info("\(logged)") }
+        switch plan.logged {
+        case .info(let line)?: logger.info("\(line)")
+        case .debug(let line)?: logger.debug("\(line)")
+        case nil: break
+        }
         guard !plan.isEmpty else {
             if !plan.notes.isEmpty { apply(plan, now: now) }
             return Committed()

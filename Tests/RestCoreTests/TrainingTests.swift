@@ -5,16 +5,16 @@ import Testing
 /// A gym session on an injected clock: every message planned by `Books` and applied the way the
 /// daemon does it (its questions answered from the history kept in memory).
 struct Session {
-    let clock = ManualTimeSource()
+    let clock: ManualTimeSource
     var books: Books
     /// The books' two halves, set by a test that starts from a book of its own.
     var timers: TimerBook {
         get { books.timers }
-        set { books = Books(timers: newValue, training: books.training) }
+        set { books = Books(timers: newValue, training: books.training, publishedAt: clock.now()) }
     }
     var training: TrainingBook {
         get { books.training }
-        set { books = Books(timers: books.timers, training: newValue) }
+        set { books = Books(timers: books.timers, training: newValue, publishedAt: clock.now()) }
     }
     /// What the store would answer: last set per timer, last rest and sets per exercise key.
     var lastExercise: [TimerID: String] = [:]
@@ -26,7 +26,8 @@ struct Session {
     var history: [HistoryChange] = []
 
     init(_ settings: TrainingSettings = TrainingSettings()) {
-        books = Books(timers: TimerBook(), training: TrainingBook(settings: settings))
+        clock = ManualTimeSource()
+        books = Books(timers: TimerBook(), training: TrainingBook(settings: settings), publishedAt: clock.now())
     }
 
     /// Answers the questions `command` raises as the daemon does, plans it, and carries it out.

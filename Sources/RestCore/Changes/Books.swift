@@ -5,10 +5,14 @@
 public struct Books: Sendable {
     public private(set) var timers: TimerBook
     public private(set) var training: TrainingBook
+    /// The wall clock's steps since the timers' wall-clock instants were last published.
+    public private(set) var wallClock: WallClockSteps
 
-    public init(timers: TimerBook, training: TrainingBook) {
+    /// The books as restd publishes them at `now`.
+    public init(timers: TimerBook, training: TrainingBook, publishedAt now: Instant) {
         self.timers = timers
         self.training = training
+        wallClock = WallClockSteps(publishedAt: now)
     }
 
     /// What the history must tell before `change` is planned at `now`: for a set, its timer's
@@ -85,16 +89,30 @@ public struct Books: Sendable {
             var plan = ChangePlan()
             plan.notes = [.rrIntervals(milliseconds)]
             return plan
-        case .wallClockStepped:
+        case .wallClockStepped(let offset):
+            guard WallClockSteps.isReal(offset) else {
+                var plan = ChangePlan()
+                plan.logged = .debug(
+                    "wall clock set, \(WallClockSteps.seconds(offset)) from what was last published: nothing re-published"
+                )
+                return plan
+            }
             var plan = housekeeping(timers.wallClockChanged(now: now))
-            plan.logged = "wall clock changed; \(plan.events.count) running timer(s) re-published"
+            let (line, steps) = wallClock.published(offset, now: now, timers: plan.events.count)
+            plan.notes = [.wallClock(steps)]
+            if let line {
+                plan.logged = .info(line)
+            } else {
+                plan.logged = .debug("wall clock stepped by \(WallClockSteps.seconds(offset))")
+            }
             return plan
         case .workoutAbandonDue:
             guard training.isWorkoutAbandonDue(now: now.realtime) else { return ChangePlan() }
             var plan = ChangePlan(history: training.planWorkoutAbandon(now: now.realtime, soFar: facts.workoutSoFar))
             plan.write = .afterAnnouncing
-            plan.logged =
+            plan.logged = .info(
                 "the workout \(MessageText.quoted(training.workout?.name ?? "")) was left untouched; ended as abandoned"
+            )
             plan.what = "the abandoned workout"
             return plan
         case .heartRateTrace(let trace):
@@ -128,6 +146,7 @@ public struct Books: Sendable {
             case .recovery(let metrics, let id): training.noteRecovery(metrics, timer: id)
             case .limits(let limits): timers.limits = limits
             case .trainingSettings(let settings): training.settings = settings
+            case .wallClock(let steps): wallClock = steps
             }
         }
         training.apply(plan.history)

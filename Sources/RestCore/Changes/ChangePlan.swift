@@ -6,13 +6,19 @@ public struct ChangePlan: Sendable, Equatable {
     public var history: [HistoryChange]
     /// For CompleteSet: the set recorded and the rest chosen for it.
     public var set: PlannedSet?
+    /// A line for restd's log.
+    public enum Logged: Sendable, Equatable {
+        case info(String)
+        case debug(String)
+    }
+
     /// What the books keep in memory only, applied first: written with the rest it belongs to.
     public var notes: [BookNote] = []
     public var write: Write = .first
     /// History older than this goes in the same transaction (`[history] keep_days`).
     public var pruneBeforeUSec: USec?
     /// What restd logs of it, when anything.
-    public var logged: String?
+    public var logged: Logged?
     /// What a failed write of it is called in the log.
     public var what = "a change"
 
@@ -66,6 +72,12 @@ public struct ChangePlan: Sendable, Equatable {
     }
 }
 
+/// A line for restd's log.
+public enum Logged: Sendable, Equatable {
+    case info(String)
+    case debug(String)
+}
+
 /// What the books keep in memory only: stored with the rest it belongs to when that is next
 /// written, or in force from now (a reload).
 public enum BookNote: Sendable, Equatable {
@@ -73,4 +85,5 @@ public enum BookNote: Sendable, Equatable {
     case recovery(RecoveryMetrics, timer: TimerID)
     case limits(TimerLimits)
     case trainingSettings(TrainingSettings)
+    case wallClock(WallClockSteps)
 }

@@ -19,8 +19,10 @@ public enum Occurrence: Sendable {
     case recoveryNoted([TimerID: RecoveryMetrics])
     /// RR intervals (ms) from a strap, kept with every rest in progress until it is next written.
     case rrIntervals([Int])
-    /// CLOCK_REALTIME was set: the wall-clock instants of running timers are published again.
-    case wallClockStepped
+    /// CLOCK_REALTIME was set: it has moved `offsetUSec` against CLOCK_BOOTTIME since the
+    /// running timers' wall-clock instants were last published (`WallClockSteps.step`); from
+    /// `WallClockSteps.thresholdUSec` on, they are published again.
+    case wallClockStepped(offsetUSec: Int64)
     /// The workout in progress may have been left untouched past `[workout] abandon_after`.
     case workoutAbandonDue
     /// A followed rest's heart rate, once restd stops following it.
