@@ -136,6 +136,7 @@ public final class Daemon {
         }
         live.onHeartRateSample = { [unowned recovery] sample in recovery.sampleArrived(sample) }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
+        live.sensorsProblem = { [unowned strap] in strap.problem }
         live.onFieldsChanged = { [unowned mediaPlayer] in mediaPlayer.liveFieldsChanged() }
         mediaPlayer.liveFields = { [unowned live] in live.currentFields }
         notifier.liveProgress = { [unowned live] in live.progress }
