@@ -172,6 +172,7 @@ public final class Daemon {
                 if !change.events.isEmpty { sounds.timersChanged(change.events) }
             },
             { [unowned notifier] change in
+                if let set = change.set { notifier.setRecorded(set) }
                 if !change.events.isEmpty { notifier.timersChanged(change.events) }
                 if let workout = change.workout { notifier.workoutChanged(workout.current, ended: workout.ended) }
             },

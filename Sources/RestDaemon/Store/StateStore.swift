@@ -31,9 +31,10 @@ final class StateStore {
     /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`; 2 → 3 the
     /// training history, `HistorySchema`, and the timers' `rest_source`; 3 → 4 the workouts,
     /// `WorkoutSchema`; 4 → 5 the timers' `end_reason`; 5 → 6 the rests' recovery,
-    /// `HistorySchema.recoveryColumns`; 6 → 7 the followed rests' heart rate, `HeartRateSchema`; 7 → 8 the timers' `sound` and
-    /// `rings_until_usec`).
-    static let schemaVersion = 8
+    /// `HistorySchema.recoveryColumns`; 6 → 7 the followed rests' heart rate, `HeartRateSchema`;
+    /// 7 → 8 the indexes records are read from, `HistorySchema.recordIndexes`; 8 → 9 the timers'
+    /// `sound` and `rings_until_usec`).
+    static let schemaVersion = 9
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -292,6 +293,7 @@ final class StateStore {
                     try database.execute(HistorySchema.addRecoveryColumns)
                     try database.execute(WorkoutSchema.create)
                     try database.execute(HeartRateSchema.create)
+                    try database.execute(HistorySchema.createRecordIndexes)
                 } else {
                     for step in migrations where step.from >= version {
                         try database.execute(step.sql)
@@ -437,7 +439,7 @@ final class StateStore {
         case rest_source
         // Schema 5.
         case end_reason
-        // Schema 8.
+        // Schema 9.
         case sound, rings_until_usec
 
         var name: String { String(describing: self) }
@@ -451,7 +453,7 @@ final class StateStore {
             case 1: Array(all[...Column.updated_at_usec.rawValue])
             case 2: Array(all[...Column.warned.rawValue])
             case 3, 4: Array(all[...Column.rest_source.rawValue])
-            case 5, 6, 7: Array(all[...Column.end_reason.rawValue])
+            case 5, 6, 7, 8: Array(all[...Column.end_reason.rawValue])
             default: all
             }
         }
@@ -472,8 +474,9 @@ final class StateStore {
         (4, "ALTER TABLE timers ADD COLUMN end_reason TEXT NOT NULL DEFAULT ''"),
         (5, HistorySchema.addRecoveryColumns),
         (6, HeartRateSchema.create),
+        (7, HistorySchema.createRecordIndexes),
         (
-            7,
+            8,
             """
             ALTER TABLE timers ADD COLUMN sound INTEGER NOT NULL DEFAULT 1;
             ALTER TABLE timers ADD COLUMN rings_until_usec INTEGER NOT NULL DEFAULT 0
