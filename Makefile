@@ -39,9 +39,9 @@ TOML_TEST ?= Tests/Data/toml-test
 
 # Build headers and libraries, the programs the tests, `make lint` and `make run` use, and what
 # `make deb` needs (debhelper, dpkg-dev, lintian).
-export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
+export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev libpulse-dev libsndfile1-dev pkg-config \
 	dbus-daemon dbus-bin libglib2.0-bin systemd tzdata shellcheck python3-dbusmock python3-gi playerctl man-db desktop-file-utils \
-	gjs eslint \
+	gjs eslint sound-theme-freedesktop \
 	debhelper dpkg-dev lintian
 # Only what the tests run, beyond that: a real GNOME Shell for test-gnome, with GNOME's default
 # font (a GNOME desktop has it; the Shell alone does not pull it in), and Chromium, the browser
@@ -51,8 +51,11 @@ export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev pkg-config \
 # `make test-gnome` and `make gnome-screenshot` (test-deps), never by build or install: a
 # machine without GNOME gets no GNOME Shell from `make install`. Debian's dbus-broker package
 # enables itself as the machine's system and user bus (from the next boot and login) and depends
-# on systemd-sysv; the tests pick their bus themselves.
-TEST_DEB_PACKAGES := gnome-shell fonts-cantarell chromium dbus-user-session dbus-broker
+# on systemd-sysv; the tests pick their bus themselves. A real sound server for the sound tests
+# (PipeWire, WirePlumber, pipewire-pulse) and the tools that drive and record it (pactl, parec);
+# PulseAudio's own daemon is unpacked, not installed (scripts/unpack-pulseaudio.sh says why).
+TEST_DEB_PACKAGES := gnome-shell fonts-cantarell chromium dbus-user-session dbus-broker \
+	pipewire wireplumber pipewire-pulse pulseaudio-utils
 NO_DEPS ?=
 
 # Where `swift build` puts the debug executables (asked at recipe time).
@@ -181,6 +184,7 @@ endif
 test-deps: deps
 ifeq ($(NO_DEPS),)
 	@DEB_PACKAGES='$(TEST_DEB_PACKAGES)' scripts/install-missing-packages.sh
+	@scripts/unpack-pulseaudio.sh
 endif
 
 build: deps

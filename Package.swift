@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
 
         // Swift D-Bus binding over libdbus-1: values, messages, connections, exported objects.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
@@ -60,6 +62,9 @@ let package = Package(
         .target(name: "TOML"),
         // SQLite's C API, wrapped once: connections, statements, transactions, errors.
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        // Event sounds through the session's sound server (libpulse, driven from the sd-event loop;
+        // files decoded by libsndfile), and the freedesktop sound theme's lookup.
+        .target(name: "SoundKit", dependencies: ["CPulse", "CSndfile", "EventLoop"]),
 
         // The daemon: bus faces, store, event-loop wiring. Nothing here may start a thread or a
         // timer of its own (no Foundation, no libdispatch): restd must sleep between rests.
@@ -67,7 +72,7 @@ let package = Package(
             name: "RestDaemon",
             dependencies: [
                 "DBusKit", "EventLoop", "RestCore", "Clocks", "RestNotify", "RestProtocol", "SQLiteKit", "TOML",
-                "POSIXSpawn", .product(name: "Logging", package: "swift-log"),
+                "POSIXSpawn", "SoundKit", .product(name: "Logging", package: "swift-log"),
             ]),
         // The client library behind restctl (and the integration tests).
         .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore", "Clocks"]),
@@ -114,7 +119,7 @@ let package = Package(
             name: "RestDaemonTests",
             dependencies: [
                 "RestDaemon", "RestCore", "RestNotify", "EventLoop", "ProcessHarness", "SeededRandom", "SQLiteKit",
-                "RestProtocol", "TestClock",
+                "RestProtocol", "TestClock", "SoundKit", "Clocks", .product(name: "Logging", package: "swift-log"),
                 // SetRows against Sets as restctl reads them.
                 "RestClient",
             ],

@@ -204,6 +204,12 @@ public final class TimerSource: EventSource {
 public final class IOSource: EventSource {
     fileprivate let handler: (UInt32) -> Void
     fileprivate init(handler: @escaping (UInt32) -> Void) { self.handler = handler }
+
+    /// Watches for `events` (EPOLLIN, …) from now on.
+    public func setEvents(_ events: UInt32) {
+        guard let raw else { return }
+        sd_event_source_set_io_events(raw, events)
+    }
 }
 
 public final class SignalSource: EventSource {

@@ -16,14 +16,19 @@ public enum ChildEnvironment {
     /// whoever runs the tests or the benchmark (LANG, LANGUAGE and LC_* are not inherited).
     public static let locale = ["LC_ALL": "C.UTF-8"]
 
-    /// This process's environment minus `scrubbed` and the locale variables, with `locale` and
-    /// then `overrides` on top.
+    /// No child reaches the developer's own sound server (a restd under test would play its
+    /// cues on their speakers): a test that wants one passes an `AudioServer`'s address.
+    public static let noSoundServer = ["PULSE_SERVER": "unix:/nonexistent/restd-test-has-no-sound-server"]
+
+    /// This process's environment minus `scrubbed` and the locale variables, with `locale`,
+    /// `noSoundServer` and then `overrides` on top.
     public static func make(_ overrides: [String: String] = [:]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         for name in env.keys where scrubbed.contains(name) || isLocaleVariable(name) {
             env.removeValue(forKey: name)
         }
         env.merge(locale) { _, new in new }
+        env.merge(noSoundServer) { _, new in new }
         env.merge(overrides) { _, new in new }
         return env
     }

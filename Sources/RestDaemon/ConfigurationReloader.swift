@@ -37,6 +37,7 @@ final class ConfigurationReloader {
         }
         let old = configuration
         let new = loaded.configuration
+        for warning in new.warnings { logger.warning("\(warning)") }
         let changed = ConfigKey.changedKeys(from: old, to: new)
         let source = loaded.found ? path : "the defaults (\(path) does not exist)"
         guard !changed.isEmpty else {

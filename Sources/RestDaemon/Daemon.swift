@@ -6,6 +6,7 @@ import Logging
 import RestCore
 import RestNotify
 import RestProtocol
+import SoundKit
 
 /// restd's life: open the state, connect to the bus, export the objects, own the name, announce
 /// readiness, serve until told to stop, flush, close the state.
@@ -31,8 +32,8 @@ public final class Daemon {
     /// Rests that may end on recovery, fed by the strap (Recovery/).
     private let recovery: RecoveryService
     private let notifier: Notifier
-    /// The command a notification plays as its sound (`[notifications] sound_command`).
-    private let sound: SoundCommand
+    /// restd's own sounds: cues before a rest ends, the alarm at its end (`[sound]`).
+    private let sound: SoundService
     /// The followed timer as an MPRIS media player (`[mpris]`, off by default).
     private let mediaPlayer: MediaPlayerService
     private let reloader: ConfigurationReloader
@@ -70,10 +71,12 @@ public final class Daemon {
         reloader = ConfigurationReloader(
             configuration: configuration, path: settings.configPath,
             mustExist: settings.configMustExist, status: status, logger: logger)
-        sound = SoundCommand(loop: loop, argv: configuration.notifications.soundCommand, logger: logger)
+        sound = try SoundService(
+            loop: loop, settings: configuration.sound,
+            theme: SoundTheme(environment: { getenv($0).map { String(cString: $0) } }), logger: logger)
         notifier = Notifier(
             connection: connection, clock: clock, logger: logger, messages: settings.messages,
-            style: configuration.notifications.style, sound: sound
+            style: configuration.notifications.style, sound: sound.command
         ) { [unowned service] command throws(DBusError) in
             try service.perform(.timer(command))
         }
@@ -189,7 +192,7 @@ public final class Daemon {
         let manager = managerSettings
         reloader.listeners = [
             { [unowned service] _, new in service.setLimits(new.limits(base: limits)) },
-            { [unowned sound] _, new in sound.argv = new.notifications.soundCommand },
+            { [unowned sound] _, new in sound.settings = new.sound },
             { [unowned notifier] _, new in notifier.style = new.notifications.style },
             { [unowned live] _, new in
                 live.setBroadcastRate(new.live.broadcastRate)
@@ -215,6 +218,9 @@ public final class Daemon {
         notifier.onServerChanged = { [server] _ in
             ManagerObject.emitChanged([ManagerProperty.notificationServer], of: manager, on: server)
         }
+        sound.onServerStateChanged = { [server] _ in
+            ManagerObject.emitChanged([ManagerProperty.soundServer], of: manager, on: server)
+        }
         server.addObjectManager(at: RestBus.managerPath)
         server.exportSubtree(at: RestBus.timersPath, TimerObject.subtree(service: service))
         server.export(path: RestBus.livePath, interfaces: [LiveObject.make(live: live)])
@@ -226,7 +232,7 @@ public final class Daemon {
 
     /// What the Manager's properties read.
     private var managerSettings: ManagerObject.Settings {
-        ManagerObject.Settings(reloader: reloader, notifier: notifier)
+        ManagerObject.Settings(reloader: reloader, notifier: notifier, sound: sound)
     }
 
     /// 7. Clock steps, SIGTERM/SIGINT (handled between loop iterations, so a write in progress

@@ -178,6 +178,18 @@ public enum ManagerProperty {
     public static let defaultDurationUSec = "DefaultDurationUSec"
     /// Whether desktop notifications can be shown: a `NotificationServerState` value.
     public static let notificationServer = "NotificationServer"
+    /// Whether restd's own sounds can be heard: a `SoundServerState` value.
+    public static let soundServer = "SoundServer"
+}
+
+/// The values of the Manager's `SoundServer`: whether restd's cues and alarm can be played.
+public enum SoundServerState: String, Sendable, CaseIterable {
+    /// restd has not needed a sound server since it started.
+    case unknown
+    /// A sound server (PulseAudio, or PipeWire's pipewire-pulse) answered the last time.
+    case available
+    /// None answered, or it went away: rests end without restd's sounds.
+    case missing
 }
 
 /// The values of the Manager's `NotificationServer`: whether "Rest over" can be shown.

@@ -32,7 +32,8 @@ case .serve:
 /// `--check-config`: problems on stderr and exit 78, or one line on stdout and exit 0.
 func checkConfiguration(_ file: RestdCommandLine.ConfigFileChoice) -> Int32 {
     do {
-        let (_, found) = try ConfigFile.load(path: file.path, mustExist: file.isExplicit)
+        let (configuration, found) = try ConfigFile.load(path: file.path, mustExist: file.isExplicit)
+        for warning in configuration.warnings { RestLogHandler.writeToStandardError("\(warning)\n") }
         print(found ? "\(file.path): ok" : "\(file.path): not found; restd uses the defaults")
         return 0
     } catch {
@@ -59,6 +60,8 @@ func serve(_ commandLine: RestdCommandLine) -> Int32 {
         ServiceManager.notify("STATUS=" + error.problems.map(\.description).joined(separator: "; "))
         return RestdExit.configurationProblem
     }
+
+    for warning in configuration.warnings { logger.warning("\(warning)") }
 
     let settings = DaemonSettings(
         busAddress: commandLine.address,

@@ -60,10 +60,11 @@ struct ConfigurationTests {
                 \(broken.file):2: live.broadcast_rate: 50 is out of range: give 0.01 to 20 updates per second
                 \(broken.file):4: unknown key 'live.mystery'; the keys are default_duration, max_timers, expired_retention, \
                 live.broadcast_rate, live.heart_rate_staleness, heart_rate.bluetooth, notifications.urgency, \
-                notifications.actions, notifications.sound_command, mpris.enabled, mpris.timer, rest.failed_extra, \
-                history.keep_days, history.heart_rate_keep_days, workout.abandon_after, recovery.until_recovered, \
-                recovery.target, recovery.min, recovery.hold, recovery.hr_max, recovery.resting_hr, categories, \
-                exercises
+                notifications.actions, sound.enabled, sound.cues, sound.ring_for, sound.in_do_not_disturb, \
+                sound.command, sound.theme, sound.cue_file, sound.alarm_file, mpris.enabled, mpris.timer, \
+                rest.failed_extra, history.keep_days, history.heart_rate_keep_days, workout.abandon_after, \
+                recovery.until_recovered, recovery.target, recovery.min, recovery.hold, recovery.hr_max, \
+                recovery.resting_hr, categories, exercises
 
                 """, "\(bad)")
 

@@ -342,7 +342,7 @@ struct NotificationTests {
     }
 
     @Test(
-        "sound_command runs when Rest over is shown, exactly when the server has no sound capability",
+        "[sound] command runs when Rest over is shown, exactly when the server has no sound capability",
         arguments: [["body", "actions"], NotificationServer.fullCapabilities])
     func soundCommand(_ capabilities: [String]) throws {
         let sounds = try TempDirectory(prefix: "restd-snd")
@@ -351,8 +351,8 @@ struct NotificationTests {
         let daemon = try NotifyingDaemon(
             capabilities: capabilities,
             config: """
-                [notifications]
-                sound_command = ["touch", "\(played)"]
+                [sound]
+                command = ["touch", "\(played)"]
                 """)
         try daemon.client.start(id: "t", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify")
@@ -376,8 +376,8 @@ struct NotificationTests {
         let daemon = try NotifyingDaemon(
             capabilities: ["body", "actions"],
             config: """
-                [notifications]
-                sound_command = ["/nonexistent/restd-no-player", "x.oga"]
+                [sound]
+                command = ["/nonexistent/restd-no-player", "x.oga"]
                 """)
         try daemon.client.start(id: "a", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify")
@@ -393,8 +393,8 @@ struct NotificationTests {
         // SIGHUP: the next Rest over runs the new command.
         let sounds = try TempDirectory(prefix: "restd-snd")
         let played = sounds.path("played")
-        try daemon.reload(config: "[notifications]\nsound_command = [\"touch\", \"\(played)\"]\n")
-        try daemon.restd.waitForLog(containing: "changed: notifications.sound_command")
+        try daemon.reload(config: "[sound]\ncommand = [\"touch\", \"\(played)\"]\n")
+        try daemon.restd.waitForLog(containing: "changed: sound.command")
         try daemon.client.start(id: "c", durationUSec: 1_000_000)
         try daemon.calls.waitFor("Notify", count: 3)
         try waitForFile(played)

@@ -35,7 +35,9 @@ struct ConfigFileTests {
         #expect(defaults.notifications.urgency.hint == 2)
         #expect(defaults.notifications.actions == [.add30s, .restart])
         #expect(defaults.notifications.style == NotificationStyle.standard)
-        #expect(defaults.notifications.soundCommand == nil)
+        #expect(defaults.sound == RestdConfiguration.Sound())
+        #expect(defaults.sound.enabled && defaults.sound.cues == 3 && defaults.sound.ringForUSec == 60_000_000)
+        #expect(defaults.sound.inDoNotDisturb && defaults.sound.command == nil && defaults.sound.theme == nil)
         #expect(defaults.live.broadcastRate == 2)
         #expect(defaults.live.broadcastIntervalUSec == 500_000)
         #expect(defaults.live.heartRateStalenessUSec == 10_000_000)
@@ -75,7 +77,12 @@ struct ConfigFileTests {
         #expect(config.notifications.actions == [.add1m, .cancel])
         #expect(config.notifications.style == NotificationStyle(urgency: .critical, actions: [.add1m, .cancel]))
         #expect(config.liveLimits().broadcastRateHz == 2.5 && config.liveLimits().heartRateStaleUSec == 30_000_000)
-        #expect(config.notifications.soundCommand == ["paplay", "/usr/share/sounds/freedesktop/stereo/complete.oga"])
+        // The key's old place, read as [sound] command with a warning.
+        #expect(config.sound.command == ["paplay", "/usr/share/sounds/freedesktop/stereo/complete.oga"])
+        #expect(
+            config.warnings.map(\.reason) == [
+                "'notifications.sound_command' is now 'sound.command'; it was read as that"
+            ])
         let limits = config.limits()
         #expect(limits.maxTimers == 50 && limits.expiredRetentionUSec == 600_000_000)
         #expect(limits.maxDurationUSec == TimerLimits.standard.maxDurationUSec)
@@ -343,7 +350,14 @@ struct ConfigFileTests {
         config.live.broadcastRate = 0.5
         config.notifications.urgency = .low
         config.notifications.actions = [.cancel]
-        config.notifications.soundCommand = ["play", "a \"b\".oga"]
+        config.sound.command = ["play", "a \"b\".oga"]
+        config.sound.enabled = false
+        config.sound.cues = 0
+        config.sound.ringForUSec = 0
+        config.sound.inDoNotDisturb = false
+        config.sound.theme = "ocean"
+        config.sound.cueFile = "/home/me/tick.oga"
+        config.sound.alarmFile = "/home/me/gong.wav"
         var text = ""
         var table = ""
         for key in ConfigKey.all where key.show(config) != "(none)" {
@@ -503,9 +517,8 @@ struct ConfigFileTests {
         var new = RestdConfiguration()
         #expect(ConfigKey.changedKeys(from: RestdConfiguration(), to: new).isEmpty)
         new.maxTimers = 3
-        new.notifications.soundCommand = ["x"]
-        #expect(
-            ConfigKey.changedKeys(from: RestdConfiguration(), to: new) == ["max_timers", "notifications.sound_command"])
+        new.sound.command = ["x"]
+        #expect(ConfigKey.changedKeys(from: RestdConfiguration(), to: new) == ["max_timers", "sound.command"])
     }
 
     @Test("restd.conf(5) says what a reload does with each key")

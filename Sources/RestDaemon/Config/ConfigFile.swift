@@ -77,11 +77,16 @@ public enum ConfigFile {
             problems.append(ConfigProblem(file: file, line: line, reason: reason))
         }
         let keys = Dictionary(uniqueKeysWithValues: ConfigKey.all.map { ($0.path, $0) })
+        var seen: Set<String> = []
+        var renamedValues: [(old: String, new: String, value: TOMLValue)] = []
 
         func visit(_ table: TOMLTable, prefix: String) {
             for (name, value) in table.entries {
                 let path = prefix.isEmpty ? name : prefix + "." + name
-                if let key = keys[path] {
+                seen.insert(path)
+                if let newPath = ConfigKey.renamed[path] {
+                    renamedValues.append((path, newPath, value))
+                } else if let key = keys[path] {
                     do {
                         try key.read(value, &configuration)
                     } catch {
@@ -106,6 +111,25 @@ public enum ConfigFile {
             }
         }
         visit(table, prefix: "")
+        for renamed in renamedValues {
+            let name = MessageText.name(renamed.new)
+            guard !seen.contains(renamed.new), let key = keys[renamed.new] else {
+                configuration.warnings.append(
+                    ConfigProblem(
+                        file: file, line: renamed.value.line,
+                        reason: "\(MessageText.name(renamed.old)) is ignored: \(name) is set, which replaces it"))
+                continue
+            }
+            do {
+                try key.read(renamed.value, &configuration)
+                configuration.warnings.append(
+                    ConfigProblem(
+                        file: file, line: renamed.value.line,
+                        reason: "\(MessageText.name(renamed.old)) is now \(name); it was read as that"))
+            } catch {
+                for found in error.all { problem(found.line ?? renamed.value.line, "\(renamed.old): \(found.reason)") }
+            }
+        }
         for (line, reason) in TrainingConfig.problems(configuration, table: table) { problem(line, reason) }
         guard problems.isEmpty else {
             throw ConfigError(problems.sorted { ($0.line ?? 0, $0.reason) < ($1.line ?? 0, $1.reason) })

@@ -1,4 +1,5 @@
 import DBusKit
+import Glibc
 import RestCore
 import RestNotify
 import TOML
@@ -109,10 +110,53 @@ struct ConfigKey: Sendable {
                 config.notifications.actions = try ConfigValue.choices(value, NotificationAction.self)
             },
             ConfigKey(
-                path: "notifications.sound_command", defaultText: "(none)", appliesOnReload: true,
-                show: { $0.notifications.soundCommand.map { ConfigValue.showStrings($0, list: true) } ?? "(none)" }
+                path: "sound.enabled", defaultText: "true", appliesOnReload: true,
+                show: { String($0.sound.enabled) }
             ) { value, config throws(ConfigValueError) in
-                config.notifications.soundCommand = try ConfigValue.command(value)
+                config.sound.enabled = try ConfigValue.boolean(value)
+            },
+            ConfigKey(
+                path: "sound.cues", defaultText: "3", appliesOnReload: true,
+                show: { String($0.sound.cues) }
+            ) { value, config throws(ConfigValueError) in
+                config.sound.cues = try ConfigValue.integer(value, in: 0...RestdConfiguration.Sound.maxCues)
+            },
+            ConfigKey(
+                path: "sound.ring_for", defaultText: "\"1m\"", appliesOnReload: true,
+                show: { ConfigValue.showDuration($0.sound.ringForUSec) }
+            ) { value, config throws(ConfigValueError) in
+                config.sound.ringForUSec = try ConfigValue.duration(
+                    value, min: 0, max: RestdConfiguration.Sound.maxRingForUSec)
+            },
+            ConfigKey(
+                path: "sound.in_do_not_disturb", defaultText: "true", appliesOnReload: true,
+                show: { String($0.sound.inDoNotDisturb) }
+            ) { value, config throws(ConfigValueError) in
+                config.sound.inDoNotDisturb = try ConfigValue.boolean(value)
+            },
+            ConfigKey(
+                path: "sound.command", defaultText: "(none)", appliesOnReload: true,
+                show: { $0.sound.command.map { ConfigValue.showStrings($0, list: true) } ?? "(none)" }
+            ) { value, config throws(ConfigValueError) in
+                config.sound.command = try ConfigValue.command(value)
+            },
+            ConfigKey(
+                path: "sound.theme", defaultText: "(none)", appliesOnReload: true,
+                show: { $0.sound.theme.map { ConfigValue.showStrings([$0], list: false) } ?? "(none)" }
+            ) { value, config throws(ConfigValueError) in
+                config.sound.theme = try ConfigValue.name(value, of: "a sound theme (\"freedesktop\")")
+            },
+            ConfigKey(
+                path: "sound.cue_file", defaultText: "(none)", appliesOnReload: true,
+                show: { $0.sound.cueFile.map { ConfigValue.showStrings([$0], list: false) } ?? "(none)" }
+            ) { value, config throws(ConfigValueError) in
+                config.sound.cueFile = try ConfigValue.absolutePath(value)
+            },
+            ConfigKey(
+                path: "sound.alarm_file", defaultText: "(none)", appliesOnReload: true,
+                show: { $0.sound.alarmFile.map { ConfigValue.showStrings([$0], list: false) } ?? "(none)" }
+            ) { value, config throws(ConfigValueError) in
+                config.sound.alarmFile = try ConfigValue.absolutePath(value)
             },
             ConfigKey(
                 path: "mpris.enabled", defaultText: "false", appliesOnReload: true,
@@ -135,6 +179,9 @@ struct ConfigKey: Sendable {
                 }
             },
         ] + TrainingConfig.keys
+
+    /// Keys that moved, by their old path: still read, as the new key, with a warning naming it.
+    static let renamed: [String: String] = ["notifications.sound_command": "sound.command"]
 
     /// The tables that hold keys ("" is the top level).
     static var tables: Set<String> { Set(all.map(\.table)).subtracting([""]) }
@@ -259,6 +306,31 @@ enum ConfigValue {
             throw ConfigValueError("the list is empty or names no program; leave the key out for no sound")
         }
         return argv
+    }
+
+    /// A name: a string that is not empty and holds no slash.
+    static func name(_ value: TOMLValue, of what: String) throws(ConfigValueError) -> String {
+        guard let text = value.string, !text.isEmpty else {
+            throw ConfigValueError("expected the name of \(what), found \(value.typeDescription)")
+        }
+        guard !text.contains("/") else {
+            throw ConfigValueError("\(MessageText.quoted(text)) is not a name: it holds a slash")
+        }
+        return text
+    }
+
+    /// A file's absolute path ("/home/me/sounds/gong.oga"; "~/" for the home directory).
+    static func absolutePath(_ value: TOMLValue) throws(ConfigValueError) -> String {
+        guard let text = value.string, !text.isEmpty else {
+            throw ConfigValueError("expected a file's path (\"/home/me/gong.oga\"), found \(value.typeDescription)")
+        }
+        if text.hasPrefix("~/"), let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") {
+            return home + text.dropFirst()
+        }
+        guard text.hasPrefix("/") else {
+            throw ConfigValueError("\(MessageText.quoted(text)) is not an absolute path: start it with / or ~/")
+        }
+        return text
     }
 
     /// A duration as the file would say it, in the largest unit that divides it: "90s", "2m", "1h".

@@ -14,6 +14,9 @@ public struct RestdConfiguration: Sendable, Equatable {
     public var heartRate = HeartRate()
     public var notifications = Notifications()
     public var mediaPlayer = MediaPlayer()
+    public var sound = Sound()
+    /// What the file says that is not wrong but should change (a key that was renamed).
+    public var warnings: [ConfigProblem] = []
     /// `[exercises."…"]`, `[categories]`, `[rest] failed_extra`, `[history] keep_days`; its
     /// `defaultDurationUSec` is unused (see `trainingSettings`).
     public var training = TrainingSettings()
@@ -57,14 +60,40 @@ public struct RestdConfiguration: Sendable, Equatable {
         /// The buttons offered, in order (only where the server has the `actions` capability);
         /// the `default` action, which dismisses, always comes first.
         public var actions: [NotificationAction] = NotificationStyle.standard.actions
-        /// A program (argv, no shell) run when "Rest over" is shown by a server without the
-        /// `sound` capability; nil plays nothing.
-        public var soundCommand: [String]?
 
         /// How "Rest over" looks with these settings.
         public var style: NotificationStyle {
             NotificationStyle(urgency: urgency.notificationUrgency, actions: actions)
         }
+    }
+
+    /// restd's own sounds (`[sound]`): the cues before a rest ends and the alarm at its end.
+    public struct Sound: Sendable, Equatable {
+        public var enabled = true
+        /// Cue ticks in the last seconds of a rest, one a second (0: none).
+        public var cues = 3
+        /// How long the alarm rings unless silenced (0: once).
+        public var ringForUSec: USec = 60_000_000
+        /// Whether the alarm rings while the desktop's Do Not Disturb is on.
+        public var inDoNotDisturb = true
+        /// A program (argv, no shell) run at each ring instead of restd's alarm sound; nil plays
+        /// restd's own.
+        public var command: [String]?
+        /// The sound theme (freedesktop.org Sound Theme specification); nil: the desktop's, else
+        /// `freedesktop`.
+        public var theme: String?
+        /// A sound file played as the cue instead of the theme's `bell`.
+        public var cueFile: String?
+        /// A sound file played as the alarm instead of the theme's `alarm-clock-elapsed`.
+        public var alarmFile: String?
+
+        /// What decides which files play: a change brings them into the server's cache again.
+        var sounds: [String?] { [theme, cueFile, alarmFile] }
+
+        /// The most cues: one a second in a rest's last ten seconds.
+        public static let maxCues = 10
+        /// The longest `ring_for`.
+        public static let maxRingForUSec: USec = 600_000_000
     }
 
     /// Urgency levels of the Desktop Notifications specification.

@@ -90,6 +90,7 @@ enum ManagerObject {
     struct Settings {
         unowned let reloader: ConfigurationReloader
         unowned let notifier: Notifier
+        unowned let sound: SoundService
     }
 
     static let properties: PropertyTable<Settings> = [
@@ -103,6 +104,7 @@ enum ManagerObject {
         BusProperty(ManagerProperty.notificationServer, .string) {
             .string(($0.notifier.server ?? .missing).rawValue)
         },
+        BusProperty(ManagerProperty.soundServer, .string) { .string($0.sound.serverState.rawValue) },
     ]
 
     static func make(service: StateService, settings: Settings) -> ExportedInterface {
@@ -128,7 +130,8 @@ enum ManagerObject {
     }
 
     /// PropertiesChanged of `names` as `settings` show them now: DefaultDurationUSec after a
-    /// reload changed it, NotificationServer when a server came, left or could not be started.
+    /// reload changed it, NotificationServer when a server came, left or could not be started,
+    /// SoundServer when restd found a sound server, or found none.
     static func emitChanged(_ names: [String], of settings: Settings, on server: ObjectServer) {
         server.emitPropertiesChanged(
             path: RestBus.managerPath, interface: RestBus.managerInterface, properties, names, of: settings)

@@ -3,15 +3,16 @@ import Glibc
 import Logging
 import POSIXSpawn
 
-/// Runs `[notifications] sound_command` when "Rest over" is shown by a notification server that
-/// cannot play sounds itself (no `sound` capability).
+/// Runs `[sound] command`: at each ring of the alarm instead of restd's own sound, and when
+/// "Rest over" is shown by a notification server that cannot play sounds itself.
 ///
 /// The command is an argv, started with `posix_spawnp` (no shell, found on PATH), which returns
 /// once the program is running or failed to start, so the loop never waits for it. Its exit
 /// comes back through the loop (an sd-event child source), which reaps it. At most one runs at a
-/// time: when several rests end together, one sound is enough. The first failure (the program
-/// cannot be started, or it ends with an error) is logged as a warning, later ones at debug
-/// level, until it works again or a reload brings another command.
+/// time: when several rests end together, one sound is enough. `stop()` ends it with SIGTERM (the
+/// alarm silenced). The first failure (the program cannot be started, or it ends with an error)
+/// is logged as a warning, later ones at debug level, until it works again or a reload brings
+/// another command.
 final class SoundCommand {
     private let loop: EventLoop
     private let logger: Logger
@@ -27,6 +28,11 @@ final class SoundCommand {
     /// its own handler: sd-event reaps the child after that handler returns.
     private var childSource: ChildSource?
     private var failures: RepeatedFailure
+    /// Told when the command ended, or could not start (the next ring may start it again).
+    var onFinished: () -> Void = {}
+
+    /// Whether the command is running.
+    var isRunning: Bool { runningPID != nil }
 
     init(loop: EventLoop, argv: [String]?, logger: Logger) {
         self.loop = loop
@@ -35,12 +41,23 @@ final class SoundCommand {
         failures = RepeatedFailure(logger: logger, recovered: "the sound command works again")
     }
 
-    /// Starts the command, unless there is none or it is still running.
-    func play() {
-        guard let argv, let program = argv.first else { return }
+    /// Ends the running command (SIGTERM); its end is reaped and told as usual.
+    func stop() {
+        guard let runningPID else { return }
+        stopping = true
+        kill(runningPID, SIGTERM)
+    }
+
+    /// Set while the command is being stopped: its death by SIGTERM is no failure.
+    private var stopping = false
+
+    /// Starts the command, unless there is none or it is still running. False when it did not start.
+    @discardableResult
+    func play() -> Bool {
+        guard let argv, let program = argv.first else { return false }
         if let runningPID {
             logger.debug("the sound command (pid \(runningPID)) is still running; not starting another")
-            return
+            return false
         }
         let pid: pid_t
         do {
@@ -49,7 +66,7 @@ final class SoundCommand {
             pid = try Spawn.start(argv, searchPath: true)
         } catch {
             noteFailure("cannot run the sound command \(program): \(String(cString: strerror(error.errno)))")
-            return
+            return false
         }
         logger.debug("sound command started: \(program) (pid \(pid))")
         do {
@@ -60,11 +77,15 @@ final class SoundCommand {
             childSource = nil
             logger.error("cannot watch the sound command (pid \(pid)): \(error)")
         }
+        return true
     }
 
     private func ended(_ pid: pid_t, _ exit: ChildExit) {
         runningPID = nil
-        guard exit == .exited(0) else {
+        let stopped = stopping
+        stopping = false
+        defer { onFinished() }
+        guard exit == .exited(0) || (stopped && exit == .killed(signal: SIGTERM)) else {
             noteFailure("the sound command \(argv?.first ?? "?") (pid \(pid)) \(exit)")
             return
         }
