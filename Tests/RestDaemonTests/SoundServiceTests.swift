@@ -17,7 +17,8 @@ import Testing
 /// and stay out of the AddressSanitizer run (the servers' timing means nothing under it).
 @Suite(
     "Sound engine on real sound servers", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["RESTD_SANITIZER"] == nil, "real time: not under a sanitizer"))
+    .enabled(if: ProcessInfo.processInfo.environment["RESTD_SANITIZER"] == nil, "real time: not under a sanitizer"),
+    .tags(.realTime))
 struct SoundServiceTests {
     /// Drives the loop until `done` or `seconds` have passed.
     static func run(_ loop: EventLoop, for seconds: Double, until done: () -> Bool = { false }) throws {
