@@ -132,7 +132,8 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "RestClient", "RestCore", "Clocks", "RestProtocol", "DBusKit", "ProcessHarness", "SeededRandom",
-            ]),
+            ],
+            exclude: ["Fixtures"]),
     ]
 )
 

@@ -279,6 +279,16 @@ public final class RestdClient {
         return sensors
     }
 
+    /// Why restd reads no strap, in one sentence; "" when it follows bluetoothd (or is a restd
+    /// from before the question).
+    public func sensorsProblem() throws(ClientError) -> String {
+        do {
+            return try callLive(LiveMember.sensorsProblem, []).first?.string ?? ""
+        } catch .refused(let error) where error.hasName(.unknownMethod) {
+            return ""
+        }
+    }
+
     private func callLive(_ member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {
         try call(path: RestBus.livePath, interface: RestBus.liveInterface, member: member, arguments)
     }

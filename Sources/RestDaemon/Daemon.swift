@@ -84,7 +84,7 @@ public final class Daemon {
             loop: loop, server: server, clock: clock,
             limits: configuration.liveLimits(base: settings.liveLimits), logger: logger)
         strap = HeartRateFollower(loop: loop, clock: clock, choice: configuration.heartRate.bluetooth, logger: logger)
-        recovery = try RecoveryService(service: service, loop: loop, clock: clock, logger: logger)
+        recovery = try RecoveryService(queue: service.queue, loop: loop, clock: clock, logger: logger)
         mediaPlayer = try MediaPlayerService(
             server: server, service: service, loop: loop, clock: clock, settings: configuration.mediaPlayer,
             logger: logger)
@@ -108,7 +108,8 @@ public final class Daemon {
     ) throws -> StateService {
         let state = try openState(settings, now: clock.now(), logger: logger)
         return try StateService(
-            book: state.book, training: state.training, recovered: state.recovered,
+            books: Books(timers: state.book, training: state.training, publishedAt: clock.now()),
+            recovered: state.recovered,
             recoveredHistory: state.recoveredHistory, store: state.store, clock: clock, loop: loop, logger: logger)
     }
 
@@ -126,19 +127,16 @@ public final class Daemon {
     /// shows: the strap's, or a producer's while it takes precedence. The MPRIS player and the
     /// notifier read the live activity.
     private func connectParts() {
-        service.beforeDue = { [unowned recovery] now in
-            let lost = recovery.settle(now: now)
-            recovery.noteMetrics(now: now)
-            return lost
-        }
-        service.heartRateComingIn = { [unowned recovery] now in recovery.heartRateComingIn(at: now) }
+        service.recovery = recovery
         strap.onReading = { [unowned live, unowned service, unowned recovery] reading, now in
             let counts = live.applyStrapReading(reading.liveFields)
-            service.noteRRIntervals(reading.measurement.rrIntervalsMilliseconds)
+            let intervals = reading.measurement.rrIntervalsMilliseconds
+            if !intervals.isEmpty { service.queue.post(.rrIntervals(intervals), at: now) }
             if counts { recovery.sampleArrived(HeartSample(reading.measurement, atUSec: now.boottime)) }
         }
         live.onHeartRateSample = { [unowned recovery] sample in recovery.sampleArrived(sample) }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
+        live.sensorsProblem = { [unowned strap] in strap.problem }
         live.onFieldsChanged = { [unowned mediaPlayer] in mediaPlayer.liveFieldsChanged() }
         mediaPlayer.liveFields = { [unowned live] in live.currentFields }
         notifier.liveProgress = { [unowned live] in live.progress }
@@ -170,8 +168,10 @@ public final class Daemon {
             { [unowned mediaPlayer] change in
                 if !change.events.isEmpty { mediaPlayer.timersChanged(change.events) }
             },
-            { [unowned recovery] change in
-                if !change.events.isEmpty { recovery.timersChanged(change.events) }
+            { [unowned recovery, unowned service] change in
+                if !change.events.isEmpty {
+                    recovery.timersChanged(change.events, openRests: service.training.openRests)
+                }
             },
             { [unowned live] change in
                 if let workout = change.workout {
@@ -191,7 +191,9 @@ public final class Daemon {
     private func tellOfReloads(limits: TimerLimits) {
         let manager = managerSettings
         reloader.listeners = [
-            { [unowned service] _, new in service.setLimits(new.limits(base: limits)) },
+            { [unowned service, clock] _, new in
+                service.queue.post(.settingsReloaded(new.limits(base: limits), new.trainingSettings), at: clock.now())
+            },
             { [unowned sound] _, new in sound.settings = new.sound },
             { [unowned notifier] _, new in notifier.style = new.notifications.style },
             { [unowned live] _, new in
@@ -200,7 +202,6 @@ public final class Daemon {
             },
             { [unowned strap] _, new in strap.setChoice(new.heartRate.bluetooth) },
             { [unowned mediaPlayer] _, new in mediaPlayer.setSettings(new.mediaPlayer) },
-            { [unowned service] _, new in service.setTrainingSettings(new.trainingSettings) },
             { [server] old, new in
                 if new.defaultDurationUSec != old.defaultDurationUSec {
                     ManagerObject.emitChanged([ManagerProperty.defaultDurationUSec], of: manager, on: server)
@@ -239,7 +240,9 @@ public final class Daemon {
     /// always completes), SIGHUP's reload, and systemd's watchdog.
     private func watchSystem() throws {
         clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {
-            [unowned service] in service.wallClockChanged()
+            [unowned service, clock] in
+            let now = clock.now()
+            service.queue.post(.wallClockStepped(offsetUSec: service.books.wallClock.step(at: now)), at: now)
         }
         for signal in [SIGTERM, SIGINT] {
             signalSources.append(
@@ -268,7 +271,7 @@ public final class Daemon {
             service.announceRecovered()
             // A workout left untouched while restd was down ends now; else its deadline is armed,
             // and the live activity shows it again, as it did before the restart.
-            service.abandonWorkoutIfDue()
+            service.queue.post(.workoutAbandonDue, at: clock.now())
             if let workout = service.training.workout { live.applyWorkout(workout) }
             logger.info("serving \(service.book.timers.count) timer(s) as \(RestBus.name)")
             // Only now is the state loaded and the name owned: what Type=notify waits for.

@@ -60,6 +60,7 @@ public enum LiveMember {
     public static let subscribe = "Subscribe"
     public static let unsubscribe = "Unsubscribe"
     public static let sensors = "Sensors"
+    public static let sensorsProblem = "SensorsProblem"
     public static let changed = "Changed"
 }
 

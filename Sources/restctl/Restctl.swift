@@ -15,9 +15,9 @@ struct Restctl: ParsableCommand {
         usage: "restctl <subcommand>",
         discussion: """
             Commands that act on a timer take --id (default: default); an id is 1 to 64 of \
-            A-Z, a-z, 0-9, _ and -. A duration is whole seconds (90), units in the order h, \
-            m, s (90s, 2m, 1m30s, 1h2m3s) or a clock time (1:30 is m:ss, 1:02:03 is \
-            h:mm:ss); a rest is 1 s to 24 h. Commands that print a timer take --json.
+            A-Z, a-z, 0-9, _ and -. A duration is 90, 90s, 1m30s, 2min, 1.5m or 1:30 \
+            (every form: TIMERS AND DURATIONS in man restctl); a rest is 1 s to 24 h. \
+            Commands that print a timer take --json.
 
 
             """ + ExitStatus.helpText,

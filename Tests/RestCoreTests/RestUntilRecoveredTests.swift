@@ -39,27 +39,31 @@ import Testing
         settings.recovery = RecoverySettings(untilRecovered: true)
         var session = Session(settings)
         let now = session.clock.now()
-        let plan = try session.training.plan(
-            .completeSet(tid("default"), SetInput(exercise: "Squat")), timers: session.timers, now: now)
-        let marked = plan.withoutHeartRate(now: now)
-        guard case .added(let timer)? = marked.events.first else {
-            Issue.record("\(marked.events)")
+        /// `change` planned at `at` with heart rate coming in, and without.
+        func planned(_ command: Command, at: Instant) throws -> (with: ChangePlan, without: ChangePlan) {
+            let change = Change.command(command)
+            let facts = HistoryFacts(exercises: [:])
+            return (
+                try session.books.plan(change, facts: facts, heartRateComingIn: true, now: at),
+                try session.books.plan(change, facts: facts, heartRateComingIn: false, now: at)
+            )
+        }
+        let plan = try planned(.completeSet(tid("default"), SetInput(exercise: "Squat")), at: now)
+        guard case .added(let timer)? = plan.without.events.first else {
+            Issue.record("\(plan.without.events)")
             return
         }
         #expect(timer.endReason == .sensorLost && timer.state == .running && timer.recovery != nil)
-        #expect(marked.history == plan.history)
+        #expect(plan.without.history == plan.with.history)
         // A plain rest, and a rest already running (its run started before now), stay as they are.
         try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat", untilRecovered: false)))
-        let plain = try session.training.plan(
-            .completeSet(tid("default"), SetInput(exercise: "Squat", untilRecovered: false)),
-            timers: session.timers, now: now)
-        #expect(plain.withoutHeartRate(now: now) == plain)
+        let plain = try planned(
+            .completeSet(tid("default"), SetInput(exercise: "Squat", untilRecovered: false)), at: now)
+        #expect(plain.without == plain.with)
         try session.run(.completeSet(tid("default"), SetInput(exercise: "Squat")))
         session.clock.advance(10 * second)
-        let later = session.clock.now()
-        let added = try session.training.plan(
-            .timer(.adjust(tid("default"), deltaUSec: 30_000_000)), timers: session.timers, now: later)
-        #expect(added.withoutHeartRate(now: later) == added)
+        let added = try planned(.timer(.adjust(tid("default"), deltaUSec: 30_000_000)), at: session.clock.now())
+        #expect(added.without == added.with)
     }
 
     @Test("a share of the reserve without a resting heart rate is refused with a sentence")

@@ -2,12 +2,20 @@ import RestCore
 import TestClock
 import Testing
 
-/// A gym session on an injected clock: TimerBook and TrainingBook planned, committed and applied
-/// the way the daemon does it, with the store's answers kept in memory.
+/// A gym session on an injected clock: every message planned by `Books` and applied the way the
+/// daemon does it (its questions answered from the history kept in memory).
 struct Session {
-    let clock = ManualTimeSource()
-    var timers = TimerBook()
-    var training: TrainingBook
+    let clock: ManualTimeSource
+    var books: Books
+    /// The books' two halves, set by a test that starts from a book of its own.
+    var timers: TimerBook {
+        get { books.timers }
+        set { books = Books(timers: newValue, training: books.training, publishedAt: clock.now()) }
+    }
+    var training: TrainingBook {
+        get { books.training }
+        set { books = Books(timers: books.timers, training: newValue, publishedAt: clock.now()) }
+    }
     /// What the store would answer: last set per timer, last rest and sets per exercise key.
     var lastExercise: [TimerID: String] = [:]
     var remembered: [String: (name: String, rest: USec?, sets: Int)] = [:]
@@ -16,31 +24,43 @@ struct Session {
     var history: [HistoryChange] = []
 
     init(_ settings: TrainingSettings = TrainingSettings()) {
-        training = TrainingBook(settings: settings)
+        clock = ManualTimeSource()
+        books = Books(timers: TimerBook(), training: TrainingBook(settings: settings), publishedAt: clock.now())
     }
 
-    /// Reads the facts `command` needs as the daemon does, plans it, and carries it out.
+    /// Answers the questions `command` raises as the daemon does, plans it, and carries it out.
     @discardableResult
-    mutating func run(_ command: Command) throws(TimerError) -> CommandPlan {
-        let plan = try training.plan(command, timers: timers, facts: facts(for: command), now: clock.now())
-        timers.apply(plan.events)
-        training.apply(plan.history)
+    mutating func run(_ command: Command) throws(TimerError) -> ChangePlan {
+        try carryOut(.command(command))
+    }
+
+    /// Something that happens to restd (`Occurrence`), planned and carried out the same way.
+    @discardableResult
+    mutating func happen(_ occurrence: Occurrence) -> ChangePlan {
+        (try? carryOut(.occurrence(occurrence))) ?? ChangePlan()
+    }
+
+    private mutating func carryOut(_ change: Change) throws(TimerError) -> ChangePlan {
+        let now = clock.now()
+        let facts = answer(books.questions(for: change, now: now))
+        let plan = try books.plan(change, facts: facts, heartRateComingIn: true, now: now)
+        books.apply(plan)
         record(plan.history)
         return plan
     }
 
-    /// What the store would answer before `command` is planned.
-    private func facts(for command: Command) -> HistoryFacts {
-        var facts = HistoryFacts(workoutSoFar: Self.soFar(history))
-        guard case .completeSet(let id, let input) = command else { return facts }
-        facts.previousExercise = lastExercise[id]
-        if let name = training.exercise(ofSet: input, previousExercise: facts.previousExercise) {
+    /// What the store would answer to `questions`, and nothing more.
+    private func answer(_ questions: HistoryQuestions) -> HistoryFacts {
+        var facts = HistoryFacts()
+        if let id = questions.previousExerciseOf { facts.previousExercise = lastExercise[id] }
+        if let name = questions.exercise(previous: facts.previousExercise) {
             let known = remembered[name.key]
             let previous = previousWork[name.key]
             facts.exercises[name.key] = ExerciseFacts(
                 firstWritten: known?.name, lastRestUSec: known?.rest, setsInARow: known?.sets ?? 0,
                 previousReps: previous?.reps, previousWeightKg: previous?.weightKg)
         }
+        if questions.workoutSinceUSec != nil { facts.workoutSoFar = Self.soFar(history) }
         return facts
     }
 
@@ -65,11 +85,7 @@ struct Session {
     /// Time passes and restd's housekeeping runs, as the expiry timer would make it.
     mutating func wait(_ usec: USec) {
         clock.advance(usec)
-        let events = timers.due(now: clock.now())
-        let changes = training.followHousekeeping(events)
-        timers.apply(events)
-        training.apply(changes)
-        record(changes)
+        happen(.due(strapsLost: [], marksRunning: true))
     }
 
     /// What the store does with each change.
@@ -359,11 +375,11 @@ struct Session {
     @Test func rrIntervalsGoWithTheRestsInProgress() throws {
         var session = Session()
         _ = try session.set("Squat")
-        session.training.noteRRIntervals([800, 810, 70_000])
+        session.happen(.rrIntervals([800, 810, 70_000]))
         session.clock.advance(10 * second)
         _ = try session.set()
         #expect(session.endedRests.last?.rrIntervalsMS == [800, 810], "values beyond 16 bits are dropped")
-        session.training.noteRRIntervals(Array(repeating: 900, count: TrainingBook.maxRRIntervals + 5))
+        session.happen(.rrIntervals(Array(repeating: 900, count: TrainingBook.maxRRIntervals + 5)))
         #expect(session.training.openRests[tid("default")]?.rrIntervalsMS.count == TrainingBook.maxRRIntervals)
     }
 }

@@ -22,6 +22,8 @@ struct StateServiceTests {
         /// firing while a test runs the loop.
         let clock = ManualTimeSource(Instant(realtime: 1_700_000_000_000_000, boottime: 1_000_000_000_000_000))
         let service: StateService
+        /// What the service logged at info level and above.
+        let logs = LogLines()
         var database: String { directory.path + "/state/state.sqlite" }
 
         init() throws {
@@ -29,8 +31,10 @@ struct StateServiceTests {
             loop = try EventLoop()
             let (store, _) = try StateStore.open(directory: directory.path + "/state", now: clock.now().realtime)
             service = try StateService(
-                book: TimerBook(), training: TrainingBook(), recovered: [], recoveredHistory: [], store: store,
-                clock: clock, loop: loop, logger: Logger(label: "test"))
+                books: Books(timers: TimerBook(), training: TrainingBook(), publishedAt: clock.now()), recovered: [],
+                recoveredHistory: [],
+                store: store,
+                clock: clock, loop: loop, logger: logs.logger)
         }
 
         /// Each timer's stored state, as another process reading the file would find it.
@@ -45,6 +49,18 @@ struct StateServiceTests {
             return states
         }
 
+        /// The wall clock set `usec` further, and what restd's clock watcher then posts.
+        func stepWallClock(by usec: Int64 = 3_600 * 1_000_000) {
+            clock.jumpWallClock(by: usec)
+            let now = clock.now()
+            service.queue.post(.wallClockStepped(offsetUSec: service.books.wallClock.step(at: now)), at: now)
+        }
+
+        /// What the expiry timer does when it fires: what is due at the clock's time.
+        func runDue() {
+            service.catchUp(now: clock.now(), marksRunning: true)
+        }
+
         func start(_ id: String, seconds: USec) throws {
             try service.perform(
                 .timer(.start(try TimerID(parsing: id), durationUSec: seconds * 1_000_000, options: .init())))
@@ -56,7 +72,7 @@ struct StateServiceTests {
             try start("a", seconds: 10)
             try start(second, seconds: seconds)
             clock.advance(11 * 1_000_000)
-            service.runDue()
+            runDue()
         }
 
         /// Runs the loop until `condition` holds (the delayed writer fires within a few
@@ -84,7 +100,7 @@ struct StateServiceTests {
         #expect(try fixture.storedStates() == ["tea": running])
 
         fixture.clock.advance(61 * 1_000_000)
-        fixture.service.runDue()
+        fixture.runDue()
         #expect(announced.contains { if case .expired = $0 { true } else { false } })
         #expect(try fixture.storedStates() == ["tea": running], "written before its signals had left")
 
@@ -96,7 +112,7 @@ struct StateServiceTests {
         let fixture = try Fixture()
         try fixture.expireFirstOfTwo(second: "b", seconds: 20)
         fixture.clock.advance(10 * 1_000_000)
-        fixture.service.runDue()
+        fixture.runDue()
         #expect(try fixture.storedStates().values.allSatisfy { $0.hasPrefix("running") })
         #expect(try fixture.runLoop { try fixture.storedStates() == ["a": "expired", "b": "expired"] })
     }
@@ -106,7 +122,7 @@ struct StateServiceTests {
         let fixture = try Fixture()
         try fixture.start("tea", seconds: 60)
         fixture.clock.advance(61 * 1_000_000)
-        fixture.service.runDue()
+        fixture.runDue()
         // Restarted before the loop was idle: the restart is planned on the expiry, and both are
         // written, the expiry first.
         try fixture.service.perform(.timer(.restart(try TimerID(parsing: "tea"))))
@@ -125,8 +141,7 @@ struct StateServiceTests {
     func wallClockStepWrittenAtOnce() throws {
         let fixture = try Fixture()
         try fixture.expireFirstOfTwo(second: "tea", seconds: 60)
-        fixture.clock.jumpWallClock(by: 3_600 * 1_000_000)
-        fixture.service.wallClockChanged()
+        fixture.stepWallClock()
         // The deadline moves with the wall clock: 49 s left, from the stepped clock.
         #expect(try fixture.storedStates() == ["a": "expired", "tea": endsAt(fixture, seconds: 49)])
     }
@@ -139,7 +154,7 @@ struct StateServiceTests {
         #expect(try fixture.storedStates()["a"]?.hasPrefix("running") == true)
 
         fixture.clock.advance(10 * 1_000_000)
-        fixture.service.runDue()
+        fixture.runDue()
         fixture.service.closeStore()
         #expect(try fixture.storedStates() == ["a": "expired", "b": "expired"])
     }
@@ -165,9 +180,52 @@ struct StateServiceTests {
         try fixture.service.perform(.workout(.start(plan, text: "", source: "")))
         try fixture.service.perform(.completeSet(try TimerID(parsing: "default"), SetInput(reps: 5)))
         fixture.clock.advance(13 * 3_600 * 1_000_000)
-        fixture.service.abandonWorkoutIfDue()
+        fixture.service.queue.post(.workoutAbandonDue, at: fixture.clock.now())
         let reader = try SQLiteDatabase(path: fixture.database, readOnly: true, create: false)
         #expect(try reader.integer("SELECT count(*) FROM workout") == 0)
         #expect(try reader.integer("SELECT abandoned FROM workouts") == 1)
+    }
+
+    @Test("microsecond steps of the wall clock publish nothing until they add up to 100 ms, then one change")
+    func smallStepsAddUp() throws {
+        let fixture = try Fixture()
+        var announced = 0
+        fixture.service.observers = [{ _ in announced += 1 }]
+        try fixture.start("tea", seconds: 600)
+        let stored = try fixture.storedStates()
+        announced = 0
+        for _ in 0..<999 { fixture.stepWallClock(by: 100) }
+        #expect(announced == 0 && fixture.logs.lines.isEmpty)
+        #expect(try fixture.storedStates() == stored, "99.9 ms of steps change nothing")
+        fixture.stepWallClock(by: 100)
+        #expect(announced == 1)
+        #expect(try fixture.storedStates() == ["tea": endsAt(fixture, seconds: 600)], "the deadline moved by 100 ms")
+        #expect(fixture.logs.lines == ["info: wall clock stepped by +0.100 s; 1 running timer(s) re-published"])
+        // Stepped back by as much: published again, from the offset published last.
+        fixture.stepWallClock(by: -100_000)
+        #expect(announced == 2)
+        #expect(try fixture.storedStates() == stored)
+    }
+
+    @Test("a storm of real steps re-publishes each, and is logged once a minute with how many were not")
+    func stormLoggedOnceAMinute() throws {
+        let fixture = try Fixture()
+        var announced = 0
+        fixture.service.observers = [{ _ in announced += 1 }]
+        try fixture.start("tea", seconds: 600)
+        announced = 0
+        for _ in 0..<10 {
+            fixture.stepWallClock(by: 1_000_000)
+            fixture.clock.advance(100_000)
+        }
+        #expect(announced == 10)
+        #expect(fixture.logs.lines == ["info: wall clock stepped by +1.000 s; 1 running timer(s) re-published"])
+        fixture.clock.advance(60 * 1_000_000)
+        fixture.stepWallClock(by: -2_500_000)
+        #expect(
+            fixture.logs.lines.last
+                == "info: wall clock stepped by -2.500 s; 1 running timer(s) re-published "
+                + "(and 9 more step(s) since the last such line)")
+        #expect(try fixture.storedStates() == ["tea": endsAt(fixture, seconds: 600 - 61)])
     }
 }

@@ -34,7 +34,10 @@ struct ReportModel {
         progress = ProgressModel(sets, keys: keys, weeks: weeks, periods: &periods)
         rests = RestSpread.spreads(sets, keys: keys)
         recovery = RecoveryModel(sets, periods: &periods)
-        workouts = WorkoutSection.sections(input.workouts, sets: sets)
+        // For one exercise, only the workouts it was done in.
+        workouts = WorkoutSection.sections(input.workouts, sets: sets).filter {
+            input.exercise == nil || !$0.sets.isEmpty
+        }
         curves = CurveModel(input.heartRates, day: input.curveDayUSec, sets: sets)
     }
 }
@@ -253,9 +256,9 @@ struct FiveNumbers: Equatable {
     }
 }
 
-/// One exercise's rests: planned against taken, the share skipped and run over, and the rules
-/// that chose them — over the rests `stats` takes its medians over (ended by the next set or a
-/// skip).
+/// One exercise's rests: planned against taken, the share run over, the rests skipped and the
+/// rules that chose them. Rests are counted as `stats` counts them (`RestOutcome.isTaken`: ended
+/// by the next set), skipped ones apart.
 struct RestSpread {
     var exercise: String
     /// In seconds.
@@ -278,13 +281,12 @@ struct RestSpread {
         var overran = Array(repeating: 0, count: keys.names.count)
         var sources: [[String: Int]] = Array(repeating: [:], count: keys.names.count)
         for (position, set) in sets.enumerated() {
-            guard let rest = set.rest, let takenUSec = rest.takenUSec,
-                rest.outcome == RestOutcome.completed.rawValue || rest.outcome == RestOutcome.skipped.rawValue
-            else { continue }
+            guard let rest = set.rest, let outcome = RestOutcome(rawValue: rest.outcome) else { continue }
             let exercise = keys.ofSet[position]
+            if outcome == .skipped { skipped[exercise] += 1 }
+            guard outcome.isTaken, let takenUSec = rest.takenUSec else { continue }
             planned[exercise].append(Double(rest.plannedUSec) / 1e6)
             taken[exercise].append(Double(takenUSec) / 1e6)
-            if rest.outcome == RestOutcome.skipped.rawValue { skipped[exercise] += 1 }
             if takenUSec >= rest.plannedUSec + overrunMarginUSec { overran[exercise] += 1 }
             sources[exercise][rest.source, default: 0] += 1
         }

@@ -4,7 +4,7 @@ public struct HistoryFacts: Sendable {
     /// The exercise of the previous set on the set's timer: a set that names none, outside a
     /// workout, is for it.
     public var previousExercise: String?
-    /// What the history says about the set's exercise (`TrainingBook.exercise(ofSet:previousExercise:)`),
+    /// What the history says about the set's exercise (`HistoryQuestions.exercise(previous:)`),
     /// by its key; an exercise not here was never seen.
     public var exercises: [String: ExerciseFacts]
     /// The workout's sets and rests so far, for the summary of a workout that ends (End, its

@@ -1,45 +1,3 @@
-/// A caller's command planned in full: the timer events, and what the history gains with them.
-/// Both are committed in one transaction, then applied.
-public struct CommandPlan: Sendable, Equatable {
-    public var events: [TimerEvent]
-    public var history: [HistoryChange]
-    /// For CompleteSet: the set recorded and the rest chosen for it.
-    public var set: PlannedSet?
-
-    public init(events: [TimerEvent], history: [HistoryChange] = [], set: PlannedSet? = nil) {
-        self.events = events
-        self.history = history
-        self.set = set
-    }
-
-    public var isEmpty: Bool { events.isEmpty && history.isEmpty }
-
-    /// This plan for a moment when no heart rate is coming in (no valid sample in the last 5 s):
-    /// every run it starts now that may end on recovery is marked `.sensorLost` from its start, so
-    /// that the reply, `restctl status` and the bars say at once that it runs its full length
-    /// unless heart rate comes (`RecoveryTracker`, which starts such a rest in the same state).
-    public func withoutHeartRate(now: Instant) -> CommandPlan {
-        var plan = self
-        plan.events = events.map { event in
-            switch event {
-            case .added(let timer): .added(Self.markedLost(timer, now: now))
-            case .changed(let from, let to): .changed(from: from, to: Self.markedLost(to, now: now))
-            case .removed, .expired, .warning: event
-            }
-        }
-        return plan
-    }
-
-    private static func markedLost(_ timer: RestTimer, now: Instant) -> RestTimer {
-        guard timer.state == .running, timer.recovery != nil, timer.endReason == nil,
-            timer.runStartBoottime == now.boottime
-        else { return timer }
-        var lost = timer
-        lost.endReason = .sensorLost
-        return lost
-    }
-}
-
 /// What CompleteSet replies, and what the live activity shows.
 public struct PlannedSet: Sendable, Equatable {
     public var record: SetRecord
@@ -58,9 +16,9 @@ public struct PlannedSet: Sendable, Equatable {
 /// The rests in progress, and the rules that turn commands into history: which rest a set gets,
 /// how a rest ends. Pure (the time and the history's facts, `HistoryFacts`, come in as
 /// parameters), like `TimerBook`, which it wraps: a command is planned here, committed by the
-/// daemon, then applied.
+/// daemon, then applied (`Books`, which holds both).
 public struct TrainingBook: Sendable, Equatable {
-    public var settings: TrainingSettings
+    public internal(set) var settings: TrainingSettings
     /// The open rest of each timer that has one.
     public private(set) var openRests: [TimerID: RestRecord]
     /// The id the next set gets.
@@ -94,8 +52,8 @@ public struct TrainingBook: Sendable, Equatable {
     /// opened; a rest ended by Skip, Cancel or a Start that replaces it; an add or a pause noted
     /// on it; the workout started, moved or ended. Nothing changes until the caller applies it.
     public func plan(
-        _ command: Command, timers: TimerBook, facts: HistoryFacts = HistoryFacts(), now: Instant
-    ) throws(TimerError) -> CommandPlan {
+        _ command: Command, timers: TimerBook, facts: HistoryFacts, now: Instant
+    ) throws(TimerError) -> ChangePlan {
         switch command {
         case .timer(let command): try planTimer(command, timers: timers, now: now)
         case .completeSet(let id, let input): try planSet(id, input, timers: timers, facts: facts, now: now)
@@ -104,56 +62,56 @@ public struct TrainingBook: Sendable, Equatable {
     }
 
     /// A timer's own command, with what it does to the rest open on that timer.
-    private func planTimer(_ command: TimerCommand, timers: TimerBook, now: Instant) throws(TimerError) -> CommandPlan {
+    private func planTimer(_ command: TimerCommand, timers: TimerBook, now: Instant) throws(TimerError) -> ChangePlan {
         let id = command.timerID
         let open = openRests[id]
         switch command {
         case .start:
             let events = try timers.plan(command, now: now)
-            guard let open, !events.isEmpty else { return CommandPlan(events: events) }
-            return CommandPlan(events: events, history: [.restEnded(open.ended(.replaced, at: now.realtime))])
+            guard let open, !events.isEmpty else { return ChangePlan(events: events) }
+            return ChangePlan(events: events, history: [.restEnded(open.ended(.replaced, at: now.realtime))])
         case .cancel:
             let events = try timers.plan(command, now: now)
-            guard let open else { return CommandPlan(events: events) }
-            return CommandPlan(events: events, history: [.restEnded(open.ended(.cancelled, at: now.realtime))])
+            guard let open else { return ChangePlan(events: events) }
+            return ChangePlan(events: events, history: [.restEnded(open.ended(.cancelled, at: now.realtime))])
         case .skip:
             let wasOver = timers.timer(id)?.state == .expired
             let events = try timers.plan(command, now: now)
-            guard let open else { return CommandPlan(events: events) }
+            guard let open else { return ChangePlan(events: events) }
             // Skipping a rest that is already over only closes it: it was taken in full.
-            return CommandPlan(
+            return ChangePlan(
                 events: events,
                 history: [.restEnded(open.ended(wasOver ? .completed : .skipped, at: now.realtime))])
         case .adjust(_, let delta):
             let events = try timers.plan(command, now: now)
-            guard var open, !events.isEmpty else { return CommandPlan(events: events) }
+            guard var open, !events.isEmpty else { return ChangePlan(events: events) }
             let (sum, overflow) = open.adjustUSec.addingReportingOverflow(delta)
             open.adjustUSec = overflow ? open.adjustUSec : sum
-            return CommandPlan(events: events, history: [.restOpen(open)])
+            return ChangePlan(events: events, history: [.restOpen(open)])
         case .pause:
             let events = try timers.plan(command, now: now)
-            guard var open, !events.isEmpty, open.pausedAtUSec == 0 else { return CommandPlan(events: events) }
+            guard var open, !events.isEmpty, open.pausedAtUSec == 0 else { return ChangePlan(events: events) }
             open.pausedAtUSec = now.realtime
-            return CommandPlan(events: events, history: [.restOpen(open)])
+            return ChangePlan(events: events, history: [.restOpen(open)])
         case .resume:
             let events = try timers.plan(command, now: now)
-            guard var open, !events.isEmpty, open.pausedAtUSec != 0 else { return CommandPlan(events: events) }
+            guard var open, !events.isEmpty, open.pausedAtUSec != 0 else { return ChangePlan(events: events) }
             open.pausedUSec = open.pausedUSec.addingSaturated(now.realtime.subtractingSaturated(open.pausedAtUSec))
             open.pausedAtUSec = 0
-            return CommandPlan(events: events, history: [.restOpen(open)])
+            return ChangePlan(events: events, history: [.restOpen(open)])
         case .restart:
             // A fresh run of the rest as planned: earlier adds and subs no longer count, and a
             // pause in progress ends.
             let events = try timers.plan(command, now: now)
             guard var open, !events.isEmpty, open.adjustUSec != 0 || open.pausedAtUSec != 0 else {
-                return CommandPlan(events: events)
+                return ChangePlan(events: events)
             }
             open.adjustUSec = 0
             if open.pausedAtUSec != 0 {
                 open.pausedUSec = open.pausedUSec.addingSaturated(now.realtime.subtractingSaturated(open.pausedAtUSec))
                 open.pausedAtUSec = 0
             }
-            return CommandPlan(events: events, history: [.restOpen(open)])
+            return ChangePlan(events: events, history: [.restOpen(open)])
         }
     }
 
@@ -190,7 +148,7 @@ public struct TrainingBook: Sendable, Equatable {
     /// Heart-rate RR intervals (ms) received now: they belong to every rest in progress (while
     /// its timer runs, and in overtime until the next set). Kept in memory and stored when the
     /// rest is next written (an add, a pause, its end).
-    public mutating func noteRRIntervals(_ milliseconds: [Int]) {
+    mutating func noteRRIntervals(_ milliseconds: [Int]) {
         guard !milliseconds.isEmpty, !openRests.isEmpty else { return }
         let values = milliseconds.compactMap { UInt16(exactly: $0) }
         for id in Array(openRests.keys) where openRests[id]!.pausedAtUSec == 0 {
@@ -203,7 +161,7 @@ public struct TrainingBook: Sendable, Equatable {
     /// How heart rate recovered during the open rest on timer `id` so far (restd's recovery
     /// service, before a command or an expiry, and when the rest ends on recovery): kept in
     /// memory and stored when the rest is next written, like its RR intervals.
-    public mutating func noteRecovery(_ metrics: RecoveryMetrics, timer id: TimerID) {
+    mutating func noteRecovery(_ metrics: RecoveryMetrics, timer id: TimerID) {
         openRests[id]?.recovery = metrics
     }
 
@@ -231,13 +189,10 @@ public struct TrainingBook: Sendable, Equatable {
         return (active, completion)
     }
 
-    /// The exercise a set of `input` is for, as its plan names it: the one given, else the
-    /// workout's next one, else `previousExercise` (that of the previous set on its timer); nil
-    /// when there is none, or it is not a valid name (planning then refuses the set). The caller
-    /// reads this exercise's facts before planning.
-    public func exercise(ofSet input: SetInput, previousExercise: String?) -> ExerciseName? {
-        try? Self.exerciseName(
-            given: input.exercise ?? workoutSet(input)?.completion.exercise.name, previous: previousExercise)
+    /// The exercise a set of `input` names, or the workout's next one; nil when neither does (it
+    /// is then the previous set's on its timer).
+    func givenExercise(ofSet input: SetInput) -> String? {
+        input.exercise ?? workoutSet(input)?.completion.exercise.name
     }
 
     /// Whether a set of `input` is the workout's last: its summary then needs the workout's sets
@@ -248,7 +203,7 @@ public struct TrainingBook: Sendable, Equatable {
 
     private func planSet(
         _ id: TimerID, _ given: SetInput, timers: TimerBook, facts known: HistoryFacts, now: Instant
-    ) throws(TimerError) -> CommandPlan {
+    ) throws(TimerError) -> ChangePlan {
         // During a workout, a set without an exercise is the plan's next set, with its reps and
         // weight unless given.
         var input = given
@@ -327,6 +282,6 @@ public struct TrainingBook: Sendable, Equatable {
                 history.append(.workoutSaved(active))
             }
         }
-        return CommandPlan(events: events, history: history, set: planned)
+        return ChangePlan(events: events, history: history, set: planned)
     }
 }

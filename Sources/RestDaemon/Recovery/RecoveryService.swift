@@ -11,19 +11,20 @@ import RestCore
 /// `Live.Update` of heart_rate, whichever the live activity shows (`LiveService`). Without heart
 /// rate no sample comes, no tracker asks for a wake-up, and restd sleeps.
 ///
-/// It decides nothing itself: a recovered rest ends through `StateService.endRecovered`, a
-/// strap back through `StateService.recoveryRegained`, and a lost strap is marked through
-/// `StateService.recoveryLost` (on its own wake-up) or with what is due (`settle`, from
-/// `StateService.runDue`: one change with the expiry), the housekeeping path an expiry takes
-/// (apply → signal → commit). It hears of the rests from the committed timer events: a running
-/// timer with a recovery rule gets a tracker from the start of its run; a paused, ended,
-/// replaced or removed one loses it.
+/// It decides nothing itself: it posts what it sees on restd's one queue (`OccurrenceQueue`) — a
+/// rest recovered, a strap back, a strap lost (on its own wake-up; before what is due, the lost
+/// rests go with it, `StateService.catchUp`), a followed rest's heart rate — and never calls into
+/// `StateService`. It hears of the rests from the committed timer events: a running timer with a
+/// recovery rule gets a tracker from the start of its run; a paused, ended, replaced or removed
+/// one loses it.
 final class RecoveryService {
-    private let service: StateService
+    private let queue: OccurrenceQueue
     private let clock: TimeSource
     private let logger: Logger
     /// By timer: the tracker of its current run.
     private var trackers: [TimerID: RecoveryTracker] = [:]
+    /// By followed timer: why its rest ends as things stand (`.sensorLost` while its strap is lost).
+    private var endReasons: [TimerID: EndReason] = [:]
     /// The followed runs whose lost strap was logged.
     private var loggedLost = Set<TimerID>()
     /// The source's samples of the last 5 s (at most `HeartSignal.maxWindowSamples`), oldest
@@ -35,8 +36,8 @@ final class RecoveryService {
     /// hold's end is the rest's end); off when none asks.
     private var wakeup: TimerSource!
 
-    init(service: StateService, loop: EventLoop, clock: TimeSource, logger: Logger) throws(SystemError) {
-        self.service = service
+    init(queue: OccurrenceQueue, loop: EventLoop, clock: TimeSource, logger: Logger) throws(SystemError) {
+        self.queue = queue
         self.clock = clock
         self.logger = logger
         wakeup = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
@@ -53,15 +54,16 @@ final class RecoveryService {
     }
 
     /// Follows committed timer events: trackers start with a run that may end on recovery, follow
-    /// its add and sub, and go when it stops running.
-    func timersChanged(_ events: [TimerEvent]) {
+    /// its add and sub, and go when it stops running. `openRests` are the training's, after them.
+    func timersChanged(_ events: [TimerEvent], openRests: [TimerID: RestRecord]) {
         var touched = false
         for event in events {
             switch event {
             case .added(let timer), .changed(from: _, to: let timer):
-                touched = follow(timer) || touched
+                touched = follow(timer, openRests: openRests) || touched
             case .removed(let timer):
                 loggedLost.remove(timer.id)
+                endReasons[timer.id] = nil
                 touched = stopFollowing(timer.id, ending: .removed) || touched
             case .expired, .warning:
                 break
@@ -83,20 +85,19 @@ final class RecoveryService {
     /// Settles every followed rest at `now` on the wake-up or a sample: a recovered rest ends, a
     /// lost strap is marked, and the wake-up is re-armed.
     func evaluate(now: Instant) {
-        for id in settle(now: now).sorted() { service.recoveryLost(id, now: now) }
+        for id in settle(now: now).sorted() { queue.post(.strapLost(id), at: now) }
     }
 
-    /// Settles every followed rest at `now` (before expiries are planned, `StateService.runDue`,
-    /// and by `evaluate`): a recovered rest ends, one whose strap is back is unmarked, and the
-    /// wake-up is re-armed; the rests whose strap was lost, not yet marked, are returned for the
-    /// caller to plan.
+    /// Settles every followed rest at `now` (before what is due, `StateService.catchUp`, and by
+    /// `evaluate`): posts a recovered rest's end and a strap back, and re-arms the wake-up; the
+    /// rests whose strap was lost, not yet marked, are returned, to go with what is due.
     func settle(now: Instant) -> Set<TimerID> {
         guard !trackers.isEmpty else { return [] }
         var recovered: [(TimerID, Int?, USec)] = []
         var regained: [TimerID] = []
         var lost = Set<TimerID>()
         for id in trackers.keys.sorted() {
-            let marked = service.book.timer(id)?.endReason
+            let marked = endReasons[id]
             switch trackers[id]!.evaluate(nowUSec: now.boottime) {
             case .resting:
                 if marked == .sensorLost { regained.append(id) }
@@ -118,36 +119,41 @@ final class RecoveryService {
                 }
             }
         }
-        // Carried out after the loop: each change comes back through `timersChanged`.
-        for id in regained {
-            loggedLost.remove(id)
-            logger.info(
-                "heart rate back during the rest of timer \(MessageText.quoted(id.rawValue)): it may end on recovery")
-            service.recoveryRegained(id, now: now)
-        }
-        for (id, bpm, atUSec) in recovered {
-            service.noteRecovery(trackers[id]!.metrics(endUSec: atUSec), timer: id)
-            let heartRate = bpm.map { " at \($0) bpm" } ?? ""
-            logger.info("the rest of timer \(MessageText.quoted(id.rawValue)) ended on recovery\(heartRate)")
-            service.endRecovered(id, heartRateBPM: bpm, atBoottimeUSec: atUSec, now: now)
+        // Posted after the loop, together: each change comes back through `timersChanged`.
+        queue.holding {
+            for id in regained {
+                loggedLost.remove(id)
+                logger.info(
+                    "heart rate back during the rest of timer \(MessageText.quoted(id.rawValue)): it may end on recovery"
+                )
+                queue.post(.strapBack(id), at: now)
+            }
+            for (id, bpm, atUSec) in recovered {
+                let heartRate = bpm.map { " at \($0) bpm" } ?? ""
+                logger.info("the rest of timer \(MessageText.quoted(id.rawValue)) ended on recovery\(heartRate)")
+                queue.post(
+                    .recovered(id, bpm: bpm, atBoottimeUSec: atUSec, metrics: trackers[id]!.metrics(endUSec: atUSec)),
+                    at: now)
+            }
         }
         rearm()
         return lost
     }
 
-    /// Hands the recovery so far of every followed rest to its open rest in the history, as if
-    /// it ended at `now`: before a command or an expiry is planned (`StateService.beforeDue`), so
+    /// Posts the recovery so far of every followed rest, for its open rest in the history, as if
+    /// it ended at `now`: before a command or an expiry is planned (`StateService.catchUp`), so
     /// that a rest ended by a set, a skip or its deadline is stored with it.
     func noteMetrics(now: Instant) {
-        for (id, tracker) in trackers {
-            service.noteRecovery(tracker.metrics(endUSec: now.boottime), timer: id)
-        }
+        guard !trackers.isEmpty else { return }
+        queue.post(.recoveryNoted(trackers.mapValues { $0.metrics(endUSec: now.boottime) }), at: now)
     }
 
     /// Whether the trackers changed: a running rest with a rule keeps (or gets) a tracker for
     /// its run; anything else has none.
-    private func follow(_ timer: RestTimer) -> Bool {
+    private func follow(_ timer: RestTimer, openRests: [TimerID: RestRecord]) -> Bool {
+        endReasons[timer.id] = timer.endReason
         guard timer.state == .running, let rule = timer.recovery else {
+            endReasons[timer.id] = nil
             loggedLost.remove(timer.id)
             let ending: HeartRateTrace.Ending =
                 switch timer.state {
@@ -172,7 +178,7 @@ final class RecoveryService {
             loggedLost.remove(timer.id)
             stopFollowing(timer.id, ending: .set)
             trackers[timer.id] = RecoveryTracker(rule: rule, startUSec: startUSec, leadIn: recent)
-            if let rest = service.training.openRests[timer.id] {
+            if let rest = openRests[timer.id] {
                 tracedRests[timer.id] = (rest.setID, timer.startedAtUSec)
             }
         }
@@ -192,10 +198,12 @@ final class RecoveryService {
             case .ended(_, let atUSec): atUSec
             case .resting, .runsToPlanned: now.boottime
             }
-        service.keepHeartRate(
-            HeartRateTrace(
-                setID: rest.setID, startedAtUSec: rest.startedAtUSec, tracker: tracker, endUSec: end, ending: ending),
-            now: now)
+        queue.post(
+            .heartRateTrace(
+                HeartRateTrace(
+                    setID: rest.setID, startedAtUSec: rest.startedAtUSec, tracker: tracker, endUSec: end, ending: ending
+                )),
+            at: now)
         return true
     }
 

@@ -15,7 +15,8 @@ extension Restctl {
                 strap, the heart rate of each followed rest of one day, and each workout with \
                 its sets. The page is one file with everything in \
                 it (no script, nothing loaded from the network), light or dark as the system \
-                prefers. Default: the last 90 days, written to restd-report.html.
+                prefers. Default: the last 90 days, written to restd-report.html; where it was \
+                written is said on standard error.
                 """)
 
         @OptionGroup var selection: HistorySelection
@@ -92,6 +93,8 @@ extension Restctl {
                 return
             }
             let path = try FileOutput.replace(output, with: page)
+            // On stderr, as `--output -` keeps stdout for the page itself.
+            StandardError.write("restctl: wrote the report to \(path)\n")
             if open { try Browser.open(path) }
         }
     }

@@ -1,8 +1,7 @@
 /// What a caller asks of restd: the one type every change from outside restd takes — a method
-/// call on the bus, a notification's or a media player's button. `TrainingBook.plan` plans it
-/// from the books, the history's facts read before (`HistoryFacts`) and the time, without any
-/// I/O; restd's own changes (expiry, clean-up, a wall-clock step) come from `TimerBook.due` and
-/// `wallClockChanged`.
+/// call on the bus, a notification's or a media player's button. `Books.plan` plans it (through
+/// `TrainingBook.plan`) from the books, the history's facts read before (`HistoryFacts`) and the
+/// time, without any I/O; restd's own changes are `Occurrence`s, planned the same way.
 public enum Command: Sendable, Equatable {
     /// One timer's own operation, planned by `TimerBook.plan`.
     case timer(TimerCommand)

@@ -1,0 +1,27 @@
+/// What the history must tell before a message can be planned (`Books.questions`): the daemon
+/// reads exactly this from the store, then plans with the answer (`HistoryFacts`).
+public struct HistoryQuestions: Sendable, Equatable {
+    /// The timer whose previous set's exercise is asked for (a set that names none).
+    public var previousExerciseOf: TimerID?
+    /// Whether the facts of the set's exercise are asked for, and the exercise as given or as the
+    /// workout plans it (nil: the previous set's, `previousExerciseOf`).
+    public var asksExercise = false
+    public var givenExercise: String?
+    /// The start of the local day the exercise's facts count sets from.
+    public var dayStartUSec: USec = 0
+    /// The span of the workout whose sets and rests so far are asked for (its summary).
+    public var workoutSinceUSec: USec?
+    public var workoutUntilUSec: USec = 0
+
+    public init() {}
+
+    /// Whether nothing is asked.
+    public var isEmpty: Bool { self == HistoryQuestions() }
+
+    /// The exercise whose facts are asked for, once the previous set's exercise is known; nil
+    /// when none is (planning then refuses the set with the reason).
+    public func exercise(previous: String?) -> ExerciseName? {
+        guard asksExercise else { return nil }
+        return try? TrainingBook.exerciseName(given: givenExercise, previous: previous)
+    }
+}
