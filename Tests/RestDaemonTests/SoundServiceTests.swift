@@ -16,9 +16,8 @@ import Testing
 /// is not there, or a file that cannot be read, harms nothing. They wait for real sound to play,
 /// and stay out of the AddressSanitizer run (the servers' timing means nothing under it).
 @Suite(
-    "Sound engine on real sound servers", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["RESTD_SANITIZER"] == nil, "real time: not under a sanitizer"),
-    .tags(.realTime))
+    "Sound engine on real sound servers", .serialized, .tags(.realTime),
+    .enabled(if: ProcessInfo.processInfo.environment["RESTD_SANITIZER"] == nil, "real time: not under a sanitizer"))
 struct SoundServiceTests {
     /// Drives the loop until `done` or `seconds` have passed.
     static func run(_ loop: EventLoop, for seconds: Double, until done: () -> Bool = { false }) throws {
@@ -168,6 +167,9 @@ struct SoundServiceTests {
         #expect(sound.isConnected)
         try Self.run(loop, for: 5) { !sound.isConnected }
         #expect(!sound.isConnected)
+        // libpulse and libsndfile are unloaded again (nothing else in this process loads them).
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        #expect(!maps.contains("libpulse") && !maps.contains("libsndfile"))
         // The server saw the client leave: only pactl's own is listed.
         let clients = try AudioServer.pactl(["list", "short", "clients"], environment: server.tools)
         #expect(!clients.contains("restd"), "\(clients)")
