@@ -73,7 +73,8 @@ public final class Daemon {
             mustExist: settings.configMustExist, status: status, logger: logger)
         sound = try SoundService(
             loop: loop, settings: configuration.sound,
-            theme: SoundTheme(environment: { getenv($0).map { String(cString: $0) } }), logger: logger)
+            theme: SoundTheme(environment: { getenv($0).map { String(cString: $0) } }), logger: logger,
+            doNotDisturb: DoNotDisturb(connection: connection, logger: logger))
         notifier = Notifier(
             connection: connection, clock: clock, logger: logger, messages: settings.messages,
             style: configuration.notifications.style, sound: sound.command
