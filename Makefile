@@ -89,11 +89,12 @@ BENCH_SMOKE = "$(BIN_DIR)/restd-bench" --smoke --json .build/bench-smoke.json
 # --- Install layout ----------------------------------------------------------
 # PREFIX (/usr/local), DESTDIR and every directory of the layout (BINDIR, LIBEXECDIR, DATADIR,
 # MANDIR, USERUNITDIR, DBUSSERVICEDIR, DBUSINTERFACEDIR, BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR,
-# APPLICATIONSDIR, GNOMEEXTDIR, GNOMEBUILDSDIR) and GNOME_SHELL_VERSION are passed on to
+# APPLICATIONSDIR, GNOMEEXTDIR, GNOMEBUILDSDIR, PLASMOIDDIR, PLASMABUILDSDIR), GNOME_SHELL_VERSION
+# and PLASMA_VERSION are passed on to
 # scripts/install-files.sh, which holds the layout: what is not given comes from PREFIX there.
 INSTALL_VARIABLES := DESTDIR PREFIX BINDIR LIBEXECDIR DATADIR MANDIR USERUNITDIR DBUSSERVICEDIR DBUSINTERFACEDIR \
 	BASHCOMPDIR ZSHCOMPDIR FISHCOMPDIR APPLICATIONSDIR GNOMEEXTDIR GNOMEBUILDSDIR GNOME_SHELL_VERSION \
-	INSTALL_STRIP STRIP
+	PLASMOIDDIR PLASMABUILDSDIR PLASMA_VERSION INSTALL_STRIP STRIP
 INSTALL_ENV = $(foreach variable,$(INSTALL_VARIABLES),$(variable)='$($(variable))')
 # Where scripts/build-gnome-extension.sh writes both builds.
 GNOME_BUILD_DIR := .build-gnome
@@ -125,9 +126,9 @@ endif
 MAN_DATE ?= 2026-11-21
 
 .PHONY: help check-swift deps test-deps build release check test test-broker test-calendar test-asan toml-conformance bench bench-smoke run with-bus
-.PHONY: roots-in-background build-tests test-suite test-gnome-package
+.PHONY: roots-in-background build-tests test-suite test-gnome-package test-plasma-package
 .PHONY: clean install uninstall
-.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot report-screenshot orderfile
+.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot test-plasma report-screenshot orderfile
 
 # The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
 DEB_VERSION = $$(dpkg-parsechangelog -S Version)
@@ -164,6 +165,7 @@ help:
 	@echo '  make gnome-extension       build the GNOME Shell extension, both forms, into .build-gnome'
 	@echo '  make test-gnome            its tests: gjs -m, then real headless GNOME Shells 43, 48, 50, 51 (part of make test)'
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
+	@echo '  make test-plasma           the Plasma widget: gjs -m, then real headless Plasmas 6.3 and 6.7 (root; part of make test)'
 	@echo '  make report-screenshot     the training report of the tests'"'"' seeded history, as docs/report.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
 	@echo '  make lint                  check the layout, the scripts, the extension (eslint), and that no guide copies a man page'
@@ -206,7 +208,7 @@ check: build-tests
 # are made in the order they are listed, each once.
 .NOTPARALLEL:
 TEST_STEPS := test-deps roots-in-background lint build-tests test-suite test-broker test-calendar \
-	toml-conformance bench-smoke install-check deb-check test-gnome-package test-asan
+	toml-conformance bench-smoke install-check deb-check test-gnome-package test-plasma-package test-asan
 test: $(TEST_STEPS)
 
 # The Debian roots (minutes, mostly downloading and unpacking) build while Swift compiles;
@@ -239,8 +241,9 @@ toml-conformance: deps
 
 # The code's layout is swift-format's, with the project's .swift-format (120 columns, 4 spaces);
 # `make format` rewrites the sources, `make lint` (part of `make test`) fails on any difference,
-# on anything shellcheck finds in scripts/ or eslint in the GNOME extension (its rules are GNOME
-# Shell's: gnome-extension/.eslintrc.json), and on a guide that copies a man page's table.
+# on anything shellcheck finds in scripts/ or eslint in the GNOME extension and the Plasma widget
+# (their rules are GNOME Shell's: gnome-extension/.eslintrc.json), and on a guide that copies a
+# man page's table. The widget's QML is checked by loading it in plasmashell (make test-plasma).
 SWIFT_FORMAT ?= $(shell command -v swift-format 2>/dev/null || echo "$(SWIFT) format")
 FORMATTED := Package.swift Sources Tests
 format:
@@ -251,7 +254,7 @@ lint: deps
 	@# Debian's eslint: its modules are where Debian's node looks (/usr/share/nodejs), which a
 	@# node from elsewhere (NodeSource's) does not without NODE_PATH; the unix format, since the
 	@# default one needs a module Debian 12 does not package (chalk).
-	NODE_PATH=/usr/share/nodejs eslint --format unix gnome-extension
+	NODE_PATH=/usr/share/nodejs eslint --format unix --ext .js,.mjs gnome-extension plasma
 	scripts/check-docs.sh
 
 # The whole suite once more under AddressSanitizer, against an instrumented restd and restctl
@@ -349,6 +352,16 @@ test-gnome-package: build test-deps gnome-extension deb
 # The same run, also writing docs/gnome-panel.png (the README's picture).
 gnome-screenshot: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) docs/gnome-panel.png
+
+# The Plasma widget's tests (part of `make test`, there with the .deb): its pure module under
+# gjs -m, then real headless Plasmas with the real restd on a private bus, 6.3 and 6.7 in cached
+# Debian roots with their Plasma layers (scripts/test-roots.sh), restd installed by install-files.sh.
+test-plasma: build test-deps gnome-extension
+	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
+
+# The same, with the widget as the Debian package installs it (part of `make test`).
+test-plasma-package: build test-deps gnome-extension deb
+	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "$(DEB_FILE)"
 
 # The training report of the integration tests' seeded history, as Chromium shows it, written
 # to docs/report.png (the README's picture).
