@@ -126,7 +126,8 @@ let package = Package(
                 "RestClient",
             ],
             exclude: ["Fixtures"]),
-        .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),
+        .testTarget(
+            name: "RestClientTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RestctlTests",
             dependencies: ["restctl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

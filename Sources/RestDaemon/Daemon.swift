@@ -163,6 +163,7 @@ public final class Daemon {
                 if let set = change.set { HistoryObject.emitSetRecorded(set, on: server) }
             },
             { [unowned notifier] change in
+                if let set = change.set { notifier.setRecorded(set) }
                 if !change.events.isEmpty { notifier.timersChanged(change.events) }
                 if let workout = change.workout { notifier.workoutChanged(workout.current, ended: workout.ended) }
             },

@@ -428,6 +428,7 @@ struct RestctlTests {
                   skip                    End the rest now, on purpose.
                   history                 Show the sets done, with the rest after each.
                   stats                   Show whether the rests taken match those planned.
+                  records                 Show each exercise's records.
                   report                  Write a training report: one HTML page of charts.
                   workout                 Follow a workout plan, set by set.
 

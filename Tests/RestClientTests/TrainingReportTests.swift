@@ -48,6 +48,25 @@ import Testing
         .count
     }
 
+    /// A top set that beat a record of the whole history is outlined: measured against the sets
+    /// before the window too.
+    @Test func recordSetsAreMarkedAgainstTheWholeHistory() {
+        let earlier = [Self.set("Squat", day: -30, kg: 110)]
+        let sets = [
+            Self.set("Squat", day: 0, kg: 105),  // not heavier than 110, fewer reps at 105: no record
+            Self.set("Squat", day: 1, kg: 112.5),  // heavier than 110: a record
+            Self.set("Squat", day: 2, kg: 120, failed: true),  // failed: never
+        ]
+        var input = Self.input(sets)
+        input.earlierSets = earlier
+        let html = TrainingReport.html(input)
+        #expect(Self.count("top-set", in: html, chart: "progress") == 2)
+        #expect(Self.count("record", in: html, chart: "progress") == 1)
+        #expect(html.contains(": 5×112.5 kg, a record"))
+        // Without the earlier set, the first set of the window beats nothing, the second is a record.
+        #expect(Self.count("record", in: TrainingReport.html(Self.input(sets)), chart: "progress") == 1)
+    }
+
     @Test func anEmptyHistorySaysSoAndDrawsNothing() {
         let html = TrainingReport.html(Self.input([]))
         #expect(html.contains("No sets were recorded in this time: there is nothing to chart."))

@@ -105,8 +105,10 @@ enum ReportCharts {
                 }
                 if let weight = point.weightKg {
                     html.point(
-                        x: x(point.atUSec), y: y(weight), class: "point top-set s0",
-                        tooltip: "\(ReportDate.day(point.atUSec)): \(setText(point))")
+                        x: x(point.atUSec), y: y(weight),
+                        class: point.isRecord ? "point top-set record s0" : "point top-set s0",
+                        tooltip: "\(ReportDate.day(point.atUSec)): \(setText(point))"
+                            + (point.isRecord ? ", a record" : ""))
                 }
             }
         }

@@ -31,7 +31,7 @@ struct ReportModel {
         }
         let keys = ExerciseKeys(sets)
         volume = VolumeModel(sets, keys: keys, weeks: weeks, categories: input.categories, periods: &periods)
-        progress = ProgressModel(sets, keys: keys, weeks: weeks, periods: &periods)
+        progress = ProgressModel(sets, earlier: input.earlierSets, keys: keys, weeks: weeks, periods: &periods)
         rests = RestSpread.spreads(sets, keys: keys)
         recovery = RecoveryModel(sets, periods: &periods)
         // For one exercise, only the workouts it was done in.
@@ -173,6 +173,8 @@ struct ProgressModel {
         var atUSec: USec
         var weightKg: Double?
         var reps: UInt32?
+        /// The set beat one of its exercise's records (over the whole history, `RecordBook`).
+        var isRecord = false
 
         /// Epley's estimate of the one-rep max, weight × (1 + reps / 30), for a set of 1 to
         /// `maxRepsForEstimate` reps; nil beyond, where it stops meaning much.
@@ -200,15 +202,25 @@ struct ProgressModel {
     /// Whether each point is a week's top set (else a day's).
     let weekly: Bool
 
-    init(_ sets: [HistorySet], keys: ExerciseKeys, weeks: [USec], periods: inout LocalPeriods) {
+    init(_ sets: [HistorySet], earlier: [HistorySet], keys: ExerciseKeys, weeks: [USec], periods: inout LocalPeriods) {
         weekly = weeks.count > Self.dailyUpToWeeks
+        var book = RecordBook()
+        func beatsRecord(_ set: HistorySet) -> Bool {
+            !book.add(
+                exercise: set.exercise, key: set.exercise.lowercased(), atUSec: set.atUSec, weightKg: set.weightKg,
+                reps: set.reps, failed: set.failed
+            ).isEmpty
+        }
+        for set in earlier { _ = beatsRecord(set) }
+        let records = sets.map(beatsRecord)
         var best: [Point?] = Array(repeating: nil, count: keys.names.count)
         var bestPeriod: [USec] = Array(repeating: 0, count: keys.names.count)
         var points: [[Point]] = Array(repeating: [], count: keys.names.count)
         for (position, set) in sets.enumerated() where !set.failed && (set.weightKg != nil || set.reps != nil) {
             let exercise = keys.ofSet[position]
             let period = weekly ? periods.weekStart(of: set.atUSec) : periods.dayStart(of: set.atUSec)
-            let candidate = Point(atUSec: set.atUSec, weightKg: set.weightKg, reps: set.reps)
+            let candidate = Point(
+                atUSec: set.atUSec, weightKg: set.weightKg, reps: set.reps, isRecord: records[position])
             if let current = best[exercise], bestPeriod[exercise] == period {
                 if Self.isHeavier(candidate, than: current) { best[exercise] = candidate }
             } else {

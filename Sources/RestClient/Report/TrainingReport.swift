@@ -131,7 +131,9 @@ public enum TrainingReport {
             "Per exercise, the top set of each \(period)"
                 + (progress.weekly
                     ? " (a week, as the report spans more than \(ProgressModel.dailyUpToWeeks) weeks)" : "")
-                + ": the heaviest set not failed, the one of most reps among equally heavy ones. Circles: its weight; "
+                + ": the heaviest set not failed, the one of most reps among equally heavy ones. Circles: its weight, "
+                + "outlined when the set beat a record of its exercise's whole history (the heaviest weight, the "
+                + "most reps at its weight, the estimated one-rep max: restctl records); "
                 + "diamonds: the estimated one-rep max by Epley’s formula, weight × (1 + reps ÷ 30), drawn only for "
                 + "sets of \(ProgressModel.maxRepsForEstimate) reps or fewer: beyond that the estimate stops being "
                 + "meaningful. Below: the top set’s reps.",
@@ -351,7 +353,7 @@ public enum TrainingReport {
         .end{stroke:var(--fg);stroke-width:1.2}.hold{fill:var(--s2);fill-opacity:.18}
         .curve{fill:none;stroke:var(--c);stroke-width:1.8}.curve-dot{fill:var(--c)}
         .spread{stroke-width:5;stroke-linecap:round;opacity:.55}
-        .point{stroke:var(--bg);stroke-width:1}.bar{stroke:var(--bg);stroke-width:.5}
+        .point{stroke:var(--bg);stroke-width:1}.record{stroke:var(--fg);stroke-width:2}.bar{stroke:var(--bg);stroke-width:.5}
         .s0{--c:var(--s0)}.s1{--c:var(--s1)}.s2{--c:var(--s2)}.s3{--c:var(--s3)}.s4{--c:var(--s4)}\
         .s5{--c:var(--s5)}.s6{--c:var(--s6)}.s7{--c:var(--s7)}
         .bar,.box,.point,.swatch{fill:var(--c);background:var(--c)}.trend,.spread{stroke:var(--c)}

@@ -72,9 +72,12 @@ extension Restctl {
                     let start = LocalCalendar.startOfDay(containing: day)
                     return (start, LocalCalendar.startOfDay(containing: start + 30 * 3_600_000_000))
                 } ?? (since, until)
-            let (sets, workouts, exercises, traces) = try RestdConnection.withClient { client throws(ClientError) in
+            let (sets, earlier, workouts, exercises, traces) = try RestdConnection.withClient {
+                client throws(ClientError) in
                 (
                     try client.historySets(sinceUSec: since, untilUSec: until, exercise: name?.display),
+                    // What the window's records are measured against.
+                    since > 0 ? try client.historySets(sinceUSec: 0, untilUSec: since, exercise: name?.display) : [],
                     try client.workoutSummaries(sinceUSec: since, untilUSec: until), try client.exercises(),
                     try client.heartRateTraces(sinceUSec: traceWindow.0, untilUSec: traceWindow.1)
                 )
@@ -83,7 +86,7 @@ extension Restctl {
             for exercise in exercises { categories[exercise.key] = exercise.category }
             let input = ReportInput(
                 sinceUSec: since, untilUSec: until, nowUSec: now, exercise: name?.display,
-                sets: sets,
+                sets: sets, earlierSets: earlier,
                 workouts: workouts, categories: categories, heartRates: traces, curveDayUSec: curveDay)
             let page = TrainingReport.html(input)
             if output == "-" {
