@@ -24,6 +24,9 @@ final class Notifier {
     static let busName = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
     static let interface = "org.freedesktop.Notifications"
+    /// The server's name, followed with the signals of its notifications.
+    private static let following = BusNameFollowing(
+        busName, alsoMatching: [MessageBus.signalRule(sender: busName, path: path, interface: interface)])
     /// The longest any call to the notification server may take.
     static let timeoutMilliseconds: Int32 = 2_000
 
@@ -120,35 +123,22 @@ final class Notifier {
 
     /// Subscribes to the server's signals and to changes of its owner, without waiting.
     func start() {
-        let rules = [
-            MessageBus.nameOwnerChangedRule(name: Self.busName),
-            MessageBus.signalRule(sender: Self.busName, path: Self.path, interface: Self.interface),
-        ]
-        for rule in rules {
-            connection.callBus("AddMatch", [.string(rule)], timeoutMilliseconds: Self.timeoutMilliseconds) {
-                [unowned self] result in
-                if case .failure(let error) = result {
-                    self.logger.error(
-                        """
-                        cannot watch the notification server (\(error.message)); notification actions \
-                        and a server appearing later will go unnoticed
-                        """)
-                }
+        // The answer is newer than any NameOwnerChanged that arrives before it.
+        Self.following.start(
+            on: connection, timeoutMilliseconds: Self.timeoutMilliseconds,
+            ruleRefused: { [unowned self] error in
+                logger.error(
+                    """
+                    cannot watch the notification server (\(error.message)); notification actions \
+                    and a server appearing later will go unnoticed
+                    """)
             }
-        }
-        // After the match rules, on the same connection: no change of owner can fall in between,
-        // and the answer is newer than any NameOwnerChanged that arrives before it.
-        connection.callBus("GetNameOwner", [.string(Self.busName)], timeoutMilliseconds: Self.timeoutMilliseconds) {
-            [unowned self] result in
+        ) { [unowned self] answer in
             ownerKnown = true
-            switch result {
-            case .success(let reply):
-                if let name = reply.arguments().first?.string {
-                    owner = name
-                    logger.debug("notification server: \(name)")
-                }
-            case .failure(let error) where error.hasName(.nameHasNoOwner):
-                owner = nil
+            switch answer {
+            case .success(let name):
+                owner = name
+                if let name { logger.debug("notification server: \(name)") }
             case .failure(let error):
                 logger.debug("cannot ask who owns \(Self.busName): \(error.message)")
             }
@@ -338,8 +328,8 @@ final class Notifier {
     // MARK: Signals
 
     private func handle(_ message: Message) {
-        if let change = message.nameOwnerChange {
-            if change.name == Self.busName { ownerChanged(oldOwner: change.oldOwner, newOwner: change.newOwner) }
+        if let change = Self.following.ownerChange(in: message) {
+            ownerChanged(oldOwner: change.oldOwner, newOwner: change.newOwner)
             return
         }
         // Only the owner we are talking to speaks for the notifications we created.
