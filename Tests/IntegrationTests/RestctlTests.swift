@@ -429,6 +429,7 @@ struct RestctlTests {
                   stats                   Show whether the rests taken match those planned.
                   report                  Write a training report: one HTML page of charts.
                   workout                 Follow a workout plan, set by set.
+                  reload                  Have restd read config.toml again.
 
                   See 'restctl help <subcommand>' for detailed help.
 
