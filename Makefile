@@ -114,6 +114,12 @@ GNOMEBUILDSDIR ?= $(DATADIR)/restd/gnome-shell
 GNOME_SHELL_VERSION ?=
 # Where scripts/build-gnome-extension.sh writes both builds.
 GNOME_BUILD_DIR := .build-gnome
+# The Plasma widget io.restd.rest: under PLASMABUILDSDIR, and in PLASMOIDDIR (hard links) from the
+# installed plasma-widget-link when Plasma 6 or later is installed (Plasma 5 cannot load it).
+# PLASMA_VERSION overrides the Plasma it finds (`none`: not there).
+PLASMOIDDIR ?= $(DATADIR)/plasma/plasmoids
+PLASMABUILDSDIR ?= $(DATADIR)/restd/plasma
+PLASMA_VERSION ?=
 # The programs `make install` installs and `make release` builds, and only they (not the benchmark,
 # not the TOML conformance tool): swift build takes one --product at a time.
 SHIPPED_PRODUCTS := restd restctl
@@ -143,7 +149,7 @@ MAN_DATE ?= 2026-11-21
 
 .PHONY: help check-swift deps test-deps build release check test test-broker test-calendar test-asan toml-conformance bench bench-smoke run with-bus
 .PHONY: clean install uninstall
-.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot report-screenshot orderfile
+.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot test-plasma report-screenshot orderfile
 
 # The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
 DEB_VERSION = $$(dpkg-parsechangelog -S Version)
@@ -180,6 +186,7 @@ help:
 	@echo '  make gnome-extension       build the GNOME Shell extension, both forms, into .build-gnome'
 	@echo '  make test-gnome            its tests: gjs -m, then real headless GNOME Shells 43, 48, 50, 51 (part of make test)'
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
+	@echo '  make test-plasma           the Plasma widget: gjs -m, then real headless Plasmas 6.3 and 6.7 (root; part of make test)'
 	@echo '  make report-screenshot     the training report of the tests'"'"' seeded history, as docs/report.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
 	@echo '  make lint                  check the layout, the scripts, the extension (eslint), and that no guide copies a man page'
@@ -232,6 +239,8 @@ test: deps test-deps lint gnome-extension
 	$(MAKE) --no-print-directory deb-check
 	@# GNOME 48, 50 and 51 with the extension as the package installs it.
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "" "$(DEB_FILE)"
+	@# Plasma 6.3 and 6.7 with the widget as the package installs it.
+	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "$(DEB_FILE)"
 	$(MAKE) --no-print-directory test-asan
 
 # The bus suites on dbus-broker only (root: the broker runs under a systemd user manager in a
@@ -253,8 +262,9 @@ toml-conformance: deps
 
 # The code's layout is swift-format's, with the project's .swift-format (120 columns, 4 spaces);
 # `make format` rewrites the sources, `make lint` (part of `make test`) fails on any difference,
-# on anything shellcheck finds in scripts/ or eslint in the GNOME extension (its rules are GNOME
-# Shell's: gnome-extension/.eslintrc.json), and on a guide that copies a man page's table.
+# on anything shellcheck finds in scripts/ or eslint in the GNOME extension and the Plasma widget
+# (their rules are GNOME Shell's: gnome-extension/.eslintrc.json), and on a guide that copies a
+# man page's table. The widget's QML is checked by loading it in plasmashell (make test-plasma).
 SWIFT_FORMAT ?= $(shell command -v swift-format 2>/dev/null || echo "$(SWIFT) format")
 FORMATTED := Package.swift Sources Tests
 format:
@@ -265,7 +275,7 @@ lint: deps
 	@# Debian's eslint: its modules are where Debian's node looks (/usr/share/nodejs), which a
 	@# node from elsewhere (NodeSource's) does not without NODE_PATH; the unix format, since the
 	@# default one needs a module Debian 12 does not package (chalk).
-	NODE_PATH=/usr/share/nodejs eslint --format unix gnome-extension
+	NODE_PATH=/usr/share/nodejs eslint --format unix --ext .js,.mjs gnome-extension plasma
 	scripts/check-docs.sh
 
 # The whole suite once more under AddressSanitizer, against an instrumented restd and restctl
@@ -286,6 +296,7 @@ INSTALL_DIRS = DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBEXECDIR='$(LIBEXECDIR)
 	DBUSSERVICEDIR='$(DBUSSERVICEDIR)' DBUSINTERFACEDIR='$(DBUSINTERFACEDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' \
 	ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' MANDIR='$(MANDIR)' APPLICATIONSDIR='$(APPLICATIONSDIR)' \
 	GNOMEEXTDIR='$(GNOMEEXTDIR)' GNOMEBUILDSDIR='$(GNOMEBUILDSDIR)' GNOME_SHELL_VERSION='$(GNOME_SHELL_VERSION)' \
+	PLASMOIDDIR='$(PLASMOIDDIR)' PLASMABUILDSDIR='$(PLASMABUILDSDIR)' PLASMA_VERSION='$(PLASMA_VERSION)' \
 	INSTALL_STRIP='$(INSTALL_STRIP)' STRIP='$(STRIP)'
 
 # Builds restd and restctl (release unless INSTALL_CONFIG=debug) and installs every file, the
@@ -364,6 +375,12 @@ test-gnome: build test-deps gnome-extension
 # The same run, also writing docs/gnome-panel.png (the README's picture).
 gnome-screenshot: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) docs/gnome-panel.png
+
+# The Plasma widget's tests (part of `make test`, there with the .deb): its pure module under
+# gjs -m, then real headless Plasmas with the real restd on a private bus, 6.3 and 6.7 in cached
+# Debian roots with their Plasma layers (scripts/test-roots.sh), restd installed by install-files.sh.
+test-plasma: build test-deps gnome-extension
+	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
 
 # The training report of the integration tests' seeded history, as Chromium shows it, written
 # to docs/report.png (the README's picture).

@@ -37,8 +37,10 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // Headers only (libpulse-dev, libsndfile1-dev): SoundKit loads the libraries when a sound
+        // is due (SoundLibraries), so they are not linked, and pkg-config would link them.
+        .systemLibrary(name: "CPulse"),
+        .systemLibrary(name: "CSndfile"),
 
         // Swift D-Bus binding over libdbus-1: values, messages, connections, exported objects.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
@@ -124,7 +126,8 @@ let package = Package(
                 "RestClient",
             ],
             exclude: ["Fixtures"]),
-        .testTarget(name: "RestClientTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"]),
+        .testTarget(
+            name: "RestClientTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RestctlTests",
             dependencies: ["restctl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

@@ -6,6 +6,7 @@
 # HOST_DIR at ROOT_DIR (made if missing), read-write: a test's work directory, a .deb to install.
 # The root's /tmp is a fresh directory of the host's (printed on stderr as "in-root: tmp is …"),
 # so that a process on the host can reach a socket the root makes there. Exits with COMMAND's status.
+# SUITE-plasma is the root SUITE with its Plasma layer stacked over it.
 set -euo pipefail
 checkout=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cache=${RESTD_TEST_ROOTS:-/var/cache/restd-test/roots}
@@ -21,8 +22,12 @@ done
 [ "${1:-}" = -- ] || { echo "error: in-root.sh: no -- before the command" >&2; exit 2; }
 shift
 [ $# -gt 0 ] || { echo "error: in-root.sh: no command" >&2; exit 2; }
-lower=$cache/$suite
+lower=$cache/${suite%-plasma}
 [ -d "$lower/usr" ] || { echo "error: no Debian root $lower: run scripts/test-roots.sh $suite" >&2; exit 1; }
+if [ "$suite" != "${suite%-plasma}" ]; then
+  [ -f "$cache/$suite.stamp" ] || { echo "error: no Plasma layer $cache/$suite.layer: run scripts/test-roots.sh $suite" >&2; exit 1; }
+  lower=$cache/$suite.layer:$lower
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/restd-root-$suite.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -65,7 +65,7 @@ trap 'rm -rf "$work"' EXIT
 
 # The system-wide layout.
 dest=$work/system
-"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX=/usr/local GNOME_SHELL_VERSION=43 >"$work/install.log" 2>&1   || { cat "$work/install.log" >&2; echo "install-check: make install failed" >&2; exit 1; }
+"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX=/usr/local GNOME_SHELL_VERSION=43 PLASMA_VERSION=6 >"$work/install.log" 2>&1   || { cat "$work/install.log" >&2; echo "install-check: make install failed" >&2; exit 1; }
 p=$dest/usr/local
 check "restd is installed, executable"           test -x "$p/bin/restd"
 check "restctl is installed, executable"         test -x "$p/bin/restctl"
@@ -130,6 +130,28 @@ check "the legacy build defines init()"                  grep -q '^function init
 check "the ES module build exports the extension class"  grep -q '^export default class RestExtension extends Extension' "$builds/esm/restd@restd.io/extension.js"
 check "each build carries its own entry point only"    test -z "$(find "$builds" -name 'extension.*.js')"
 check "both builds carry their compiled settings schema" test -f "$builds/legacy/restd@restd.io/schemas/gschemas.compiled" -a -f "$builds/esm/restd@restd.io/schemas/gschemas.compiled"
+widget=$p/share/plasma/plasmoids/io.restd.rest package=$p/share/restd/plasma/io.restd.rest
+widget_in_place() {  # widget_in_place: PLASMOIDDIR's io.restd.rest is restd's folder of hard links to the installed widget
+  [ -f "$widget/.restd-widget" ] && [ ! -L "$widget" ] && [ -z "$(find "$widget" -type l)" ] &&
+    [ "$(stat -c %i "$widget/contents/ui/main.qml")" = "$(stat -c %i "$package/contents/ui/main.qml")" ] &&
+    diff -r -x .restd-widget "$widget" "$package"
+}
+check "Plasma 6: the widget is in share/plasma/plasmoids, hard links to share/restd/plasma" widget_in_place
+check "the widget's id is io.restd.rest"          grep -q '"Id": "io.restd.rest"' "$package/metadata.json"
+check "the widget carries the GNOME extension's modules as files" \
+  bash -c "cmp gnome-extension/src/lib/format.js '$package/contents/code/format.mjs' && cmp gnome-extension/src/lib/timers.js '$package/contents/code/timers.mjs' && [ -z \"\$(find '$package' -type l)\" ]"
+widget_link=$p/libexec/restd/plasma-widget-link
+check "plasma-widget-link is installed, executable" test -x "$widget_link"
+widget_relinked() {  # widget_relinked VERSION yes|no: whether plasma-widget-link links the widget for that Plasma
+  "$widget_link" --root "$dest" --plasma-version "$1" /usr/local/share/restd/plasma /usr/local/share/plasma/plasmoids >/dev/null || return 1
+  if [ "$2" = yes ]; then widget_in_place; else [ ! -e "$widget" ] && [ ! -L "$widget" ]; fi
+}
+check "Plasma 5: plasma-widget-link takes the widget away" widget_relinked 5 no
+check "no Plasma: not there"                        widget_relinked none no
+check "Plasma 7: there again"                       widget_relinked 7 yes
+mkdir -p "$work/own-plasma/io.restd.rest"
+check "a real widget folder in its place is left alone" \
+  bash -c "'$widget_link' --root '$work/own-plasma' --plasma-version 6 /b / && [ -d '$work/own-plasma/io.restd.rest' ] && [ ! -L '$work/own-plasma/io.restd.rest' ]"
 check "nothing is installed with other modes"    test -z "$(find "$dest" -type f ! -perm 644 ! -perm 755)"
 check "uninstall removes every file"            uninstall_leaves_nothing "$dest" /usr/local
 

@@ -8,6 +8,10 @@
 # then links GNOMEEXTDIR/restd@restd.io to the one for this machine's GNOME Shell, or for
 # GNOME_SHELL_VERSION when that is set (`none`: no link, only the folder; the Debian package links
 # at configure time instead).
+# The Plasma widget (plasma/io.restd.rest, its links to the GNOME extension's modules followed) is
+# installed under PLASMABUILDSDIR, and the installed plasma-widget-link puts it into
+# PLASMOIDDIR/io.restd.rest (hard links) when this machine has Plasma 6 or later, or as
+# PLASMA_VERSION says (`none`: not there).
 
 set -euo pipefail
 action=${1:-}
@@ -47,13 +51,21 @@ files=(
   "tree:esm/restd@restd.io 644 $GNOMEBUILDSDIR/esm/restd@restd.io"
   "tree:legacy/restd@restd.io 644 $GNOMEBUILDSDIR/legacy/restd@restd.io"
   "extension:restd@restd.io 777 $GNOMEEXTDIR/restd@restd.io"
+  "file:scripts/plasma-widget-link.sh 755 $LIBEXECDIR/restd/plasma-widget-link"
+  "tree:plasma/io.restd.rest 644 $PLASMABUILDSDIR/io.restd.rest"
+  "plasmoid:io.restd.rest 777 $PLASMOIDDIR/io.restd.rest"
 )
 # The extension's path holds our link; a real directory there (an extension unpacked by hand, or
 # from extensions.gnome.org) is not ours: neither replaced (ln would put the link inside it) nor
-# removed.
+# removed. The same for the widget's folder without plasma-widget-link's mark.
 extension_path=$root$GNOMEEXTDIR/restd@restd.io
 if [ -d "$extension_path" ] && [ ! -L "$extension_path" ]; then
   echo "error: $extension_path is a directory, not the link to restd's build: move it away (or set GNOMEEXTDIR), then run this again" >&2
+  exit 1
+fi
+widget_path=$root$PLASMOIDDIR/io.restd.rest
+if [ -d "$widget_path" ] && [ ! -f "$widget_path/.restd-widget" ]; then
+  echo "error: $widget_path is not restd's widget: move it away (or set PLASMOIDDIR), then run this again" >&2
   exit 1
 fi
 for entry in "${files[@]}"; do
@@ -63,14 +75,17 @@ for entry in "${files[@]}"; do
   path=$root$target
   if [ "$action" = uninstall ]; then
     if [ "$kind" = tree ] && [ -d "$path" ] && [ ! -L "$path" ]; then rm -rf "$path" && echo "removed $path"
+    elif [ "$kind" = plasmoid ] && [ -f "$path/.restd-widget" ]; then rm -rf "$path" && echo "removed $path"
     elif [ -e "$path" ] || [ -L "$path" ]; then rm -f "$path" && echo "removed $path"; fi
     continue
   fi
   mkdir -p "$(dirname "$path")"
   case $kind in
-    tree)  # a directory, replaced whole: files $mode, folders 755
+    tree)  # a directory, replaced whole: files $mode, folders 755; the checkout's with its links followed
       tmp=$(mktemp -d "$(dirname "$path")/.install.XXXXXX")
-      cp -R "$gnome_build_dir/$name/." "$tmp"
+      from=$gnome_build_dir/$name
+      [ -d "$from" ] || from=$name
+      cp -RL "$from/." "$tmp"
       find "$tmp" -type d -exec chmod 755 {} + && find "$tmp" -type f -exec chmod "$mode" {} +
       rm -rf "$path" && mv "$tmp" "$path"
       echo "installed $path"
@@ -78,6 +93,10 @@ for entry in "${files[@]}"; do
     extension)  # a relative link to the build the Shell accepts, made by the installed script
       "$root$LIBEXECDIR/restd/gnome-extension-link" --root "$root" ${GNOME_SHELL_VERSION:+--shell-version "$GNOME_SHELL_VERSION"} \
         "$GNOMEBUILDSDIR" "$GNOMEEXTDIR"
+      continue ;;
+    plasmoid)  # the widget's folder where Plasma 6 is, made by the installed script
+      "$root$LIBEXECDIR/restd/plasma-widget-link" --root "$root" ${PLASMA_VERSION:+--plasma-version "$PLASMA_VERSION"} \
+        "$PLASMABUILDSDIR" "$PLASMOIDDIR"
       continue ;;
   esac
   tmp=$(mktemp "$(dirname "$path")/.install.XXXXXX")
@@ -97,7 +116,7 @@ for entry in "${files[@]}"; do
 done
 if [ "$action" = uninstall ]; then
   # The builds' folders, once empty (nothing else of restd lives under them).
-  dirs=("$root$GNOMEBUILDSDIR/esm" "$root$GNOMEBUILDSDIR/legacy" "$root$GNOMEBUILDSDIR" "$root$LIBEXECDIR/restd")
+  dirs=("$root$GNOMEBUILDSDIR/esm" "$root$GNOMEBUILDSDIR/legacy" "$root$GNOMEBUILDSDIR" "$root$PLASMABUILDSDIR" "$root$LIBEXECDIR/restd")
   [ "$(basename "$(dirname "$GNOMEBUILDSDIR")")" = restd ] && dirs+=("$(dirname "$root$GNOMEBUILDSDIR")")
   for dir in "${dirs[@]}"; do
     if [ -d "$dir" ] && rmdir "$dir" 2>/dev/null; then echo "removed $dir"; fi

@@ -17,7 +17,9 @@ public enum BarText {
     public static func line(_ state: WatchState, now: UInt64) -> String {
         var parts = [time(state.timer, now: now)]
         if let timer = state.timer {
-            if !timer.recoveryNote.isEmpty { parts.append(timer.recoveryNote) }
+            // The heart rate once: the live one, which goes on, else the one at recovery.
+            let note = timer.recoveryNote(withHeartRate: integer(state.live[LiveKey.heartRate]) == nil)
+            if !note.isEmpty { parts.append(note) }
             let texts = texts(timer)
             if !texts.isEmpty { parts.append(texts) }
         }
@@ -103,11 +105,12 @@ public enum BarText {
         return shownRemainingUSec(timer, now: now) <= timer.warnUSec
     }
 
-    /// Several lines for a tooltip: the texts, where the rest stands, the live fields.
+    /// Several lines for a tooltip, in words for people: the texts, where the rest stands, the
+    /// live activity (`liveWords`).
     ///
     ///     Squat · Next: Bench press
     ///     1:23 left of 1:30
-    ///     heart_rate=142 progress=3/5 exercise="Bench press"
+    ///     ♥142 bpm · 3 of 5 done · Bench press
     public static func tooltip(_ state: WatchState, now: UInt64) -> String {
         var lines: [String] = []
         if let timer = state.timer {
@@ -125,8 +128,35 @@ public enum BarText {
         } else {
             lines.append("no rest timer")
         }
-        if !state.live.isEmpty { lines.append(LiveFieldsText.text(state.live)) }
+        let live = liveWords(state.live)
+        if !live.isEmpty { lines.append(live) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The live activity in words: `♥142 bpm (Polar H10, battery 80%) · 3 of 5 done · Bench press
+    /// · workout Push`; "2 done" without a total, "no skin contact" when the strap says so.
+    /// Fields of a producer's own (`x_…`) are for its scripts: they are in the JSON only.
+    public static func liveWords(_ fields: [String: DBusValue]) -> String {
+        var parts: [String] = []
+        if let heartRate = integer(fields[LiveKey.heartRate]) {
+            var strap: [String] = []
+            if let sensor = text(fields[LiveKey.heartRateSensor]) { strap.append(sensor) }
+            if fields[LiveKey.heartRateContact]?.unwrapped == .boolean(false) { strap.append("no skin contact") }
+            if let battery = integer(fields[LiveKey.sensorBattery]) { strap.append("battery \(battery)%") }
+            parts.append("♥\(heartRate) bpm" + (strap.isEmpty ? "" : " (" + strap.joined(separator: ", ") + ")"))
+        }
+        if let done = integer(fields[LiveKey.progressDone]) {
+            parts.append(done + (integer(fields[LiveKey.progressTotal]).map { " of " + $0 } ?? "") + " done")
+        }
+        if let exercise = text(fields[LiveKey.exercise]) { parts.append(exercise) }
+        if let workout = text(fields[LiveKey.workout]) { parts.append("workout " + workout) }
+        return parts.joined(separator: " · ")
+    }
+
+    private static func text(_ value: DBusValue?) -> String? {
+        guard case .string(let text)? = value?.unwrapped else { return nil }
+        let visible = TimerLine.visible(text)
+        return visible.isEmpty ? nil : visible
     }
 
     private static func integer(_ value: DBusValue?) -> String? {

@@ -112,6 +112,8 @@ public final class RestdClient {
         public var restUSec: UInt64
         public var restSource: String
         public var recorded: HistorySet?
+        /// The records the set beat (from SetRecorded).
+        public var records: [PersonalRecord] = []
     }
 
     /// Marks a set done on timer `id` (exercise nil: the previous set's) and starts its rest.
@@ -126,14 +128,14 @@ public final class RestdClient {
         if failed { options[SetOption.failed] = .boolean(true) }
         if let restUSec { options[SetOption.restUSec] = .uint64(restUSec) }
         if let untilRecovered { options[SetOption.untilRecovered] = .boolean(untilRecovered) }
-        let (reply, recorded) = try catchingSetRecorded(onTimer: id.isEmpty ? TimerID.default.rawValue : id) {
+        let (reply, recorded, records) = try catchingSetRecorded(onTimer: id.isEmpty ? TimerID.default.rawValue : id) {
             () throws(ClientError) in
             try callManager(ManagerMember.completeSet, [.string(id), .string(exercise ?? ""), .vardict(options)])
         }
         guard reply.count == 3, case .objectPath(let path) = reply[0], let rest = reply[1].uint64,
             let source = reply[2].string
         else { throw .badReply("CompleteSet returned no (o, t, s)") }
-        return CompletedSet(timerPath: path, restUSec: rest, restSource: source, recorded: recorded)
+        return CompletedSet(timerPath: path, restUSec: rest, restSource: source, recorded: recorded, records: records)
     }
 
     /// Makes `call` while listening for SetRecorded, which restd sends before its reply: returns
@@ -141,18 +143,20 @@ public final class RestdClient {
     /// weight repeated from the previous set included).
     private func catchingSetRecorded(
         onTimer id: String, _ call: () throws(ClientError) -> [DBusValue]
-    ) throws(ClientError) -> ([DBusValue], HistorySet?) {
+    ) throws(ClientError) -> ([DBusValue], HistorySet?, [PersonalRecord]) {
         let rule =
             MessageBus.signalRule(sender: RestBus.name, path: RestBus.historyPath, interface: RestBus.historyInterface)
             + ",member='\(HistoryMember.setRecorded)'"
         // Without the match, the set is simply not shown.
-        guard (try? connection.addMatch(rule)) != nil else { return (try call(), nil) }
+        guard (try? connection.addMatch(rule)) != nil else { return (try call(), nil, []) }
         var recorded: HistorySet?
+        var records: [PersonalRecord] = []
         let filter = connection.addSignalFilter { message in
             guard message.isSignal(RestBus.historyInterface, HistoryMember.setRecorded),
                 let fields = message.vardictArgument(), let set = try? HistorySet(entry: fields), set.timer == id
             else { return false }
             recorded = set
+            records = PersonalRecord.read(from: fields, set: set)
             return true
         }
         defer {
@@ -162,7 +166,7 @@ public final class RestdClient {
         let reply = try call()
         // The signal came before the reply and waits in the connection's queue.
         connection.dispatchAvailable()
-        return (reply, recorded)
+        return (reply, recorded, records)
     }
 
     /// Ends the rest on timer `id` now, on purpose.
@@ -277,6 +281,16 @@ public final class RestdClient {
             sensors.append(try SensorSnapshot(entry: fields))
         }
         return sensors
+    }
+
+    /// Why restd reads no strap, in one sentence; "" when it follows bluetoothd (or is a restd
+    /// from before the question).
+    public func sensorsProblem() throws(ClientError) -> String {
+        do {
+            return try callLive(LiveMember.sensorsProblem, []).first?.string ?? ""
+        } catch .refused(let error) where error.hasName(.unknownMethod) {
+            return ""
+        }
     }
 
     private func callLive(_ member: String, _ arguments: [DBusValue]) throws(ClientError) -> [DBusValue] {

@@ -29,10 +29,31 @@ public enum ServiceHint {
             : "run 'restd' in a terminal to see why"
     }
 
-    /// How to get a session bus.
+    /// How to get a session bus: the private bus `make run` keeps for this user at one address,
+    /// when it is there, else the session's own.
     public static var startBus: String {
-        underSystemd
+        if let privateBus = privateBusSocket {
+            return "a private bus is at \(privateBus) (that of 'make run' from a checkout): "
+                + "export DBUS_SESSION_BUS_ADDRESS=unix:path=\(privateBus)"
+        }
+        return underSystemd
             ? "start it with 'systemctl --user start dbus.socket'"
             : "set DBUS_SESSION_BUS_ADDRESS to your session's bus, or start one with 'dbus-run-session -- $SHELL'"
+    }
+
+    /// The socket of this user's private bus (scripts/run-on-session-bus.sh:
+    /// `$XDG_RUNTIME_DIR/restd-bus/bus`, else `${TMPDIR:-/tmp}/restd-bus-UID/bus`), if one is
+    /// there and this user's.
+    static var privateBusSocket: String? {
+        var candidates: [String] = []
+        if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty {
+            candidates.append(runtime + "/restd-bus/bus")
+        }
+        let temporary = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        candidates += [temporary + "/restd-bus-\(getuid())/bus", "/tmp/restd-bus-\(getuid())/bus"]
+        return candidates.first { path in
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK && info.st_uid == getuid()
+        }
     }
 }

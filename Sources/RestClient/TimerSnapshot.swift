@@ -60,11 +60,15 @@ public struct TimerSnapshot: Equatable, Sendable {
     /// "until recovered" while it runs; "recovered in 1:12 ♥118" once over; "heart rate lost:
     /// full rest" while it runs without heart rate and once it ran its full length so (as
     /// "Rest over" says it).
-    public var recoveryNote: String {
+    public var recoveryNote: String { recoveryNote(withHeartRate: true) }
+
+    /// `recoveryNote`, with the heart rate at recovery or without it (where a live heart rate
+    /// is shown beside it).
+    public func recoveryNote(withHeartRate: Bool) -> String {
         switch (state, endReason) {
         case ("expired", "recovered"):
             let took = TimeFormat.countdown(usec: expiredAtUSec > startedAtUSec ? expiredAtUSec - startedAtUSec : 0)
-            return "recovered in " + took + (recoveredBPM > 0 ? " ♥\(recoveredBPM)" : "")
+            return "recovered in " + took + (withHeartRate && recoveredBPM > 0 ? " ♥\(recoveredBPM)" : "")
         case ("expired", "sensor_lost"), ("running", "sensor_lost"): return "heart rate lost: full rest"
         case ("running", ""), ("paused", ""): return untilRecovered ? "until recovered" : ""
         default: return ""

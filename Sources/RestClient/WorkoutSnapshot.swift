@@ -1,4 +1,5 @@
 import DBusKit
+import RestCore
 import RestProtocol
 
 /// The workout object's properties as restctl shows them (`restctl workout status`).
@@ -92,15 +93,16 @@ public struct WorkoutSnapshot: Sendable, Equatable {
 }
 
 extension WorkoutSnapshot.Summary {
-    /// "Push day done: 5/14 sets in 14:02, volume 1400 kg, rest 7:40 total, median 3:00".
+    /// "Push day done: 5/14 sets in 14 min 2 s, volume 1400 kg, rest 7 min 40 s total, median
+    /// 3 min": durations with their units, as "in 0:14" could be read as minutes.
     public var line: String {
         let summary = self
         let volume = HistoryFormat.number(summary.volumeKg)
+        func duration(_ usec: UInt64) -> String { DurationText.readable(usec - usec % 1_000_000, roundingDown: true) }
         return
             "\(summary.name) \(summary.abandoned ? "abandoned" : "done"): \(summary.setsDone)/\(summary.setsPlanned) sets in "
-            + "\(TimeFormat.elapsed(usec: summary.durationUSec)), volume \(volume) kg, rest "
-            + "\(TimeFormat.elapsed(usec: summary.totalRestUSec)) total, median "
-            + "\(TimeFormat.elapsed(usec: summary.medianRestUSec))"
+            + "\(duration(summary.durationUSec)), volume \(volume) kg, rest "
+            + "\(duration(summary.totalRestUSec)) total, median \(duration(summary.medianRestUSec))"
     }
 
     /// The last workout's summary: `rest_taken` is of the rests that ended during it.

@@ -73,7 +73,8 @@ public final class Daemon {
             mustExist: settings.configMustExist, status: status, logger: logger)
         sound = try SoundService(
             loop: loop, settings: configuration.sound,
-            theme: SoundTheme(environment: { getenv($0).map { String(cString: $0) } }), logger: logger)
+            theme: SoundTheme(environment: { getenv($0).map { String(cString: $0) } }), logger: logger,
+            doNotDisturb: DoNotDisturb(connection: connection, logger: logger))
         notifier = Notifier(
             connection: connection, clock: clock, logger: logger, messages: settings.messages,
             style: configuration.notifications.style, sound: sound.command
@@ -136,6 +137,7 @@ public final class Daemon {
         }
         live.onHeartRateSample = { [unowned recovery] sample in recovery.sampleArrived(sample) }
         live.listSensors = { [unowned strap] in strap.sensors().map(\.busEntry) }
+        live.sensorsProblem = { [unowned strap] in strap.problem }
         live.onFieldsChanged = { [unowned mediaPlayer] in mediaPlayer.liveFieldsChanged() }
         mediaPlayer.liveFields = { [unowned live] in live.currentFields }
         notifier.liveProgress = { [unowned live] in live.progress }
@@ -161,6 +163,7 @@ public final class Daemon {
                 if let set = change.set { HistoryObject.emitSetRecorded(set, on: server) }
             },
             { [unowned notifier] change in
+                if let set = change.set { notifier.setRecorded(set) }
                 if !change.events.isEmpty { notifier.timersChanged(change.events) }
                 if let workout = change.workout { notifier.workoutChanged(workout.current, ended: workout.ended) }
             },

@@ -36,6 +36,9 @@ public struct Alert: Equatable, Sendable {
     public var progress: LiveProgress?
     /// How a rest that may end on recovery ended, for "Rest over"; nil for a plain timed rest.
     public var recovery: RecoveryEnding?
+    /// For "Rest over": the record the set before the rest beat (`PersonalRecord.line`), a line
+    /// of its own under the body.
+    public var record: String?
 
     /// How a rest that may end on recovery ended: "Recovered in 1:12 — ♥118", or that the strap
     /// was lost and it ran in full.

@@ -171,7 +171,7 @@ public enum NotificationContent {
         if let progress = alert.progress {
             parts.append(messages.setsDone(Int(clamping: progress.done), Int(clamping: progress.total)))
         }
-        return parts.joined(separator: " · ")
+        return ([parts.joined(separator: " · ")] + [alert.record].compactMap { $0 }).joined(separator: "\n")
     }
 
     /// "Push day · 15/15 sets · 52 min · 4250 kg · rest 21 min"; the volume and the rest only

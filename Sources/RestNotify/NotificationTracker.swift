@@ -66,8 +66,16 @@ public struct NotificationTracker: Sendable {
     /// No entry left untouched has a wanted alert that goes stale before this instant (it may be
     /// earlier than needed, which only costs one pass over all entries).
     private var nextStaleUSec: USec = .max
+    /// The record line of the set each timer's rest follows (`noteRecord`), said with its "Rest over".
+    private var records: [TimerID: String] = [:]
 
     public init() {}
+
+    /// The set whose rest runs on timer `id` beat a record (`line`), or beat none (nil): its
+    /// "Rest over" says it. Called before the set's timer events are recorded.
+    public mutating func noteRecord(_ line: String?, forRestOn id: TimerID) {
+        records[id] = line
+    }
 
     // MARK: Timer events
 
@@ -98,10 +106,13 @@ public struct NotificationTracker: Sendable {
                 }
             case .removed(let timer):
                 latest[timer.id] = nil
+                records[timer.id] = nil
                 want(nil, for: subject)
             case .expired(let id, let deadline, _):
                 guard let timer = latest[id], timer.notify else { continue }
-                want(Alert(.expired(deadlineUSec: deadline), timer: timer, progress: progress), for: subject)
+                var alert = Alert(.expired(deadlineUSec: deadline), timer: timer, progress: progress)
+                alert.record = records[id]
+                want(alert, for: subject)
             case .warning(let id, _, let deadline):
                 guard let timer = latest[id], timer.notify else { continue }
                 want(Alert(.warning(deadlineUSec: deadline), timer: timer, progress: progress), for: subject)

@@ -62,6 +62,7 @@ public enum LiveMember {
     public static let subscribe = "Subscribe"
     public static let unsubscribe = "Unsubscribe"
     public static let sensors = "Sensors"
+    public static let sensorsProblem = "SensorsProblem"
     public static let changed = "Changed"
 }
 
@@ -326,6 +327,12 @@ public enum HistoryKey {
     public static let reps = "reps"
     public static let weightKg = "weight_kg"
     public static let failed = "failed"
+    /// SetRecorded's records the set beat, each with the best it beat (d kg, u reps), left out
+    /// when not beaten: the heaviest weight; the most reps at its weight; the estimated one-rep max.
+    public static let recordHeaviestWasKg = "record_heaviest_was_kg"
+    public static let recordRepsWas = "record_reps_was"
+    public static let recordEstimateKg = "record_e1rm_kg"
+    public static let recordEstimateWasKg = "record_e1rm_was_kg"
     /// The rest that followed the set, prefixed `rest_` in a set's entry.
     public static let restPrefix = "rest_"
     // A rest (Rests; in Sets with `rest_` before each).

@@ -6,6 +6,8 @@ import Glibc
 final class SampleUpload {
     let sound: SoundServerConnection.Sound
     private let file: SoundFile
+    private let libraries: SoundLibraries
+    private var pulse: SoundLibraries.Pulse { libraries.pulse }
     private var stream: OpaquePointer?
     private var written = 0
     private(set) var isStarted = false
@@ -14,9 +16,10 @@ final class SampleUpload {
     /// Told once the sound is in the cache (nil) or could not be put there (why).
     var onDone: (String?) -> Void = { _ in }
 
-    init(sound: SoundServerConnection.Sound, file: SoundFile) {
+    init(sound: SoundServerConnection.Sound, file: SoundFile, libraries: SoundLibraries) {
         self.sound = sound
         self.file = file
+        self.libraries = libraries
     }
 
     deinit { cancel() }
@@ -28,21 +31,21 @@ final class SampleUpload {
         isStarted = true
         var spec = pa_sample_spec(
             format: Self.nativeS16, rate: UInt32(file.rate), channels: UInt8(file.channels))
-        let properties = pa_proplist_new()
-        defer { pa_proplist_free(properties) }
-        SoundServerConnection.describe(sound, in: properties)
+        let properties = pulse.proplistNew()
+        defer { pulse.proplistFree(properties) }
+        SoundServerConnection.describe(sound, in: properties, with: pulse)
         // The server files an uploaded sound under its event.id: restd's own name, so that it
         // replaces no other program's sound; playing it gives the real event.id.
-        pa_proplist_sets(properties, PA_PROP_EVENT_ID, sound.sampleName)
-        guard let stream = pa_stream_new_with_proplist(context, sound.sampleName, &spec, nil, properties) else {
+        pulse.proplistSets(properties, PA_PROP_EVENT_ID, sound.sampleName)
+        guard let stream = pulse.streamNewWithProplist(context, sound.sampleName, &spec, nil, properties) else {
             finish("the sound server refused the sound's format")
             return
         }
         self.stream = stream
         let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_stream_set_state_callback(stream, uploadStateChanged, me)
-        pa_stream_set_write_callback(stream, uploadWanted, me)
-        if pa_stream_connect_upload(stream, file.byteCount) < 0 {
+        pulse.streamSetStateCallback(stream, uploadStateChanged, me)
+        pulse.streamSetWriteCallback(stream, uploadWanted, me)
+        if pulse.streamConnectUpload(stream, file.byteCount) < 0 {
             finish("the sound server refused the upload")
         }
     }
@@ -51,17 +54,17 @@ final class SampleUpload {
     func cancel() {
         guard let stream else { return }
         self.stream = nil
-        pa_stream_set_state_callback(stream, nil, nil)
-        pa_stream_set_write_callback(stream, nil, nil)
-        if pa_stream_get_state(stream) == PA_STREAM_CREATING || pa_stream_get_state(stream) == PA_STREAM_READY {
-            pa_stream_disconnect(stream)
+        pulse.streamSetStateCallback(stream, nil, nil)
+        pulse.streamSetWriteCallback(stream, nil, nil)
+        if pulse.streamGetState(stream) == PA_STREAM_CREATING || pulse.streamGetState(stream) == PA_STREAM_READY {
+            pulse.streamDisconnect(stream)
         }
-        pa_stream_unref(stream)
+        pulse.streamUnref(stream)
     }
 
     fileprivate func stateChanged() {
         guard let stream else { return }
-        switch pa_stream_get_state(stream) {
+        switch pulse.streamGetState(stream) {
         case PA_STREAM_TERMINATED:
             // The server took the whole sound (after pa_stream_finish_upload).
             isCached = true
@@ -69,7 +72,7 @@ final class SampleUpload {
             onDone(nil)
         case PA_STREAM_FAILED:
             finish(
-                "the sound server refused it (\(String(cString: pa_strerror(pa_context_errno(pa_stream_get_context(stream))))))"
+                "the sound server refused it (\(pulse.message(pulse.contextErrno(pulse.streamGetContext(stream)))))"
             )
         default:
             break
@@ -94,15 +97,15 @@ final class SampleUpload {
             }
             // A file shorter than its header said ends in silence: the server expects every byte.
             (buffer + read * file.channels).initialize(repeating: 0, count: (frames - read) * file.channels)
-            if pa_stream_write(stream, buffer, bytes, nil, 0, PA_SEEK_RELATIVE) < 0 {
+            if pulse.streamWrite(stream, buffer, bytes, nil, 0, PA_SEEK_RELATIVE) < 0 {
                 finish("the sound server did not take it")
                 return
             }
             written += bytes
         }
         if written >= total {
-            pa_stream_set_write_callback(stream, nil, nil)
-            if pa_stream_finish_upload(stream) < 0 { finish("the sound server did not take it") }
+            pulse.streamSetWriteCallback(stream, nil, nil)
+            if pulse.streamFinishUpload(stream) < 0 { finish("the sound server did not take it") }
         }
     }
 

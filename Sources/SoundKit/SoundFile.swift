@@ -5,6 +5,8 @@ import Glibc
 /// is read: a file is decoded in the pieces the sound server asks for, never all at once on the loop.
 final class SoundFile {
     let path: String
+    private let libraries: SoundLibraries
+    private var sndfile: SoundLibraries.Sndfile { libraries.sndfile }
     private var handle: OpaquePointer?
     let channels: Int
     let rate: Int
@@ -12,18 +14,20 @@ final class SoundFile {
     let frames: Int
 
     /// Opens `path`, or says in a sentence why it cannot be played.
-    init(path: String) throws(SoundFileError) {
+    init(path: String, libraries: SoundLibraries) throws(SoundFileError) {
         self.path = path
+        self.libraries = libraries
+        let sndfile = libraries.sndfile
         var info = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
-            let reason = String(cString: sf_strerror(nil))
+        guard let handle = sndfile.open(path, Int32(SFM_READ), &info) else {
+            let reason = sndfile.strerror(nil).map { String(cString: $0) } ?? "unreadable"
             throw SoundFileError(
                 path: path, reason: access(path, R_OK) == 0 ? reason : String(cString: strerror(errno)))
         }
         guard info.channels >= 1, info.channels <= 8, info.samplerate >= 1_000, info.samplerate <= 384_000,
             info.frames > 0, info.frames <= Int64(info.samplerate) * 60
         else {
-            sf_close(handle)
+            sndfile.close(handle)
             throw SoundFileError(path: path, reason: "not a sound of 1 to 8 channels, at most a minute long")
         }
         self.handle = handle
@@ -33,7 +37,7 @@ final class SoundFile {
     }
 
     deinit {
-        if let handle { sf_close(handle) }
+        if let handle { sndfile.close(handle) }
     }
 
     /// How long the sound lasts, in µs.
@@ -46,7 +50,7 @@ final class SoundFile {
     /// end, 0 once the file is exhausted (or unreadable).
     func read(into buffer: UnsafeMutablePointer<Int16>, maxFrames: Int) -> Int {
         guard let handle else { return 0 }
-        return max(0, Int(sf_readf_short(handle, buffer, sf_count_t(maxFrames))))
+        return max(0, Int(sndfile.readfShort(handle, buffer, sf_count_t(maxFrames))))
     }
 }
 

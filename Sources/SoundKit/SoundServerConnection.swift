@@ -47,6 +47,10 @@ public final class SoundServerConnection {
     private let loop: EventLoop
     private let mainloop: PulseMainloop
     private let application: Application
+    /// libpulse and libsndfile, loaded while a connection is open (or a failed one not yet freed).
+    private var libraries: SoundLibraries?
+    /// Only called while `libraries` is loaded: every call is made on a context, which needs it.
+    private var pulse: SoundLibraries.Pulse { libraries!.pulse }
     private var context: OpaquePointer?
     /// Releases a context that failed, outside of its own callbacks.
     private var teardown: DeferSource!
@@ -86,25 +90,34 @@ public final class SoundServerConnection {
     /// Whether the server has answered on the open connection.
     public var isReady: Bool {
         guard let context else { return false }
-        return pa_context_get_state(context) == PA_CONTEXT_READY
+        return pulse.contextGetState(context) == PA_CONTEXT_READY
     }
 
     /// Opens a connection unless one is open. Never waits: the server's answer comes through the loop.
     public func connect() {
         guard context == nil else { return }
-        let properties = pa_proplist_new()
-        defer { pa_proplist_free(properties) }
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, application.name)
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, application.id)
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_ICON_NAME, application.iconName)
-        guard let context = pa_context_new_with_proplist(mainloop.api, application.name, properties) else {
+        if libraries == nil {
+            do {
+                libraries = try SoundLibraries()
+            } catch {
+                onLost("cannot play sounds: \(error.reason)")
+                return
+            }
+        }
+        let properties = pulse.proplistNew()
+        defer { pulse.proplistFree(properties) }
+        pulse.proplistSets(properties, PA_PROP_APPLICATION_NAME, application.name)
+        pulse.proplistSets(properties, PA_PROP_APPLICATION_ID, application.id)
+        pulse.proplistSets(properties, PA_PROP_APPLICATION_ICON_NAME, application.iconName)
+        guard let context = pulse.contextNewWithProplist(mainloop.api, application.name, properties) else {
+            unloadIfUnused()
             onLost("cannot talk to a sound server: libpulse could not create a context")
             return
         }
         self.context = context
-        pa_context_set_state_callback(context, contextStateChanged, Unmanaged.passUnretained(self).toOpaque())
+        pulse.contextSetStateCallback(context, contextStateChanged, Unmanaged.passUnretained(self).toOpaque())
         // No autospawn: a desktop without a sound server gets no PulseAudio started by restd.
-        if pa_context_connect(context, address, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+        if pulse.contextConnect(context, address, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
             lose(reason(context))
         }
     }
@@ -117,10 +130,16 @@ public final class SoundServerConnection {
         uploads.removeAll()
         let dropped = waiting
         waiting.removeAll()
-        pa_context_set_state_callback(context, nil, nil)
-        pa_context_disconnect(context)
-        pa_context_unref(context)
+        pulse.contextSetStateCallback(context, nil, nil)
+        pulse.contextDisconnect(context)
+        pulse.contextUnref(context)
+        unloadIfUnused()
         for request in dropped { request.started(nil) }
+    }
+
+    /// Unloads the libraries once no context needs them.
+    private func unloadIfUnused() {
+        if context == nil && contextToFree == nil { libraries = nil }
     }
 
     /// Puts `sound` into the server's cache on this connection (once), opening its file now:
@@ -129,8 +148,9 @@ public final class SoundServerConnection {
     public func upload(_ sound: Sound) throws(SoundFileError) -> UInt64 {
         if let upload = uploads[sound.sampleName], upload.sound == sound { return upload.durationUSec }
         uploads[sound.sampleName]?.cancel()
-        let file = try SoundFile(path: sound.path)
-        let upload = SampleUpload(sound: sound, file: file)
+        guard let libraries else { throw SoundFileError(path: sound.path, reason: "not connected") }
+        let file = try SoundFile(path: sound.path, libraries: libraries)
+        let upload = SampleUpload(sound: sound, file: file, libraries: libraries)
         uploads[sound.sampleName] = upload
         upload.onDone = { [unowned self, unowned upload] error in
             if let error { onSoundFailed(upload.sound, error) }
@@ -155,7 +175,7 @@ public final class SoundServerConnection {
     /// Stops a playback that `play` started.
     public func stop(_ index: UInt32) {
         guard let context, isReady else { return }
-        if let operation = pa_context_kill_sink_input(context, index, nil, nil) { pa_operation_unref(operation) }
+        if let operation = pulse.contextKillSinkInput(context, index, nil, nil) { pulse.operationUnref(operation) }
     }
 
     /// Plays what waits for a sound that is now in the cache, and drops what is too late.
@@ -182,32 +202,32 @@ public final class SoundServerConnection {
     }
 
     private func startPlayback(of sound: Sound, on context: OpaquePointer, started: @escaping (UInt32?) -> Void) {
-        let properties = pa_proplist_new()
-        defer { pa_proplist_free(properties) }
-        Self.describe(sound, in: properties)
+        let properties = pulse.proplistNew()
+        defer { pulse.proplistFree(properties) }
+        Self.describe(sound, in: properties, with: pulse)
         let box = Unmanaged.passRetained(PlayStarted(started)).toOpaque()
         // PA_VOLUME_INVALID: the server applies the user's volume for event sounds.
-        let operation = pa_context_play_sample_with_proplist(
+        let operation = pulse.contextPlaySampleWithProplist(
             context, sound.sampleName, nil, UInt32.max, properties, playbackStarted, box)
         if let operation {
-            pa_operation_unref(operation)
+            pulse.operationUnref(operation)
         } else {
             Unmanaged<PlayStarted>.fromOpaque(box).release()
             started(nil)
         }
     }
 
-    static func describe(_ sound: Sound, in properties: OpaquePointer?) {
-        pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "event")
-        pa_proplist_sets(properties, PA_PROP_EVENT_ID, sound.eventID)
-        pa_proplist_sets(properties, PA_PROP_MEDIA_NAME, sound.description)
-        pa_proplist_sets(properties, PA_PROP_EVENT_DESCRIPTION, sound.description)
-        pa_proplist_sets(properties, PA_PROP_MEDIA_FILENAME, sound.path)
+    static func describe(_ sound: Sound, in properties: OpaquePointer?, with pulse: SoundLibraries.Pulse) {
+        pulse.proplistSets(properties, PA_PROP_MEDIA_ROLE, "event")
+        pulse.proplistSets(properties, PA_PROP_EVENT_ID, sound.eventID)
+        pulse.proplistSets(properties, PA_PROP_MEDIA_NAME, sound.description)
+        pulse.proplistSets(properties, PA_PROP_EVENT_DESCRIPTION, sound.description)
+        pulse.proplistSets(properties, PA_PROP_MEDIA_FILENAME, sound.path)
     }
 
     fileprivate func stateChanged() {
         guard let context else { return }
-        switch pa_context_get_state(context) {
+        switch pulse.contextGetState(context) {
         case PA_CONTEXT_READY:
             for upload in uploads.values where !upload.isStarted { upload.start(on: context) }
             onReady()
@@ -219,8 +239,8 @@ public final class SoundServerConnection {
     }
 
     private func reason(_ context: OpaquePointer) -> String {
-        let error = pa_context_errno(context)
-        let text = String(cString: pa_strerror(error))
+        let error = pulse.contextErrno(context)
+        let text = pulse.message(error)
         return error == Int32(PA_ERR_CONNECTIONREFUSED.rawValue) || error == Int32(PA_ERR_INVALIDSERVER.rawValue)
             ? "no sound server is running (\(text))" : "the sound server went away (\(text))"
     }
@@ -233,8 +253,12 @@ public final class SoundServerConnection {
         uploads.removeAll()
         let dropped = waiting
         waiting.removeAll()
-        pa_context_set_state_callback(context, nil, nil)
-        freeFailedContext()
+        pulse.contextSetStateCallback(context, nil, nil)
+        if let older = contextToFree {
+            pulse.contextDisconnect(older)
+            pulse.contextUnref(older)
+        }
+        // Freed in the next iteration, outside libpulse's callback; the libraries stay until then.
         contextToFree = context
         teardown.enableOnce()
         for request in dropped { request.started(nil) }
@@ -244,8 +268,9 @@ public final class SoundServerConnection {
     private func freeFailedContext() {
         guard let context = contextToFree else { return }
         contextToFree = nil
-        pa_context_disconnect(context)
-        pa_context_unref(context)
+        pulse.contextDisconnect(context)
+        pulse.contextUnref(context)
+        unloadIfUnused()
     }
 }
 

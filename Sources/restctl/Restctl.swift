@@ -15,9 +15,9 @@ struct Restctl: ParsableCommand {
         usage: "restctl <subcommand>",
         discussion: """
             Commands that act on a timer take --id (default: default); an id is 1 to 64 of \
-            A-Z, a-z, 0-9, _ and -. A duration is whole seconds (90), units in the order h, \
-            m, s (90s, 2m, 1m30s, 1h2m3s) or a clock time (1:30 is m:ss, 1:02:03 is \
-            h:mm:ss); a rest is 1 s to 24 h. Commands that print a timer take --json.
+            A-Z, a-z, 0-9, _ and -. A duration is 90, 90s, 1m30s, 2min, 1.5m or 1:30 \
+            (every form: TIMERS AND DURATIONS in man restctl); a rest is 1 s to 24 h. \
+            Commands that print a timer take --json.
 
 
             """ + ExitStatus.helpText,
@@ -28,7 +28,7 @@ struct Restctl: ParsableCommand {
             Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
             Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self,
             Sensors.self,
-            CompleteSet.self, Skip.self, History.self, Stats.self, Report.self, Workout.self, Reload.self,
+            CompleteSet.self, Skip.self, History.self, Stats.self, Records.self, Report.self, Workout.self, Reload.self,
         ])
 
     // restctl's own flag, not a `version:` in the configuration: ArgumentParser would list that

@@ -172,6 +172,9 @@ enum UsageErrors {
         "reset": "did you mean 'restart'?",
         "stat": "did you mean 'status' (one timer) or 'stats' (rests per exercise)?",
         "done": "did you mean 'set' (a set is done: start its rest)?",
+        "next": "to move to the workout's next set, use 'restctl workout next'",
+        "previous": "to move back to the workout's previous set, use 'restctl workout previous'",
+        "prev": "to move back to the workout's previous set, use 'restctl workout previous'",
     ]
 
     private static var commands: [String] { CommandTree.subcommands(of: Restctl.self).map(CommandTree.name(of:)) }

@@ -289,13 +289,13 @@ private struct Bar {
             time + (kind == "idle" ? "" : " " + RestctlBarTests.squat)
             + (heartRate ? " ♥142" : "") + (progress ? " 3/5" : "")
         var live: [String] = []
-        if heartRate { live.append("heart_rate=142") }
-        if progress { live.append("progress=3/5") }
+        if heartRate { live.append("♥142 bpm") }
+        if progress { live.append("3 of 5 done") }
         switch format {
         case "waybar":
             let tooltip =
                 (kind == "idle" ? "" : #"Squat · Next: Bench press\u000a"#) + status
-                + (live.isEmpty ? "" : #"\u000a"# + live.joined(separator: " "))
+                + (live.isEmpty ? "" : #"\u000a"# + live.joined(separator: " · "))
             return #"{"text":""# + text + #"","alt":""# + kind + #"","tooltip":""# + tooltip + #"","class":""# + kind
                 + #"","percentage":"# + String(percentage) + "}"
         case "i3status-rs":

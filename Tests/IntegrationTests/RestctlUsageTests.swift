@@ -66,7 +66,7 @@ struct RestctlUsageTests {
         arguments: [
             (
                 ["start", "1x"],
-                "restctl: duration \"1x\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) "
+                "restctl: duration \"1x\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) "
                     + "or a clock time (1:30, 1:02:03)\n"
             ),
             (
@@ -87,6 +87,11 @@ struct RestctlUsageTests {
                 "restctl: unknown command 'stat'; did you mean 'status' (one timer) or 'stats' (rests per exercise)?\n"
             ),
             (["strat"], "restctl: unknown command 'strat'; did you mean 'start'?\n"),
+            (
+                ["next"],
+                "restctl: unknown command 'next'; to move to the workout's next set, use 'restctl workout next'\n"
+                    + "Usage: restctl <subcommand>\n  See 'restctl --help' for more information.\n"
+            ),
             // An unknown option is named before any value is read (ArgumentParser reads values first).
             (
                 ["start", "--lable", "Squat"],
@@ -217,7 +222,7 @@ struct RestctlUsageTests {
             ),
             (
                 ["start", "5", "--warn", "soon"],
-                #"--warn "soon" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) "#
+                #"--warn "soon" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) "#
                     + "or a clock time (1:30, 1:02:03)"
             ),
         ])

@@ -26,15 +26,21 @@ struct RunWrapperTests {
         /// What is typed at the terminal (with `terminal`).
         let keyboard: Int32?
 
-        init(_ command: [String], config: String? = nil, terminal: Bool = false) throws {
-            home = try TempDirectory(prefix: "restd-run")
-            for directory in ["runtime", "state", "config/restd"] {
+        /// `home`: that of an earlier wrapper, to run again as the same person; `environment`: on
+        /// top of the runtime, state and configuration directories (an empty value unsets).
+        init(
+            _ command: [String], config: String? = nil, terminal: Bool = false, home shared: TempDirectory? = nil,
+            log logName: String = "output.log", environment: [String: String] = [:]
+        ) throws {
+            home = try shared ?? TempDirectory(prefix: "restd-run")
+            for directory in ["runtime", "state", "config/restd", "tmp"] {
                 try FileManager.default.createDirectory(
                     atPath: home.path(directory), withIntermediateDirectories: true,
                     attributes: [.posixPermissions: 0o700])
             }
             if let config { _ = try home.write("config/restd/config.toml", config) }
-            let log = try openLogFile(home.path("output.log"))
+            self.logName = logName
+            let log = try openLogFile(home.path(logName))
             defer { close(log) }
             var input: [Int32] = [-1, -1]
             if terminal { guard pipe(&input) == 0 else { throw HarnessError.system("pipe", errno) } }
@@ -45,10 +51,13 @@ struct RunWrapperTests {
                 executable: "/usr/bin/setsid",
                 arguments: terminal ? ["/usr/bin/script", "-qfec", quoted, "/dev/null"] : command,
                 // Not a sub-make of a `make test` that runs this: its jobserver is not passed on.
-                environment: ChildEnvironment.make([
-                    "XDG_RUNTIME_DIR": home.path("runtime"), "XDG_STATE_HOME": home.path("state"),
-                    "XDG_CONFIG_HOME": home.path("config"), "MAKEFLAGS": "", "MAKELEVEL": "",
-                ]),
+                environment: ChildEnvironment.make(
+                    [
+                        "XDG_RUNTIME_DIR": home.path("runtime"), "XDG_STATE_HOME": home.path("state"),
+                        "XDG_CONFIG_HOME": home.path("config"), "TMPDIR": home.path("tmp"),
+                        "MAKEFLAGS": "", "MAKELEVEL": "",
+                    ].merging(environment) { _, new in new }
+                ).filter { !$0.value.isEmpty },
                 stdin: terminal ? input[0] : nil, stdout: log, stderr: log)
         }
 
@@ -60,7 +69,8 @@ struct RunWrapperTests {
             }
         }
 
-        var output: String { (try? String(contentsOfFile: home.path("output.log"), encoding: .utf8)) ?? "" }
+        private let logName: String
+        var output: String { (try? String(contentsOfFile: home.path(logName), encoding: .utf8)) ?? "" }
 
         /// The live processes of session `session`; one that has ended but is not reaped yet is
         /// left out.
@@ -111,11 +121,11 @@ struct RunWrapperTests {
             return (state, parent)
         }
 
-        /// The private buses' directories left in the runtime directory.
-        var busDirectories: [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: home.path("runtime"))) ?? [])
-                .filter { $0.hasPrefix("restd-bus.") }
-        }
+        /// The private bus's socket, at the one address it has for this person.
+        var busSocket: String { home.path("runtime/restd-bus/bus") }
+
+        /// Whether the private bus's socket is there (it is removed when its bus ends).
+        var busSocketExists: Bool { FileManager.default.fileExists(atPath: busSocket) }
 
         /// Ctrl-C at the terminal.
         func pressControlC() {
@@ -155,7 +165,7 @@ struct RunWrapperTests {
             terminal: true)
         try wrapper.waitForOutput(containing: "export DBUS_SESSION_BUS_ADDRESS=unix:path=")
         if command == "restd" { try wrapper.waitForOutput(containing: "serving 0 timer(s)") }
-        #expect(wrapper.busDirectories.count == 1, "\(wrapper.output)")
+        #expect(wrapper.busSocketExists, "\(wrapper.output)")
         let session = try wrapper.terminalSession()
         #expect(Wrapper.processes(inSession: session).count >= 3, "make, the wrapper, the bus, the command")
 
@@ -164,7 +174,9 @@ struct RunWrapperTests {
         // terminal, script(1) itself, is left out: on rare runs it hangs on a pty whose every
         // other process has gone, which is script's own affair.)
         try wrapper.waitForEnd(ofSession: session, "make, the wrapper, the bus and the command")
-        #expect(wrapper.busDirectories.isEmpty, "\(wrapper.output)")
+        #expect(!wrapper.busSocketExists, "\(wrapper.output)")
+        // A person's Ctrl-C is a normal end: make says nothing of an error.
+        #expect(!wrapper.output.contains("make: ***"), "\(wrapper.output)")
     }
 
     /// Ctrl-C at any instant after the bus is announced, whatever the wrapper is doing then:
@@ -179,7 +191,9 @@ struct RunWrapperTests {
             usleep(useconds_t(attempt % 5) * 2_000)
             wrapper.pressControlC()
             try wrapper.waitForEnd(ofSession: session, "the wrapper, the bus and the command (try \(attempt + 1))")
-            #expect(wrapper.busDirectories.isEmpty, "\(wrapper.output)")
+            #expect(!wrapper.busSocketExists, "\(wrapper.output)")
+            // script(1) ends with the wrapper's status: a Ctrl-C is a normal end.
+            #expect(wrapper.child.wait(timeout: 30) == .exited(0), "\(wrapper.output)")
         }
     }
 
@@ -204,6 +218,145 @@ struct RunWrapperTests {
             wrapper.output
                 == "\(wrapper.home.path("config/restd/config.toml")):1: max_timers: 0 is out of range: give 1 to 10000\n",
             "\(wrapper.output)")
-        #expect(wrapper.busDirectories.isEmpty && wrapper.processes.isEmpty, "\(wrapper.output)")
+        #expect(!wrapper.busSocketExists && wrapper.processes.isEmpty, "\(wrapper.output)")
+    }
+
+    /// The lines `make run` prints once restd serves: the private bus's export line, and restd's pid.
+    struct Announcement {
+        let address: String
+        let pid: Int32
+
+        init(_ output: String) throws {
+            let lines = output.split(separator: "\n").map(String.init)
+            let export = try #require(lines.first { $0.hasPrefix("export DBUS_SESSION_BUS_ADDRESS=") }, "\(output)")
+            address = String(export.dropFirst("export DBUS_SESSION_BUS_ADDRESS=".count))
+            let pidLine = try #require(lines.first { $0.hasPrefix("# restd runs as pid ") }, "\(output)")
+            pid = try #require(Int32(pidLine.dropFirst("# restd runs as pid ".count).prefix { $0.isNumber }))
+        }
+    }
+
+    /// Runs `make run`'s script with restd until it has announced itself.
+    static func runRestd(
+        home: TempDirectory? = nil, log: String = "output.log", environment: [String: String] = [:]
+    )
+        throws -> Wrapper
+    {
+        let wrapper = try Wrapper(
+            ["\(scripts)/run-restd.sh", try BuildProducts.executable("restd")], home: home, log: log,
+            environment: environment)
+        try wrapper.waitForOutput(containing: "# restd runs as pid ")
+        return wrapper
+    }
+
+    /// Ends a wrapper as Ctrl-C does (SIGINT, to the wrapper alone here): a normal end, status 0.
+    static func stop(_ wrapper: Wrapper) {
+        wrapper.child.signal(SIGINT)
+        #expect(wrapper.child.wait(timeout: 30) == .exited(0), "\(wrapper.output)")
+    }
+
+    @Test("make run twice: the same private bus address both times, and restd's pid in the first lines")
+    func stableAddress() throws {
+        let first = try Self.runRestd()
+        let announced = try Announcement(first.output)
+        #expect(announced.address == "unix:path=\(first.busSocket)", "\(first.output)")
+        let command = try String(contentsOfFile: "/proc/\(announced.pid)/cmdline", encoding: .utf8)
+        #expect(command.hasPrefix(try BuildProducts.executable("restd")), "\(command)")
+        #expect(
+            first.output.contains("MANPATH=\"\(ExitStatusTests.repository.path)/man:\""), "\(first.output)")
+        var info = stat()
+        #expect(stat(first.home.path("runtime/restd-bus"), &info) == 0 && info.st_mode & 0o777 == 0o700)
+        Self.stop(first)
+        #expect(!first.busSocketExists)
+
+        let second = try Self.runRestd(home: first.home, log: "second.log")
+        #expect(try Announcement(second.output).address == announced.address, "\(second.output)")
+        Self.stop(second)
+    }
+
+    /// Where the address is announced, restd serves: a second `make run` refused because the
+    /// first holds the state prints no export line, and the first one's bus goes on.
+    @Test("a second make run while the first serves: its refusal, and no export line")
+    func secondRun() throws {
+        let first = try Self.runRestd()
+        let second = try Wrapper(
+            ["\(Self.scripts)/run-restd.sh", try BuildProducts.executable("restd")], home: first.home, log: "second.log"
+        )
+        let end = second.child.wait(timeout: 30)
+        #expect(end != nil && end != .exited(0), "\(second.output)")
+        // restd's refusal names the other bus; the wrapper announces none.
+        #expect(!second.output.contains("\nexport DBUS_SESSION_BUS_ADDRESS"), "\(second.output)")
+        #expect(second.output.contains("is in use by restd"), "\(second.output)")
+        #expect(!second.output.contains("runs as pid"), "\(second.output)")
+        #expect(first.busSocketExists && first.child.termination == nil, "\(first.output)")
+        Self.stop(first)
+    }
+
+    /// `make with-bus` while `make run` serves runs its command on that bus, where restd is.
+    @Test("make with-bus while make run serves: the command reaches restd on the same bus")
+    func withBusJoins() throws {
+        let run = try Self.runRestd()
+        let status = try Wrapper(
+            ["\(Self.scripts)/run-on-session-bus.sh", try BuildProducts.executable("restctl"), "status"],
+            home: run.home, log: "with-bus.log")
+        // restd answers: there is no timer yet.
+        #expect(status.child.wait(timeout: 30) == .exited(1), "\(status.output)")
+        #expect(status.output == "restctl: no timer \"default\"\n", "\(status.output)")
+        Self.stop(run)
+    }
+
+    /// Without a runtime directory the bus lives in a directory of the user's in $TMPDIR, whose
+    /// name anyone can guess: one made first by someone else, or with a wider mode, is refused.
+    @Test("no runtime directory: a 0700 directory of the user's in TMPDIR, and one not safe is refused")
+    func withoutRuntimeDirectory() throws {
+        let run = try Self.runRestd(environment: ["XDG_RUNTIME_DIR": ""])
+        let directory = run.home.path("tmp/restd-bus-\(getuid())")
+        #expect(try Announcement(run.output).address == "unix:path=\(directory)/bus", "\(run.output)")
+        var info = stat()
+        #expect(stat(directory, &info) == 0 && info.st_mode & 0o777 == 0o700 && info.st_uid == getuid())
+        Self.stop(run)
+
+        chmod(directory, 0o755)
+        let refused = try Wrapper(
+            ["\(Self.scripts)/run-restd.sh", try BuildProducts.executable("restd")], home: run.home, log: "refused.log",
+            environment: ["XDG_RUNTIME_DIR": ""])
+        #expect(refused.child.wait(timeout: 30) == .exited(1), "\(refused.output)")
+        #expect(
+            refused.output.contains("error: \(directory) is not a directory of yours with mode 0700"),
+            "\(refused.output)")
+        #expect(!refused.output.contains("export"), "\(refused.output)")
+    }
+
+    /// restctl without a bus names the private bus when there is one, not a command that starts
+    /// another bus with no restd on it.
+    @Test("restctl with no session bus names make run's private bus when it is there")
+    func restctlNamesPrivateBus() throws {
+        let run = try Self.runRestd()
+        let result = Command.run(
+            [try BuildProducts.executable("restctl"), "status"],
+            environment: ["XDG_RUNTIME_DIR": run.home.path("runtime")])
+        #expect(result.status == 69, "\(result)")
+        #expect(
+            result.stderr.hasSuffix("export DBUS_SESSION_BUS_ADDRESS=unix:path=\(run.busSocket)\n"), "\(result)")
+        Self.stop(run)
+    }
+
+    /// `pkill -HUP -f 'restd$'`, meant for restd, also matches the wrapper's command line: while
+    /// the terminal is there, the wrapper passes SIGHUP on (restd reloads) and goes on.
+    @Test("SIGHUP to the wrapper while its terminal is there: restd reloads, the session goes on")
+    func hangUpByHand() throws {
+        let wrapper = try Wrapper(
+            ["\(Self.scripts)/run-restd.sh", try BuildProducts.executable("restd")], terminal: true)
+        try wrapper.waitForOutput(containing: "# restd runs as pid ")
+        let session = try wrapper.terminalSession()
+        let scriptPid = try #require(
+            Wrapper.processes(inSession: session).first { pid in
+                ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "")
+                    .contains("run-on-session-bus.sh")
+            })
+        kill(scriptPid, SIGHUP)
+        try wrapper.waitForOutput(containing: "reloaded the configuration")
+        #expect(wrapper.busSocketExists && kill(scriptPid, 0) == 0, "\(wrapper.output)")
+        wrapper.pressControlC()
+        try wrapper.waitForEnd(ofSession: session, "the wrapper, the bus and restd")
     }
 }

@@ -152,7 +152,7 @@ struct TrainingSessionTests {
             (["--exercise", "Squat", "--reps", "10001"], "restctl: --reps 10001 is out of range: give 0 to 10000\n"),
             (
                 ["--exercise", "Squat", "--weight", "-1"],
-                "restctl: --weight -1 is out of range: give 0 to 1000 kg\n"
+                "restctl: --weight \"-1\" is not a weight, such as 60, 62.5, 100kg or 225lb\n"
             ),
             (
                 ["--exercise", "Squat", "--weight", "60,5"],
@@ -160,11 +160,23 @@ struct TrainingSessionTests {
             ),
             (
                 ["--exercise", "Squat", "--weight", "heavy"],
-                "restctl: --weight \"heavy\" is not a number of kg, such as 60 or 62.5\n"
+                "restctl: --weight \"heavy\" is not a weight, such as 60, 62.5, 100kg or 225lb\n"
             ),
             (
                 ["--exercise", "Squat", "--weight", "nan"],
-                "restctl: --weight nan is out of range: give 0 to 1000 kg\n"
+                "restctl: --weight \"nan\" is not a weight, such as 60, 62.5, 100kg or 225lb\n"
+            ),
+            (
+                ["--exercise", "Squat", "--weight", "1e3"],
+                "restctl: --weight \"1e3\" is not a weight, such as 60, 62.5, 100kg or 225lb\n"
+            ),
+            (
+                ["--exercise", "Squat", "--weight", "0x10"],
+                "restctl: --weight \"0x10\" is not a weight, such as 60, 62.5, 100kg or 225lb\n"
+            ),
+            (
+                ["--exercise", "Squat", "--weight", "2500lb"],
+                "restctl: --weight 2500lb (1133.98 kg) is out of range: give 0 to 1000 kg\n"
             ),
             (
                 ["--exercise", "Squat", "--weight", "1000.5"],

@@ -144,6 +144,18 @@ struct WorkoutSessionTests {
         #expect(!session.call("End").succeeded)
     }
 
+    @Test("workout list with no plans says so, and where plans go, on stderr")
+    func noPlans() throws {
+        let config = try TempDirectory(prefix: "restd-noplans")
+        let result = Command.run(
+            [try BuildProducts.executable("restctl"), "workout", "list"], environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(result.succeeded && result.stdout.isEmpty, "\(result)")
+        #expect(
+            result.stderr
+                == "restctl: no workout plans in \(config.path)/restd/workouts; a plan is a NAME.toml file there "
+                + "('man 5 restd.conf' says what goes in it)\n", "\(result)")
+    }
+
     @Test(
         "restctl alone: workout start NAME, set ×N with one --failed, a skip, kill -9, end, status and the live activity"
     )
@@ -301,7 +313,7 @@ struct WorkoutNotificationTests {
             result.stderr == """
                 restctl: \(file):3: sets: 0 is out of range: give 1 to 100
                 restctl: \(file):4: rest: the duration "90x" is not understood; give seconds (90), units \
-                (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)
+                (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)
                 restctl: \(file):5: reps: -1 is out of range: give 1 to 10000
                 restctl: \(file):6: weight: expected a number from 0 to 1000 kg, found a string
                 restctl: \(file):9: sets: 101 is out of range: give 1 to 100
@@ -385,7 +397,7 @@ struct WorkoutNotificationTests {
         try daemon.restartRestd { try Self.moveLastChange(back: 13 * 3_600_000_000, in: daemon.state) }
         try daemon.restd.waitForLog(containing: "was left untouched; ended as abandoned")
         let status = run(daemon, "workout", "status")
-        #expect(status.stdout.hasPrefix("Quick day abandoned: 1/3 sets in 0:00, volume 500 kg"), "\(status)")
+        #expect(status.stdout.hasPrefix("Quick day abandoned: 1/3 sets in 0 s, volume 500 kg"), "\(status)")
         // What is notified next is a timer's Rest over: the abandoned workout showed nothing.
         _ = run(daemon, "start", "1", "--id", "after", "--label", "After")
         let next = try daemon.calls.waitFor("Notify", count: 3)[2]

@@ -37,7 +37,7 @@ struct BarFormatTests {
                 + #""short_text":"1:23"}"#)
     }
 
-    @Test("running with a live activity: heart rate and progress in the text, every field in the tooltip")
+    @Test("running with a live activity: heart rate and progress in the text, the activity in words in the tooltip")
     func runningLive() {
         let lines = lines(WatchState(timer: runningTimer(), live: Self.live))
         #expect(
@@ -46,7 +46,7 @@ struct BarFormatTests {
         #expect(
             lines[.waybar] == #"{"text":"1:23 Squat → Bench press ♥142 3/5","alt":"running","#
                 + #""tooltip":"Squat · Next: Bench press\u000a1:23 left of 1:30\u000a"#
-                + #"heart_rate=142 progress=3/5 exercise=\"Bench press\" workout=Push","class":"running","percentage":7}"#
+                + #"♥142 bpm · 3 of 5 done · Bench press · workout Push","class":"running","percentage":7}"#
         )
         #expect(lines[.polybar] == "1:23 Squat → Bench press ♥142 3/5")
         #expect(lines[.i3blocks] == "1:23 Squat → Bench press ♥142 3/5")
@@ -61,7 +61,7 @@ struct BarFormatTests {
         #expect(WatchFormat.polybar.line(labelOnly, now: Self.now) == "1:23 Squat")
         #expect(
             WatchFormat.waybar.line(labelOnly, now: Self.now) == #"{"text":"1:23 Squat","alt":"running","#
-                + #""tooltip":"Squat\u000a1:23 left of 1:30\u000aprogress_done=2","class":"running","percentage":7}"#)
+                + #""tooltip":"Squat\u000a1:23 left of 1:30\u000a2 done","class":"running","percentage":7}"#)
         let nextOnly = WatchState(timer: runningTimer(label: ""), live: ["heart_rate": .uint32(99)])
         #expect(WatchFormat.i3blocks.line(nextOnly, now: Self.now) == "1:23 → Bench press ♥99")
         // A workout's "Next: Curl" is not said twice.
@@ -99,13 +99,44 @@ struct BarFormatTests {
         #expect(lines[.text] == "default  expired  0:00 (+0:12)  Squat · Next: Bench press | heart_rate=120")
         #expect(
             lines[.waybar] == #"{"text":"+0:12 Squat → Bench press ♥120","alt":"expired","#
-                + #""tooltip":"Squat · Next: Bench press\u000aover 0:12 ago\u000aheart_rate=120","class":"expired","percentage":100}"#
+                + #""tooltip":"Squat · Next: Bench press\u000aover 0:12 ago\u000a♥120 bpm","class":"expired","percentage":100}"#
         )
         #expect(lines[.polybar] == "+0:12 Squat → Bench press ♥120")
         #expect(lines[.i3blocks] == "+0:12 Squat → Bench press ♥120")
         #expect(
             lines[.i3statusRs] == #"{"icon":"bell","state":"Critical","text":"+0:12 Squat → Bench press ♥120","#
                 + #""short_text":"+0:12"}"#)
+    }
+
+    /// The heart rate at recovery and the live one are both ♥ numbers: the bar shows one, the
+    /// live one (it goes on), and the note's only when there is no live one.
+    @Test("recovered: one heart rate in the bar, words in the tooltip")
+    func recovered() {
+        var timer = expiredTimer()
+        timer.endReason = "recovered"
+        timer.recoveredBPM = 110
+        timer.untilRecovered = true
+        let live = WatchState(timer: timer, live: ["heart_rate": .int64(108), "exercise": .string("Squat")])
+        let now = t0 + 105 * second
+        #expect(WatchFormat.polybar.line(live, now: now) == "+0:15 recovered in 1:30 Squat → Bench press ♥108")
+        #expect(
+            WatchFormat.polybar.line(WatchState(timer: timer), now: now)
+                == "+0:15 recovered in 1:30 ♥110 Squat → Bench press")
+        #expect(
+            WatchFormat.waybar.line(live, now: now).contains(
+                #""tooltip":"Squat · Next: Bench press\u000aover 0:15 ago\u000arecovered in 1:30 ♥110\u000a♥108 bpm · Squat""#
+            ))
+    }
+
+    @Test("the live activity in words: the strap, contact and battery, progress without a total; x_ fields left out")
+    func liveWords() {
+        #expect(
+            BarText.liveWords([
+                "heart_rate": .int64(142), "heart_rate_sensor": .string("Polar H10"),
+                "heart_rate_contact": .boolean(false), "sensor_battery": .int64(80), "progress_done": .int64(2),
+                "x_zone": .int64(3),
+            ]) == "♥142 bpm (Polar H10, no skin contact, battery 80%) · 2 done")
+        #expect(BarText.liveWords(["x_zone": .int64(3)]).isEmpty)
     }
 
     @Test("idle: no timer (or no restd), with and without live fields")
@@ -122,7 +153,7 @@ struct BarFormatTests {
         #expect(WatchFormat.polybar.line(live, now: Self.now) == "idle ♥142 3/5")
         #expect(
             WatchFormat.waybar.line(live, now: Self.now) == #"{"text":"idle ♥142 3/5","alt":"idle","#
-                + #""tooltip":"no rest timer\u000aheart_rate=142 progress=3/5 exercise=\"Bench press\" workout=Push","#
+                + #""tooltip":"no rest timer\u000a♥142 bpm · 3 of 5 done · Bench press · workout Push","#
                 + #""class":"idle","percentage":0}"#)
     }
 

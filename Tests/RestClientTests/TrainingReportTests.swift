@@ -48,6 +48,25 @@ import Testing
         .count
     }
 
+    /// A top set that beat a record of the whole history is outlined: measured against the sets
+    /// before the window too.
+    @Test func recordSetsAreMarkedAgainstTheWholeHistory() {
+        let earlier = [Self.set("Squat", day: -30, kg: 110)]
+        let sets = [
+            Self.set("Squat", day: 0, kg: 105),  // not heavier than 110, fewer reps at 105: no record
+            Self.set("Squat", day: 1, kg: 112.5),  // heavier than 110: a record
+            Self.set("Squat", day: 2, kg: 120, failed: true),  // failed: never
+        ]
+        var input = Self.input(sets)
+        input.earlierSets = earlier
+        let html = TrainingReport.html(input)
+        #expect(Self.count("top-set", in: html, chart: "progress") == 2)
+        #expect(Self.count("record", in: html, chart: "progress") == 1)
+        #expect(html.contains(": 5×112.5 kg, a record"))
+        // Without the earlier set, the first set of the window beats nothing, the second is a record.
+        #expect(Self.count("record", in: TrainingReport.html(Self.input(sets)), chart: "progress") == 1)
+    }
+
     @Test func anEmptyHistorySaysSoAndDrawsNothing() {
         let html = TrainingReport.html(Self.input([]))
         #expect(html.contains("No sets were recorded in this time: there is nothing to chart."))
@@ -173,14 +192,40 @@ import Testing
         let spreads = ReportModel(Self.input(sets)).rests
         #expect(spreads.map(\.exercise) == ["Squat"])
         let squat = spreads[0]
-        #expect(squat.rests == 4 && squat.skipped == 1 && squat.overran == 3)
-        #expect(squat.taken == FiveNumbers([60, 121, 130, 200]))
-        #expect(squat.taken.median == 125.5 && squat.taken.lowerQuartile == 90.5 && squat.taken.upperQuartile == 165)
-        #expect(squat.sources.map(\.source) == ["last_used", "exercise"] && squat.sources.map(\.rests) == [3, 1])
+        // The skipped rest is counted apart, as in stats: its length says nothing of the rest needed.
+        #expect(squat.rests == 3 && squat.skipped == 1 && squat.overran == 3)
+        #expect(squat.taken == FiveNumbers([121, 130, 200]))
+        #expect(squat.taken.median == 130 && squat.taken.lowerQuartile == 121 && squat.taken.upperQuartile == 200)
+        #expect(squat.sources.map(\.source) == ["last_used", "exercise"] && squat.sources.map(\.rests) == [2, 1])
         let html = TrainingReport.html(Self.input(sets))
         #expect(Self.count("box", in: html, chart: "rests") == 2)
         #expect(
-            html.contains("<td class=\"number\">25%</td><td class=\"number\">75%</td><td>last_used 3, exercise 1</td>"))
+            html.contains("<td class=\"number\">1</td><td class=\"number\">100%</td><td>last_used 2, exercise 1</td>"))
+    }
+
+    /// The report and `stats` on the same rests: the same rests taken, skipped apart, and the same
+    /// median taken to the second (both rounded down, as time gone by is shown everywhere).
+    @Test func theReportCountsAsStatsDo() {
+        func rest(_ takenMilliseconds: UInt64, _ outcome: RestOutcome) -> HistorySet.Rest {
+            .init(
+                plannedUSec: 2_000_000, outcome: outcome.rawValue, takenUSec: takenMilliseconds * 1_000)
+        }
+        let sets = [
+            Self.set("Bench press", day: 0, rest: rest(2_600, .completed)),
+            Self.set("Bench press", day: 0, minute: 3, rest: rest(2_700, .completed)),
+            Self.set("Bench press", day: 0, minute: 6, rest: rest(900, .skipped)),
+        ]
+        let stats = ExerciseStats.compute(
+            sets.map { set in
+                StatsRow(
+                    exerciseKey: set.exercise.lowercased(), exercise: set.exercise, plannedUSec: set.rest?.plannedUSec,
+                    takenUSec: set.rest?.takenUSec, outcome: set.rest.flatMap { RestOutcome(rawValue: $0.outcome) })
+            })[0]
+        let spread = ReportModel(Self.input(sets)).rests[0]
+        #expect(stats.sets == 3 && stats.rests == 2 && stats.skipped == 1)
+        #expect(spread.rests == stats.rests && spread.skipped == stats.skipped)
+        #expect(ReportCharts.clock(spread.taken.median) == TimeFormat.elapsed(usec: stats.medianTakenUSec!))
+        #expect(ReportCharts.clock(spread.taken.median) == "0:02")
     }
 
     @Test func fiveNumbers() {
@@ -190,6 +235,20 @@ import Testing
         let odd = FiveNumbers([5, 1, 3, 2, 4])
         #expect(odd?.median == 3 && odd?.lowerQuartile == 1.5 && odd?.upperQuartile == 4.5)
         #expect(odd?.lowest == 1 && odd?.highest == 5)
+    }
+
+    @Test func hrr60IsSaidAsDocsDefineIt() {
+        let html = TrainingReport.html(
+            Self.input([
+                Self.set(
+                    "Squat", day: 0,
+                    rest: .init(
+                        plannedUSec: 180_000_000, outcome: "completed", takenUSec: 90_000_000,
+                        recovery: RecoveryMetrics(hrr60BPM: 20, timeToTargetUSec: nil, rmssdBeats: 0)))
+            ]))
+        // docs/heart-rate.md: the minute from the set's end, never from a peak.
+        #expect(html.contains("HRR60, the drop in heart rate in the minute from the set’s end"))
+        #expect(!html.contains("rest’s peak") && !html.contains("after the peak"))
     }
 
     @Test func recoveryByWeek() {
@@ -237,8 +296,39 @@ import Testing
         let html = TrainingReport.html(Self.input(sets, workouts: workouts))
         #expect(html.matches(of: #/<article class="workout">/#).count == TrainingReport.workoutsInFull)
         #expect(html.contains("<caption>Earlier workouts</caption>"))
-        #expect(html.contains("Day 21 done: 2/2 sets in 3:00, volume 1000 kg"))
+        #expect(html.contains("Day 21 done: 2/2 sets in 3 min, volume 1000 kg"))
         #expect(!html.contains("Day 1, "))
+    }
+
+    /// One day of sets: the top-set charts span that day, not the week it began; and the reps
+    /// axis of reps 0 to 1 has no label twice.
+    @Test func oneDayOfDataIsDrawnOverThatDay() {
+        let sets = [Self.set("Squat", day: 2), Self.set("Pull-up", day: 2, minute: 5, reps: 1, kg: nil)]
+        let html = TrainingReport.html(Self.input(sets))
+        let chart = html.ranges(of: "data-chart=\"progress\"").first.map { html[$0.upperBound...] } ?? ""
+        let body = chart[..<(chart.firstRange(of: "</svg>")?.lowerBound ?? chart.endIndex)]
+        let dayLabels = body.matches(of: #/>(\d\d-\d\d)</text>/#).map { String($0.output.1) }
+        let day = LocalCalendar.startOfDay(containing: Self.at(day: 2))
+        let next = LocalCalendar.startOfDay(containing: Self.at(day: 3))
+        #expect(dayLabels == [ReportDate.monthDay(day), ReportDate.monthDay(next)], "\(dayLabels)")
+        #expect(LinearScale(low: 0, high: 1, from: 100, to: 0, tickCount: 3, wholeNumbers: true).ticks == [0, 1])
+        #expect(LinearScale(low: 0, high: 1.5, from: 100, to: 0, tickCount: 3, wholeNumbers: true).ticks == [0, 1, 2])
+    }
+
+    /// `--exercise`: the workouts it was done in, not those without it.
+    @Test func oneExercisesReportListsOnlyItsWorkouts() {
+        func workout(_ name: String, day: Int) -> WorkoutSnapshot.Summary {
+            .init(
+                name: name, startedAtUSec: Self.at(day: day), endedAtUSec: Self.at(day: day, minute: 10),
+                durationUSec: 600_000_000, setsDone: 2, setsPlanned: 2, volumeKg: 1_000, totalRestUSec: 0,
+                medianRestUSec: 0, abandoned: false)
+        }
+        // The squats only, as restctl asks restd for them; the workout of day 1 had none.
+        let input = ReportInput(
+            sinceUSec: Self.at(day: -7), untilUSec: 0, nowUSec: Self.at(day: 60), exercise: "Squat",
+            sets: [Self.set("Squat", day: 0, minute: 2)], workouts: [workout("Legs", day: 0), workout("Push", day: 1)])
+        #expect(ReportModel(input).workouts.map(\.summary.name) == ["Legs"])
+        #expect(!TrainingReport.html(input).contains("Push done"))
     }
 
     @Test func heartRateCurvesOfOneDay() {

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("DurationParser")
 struct DurationParserTests {
-    static let forms = "seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
+    static let forms = "seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)"
 
     @Test(
         "accepts seconds, units and clock times",
@@ -51,11 +51,41 @@ struct DurationParserTests {
     @Test(
         "refuses what it does not understand",
         arguments: [
-            "abc", "m", "1x", "1m30", "30s1m", "1s1m", "1m1m", "1.5", "1,5", " 90", "90 ", "1 m", "+5",
-            "1M", "1H", "1ms", "1:2:3:4", ":30", "1:", "1::30", "1h:30", "1:30s", "٣", "１", "0x10",
+            "abc", "m", "1x", "1m30", "1,5", " 90", "90 ", "1 m", "+5", "1M", "1H", "1ms", "1:2:3:4", ":30",
+            "1:", "1::30", "1h:30", "1:30s", "٣", "１", "0x10", "1.", ".5m", "1.5.5m", "1.1234567m", "2mn", "1:30.5",
         ])
     func garbage(text: String) {
         #expect(sentence(text) == "duration \"\(text)\" is not understood; give \(Self.forms)")
+    }
+
+    @Test(
+        "the unit words people type, in English whatever the language; decimals that make whole seconds",
+        arguments: [
+            ("2min", 120), ("2mins", 120), ("90sec", 90), ("90secs", 90), ("1min30sec", 90), ("1hr", 3_600),
+            ("2hours", 7_200), ("1hour5minutes", 3_900), ("1second", 1), ("1.5m", 90), ("1.5min", 90),
+            ("0.5h", 1_800), ("1.25m", 75), ("2.0s", 2), ("1h0.5m", 3_630), ("1.0", 1),
+        ] as [(String, UInt64)])
+    func unitWordsAndDecimals(text: String, seconds: UInt64) throws {
+        #expect(try DurationParser.parse(text) == seconds * 1_000_000)
+    }
+
+    @Test("decimals that make no whole second, a unit given twice, units out of order: each said as it is")
+    func saidAsItIs() {
+        #expect(
+            sentence("0.5s")
+                == #"duration "0.5s" is not a whole number of seconds; give whole seconds, as in 1.5m (90 s)"#)
+        #expect(
+            sentence("1.5")
+                == #"duration "1.5" is not a whole number of seconds; give whole seconds, as in 1.5m (90 s)"#)
+        #expect(
+            sentence("1h2m3s4s") == #"duration "1h2m3s4s" gives the seconds twice; give each unit once, as in 1h2m3s"#)
+        #expect(sentence("1m2min") == #"duration "1m2min" gives the minutes twice; give each unit once, as in 1h2m3s"#)
+        for text in ["30s1m", "1s1m", "5m1h"] {
+            #expect(
+                sentence(text)
+                    == "duration \"\(text)\" has its units out of order; give hours, then minutes, then seconds, as in 1h2m3s"
+            )
+        }
     }
 
     @Test("control characters are escaped in the sentence")

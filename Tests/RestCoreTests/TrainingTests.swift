@@ -21,6 +21,8 @@ struct Session {
     var remembered: [String: (name: String, rest: USec?, sets: Int)] = [:]
     /// The reps and weight of each exercise key's latest set.
     var previousWork: [String: (reps: UInt32?, weightKg: Double?)] = [:]
+    /// What the store would read of each exercise key's bests, at the new set's weight.
+    var bests: [String: (Double?) -> ExerciseBests] = [:]
     var history: [HistoryChange] = []
 
     init(_ settings: TrainingSettings = TrainingSettings()) {
@@ -58,7 +60,8 @@ struct Session {
             let previous = previousWork[name.key]
             facts.exercises[name.key] = ExerciseFacts(
                 firstWritten: known?.name, lastRestUSec: known?.rest, setsInARow: known?.sets ?? 0,
-                previousReps: previous?.reps, previousWeightKg: previous?.weightKg)
+                previousReps: previous?.reps, previousWeightKg: previous?.weightKg,
+                bests: bests[name.key]?(questions.weightKg ?? previous?.weightKg) ?? ExerciseBests())
         }
         if questions.workoutSinceUSec != nil { facts.workoutSoFar = Self.soFar(history) }
         return facts

@@ -138,6 +138,27 @@ import Testing
         #expect(session.timers.timer(tid("tea"))?.next == "Squat 2/2")
     }
 
+    /// Once the workout has ended nothing comes next: the running rest that said what came next
+    /// says nothing more, and a timer started by hand keeps its `next`.
+    @Test func endingTheWorkoutClearsTheRestsNext() throws {
+        var session = try started()
+        _ = try session.set(reps: nil, weightKg: nil)
+        _ = try session.run(
+            .timer(.start(tid("tea"), durationUSec: 60 * second, options: TimerOptions(next: "Squat 2/2"))))
+        #expect(session.timers.timer(tid("default"))?.next == "Squat 2/2")
+        _ = try session.run(.workout(.end))
+        #expect(session.timers.timer(tid("default"))?.next == "")
+        #expect(session.timers.timer(tid("default"))?.state == .running)
+        #expect(session.timers.timer(tid("tea"))?.next == "Squat 2/2")
+
+        // A rest that is over keeps what it said (its "Rest over" is not shown again).
+        var over = try started()
+        _ = try over.set(reps: nil, weightKg: nil)
+        over.wait(200 * second)
+        _ = try over.run(.workout(.end))
+        #expect(over.timers.timer(tid("default"))?.next == "Squat 2/2")
+    }
+
     @Test func oneWorkoutAtATimeAndItsOwnCommands() throws {
         var session = try started()
         #expect(

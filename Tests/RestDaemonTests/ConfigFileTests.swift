@@ -121,7 +121,7 @@ struct ConfigFileTests {
             ),
             (
                 "default_duration = -5",
-                "config.toml:1: default_duration: -5 is negative; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03), the last two as strings"
+                "config.toml:1: default_duration: -5 is negative; give seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03), the last two as strings"
             ),
             (
                 "default_duration = \"1:30:99\"",
@@ -129,11 +129,11 @@ struct ConfigFileTests {
             ),
             (
                 "default_duration = \"30s1m\"",
-                "config.toml:1: default_duration: the duration \"30s1m\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
+                "config.toml:1: default_duration: the duration \"30s1m\" has its units out of order; give hours, then minutes, then seconds, as in 1h2m3s"
             ),
             (
                 "default_duration = 1.5",
-                "config.toml:1: default_duration: expected a duration, found a floating-point number; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03), the last two as strings"
+                "config.toml:1: default_duration: expected a duration, found a floating-point number; give seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03), the last two as strings"
             ),
             ("max_timers = 0", "config.toml:1: max_timers: 0 is out of range: give 1 to 10000"),
             ("max_timers = 10001", "config.toml:1: max_timers: 10001 is out of range: give 1 to 10000"),
@@ -143,7 +143,7 @@ struct ConfigFileTests {
             ),
             (
                 "expired_retention = \"2d\"",
-                "config.toml:1: expired_retention: the duration \"2d\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
+                "config.toml:1: expired_retention: the duration \"2d\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)"
             ),
             (
                 "[live]\nbroadcast_rate = 0",
@@ -470,7 +470,7 @@ struct ConfigFileTests {
             ),
             (
                 "[categories]\ncompound = \"soon\"",
-                "config.toml:2: categories.compound: the duration \"soon\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
+                "config.toml:2: categories.compound: the duration \"soon\" is not understood; give seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)"
             ),
             ("[history]\nkeep_days = 0", "config.toml:2: history.keep_days: 0 is out of range: give 1 to 36500"),
             (
@@ -501,9 +501,9 @@ struct ConfigFileTests {
         #expect(
             problems(text) == [
                 "config.toml:1: default_duration: the duration \"5x\" is not understood; give seconds (90), units "
-                    + "(1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)",
+                    + "(1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)",
                 "config.toml:4: categories.isolation: the duration \"soon\" is not understood; give seconds (90), "
-                    + "units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)",
+                    + "units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)",
                 "config.toml:6: exercises.\"Bench Press\".category: \"compund\" is not in [categories] "
                     + "(\"compound\", \"isolation\")",
                 "config.toml:7: exercises.\"Bench Press\".rest: 0 s is out of range: give 1 s to 24 h",

@@ -89,7 +89,7 @@ import Testing
         try store.close()
 
         let after = try SQLiteDatabase(path: path, readOnly: true)
-        #expect(try after.integer("PRAGMA user_version") == 7)
+        #expect(try after.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
         try after.close()
         #expect(try traces(StateStore.open(directory: state.path, now: now).store) == [kept])
     }

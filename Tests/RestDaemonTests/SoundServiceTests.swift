@@ -16,7 +16,7 @@ import Testing
 /// is not there, or a file that cannot be read, harms nothing. They wait for real sound to play,
 /// and stay out of the AddressSanitizer run (the servers' timing means nothing under it).
 @Suite(
-    "Sound engine on real sound servers", .serialized,
+    "Sound engine on real sound servers", .serialized, .tags(.realTime),
     .enabled(if: ProcessInfo.processInfo.environment["RESTD_SANITIZER"] == nil, "real time: not under a sanitizer"))
 struct SoundServiceTests {
     /// Drives the loop until `done` or `seconds` have passed.
@@ -73,19 +73,21 @@ struct SoundServiceTests {
         let meant = moments.map { $0 - start }
         let comment = Comment(rawValue: "onsets \(heard), meant \(meant), sounds \(loudness.sounds())")
         try #require(heard.count == 3, comment)
-        // Each sound within 100 ms of the call that asked for it (the recording's own latency
+        // Each sound at the call that asked for it: within a quarter of a second, far less than
+        // the second between two cues, on a loaded machine too (the recording's own latency
         // included; the 50 ms target is the benchmark's, on a quiet machine).
         for (onset, moment) in zip(heard, meant) {
-            #expect(abs(onset - moment) < 0.1, comment)
+            #expect(abs(onset - moment) < 0.25, comment)
         }
-        // The alarm: no pause longer than 1.5 s from its start to stopAlarm, then quiet.
-        let alarmSound = try #require(loudness.sounds().last, comment)
-        let stopped = moments[3]
-        #expect(loudness.longestSilence(from: alarmSound.start, to: alarmSound.end) < 1.5, comment)
-        let quietFrom = try #require(recording.monotonic(alarmSound.end)) - start
-        #expect(quietFrom - stopped < 0.5, comment)
-        let silentAfter = loudness.isSilent(from: alarmSound.end)
+        // The alarm: no pause longer than 1.5 s from its onset to stopAlarm (in the recording's
+        // time), and nothing from half a second after stopAlarm on.
+        let alarmOnset = loudness.onsets()[2]
+        let stoppedInRecording = alarmOnset + (meant[3] - heard[2])
+        #expect(loudness.longestSilence(from: alarmOnset, to: stoppedInRecording) < 1.5, comment)
+        let silentAfter = loudness.isSilent(from: stoppedInRecording + 0.5)
         #expect(silentAfter, comment)
+        let lastSound = try #require(loudness.lastSound, comment)
+        #expect(lastSound > stoppedInRecording - 0.5, "the alarm rang until it was stopped; \(comment)")
     }
 
     @Test("the server killed while the alarm rings: said once, and the next ring after its return is heard")
@@ -167,6 +169,9 @@ struct SoundServiceTests {
         #expect(sound.isConnected)
         try Self.run(loop, for: 5) { !sound.isConnected }
         #expect(!sound.isConnected)
+        // libpulse and libsndfile are unloaded again (nothing else in this process loads them).
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        #expect(!maps.contains("libpulse") && !maps.contains("libsndfile"))
         // The server saw the client leave: only pactl's own is listed.
         let clients = try AudioServer.pactl(["list", "short", "clients"], environment: server.tools)
         #expect(!clients.contains("restd"), "\(clients)")

@@ -638,8 +638,16 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         #expect(training.openRests == [rest(after: first)] && training.lastSetID == 1)
         #expect(try store.lastExercise(timer: first.timerID) == "Squat")
         #expect(
-            try store.facts(squat, dayStartUSec: now)
-                == ExerciseFacts(firstWritten: "Squat", setsInARow: 1, previousReps: 5, previousWeightKg: 102.5))
+            try store.facts(squat, dayStartUSec: now, weightKg: nil)
+                == ExerciseFacts(
+                    firstWritten: "Squat", setsInARow: 1, previousReps: 5, previousWeightKg: 102.5,
+                    bests: ExerciseBests(
+                        heaviestKg: 102.5, bestEstimateKg: OneRepMax.estimateKg(weightKg: 102.5, reps: 5),
+                        mostRepsAtWeight: 5)))
+        // At another weight: no set there yet, the same heaviest and estimate.
+        #expect(
+            try store.facts(squat, dayStartUSec: now, weightKg: 60).bests
+                == ExerciseBests(heaviestKg: 102.5, bestEstimateKg: OneRepMax.estimateKg(weightKg: 102.5, reps: 5)))
     }
 
     @Test func thePreviousSetIsTheExercisesLatestWhicheverTimerAndOnlyWithValuesASetMayHave() throws {
@@ -653,9 +661,11 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         latest.weightKg = nil
         let bench = try set(3, at: now + 120_000_000, exercise: "Bench")
         try store.commit([], history: [.setRecorded(latest), .setRecorded(older), .setRecorded(bench)])
-        let facts = try store.facts(squat, dayStartUSec: now)
+        let facts = try store.facts(squat, dayStartUSec: now, weightKg: nil)
         #expect(facts.previousReps == 6 && facts.previousWeightKg == nil, "\(facts)")
-        #expect(try store.facts(try ExerciseName(parsing: "Deadlift"), dayStartUSec: now).previousReps == nil)
+        #expect(
+            try store.facts(try ExerciseName(parsing: "Deadlift"), dayStartUSec: now, weightKg: nil).previousReps == nil
+        )
 
         // A row edited by hand to what no set may have is not repeated.
         try store.close()
@@ -663,7 +673,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
             try db.execute("UPDATE sets SET reps = 20000, weight_kg = 5000.0 WHERE id = 3")
         }
         let reopened = try StateStore.open(directory: dir.state, now: now).store
-        let benchFacts = try reopened.facts(try ExerciseName(parsing: "Bench"), dayStartUSec: now)
+        let benchFacts = try reopened.facts(try ExerciseName(parsing: "Bench"), dayStartUSec: now, weightKg: nil)
         #expect(benchFacts.previousReps == nil && benchFacts.previousWeightKg == nil, "\(benchFacts)")
     }
 
@@ -675,15 +685,15 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         ended.adjustUSec = 15_000_000
         ended = ended.ended(.completed, at: now + 170_000_000)
         try store.commit([], history: [.setRecorded(first), .restEnded(ended)])
-        #expect(try store.facts(squat, dayStartUSec: now + 1).lastRestUSec == 165_000_000)
-        #expect(try store.facts(squat, dayStartUSec: now + 1).setsInARow == 0)
+        #expect(try store.facts(squat, dayStartUSec: now + 1, weightKg: nil).lastRestUSec == 165_000_000)
+        #expect(try store.facts(squat, dayStartUSec: now + 1, weightKg: nil).setsInARow == 0)
 
         let second = try set(2, at: now + 170_000_000)
         var afterFailed = rest(after: second, planned: 240_000_000)
         afterFailed.source = "failed_rest"
         try store.commit(
             [], history: [.setRecorded(second), .restEnded(afterFailed.ended(.completed, at: now + 400_000_000))])
-        #expect(try store.facts(squat, dayStartUSec: now).lastRestUSec == 165_000_000)
+        #expect(try store.facts(squat, dayStartUSec: now, weightKg: nil).lastRestUSec == 165_000_000)
         let rows = try store.sets(since: 0, until: .max / 2, exerciseKey: "", limit: 10).rows
         #expect(rows.map(\.rest?.outcome) == [.completed, .completed])
         #expect(rows.first?.rest?.takenUSec == 170_000_000 && rows.first?.set.weightKg == 102.5)

@@ -174,12 +174,24 @@ struct WorkoutPlanFileTests {
             problems(text) == [
                 "push.toml:3: sets: 0 is out of range: give 1 to 100",
                 "push.toml:4: rest: the duration \"90x\" is not understood; give seconds (90), units (1h2m3s, "
-                    + "1m30s, 90s) or a clock time (1:30, 1:02:03)",
+                    + "1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)",
                 "push.toml:5: reps: -1 is out of range: give 1 to 10000",
                 "push.toml:6: weight: expected a number from 0 to 1000 kg, found a string",
                 "push.toml:9: sets: 101 is out of range: give 1 to 100",
                 "push.toml:10: unknown key 'rset' in [[exercise]]; did you mean 'rest'?",
             ])
+    }
+
+    /// `rets` is one edit from `sets` (a letter changed) and from `rest` (two letters swapped):
+    /// where `sets` is set already, `rest` was meant.
+    @Test func suggestsAKeyNotYetSet() {
+        let text = """
+            [[exercise]]
+            name = "Squat"
+            sets = 3
+            rets = "5s"
+            """
+        #expect(problems(text) == ["push.toml:4: unknown key 'rets' in [[exercise]]; did you mean 'rest'?"])
     }
 
     @Test func refusesAFileOver256KiB() {

@@ -22,6 +22,36 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
 @Suite struct NotificationContentTests {
     let squat = Alert(.expired(deadlineUSec: deadline), timerID: tid("squat"), label: "Squat", next: "Bench press")
 
+    /// The record the set before the rest beat: a line of its own under the body.
+    @Test func restOverSaysTheRecordOfTheSetBefore() {
+        let line = "record: Squat 110 kg × 3, estimated 1RM 121 kg (was 120)"
+        let running = RestTimer(
+            id: tid("default"), label: "Squat", next: "", notify: true, baseDurationUSec: 3 * minute,
+            state: .running, durationUSec: 3 * minute, startedAtUSec: deadline - 3 * minute, endsAtUSec: deadline,
+            remainingUSec: 3 * minute, expiredAtUSec: 0, updatedAtUSec: deadline - 3 * minute, deadlineBoottime: 0)
+        var over = running
+        over.state = .expired
+        over.expiredAtUSec = deadline
+        var tracker = NotificationTracker()
+        tracker.noteRecord(line, forRestOn: tid("default"))
+        tracker.record([.added(running)])
+        tracker.record([
+            .changed(from: running, to: over),
+            .expired(id: tid("default"), deadlineUSec: deadline, firedUSec: deadline),
+        ])
+        let alert = tracker.wanted(.timer(tid("default")))
+        #expect(alert?.record == line)
+        #expect(alert.map { NotificationContent.body(of: $0, messages: .english, now: deadline) } == "Squat\n" + line)
+        // The next set beat none: its rest says nothing of records.
+        tracker.noteRecord(nil, forRestOn: tid("default"))
+        tracker.record([.changed(from: over, to: running)])
+        tracker.record([
+            .changed(from: running, to: over),
+            .expired(id: tid("default"), deadlineUSec: deadline, firedUSec: deadline),
+        ])
+        #expect(tracker.wanted(.timer(tid("default")))?.record == nil)
+    }
+
     @Test func restOverWithEverythingTheServerCanDo() {
         let request = NotificationContent.request(
             for: squat, replacing: 0, capabilities: everything, messages: .english, now: deadline + 2_000)

@@ -17,14 +17,20 @@ struct LinearScale {
     let ticks: [Double]
 
     /// A scale over [low, high] widened to round ticks, about `tickCount` of them: steps of 1, 2
-    /// or 5 times a power of ten, or for durations (`seconds`) steps a clock reads well.
-    init(low: Double, high: Double, from: Double, to: Double, tickCount: Int = 5, seconds: Bool = false) {
+    /// or 5 times a power of ten, or for durations (`seconds`) steps a clock reads well. With
+    /// `wholeNumbers` (reps, bpm, kg labelled without decimals) no step is below 1, so that no
+    /// two labels read the same.
+    init(
+        low: Double, high: Double, from: Double, to: Double, tickCount: Int = 5, seconds: Bool = false,
+        wholeNumbers: Bool = false
+    ) {
         var low = low.isFinite ? low : 0
         var high = high.isFinite ? high : 1
         if high <= low { (low, high) = (low - 1, low + 1) }
         if low >= 0 && low < 1e-9 { low = 0 }
         let raw = (high - low) / Double(max(tickCount, 1))
-        let step = seconds ? Self.clockStep(raw) : Self.roundStep(raw)
+        var step = seconds ? Self.clockStep(raw) : Self.roundStep(raw)
+        if wholeNumbers { step = max(step, 1) }
         let first = (low / step).rounded(.down) * step
         let last = (high / step).rounded(.up) * step
         var ticks: [Double] = []
@@ -64,8 +70,8 @@ struct LinearScale {
     }
 }
 
-/// The instants of a chart's x axis, over whole local weeks: the report's weeks, from the Monday
-/// of the first set's week to the end of the last set's.
+/// The instants of a chart's x axis, over whole local days or weeks: from the first set's day
+/// (or week) to the end of the last set's, never past what was trained.
 struct TimeScale {
     let startUSec: USec
     let endUSec: USec

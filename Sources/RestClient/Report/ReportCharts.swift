@@ -11,7 +11,8 @@ enum ReportCharts {
         let totals = weeks.indices.map { week in series.reduce(0) { $0 + $1.kgByWeek[week] } }
         let frame = PlotFrame(height: 280)
         let y = LinearScale(
-            low: 0, high: totals.max() ?? 1, from: frame.plotBottom, to: frame.plotTop, tickCount: 5)
+            low: 0, high: totals.max() ?? 1, from: frame.plotBottom, to: frame.plotTop, tickCount: 5, wholeNumbers: true
+        )
         let band = (frame.plotRight - frame.plotLeft) / Double(max(weeks.count, 1))
         let barWidth = max(band * 0.72, 1)
         let busiest = totals.indices.max { totals[$0] < totals[$1] }
@@ -104,8 +105,10 @@ enum ReportCharts {
                 }
                 if let weight = point.weightKg {
                     html.point(
-                        x: x(point.atUSec), y: y(weight), class: "point top-set s0",
-                        tooltip: "\(ReportDate.day(point.atUSec)): \(setText(point))")
+                        x: x(point.atUSec), y: y(weight),
+                        class: point.isRecord ? "point top-set record s0" : "point top-set s0",
+                        tooltip: "\(ReportDate.day(point.atUSec)): \(setText(point))"
+                            + (point.isRecord ? ", a record" : ""))
                 }
             }
         }
@@ -115,7 +118,8 @@ enum ReportCharts {
             repsFrame.top = top
             let reps = points.compactMap { $0.reps.map(Double.init) }
             let high = max(reps.max() ?? 1, 1)
-            let y = LinearScale(low: 0, high: high, from: repsFrame.plotBottom, to: repsFrame.plotTop, tickCount: 3)
+            let y = LinearScale(
+                low: 0, high: high, from: repsFrame.plotBottom, to: repsFrame.plotTop, tickCount: 3, wholeNumbers: true)
             html.yAxis(y, frame: repsFrame, title: "reps", format: ReportNumber.whole)
             // Where the estimate stops: above this many reps no one-rep max is drawn.
             let limit = Double(ProgressModel.maxRepsForEstimate)
@@ -213,7 +217,7 @@ enum ReportCharts {
         let pad = max((high - low) * 0.1, seconds ? 5 : 1)
         let y = LinearScale(
             low: max(low - pad, 0), high: high + pad, from: frame.plotBottom, to: frame.plotTop, tickCount: 4,
-            seconds: seconds)
+            seconds: seconds, wholeNumbers: true)
         var description = "\(weeks.count) weeks"
         if let reference { description += "; the median over the whole report is \(format(reference)) \(unit)" }
         html.openChart(
@@ -256,7 +260,7 @@ enum ReportCharts {
         let values = known.map { Double(trace.bpm[$0]) } + (trace.targetBPM.map { [$0] } ?? [])
         let y = LinearScale(
             low: max((values.min() ?? 60) - 5, 0), high: (values.max() ?? 180) + 5, from: frame.plotBottom,
-            to: frame.plotTop, tickCount: 4)
+            to: frame.plotTop, tickCount: 4, wholeNumbers: true)
         let x = LinearScale(
             low: 0, high: max(ended, Double(max(trace.bpm.count - 1, 1))), from: frame.plotLeft, to: frame.plotRight,
             tickCount: 6, seconds: true)
@@ -330,9 +334,9 @@ enum ReportCharts {
         }
     }
 
-    /// m:ss of a number of seconds.
+    /// m:ss of a number of seconds, rounded down as `stats` and `history` show time gone by.
     static func clock(_ seconds: Double) -> String {
-        TimeFormat.clock(seconds: UInt64(max(seconds, 0).rounded()))
+        TimeFormat.elapsed(usec: UInt64(max(seconds, 0) * 1e6))
     }
 
     /// A name cut to fit the chart's margin (the table and the tooltip have it whole).

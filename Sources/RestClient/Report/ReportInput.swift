@@ -12,6 +12,9 @@ public struct ReportInput: Sendable {
     public var exercise: String?
     /// The sets of the window, oldest first (only those of `exercise` when it is given).
     public var sets: [HistorySet]
+    /// The sets before the window, oldest first: what the records of the window's sets are
+    /// measured against (a record is one over the whole history).
+    public var earlierSets: [HistorySet]
     /// The workouts that ended in the window, oldest first.
     public var workouts: [WorkoutSnapshot.Summary]
     /// Each exercise's category in config.toml, by the exercise's key (its name in lower case).
@@ -25,7 +28,7 @@ public struct ReportInput: Sendable {
 
     public init(
         sinceUSec: UInt64, untilUSec: UInt64, nowUSec: UInt64, exercise: String? = nil, sets: [HistorySet],
-        workouts: [WorkoutSnapshot.Summary] = [], categories: [String: String] = [:],
+        earlierSets: [HistorySet] = [], workouts: [WorkoutSnapshot.Summary] = [], categories: [String: String] = [:],
         heartRates: [HeartRateTrace] = [], curveDayUSec: UInt64? = nil
     ) {
         self.sinceUSec = sinceUSec
@@ -33,6 +36,7 @@ public struct ReportInput: Sendable {
         self.nowUSec = nowUSec
         self.exercise = exercise
         self.sets = sets
+        self.earlierSets = earlierSets
         self.workouts = workouts
         self.categories = categories
         self.heartRates = heartRates

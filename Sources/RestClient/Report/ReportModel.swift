@@ -31,10 +31,13 @@ struct ReportModel {
         }
         let keys = ExerciseKeys(sets)
         volume = VolumeModel(sets, keys: keys, weeks: weeks, categories: input.categories, periods: &periods)
-        progress = ProgressModel(sets, keys: keys, weeks: weeks, periods: &periods)
+        progress = ProgressModel(sets, earlier: input.earlierSets, keys: keys, weeks: weeks, periods: &periods)
         rests = RestSpread.spreads(sets, keys: keys)
         recovery = RecoveryModel(sets, periods: &periods)
-        workouts = WorkoutSection.sections(input.workouts, sets: sets)
+        // For one exercise, only the workouts it was done in.
+        workouts = WorkoutSection.sections(input.workouts, sets: sets).filter {
+            input.exercise == nil || !$0.sets.isEmpty
+        }
         curves = CurveModel(input.heartRates, day: input.curveDayUSec, sets: sets)
     }
 }
@@ -170,6 +173,8 @@ struct ProgressModel {
         var atUSec: USec
         var weightKg: Double?
         var reps: UInt32?
+        /// The set beat one of its exercise's records (over the whole history, `RecordBook`).
+        var isRecord = false
 
         /// Epley's estimate of the one-rep max, weight × (1 + reps / 30), for a set of 1 to
         /// `maxRepsForEstimate` reps; nil beyond, where it stops meaning much.
@@ -197,15 +202,25 @@ struct ProgressModel {
     /// Whether each point is a week's top set (else a day's).
     let weekly: Bool
 
-    init(_ sets: [HistorySet], keys: ExerciseKeys, weeks: [USec], periods: inout LocalPeriods) {
+    init(_ sets: [HistorySet], earlier: [HistorySet], keys: ExerciseKeys, weeks: [USec], periods: inout LocalPeriods) {
         weekly = weeks.count > Self.dailyUpToWeeks
+        var book = RecordBook()
+        func beatsRecord(_ set: HistorySet) -> Bool {
+            !book.add(
+                exercise: set.exercise, key: set.exercise.lowercased(), atUSec: set.atUSec, weightKg: set.weightKg,
+                reps: set.reps, failed: set.failed
+            ).isEmpty
+        }
+        for set in earlier { _ = beatsRecord(set) }
+        let records = sets.map(beatsRecord)
         var best: [Point?] = Array(repeating: nil, count: keys.names.count)
         var bestPeriod: [USec] = Array(repeating: 0, count: keys.names.count)
         var points: [[Point]] = Array(repeating: [], count: keys.names.count)
         for (position, set) in sets.enumerated() where !set.failed && (set.weightKg != nil || set.reps != nil) {
             let exercise = keys.ofSet[position]
             let period = weekly ? periods.weekStart(of: set.atUSec) : periods.dayStart(of: set.atUSec)
-            let candidate = Point(atUSec: set.atUSec, weightKg: set.weightKg, reps: set.reps)
+            let candidate = Point(
+                atUSec: set.atUSec, weightKg: set.weightKg, reps: set.reps, isRecord: records[position])
             if let current = best[exercise], bestPeriod[exercise] == period {
                 if Self.isHeavier(candidate, than: current) { best[exercise] = candidate }
             } else {
@@ -253,9 +268,9 @@ struct FiveNumbers: Equatable {
     }
 }
 
-/// One exercise's rests: planned against taken, the share skipped and run over, and the rules
-/// that chose them — over the rests `stats` takes its medians over (ended by the next set or a
-/// skip).
+/// One exercise's rests: planned against taken, the share run over, the rests skipped and the
+/// rules that chose them. Rests are counted as `stats` counts them (`RestOutcome.isTaken`: ended
+/// by the next set), skipped ones apart.
 struct RestSpread {
     var exercise: String
     /// In seconds.
@@ -278,13 +293,12 @@ struct RestSpread {
         var overran = Array(repeating: 0, count: keys.names.count)
         var sources: [[String: Int]] = Array(repeating: [:], count: keys.names.count)
         for (position, set) in sets.enumerated() {
-            guard let rest = set.rest, let takenUSec = rest.takenUSec,
-                rest.outcome == RestOutcome.completed.rawValue || rest.outcome == RestOutcome.skipped.rawValue
-            else { continue }
+            guard let rest = set.rest, let outcome = RestOutcome(rawValue: rest.outcome) else { continue }
             let exercise = keys.ofSet[position]
+            if outcome == .skipped { skipped[exercise] += 1 }
+            guard outcome.isTaken, let takenUSec = rest.takenUSec else { continue }
             planned[exercise].append(Double(rest.plannedUSec) / 1e6)
             taken[exercise].append(Double(takenUSec) / 1e6)
-            if rest.outcome == RestOutcome.skipped.rawValue { skipped[exercise] += 1 }
             if takenUSec >= rest.plannedUSec + overrunMarginUSec { overran[exercise] += 1 }
             sources[exercise][rest.source, default: 0] += 1
         }

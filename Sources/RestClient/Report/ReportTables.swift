@@ -78,7 +78,7 @@ enum ReportTables {
             row(
                 [
                     spread.exercise, String(spread.rests), spreadText(spread.planned), spreadText(spread.taken),
-                    ReportNumber.percent(spread.skipped, of: spread.rests),
+                    String(spread.skipped),
                     ReportNumber.percent(spread.overran, of: spread.rests),
                     spread.sources.map { "\($0.source.isEmpty ? "?" : $0.source) \($0.rests)" }.joined(separator: ", "),
                 ], textColumns: [6], into: &html)

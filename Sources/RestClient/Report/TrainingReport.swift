@@ -103,7 +103,9 @@ public enum TrainingReport {
         }
         html.raw("<figure>")
         legend(series.map { $0.name + ($0.isCategory ? " (category)" : "") }, into: &html)
-        html.raw("<div class=\"pair\">")
+        // With more than two series the table (a column each, a total and the sets) is too wide to
+        // sit beside the chart in a window of 1100 px: it goes below it, whole.
+        html.raw(series.count > 2 ? "<div class=\"pair stacked\">" : "<div class=\"pair\">")
         ReportCharts.volume(model, id: id, into: &html)
         ReportTables.volume(model, into: &html)
         html.raw("</div></figure></section>\n")
@@ -129,7 +131,9 @@ public enum TrainingReport {
             "Per exercise, the top set of each \(period)"
                 + (progress.weekly
                     ? " (a week, as the report spans more than \(ProgressModel.dailyUpToWeeks) weeks)" : "")
-                + ": the heaviest set not failed, the one of most reps among equally heavy ones. Circles: its weight; "
+                + ": the heaviest set not failed, the one of most reps among equally heavy ones. Circles: its weight, "
+                + "outlined when the set beat a record of its exercise's whole history (the heaviest weight, the "
+                + "most reps at its weight, the estimated one-rep max: restctl records); "
                 + "diamonds: the estimated one-rep max by Epley’s formula, weight × (1 + reps ÷ 30), drawn only for "
                 + "sets of \(ProgressModel.maxRepsForEstimate) reps or fewer: beyond that the estimate stops being "
                 + "meaningful. Below: the top set’s reps.",
@@ -142,7 +146,17 @@ public enum TrainingReport {
         legend(
             ["top set, kg", "estimated one-rep max (Epley), kg", "reps of the top set"], colours: [0, 3, 2], into: &html
         )
-        let time = (start: first, end: LocalPeriods.nextWeek(last))
+        // Weekly points span whole weeks; daily ones the days from the first top set's to the end of
+        // the last one's, so that one day of sets is not drawn against a week still to come.
+        let times = progress.exercises.flatMap { $0.points.map(\.atUSec) }
+        let time =
+            progress.weekly
+            ? (start: first, end: LocalPeriods.nextWeek(last))
+            : (
+                start: LocalCalendar.startOfDay(containing: times.min() ?? first),
+                end: LocalCalendar.startOfDay(
+                    containing: LocalCalendar.startOfDay(containing: times.max() ?? first) + 36 * 3_600_000_000)
+            )
         for exercise in progress.exercises {
             html.raw("<figure><figcaption>")
             html.text(exercise.name)
@@ -158,14 +172,14 @@ public enum TrainingReport {
         openSection(
             "rests", "Rests",
             "Per exercise, the rests planned (after add and sub) against those taken, over the rests ended by the "
-                + "next set or a skip, as restctl stats counts them. Each box spans the middle half of the rests, "
+                + "next set, as restctl stats counts them; rests ended with a skip are counted apart. Each box spans the middle half of the rests, "
                 + "the line across it is the median, the whiskers reach the shortest and the longest. “Overran”: "
                 + "taken a second or more longer than planned. “Chosen by”: the rule that chose each rest, as "
                 + "rest_source in restctl history --json (given: --rest; exercise and category: config.toml; "
                 + "last_used: the rest last used; default: default_duration; plan: the workout plan).",
             into: &html)
         guard !model.rests.isEmpty else {
-            note("No rest here was ended by a set or a skip.", into: &html)
+            note("No rest here was ended by the next set.", into: &html)
             html.raw("</section>\n")
             return
         }
@@ -183,7 +197,7 @@ public enum TrainingReport {
         openSection(
             "recovery", "Recovery",
             "Rests followed for recovery with a heart-rate strap (restctl set --until-recovered): HRR60, the drop in "
-                + "heart rate in the minute after the rest’s peak, and the time until heart rate first reached the "
+                + "heart rate in the minute from the set’s end (the rest’s start), and the time until heart rate first reached the "
                 + "target, week by week.",
             into: &html)
         guard recovery.followedRests > 0 else {
@@ -194,7 +208,9 @@ public enum TrainingReport {
         let bpm: (Double) -> String = ReportNumber.whole
         let clock: (Double) -> String = ReportCharts.clock
         if recovery.hrr60.isEmpty {
-            note("No followed rest here has an HRR60 (the strap did not cover the minute after the peak).", into: &html)
+            note(
+                "No followed rest here has an HRR60 (the strap did not cover the minute from the set’s end).",
+                into: &html)
         } else {
             html.raw("<figure><div class=\"pair\">")
             ReportCharts.weekly(
@@ -314,7 +330,8 @@ public enum TrainingReport {
         .empty{padding:.8rem 1rem;background:var(--panel);border-left:4px solid var(--s1)}
         figure{margin:1rem 0}figcaption{font-weight:600;margin-bottom:.2rem}
         .pair{display:grid;grid-template-columns:minmax(0,3fr) minmax(15rem,2fr);gap:1rem;align-items:start}
-        .pair.stacked{grid-template-columns:minmax(0,1fr);max-width:48rem}
+        .pair.stacked{grid-template-columns:minmax(0,1fr)}.pair.stacked svg.chart{max-width:48rem}
+        .pair.stacked .table{justify-self:start;max-width:100%}
         @media (max-width:48rem){.pair{grid-template-columns:1fr}}
         .legend{list-style:none;margin:.3rem 0;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1rem}
         .swatch{display:inline-block;width:.9em;height:.9em;margin-right:.35em;vertical-align:-.1em;\
@@ -336,7 +353,7 @@ public enum TrainingReport {
         .end{stroke:var(--fg);stroke-width:1.2}.hold{fill:var(--s2);fill-opacity:.18}
         .curve{fill:none;stroke:var(--c);stroke-width:1.8}.curve-dot{fill:var(--c)}
         .spread{stroke-width:5;stroke-linecap:round;opacity:.55}
-        .point{stroke:var(--bg);stroke-width:1}.bar{stroke:var(--bg);stroke-width:.5}
+        .point{stroke:var(--bg);stroke-width:1}.record{stroke:var(--fg);stroke-width:2}.bar{stroke:var(--bg);stroke-width:.5}
         .s0{--c:var(--s0)}.s1{--c:var(--s1)}.s2{--c:var(--s2)}.s3{--c:var(--s3)}.s4{--c:var(--s4)}\
         .s5{--c:var(--s5)}.s6{--c:var(--s6)}.s7{--c:var(--s7)}
         .bar,.box,.point,.swatch{fill:var(--c);background:var(--c)}.trend,.spread{stroke:var(--c)}

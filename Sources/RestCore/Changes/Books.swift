@@ -26,6 +26,7 @@ public struct Books: Sendable {
             questions.asksExercise = true
             questions.givenExercise = training.givenExercise(ofSet: input)
             questions.dayStartUSec = LocalCalendar.startOfDay(containing: now.realtime)
+            questions.weightKg = training.weight(ofSet: input)
             if training.setEndsWorkout(input) { askWorkoutSoFar(&questions, now: now) }
         case .command(.workout(.end)):
             askWorkoutSoFar(&questions, now: now)

@@ -9,6 +9,9 @@ public struct HistoryQuestions: Sendable, Equatable {
     public var givenExercise: String?
     /// The start of the local day the exercise's facts count sets from.
     public var dayStartUSec: USec = 0
+    /// The weight the exercise's bests are asked at (`TrainingBook.weight(ofSet:)`; nil: its
+    /// previous set's, which the set then repeats).
+    public var weightKg: Double?
     /// The span of the workout whose sets and rests so far are asked for (its summary).
     public var workoutSinceUSec: USec?
     public var workoutUntilUSec: USec = 0

@@ -1,13 +1,24 @@
-/// The one duration grammar of restd and restctl: the command line's DURATION arguments and
-/// the durations of config.toml are read by it, so that both take the same words.
+/// The one duration grammar of restd and restctl: the command line's DURATION arguments,
+/// the durations of config.toml and those of workout plans are read by it, so that all take
+/// the same words.
 ///
-/// Accepted forms: whole seconds (`90`), units in the order h, m, s (`90s`, `2m`, `1m30s`,
-/// `1h2m3s`) and clock times (`1:30` is m:ss, `1:02:03` is h:mm:ss). Zero is a duration like
-/// any other here; whether an amount is in range is for the caller to say (a rest is 1 s to
-/// 24 h, `expired_retention` may be 0).
+/// Accepted forms: whole seconds (`90`), amounts with units in the order hours, minutes,
+/// seconds (`90s`, `2m`, `1m30s`, `1h2m3s`; the units as letters or words: `h`, `hr`, `hrs`,
+/// `hour`, `hours`, `m`, `min`, `mins`, `minute`, `minutes`, `s`, `sec`, `secs`, `second`,
+/// `seconds`, in English whatever the language), decimals that make whole seconds (`1.5m` is
+/// 90 s, `0.5s` is refused), and clock times (`1:30` is m:ss, `1:02:03` is h:mm:ss). Zero is
+/// a duration like any other here; whether an amount is in range is for the caller to say (a
+/// rest is 1 s to 24 h, `expired_retention` may be 0).
 public enum DurationParser {
     /// The forms, for sentences and help.
-    public static let forms = "seconds (90), units (1h2m3s, 1m30s, 90s) or a clock time (1:30, 1:02:03)"
+    public static let forms = "seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)"
+
+    /// The unit words, each with its seconds.
+    static let units: [String: UInt64] = [
+        "h": 3_600, "hr": 3_600, "hrs": 3_600, "hour": 3_600, "hours": 3_600,
+        "m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+        "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
+    ]
 
     /// Parses `text` into microseconds, at most `Int64.max` (so that it can be negated for
     /// Adjust); throws a `DurationError` whose message names `text` and says what would work.
@@ -58,30 +69,70 @@ public enum DurationParser {
         return total
     }
 
-    // Plain seconds, or number-unit pairs with units in the order h, m, s, each at most once.
+    // Plain seconds, or amount-unit pairs with units in the order h, m, s, each at most once; an
+    // amount may have decimals when it makes whole seconds.
     private static func unitSeconds(_ bytes: [UInt8], subject: String) throws(DurationError) -> UInt64 {
-        if bytes.allSatisfy(isDigit) { return try number(bytes[...], subject: subject) }
         var total: UInt64 = 0
         var smallestUnitSoFar = UInt64.max
         var index = 0
         while index < bytes.count {
             let start = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-            guard index > start, index < bytes.count else { throw notUnderstood(subject) }
-            let unit: UInt64
-            switch bytes[index] {
-            case UInt8(ascii: "h"): unit = 3_600
-            case UInt8(ascii: "m"): unit = 60
-            case UInt8(ascii: "s"): unit = 1
-            default: throw notUnderstood(subject)
+            guard index > start else { throw notUnderstood(subject) }
+            let whole = try number(bytes[start..<index], subject: subject)
+            var fraction: (digits: UInt64, scale: UInt64) = (0, 1)
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                let fractionStart = index
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+                guard index > fractionStart, index - fractionStart <= 6 else { throw notUnderstood(subject) }
+                fraction = (
+                    try number(bytes[fractionStart..<index], subject: subject),
+                    try multiply(1, power(10, index - fractionStart), subject: subject)
+                )
             }
-            guard unit < smallestUnitSoFar else { throw notUnderstood(subject) }
+            let wordStart = index
+            while index < bytes.count, isLetter(bytes[index]) { index += 1 }
+            // A bare number is seconds, and only alone (`90`, `1.5` is refused below).
+            let word = String(decoding: bytes[wordStart..<index], as: UTF8.self)
+            guard let unit = word.isEmpty && start == 0 && index == bytes.count ? 1 : units[word] else {
+                throw notUnderstood(subject)
+            }
+            if unit == smallestUnitSoFar {
+                throw DurationError(
+                    .notUnderstood,
+                    "\(subject) gives the \(unitName(unit)) twice; give each unit once, as in 1h2m3s")
+            }
+            guard unit < smallestUnitSoFar else {
+                throw DurationError(
+                    .notUnderstood,
+                    "\(subject) has its units out of order; give hours, then minutes, then seconds, as in 1h2m3s")
+            }
             smallestUnitSoFar = unit
-            let value = try number(bytes[start..<index], subject: subject)
-            total = try add(total, try multiply(value, unit, subject: subject), subject: subject)
-            index += 1
+            // (whole + digits / scale) × unit, in whole seconds only.
+            let scaled = try add(
+                try multiply(try multiply(whole, fraction.scale, subject: subject), unit, subject: subject),
+                try multiply(fraction.digits, unit, subject: subject), subject: subject)
+            guard scaled % fraction.scale == 0 else {
+                throw DurationError(
+                    .notUnderstood, "\(subject) is not a whole number of seconds; give whole seconds, as in 1.5m (90 s)"
+                )
+            }
+            total = try add(total, scaled / fraction.scale, subject: subject)
         }
         return total
+    }
+
+    private static func unitName(_ seconds: UInt64) -> String {
+        seconds == 3_600 ? "hours" : seconds == 60 ? "minutes" : "seconds"
+    }
+
+    private static func power(_ base: UInt64, _ exponent: Int) -> UInt64 {
+        (0..<exponent).reduce(1) { result, _ in result * base }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
     }
 
     private static func number(_ digits: ArraySlice<UInt8>, subject: String) throws(DurationError) -> UInt64 {

@@ -4,17 +4,30 @@
 public enum Suggestion {
     /// The known name `typed` most likely stands for: the only one it begins (from two
     /// characters: `resu` is `resume`), else the closest one at most a third of its length
-    /// away (one edit always, three at most; `rset` is `rest`, `all` is not `id`).
-    public static func likelyMeant(_ typed: String, among known: [String]) -> String? {
-        let extensions = known.filter { $0.hasPrefix(typed) }
+    /// away (one edit always, three at most; `rset` is `rest`, `all` is not `id`). Among names
+    /// as close, those not in `alreadySet` (the keys a table has already) come first, then those
+    /// of the same letters (two swapped, the commonest slip): `rets` beside `sets = 3` is
+    /// `rest`, not `sets` or `reps`, though each is one edit away.
+    public static func likelyMeant(_ typed: String, among known: [String], alreadySet: Set<String> = []) -> String? {
+        let letters = typed.sorted()
+        let ranked = known.enumerated().sorted { a, b in
+            let rankA = (alreadySet.contains(a.element) ? 2 : 0) + (a.element.sorted() == letters ? 0 : 1)
+            let rankB = (alreadySet.contains(b.element) ? 2 : 0) + (b.element.sorted() == letters ? 0 : 1)
+            return (rankA, a.offset) < (rankB, b.offset)
+        }.map(\.element)
+        let extensions = ranked.filter { $0.hasPrefix(typed) }
         if typed.count >= 2, extensions.count == 1 { return extensions[0] }
-        return nearest(typed, among: known, maxDistance: min(3, max(1, (typed.count + 1) / 3)))
+        return nearest(typed, among: ranked, maxDistance: min(3, max(1, (typed.count + 1) / 3)))
     }
 
     /// What follows "unknown …" in every message: `; did you mean 'rest'?` when a known name is
     /// likely meant; else `; ` and `otherwise` (such as "the keys are …"), or nothing.
-    public static func hint(for typed: String, among known: [String], otherwise: String? = nil) -> String {
-        if let meant = likelyMeant(typed, among: known) { return "; did you mean \(MessageText.name(meant))?" }
+    public static func hint(
+        for typed: String, among known: [String], alreadySet: Set<String> = [], otherwise: String? = nil
+    ) -> String {
+        if let meant = likelyMeant(typed, among: known, alreadySet: alreadySet) {
+            return "; did you mean \(MessageText.name(meant))?"
+        }
         return otherwise.map { "; " + $0 } ?? ""
     }
 

@@ -33,16 +33,19 @@ public struct ExerciseFacts: Sendable, Equatable {
     /// a set that gives neither repeats them.
     public var previousReps: UInt32?
     public var previousWeightKg: Double?
+    /// Its best sets so far, at the new set's weight: what the set is compared with for records.
+    public var bests: ExerciseBests
 
     public init(
         firstWritten: String? = nil, lastRestUSec: USec? = nil, setsInARow: Int = 0, previousReps: UInt32? = nil,
-        previousWeightKg: Double? = nil
+        previousWeightKg: Double? = nil, bests: ExerciseBests = ExerciseBests()
     ) {
         self.firstWritten = firstWritten
         self.lastRestUSec = lastRestUSec
         self.setsInARow = setsInARow
         self.previousReps = previousReps
         self.previousWeightKg = previousWeightKg
+        self.bests = bests
     }
 }
 

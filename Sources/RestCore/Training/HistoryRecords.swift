@@ -38,6 +38,11 @@ public enum RestOutcome: String, Sendable, CaseIterable {
     case cancelled
     /// Its timer was started again for something else.
     case replaced
+
+    /// A rest taken: one the next set ended, the only rests whose length says how long a rest
+    /// was needed. Stats (`ExerciseStats`) and the training report count and take their medians
+    /// over these alone; skipped rests are counted apart, cancelled and replaced ones not at all.
+    public var isTaken: Bool { self == .completed }
 }
 
 /// A rest: the one that followed set `setID`, open until the next set (or a skip, a cancel,

@@ -148,7 +148,7 @@ public struct ExerciseStats: Sendable, Equatable {
             }
             last = (exerciseKey, group)
             groups[group].sets += 1
-            if let plannedUSec, let takenUSec, outcome == .completed {
+            if let plannedUSec, let takenUSec, outcome?.isTaken == true {
                 groups[group].planned.append(plannedUSec)
                 groups[group].taken.append(takenUSec)
             }

@@ -7,6 +7,8 @@ public struct PlannedSet: Sendable, Equatable {
     public var setsInARow: Int
     /// The exercise's `sets` from the configuration (`progress_total`).
     public var setsPlanned: Int?
+    /// The records it beat (`PersonalRecord.beaten`), none for most sets.
+    public var records: [PersonalRecord] = []
     /// The workout this set followed, as it stands after it; nil for a set outside a workout.
     public var workout: ActiveWorkout?
     /// The workout's summary when this set was its last.
@@ -195,6 +197,13 @@ public struct TrainingBook: Sendable, Equatable {
         input.exercise ?? workoutSet(input)?.completion.exercise.name
     }
 
+    /// The weight a set of `input` has before the history is read: the one typed, else the
+    /// workout plan's; nil means the exercise's previous set's (the caller reads the exercise's
+    /// bests at the weight the set will have).
+    public func weight(ofSet input: SetInput) -> Double? {
+        input.weightKg ?? workoutSet(input)?.completion.exercise.weightKG
+    }
+
     /// Whether a set of `input` is the workout's last: its summary then needs the workout's sets
     /// and rests so far (`HistoryFacts.workoutSoFar`).
     public func setEndsWorkout(_ input: SetInput) -> Bool {
@@ -268,6 +277,7 @@ public struct TrainingBook: Sendable, Equatable {
         }
         var planned = PlannedSet(
             record: record, rest: rest, setsInARow: facts.setsInARow + 1, setsPlanned: configured?.sets)
+        planned.records = PersonalRecord.beaten(by: record, bests: facts.bests)
         if let completion, let active {
             planned.workout = active
             if completion.finishesWorkout {

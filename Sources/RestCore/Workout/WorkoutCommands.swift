@@ -23,7 +23,11 @@ extension TrainingBook {
         case .next: try planWorkoutMove(forward: true, timers: timers, now: now)
         case .previous: try planWorkoutMove(forward: false, timers: timers, now: now)
         case .end:
-            ChangePlan(events: [], history: try planWorkoutEnd(now: now.realtime, soFar: facts.workoutSoFar).changes)
+            // A rest still under way says nothing comes next; one that is over keeps what it said.
+            ChangePlan(
+                events: timers.settingNext(
+                    "", on: restsSayingNext(timers).filter { timers.timer($0)?.state != .expired }, now: now),
+                history: try planWorkoutEnd(now: now.realtime, soFar: facts.workoutSoFar).changes)
         }
     }
 
@@ -82,11 +86,18 @@ extension TrainingBook {
                     : "this is the workout's first set; there is no exercise before it")
         }
         active.touchedAtUSec = now.realtime
-        let rests = timers.timers.values.filter { !before.isEmpty && $0.next == before && !$0.restSource.isEmpty }
         return ChangePlan(
-            events: timers.settingNext(
-                active.progress.nextLabel, on: rests.map(\.id).sorted { $0.rawValue < $1.rawValue }, now: now),
+            events: timers.settingNext(active.progress.nextLabel, on: restsSayingNext(timers, label: before), now: now),
             history: [.workoutSaved(active)])
+    }
+
+    /// The rests that say what the workout does next (a set's rest whose `next` is the workout's
+    /// `label`), by id; a timer started by hand keeps its `next`. Moving on relabels them; ending
+    /// the workout clears those still under way, as nothing comes next any more.
+    private func restsSayingNext(_ timers: TimerBook, label: String? = nil) -> [TimerID] {
+        guard let label = label ?? workout?.progress.nextLabel, !label.isEmpty else { return [] }
+        return timers.timers.values.filter { $0.next == label && !$0.restSource.isEmpty }.map(\.id)
+            .sorted { $0.rawValue < $1.rawValue }
     }
 
     /// Ends the workout in progress, summed up from `soFar`; one with no set done is discarded

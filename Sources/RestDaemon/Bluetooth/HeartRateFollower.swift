@@ -56,6 +56,8 @@ final class HeartRateFollower {
     private var lastValues: [String: (bpm: Int?, atUSec: USec)] = [:]
     /// Whether "no strap connected"-style states were already logged, so that each is said once.
     private var saidNoBluez = false
+    /// Why there is no system bus connection to follow BlueZ on, once one failed or went away.
+    private var systemBusProblem: String?
 
     private enum Subscription {
         case asking(token: UInt64)
@@ -82,10 +84,12 @@ final class HeartRateFollower {
             connection = try Connection.system()
             driver = try BusDriver(connection: connection, loop: loop)
         } catch {
-            logger.info("no heart rate from Bluetooth: cannot connect to the system bus (\(error))")
+            systemBusProblem = "cannot connect to the system bus (\(error))"
+            logger.info("no heart rate from Bluetooth: \(systemBusProblem ?? "")")
             driver = nil
             return
         }
+        systemBusProblem = nil
         self.connection = connection
         connection.addSignalFilter { [unowned self] message in
             self.handle(message)
@@ -148,6 +152,17 @@ final class HeartRateFollower {
         forgetBluez()
     }
 
+    /// Why no strap can be read, as `restctl sensors` says it when it lists none: "" while
+    /// restd follows bluetoothd with an adapter on.
+    var problem: String {
+        if choice == .off { return "[heart_rate] bluetooth is \"off\" in restd's config.toml" }
+        if let systemBusProblem { return systemBusProblem }
+        if owner == nil { return "bluetoothd is not on the system bus; start it (systemctl start bluetooth)" }
+        if objects.adapters.count == 0 { return "BlueZ has no Bluetooth adapter" }
+        if objects.adapters.powered == 0 { return "the Bluetooth adapter is off; turn it on" }
+        return ""
+    }
+
     /// Every heart-rate strap BlueZ knows, in object-path order.
     func sensors() -> [SensorStatus] {
         objects.straps.map { strap in
@@ -198,6 +213,7 @@ final class HeartRateFollower {
             // The connection and its driver stay as they are: this runs inside their dispatch, and
             // libdbus has already dropped the socket's watches.
             logger.info("the system bus went away; no heart rate from Bluetooth until restd restarts")
+            systemBusProblem = "the system bus went away; restd reads no strap until it restarts"
             forgetBluez()
             return
         }

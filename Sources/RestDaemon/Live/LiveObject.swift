@@ -26,6 +26,9 @@ enum LiveObject {
         BusMethod(LiveMember.sensors, out: [.init("sensors", .array(options))]) { live, _ throws(DBusError) in
             [.array(options, live.listSensors().map { .vardict($0) })]
         },
+        BusMethod(LiveMember.sensorsProblem, out: [.init("problem", .string)]) { live, _ throws(DBusError) in
+            [.string(live.sensorsProblem())]
+        },
     ]
 
     static let interface = InterfaceDescription(

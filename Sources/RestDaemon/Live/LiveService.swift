@@ -37,6 +37,9 @@ final class LiveService {
     /// The heart-rate straps BlueZ knows, as the Sensors method returns them (`aa{sv}`
     /// entries); empty without a strap reader.
     var listSensors: () -> [[String: DBusValue]] = { [] }
+    /// Why restd's strap reader reads no strap ("" when it follows bluetoothd): the
+    /// SensorsProblem method.
+    var sensorsProblem: () -> String = { "" }
     /// Told whenever the current fields (`currentFields`) change, before any throttling (the MPRIS
     /// player throttles its own way, and reads them when it shows them).
     var onFieldsChanged: () -> Void = {}

@@ -100,6 +100,15 @@ final class Notifier {
         }
     }
 
+    /// A set was recorded (before its timer events): the "Rest over" of the rest after it says
+    /// the record it beat.
+    func setRecorded(_ set: PlannedSet) {
+        tracker.noteRecord(
+            PersonalRecord.line(
+                exercise: set.record.exercise, weightKg: set.record.weightKg, reps: set.record.reps,
+                records: set.records), forRestOn: set.record.timerID)
+    }
+
     /// A listener of committed timer events: what to show, replace or close follows from them.
     func timersChanged(_ events: [TimerEvent]) {
         tracker.record(events, progress: liveProgress())

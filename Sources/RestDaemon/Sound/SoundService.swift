@@ -67,12 +67,19 @@ final class SoundService {
     private var fileFailures: [String: String] = [:]
 
     private let lingerUSec: UInt64
+    /// The desktop's Do Not Disturb, asked by `prepare()`; nil: not known (no portal).
+    private let doNotDisturb: DoNotDisturb?
+
+    /// Whether the desktop's Do Not Disturb is on, as of the last `prepare()`; nil when it cannot
+    /// be known (then the alarm rings). Whether it silences the alarm is `settings.inDoNotDisturb`.
+    var isDoNotDisturb: Bool? { doNotDisturb?.isOn }
 
     /// `serverAddress` nil: the session's sound server.
     init(
         loop: EventLoop, settings: RestdConfiguration.Sound, theme: SoundTheme, logger: Logger,
-        serverAddress: String? = nil, lingerUSec: UInt64 = standardLingerUSec
+        serverAddress: String? = nil, lingerUSec: UInt64 = standardLingerUSec, doNotDisturb: DoNotDisturb? = nil
     ) throws {
+        self.doNotDisturb = doNotDisturb
         self.loop = loop
         self.settings = settings
         self.theme = theme
@@ -104,6 +111,7 @@ final class SoundService {
     /// cue or an expiry (a second or two before is plenty). Keeps the connection for `lingerUSec`.
     func prepare() {
         guard settings.enabled else { return }
+        doNotDisturb?.refresh()
         keepConnection()
         guard !server.isConnected else { return }
         server.connect()

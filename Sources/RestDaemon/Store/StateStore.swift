@@ -31,8 +31,9 @@ final class StateStore {
     /// version are migrated when opened (1 → 2 added `warn_usec` and `warned`; 2 → 3 the
     /// training history, `HistorySchema`, and the timers' `rest_source`; 3 → 4 the workouts,
     /// `WorkoutSchema`; 4 → 5 the timers' `end_reason`; 5 → 6 the rests' recovery,
-    /// `HistorySchema.recoveryColumns`; 6 → 7 the followed rests' heart rate, `HeartRateSchema`).
-    static let schemaVersion = 7
+    /// `HistorySchema.recoveryColumns`; 6 → 7 the followed rests' heart rate, `HeartRateSchema`;
+    /// 7 → 8 the indexes records are read from, `HistorySchema.recordIndexes`).
+    static let schemaVersion = 8
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -291,6 +292,7 @@ final class StateStore {
                     try database.execute(HistorySchema.addRecoveryColumns)
                     try database.execute(WorkoutSchema.create)
                     try database.execute(HeartRateSchema.create)
+                    try database.execute(HistorySchema.createRecordIndexes)
                 } else {
                     for step in migrations where step.from >= version {
                         try database.execute(step.sql)
@@ -468,6 +470,7 @@ final class StateStore {
         (4, "ALTER TABLE timers ADD COLUMN end_reason TEXT NOT NULL DEFAULT ''"),
         (5, HistorySchema.addRecoveryColumns),
         (6, HeartRateSchema.create),
+        (7, HistorySchema.createRecordIndexes),
     ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.

@@ -7,7 +7,8 @@ extension StateStore {
         var facts = HistoryFacts()
         if let id = questions.previousExerciseOf { facts.previousExercise = try lastExercise(timer: id) }
         if let name = questions.exercise(previous: facts.previousExercise) {
-            facts.exercises[name.key] = try self.facts(name, dayStartUSec: questions.dayStartUSec)
+            facts.exercises[name.key] = try self.facts(
+                name, dayStartUSec: questions.dayStartUSec, weightKg: questions.weightKg)
         }
         if let since = questions.workoutSinceUSec {
             facts.workoutSoFar = try workoutSoFar(since: since, until: questions.workoutUntilUSec)

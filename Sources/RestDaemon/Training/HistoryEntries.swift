@@ -68,14 +68,26 @@ enum HistoryEntries {
 
     private static let noOtherKeys = dictionary([])
 
-    /// SetRecorded's entry: the set, and the rest it just started.
+    /// SetRecorded's entry: the set, the rest it just started, and the records it beat.
     static func recorded(_ set: PlannedSet) -> DBusValue {
         dictionary(
             self.set(set.record)
                 + prefixed([
                     (HistoryKey.plannedUSec, .uint64(set.rest.usec)), (HistoryKey.source, .string(set.rest.sourceText)),
                     (HistoryKey.outcome, .string(HistoryKey.openOutcome)),
-                ]))
+                ]) + records(set.records))
+    }
+
+    /// Each record beaten, with the best it beat (`HistoryKey.recordHeaviestWasKg` and after).
+    static func records(_ records: [PersonalRecord]) -> Fields {
+        records.flatMap { record -> Fields in
+            switch record {
+            case .heaviest(_, let was): [(HistoryKey.recordHeaviestWasKg, .double(was))]
+            case .mostReps(_, _, let was): [(HistoryKey.recordRepsWas, .uint32(was))]
+            case .estimatedMax(let kg, let was):
+                [(HistoryKey.recordEstimateKg, .double(kg)), (HistoryKey.recordEstimateWasKg, .double(was))]
+            }
+        }
     }
 
     static func rest(_ rest: RestRecord) -> Fields { self.rest(rest, withSetFields: true) }

@@ -1,3 +1,5 @@
+import RestCore
+
 /// The history's tables in state.sqlite (schema 3): every set, the rest after each, and what
 /// restd remembers per exercise. STRICT, like the timers table: a value of the wrong type is
 /// refused, not stored.
@@ -113,6 +115,27 @@ enum HistorySchema {
     /// The reps and weight of the exercise's latest set (`sets_by_exercise` finds it).
     static let previousSet = """
         SELECT reps, weight_kg FROM sets WHERE exercise_key = ? ORDER BY at_usec DESC, id DESC LIMIT 1
+        """
+    /// Epley's estimate of a set's one-rep max in SQL, as `OneRepMax.estimateKg` computes it
+    /// (NULL without weight).
+    static let estimate =
+        "CASE WHEN weight_kg <= 0 THEN NULL WHEN reps = 1 THEN weight_kg ELSE weight_kg * (1 + reps / 30.0) END"
+    /// The sets an estimate is made from: not failed, 1 to 10 reps (`OneRepMax.maxReps`). Nothing
+    /// here on the weight, or SQLite prefers `sets_by_weight` and reads every set of the exercise.
+    static let estimated = "failed = 0 AND reps BETWEEN 1 AND \(OneRepMax.maxReps)"
+    /// What records are read from, each found in an index rather than by reading the
+    /// exercise's sets: its heaviest weight, its highest estimate, its most reps at the weight `?2`.
+    /// IF NOT EXISTS: a file that has them already (from a later restd) migrates all the same.
+    static let recordIndexes = [
+        "CREATE INDEX IF NOT EXISTS sets_by_weight ON sets (exercise_key, weight_kg, reps) WHERE failed = 0",
+        "CREATE INDEX IF NOT EXISTS sets_by_estimate ON sets (exercise_key, \(estimate)) WHERE \(estimated)",
+    ]
+    static let createRecordIndexes = recordIndexes.joined(separator: ";\n")
+    /// An exercise `?1`'s bests before a new set of weight `?2` (NULL: without weight).
+    static let bests = """
+        SELECT (SELECT max(weight_kg) FROM sets WHERE exercise_key = ?1 AND failed = 0 AND weight_kg > 0),
+               (SELECT max(\(estimate)) FROM sets WHERE exercise_key = ?1 AND \(estimated)),
+               (SELECT max(reps) FROM sets WHERE exercise_key = ?1 AND failed = 0 AND weight_kg IS ?2)
         """
     /// The sets of exercise `?1` since `?2` done after the last set of another exercise: the
     /// count the live activity's progress shows, which starts again when the exercise changes.

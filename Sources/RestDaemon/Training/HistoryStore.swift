@@ -4,7 +4,7 @@ import SQLiteKit
 /// The history's statements, prepared once for the life of the connection with the timers' own.
 struct HistoryStatements {
     let insertSet, countSet, upsertRest, rememberRest, pruneSets, pruneRests: SQLiteStatement
-    let openRests, lastSetID, lastExercise, exercise, previousSet, setsInARow: SQLiteStatement
+    let openRests, lastSetID, lastExercise, exercise, previousSet, setsInARow, bests: SQLiteStatement
     let setsBetween, restsBetween, exercises, statsRows: SQLiteStatement
     let saveWorkout, clearWorkout, insertSummary, loadWorkout, summaries, lastSummary: SQLiteStatement
     let insertHeartRate, pruneHeartRates, heartRatesBetween: SQLiteStatement
@@ -22,6 +22,7 @@ struct HistoryStatements {
         exercise = try database.prepare(HistorySchema.exercise)
         previousSet = try database.prepare(HistorySchema.previousSet)
         setsInARow = try database.prepare(HistorySchema.setsInARow)
+        bests = try database.prepare(HistorySchema.bests)
         setsBetween = try database.prepare(HistorySchema.setsBetween)
         restsBetween = try database.prepare(HistorySchema.restsBetween)
         exercises = try database.prepare(HistorySchema.exercises)
@@ -309,8 +310,9 @@ extension StateStore {
         }
     }
 
-    /// What the history knows of `name`, with its sets since `dayStartUSec`.
-    func facts(_ name: ExerciseName, dayStartUSec: USec) throws(StoreError) -> ExerciseFacts {
+    /// What the history knows of `name`, with its sets since `dayStartUSec` and its bests at
+    /// `weightKg` (nil: the weight of its previous set, which a set without one repeats).
+    func facts(_ name: ExerciseName, dayStartUSec: USec, weightKg: Double?) throws(StoreError) -> ExerciseFacts {
         try reading { statements throws(SQLiteError) in
             let row = try Self.all(statements.exercise, [.text(name.key)]).first
             let inARow = try Self.all(
@@ -326,10 +328,26 @@ extension StateStore {
                 case .integer(let kg)?: Double(kg)
                 default: nil
                 }
+            let previousWeight = weight.flatMap { $0.isFinite && $0 >= 0 && $0 <= SetInput.maxWeightKg ? $0 : nil }
+            let atWeight: SQLiteValue = (weightKg ?? previousWeight).map { .real($0) } ?? .null
+            let best = try Self.all(statements.bests, [.text(name.key), atWeight]).first
+            let bests = ExerciseBests(
+                heaviestKg: best.flatMap { Self.kilograms($0[0]) },
+                bestEstimateKg: best.flatMap { Self.kilograms($0[1]) },
+                mostRepsAtWeight: best?[2].integer.flatMap(UInt32.init(exactly:)))
             return ExerciseFacts(
                 firstWritten: row?[0].text, lastRestUSec: row?[1].integer.flatMap(USec.init(exactly:)),
                 setsInARow: Int(inARow.first?.first?.integer ?? 0), previousReps: reps,
-                previousWeightKg: weight.flatMap { $0.isFinite && $0 >= 0 && $0 <= SetInput.maxWeightKg ? $0 : nil })
+                previousWeightKg: previousWeight, bests: bests)
+        }
+    }
+
+    /// A number of kilograms as SQLite returns it (a whole REAL may come back as an integer).
+    private static func kilograms(_ value: SQLiteValue) -> Double? {
+        switch value {
+        case .real(let kg): kg.isFinite ? kg : nil
+        case .integer(let kg): Double(kg)
+        default: nil
         }
     }
 

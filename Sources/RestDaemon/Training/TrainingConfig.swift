@@ -166,7 +166,7 @@ enum TrainingConfig {
                         throw ConfigValueError(
                             "unknown key"
                                 + Suggestion.hint(
-                                    for: key, among: exerciseKeys,
+                                    for: key, among: exerciseKeys, alreadySet: Set(fields.keys),
                                     otherwise: "an exercise has " + exerciseKeys.joined(separator: ", ")))
                     }
                 } catch {

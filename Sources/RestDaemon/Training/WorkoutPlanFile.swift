@@ -80,7 +80,7 @@ public enum WorkoutPlanFile {
                     value.line,
                     "unknown key \(MessageText.name(key))"
                         + Suggestion.hint(
-                            for: key, among: known,
+                            for: key, among: known, alreadySet: Set(table.keys),
                             otherwise: "a plan has name, [[exercise]] tables and "
                                 + TrainingConfig.recoveryKeys.joined(separator: ", ")))
             }
@@ -126,7 +126,8 @@ public enum WorkoutPlanFile {
                     line: value.line,
                     reason: "unknown key \(MessageText.name(key)) in [[exercise]]"
                         + Suggestion.hint(
-                            for: key, among: keys, otherwise: "the keys are " + keys.joined(separator: ", "))
+                            for: key, among: keys, alreadySet: Set(table.keys),
+                            otherwise: "the keys are " + keys.joined(separator: ", "))
                 ))
         }
         let names: [String]? = checked { () throws(Problem) in

@@ -6,7 +6,10 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "cancel",
             abstract: "Remove a timer, or every timer with --all.",
-            discussion: "Prints nothing. 'restctl clear' removes only the timers that are over.")
+            discussion: """
+                Says which timers it removed ("cancelled ID", one line each), or that there was \
+                none with --all. 'restctl clear' removes only the timers that are over.
+                """)
 
         @OptionGroup var timer: TimerSelection
 
@@ -21,13 +24,17 @@ extension Restctl {
 
         func run() throws {
             if all {
-                _ = try RestdConnection.withClient { client throws(ClientError) in
+                let cancelled = try RestdConnection.withClient { client throws(ClientError) in
                     try client.cancelTimers { _ in true }
                 }
+                print(
+                    cancelled.isEmpty
+                        ? "no timers to cancel" : cancelled.map { "cancelled \($0)" }.joined(separator: "\n"))
                 return
             }
             let id = try timer.timerID()
             try RestdConnection.withClient { client throws(ClientError) in try client.cancel(id: id) }
+            print("cancelled \(id)")
         }
     }
 }

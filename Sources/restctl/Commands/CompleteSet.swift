@@ -40,8 +40,9 @@ extension Restctl {
 
         @Option(
             help: ArgumentHelp(
-                "The weight in kg (0 to 1000; decimals with a dot: 62.5). Default: the exercise's previous set's.",
-                valueName: "kg"))
+                "The weight in kg (0 to 1000; decimals with a dot: 62.5), or with its unit: 100kg, 225lb (kept in kg to "
+                    + "0.01 kg). Default: the exercise's previous set's.",
+                valueName: "weight"))
         var weight: String?
 
         @Flag(help: "The set failed: the rest is longer (failed_rest, or failed_extra more).")
@@ -88,22 +89,26 @@ extension Restctl {
                 + "unless heart rate comes"
         }
 
-        /// `--weight` as a number of kg, echoed as written when refused; a decimal comma is told
-        /// to be a dot.
+        /// `--weight` as kilograms: a plain decimal, in kg or with its unit (`225lb`, `100kg`),
+        /// echoed as written when refused; a decimal comma is told to be a dot.
         static func kilograms(_ text: String) throws(RestctlError) -> Double {
-            guard let kg = Double(text) else {
-                let dotted = text.replacing(",", with: ".")
-                if text.contains(","), Double(dotted) != nil {
-                    throw RestctlError(
-                        .usage, "--weight \(MessageText.quoted(text)): use a dot for decimals, as in \(dotted)")
-                }
+            let weight: TypedWeight
+            do {
+                weight = try TypedWeight(parsing: text)
+            } catch .commaForDot(let dotted) {
                 throw RestctlError(
-                    .usage, "--weight \(MessageText.quoted(text)) is not a number of kg, such as 60 or 62.5")
+                    .usage, "--weight \(MessageText.quoted(text)): use a dot for decimals, as in \(dotted)")
+            } catch {
+                throw RestctlError(
+                    .usage, "--weight \(MessageText.quoted(text)) is not a weight, such as 60, 62.5, 100kg or 225lb")
             }
-            guard kg.isFinite && kg >= 0 && kg <= SetInput.maxWeightKg else {
+            let kg = weight.kilograms(defaultUnit: .kg)
+            guard kg <= SetInput.maxWeightKg else {
+                let converted = weight.unit == .lb ? " (\(MessageText.number(kg)) kg)" : ""
                 throw RestctlError(
                     .usage,
-                    "--weight \(text) is out of range: give \(MessageText.range(0...SetInput.maxWeightKg, unit: "kg"))")
+                    "--weight \(text)\(converted) is out of range: give "
+                        + MessageText.range(0...SetInput.maxWeightKg, unit: "kg"))
             }
             return kg
         }
@@ -123,8 +128,23 @@ extension Restctl {
                         failed: set.failed, restUSec: set.restUSec, untilRecovered: set.untilRecovered)
                     notes += NotificationServerNote.take(from: client).map { [$0] } ?? []
                     // What was recorded, reps and weight repeated from the previous set included,
-                    // so that a wrong number shows at once.
-                    let recorded = output.json ? nil : done.recorded.map(HistoryFormat.recorded)
+                    // so that a wrong number shows at once; a record it beat on the next line.
+                    let recorded =
+                        output.json
+                        ? nil
+                        : done.recorded.map { set in
+                            ([HistoryFormat.recorded(set)]
+                                + [
+                                    PersonalRecord.line(
+                                        exercise: set.exercise, weightKg: set.weightKg, reps: set.reps,
+                                        records: done.records)
+                                ].compactMap { $0 }).joined(separator: "\n")
+                        }
+                    if let exercise = done.recorded?.exercise,
+                        let note = PersonalRecord.unlikelyWeightNote(exercise: exercise, records: done.records)
+                    {
+                        notes.append(note)
+                    }
                     // No rest follows (inside a superset's round, after a workout's last set):
                     // no timer runs, and where the workout stands is the news.
                     guard done.restSource != RestSource.none.rawValue else {

@@ -15,7 +15,8 @@ extension Restctl {
                 strap, the heart rate of each followed rest of one day, and each workout with \
                 its sets. The page is one file with everything in \
                 it (no script, nothing loaded from the network), light or dark as the system \
-                prefers. Default: the last 90 days, written to restd-report.html.
+                prefers. Default: the last 90 days, written to restd-report.html; where it was \
+                written is said on standard error.
                 """)
 
         @OptionGroup var selection: HistorySelection
@@ -71,9 +72,12 @@ extension Restctl {
                     let start = LocalCalendar.startOfDay(containing: day)
                     return (start, LocalCalendar.startOfDay(containing: start + 30 * 3_600_000_000))
                 } ?? (since, until)
-            let (sets, workouts, exercises, traces) = try RestdConnection.withClient { client throws(ClientError) in
+            let (sets, earlier, workouts, exercises, traces) = try RestdConnection.withClient {
+                client throws(ClientError) in
                 (
                     try client.historySets(sinceUSec: since, untilUSec: until, exercise: name?.display),
+                    // What the window's records are measured against.
+                    since > 0 ? try client.historySets(sinceUSec: 0, untilUSec: since, exercise: name?.display) : [],
                     try client.workoutSummaries(sinceUSec: since, untilUSec: until), try client.exercises(),
                     try client.heartRateTraces(sinceUSec: traceWindow.0, untilUSec: traceWindow.1)
                 )
@@ -82,7 +86,7 @@ extension Restctl {
             for exercise in exercises { categories[exercise.key] = exercise.category }
             let input = ReportInput(
                 sinceUSec: since, untilUSec: until, nowUSec: now, exercise: name?.display,
-                sets: sets,
+                sets: sets, earlierSets: earlier,
                 workouts: workouts, categories: categories, heartRates: traces, curveDayUSec: curveDay)
             let page = TrainingReport.html(input)
             if output == "-" {
@@ -92,6 +96,8 @@ extension Restctl {
                 return
             }
             let path = try FileOutput.replace(output, with: page)
+            // On stderr, as `--output -` keeps stdout for the page itself.
+            StandardError.write("restctl: wrote the report to \(path)\n")
             if open { try Browser.open(path) }
         }
     }

@@ -12,19 +12,23 @@ extension Restctl {
                 its address, whether restd is reading it (reading), it is connected but not \
                 chosen (connected) or it is not connected (away), paired or unpaired, its \
                 battery, the last heart rate restd read from it, and its name. When there is \
-                none (none paired, [heart_rate] bluetooth is "off" in restd's config.toml, or \
-                no bluetoothd), it says so on stderr and prints nothing ([] with --json); the \
-                exit status is 0 either way.
+                none, it says so on stderr with restd's reason (no system bus, no bluetoothd, \
+                the adapter off, [heart_rate] bluetooth "off" in restd's config.toml, or none \
+                paired) and prints nothing ([] with --json); the exit status is 0 either way.
                 """)
 
         @OptionGroup var output: OutputFormat
 
         func run() throws {
-            let sensors = try RestdConnection.withClient { client throws(ClientError) in try client.sensors() }
+            let (sensors, problem) = try RestdConnection.withClient { client throws(ClientError) in
+                let sensors = try client.sensors()
+                return (sensors, sensors.isEmpty ? try client.sensorsProblem() : "")
+            }
             if sensors.isEmpty {
                 StandardError.write(
-                    "restctl: restd sees no heart-rate strap: pair one with Bluetooth, and check that bluetoothd "
-                        + "runs and [heart_rate] bluetooth is not \"off\" in restd's config.toml\n")
+                    "restctl: restd sees no heart-rate strap: "
+                        + (problem.isEmpty ? "pair one with Bluetooth (GNOME Settings, or bluetoothctl)" : problem)
+                        + "\n")
             }
             if output.json {
                 print(SensorList.json(sensors))

@@ -131,7 +131,14 @@ extension Restctl {
                 abstract: "List the plans in $XDG_CONFIG_HOME/restd/workouts.")
 
             func run() throws {
-                for name in Workout.planNames() { print(name) }
+                let names = Workout.planNames()
+                if names.isEmpty {
+                    // On stderr, so that a script reading the names reads none.
+                    StandardError.write(
+                        "restctl: no workout plans in \(Workout.plansDirectory); a plan is a NAME.toml file "
+                            + "there ('man 5 restd.conf' says what goes in it)\n")
+                }
+                for name in names { print(name) }
             }
         }
 

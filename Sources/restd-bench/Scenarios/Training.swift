@@ -67,6 +67,20 @@ enum Training {
         _ = try stage.startRestd()
         let full = try measure(
             context, stage: stage, starts: starts, cliRounds: cliRounds, quiet: quiet, withBaselines: true)
+        // 4. CompleteSet of an exercise with a tenth of those sets (its records read among them).
+        let fullClient = try stage.client()
+        func filledSet() -> OpaquePointer {
+            RawMessage.call(
+                RestBus.name, RestBus.managerPath, RestBus.managerInterface, ManagerMember.completeSet,
+                [
+                    .string("bench"), .string("Exercise 3"),
+                    .vardict(["reps": .uint32(5), "weight_kg": .double(62.5), "rest_usec": .uint64(rest)]),
+                ])
+        }
+        for _ in 0..<5 { _ = try fullClient.timedCall(filledSet()) }
+        var fullSetTimes: [Double] = []
+        for _ in 0..<calls { fullSetTimes.append(try fullClient.timedCall(filledSet()).seconds * 1000) }
+        let fullSetSummary = Summary(fullSetTimes)!
 
         let statsTarget = 100.0
         let historyTarget = 30.0
@@ -81,6 +95,12 @@ enum Training {
                     a, _ in a
                 },
                 note: "\(calls) of each, alternated, one call in flight"),
+            Metric(
+                8, "CompleteSet round trip with \(sets) sets (records read)", percentiles(fullSetSummary),
+                baseline: "empty history: \(percentiles(setSummary))",
+                target: "p50 ≤ 2 × the empty history's", verdict: Verdict(fullSetSummary.p50 <= 2 * setSummary.p50),
+                values: fullSetSummary.values.msKeys.merging(["empty_p50_ms": setSummary.p50]) { a, _ in a },
+                note: "\(calls) calls, one in flight, an exercise with \(grouped(Double(historySets / 10))) sets"),
             againstEmptyHistory(
                 "restctl stats --since 365d, \(sets) sets", full: full.stats, empty: empty.stats,
                 targetMilliseconds: statsTarget, note: "\(cliRounds) runs, spawn to exit"),

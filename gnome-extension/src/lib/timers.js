@@ -27,10 +27,11 @@ export function emptyTimer() {
 /**
  * A copy of `timer` with the changed D-Bus properties applied (from InterfacesAdded,
  * GetManagedObjects or PropertiesChanged); unknown properties are ignored. uint64 values
- * arrive as numbers: µs since the epoch stay below 2^53 until the year 2255.
+ * arrive as numbers: µs since the epoch stay below 2^53 until the year 2255. (Object.assign, not
+ * object spread: Qt's JavaScript engine, where the Plasma widget runs this, has no object spread.)
  */
 export function withProperties(timer, properties) {
-    const updated = {...timer};
+    const updated = Object.assign({}, timer);
     for (const [name, value] of Object.entries(properties)) {
         const field = FIELDS[name];
         if (field !== undefined)

@@ -1,0 +1,33 @@
+import DBusKit
+import RestCore
+import RestProtocol
+
+extension PersonalRecord {
+    /// The records in a SetRecorded entry (`HistoryKey.recordHeaviestWasKg` and after) for `set`.
+    public static func read(from entry: [String: DBusValue], set: HistorySet) -> [PersonalRecord] {
+        func value(_ key: String) -> DBusValue? { entry[key]?.unwrapped }
+        var records: [PersonalRecord] = []
+        if let was = value(HistoryKey.recordHeaviestWasKg)?.double, let weight = set.weightKg {
+            records.append(.heaviest(kg: weight, was: was))
+        }
+        if let was = value(HistoryKey.recordRepsWas)?.uint64.flatMap(UInt32.init(exactly:)), let reps = set.reps {
+            records.append(.mostReps(reps, atKg: set.weightKg, was: was))
+        }
+        if let estimate = value(HistoryKey.recordEstimateKg)?.double,
+            let was = value(HistoryKey.recordEstimateWasKg)?.double
+        {
+            records.append(.estimatedMax(kg: estimate, was: was))
+        }
+        return records
+    }
+
+    /// The note `restctl set` adds on stderr for a weight more than twice the exercise's
+    /// heaviest before: a typo such as 1000 for 100 is recorded, and said.
+    public static func unlikelyWeightNote(exercise: String, records: [PersonalRecord]) -> String? {
+        for case .heaviest(let weight, let was) in records where was > 0 && weight > 2 * was {
+            return "\(kg(weight)) kg is more than twice \(exercise)'s heaviest set so far (\(kg(was)) kg): "
+                + "recorded as typed; if it is a typo, it stays in the history and its records"
+        }
+        return nil
+    }
+}

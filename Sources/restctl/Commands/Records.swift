@@ -1,0 +1,43 @@
+import ArgumentParser
+import RestClient
+import RestCore
+
+extension Restctl {
+    struct Records: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "records",
+            abstract: "Show each exercise's records.",
+            discussion: """
+                Per exercise, from its whole history (imported sets included): the heaviest \
+                set, the highest estimated one-rep max (Epley's weight × (1 + reps ÷ 30), from \
+                sets of 1 to 10 reps, as the report draws it) and the set of most reps, each \
+                with its local date. Failed sets never count. restctl set prints a line when a \
+                set beats a record (most reps counting at the set's own weight): \
+                record: Squat 110 kg × 3, estimated 1RM 121 kg (was 118).
+                """)
+
+        @Option(help: ArgumentHelp("Only this exercise (case does not matter).", valueName: "name"))
+        var exercise: String?
+
+        @OptionGroup var output: OutputFormat
+
+        func validate() throws {
+            if let exercise { _ = try ExerciseName(option: exercise) }
+        }
+
+        func run() throws {
+            let name = try exercise.map { text throws(RestctlError) in try ExerciseName(option: text) }
+            let sets = try RestdConnection.withClient { client throws(ClientError) in
+                try client.historySets(sinceUSec: 0, untilUSec: 0, exercise: name?.display)
+            }
+            let records = RecordsFormat.records(of: sets, exerciseKey: name?.key)
+            if output.json {
+                print(RecordsFormat.json(records))
+            } else if records.isEmpty {
+                print(name.map { "no records for \($0.display): no set of it with reps or weight" } ?? "no records yet")
+            } else {
+                for item in records { print(RecordsFormat.line(item)) }
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../../../gnome-extension/src/lib/history.js

@@ -1,0 +1,49 @@
+// restd's rest in Plasma's panel: the countdown as the GNOME label words it, and a popup with the
+// timer's buttons. The countdown is computed here from the timer's wall-clock end (restd sends no
+// per-second signal) and redrawn once per second of the timer's own, only while a timer counts.
+import QtQuick
+import org.kde.plasma.plasmoid
+import org.kde.plasma.core as PlasmaCore
+
+import "../code/widget.mjs" as Widget
+
+PlasmoidItem {
+    id: root
+
+    readonly property alias client: client
+    /** The present time in µs since the epoch, moved on by `tick` (and on every change of state). */
+    property real nowUsec: Date.now() * 1000
+    /** The timer the panel shows (widget.mjs's shownTimer), or null. */
+    readonly property var timer: Widget.shownTimer(Object.values(client.timers), Plasmoid.configuration.follow,
+        Plasmoid.configuration.timerId, client.lastChangedId)
+    readonly property string compactText: timer ? Widget.compactText(timer, client.live, nowUsec, {
+        showExercise: Plasmoid.configuration.showExercise, showHeartRate: Plasmoid.configuration.showHeartRate,
+    }) : ""
+    /** The time alone, for a vertical panel. */
+    readonly property string timeText: timer ? Widget.compactText(timer, null, nowUsec, {showExercise: false}) : ""
+    readonly property string emphasis: timer ? Widget.emphasis(timer, nowUsec) : ""
+    readonly property string compactIcon: timer ? (Widget.compactIcon(timer) ?? "") : Widget.IDLE_ICON
+
+    Plasmoid.icon: Widget.IDLE_ICON
+    Plasmoid.status: timer ? PlasmaCore.Types.ActiveStatus : PlasmaCore.Types.PassiveStatus
+    toolTipMainText: i18n("Rest timer")
+    toolTipSubText: !client.connected ? i18n("restd is not running") : timer ? compactText : i18n("No rest running")
+
+    compactRepresentation: CompactRepresentation {}
+    fullRepresentation: FullRepresentation {}
+
+    RestdClient {
+        id: client
+        timerShown: root.timer !== null
+        onTimersChanged: root.nowUsec = Date.now() * 1000
+    }
+
+    // One wake-up per change of the shown time, on the timer's own second boundaries.
+    Timer {
+        id: tick
+        repeat: true
+        running: root.timer !== null && interval > 0
+        interval: root.timer ? Widget.msUntilRedraw(root.timer, root.nowUsec) : -1
+        onTriggered: root.nowUsec = Date.now() * 1000
+    }
+}

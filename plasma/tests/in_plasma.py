@@ -1,0 +1,491 @@
+#!/usr/bin/python3
+"""The widget io.restd.rest in a real headless Plasma 6, against the real restd and restctl.
+
+Run by scripts/test-plasma.sh inside a Debian root with its Plasma layer, restd installed there
+from the .deb (or by scripts/install-files.sh). One Plasma start for every case, in the order that
+works headless: a private session bus (activating what it is asked for from the installed
+services, restd among them), the AT-SPI bus, kwin_wayland --virtual, kactivitymanagerd with the
+Wayland display (plasmashell aborts its shell load without it), then plasmashell. The widget is
+added to a panel through org.kde.PlasmaShell.evaluateScript, read through AT-SPI (accessible names
+and roles, as KDE's own selenium-webdriver-at-spi tests find items) and pressed the same way.
+restd's notifications go to plasmashell's own notification server and its MPRIS player to
+Plasma's media controller. A bus monitor counts the widget's method calls to restd. Every check
+waits on a condition with a deadline; nothing sleeps to assert timing.
+"""
+
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import dbus
+
+WIDGET = 'io.restd.rest'
+# metadata.json's Name: the accessible name of the panel button that holds the compact representation.
+WIDGET_NAME = 'Rest timer'
+MEDIA_WIDGET = 'org.kde.plasma.mediacontroller'
+RESTD = 'io.restd.Rest1'
+
+BUS_CONFIG = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path={socket}</listen>
+  <auth>EXTERNAL</auth>
+  <standard_session_servicedirs/>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+'''
+
+passed = 0
+failures = []
+
+
+def check(ok, what):
+    global passed
+    if ok:
+        passed += 1
+        print(f'✔ {what}', flush=True)
+    else:
+        failures.append(what)
+        print(f'✘ {what}', flush=True)
+
+
+def wait_until(probe, timeout=5.0):
+    """Polls probe() until it returns a true value; returns it, or None after the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = probe()
+        except Exception:  # noqa: BLE001 (AT-SPI objects vanish while a tree is walked)
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.05)
+
+
+class Session:
+    """The processes of the run, stopped in reverse order by their own pids."""
+
+    def __init__(self, work):
+        self.work = work
+        self.processes = []
+        home = os.path.join(work, 'home')
+        runtime = os.path.join(work, 'runtime')
+        os.makedirs(runtime, mode=0o700)
+        self.env = {key: value for key, value in os.environ.items()
+                    if key not in ('DISPLAY', 'WAYLAND_DISPLAY', 'DBUS_SESSION_BUS_ADDRESS')}
+        self.env.update({
+            'HOME': home, 'XDG_CONFIG_HOME': f'{home}/.config', 'XDG_DATA_HOME': f'{home}/.local/share',
+            'XDG_CACHE_HOME': f'{home}/.cache', 'XDG_STATE_HOME': f'{home}/.local/state',
+            'XDG_RUNTIME_DIR': runtime, 'XDG_DATA_DIRS': '/usr/local/share:/usr/share', 'LC_ALL': 'C.UTF-8',
+            'XDG_CURRENT_DESKTOP': 'KDE', 'XDG_SESSION_TYPE': 'wayland', 'KDE_FULL_SESSION': 'true',
+            'KDE_SESSION_VERSION': '6',
+            # Marks every process of this run, those the bus starts included (close() below).
+            'RESTD_TEST_RUN': f'{os.getpid()}-{time.time_ns()}',
+        })
+        for key in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'):
+            os.makedirs(self.env[key], exist_ok=True)
+        # restd's MPRIS player, off by default, for Plasma's media controller.
+        os.makedirs(f'{home}/.config/restd')
+        with open(f'{home}/.config/restd/config.toml', 'w') as f:
+            f.write('[mpris]\nenabled = true\n')
+        # Plasma's own settings: no animations, no splash.
+        with open(f'{home}/.config/kdeglobals', 'w') as f:
+            f.write('[KDE]\nAnimationDurationFactor=0\n')
+        with open(f'{home}/.config/ksplashrc', 'w') as f:
+            f.write('[KSplash]\nEngine=none\nTheme=None\n')
+
+    def spawn(self, argv, log, env=None, stdout=None):
+        process = subprocess.Popen(argv, env=env or self.env, stdin=subprocess.DEVNULL,
+                                   stdout=stdout or open(os.path.join(self.work, log), 'ab'),
+                                   stderr=open(os.path.join(self.work, log), 'ab'))
+        self.processes.append(process)
+        return process
+
+    def stop(self, process):
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def close(self):
+        for process in reversed(self.processes):
+            self.stop(process)
+        # What the bus activated (restd, kded6, the AT-SPI registry, KIO workers) is no child of
+        # ours: found by this run's mark in its environment.
+        mark = f"RESTD_TEST_RUN={self.env['RESTD_TEST_RUN']}".encode()
+        for _ in range(2):
+            for pid in os.listdir('/proc'):
+                try:
+                    if pid.isdigit() and int(pid) != os.getpid() and mark in open(f'/proc/{pid}/environ', 'rb').read().split(b'\0'):
+                        os.kill(int(pid), signal.SIGKILL)
+                except OSError:
+                    continue
+            time.sleep(0.2)
+
+
+class CallMonitor:
+    """dbus-monitor on the session bus: every method call to restd, with its sender."""
+
+    def __init__(self, session):
+        self.calls = []
+        self.lock = threading.Lock()
+        self.process = session.spawn(['dbus-monitor', '--profile', f"type='method_call',destination='{RESTD}'"],
+                                     'monitor.log', stdout=subprocess.PIPE)
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        # --profile: type, time, serial, sender, destination, path, interface, member (tab-separated).
+        for line in self.process.stdout:
+            fields = line.decode(errors='replace').rstrip('\n').split('\t')
+            # restd's own objects only: Plasma's media controller reads its MPRIS player too.
+            if len(fields) >= 8 and fields[0] == 'mc' and fields[5].startswith('/io/restd/Rest1'):
+                with self.lock:
+                    self.calls.append((float(fields[1]), fields[3], fields[5], fields[6], fields[7]))
+
+    def count(self):
+        with self.lock:
+            return len(self.calls)
+
+    def since(self, index, sender=None):
+        with self.lock:
+            return [c for c in self.calls[index:] if sender is None or c[1] == sender]
+
+
+def accessible_tree(root):
+    """Every accessible under root, depth first."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        yield node
+        try:
+            stack.extend(reversed([node.getChildAtIndex(i) for i in range(node.childCount)]))
+        except Exception:  # noqa: BLE001 (a node that went away while walking)
+            continue
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--work', required=True)
+    parser.add_argument('--measure', type=float, default=0, help='seconds to count calls and redraws in each state')
+    args = parser.parse_args()
+    session = Session(args.work)
+    try:
+        run(session, args)
+    finally:
+        session.close()
+    log = open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read()
+    if failures:
+        print('--- plasmashell log (tail) ---')
+        print('\n'.join([line for line in log.splitlines() if 'qt.scenegraph' not in line][-60:]))
+        print(f'in-plasma: {passed} passed, {len(failures)} failed: {"; ".join(failures)}')
+        sys.exit(1)
+    print(f'in-plasma: {passed} passed')
+
+
+def plasma_version():
+    """plasma-workspace's version, as dpkg has it (6.3.6 of 4:6.3.6-2)."""
+    out = subprocess.run(['dpkg-query', '-W', '-f=${Version}', 'plasma-workspace'], capture_output=True, text=True).stdout
+    return re.sub(r'^\d+:|-[^-]*$', '', out.strip())
+
+
+def run(session, args):
+    env = session.env
+    started = time.monotonic()
+    daemon = session.spawn(['dbus-daemon', '--nofork', f'--config-file={bus_config(args.work)}', '--print-address=1'],
+                           'session-bus.log', stdout=subprocess.PIPE)
+    env['DBUS_SESSION_BUS_ADDRESS'] = daemon.stdout.readline().decode().strip()
+    bus = dbus.bus.BusConnection(env['DBUS_SESSION_BUS_ADDRESS'])
+    monitor = CallMonitor(session)
+    session.spawn(['/usr/libexec/at-spi-bus-launcher', '--launch-immediately'], 'at-spi.log')
+    wait_until(lambda: bus.name_has_owner('org.a11y.Bus'), 10)
+    session.spawn(['kwin_wayland', '--virtual', '--no-lockscreen', '--width', '1280', '--height', '800',
+                   '--socket', 'wayland-0'], 'kwin.log')
+    wait_until(lambda: os.path.exists(os.path.join(env['XDG_RUNTIME_DIR'], 'wayland-0')), 30)
+    env.update({'WAYLAND_DISPLAY': 'wayland-0', 'QT_QPA_PLATFORM': 'wayland',
+                'QT_ACCESSIBILITY': '1', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON': '1'})
+    subprocess.run(['dbus-update-activation-environment', 'WAYLAND_DISPLAY', 'QT_QPA_PLATFORM', 'QT_ACCESSIBILITY',
+                    'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'XDG_CURRENT_DESKTOP', 'XDG_SESSION_TYPE'], env=env, check=True)
+    session.spawn(['/usr/lib/x86_64-linux-gnu/libexec/kactivitymanagerd'], 'kactivitymanagerd.log')
+    wait_until(lambda: bus.name_has_owner('org.kde.ActivityManager'), 20)
+    shell_env = dict(env)
+    # Each frame of plasmashell's windows, logged: the redraws the measurements count.
+    shell_env['QT_LOGGING_RULES'] = 'qt.scenegraph.time.renderloop=true'
+    shell = session.spawn(['plasmashell', '--no-respawn'], 'plasmashell.log', env=shell_env)
+    up = wait_until(lambda: bus.name_has_owner('org.kde.plasmashell'), 60)
+    version = plasma_version()
+    check(up, f'plasmashell {version} is up ({time.monotonic() - started:.1f} s)')
+    if not up:
+        return
+    shell_object = bus.get_object('org.kde.plasmashell', '/PlasmaShell', introspect=False)
+
+    def script(code):
+        return str(shell_object.evaluateScript(code, dbus_interface='org.kde.PlasmaShell', timeout=30))
+
+    shell_name = bus.get_name_owner('org.kde.plasmashell')
+    known = script('print(knownWidgetTypes.join(" "))').split()
+    check(WIDGET in known, f'{WIDGET} is among the widgets Plasma knows (the "Add Widgets" list){"" if WIDGET in known else known}')
+    script(f'var p = new Panel(); p.location = "top"; p.height = 44; p.addWidget("{MEDIA_WIDGET}")')
+
+    # pyatspi finds the accessibility bus through the session bus of its own environment, at import.
+    os.environ['DBUS_SESSION_BUS_ADDRESS'] = env['DBUS_SESSION_BUS_ADDRESS']
+    import pyatspi
+    desktop = pyatspi.Registry.getDesktop(0)
+
+    def shell_app():
+        for i in range(desktop.childCount):
+            app = desktop.getChildAtIndex(i)
+            if app is not None and app.name == 'plasmashell':
+                return app
+        return None
+
+    def find(predicate, root=None):
+        root = root or shell_app()
+        return next((n for n in accessible_tree(root) if predicate(n)), None) if root else None
+
+    def widget_button():
+        return find(lambda n: n.name == WIDGET_NAME and n.getRole() == pyatspi.ROLE_PUSH_BUTTON)
+
+    def panel_texts():
+        button = widget_button()
+        if not button:
+            return None
+        return [n.name for n in accessible_tree(button) if n.getRole() == pyatspi.ROLE_LABEL and n.name]
+
+    def panel_text():
+        texts = panel_texts()
+        return texts[0] if texts else ''
+
+    def wait_text(pattern, timeout=5.0):
+        return wait_until(lambda: (t := panel_text()) and re.fullmatch(pattern, t) and t, timeout)
+
+    def popup_button(name):
+        return find(lambda n: n.name == name and n.getRole() == pyatspi.ROLE_PUSH_BUTTON and n is not None)
+
+    def open_popup():
+        if popup_button('Open report') or popup_button('Set done'):
+            return True
+        button = widget_button()
+        button.queryAction().doAction(0)
+        return wait_until(lambda: popup_button('Set done') or find(lambda n: n.name == 'restd is not running'), 5)
+
+    def press(name):
+        open_popup()
+        button = wait_until(lambda: popup_button(name), 5)
+        if not button:
+            return False
+        button.queryAction().doAction(0)
+        return True
+
+    def popup_has(pattern):
+        return find(lambda n: n.getRole() in (pyatspi.ROLE_LABEL, pyatspi.ROLE_HEADING, pyatspi.ROLE_STATIC)
+                    and re.fullmatch(pattern, n.name or ''))
+
+    # plasmashell's memory with the panel, then with the widget in it too (restd not running yet).
+    wait_until(lambda: find(lambda n: n.getRole() == pyatspi.ROLE_PUSH_BUTTON and n.name and n.name != WIDGET_NAME
+                            and any(a.getRole() == pyatspi.ROLE_FRAME for a in ancestors(n))), 20)
+    memory_before = rss_kib(shell.pid)
+    script(f'panels()[panels().length - 1].addWidget("{WIDGET}")')
+    check(wait_until(widget_button, 20), f'the widget is in the panel: a button named "{WIDGET_NAME}" through AT-SPI')
+    memory_with = rss_kib(shell.pid)
+    check(wait_until(lambda: panel_texts() == [], 5), 'restd not running: no text in the panel (the idle icon)')
+
+    def restctl(*argv):
+        return subprocess.run(['restctl', *argv], env=env, capture_output=True, text=True)
+
+    def timer(name, timer_id='default'):
+        props = dbus.Interface(bus.get_object(RESTD, f'/io/restd/Rest1/timer/{timer_id}', introspect=False),
+                               'org.freedesktop.DBus.Properties')
+        return props.Get('io.restd.Rest1.Timer', name)
+
+    def agrees_paused():
+        return str(timer('State')) == 'paused'
+
+    def agrees(suffix):
+        """The panel's text if it shows the time left by EndsAtUSec (that second or the one before)."""
+        ends = int(timer('EndsAtUSec'))
+        text = panel_text()
+        left = -(-(ends - time.time_ns() // 1000) // 1_000_000)
+        expected = [f'{s // 60}:{s % 60:02d}' for s in (left, left + 1)]
+        return text if any(re.fullmatch(re.escape(e) + suffix, text or '') for e in expected) else None
+
+    if args.measure:
+        # restd running without a timer, before anything else has happened on the screen.
+        mark = monitor.count()
+        restctl('status')
+        wait_until(lambda: any(c[4] == 'GetManagedObjects' for c in monitor.since(mark, shell_name)), 5)
+        # The reads that follow restd's appearance over (no call for a second), then the count.
+        seen = [-1]
+
+        def quiet():
+            count, seen[0] = seen[0], monitor.count()
+            time.sleep(1)
+            return count == seen[0]
+        wait_until(quiet, 10)
+        measure(args, monitor, shell_name, 'idle')
+        # Stopped again, so that the rest below starts restd as it does without the measurement.
+        os.kill(restd_pid(bus), signal.SIGTERM)
+        wait_until(lambda: not bus.name_has_owner(RESTD), 10)
+
+    # A rest started by restctl (restd activated by the bus): the countdown in the panel.
+    result = restctl('start', '90', '--label', 'Squat')
+    text = wait_until(lambda: agrees(' Squat'), 5)
+    check(result.returncode == 0 and text, f'restctl start 90 --label Squat: the panel counts down: "{text or panel_text()}"')
+    if result.returncode != 0:
+        print(result.stderr)
+    first = text
+    later = wait_until(lambda: (t := agrees(' Squat')) and t != first and t, 3)
+    check(later, f'a second later: "{later}" (counted locally from EndsAtUSec)')
+    restd_name = bus.get_name_owner(RESTD)
+
+    if args.measure:
+        measure(args, monitor, shell_name, 'running')
+
+    # Changes made elsewhere: followed at once from 6.4 on (signals), at the next re-read on 6.3.
+    external = 12 if tuple(int(n) for n in version.split('.')[:2]) < (6, 4) else 5
+    restctl('pause')
+    left = -(-int(timer('RemainingUSec')) // 1_000_000)
+    frozen = f'{left // 60}:{left % 60:02d} Squat'
+    text = wait_until(lambda: panel_text() == frozen and agrees_paused(), external)
+    check(text, f'restctl pause: the panel shows the frozen time "{frozen}" ("{panel_text()}") within {external} s')
+    restctl('resume')
+    check(wait_until(lambda: agrees(' Squat'), external), f'restctl resume: counting again within {external} s')
+    # Plasma 6.3 re-reads the live activity after an action (6.4+ follows its signal at once).
+    restctl('live', '--heart-rate', '128', '--done', '3', '--total', '5')
+
+    # The popup's buttons reach restd.
+    check(open_popup(), 'the widget\'s button opens the popup (AT-SPI action)')
+    before = int(timer('EndsAtUSec'))
+    check(press('+30 s'), 'the popup has "+30 s"')
+    added = wait_until(lambda: abs(int(timer('EndsAtUSec')) - before - 30_000_000) <= 1000, 5)
+    check(added, f'"+30 s" pressed: restd added 30 s ({(int(timer("EndsAtUSec")) - before) / 1e6} s)')
+    if not added:
+        print('in-plasma: the popup says:', [n.name for n in accessible_tree(shell_app())
+                                              if n.getRole() == pyatspi.ROLE_LABEL and n.name][-12:])
+    text = wait_until(lambda: agrees(r' Squat ♥128 3/5'), 5)
+    check(text, f'the panel agrees with the new end, with restctl live --heart-rate 128 --done 3 --total 5: "{text or panel_text()}"')
+    before = int(timer('EndsAtUSec'))
+    check(press('−15 s'), 'the popup has "−15 s"')
+    check(wait_until(lambda: abs(before - int(timer('EndsAtUSec')) - 15_000_000) <= 1000, 5), '"−15 s" pressed: restd took 15 s off')
+    check(press('Pause'), 'the popup has "Pause"')
+    check(wait_until(lambda: str(timer('State')) == 'paused', 5), '"Pause" pressed: restd paused the timer')
+    check(press('Resume'), 'the popup has "Resume" once paused')
+    check(wait_until(lambda: str(timer('State')) == 'running', 5), '"Resume" pressed: running again')
+    restctl('set', '--exercise', 'Squat', '--reps', '5')
+    check(press('Set done'), 'the popup has "Set done"')
+    check(wait_until(lambda: popup_has(r'Next rest \d+:\d\d \(.+\)'), 5),
+          '"Set done" pressed: CompleteSet reached restd and the popup says the next rest')
+    check(popup_button('Open report'), 'the popup has "Open report"')
+
+    # restd killed: the widget says so; activated again by restctl: the rest is back.
+    os.kill(restd_pid(bus), signal.SIGKILL)
+    check(wait_until(lambda: not bus.name_has_owner(RESTD), 5), 'restd killed')
+    check(wait_until(lambda: popup_has('restd is not running') and panel_texts() == [], 5),
+          'restd gone: "restd is not running" in the popup, nothing counting in the panel')
+    restctl('status')
+    check(wait_until(lambda: agrees(r' Squat.*'), 5), f'restd activated again: the rest is back in the panel ("{panel_text()}")')
+    restd_name = bus.get_name_owner(RESTD)
+
+    # Plasma's own parts: its notification server shows restd's "Rest over" with its buttons.
+    owner = bus.get_name_owner('org.freedesktop.Notifications') if bus.name_has_owner('org.freedesktop.Notifications') else ''
+    check(owner == shell_name, 'plasmashell is the notification server')
+    restctl('start', '1', '--id', 'short', '--label', 'Lunge')
+    again = wait_until(lambda: find(lambda n: n.name == 'Again' and n.getRole() == pyatspi.ROLE_PUSH_BUTTON), 10)
+    check(again and find(lambda n: re.search('Rest over', n.name or '')), '"Rest over" shows in Plasma with its "Again" button')
+    plus = find(lambda n: n.name == '+30 s' and n.getRole() == pyatspi.ROLE_PUSH_BUTTON and n is not popup_button('+30 s'))
+    if again:
+        again.queryAction().doAction(0)
+    check(wait_until(lambda: str(timer('State', 'short')) == 'running', 5),
+          '"Again" pressed in Plasma\'s notification: restd restarted the timer')
+    del plus
+
+    # MPRIS in Plasma's media controller: restd's player and its title.
+    check(bus.name_has_owner('org.mpris.MediaPlayer2.restd'), 'restd\'s MPRIS player is on the bus ([mpris] enabled)')
+    media = wait_until(lambda: find(lambda n: re.search(r'Squat|Lunge|rest', n.name or '', re.I)
+                                    and n.getRole() == pyatspi.ROLE_LABEL
+                                    and not any(a.name == WIDGET_NAME for a in ancestors(n))), 10)
+    check(media, f'Plasma\'s media controller shows restd\'s player: "{media.name if media else ""}"')
+
+
+    # The widget removed: no call to restd from plasmashell afterwards, nothing in its log.
+    log_before = len(open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read())
+    restctl('start', '60', '--label', 'Squat')
+    script(f'panels().forEach(p => p.widgets("{WIDGET}").forEach(w => w.remove()))')
+    check(wait_until(lambda: widget_button() is None, 10), 'the widget removed: its button is gone')
+    mark = monitor.count()
+    # restd goes and comes back (what a live widget answers with a re-read), then a marker call:
+    # plasmashell's calls would be on the bus before plasmashell's reply to the script below.
+    os.kill(restd_pid(bus), signal.SIGKILL)
+    wait_until(lambda: not bus.name_has_owner(RESTD), 5)
+    restctl('status')
+    script('print(1)')
+    bus.call_blocking(RESTD, '/io/restd/Rest1', 'org.freedesktop.DBus.Peer', 'Ping', '', [])
+    wait_until(lambda: any(c[1] == bus.get_unique_name() and c[4] == 'Ping' for c in monitor.since(mark)), 5)
+    after = monitor.since(mark, shell_name)
+    check(not after, f'no D-Bus call from plasmashell to restd after the removal ({len(after)}: {after[:3]})')
+    log = open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read()
+    ours = [line for line in log.splitlines() if WIDGET in line or 'restd' in line.lower()]
+    errors = [line for line in ours if re.search(r'error|warning|TypeError|ReferenceError|not a type|undefined', line, re.I)]
+    check(not errors, f'no error of the widget in plasmashell\'s log ({errors[:3]})')
+    del log_before
+    print(f'in-plasma: plasmashell RSS {memory_before} KiB with a panel, {memory_with} KiB once the widget is added to it, '
+          f'{rss_kib(shell.pid)} KiB at the end, after its removal')
+
+
+def restd_pid(bus):
+    return int(bus.call_blocking('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+                                 'GetConnectionUnixProcessID', 's', [RESTD]))
+
+
+def ancestors(node):
+    while node is not None:
+        node = node.parent
+        if node is not None:
+            yield node
+
+
+def rss_kib(pid):
+    for line in open(f'/proc/{pid}/status'):
+        if line.startswith('VmRSS:'):
+            return int(line.split()[1])
+    return 0
+
+
+def measure(args, monitor, shell_name, state):
+    """The widget's calls to restd and plasmashell's frames over args.measure seconds, per minute."""
+    log = os.path.join(args.work, 'plasmashell.log')
+    frames_before = open(log, errors='replace').read().count('frame rendered')
+    mark = monitor.count()
+    time.sleep(args.measure)
+    calls = len(monitor.since(mark, shell_name))
+    frames = open(log, errors='replace').read().count('frame rendered') - frames_before
+    per_minute = 60 / args.measure
+    print(f'in-plasma: measured {state}: {calls * per_minute:.1f} D-Bus calls/min, {frames * per_minute:.1f} frames/min '
+          f'of plasmashell ({args.measure:.0f} s)', flush=True)
+
+
+def bus_config(work):
+    path = os.path.join(work, 'session.conf')
+    with open(path, 'w') as f:
+        f.write(BUS_CONFIG.format(socket=os.path.join(work, 'session.socket')))
+    return path
+
+
+if __name__ == '__main__':
+    main()
