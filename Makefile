@@ -14,8 +14,8 @@
 #
 # Install: `make install` (PREFIX=/usr/local), `make install PREFIX=$HOME/.local`
 # for one user; DESTDIR is honoured; INSTALL_STRIP=no installs the programs unstripped;
-# `make uninstall` with the same variables removes what it put there. Every directory
-# below can be overridden.
+# `make uninstall` with the same variables removes what it put there. Every directory of the
+# layout can be given too ("Install layout" below).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -87,39 +87,17 @@ BROKER_TESTS = env RESTD_TEST_BUS=dbus-broker RESTD_BIN_DIR="$(BIN_DIR)" \
 BENCH_SMOKE = "$(BIN_DIR)/restd-bench" --smoke --json .build/bench-smoke.json
 
 # --- Install layout ----------------------------------------------------------
-PREFIX ?= /usr/local
-DESTDIR ?=
-BINDIR ?= $(PREFIX)/bin
-LIBEXECDIR ?= $(PREFIX)/libexec
-DATADIR ?= $(PREFIX)/share
-MANDIR ?= $(DATADIR)/man
-# systemd looks for user units in /usr/lib and /usr/local/lib, but under ~/.local
-# only in ~/.local/share/systemd/user.
-ifeq ($(patsubst %/,%,$(PREFIX)),$(HOME)/.local)
-  USERUNITDIR ?= $(DATADIR)/systemd/user
-else
-  USERUNITDIR ?= $(PREFIX)/lib/systemd/user
-endif
-DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
-DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
-BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
-ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
-FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
-APPLICATIONSDIR ?= $(DATADIR)/applications
-# The GNOME Shell extension: both builds under GNOMEBUILDSDIR, and in GNOMEEXTDIR a link to the
-# one this machine's GNOME Shell accepts, made by the installed gnome-extension-link (none when no
-# build lists that Shell). GNOME_SHELL_VERSION overrides the Shell it finds (`none`: no link).
-GNOMEEXTDIR ?= $(DATADIR)/gnome-shell/extensions
-GNOMEBUILDSDIR ?= $(DATADIR)/restd/gnome-shell
-GNOME_SHELL_VERSION ?=
+# PREFIX (/usr/local), DESTDIR and every directory of the layout (BINDIR, LIBEXECDIR, DATADIR,
+# MANDIR, USERUNITDIR, DBUSSERVICEDIR, DBUSINTERFACEDIR, BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR,
+# APPLICATIONSDIR, GNOMEEXTDIR, GNOMEBUILDSDIR, PLASMOIDDIR, PLASMABUILDSDIR), GNOME_SHELL_VERSION
+# and PLASMA_VERSION are passed on to
+# scripts/install-files.sh, which holds the layout: what is not given comes from PREFIX there.
+INSTALL_VARIABLES := DESTDIR PREFIX BINDIR LIBEXECDIR DATADIR MANDIR USERUNITDIR DBUSSERVICEDIR DBUSINTERFACEDIR \
+	BASHCOMPDIR ZSHCOMPDIR FISHCOMPDIR APPLICATIONSDIR GNOMEEXTDIR GNOMEBUILDSDIR GNOME_SHELL_VERSION \
+	PLASMOIDDIR PLASMABUILDSDIR PLASMA_VERSION INSTALL_STRIP STRIP
+INSTALL_ENV = $(foreach variable,$(INSTALL_VARIABLES),$(variable)='$($(variable))')
 # Where scripts/build-gnome-extension.sh writes both builds.
 GNOME_BUILD_DIR := .build-gnome
-# The Plasma widget io.restd.rest: under PLASMABUILDSDIR, and in PLASMOIDDIR (hard links) from the
-# installed plasma-widget-link when Plasma 6 or later is installed (Plasma 5 cannot load it).
-# PLASMA_VERSION overrides the Plasma it finds (`none`: not there).
-PLASMOIDDIR ?= $(DATADIR)/plasma/plasmoids
-PLASMABUILDSDIR ?= $(DATADIR)/restd/plasma
-PLASMA_VERSION ?=
 # The programs `make install` installs and `make release` builds, and only they (not the benchmark,
 # not the TOML conformance tool): swift build takes one --product at a time.
 SHIPPED_PRODUCTS := restd restctl
@@ -148,6 +126,7 @@ endif
 MAN_DATE ?= 2026-11-21
 
 .PHONY: help check-swift deps test-deps build release check test test-broker test-calendar test-asan toml-conformance bench bench-smoke run with-bus
+.PHONY: roots-in-background build-tests test-suite test-gnome-package test-plasma-package
 .PHONY: clean install uninstall
 .PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot test-plasma report-screenshot orderfile
 
@@ -220,39 +199,39 @@ release: deps
 # suites that take seconds, in under 3 minutes. Left to `make test`: the tests tagged .realTime
 # (they wait for real time on purpose) and .slow (long random runs; systemd, the journal, Chromium,
 # `make run`'s wrapper): Tests/IntegrationTests/Support/Tags.swift.
-check: deps
-	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+check: build-tests
 	$(RUN_TESTS) .build/check.log env RESTD_BIN_DIR="$(BIN_DIR)" \
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS) --skip "$$(scripts/tagged-tests.sh "$(BIN_DIR)" realTime slow)" $(TEST_FLAGS)
 
-test: deps test-deps lint gnome-extension
-	@# The Debian roots (minutes, mostly downloading and unpacking) build while Swift compiles;
-	@# deb-check and test-gnome wait for them (scripts/test-roots.sh takes a lock).
+# `make test`, what CI runs (.ci/run): these steps, in this order, each a target of its own that
+# `make STEP` runs alone. Nothing here runs in parallel, whatever -j says: a step's prerequisites
+# are made in the order they are listed, each once.
+.NOTPARALLEL:
+TEST_STEPS := test-deps roots-in-background lint build-tests test-suite test-broker test-calendar \
+	toml-conformance bench-smoke install-check deb-check test-gnome-package test-plasma-package test-asan
+test: $(TEST_STEPS)
+
+# The Debian roots (minutes, mostly downloading and unpacking) build while Swift compiles;
+# deb-check and the GNOME tests wait for them (scripts/test-roots.sh takes a lock). Root only.
+roots-in-background:
 	@if [ "$$(id -u)" -eq 0 ]; then mkdir -p .build; (scripts/test-roots.sh >.build/test-roots.log 2>&1 &); fi
+
+# Everything, the tests included.
+build-tests: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test $(SWIFT_FLAGS) $(TEST_FLAGS)
-	$(RUN_TESTS) .build/test-broker.log $(BROKER_TESTS)
-	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
-	scripts/toml-conformance.sh $(SWIFT) "$(TOML_TEST)" $(SWIFT_FLAGS)
-	$(BENCH_SMOKE)
-	$(MAKE) --no-print-directory install-check
-	$(MAKE) --no-print-directory deb-check
-	@# GNOME 48, 50 and 51 with the extension as the package installs it.
-	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "" "$(DEB_FILE)"
-	@# Plasma 6.3 and 6.7 with the widget as the package installs it.
-	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "$(DEB_FILE)"
-	$(MAKE) --no-print-directory test-asan
+
+# Every test once, on dbus-daemon; the output also in .build/test.log.
+test-suite: build-tests
+	$(RUN_TESTS) .build/test.log env RESTD_BIN_DIR="$(BIN_DIR)" $(SWIFT) test --skip-build $(SWIFT_FLAGS) $(TEST_FLAGS)
 
 # The bus suites on dbus-broker only (root: the broker runs under a systemd user manager in a
 # mount namespace); part of `make test`.
-test-broker: deps test-deps
-	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+test-broker: test-deps build-tests
 	$(RUN_TESTS) .build/test-broker.log $(BROKER_TESTS)
 
 # The tests that read the clock, the calendar or the locale, again on other days, in UTC+14 and
 # UTC-11 and in German (scripts/test-calendar.sh says which and how); part of `make test`.
-test-calendar: deps
-	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+test-calendar: build-tests
 	scripts/test-calendar.sh $(SWIFT) "$(BIN_DIR)" $(SWIFT_FLAGS)
 
 # The TOML reader against the TOML project's compliance suite (part of `make test`): builds
@@ -290,29 +269,23 @@ test-asan: deps
 	RESTD_BIN_DIR="$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path)" \
 	$(SWIFT) test --skip-build $(ASAN_FLAGS) $(SWIFT_FLAGS) $(TEST_FLAGS)
 
-# The install layout, for the install script (passed explicitly rather than exported,
-# so that the sub-makes of install-check compute their own).
-INSTALL_DIRS = DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBEXECDIR='$(LIBEXECDIR)' USERUNITDIR='$(USERUNITDIR)' \
-	DBUSSERVICEDIR='$(DBUSSERVICEDIR)' DBUSINTERFACEDIR='$(DBUSINTERFACEDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' \
-	ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' MANDIR='$(MANDIR)' APPLICATIONSDIR='$(APPLICATIONSDIR)' \
-	GNOMEEXTDIR='$(GNOMEEXTDIR)' GNOMEBUILDSDIR='$(GNOMEBUILDSDIR)' GNOME_SHELL_VERSION='$(GNOME_SHELL_VERSION)' \
-	PLASMOIDDIR='$(PLASMOIDDIR)' PLASMABUILDSDIR='$(PLASMABUILDSDIR)' PLASMA_VERSION='$(PLASMA_VERSION)' \
-	INSTALL_STRIP='$(INSTALL_STRIP)' STRIP='$(STRIP)'
-
 # Builds restd and restctl (release unless INSTALL_CONFIG=debug) and installs every file, the
 # programs stripped unless INSTALL_STRIP=no.
 install: deps gnome-extension
 	$(call build_shipped,$(INSTALL_BUILD_FLAGS))
-	@$(INSTALL_DIRS) scripts/install-files.sh install "$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) $(SWIFT_FLAGS) --show-bin-path)" $(GNOME_BUILD_DIR)
+	@$(INSTALL_ENV) scripts/install-files.sh install "$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) $(SWIFT_FLAGS) --show-bin-path)" $(GNOME_BUILD_DIR)
 
 uninstall:
-	@$(INSTALL_DIRS) scripts/install-files.sh uninstall
+	@$(INSTALL_ENV) scripts/install-files.sh uninstall
 
-# Installs the debug build into a temporary DESTDIR (twice: PREFIX=/usr/local and
-# PREFIX=$$HOME/.local), checks the tree, uninstalls, and checks nothing is left;
-# also checks that man/man1 matches what `make man` would generate now.
-install-check: deps
-	@scripts/install-check.sh "$(MAKE)" "$(SWIFT)" "$(MAN_DATE)"
+# make itself, for install-check to read what `make install` would run (make -n); not named
+# MAKE in the recipe, where make would take the line for a sub-make and run it under -n too.
+MAKE_PROGRAM = $(MAKE)
+# Installs the debug build into temporary DESTDIRs, as `make install` would (PREFIX=/usr/local,
+# PREFIX=$$HOME/.local, and PREFIX=/usr unstripped, as debian/rules does), checks each tree,
+# uninstalls, and checks nothing is left; also that man/man1 is what `make man` would write now.
+install-check: deps build gnome-extension
+	@scripts/install-check.sh "$(MAKE_PROGRAM)" "$(SWIFT)" "$(MAN_DATE)" "$(BIN_DIR)" $(GNOME_BUILD_DIR)
 
 man: deps
 	@scripts/generate-man.sh "$(SWIFT)" "$(MAN_DATE)" man/man1
@@ -331,8 +304,7 @@ deb: deps
 # the installed /usr/bin/restd and unit, removes and purges it, and checks what is left; then the
 # same in Debian 13, testing and unstable roots (built and cached by scripts/test-roots.sh), with
 # lintian and the dpkg trigger on gnome-shell in Debian 13's.
-deb-check: deb
-	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+deb-check: deb build-tests
 	@scripts/deb-check.sh "$(DEB_FILE)" "$(DEB_VERSION)" "$(SWIFT)" $(SWIFT_FLAGS)
 	@scripts/deb-roots-check.sh "$(DEB_FILE)"
 
@@ -372,6 +344,11 @@ gnome-extension:
 test-gnome: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
 
+# The same, with GNOME 48, 50 and 51 running the extension as the Debian package installs it
+# (part of `make test`).
+test-gnome-package: build test-deps gnome-extension deb
+	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "" "$(DEB_FILE)"
+
 # The same run, also writing docs/gnome-panel.png (the README's picture).
 gnome-screenshot: build test-deps gnome-extension
 	@scripts/test-gnome.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) docs/gnome-panel.png
@@ -382,10 +359,13 @@ gnome-screenshot: build test-deps gnome-extension
 test-plasma: build test-deps gnome-extension
 	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR)
 
+# The same, with the widget as the Debian package installs it (part of `make test`).
+test-plasma-package: build test-deps gnome-extension deb
+	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "$(DEB_FILE)"
+
 # The training report of the integration tests' seeded history, as Chromium shows it, written
 # to docs/report.png (the README's picture).
-report-screenshot: test-deps
-	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+report-screenshot: test-deps build-tests
 	RESTD_REPORT_SCREENSHOT="$(CURDIR)/docs/report.png" RESTD_BIN_DIR="$(BIN_DIR)" \
 		$(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter seededHistoryInChromium
 

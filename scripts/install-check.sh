@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Usage: scripts/install-check.sh MAKE SWIFT MAN_DATE
-# What `make install-check` does: installs the debug build into a temporary DESTDIR (PREFIX=/usr/local
-# and PREFIX=$HOME/.local, stripped; PREFIX=/usr with INSTALL_STRIP=no, as debian/rules does), checks
-# the tree, uninstalls, checks nothing is left, and checks that man/man1 is what `make man` would
-# generate now. One line per failure, then the counts.
+# Usage: scripts/install-check.sh MAKE SWIFT MAN_DATE BIN_DIR GNOME_BUILD_DIR
+# What `make install-check` does: installs the debug build in BIN_DIR and the GNOME Shell extension
+# in GNOME_BUILD_DIR with scripts/install-files.sh, as `make install` does, into a temporary DESTDIR
+# (PREFIX=/usr/local and PREFIX=$HOME/.local, stripped; PREFIX=/usr with INSTALL_STRIP=no, as
+# debian/rules does), checks the tree, uninstalls, checks nothing is left, and checks that man/man1
+# is what `make man` would generate now. MAKE only reads what `make install` would run (make -n).
+# One line per failure, then the counts.
 
 set -uo pipefail
-make=$1 swift=$2 man_date=$3
+make=$1 swift=$2 man_date=$3 bin_dir=$4 gnome_build_dir=$5
 passed=0 failed=0
 check() {  # check DESCRIPTION COMMAND…
   local description=$1; shift
@@ -57,21 +59,32 @@ builds_only_what_it_installs() {  # every swift build `make install` runs is of 
   [[ $recipe == *'for product in restd restctl; do '* ]] \
     && ! grep 'swift build' <<<"$recipe" | grep -v -e '--show-bin-path' -e '--product' | grep . >/dev/null
 }
+passes_the_layout() {  # what `make install` is given reaches scripts/install-files.sh, which this script runs
+  local recipe
+  recipe=$("$make" --no-print-directory -n install INSTALL_CONFIG=debug NO_DEPS=1 PREFIX=/opt/x BINDIR=/opt/b ZSHCOMPDIR=/opt/z)
+  [[ $recipe == *"PREFIX='/opt/x' BINDIR='/opt/b' "*"ZSHCOMPDIR='/opt/z' "*'scripts/install-files.sh install '* ]]
+}
+installs() {  # installs LOG VARIABLE=VALUE…: what `make install VARIABLE=VALUE…` installs, of the debug build
+  local log=$1; shift
+  env "$@" scripts/install-files.sh install "$bin_dir" "$gnome_build_dir" >"$log" 2>&1
+}
 uninstall_leaves_nothing() {  # uninstall_leaves_nothing DESTDIR PREFIX
-  "$make" --no-print-directory uninstall DESTDIR="$1" PREFIX="$2" && no_files_under "$1"
+  DESTDIR=$1 PREFIX=$2 scripts/install-files.sh uninstall && no_files_under "$1"
 }
 work=$(mktemp -d "${TMPDIR:-/tmp}/restd-install.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # The system-wide layout.
 dest=$work/system
-"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX=/usr/local GNOME_SHELL_VERSION=43 PLASMA_VERSION=6 >"$work/install.log" 2>&1   || { cat "$work/install.log" >&2; echo "install-check: make install failed" >&2; exit 1; }
+installs "$work/install.log" DESTDIR="$dest" PREFIX=/usr/local GNOME_SHELL_VERSION=43 PLASMA_VERSION=6 \
+  || { cat "$work/install.log" >&2; echo "install-check: the install failed" >&2; exit 1; }
 p=$dest/usr/local
 check "restd is installed, executable"           test -x "$p/bin/restd"
 check "restctl is installed, executable"         test -x "$p/bin/restctl"
 check "restd is installed stripped"              stripped "$p/bin/restd"
 check "restctl is installed stripped"            stripped "$p/bin/restctl"
 check "make install builds restd and restctl, nothing else" builds_only_what_it_installs
+check "make install passes PREFIX and the directories to install-files.sh" passes_the_layout
 check "the installed restctl runs"               "$p/bin/restctl" --version
 printf 'default_duration = "2m"\n' >"$work/restd.toml"
 check "the installed restd checks a config"      "$p/bin/restd" --check-config --config "$work/restd.toml"
@@ -158,7 +171,8 @@ check "uninstall removes every file"            uninstall_leaves_nothing "$dest"
 # The per-user layout: units under share/, where systemd looks in ~/.local.
 dest=$work/user
 home_prefix=$HOME/.local
-"$make" --no-print-directory install INSTALL_CONFIG=debug DESTDIR="$dest" PREFIX="$home_prefix" GNOME_SHELL_VERSION=46 >"$work/install-user.log" 2>&1   || { cat "$work/install-user.log" >&2; echo "install-check: make install PREFIX=~/.local failed" >&2; exit 1; }
+installs "$work/install-user.log" DESTDIR="$dest" PREFIX="$home_prefix" GNOME_SHELL_VERSION=46 \
+  || { cat "$work/install-user.log" >&2; echo "install-check: the install with PREFIX=~/.local failed" >&2; exit 1; }
 check "under ~/.local the unit is in share/systemd/user" test -f "$dest$home_prefix/share/systemd/user/restd.service"
 check "under ~/.local ExecStart= names ~/.local/bin/restd" grep -qx "ExecStart=$home_prefix/bin/restd" "$dest$home_prefix/share/systemd/user/restd.service"
 check "under ~/.local Exec= names ~/.local/bin/restd" grep -qx "Exec=$home_prefix/bin/restd" "$dest$home_prefix/share/dbus-1/services/io.restd.Rest1.service"
@@ -168,7 +182,8 @@ check "uninstall under ~/.local removes every file" uninstall_leaves_nothing "$d
 
 # INSTALL_STRIP=no, as debian/rules installs: the programs as built, for dh_strip to keep their symbols.
 dest=$work/unstripped
-"$make" --no-print-directory install INSTALL_CONFIG=debug INSTALL_STRIP=no DESTDIR="$dest" PREFIX=/usr GNOME_SHELL_VERSION=43 >"$work/install-unstripped.log" 2>&1   || { cat "$work/install-unstripped.log" >&2; echo "install-check: make install INSTALL_STRIP=no failed" >&2; exit 1; }
+installs "$work/install-unstripped.log" INSTALL_STRIP=no DESTDIR="$dest" PREFIX=/usr GNOME_SHELL_VERSION=43 \
+  || { cat "$work/install-unstripped.log" >&2; echo "install-check: the install with INSTALL_STRIP=no failed" >&2; exit 1; }
 check "INSTALL_STRIP=no installs restd with its symbols"   has_symbols "$dest/usr/bin/restd"
 check "INSTALL_STRIP=no installs restctl with its symbols" has_symbols "$dest/usr/bin/restctl"
 check "uninstall after INSTALL_STRIP=no removes every file" uninstall_leaves_nothing "$dest" /usr

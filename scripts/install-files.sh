@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Usage: scripts/install-files.sh install BIN_DIR GNOME_BUILD_DIR | scripts/install-files.sh uninstall
-# Installs (or removes) every file, into $DESTDIR; the directories come from the
-# environment (the Makefile passes DESTDIR, BINDIR, USERUNITDIR and the rest), and so do
-# INSTALL_STRIP (yes: the programs are stripped with $STRIP; no: installed as built).
+# Installs (or removes) every file, into $DESTDIR; what `make install` and `make uninstall` run,
+# and `make install-check` and the GNOME tests directly. The layout is here, once: every directory
+# below comes from the environment when set there (the Makefile passes what was given to it),
+# else from PREFIX (/usr/local). INSTALL_STRIP (yes: the programs are stripped with $STRIP; no:
+# installed as built) comes from the environment too.
 # GNOME_BUILD_DIR holds both builds of the GNOME Shell extension (scripts/build-gnome-extension.sh):
 # both are installed under GNOMEBUILDSDIR, and the installed gnome-extension-link (LIBEXECDIR/restd)
 # then links GNOMEEXTDIR/restd@restd.io to the one for this machine's GNOME Shell, or for
@@ -32,6 +34,32 @@ case $action in
   *) echo "error: install-files.sh: unknown action \"$action\"" >&2; exit 2 ;;
 esac
 root=${DESTDIR:-}
+PREFIX=${PREFIX:-/usr/local}
+PREFIX=${PREFIX%/}
+BINDIR=${BINDIR:-$PREFIX/bin}
+LIBEXECDIR=${LIBEXECDIR:-$PREFIX/libexec}
+DATADIR=${DATADIR:-$PREFIX/share}
+MANDIR=${MANDIR:-$DATADIR/man}
+# systemd looks for user units in /usr/lib and /usr/local/lib, but under ~/.local only in
+# ~/.local/share/systemd/user.
+if [ "$PREFIX" = "$HOME/.local" ]; then USERUNITDIR=${USERUNITDIR:-$DATADIR/systemd/user}; fi
+USERUNITDIR=${USERUNITDIR:-$PREFIX/lib/systemd/user}
+DBUSSERVICEDIR=${DBUSSERVICEDIR:-$DATADIR/dbus-1/services}
+DBUSINTERFACEDIR=${DBUSINTERFACEDIR:-$DATADIR/dbus-1/interfaces}
+BASHCOMPDIR=${BASHCOMPDIR:-$DATADIR/bash-completion/completions}
+ZSHCOMPDIR=${ZSHCOMPDIR:-$DATADIR/zsh/site-functions}
+FISHCOMPDIR=${FISHCOMPDIR:-$DATADIR/fish/vendor_completions.d}
+APPLICATIONSDIR=${APPLICATIONSDIR:-$DATADIR/applications}
+# The GNOME Shell extension: both builds under GNOMEBUILDSDIR, and in GNOMEEXTDIR a link to the
+# one this machine's GNOME Shell accepts (GNOME_SHELL_VERSION: the Shell to link for instead;
+# `none`: no link).
+GNOMEEXTDIR=${GNOMEEXTDIR:-$DATADIR/gnome-shell/extensions}
+GNOMEBUILDSDIR=${GNOMEBUILDSDIR:-$DATADIR/restd/gnome-shell}
+# The Plasma widget: under PLASMABUILDSDIR, and in PLASMOIDDIR (hard links) from the installed
+# plasma-widget-link when Plasma 6 or later is there (PLASMA_VERSION: the Plasma to link for
+# instead; `none`: not there).
+PLASMOIDDIR=${PLASMOIDDIR:-$DATADIR/plasma/plasmoids}
+PLASMABUILDSDIR=${PLASMABUILDSDIR:-$DATADIR/restd/plasma}
 # source, mode, target (relative to $root)
 files=(
   "bin:restd 755 $BINDIR/restd"

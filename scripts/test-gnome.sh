@@ -41,12 +41,8 @@ gjs -m gnome-extension/tests/pure.test.js "$build_dir/esm/restd@restd.io"
 work=$(mktemp -d "${TMPDIR:-/tmp}/restd-gnome.XXXXXX")
 # KEEP_TEST_DIRS=1 keeps the logs of the Shells, restd and the buses (as the Swift tests do).
 if [ -n "${KEEP_TEST_DIRS:-}" ]; then trap 'echo "test-gnome: kept $work"' EXIT; else trap 'rm -rf "$work"' EXIT; fi
-# The directories of `make install PREFIX=/usr`, for scripts/install-files.sh.
-install_dirs=(BINDIR=/usr/bin LIBEXECDIR=/usr/libexec USERUNITDIR=/usr/lib/systemd/user DBUSSERVICEDIR=/usr/share/dbus-1/services
-  DBUSINTERFACEDIR=/usr/share/dbus-1/interfaces BASHCOMPDIR=/usr/share/bash-completion/completions
-  ZSHCOMPDIR=/usr/share/zsh/site-functions FISHCOMPDIR=/usr/share/fish/vendor_completions.d
-  MANDIR=/usr/share/man APPLICATIONSDIR=/usr/share/applications GNOMEEXTDIR=/usr/share/gnome-shell/extensions
-  GNOMEBUILDSDIR=/usr/share/restd/gnome-shell)
+# `make install PREFIX=/usr`'s layout, which scripts/install-files.sh derives from PREFIX.
+install_layout=(PREFIX=/usr)
 
 swift_runtime=$(ldd "$bin_dir/restd" | awk '$1 == "libswiftCore.so" { print $3 }')
 [ -z "$swift_runtime" ] || swift_runtime=$(dirname "$swift_runtime")
@@ -65,7 +61,7 @@ for shell in "${shells[@]}"; do
   echo "test-gnome: $shell"
   if [ "$shell" = host ]; then
     # The host's Shell, 43: installed into a temporary tree, found through XDG_DATA_DIRS.
-    env DESTDIR="$dir/root" "${install_dirs[@]}" GNOME_SHELL_VERSION=43 \
+    env DESTDIR="$dir/root" "${install_layout[@]}" GNOME_SHELL_VERSION=43 \
       scripts/install-files.sh install "$bin_dir" "$build_dir" >"$dir/install.log"
     # python3-dbusmock and python3-dbus are Debian's: only /usr/bin/python3 sees them.
     status=0
@@ -97,7 +93,7 @@ for shell in "${shells[@]}"; do
           scripts/install-files.sh install /restd-test-bin /restd-test-gnome >/restd-test/install.log
       fi
       exec /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test ${shot:+--screenshot "$shot"}
-    ' in-root "${deb:+$(basename "$deb")}" "${shot[1]:-}" "${install_dirs[@]}" 2>"$dir/in-root.log" || status=$?
+    ' in-root "${deb:+$(basename "$deb")}" "${shot[1]:-}" "${install_layout[@]}" 2>"$dir/in-root.log" || status=$?
     # in-root.sh's own errors (a missing root, a failed mount) are in its log.
     [ "$status" -eq 0 ] || cat "$dir/in-root.log" >&2
   fi

@@ -6,6 +6,7 @@ import RestCore
 ///     1:23 Squat → Bench press ♥142 3/5
 ///     paused 1:02 Squat
 ///     +0:12 Squat → Bench press
+///     +0:05 ringing Squat → Bench press
 ///     +0:03 recovered in 1:12 ♥118 Squat → Bench press
 ///     idle
 ///
@@ -17,6 +18,7 @@ public enum BarText {
     public static func line(_ state: WatchState, now: UInt64) -> String {
         var parts = [time(state.timer, now: now)]
         if let timer = state.timer {
+            if timer.ringing { parts.append("ringing") }
             // The heart rate once: the live one, which goes on, else the one at recovery.
             let note = timer.recoveryNote(withHeartRate: integer(state.live[LiveKey.heartRate]) == nil)
             if !note.isEmpty { parts.append(note) }
@@ -59,9 +61,11 @@ public enum BarText {
         return parts
     }
 
-    /// `running`, `paused`, `expired`, or `idle` without a timer: a class for styling.
+    /// `running`, `paused`, `expired`, `ringing` (expired, its alarm on), or `idle` without a
+    /// timer: a class for styling.
     public static func kind(_ timer: TimerSnapshot?) -> String {
-        timer.map { TimerLine.visible($0.state) } ?? "idle"
+        guard let timer else { return "idle" }
+        return timer.ringing ? "ringing" : TimerLine.visible(timer.state)
     }
 
     /// How much of the current run has gone by, 0…100 (rounded down): 0 without a timer,
@@ -124,6 +128,7 @@ public enum BarText {
             case "expired": lines.append("over " + TimeFormat.elapsed(usec: timer.overtime(at: now)) + " ago")
             default: lines.append(TimerLine.visible(timer.state))
             }
+            if timer.ringing { lines.append("ringing: click or restctl silence stops it") }
             if !timer.recoveryNote.isEmpty { lines.append(timer.recoveryNote) }
         } else {
             lines.append("no rest timer")

@@ -27,12 +27,13 @@ public final class RestdClient {
     @discardableResult
     public func start(
         id: String, durationUSec: UInt64, label: String? = nil, next: String? = nil, notify: Bool? = nil,
-        warnUSec: UInt64? = nil
+        sound: Bool? = nil, warnUSec: UInt64? = nil
     ) throws(ClientError) -> String {
         var options: [String: DBusValue] = [:]
         if let label { options[StartOption.label] = .string(label) }
         if let next { options[StartOption.next] = .string(next) }
         if let notify { options[StartOption.notify] = .boolean(notify) }
+        if let sound { options[StartOption.sound] = .boolean(sound) }
         if let warnUSec { options[StartOption.warn] = .uint64(warnUSec) }
         let reply = try callManager(ManagerMember.start, [.string(id), .uint64(durationUSec), .vardict(options)])
         guard case .objectPath(let path)? = reply.first else { throw .badReply("Start returned no object path") }
@@ -43,6 +44,8 @@ public final class RestdClient {
     public func resume(id: String) throws(ClientError) { _ = try callManager(ManagerMember.resume, [.string(id)]) }
     public func restart(id: String) throws(ClientError) { _ = try callManager(ManagerMember.restart, [.string(id)]) }
     public func cancel(id: String) throws(ClientError) { _ = try callManager(ManagerMember.cancel, [.string(id)]) }
+    /// Stops the alarm of timer `id`; "" stops every ringing timer's.
+    public func silence(id: String) throws(ClientError) { _ = try callManager(ManagerMember.silence, [.string(id)]) }
 
     /// Cancels every timer `include` selects (`cancel --all`, `clear`); returns their ids. One
     /// call per timer: a timer cancelled by someone else meanwhile is simply not counted.
@@ -65,8 +68,9 @@ public final class RestdClient {
         _ = try callManager(ManagerMember.adjust, [.string(id), .int64(deltaUSec)])
     }
 
-    /// What a click on a status bar does: pauses a running timer, resumes a paused one,
-    /// restarts an expired one, and starts one of `DefaultDurationUSec` when there is none.
+    /// What a click on a status bar does: silences a ringing timer (and no more), pauses a
+    /// running one, resumes a paused one, restarts an expired one, and starts one of
+    /// `DefaultDurationUSec` when there is none.
     public func toggle(id: String) throws(ClientError) {
         var attempts = 0
         while true {
@@ -95,6 +99,10 @@ public final class RestdClient {
             try start(id: id, durationUSec: try defaultDurationUSec())
             return
         }
+        if current.ringing {
+            try silence(id: id)
+            return
+        }
         switch current.state {
         case "running": try pause(id: id)
         case "paused": try resume(id: id)
@@ -120,7 +128,7 @@ public final class RestdClient {
     @discardableResult
     public func completeSet(
         id: String, exercise: String?, reps: UInt32? = nil, weightKg: Double? = nil, failed: Bool = false,
-        restUSec: UInt64? = nil, untilRecovered: Bool? = nil
+        restUSec: UInt64? = nil, untilRecovered: Bool? = nil, sound: Bool? = nil
     ) throws(ClientError) -> CompletedSet {
         var options: [String: DBusValue] = [:]
         if let reps { options[SetOption.reps] = .uint32(reps) }
@@ -128,6 +136,7 @@ public final class RestdClient {
         if failed { options[SetOption.failed] = .boolean(true) }
         if let restUSec { options[SetOption.restUSec] = .uint64(restUSec) }
         if let untilRecovered { options[SetOption.untilRecovered] = .boolean(untilRecovered) }
+        if let sound { options[SetOption.sound] = .boolean(sound) }
         let (reply, recorded, records) = try catchingSetRecorded(onTimer: id.isEmpty ? TimerID.default.rawValue : id) {
             () throws(ClientError) in
             try callManager(ManagerMember.completeSet, [.string(id), .string(exercise ?? ""), .vardict(options)])

@@ -5,7 +5,7 @@ import RestProtocol
 ///     {"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,
 ///      "duration_usec":90000000,"warn_usec":0,"remaining_usec":83000000,"started_at":"2026-11-21T21:10:00.000Z",
 ///      "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null,
-///      "until_recovered":false,"end_reason":null,"recovered_bpm":null}
+///      "until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false}
 ///
 /// `label` and `next` are null when unset; `warn_usec` is the pre-alert (0 when none);
 /// `remaining_usec` is computed at `now`, like the human line; `rest_source` says which rule
@@ -13,7 +13,8 @@ import RestProtocol
 /// otherwise. `until_recovered` says whether the rest may end on recovery; `end_reason` why it
 /// ended (`recovered`, `planned`, `user`, `sensor_lost`; `sensor_lost` already while a rest whose
 /// strap was lost runs on), null while it runs otherwise; `recovered_bpm` the heart rate when it
-/// ended as recovered, null otherwise.
+/// ended as recovered, null otherwise; `sound` whether restd plays the rest's cues and alarm;
+/// `ringing` whether it is over and its alarm rings (until `restctl silence`).
 public enum TimerJSON {
     /// One timer as a JSON object on one line.
     public static func object(_ snapshot: TimerSnapshot, now: UInt64) -> String {
@@ -52,6 +53,8 @@ public enum TimerJSON {
         object.bool("until_recovered", snapshot.untilRecovered)
         object.text("end_reason", snapshot.endReason)
         object.integer("recovered_bpm", snapshot.recoveredBPM == 0 ? nil : snapshot.recoveredBPM)
+        object.bool("sound", snapshot.sound)
+        object.bool("ringing", snapshot.ringing)
         return object
     }
 }

@@ -6,6 +6,7 @@ import RestCore
 ///     default  paused   1:30  Squat
 ///     default  expired  0:00 (+0:12)  Next: Bench press
 ///     default  expired  0:00 (+0:03)  recovered in 1:12 ♥118  Squat
+///     default  expired  0:00 (+0:05)  ringing  Squat
 ///
 /// The state is padded to seven characters so that times line up; `lines` also pads ids.
 public enum TimerLine {
@@ -16,6 +17,7 @@ public enum TimerLine {
         if snapshot.state == "expired" {
             line += " (+" + TimeFormat.elapsed(usec: snapshot.overtime(at: now)) + ")"
         }
+        if snapshot.ringing { line += "  ringing" }
         let note = snapshot.recoveryNote
         if !note.isEmpty { line += "  " + note }
         let texts = self.texts(label: snapshot.label, next: snapshot.next)

@@ -24,6 +24,10 @@ public struct TimerSnapshot: Equatable, Sendable {
     public var endReason: String
     /// The heart rate when it ended as recovered; 0 otherwise.
     public var recoveredBPM: UInt32
+    /// Whether restd plays the rest's cues and alarm (true from a restd without it).
+    public var sound: Bool
+    /// Whether the rest is over and its alarm rings (false from a restd without it).
+    public var ringing: Bool
 
     /// Reads the properties of one timer object.
     public init(properties: [String: DBusValue]) throws(ClientError) {
@@ -54,6 +58,8 @@ public struct TimerSnapshot: Equatable, Sendable {
         } else {
             recoveredBPM = 0
         }
+        sound = properties[TimerProperty.sound]?.bool ?? true
+        ringing = properties[TimerProperty.ringing]?.bool ?? false
     }
 
     /// How a rest that may end on recovery stands, in a few words; "" for any other:

@@ -31,6 +31,8 @@ public final class WatchSession {
     public var clock: () -> UInt64 = { KernelClock.realtimeUSec }
     private var connection: Connection { client.connection }
     private let timerPath: String
+    /// restd's name followed, with the signals of the timer.
+    private let following: BusNameFollowing
     /// restd's unique name while it is on the bus.
     private var owner: String?
     /// The serial of the reply the timer was read from: restd's signals sent before it are
@@ -42,8 +44,6 @@ public final class WatchSession {
     /// Messages seen by the filter, to tell whether a dispatch call dispatched one.
     private var received = 0
 
-    private static let busDriver = MessageBus.name
-
     /// Connects to the session bus (or `address`) and asks for restd's signals; subscribes to
     /// the live fields at `rateHz` unless it is nil. Throws `.noBus` when there is no bus;
     /// restd need not be running.
@@ -52,18 +52,19 @@ public final class WatchSession {
         self.rateHz = rateHz
         timerPath = RestBus.timerPath(id: timerID)
         client = try RestdClient(address: address)
-        let rules = [
-            MessageBus.nameOwnerChangedRule(name: RestBus.name),
-            MessageBus.signalRule(
-                sender: RestBus.name, path: timerPath, interface: MessageBus.propertiesInterface,
-                member: "PropertiesChanged", arg0: RestBus.timerInterface),
-            MessageBus.signalRule(
-                sender: RestBus.name, path: RestBus.managerPath, interface: MessageBus.objectManagerInterface,
-                arg0Path: timerPath),
-            // Changed is unicast: the bus delivers it to its destination without a rule.
-        ]
+        following = BusNameFollowing(
+            RestBus.name,
+            alsoMatching: [
+                MessageBus.signalRule(
+                    sender: RestBus.name, path: timerPath, interface: MessageBus.propertiesInterface,
+                    member: "PropertiesChanged", arg0: RestBus.timerInterface),
+                MessageBus.signalRule(
+                    sender: RestBus.name, path: RestBus.managerPath, interface: MessageBus.objectManagerInterface,
+                    arg0Path: timerPath),
+                // Changed is unicast: the bus delivers it to its destination without a rule.
+            ])
         do {
-            for rule in rules { try client.connection.addMatch(rule) }
+            try following.addRules(on: client.connection)
         } catch {
             throw Self.clientError(error)
         }
@@ -131,17 +132,11 @@ public final class WatchSession {
     // MARK: Reading
 
     private func currentOwner() throws(ClientError) -> String? {
-        let reply: Message
         do {
-            reply = try call(
-                Self.busDriver, MessageBus.path, MessageBus.interface, "GetNameOwner",
-                [.string(RestBus.name)])
+            return try following.currentOwner(on: connection, timeoutMilliseconds: client.timeoutMilliseconds)
         } catch {
-            if error.hasName(.nameHasNoOwner) { return nil }
             throw Self.clientError(error)
         }
-        guard let name = reply.arguments().first?.string else { throw .badReply("GetNameOwner returned no name") }
-        return name
     }
 
     /// Reads the timer and subscribes to the live fields, from the current owner.
@@ -200,9 +195,7 @@ public final class WatchSession {
     private func receive(_ message: Message) {
         received += 1
         guard message.kind == .signal else { return }
-        if message.sender == Self.busDriver, message.isSignal(MessageBus.interface, "NameOwnerChanged") {
-            return ownerChanged(message.arguments())
-        }
+        if let change = following.ownerChange(in: message) { return ownerChanged(to: change.newOwner) }
         guard let owner, message.sender == owner else { return }
         let arguments = message.arguments()
         var applied = true
@@ -233,10 +226,7 @@ public final class WatchSession {
         if !applied { needsReading = true }
     }
 
-    private func ownerChanged(_ arguments: [DBusValue]) {
-        guard arguments.count >= 3, arguments[0].string == RestBus.name, let newOwner = arguments[2].string else {
-            return
-        }
+    private func ownerChanged(to newOwner: String) {
         if newOwner.isEmpty {
             owner = nil
             state.apply(.daemonGone)

@@ -78,11 +78,14 @@ extension TimerSnapshot {
             case (TimerProperty.untilRecovered, .boolean(let flag)): untilRecovered = flag
             case (TimerProperty.endReason, .string(let text)): endReason = text
             case (TimerProperty.recoveredBPM, .uint32(let bpm)): recoveredBPM = bpm
+            case (TimerProperty.sound, .boolean(let flag)): sound = flag
+            case (TimerProperty.ringing, .boolean(let flag)): ringing = flag
             case (TimerProperty.id, _), (TimerProperty.label, _), (TimerProperty.next, _), (TimerProperty.state, _),
                 (TimerProperty.durationUSec, _), (TimerProperty.startedAtUSec, _), (TimerProperty.endsAtUSec, _),
                 (TimerProperty.remainingUSec, _), (TimerProperty.expiredAtUSec, _), (TimerProperty.notify, _),
                 (TimerProperty.warnUSec, _), (TimerProperty.restSource, _), (TimerProperty.untilRecovered, _),
-                (TimerProperty.endReason, _), (TimerProperty.recoveredBPM, _):
+                (TimerProperty.endReason, _), (TimerProperty.recoveredBPM, _), (TimerProperty.sound, _),
+                (TimerProperty.ringing, _):
                 understood = false
             default:
                 break  // a property a newer restd added

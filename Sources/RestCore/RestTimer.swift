@@ -18,6 +18,12 @@ public struct RestTimer: Sendable, Equatable {
     public var next: String
     /// Whether expiry sends a desktop notification.
     public var notify: Bool
+    /// Whether restd plays this rest's cues and alarm (`--no-sound` turns it off for one rest).
+    public var sound: Bool
+    /// CLOCK_REALTIME instant until which the expired rest's alarm rings, 0 when it does not
+    /// ring: set at the end (`[sound] ring_for` after the deadline), cleared by a silence, by any
+    /// command on the timer, or when it passes (`TimerBook.due`).
+    public var ringsUntilUSec: USec
     /// How long before the deadline a pre-alert is due; 0 for none. Less than the base duration.
     public var warnUSec: USec
     /// Whether the time left is already within `warnUSec`, so no (further) pre-alert is due in
@@ -67,6 +73,8 @@ public struct RestTimer: Sendable, Equatable {
         label: String,
         next: String,
         notify: Bool,
+        sound: Bool = true,
+        ringsUntilUSec: USec = 0,
         baseDurationUSec: USec,
         state: TimerState,
         durationUSec: USec,
@@ -87,6 +95,8 @@ public struct RestTimer: Sendable, Equatable {
         self.label = label
         self.next = next
         self.notify = notify
+        self.sound = sound
+        self.ringsUntilUSec = ringsUntilUSec
         self.baseDurationUSec = baseDurationUSec
         self.state = state
         self.durationUSec = durationUSec
@@ -108,10 +118,14 @@ public struct RestTimer: Sendable, Equatable {
     /// and the duration together, a new run (a set, a restart) moves this.
     public var runStartBoottime: USec { deadlineBoottime.subtractingSaturated(durationUSec) }
 
+    /// Whether the rest is over and its alarm rings until someone stops it.
+    public var ringing: Bool { ringsUntilUSec != 0 }
+
     /// The options this timer was started with.
     public var options: TimerOptions {
         TimerOptions(
-            label: label, next: next, notify: notify, warnUSec: warnUSec, restSource: restSource, recovery: recovery)
+            label: label, next: next, notify: notify, sound: sound, warnUSec: warnUSec, restSource: restSource,
+            recovery: recovery)
     }
 }
 

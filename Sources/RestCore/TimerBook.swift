@@ -26,6 +26,15 @@ public struct TimerBook: Sendable, Equatable {
     /// How many timers run and how many are paused (the rest have expired).
     public var counts: (running: Int, paused: Int) { (queue.running.count, queue.paused.count) }
 
+    /// The running timers in order of their pre-alert or deadline (CLOCK_BOOTTIME), each never
+    /// later than its deadline.
+    var runningQueue: ArraySlice<(key: USec, id: TimerID)> { queue.running.ids(upTo: .max) }
+
+    /// The timers whose alarm rings, in id order.
+    public var ringingTimers: [RestTimer] {
+        queue.ringing.ids(upTo: .max).compactMap { timers[$0.id] }.sorted { $0.id < $1.id }
+    }
+
     /// All timers in id order.
     public var sortedTimers: [RestTimer] {
         timers.values.sorted { $0.id < $1.id }
@@ -59,6 +68,7 @@ public struct TimerBook: Sendable, Equatable {
         case .restart(let id): try restart(id, now: now)
         case .cancel(let id): try cancel(id, now: now)
         case .skip(let id): try skip(id, now: now)
+        case .silence(let id): try silence(id, now: now)
         }
     }
 
@@ -81,7 +91,7 @@ public struct TimerBook: Sendable, Equatable {
                     + "cancel one, reuse an id, or raise max_timers in config.toml")
         }
         var fresh = RestTimer(
-            id: id, label: options.label, next: options.next, notify: options.notify,
+            id: id, label: options.label, next: options.next, notify: options.notify, sound: options.sound,
             baseDurationUSec: durationUSec, state: .running, durationUSec: 0, startedAtUSec: 0,
             endsAtUSec: 0, remainingUSec: 0, expiredAtUSec: 0, updatedAtUSec: 0, deadlineBoottime: 0,
             warnUSec: options.warnUSec, restSource: options.restSource, recovery: options.recovery)
@@ -96,6 +106,8 @@ public struct TimerBook: Sendable, Equatable {
         switch timer.state {
         case .paused:
             return []
+        case .expired where timer.ringing:
+            return Self.silenced(timer, now: now)
         case .expired:
             throw .invalidState("timer \(Self.quoted(id)) has expired and cannot be paused; restart it or add time")
         case .running:
@@ -125,6 +137,8 @@ public struct TimerBook: Sendable, Equatable {
         switch timer.state {
         case .running:
             return []
+        case .expired where timer.ringing:
+            return Self.silenced(timer, now: now)
         case .expired:
             throw .invalidState(
                 "timer \(Self.quoted(id)) has expired and cannot be resumed; restart it or add time")
@@ -155,6 +169,8 @@ public struct TimerBook: Sendable, Equatable {
             return try adjusted(timer, left: left, deltaUSec: deltaUSec, now: now)
         case .paused:
             return try adjusted(timer, left: timer.remainingUSec, deltaUSec: deltaUSec, now: now)
+        case .expired where deltaUSec < 0 && timer.ringing:
+            return Self.silenced(timer, now: now)
         case .expired:
             guard deltaUSec > 0 else {
                 throw .invalidState(
@@ -187,7 +203,7 @@ public struct TimerBook: Sendable, Equatable {
     /// Skipping a rest that is already over changes nothing.
     public func skip(_ id: TimerID, now: Instant) throws(TimerError) -> [TimerEvent] {
         let timer = try existing(id)
-        guard timer.state != .expired else { return [] }
+        guard timer.state != .expired else { return Self.silenced(timer, now: now) }
         var skipped = timer
         skipped.state = .expired
         skipped.endReason = .user
@@ -198,6 +214,22 @@ public struct TimerBook: Sendable, Equatable {
         skipped.deadlineBoottime = 0
         skipped.updatedAtUSec = now.realtime
         return Self.change(from: timer, to: skipped)
+    }
+
+    /// Plans stopping the alarm of a rest that is over. A timer that does not ring changes
+    /// nothing: silencing is what any command on a ringing timer also does.
+    public func silence(_ id: TimerID, now: Instant) throws(TimerError) -> [TimerEvent] {
+        Self.silenced(try existing(id), now: now)
+    }
+
+    /// The change that stops `timer`'s alarm (a touch, so retention counts from now), or none
+    /// when it does not ring.
+    private static func silenced(_ timer: RestTimer, now: Instant) -> [TimerEvent] {
+        guard timer.ringing else { return [] }
+        var quiet = timer
+        quiet.ringsUntilUSec = 0
+        quiet.updatedAtUSec = now.realtime
+        return [.changed(from: timer, to: quiet)]
     }
 
     // MARK: - Recovery
@@ -213,7 +245,8 @@ public struct TimerBook: Sendable, Equatable {
         ending.endReason = .recovered
         ending.recoveredBPM = heartRateBPM
         let recoveredAt = now.realtime.subtractingSaturated(now.boottime.subtractingSaturated(atBoottimeUSec))
-        return Self.expiry(of: ending, from: timer, deadlineUSec: recoveredAt, now: now)
+        return Self.expiry(
+            of: ending, from: timer, deadlineUSec: recoveredAt, ringForUSec: limits.ringForUSec, now: now)
     }
 
     /// Plans unmarking a running rest whose strap had been lost and is back: recovery may end
@@ -245,8 +278,9 @@ public struct TimerBook: Sendable, Equatable {
     // MARK: - Time passing
 
     /// Plans what is due at `now`: running timers past their deadline expire, running timers
-    /// whose time left dropped to their pre-alert time get their one warning of the run, expired
-    /// timers past retention and paused timers left untouched too long are removed.
+    /// whose time left dropped to their pre-alert time get their one warning of the run, ringing
+    /// timers whose `ring_for` ran out fall quiet, expired timers past retention and paused
+    /// timers left untouched too long are removed.
     ///
     /// `recoveryLost` names the rests whose strap was lost by `now` (the recovery service's
     /// word), planned here with the rest in one change: one that expires now ends as
@@ -256,6 +290,7 @@ public struct TimerBook: Sendable, Equatable {
     public func due(now: Instant, recoveryLost lost: Set<TimerID> = [], marksRunning: Bool = true) -> [TimerEvent] {
         let dueIDs =
             queue.running.ids(upTo: now.boottime).map(\.id)
+            + queue.ringing.ids(upTo: now.realtime).map(\.id)
             + queue.expired.ids(upTo: now.realtime.subtractingSaturated(limits.expiredRetentionUSec)).map(\.id)
             + queue.paused.ids(upTo: now.realtime.subtractingSaturated(limits.untouchedDropUSec)).map(\.id)
         var events: [TimerEvent] = []
@@ -266,11 +301,18 @@ public struct TimerBook: Sendable, Equatable {
             switch timer.state {
             case .running where timer.deadlineBoottime <= now.boottime:
                 // A deadline passed together with the pre-alert time (a suspend): only the expiry.
-                events += Self.expiry(of: marked, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
+                events += Self.expiry(
+                    of: marked, from: timer, deadlineUSec: timer.endsAtUSec, ringForUSec: limits.ringForUSec, now: now)
             case .running where marksRunning:
                 events += Self.warning(of: marked, from: timer, now: now)
             case .running:
                 events += Self.warning(of: timer, from: timer, now: now)
+            case .expired where timer.ringing:
+                // Rung out: quiet, and gone at once when retention ran out while it rang.
+                var quiet = timer
+                quiet.ringsUntilUSec = 0
+                events.append(.changed(from: timer, to: quiet))
+                if isDue(quiet, now: now) { events.append(.removed(quiet)) }
             case .paused, .expired:
                 events.append(.removed(timer))
             }
@@ -287,6 +329,7 @@ public struct TimerBook: Sendable, Equatable {
     public func nextWakeup(now: Instant) -> USec? {
         let wakeups = [
             queue.running.first,
+            queue.ringing.first.map { Self.boottime(forRealtime: $0, now: now) },
             queue.expired.first.map {
                 Self.boottime(forRealtime: $0.addingSaturated(limits.expiredRetentionUSec), now: now)
             },
@@ -349,7 +392,14 @@ public struct TimerBook: Sendable, Equatable {
         for timer in ending.sorted(by: { $0.id < $1.id }) {
             switch timer.state {
             case .running:
-                events += expiry(of: timer, from: timer, deadlineUSec: timer.endsAtUSec, now: now)
+                events += expiry(
+                    of: timer, from: timer, deadlineUSec: timer.endsAtUSec, ringForUSec: limits.ringForUSec, now: now)
+            case .expired where timer.ringing:
+                // Rung out while restd was down: quiet, and gone when retention ran out too.
+                var quiet = timer
+                quiet.ringsUntilUSec = 0
+                events.append(.changed(from: timer, to: quiet))
+                if book.isDue(quiet, now: now) { events.append(.removed(quiet)) }
             case .expired, .paused:
                 events.append(.removed(timer))
             }
@@ -386,7 +436,7 @@ public struct TimerBook: Sendable, Equatable {
         let newLeft = left.addingSaturated(signed: deltaUSec)
         if newLeft == 0 {
             updated.endReason = .user
-            return Self.expiry(of: updated, from: timer, deadlineUSec: now.realtime, now: now)
+            return Self.expiry(of: updated, from: timer, deadlineUSec: now.realtime, ringForUSec: 0, now: now)
         }
         guard newLeft <= limits.maxDurationUSec else {
             // Only a lengthening gets here; say how much could still be added, if anything.
@@ -416,6 +466,8 @@ public struct TimerBook: Sendable, Equatable {
         switch timer.state {
         case .running:
             timer.deadlineBoottime <= now.boottime || (Self.warningBoottime(of: timer) ?? .max) <= now.boottime
+        case .expired where timer.ringing:
+            timer.ringsUntilUSec <= now.realtime
         case .expired:
             timer.updatedAtUSec.addingSaturated(limits.expiredRetentionUSec) <= now.realtime
         case .paused:
@@ -445,6 +497,7 @@ public struct TimerBook: Sendable, Equatable {
         run.recovery = keepsRecovery ? timer.recovery?.replanned(durationUSec) : nil
         run.endReason = nil
         run.recoveredBPM = nil
+        run.ringsUntilUSec = 0
         // A run no longer than the pre-alert time (+30 s with a 1 min pre-alert) gets none.
         run.warned = isWithinWarning(left: durationUSec, warnUSec: timer.warnUSec)
         return run
@@ -476,11 +529,16 @@ public struct TimerBook: Sendable, Equatable {
         ]
     }
 
-    /// The events for `updated` (a modified `original`) expiring with the given deadline.
+    /// The events for `updated` (a modified `original`) expiring with the given deadline. A rest
+    /// with sound rings for `ringForUSec` from its deadline, what is left of it after a restart
+    /// of restd; one the person ended themselves (shortened to zero) does not ring.
     private static func expiry(
-        of updated: RestTimer, from original: RestTimer, deadlineUSec: USec, now: Instant
+        of updated: RestTimer, from original: RestTimer, deadlineUSec: USec, ringForUSec: USec, now: Instant
     ) -> [TimerEvent] {
         var expired = updated
+        let ringsUntil = deadlineUSec.addingSaturated(ringForUSec)
+        let rings = updated.sound && ringForUSec > 0 && updated.endReason != .user && ringsUntil > now.realtime
+        expired.ringsUntilUSec = rings ? ringsUntil : 0
         expired.state = .expired
         // A rest that lost its strap says so at its planned end; one shortened to zero by hand
         // comes with `.user` set.

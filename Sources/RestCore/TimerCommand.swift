@@ -11,12 +11,14 @@ public enum TimerCommand: Sendable, Equatable {
     case cancel(TimerID)
     /// End the rest now, on purpose (a Skip button): over, without "Rest over".
     case skip(TimerID)
+    /// Stop the alarm of a rest that is over; nothing else changes.
+    case silence(TimerID)
 
     /// The timer the command is about.
     public var timerID: TimerID {
         switch self {
         case .start(let id, _, _), .pause(let id), .resume(let id), .adjust(let id, _), .restart(let id),
-            .cancel(let id), .skip(let id):
+            .cancel(let id), .skip(let id), .silence(let id):
             id
         }
     }

@@ -6,6 +6,8 @@ public struct TimerOptions: Sendable, Equatable {
     public var next: String
     /// Whether expiry sends a desktop notification.
     public var notify: Bool
+    /// Whether restd plays the rest's cues and its alarm; independent of `notify`.
+    public var sound: Bool
     /// How long before the end a pre-alert is due ("10 s left"); 0 for none.
     public var warnUSec: USec
     /// Which rule chose this rest when a set started it (`RestChoice.sourceText`); "" for a
@@ -15,14 +17,15 @@ public struct TimerOptions: Sendable, Equatable {
     /// the duration the timer starts with (`TimerBook.start` sets it).
     public var recovery: RecoveryRule?
 
-    /// Creates options; by default no texts, a notification on expiry and no pre-alert.
+    /// Creates options; by default no texts, a notification and a sound on expiry, no pre-alert.
     public init(
-        label: String = "", next: String = "", notify: Bool = true, warnUSec: USec = 0, restSource: String = "",
-        recovery: RecoveryRule? = nil
+        label: String = "", next: String = "", notify: Bool = true, sound: Bool = true, warnUSec: USec = 0,
+        restSource: String = "", recovery: RecoveryRule? = nil
     ) {
         self.label = label
         self.next = next
         self.notify = notify
+        self.sound = sound
         self.warnUSec = warnUSec
         self.restSource = restSource
         self.recovery = recovery

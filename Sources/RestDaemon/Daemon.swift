@@ -34,6 +34,8 @@ public final class Daemon {
     private let notifier: Notifier
     /// restd's own sounds: cues before a rest ends, the alarm at its end (`[sound]`).
     private let sound: SoundService
+    /// When they play: the cues on the rests' deadlines, the alarm while a timer rings.
+    private let sounds: SoundScheduler
     /// The followed timer as an MPRIS media player (`[mpris]`, off by default).
     private let mediaPlayer: MediaPlayerService
     private let reloader: ConfigurationReloader
@@ -75,9 +77,12 @@ public final class Daemon {
             loop: loop, settings: configuration.sound,
             theme: SoundTheme(environment: { getenv($0).map { String(cString: $0) } }), logger: logger,
             doNotDisturb: DoNotDisturb(connection: connection, logger: logger))
+        sounds = try SoundScheduler(
+            loop: loop, player: sound, cueCount: configuration.sound.cues, enabled: configuration.sound.enabled
+        ) { [unowned service] in service.book }
         notifier = Notifier(
             connection: connection, clock: clock, logger: logger, messages: settings.messages,
-            style: configuration.notifications.style, sound: sound.command
+            style: configuration.notifications.style
         ) { [unowned service] command throws(DBusError) in
             try service.perform(.timer(command))
         }
@@ -144,7 +149,8 @@ public final class Daemon {
     }
 
     /// 4. Who hears of every change, in this order: the bus first, so that Expired is on its
-    /// way before a notification is even asked for; the live activity after MPRIS and
+    /// way before a notification is even asked for; the sounds next, the alarm before the
+    /// notification; the live activity after MPRIS and
     /// recovery, its exercise and progress following the workout and the set; the journal's
     /// line, which nobody waits on, last, and systemd's status once the loop is idle.
     ///
@@ -161,6 +167,9 @@ public final class Daemon {
                         .init(workout: workout.current, lastSummary: service.lastWorkoutSummary), on: server)
                 }
                 if let set = change.set { HistoryObject.emitSetRecorded(set, on: server) }
+            },
+            { [unowned sounds] change in
+                if !change.events.isEmpty { sounds.timersChanged(change.events) }
             },
             { [unowned notifier] change in
                 if let set = change.set { notifier.setRecorded(set) }
@@ -196,7 +205,11 @@ public final class Daemon {
             { [unowned service, clock] _, new in
                 service.queue.post(.settingsReloaded(new.limits(base: limits), new.trainingSettings), at: clock.now())
             },
-            { [unowned sound] _, new in sound.settings = new.sound },
+            { [unowned sound, unowned sounds] _, new in
+                sound.settings = new.sound
+                sounds.enabled = new.sound.enabled
+                sounds.cueCount = new.sound.cues
+            },
             { [unowned notifier] _, new in notifier.style = new.notifications.style },
             { [unowned live] _, new in
                 live.setBroadcastRate(new.live.broadcastRate)
@@ -271,6 +284,9 @@ public final class Daemon {
         try busName.request { [unowned self] in
             mediaPlayer.start()
             service.announceRecovered()
+            // A rest that rang when restd stopped rings on, and the cues of those counting down
+            // are armed, whether or not start-up changed anything.
+            sounds.timersChanged([])
             // A workout left untouched while restd was down ends now; else its deadline is armed,
             // and the live activity shows it again, as it did before the restart.
             service.queue.post(.workoutAbandonDue, at: clock.now())

@@ -36,13 +36,18 @@ public struct NotificationRequest: Equatable, Sendable {
         public var category: String
         /// A name from the freedesktop sound theme, nil for no sound.
         public var soundName: String?
+        /// `suppress-sound`: the server plays no sound of its own (restd plays the alarm).
+        public var suppressSound: Bool
         /// The desktop file (without ".desktop") of the application sending it.
         public var desktopEntry: String
 
-        public init(urgency: Urgency, category: String, soundName: String?, desktopEntry: String) {
+        public init(
+            urgency: Urgency, category: String, soundName: String?, suppressSound: Bool = false, desktopEntry: String
+        ) {
             self.urgency = urgency
             self.category = category
             self.soundName = soundName
+            self.suppressSound = suppressSound
             self.desktopEntry = desktopEntry
         }
     }
@@ -65,8 +70,7 @@ public struct ServerCapabilities: Equatable, Sendable {
     public var actions: Bool
     /// `body-markup`: the body is parsed as markup.
     public var bodyMarkup: Bool
-    /// `sound`: the server plays sounds (the `sound-name` hint); else restd's `sound_command`
-    /// stands in for it.
+    /// `sound`: the server plays sounds (the `sound-name` hint).
     public var sound: Bool
 
     public init(actions: Bool, bodyMarkup: Bool, sound: Bool = false) {
@@ -91,8 +95,6 @@ public enum NotificationContent {
     public static let icon = "appointment-soon"
     public static let category = "x-restd.timer"
     public static let workoutCategory = "x-restd.workout"
-    /// From the freedesktop Sound Naming Specification.
-    public static let soundName = "alarm-clock-elapsed"
     /// From the freedesktop Sound Naming Specification: "an operation completes".
     public static let workoutSoundName = "complete"
     public static let desktopEntry = "restd"
@@ -100,7 +102,8 @@ public enum NotificationContent {
     /// The Notify arguments for `alert` at `now`, replacing notification `replacesID` (0: none).
     ///
     /// "Rest over" has the style's urgency (critical by default, so that it stays until
-    /// dismissed) and, when the server has them, the `default` action (dismiss) followed by the
+    /// dismissed), no sound of the server's (restd rings the alarm itself, or keeps quiet when
+    /// asked to: one sound, never two) and, when the server has them, the `default` action (dismiss) followed by the
     /// style's buttons in order; the pre-alert is low-urgency, silent, without actions, and
     /// expires as the server likes. "Workout done" is normal urgency, expires as the server likes,
     /// and has only the `default` action. User text is escaped when the server parses markup.
@@ -123,7 +126,9 @@ public enum NotificationContent {
         case .expired:
             summary = messages.restOver
             actions = [ActionKey.dismiss, messages.dismiss] + style.actions.flatMap { [$0.key, $0.label(messages)] }
-            hints = .init(urgency: style.urgency, category: category, soundName: soundName, desktopEntry: desktopEntry)
+            hints = .init(
+                urgency: style.urgency, category: category, soundName: nil, suppressSound: true,
+                desktopEntry: desktopEntry)
             // Critical stays until dismissed; a configured low or normal one goes when the server
             // lets ordinary notifications go.
             timeout = style.urgency == .critical ? 0 : -1

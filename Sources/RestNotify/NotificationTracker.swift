@@ -227,15 +227,20 @@ public struct NotificationTracker: Sendable {
 
     /// NotificationClosed: the user dismissed it, it expired, or the server closed it. Nothing
     /// for its subject is shown again until the subject's next alert. Ids restd did not create
-    /// are ignored.
-    public mutating func closed(id: UInt32) {
-        guard let (subject, entry) = entries.first(where: { $0.value.shown?.id == id }) else { return }
+    /// are ignored. Returns the timer whose "Rest over" it was, nil for anything else.
+    @discardableResult
+    public mutating func closed(id: UInt32) -> TimerID? {
+        guard let (subject, entry) = entries.first(where: { $0.value.shown?.id == id }) else { return nil }
         var updated = entry
         updated.shown = nil
         // A replacement under way for this id (the pre-alert turning into "Rest over") still shows.
         if updated.pending == nil { updated.wanted = nil }
         entries[subject] = updated.isEmpty ? nil : updated
         touched.insert(subject)
+        guard case .timer(let timerID) = subject, let shown = entry.shown, Self.isExpiry(shown.alert) else {
+            return nil
+        }
+        return timerID
     }
 
     /// ActionInvoked: what the action asks of the timers, nil for ids restd did not create and

@@ -39,6 +39,8 @@ public enum ManagerMember {
     public static let cancel = "Cancel"
     public static let completeSet = "CompleteSet"
     public static let skip = "Skip"
+    /// Stops a ringing rest's alarm ("" as the id: every ringing timer's).
+    public static let silence = "Silence"
     /// Whether the caller is the first to hear that no notification server can show anything.
     public static let takeNotificationServerWarning = "TakeNotificationServerWarning"
     /// Reads config.toml again (as SIGHUP does); answers the keys that changed.
@@ -53,6 +55,7 @@ public enum TimerMember {
     public static let adjust = ManagerMember.adjust
     public static let restart = ManagerMember.restart
     public static let cancel = ManagerMember.cancel
+    public static let silence = ManagerMember.silence
 }
 
 /// Method and signal names of io.restd.Rest1.Live.
@@ -103,6 +106,8 @@ public enum StartOption {
     public static let label = "label"
     public static let next = "next"
     public static let notify = "notify"
+    /// b: whether restd plays the rest's cues and alarm; independent of `notify`.
+    public static let sound = "sound"
     /// A pre-alert this long (µs, t) before the end; 0 for none.
     public static let warn = "warn_usec"
 }
@@ -119,6 +124,10 @@ public enum TimerProperty {
     public static let remainingUSec = "RemainingUSec"
     public static let expiredAtUSec = "ExpiredAtUSec"
     public static let notify = "Notify"
+    /// Whether restd plays the rest's cues and alarm.
+    public static let sound = "Sound"
+    /// Whether the rest is over and its alarm rings until silenced or `ring_for` runs out.
+    public static let ringing = "Ringing"
     public static let warnUSec = "WarnUSec"
     /// Which rule chose this rest when CompleteSet started it (`last_used`, …); "" otherwise.
     public static let restSource = "RestSource"
@@ -300,8 +309,10 @@ public enum SetOption {
     public static let restUSec = "rest_usec"
     /// b: the rest may end on recovery (true) or not (false), whatever config.toml says.
     public static let untilRecovered = "until_recovered"
+    /// b: the rest plays its cues and alarm (true) or not (false), whatever config.toml says.
+    public static let sound = "sound"
 
-    public static let all = [reps, weightKg, failed, restUSec, untilRecovered]
+    public static let all = [reps, weightKg, failed, restUSec, untilRecovered, sound]
 }
 
 /// io.restd.Rest1.History.SetRows: the sets of Sets, each a structure of fixed columns in the

@@ -38,7 +38,7 @@ struct PersistenceTests {
         let inserted = try StateFile(in: daemon.state).execute(
             "INSERT INTO timers SELECT 'bad id', label, next, notify, base_duration_usec, state, duration_usec, "
                 + "started_at_usec, ends_at_usec, remaining_usec, expired_at_usec, updated_at_usec, warn_usec, warned, "
-                + "rest_source, end_reason FROM timers WHERE id = 'good'")
+                + "rest_source, end_reason, sound, rings_until_usec FROM timers WHERE id = 'good'")
         try #require(inserted == 1)
 
         try daemon.start()

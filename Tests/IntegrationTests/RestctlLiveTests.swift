@@ -315,7 +315,7 @@ struct RestctlLiveTests {
         }
         #expect(
             line.hasSuffix(
-                #""expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null},"live":{"heart_rate":120,"workout":"Legs"}}"#
+                #""expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false},"live":{"heart_rate":120,"workout":"Legs"}}"#
             ),
             "\(line)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")

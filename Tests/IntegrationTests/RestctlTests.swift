@@ -36,7 +36,7 @@ struct RestctlTests {
                 #"\{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
                     + #""duration_usec":90000000,"warn_usec":0,"remaining_usec":\d+,"started_at":"# + iso
                     + #","ends_at":"# + iso
-                    + #","expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"#
+                    + #","expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false,"#
                     + #""notification_server":"missing"\}\n"#
             ), "\(json)")
         let object = try #require(jsonObject(json.stdout), "\(json)")
@@ -89,7 +89,7 @@ struct RestctlTests {
         #expect(frozen.stdout.contains(#","remaining_usec":\#(left),"#), "\(frozen)")
         #expect(
             frozen.stdout.hasSuffix(
-                #","ends_at":null,"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"#
+                #","ends_at":null,"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false,"#
                     + #""notification_server":"missing"}"# + "\n"), "\(frozen)")
 
         let add = daemon.run("add", "30")
@@ -209,7 +209,7 @@ struct RestctlTests {
         #expect(daemon.run("start", "90", "--label", "Squat").stderr == NotificationServerTests.note)
         let object =
             #"\{"id":"default","state":"(running|paused)","label":"Squat","next":null,"notify":true,"duration_usec":\d+,"#
-            + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null\}\n"#
+            + #""warn_usec":0,"remaining_usec":\d+,"started_at":"[^"]+","ends_at":("[^"]+"|null),"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false\}\n"#
         for args in [
             ["start", "90", "--label", "Squat", "--json"], ["pause", "--json"], ["add", "30", "--json"],
             ["sub", "10", "--json"], ["resume", "--json"], ["toggle", "--json"], ["restart", "--json"],
@@ -426,6 +426,7 @@ struct RestctlTests {
                   sensors                 Show the Bluetooth heart-rate straps restd sees.
                   set                     Mark a set done and start the rest that follows it.
                   skip                    End the rest now, on purpose.
+                  silence                 Stop the alarm of a rest that is over.
                   history                 Show the sets done, with the rest after each.
                   stats                   Show whether the rests taken match those planned.
                   records                 Show each exercise's records.
@@ -445,7 +446,7 @@ struct RestctlTests {
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout.contains(
-                "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--warn <duration>] [--wait] [--id <id>] [--json]\n"
+                "USAGE: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] [--no-sound] [--warn <duration>] [--wait] [--id <id>] [--json]\n"
             ), "\(result)")
         #expect(
             result.stdout.contains("  --id <id>               The timer to act on. (default: default)\n"), "\(result)")

@@ -97,7 +97,7 @@ struct RestctlUsageTests {
                 ["start", "--lable", "Squat"],
                 "restctl: unknown option '--lable'; did you mean '--label'?\n"
                     + "Usage: restctl start [<duration>] [--label <text>] [--next <text>] [--no-notify] "
-                    + "[--warn <duration>] [--wait] [--id <id>] [--json]\n"
+                    + "[--no-sound] [--warn <duration>] [--wait] [--id <id>] [--json]\n"
                     + "  See 'restctl start --help' for more information.\n"
             ),
             (["add", "--idd", "x", "5"], "restctl: unknown option '--idd'; did you mean '--id'?\n"),

@@ -11,7 +11,7 @@ struct TimerJSONTests {
             TimerJSON.object(runningTimer(), now: t0 + 7 * second) == #"""
                 {"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,\#
                 "duration_usec":90000000,"warn_usec":0,"remaining_usec":83000000,"started_at":"2026-11-21T21:10:00.000Z",\#
-                "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null}
+                "ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false}
                 """#)
     }
 
@@ -21,7 +21,7 @@ struct TimerJSONTests {
             TimerJSON.object(pausedTimer(label: "", next: ""), now: t0 + 3_600 * second) == #"""
                 {"id":"default","state":"paused","label":null,"next":null,"notify":false,\#
                 "duration_usec":90000000,"warn_usec":0,"remaining_usec":61200000,"started_at":"2026-11-21T21:10:00.000Z",\#
-                "ends_at":null,"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null}
+                "ends_at":null,"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false}
                 """#)
     }
 
@@ -31,7 +31,7 @@ struct TimerJSONTests {
             TimerJSON.object(expiredTimer(), now: t0 + 102 * second) == #"""
                 {"id":"default","state":"expired","label":"Squat","next":"Bench press","notify":true,\#
                 "duration_usec":90000000,"warn_usec":0,"remaining_usec":0,"started_at":"2026-11-21T21:10:00.000Z",\#
-                "ends_at":null,"expired_at":"2026-11-21T21:11:30.000Z","rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null}
+                "ends_at":null,"expired_at":"2026-11-21T21:11:30.000Z","rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false}
                 """#)
     }
 
@@ -41,7 +41,7 @@ struct TimerJSONTests {
         #expect(
             TimerJSON.object(blank, now: t0) == #"""
                 {"id":"x","state":"paused","label":null,"next":null,"notify":true,"duration_usec":0,\#
-                "warn_usec":0,"remaining_usec":0,"started_at":null,"ends_at":null,"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null}
+                "warn_usec":0,"remaining_usec":0,"started_at":null,"ends_at":null,"expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false}
                 """#)
     }
 

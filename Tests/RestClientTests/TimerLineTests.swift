@@ -43,7 +43,8 @@ struct TimerLineTests {
                 == "default  expired  0:00 (+0:03)  recovered in 1:12 ♥118  Squat")
         #expect(
             TimerJSON.object(recovered, now: t0 + 75 * second).hasSuffix(
-                #""rest_source":null,"until_recovered":true,"end_reason":"recovered","recovered_bpm":118}"#))
+                #""rest_source":null,"until_recovered":true,"end_reason":"recovered","recovered_bpm":118,"sound":true,"ringing":false}"#
+            ))
         // Run its full length without heart rate: said as "Rest over" says it.
         let lost = timerSnapshot(
             id: "default", label: "Squat", state: "expired", durationUSec: 90 * second, startedAtUSec: t0,

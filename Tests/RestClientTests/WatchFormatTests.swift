@@ -11,7 +11,7 @@ struct WatchFormatTests {
     static let timerJSON =
         #"{"id":"default","state":"running","label":"Squat","next":"Bench press","notify":true,"#
         + #""duration_usec":90000000,"warn_usec":0,"remaining_usec":83000000,"started_at":"2026-11-21T21:10:00.000Z","#
-        + #""ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null}"#
+        + #""ends_at":"2026-11-21T21:11:30.000Z","expired_at":null,"rest_source":null,"until_recovered":false,"end_reason":null,"recovered_bpm":null,"sound":true,"ringing":false}"#
 
     @Test("no timer, no fields: idle, and null with an empty object")
     func idle() {

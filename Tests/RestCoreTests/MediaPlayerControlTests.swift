@@ -55,6 +55,19 @@ import Testing
         #expect(try command(.stop, book) == .cancel(id))
     }
 
+    @Test func onARingingRestEveryButtonButNextAndStopOnlySilences() throws {
+        var book = try bookWithTea(clock)
+        let id = tid("tea")
+        clock.advance(minute)
+        book.commit(book.due(now: clock.now()))
+        #expect(try tea(book).ringing)
+        for request in [MediaPlayerControl.Request.play, .pause, .playPause, .seek(offsetUSec: 1), .setPosition(0)] {
+            #expect(try command(request, book) == .silence(id), "\(request)")
+        }
+        #expect(try command(.next, book) == .restart(id))
+        #expect(try command(.stop, book) == .cancel(id))
+    }
+
     @Test func seekForwardTakesTimeOffAndPastTheEndSkips() throws {
         let book = try bookWithTea(clock)
         let id = tid("tea")

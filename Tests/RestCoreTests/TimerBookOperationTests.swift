@@ -149,7 +149,8 @@ import Testing
     }
 
     @Test func pauseAndResumeRefuseExpiredTimers() throws {
-        var book = try bookWithTea(clock)
+        // Quiet (`ring_for` 0): a ringing one is silenced instead (RingingTests).
+        var book = try bookWithTea(clock, limits: TimerLimits(ringForUSec: 0))
         clock.advance(60 * second)
         book.commit(book.due(now: clock.now()))
         #expect(
@@ -253,7 +254,8 @@ import Testing
     }
 
     @Test func shorteningAnExpiredTimerIsRefused() throws {
-        var book = try bookWithTea(clock)
+        // Quiet (`ring_for` 0): a ringing one is silenced instead (RingingTests).
+        var book = try bookWithTea(clock, limits: TimerLimits(ringForUSec: 0))
         clock.advance(minute)
         book.commit(book.due(now: clock.now()))
         #expect(

@@ -17,6 +17,8 @@ import Testing
                     timer.warnUSec != 0 && !timer.warned
                     ? timer.deadlineBoottime.subtractingSaturated(timer.warnUSec) : .max
                 return timer.deadlineBoottime <= now.boottime || warning <= now.boottime
+            case .expired where timer.ringing:
+                return timer.ringsUntilUSec <= now.realtime
             case .expired:
                 return timer.updatedAtUSec.addingSaturated(book.limits.expiredRetentionUSec) <= now.realtime
             case .paused:
@@ -33,6 +35,7 @@ import Testing
             case .running:
                 timer.warnUSec != 0 && !timer.warned
                     ? timer.deadlineBoottime.subtractingSaturated(timer.warnUSec) : timer.deadlineBoottime
+            case .expired where timer.ringing: boottime(timer.ringsUntilUSec)
             case .expired: boottime(timer.updatedAtUSec.addingSaturated(book.limits.expiredRetentionUSec))
             case .paused: boottime(timer.updatedAtUSec.addingSaturated(book.limits.untouchedDropUSec))
             }
@@ -70,7 +73,7 @@ import Testing
                 events =
                     (try? book.start(
                         id, durationUSec: USec.random(in: 1...600, using: &random) * second,
-                        options: TimerOptions(warnUSec: warn), now: now)) ?? []
+                        options: TimerOptions(sound: Bool.random(using: &random), warnUSec: warn), now: now)) ?? []
             case 3: events = (try? book.pause(id, now: now)) ?? []
             case 4: events = (try? book.resume(id, now: now)) ?? []
             case 5:
@@ -78,7 +81,9 @@ import Testing
                     (try? book.adjust(id, deltaUSec: Int64.random(in: -120...120, using: &random) * 1_000_000, now: now))
                     ?? []
             case 6: events = (try? book.cancel(id, now: now)) ?? []
-            case 7: events = (try? book.restart(id, now: now)) ?? []
+            case 7:
+                events =
+                    (try? (Bool.random(using: &random) ? book.restart(id, now: now) : book.silence(id, now: now))) ?? []
             case 8: clock.advance(USec.random(in: 0...(3 * minute), using: &random))
             case 9:
                 // Either clock's own jump (a suspend moves boottime only; a set clock, realtime only).

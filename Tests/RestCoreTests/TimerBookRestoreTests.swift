@@ -85,7 +85,8 @@ import Testing
     }
 
     @Test func expiredTimersPastRetentionAreDroppedOthersKept() throws {
-        var book = try bookWithTea(clock)
+        // No alarm (`ring_for` 0): the retention alone.
+        var book = try bookWithTea(clock, limits: TimerLimits(ringForUSec: 0))
         try book.commit(book.start(tid("coffee"), durationUSec: 2 * minute, options: .init(), now: clock.now()))
         // A punctual daemon: each expiry handled at its deadline.
         clock.advance(minute)

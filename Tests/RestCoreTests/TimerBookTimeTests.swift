@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func expiredTimersAreRemovedAfterTheRetention() throws {
-        var book = try bookWithTea(clock)
+        // Quiet (`ring_for` 0): a ringing one stays until it falls quiet (RingingTests).
+        var book = try bookWithTea(clock, limits: TimerLimits(ringForUSec: 0))
         clock.advance(minute)
         book.commit(book.due(now: clock.now()))
         let expired = try #require(book.timer(tid("tea")))
@@ -80,7 +81,8 @@ import Testing
     }
 
     @Test func wakesUpForHousekeeping() throws {
-        var book = try bookWithTea(clock)
+        // No alarm (`ring_for` 0): the housekeeping alone.
+        var book = try bookWithTea(clock, limits: TimerLimits(ringForUSec: 0))
         clock.advance(minute)
         book.commit(book.due(now: clock.now()))
         // Expired at the deadline: removal is due one hour after it, converted to boottime.

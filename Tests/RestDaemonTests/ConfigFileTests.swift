@@ -458,7 +458,7 @@ struct ConfigFileTests {
             (
                 "[exercises.\"Squat\"]\nreps = 5",
                 "config.toml:2: exercises.\"Squat\".reps: unknown key; an exercise has rest, failed_rest, category, sets, "
-                    + "until_recovered, recovery_target, recovery_min, recovery_hold"
+                    + "sound, until_recovered, recovery_target, recovery_min, recovery_hold"
             ),
             (
                 "[exercises.\"Squat\"]\n[exercises.\"squat\"]",
@@ -508,7 +508,7 @@ struct ConfigFileTests {
                     + "(\"compound\", \"isolation\")",
                 "config.toml:7: exercises.\"Bench Press\".rest: 0 s is out of range: give 1 s to 24 h",
                 "config.toml:8: exercises.\"Bench Press\".reps: unknown key; an exercise has rest, failed_rest, "
-                    + "category, sets, until_recovered, recovery_target, recovery_min, recovery_hold",
+                    + "category, sets, sound, until_recovered, recovery_target, recovery_min, recovery_hold",
             ])
     }
 

@@ -283,8 +283,8 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         try withDatabase(dir.database) { db throws in
             #expect(try db.integer("PRAGMA user_version") == Int64(StateStore.schemaVersion))
             #expect(
-                try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(4)
-                    == ["warn_usec", "warned", "rest_source", "end_reason"])
+                try db.strings("SELECT name FROM pragma_table_info('timers')").suffix(6)
+                    == ["warn_usec", "warned", "rest_source", "end_reason", "sound", "rings_until_usec"])
             #expect(
                 Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
                     .isSuperset(of: ["sets", "rests", "exercises"]))
@@ -779,7 +779,9 @@ extension HistoryStoreTests {
         try withDatabase(dir.database) { db in
             try db.execute(
                 HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0)" }.joined(separator: ";")
-                    + "; DROP TABLE rest_heart_rates; PRAGMA user_version = 5")
+                    + "; DROP TABLE rest_heart_rates; "
+                    + "ALTER TABLE timers DROP COLUMN sound; ALTER TABLE timers DROP COLUMN rings_until_usec; "
+                    + "PRAGMA user_version = 5")
         }
         let (migrated, moved) = try StateStore.open(directory: dir.state, now: now)
         #expect(moved.isEmpty && migrated.movedAsideReason == nil)
@@ -865,6 +867,7 @@ extension HistoryStoreTests {
             try db.execute(
                 "DROP TABLE workout; DROP TABLE workouts; DROP TABLE rest_heart_rates; "
                     + "ALTER TABLE timers DROP COLUMN end_reason; "
+                    + "ALTER TABLE timers DROP COLUMN sound; ALTER TABLE timers DROP COLUMN rings_until_usec; "
                     + HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0); " }.joined()
                     + "PRAGMA user_version = 3")
         }
@@ -888,6 +891,7 @@ extension HistoryStoreTests {
         try withDatabase(dir.database) { db in
             try db.execute(
                 "ALTER TABLE timers DROP COLUMN end_reason; DROP TABLE rest_heart_rates; "
+                    + "ALTER TABLE timers DROP COLUMN sound; ALTER TABLE timers DROP COLUMN rings_until_usec; "
                     + HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0); " }.joined()
                     + "PRAGMA user_version = 4")
         }

@@ -100,7 +100,7 @@ struct WorkoutPlanFileTests {
         (
             "[[exercise]]\nname = \"Squat\"\nsets = 3\ncolour = 1\n",
             "push.toml:4: unknown key 'colour' in [[exercise]]; the keys are name, superset, sets, reps, weight, rest, failed_rest, "
-                + "until_recovered, recovery_target, recovery_min, recovery_hold"
+                + "sound, until_recovered, recovery_target, recovery_min, recovery_hold"
         ),
         (
             "title = \"x\"\n",
@@ -145,7 +145,7 @@ struct WorkoutPlanFileTests {
             sets = 0
             """
         let keys =
-            "the keys are name, superset, sets, reps, weight, rest, failed_rest, until_recovered, recovery_target, "
+            "the keys are name, superset, sets, reps, weight, rest, failed_rest, sound, until_recovered, recovery_target, "
             + "recovery_min, recovery_hold"
         #expect(
             problems(text) == [

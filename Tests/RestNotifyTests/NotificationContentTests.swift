@@ -62,7 +62,7 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
                     body: "Squat · Next: Bench press",
                     actions: ["default", "Dismiss", "add_30s", "+30 s", "restart", "Again"],
                     hints: .init(
-                        urgency: .critical, category: "x-restd.timer", soundName: "alarm-clock-elapsed",
+                        urgency: .critical, category: "x-restd.timer", soundName: nil, suppressSound: true,
                         desktopEntry: "restd"),
                     expireTimeoutMS: 0))
         #expect(NotificationRequest.Urgency.critical.rawValue == 2)
@@ -79,7 +79,7 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
                 "add_30s", "+30 s",
             ])
         #expect(request.expireTimeoutMS == -1, "only a critical one is kept until dismissed")
-        #expect(request.hints.soundName == "alarm-clock-elapsed")
+        #expect(request.hints.soundName == nil && request.hints.suppressSound, "restd rings the alarm itself")
 
         let german = NotificationContent.request(
             for: squat, replacing: 0, capabilities: everything, messages: .german, style: style, now: deadline)

@@ -69,6 +69,12 @@ equal(panelIcon(paused), 'media-playback-pause-symbolic', 'paused: a symbolic pa
 const expired = timer({state: 'expired', expiredAtUsec: NOW - 12 * S, label: 'Squat'});
 equal(panelText(expired, null, NOW), '+0:12 Squat', 'over');
 equal([timer({endsAtUsec: NOW + S}), expired].map(panelIcon), [null, null], 'running or over: no icon');
+const ringing = {...expired, ringing: true};
+equal(panelIcon(ringing), 'audio-volume-high-symbolic', 'ringing: a loudspeaker from the icon theme');
+equal(panelText(ringing, null, NOW), '+0:12 Squat', 'ringing: the overtime, as over');
+equal(styleClasses(ringing, NOW), ['restd-over', 'restd-ringing'], 'ringing: its own class');
+equal(withProperties(emptyTimer(), {Ringing: true}).ringing, true, 'Ringing read as a boolean');
+equal(withProperties({...emptyTimer(), ringing: true}, {Ringing: false}).ringing, false, 'and back');
 
 // Style classes: the pre-alert and the last seconds are visible, not only in the text.
 const warned = timer({endsAtUsec: NOW + 30 * S, warnUsec: 20 * S});
@@ -125,6 +131,9 @@ equal(runningMenu.filter(i => i.call).map(i => [i.call.method, i.call.signature,
         ['Skip', '(s)', ['default']], ['CompleteSet', '(ssa{sv})', ['default', '', {}]]], 'menu: calls');
 equal(texts(menuItems({...base, timers: [paused]}, NOW)).slice(0, 5), ['Squat · paused, 1:02 left', 'Resume', '+30 s', '−15 s', 'Skip'], 'menu: paused');
 equal(texts(menuItems({...base, timers: [expired]}, NOW)).slice(0, 3), ['Squat · over by 0:12', '+30 s', '—'], 'menu: over');
+const ringingMenu = menuItems({...base, timers: [ringing]}, NOW);
+equal(texts(ringingMenu).slice(0, 3), ['Squat · over by 0:12, ringing', 'Stop', '+30 s'], 'menu: ringing, Stop first');
+equal(ringingMenu.find(i => i.text === 'Stop').call, {method: 'Silence', signature: '(s)', args: ['default']}, 'Stop silences the timer');
 const workout = {
     Active: true, Name: 'Push', Exercise: 'Squat', SetIndex: 4, SetsPlanned: 15, SetsDone: 3,
     Plan: [{name: 'Squat', block: 1, sets: 5}, {name: 'Bench press', block: 2, sets: 5}],

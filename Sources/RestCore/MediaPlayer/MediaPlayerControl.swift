@@ -20,11 +20,13 @@ public enum MediaPlayerControl {
 
     /// The command that carries out `request` on `timer` at `now`; nil when it has no effect
     /// (Pause on a paused rest, Seek on one that is over: the MPRIS specification's "no effect").
-    /// An out-of-range position or offset is refused.
+    /// An out-of-range position or offset is refused. On a ringing rest every button but Next
+    /// and Stop only silences it, as a status bar's click does: the media key stops the alarm.
     public static func command(
         for request: Request, on timer: RestTimer, now: Instant
     ) throws(TimerError) -> TimerCommand? {
         let id = timer.id
+        if timer.ringing, request != .next, request != .stop { return .silence(id) }
         switch (request, timer.state) {
         case (.play, .running), (.pause, .paused), (.pause, .expired):
             return nil

@@ -12,6 +12,9 @@ public struct TimerLimits: Sendable, Equatable {
     public var untouchedDropUSec: USec
     /// The longest label or next-activity text, in UTF-8 bytes.
     public var maxTextBytes: Int
+    /// How long a rest's alarm rings after its end unless stopped (`[sound] ring_for`); 0 plays
+    /// it once, and the timer does not ring.
+    public var ringForUSec: USec
 
     /// Creates limits; every value defaults to the standard one.
     public init(
@@ -20,7 +23,8 @@ public struct TimerLimits: Sendable, Equatable {
         maxDurationUSec: USec = 86_400_000_000,
         expiredRetentionUSec: USec = 3_600_000_000,
         untouchedDropUSec: USec = 86_400_000_000,
-        maxTextBytes: Int = 256
+        maxTextBytes: Int = 256,
+        ringForUSec: USec = 60_000_000
     ) {
         self.maxTimers = maxTimers
         self.minDurationUSec = minDurationUSec
@@ -28,6 +32,7 @@ public struct TimerLimits: Sendable, Equatable {
         self.expiredRetentionUSec = expiredRetentionUSec
         self.untouchedDropUSec = untouchedDropUSec
         self.maxTextBytes = maxTextBytes
+        self.ringForUSec = ringForUSec
     }
 
     /// The limits the daemon runs with.

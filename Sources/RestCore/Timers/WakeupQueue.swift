@@ -54,7 +54,10 @@ struct WakeupQueue: Sendable, Equatable {
 
     /// Running timers by the boottime of their pending pre-alert, else of their deadline.
     private(set) var running = Keys()
-    /// Expired timers by `updatedAtUSec` (CLOCK_REALTIME).
+    /// Expired timers that ring, by `ringsUntilUSec` (CLOCK_REALTIME): retention does not
+    /// count while they ring.
+    private(set) var ringing = Keys()
+    /// Expired timers that do not ring, by `updatedAtUSec` (CLOCK_REALTIME).
     private(set) var expired = Keys()
     /// Paused timers by `updatedAtUSec` (CLOCK_REALTIME).
     private(set) var paused = Keys()
@@ -64,41 +67,49 @@ struct WakeupQueue: Sendable, Equatable {
     /// The queue of these timers, as inserting each would build it.
     init(_ timers: some Collection<RestTimer>) {
         var running: [(key: USec, id: TimerID)] = []
+        var ringing: [(key: USec, id: TimerID)] = []
         var expired: [(key: USec, id: TimerID)] = []
         var paused: [(key: USec, id: TimerID)] = []
         for timer in timers {
             let entry = (key: Self.key(of: timer), id: timer.id)
             switch timer.state {
             case .running: running.append(entry)
+            case .expired where timer.ringing: ringing.append(entry)
             case .expired: expired.append(entry)
             case .paused: paused.append(entry)
             }
         }
         self.running = Keys(unsorted: running)
+        self.ringing = Keys(unsorted: ringing)
         self.expired = Keys(unsorted: expired)
         self.paused = Keys(unsorted: paused)
     }
 
     mutating func insert(_ timer: RestTimer) {
-        modifyKeys(of: timer.state) { $0.insert(Self.key(of: timer), timer.id) }
+        modifyKeys(of: timer) { $0.insert(Self.key(of: timer), timer.id) }
     }
 
     mutating func remove(_ timer: RestTimer) {
-        modifyKeys(of: timer.state) { $0.remove(Self.key(of: timer), timer.id) }
+        modifyKeys(of: timer) { $0.remove(Self.key(of: timer), timer.id) }
     }
 
-    /// The list that holds timers in `state`.
-    private mutating func modifyKeys(of state: TimerState, _ change: (inout Keys) -> Void) {
-        switch state {
+    /// The list that holds `timer`.
+    private mutating func modifyKeys(of timer: RestTimer, _ change: (inout Keys) -> Void) {
+        switch timer.state {
         case .running: change(&running)
+        case .expired where timer.ringing: change(&ringing)
         case .expired: change(&expired)
         case .paused: change(&paused)
         }
     }
 
-    /// A timer's key in its list: the running key, else its last change.
+    /// A timer's key in its list: the running key, the end of its ring, else its last change.
     private static func key(of timer: RestTimer) -> USec {
-        timer.state == .running ? runningKey(timer) : timer.updatedAtUSec
+        switch timer.state {
+        case .running: runningKey(timer)
+        case .expired where timer.ringing: timer.ringsUntilUSec
+        case .expired, .paused: timer.updatedAtUSec
+        }
     }
 
     /// When a running timer next needs restd: its pre-alert while one is pending, else its deadline.

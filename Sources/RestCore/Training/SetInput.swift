@@ -10,11 +10,14 @@ public struct SetInput: Sendable, Equatable {
     public var restUSec: USec?
     /// Whether the rest may end on recovery (heart-rate-guided); nil: as configured.
     public var untilRecovered: Bool?
+    /// Whether the rest plays its cues and alarm; nil: as the plan or config.toml says, else yes.
+    public var sound: Bool?
 
     public init(
         exercise: String? = nil, reps: UInt32? = nil, weightKg: Double? = nil, failed: Bool = false,
-        restUSec: USec? = nil, untilRecovered: Bool? = nil
+        restUSec: USec? = nil, untilRecovered: Bool? = nil, sound: Bool? = nil
     ) {
+        self.sound = sound
         self.exercise = exercise
         self.reps = reps
         self.weightKg = weightKg

@@ -84,20 +84,26 @@ public struct TrainingBook: Sendable, Equatable {
             return ChangePlan(
                 events: events,
                 history: [.restEnded(open.ended(wasOver ? .completed : .skipped, at: now.realtime))])
+        case .silence:
+            return ChangePlan(events: try timers.plan(command, now: now))
         case .adjust(_, let delta):
             let events = try timers.plan(command, now: now)
-            guard var open, !events.isEmpty else { return ChangePlan(events: events) }
+            guard var open, !events.isEmpty, !Self.onlySilences(events) else { return ChangePlan(events: events) }
             let (sum, overflow) = open.adjustUSec.addingReportingOverflow(delta)
             open.adjustUSec = overflow ? open.adjustUSec : sum
             return ChangePlan(events: events, history: [.restOpen(open)])
         case .pause:
             let events = try timers.plan(command, now: now)
-            guard var open, !events.isEmpty, open.pausedAtUSec == 0 else { return ChangePlan(events: events) }
+            guard var open, !events.isEmpty, !Self.onlySilences(events), open.pausedAtUSec == 0 else {
+                return ChangePlan(events: events)
+            }
             open.pausedAtUSec = now.realtime
             return ChangePlan(events: events, history: [.restOpen(open)])
         case .resume:
             let events = try timers.plan(command, now: now)
-            guard var open, !events.isEmpty, open.pausedAtUSec != 0 else { return ChangePlan(events: events) }
+            guard var open, !events.isEmpty, !Self.onlySilences(events), open.pausedAtUSec != 0 else {
+                return ChangePlan(events: events)
+            }
             open.pausedUSec = open.pausedUSec.addingSaturated(now.realtime.subtractingSaturated(open.pausedAtUSec))
             open.pausedAtUSec = 0
             return ChangePlan(events: events, history: [.restOpen(open)])
@@ -114,6 +120,14 @@ public struct TrainingBook: Sendable, Equatable {
                 open.pausedAtUSec = 0
             }
             return ChangePlan(events: events, history: [.restOpen(open)])
+        }
+    }
+
+    /// Whether a timer's events only stop a rest's alarm (a pause, a resume or a sub on a
+    /// ringing rest that is over): the rest in the history does not change.
+    private static func onlySilences(_ events: [TimerEvent]) -> Bool {
+        events.allSatisfy { event in
+            if case .changed(let from, let to) = event { from.state == .expired && to.state == .expired } else { false }
         }
     }
 
@@ -261,6 +275,7 @@ public struct TrainingBook: Sendable, Equatable {
             var options = TimerOptions(label: exercise)
             options.restSource = rest.sourceText
             options.next = completion?.nextLabel ?? ""
+            options.sound = input.sound ?? completion?.block.sound ?? configured?.sound ?? true
             let plan = completion.map { [$0.block.recovery, active?.progress.plan.recovery ?? RecoverySettings()] }
             options.recovery = try settings.recoveryRule(
                 exercise: configured, plan: plan ?? [], asked: input.untilRecovered, plannedUSec: rest.usec)

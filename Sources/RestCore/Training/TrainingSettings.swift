@@ -15,11 +15,14 @@ public struct TrainingSettings: Sendable, Equatable {
         public var sets: Int?
         /// `until_recovered`, `recovery_target`, `recovery_min`, `recovery_hold`: over `[recovery]`'s.
         public var recovery: RecoverySettings
+        /// `sound`: whether its rests play cues and an alarm; nil: they do.
+        public var sound: Bool?
 
         public init(
             name: String = "", restUSec: USec? = nil, failedRestUSec: USec? = nil, category: String? = nil,
-            sets: Int? = nil, recovery: RecoverySettings = RecoverySettings()
+            sets: Int? = nil, recovery: RecoverySettings = RecoverySettings(), sound: Bool? = nil
         ) {
+            self.sound = sound
             self.name = name
             self.restUSec = restUSec
             self.failedRestUSec = failedRestUSec

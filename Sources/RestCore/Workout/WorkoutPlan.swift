@@ -27,11 +27,15 @@ public struct WorkoutPlan: Sendable, Equatable {
         public var failedRestUSec: USec?
         /// Resting until recovered after its sets, over the plan's.
         public var recovery: RecoverySettings
+        /// Whether the rests after its sets play cues and an alarm; nil: as the exercise's
+        /// `sound` in config.toml says, else they do.
+        public var sound: Bool?
 
         public init(
             exercises: [Exercise], restUSec: USec? = nil, failedRestUSec: USec? = nil,
-            recovery: RecoverySettings = RecoverySettings()
+            recovery: RecoverySettings = RecoverySettings(), sound: Bool? = nil
         ) {
+            self.sound = sound
             self.exercises = exercises
             self.restUSec = restUSec
             self.failedRestUSec = failedRestUSec

@@ -16,6 +16,16 @@ import RestCore
 final class HeartRateFollower {
     /// The longest any call to BlueZ may take; a hung bluetoothd only costs a log line.
     static let timeoutMilliseconds: Int32 = 5_000
+    /// bluetoothd's name, followed with its objects' signals: added and removed, and the changes
+    /// of the devices, characteristics, batteries and adapters.
+    private static let following = BusNameFollowing(
+        Bluez.busName,
+        alsoMatching: [MessageBus.signalRule(sender: Bluez.busName, interface: Bluez.objectManagerInterface)]
+            + [Bluez.deviceInterface, Bluez.characteristicInterface, Bluez.batteryInterface, Bluez.adapterInterface].map
+        {
+            MessageBus.signalRule(
+                sender: Bluez.busName, interface: Bluez.propertiesInterface, member: "PropertiesChanged", arg0: $0)
+        })
 
     /// Each measurement of the strap being read, with when it arrived: recovery needs a clock that
     /// never jumps (`Instant.boottime`), what people see the wall clock (`Instant.realtime`).
@@ -95,28 +105,13 @@ final class HeartRateFollower {
             self.handle(message)
             return false
         }
-        let rules =
-            [
-                MessageBus.nameOwnerChangedRule(name: Bluez.busName),
-                MessageBus.signalRule(sender: Bluez.busName, interface: Bluez.objectManagerInterface),
-            ]
-            + [Bluez.deviceInterface, Bluez.characteristicInterface, Bluez.batteryInterface, Bluez.adapterInterface].map
-        {
-            MessageBus.signalRule(
-                sender: Bluez.busName, interface: Bluez.propertiesInterface, member: "PropertiesChanged", arg0: $0)
-        }
-        for rule in rules {
-            connection.callBus("AddMatch", [.string(rule)], timeoutMilliseconds: Self.timeoutMilliseconds) {
-                [unowned self] result in
-                if case .failure(let error) = result {
-                    logger.warning("cannot watch BlueZ (\(error.message)); straps connecting later may go unnoticed")
-                }
+        Self.following.start(
+            on: connection, timeoutMilliseconds: Self.timeoutMilliseconds,
+            ruleRefused: { [unowned self] error in
+                logger.warning("cannot watch BlueZ (\(error.message)); straps connecting later may go unnoticed")
             }
-        }
-        // After the match rules, on the same connection: no change of owner can fall in between.
-        connection.callBus("GetNameOwner", [.string(Bluez.busName)], timeoutMilliseconds: Self.timeoutMilliseconds) {
-            [unowned self] result in
-            guard case .success(let reply) = result, let name = reply.arguments().first?.string else {
+        ) { [unowned self] answer in
+            guard case .success(let name?) = answer else {
                 logger.info(
                     "no heart rate from Bluetooth for now: \(Bluez.busName) is not on the system bus; waiting for bluetoothd"
                 )
@@ -217,11 +212,8 @@ final class HeartRateFollower {
             forgetBluez()
             return
         }
-        if message.isSignal(MessageBus.interface, "NameOwnerChanged") {
-            let arguments = message.arguments()
-            guard message.sender == MessageBus.name, message.signature == "sss",
-                arguments[0].string == Bluez.busName, let newOwner = arguments[2].string
-            else { return }
+        if let change = Self.following.ownerChange(in: message) {
+            let newOwner = change.newOwner
             if owner != nil {
                 logger.info("bluetoothd left the system bus; heart rate from Bluetooth stops until it returns")
                 forgetBluez()

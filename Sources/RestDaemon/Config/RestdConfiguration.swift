@@ -119,6 +119,8 @@ public struct RestdConfiguration: Sendable, Equatable {
         var limits = base
         limits.maxTimers = maxTimers
         limits.expiredRetentionUSec = expiredRetentionUSec
+        // Nothing rings without sound: no Ringing to silence.
+        limits.ringForUSec = sound.enabled ? sound.ringForUSec : 0
         return limits
     }
 

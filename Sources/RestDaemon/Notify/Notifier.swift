@@ -6,7 +6,7 @@ import RestProtocol
 
 /// Shows desktop notifications through org.freedesktop.Notifications (Desktop Notifications
 /// Specification 1.3): "Rest over" on expiry, with the urgency and buttons `[notifications]`
-/// sets, the optional pre-alert, the sound command where the server has no sound of its own, and
+/// sets (without a sound of the server's: restd rings the alarm itself), the optional pre-alert, and
 /// "Workout done" when a workout ends.
 ///
 /// `NotificationTracker` decides what to show, replace and close; this class only talks to the
@@ -24,6 +24,9 @@ final class Notifier {
     static let busName = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
     static let interface = "org.freedesktop.Notifications"
+    /// The server's name, followed with the signals of its notifications.
+    private static let following = BusNameFollowing(
+        busName, alsoMatching: [MessageBus.signalRule(sender: busName, path: path, interface: interface)])
     /// The longest any call to the notification server may take.
     static let timeoutMilliseconds: Int32 = 2_000
 
@@ -36,8 +39,6 @@ final class Notifier {
     /// The urgency and buttons of "Rest over" (`[notifications]`); a reload changes them for the
     /// next notification.
     var style: NotificationStyle
-    /// Stands in for the server's sound when it has none.
-    private let sound: SoundCommand
     private var tracker = NotificationTracker()
     /// The live activity's progress now, for the body of "Rest over" ("3/15 sets").
     var liveProgress: () -> LiveProgress? = { nil }
@@ -84,7 +85,7 @@ final class Notifier {
 
     init(
         connection: Connection, clock: TimeSource, logger: Logger, messages: Messages, style: NotificationStyle,
-        sound: SoundCommand, perform: @escaping (TimerCommand) throws(DBusError) -> Void
+        perform: @escaping (TimerCommand) throws(DBusError) -> Void
     ) {
         self.connection = connection
         self.performCommand = perform
@@ -93,7 +94,6 @@ final class Notifier {
         failures = RepeatedFailure(logger: logger, recovered: "desktop notifications work again")
         self.messages = messages
         self.style = style
-        self.sound = sound
         connection.addSignalFilter { [unowned self] message in
             self.handle(message)
             return false  // others may want these signals too
@@ -123,35 +123,22 @@ final class Notifier {
 
     /// Subscribes to the server's signals and to changes of its owner, without waiting.
     func start() {
-        let rules = [
-            MessageBus.nameOwnerChangedRule(name: Self.busName),
-            MessageBus.signalRule(sender: Self.busName, path: Self.path, interface: Self.interface),
-        ]
-        for rule in rules {
-            connection.callBus("AddMatch", [.string(rule)], timeoutMilliseconds: Self.timeoutMilliseconds) {
-                [unowned self] result in
-                if case .failure(let error) = result {
-                    self.logger.error(
-                        """
-                        cannot watch the notification server (\(error.message)); notification actions \
-                        and a server appearing later will go unnoticed
-                        """)
-                }
+        // The answer is newer than any NameOwnerChanged that arrives before it.
+        Self.following.start(
+            on: connection, timeoutMilliseconds: Self.timeoutMilliseconds,
+            ruleRefused: { [unowned self] error in
+                logger.error(
+                    """
+                    cannot watch the notification server (\(error.message)); notification actions \
+                    and a server appearing later will go unnoticed
+                    """)
             }
-        }
-        // After the match rules, on the same connection: no change of owner can fall in between,
-        // and the answer is newer than any NameOwnerChanged that arrives before it.
-        connection.callBus("GetNameOwner", [.string(Self.busName)], timeoutMilliseconds: Self.timeoutMilliseconds) {
-            [unowned self] result in
+        ) { [unowned self] answer in
             ownerKnown = true
-            switch result {
-            case .success(let reply):
-                if let name = reply.arguments().first?.string {
-                    owner = name
-                    logger.debug("notification server: \(name)")
-                }
-            case .failure(let error) where error.hasName(.nameHasNoOwner):
-                owner = nil
+            switch answer {
+            case .success(let name):
+                owner = name
+                if let name { logger.debug("notification server: \(name)") }
             case .failure(let error):
                 logger.debug("cannot ask who owns \(Self.busName): \(error.message)")
             }
@@ -290,6 +277,7 @@ final class Notifier {
             "desktop-entry": .string(request.hints.desktopEntry),
         ]
         if let sound = request.hints.soundName { hints["sound-name"] = .string(sound) }
+        if request.hints.suppressSound { hints["suppress-sound"] = .boolean(true) }
         let arguments: [DBusValue] = [
             .string(request.appName), .uint32(request.replacesID), .string(request.icon), .string(request.summary),
             .string(request.body), .strings(request.actions), .vardict(hints), .int32(request.expireTimeoutMS),
@@ -310,8 +298,6 @@ final class Notifier {
                 }
                 if owner == nil { owner = reply.sender }
                 failures.succeeded()
-                // Once the server has shown it, as its own sound would come with it; never both.
-                if case .expired = notification.alert.kind, !capabilities.sound { sound.play() }
                 logger.debug("notification \(id) for \(notification.ticket.subject): \(request.summary)")
                 tracker.shown(notification.ticket, id: id)
             case .failure(let error):
@@ -342,8 +328,8 @@ final class Notifier {
     // MARK: Signals
 
     private func handle(_ message: Message) {
-        if let change = message.nameOwnerChange {
-            if change.name == Self.busName { ownerChanged(oldOwner: change.oldOwner, newOwner: change.newOwner) }
+        if let change = Self.following.ownerChange(in: message) {
+            ownerChanged(oldOwner: change.oldOwner, newOwner: change.newOwner)
             return
         }
         // Only the owner we are talking to speaks for the notifications we created.
@@ -358,8 +344,10 @@ final class Notifier {
             if let request { perform(request) }
             pump()
         case ("NotificationClosed"?, "uu"):
-            guard case .uint32(let id) = arguments[0] else { return }
-            tracker.closed(id: id)
+            guard case .uint32(let id) = arguments[0], case .uint32(let reason) = arguments[1] else { return }
+            let timer = tracker.closed(id: id)
+            // Dismissed by the person (reason 2): they have heard it, the alarm stops.
+            if let timer, reason == Self.closedByUser { silence(timer) }
             pump()
         default:
             // ActivationToken (sent before ActionInvoked for servers that support it) and
@@ -390,6 +378,19 @@ final class Notifier {
             tracker.serverChanged()
         }
         pump()
+    }
+
+    /// NotificationClosed's reason when the user dismissed the notification.
+    static let closedByUser: UInt32 = 2
+
+    /// Stops the alarm of the rest whose "Rest over" the person dismissed.
+    private func silence(_ id: TimerID) {
+        do {
+            try performCommand(.silence(id))
+        } catch {
+            // The timer went away meanwhile: nothing rings.
+            logger.debug("silencing timer \(id) after its notification was dismissed: \(error.message)")
+        }
     }
 
     /// Carries out an action the user chose in a notification, as if it had come over the bus.

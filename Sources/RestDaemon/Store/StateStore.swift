@@ -32,8 +32,9 @@ final class StateStore {
     /// training history, `HistorySchema`, and the timers' `rest_source`; 3 → 4 the workouts,
     /// `WorkoutSchema`; 4 → 5 the timers' `end_reason`; 5 → 6 the rests' recovery,
     /// `HistorySchema.recoveryColumns`; 6 → 7 the followed rests' heart rate, `HeartRateSchema`;
-    /// 7 → 8 the indexes records are read from, `HistorySchema.recordIndexes`).
-    static let schemaVersion = 8
+    /// 7 → 8 the indexes records are read from, `HistorySchema.recordIndexes`; 8 → 9 the timers'
+    /// `sound` and `rings_until_usec`).
+    static let schemaVersion = 9
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -438,6 +439,8 @@ final class StateStore {
         case rest_source
         // Schema 5.
         case end_reason
+        // Schema 9.
+        case sound, rings_until_usec
 
         var name: String { String(describing: self) }
 
@@ -450,6 +453,7 @@ final class StateStore {
             case 1: Array(all[...Column.updated_at_usec.rawValue])
             case 2: Array(all[...Column.warned.rawValue])
             case 3, 4: Array(all[...Column.rest_source.rawValue])
+            case 5, 6, 7, 8: Array(all[...Column.end_reason.rawValue])
             default: all
             }
         }
@@ -471,6 +475,13 @@ final class StateStore {
         (5, HistorySchema.addRecoveryColumns),
         (6, HeartRateSchema.create),
         (7, HistorySchema.createRecordIndexes),
+        (
+            8,
+            """
+            ALTER TABLE timers ADD COLUMN sound INTEGER NOT NULL DEFAULT 1;
+            ALTER TABLE timers ADD COLUMN rings_until_usec INTEGER NOT NULL DEFAULT 0
+            """
+        ),
     ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.
@@ -491,7 +502,9 @@ final class StateStore {
             warn_usec INTEGER NOT NULL DEFAULT 0,
             warned INTEGER NOT NULL DEFAULT 0,
             rest_source TEXT NOT NULL DEFAULT '',
-            end_reason TEXT NOT NULL DEFAULT ''
+            end_reason TEXT NOT NULL DEFAULT '',
+            sound INTEGER NOT NULL DEFAULT 1,
+            rings_until_usec INTEGER NOT NULL DEFAULT 0
         ) STRICT
         """
 
@@ -517,7 +530,8 @@ final class StateStore {
             try integer(timer.endsAtUSec, "ends_at_usec"), try integer(timer.remainingUSec, "remaining_usec"),
             try integer(timer.expiredAtUSec, "expired_at_usec"), try integer(timer.updatedAtUSec, "updated_at_usec"),
             try integer(timer.warnUSec, "warn_usec"), .integer(timer.warned ? 1 : 0), .text(timer.restSource),
-            .text(timer.endReason?.rawValue ?? ""),
+            .text(timer.endReason?.rawValue ?? ""), .integer(timer.sound ? 1 : 0),
+            try integer(timer.ringsUntilUSec, "rings_until_usec"),
         ]
     }
 
@@ -566,6 +580,7 @@ final class StateStore {
         }
         return RestTimer(
             id: id, label: try text(.label), next: try text(.next), notify: try flag(.notify),
+            sound: try flag(.sound), ringsUntilUSec: try usec(.rings_until_usec),
             baseDurationUSec: try usec(.base_duration_usec), state: state,
             durationUSec: try usec(.duration_usec), startedAtUSec: try usec(.started_at_usec),
             endsAtUSec: try usec(.ends_at_usec), remainingUSec: try usec(.remaining_usec),

@@ -71,6 +71,16 @@ enum ManagerObject {
         BusMethod(ManagerMember.skip, in: [id]) { manager, call throws(DBusError) in
             try manager.perform(call) { id in .skip(id) }
         },
+        BusMethod(ManagerMember.silence, in: [id]) { manager, call throws(DBusError) in
+            guard call.arguments[0].string?.isEmpty == true else {
+                return try manager.perform(call) { id in .silence(id) }
+            }
+            // Every ringing timer, each its own change: one that went quiet meanwhile changes nothing.
+            for timer in manager.service.book.ringingTimers {
+                try manager.service.perform(.timer(.silence(timer.id)))
+            }
+            return []
+        },
         BusMethod(ManagerMember.takeNotificationServerWarning, out: [.init("warn", .boolean)]) { manager, _ in
             [.boolean(manager.takeNotificationServerWarning())]
         },

@@ -12,7 +12,7 @@ extension BusArguments {
         }
     }
 
-    /// The `options` of Start: label (s), next (s), notify (b), warn_usec (t).
+    /// The `options` of Start: label (s), next (s), notify (b), sound (b), warn_usec (t).
     static func startOptions(_ value: DBusValue) throws(DBusError) -> TimerOptions {
         var options = TimerOptions()
         for (key, value) in try Self.options(value) {
@@ -23,12 +23,16 @@ extension BusArguments {
                 options.next = try string(value, option: key)
             case StartOption.notify:
                 options.notify = try boolean(value, option: key)
+            case StartOption.sound:
+                options.sound = try boolean(value, option: key)
             case StartOption.warn:
                 options.warnUSec = try unsigned(value, option: key)
             default:
                 throw unknownOption(
                     key,
-                    known: "\(StartOption.label), \(StartOption.next), \(StartOption.notify) and \(StartOption.warn)")
+                    known:
+                        "\(StartOption.label), \(StartOption.next), \(StartOption.notify), \(StartOption.sound) "
+                        + "and \(StartOption.warn)")
             }
         }
         return options

@@ -24,6 +24,7 @@ enum TimerObject {
         },
         BusMethod(TimerMember.restart) { timer, _ throws(DBusError) in try timer.perform(.restart(timer.id)) },
         BusMethod(TimerMember.cancel) { timer, _ throws(DBusError) in try timer.perform(.cancel(timer.id)) },
+        BusMethod(TimerMember.silence) { timer, _ throws(DBusError) in try timer.perform(.silence(timer.id)) },
     ]
 
     /// Each property with how to read it from the timer, in the interface's order.
@@ -38,6 +39,8 @@ enum TimerObject {
         BusProperty(TimerProperty.remainingUSec, .uint64) { .uint64($0.remainingUSec) },
         BusProperty(TimerProperty.expiredAtUSec, .uint64) { .uint64($0.expiredAtUSec) },
         BusProperty(TimerProperty.notify, .boolean) { .boolean($0.notify) },
+        BusProperty(TimerProperty.sound, .boolean) { .boolean($0.sound) },
+        BusProperty(TimerProperty.ringing, .boolean) { .boolean($0.ringing) },
         BusProperty(TimerProperty.warnUSec, .uint64) { .uint64($0.warnUSec) },
         BusProperty(TimerProperty.restSource, .string) { .string($0.restSource) },
         BusProperty(TimerProperty.untilRecovered, .boolean) { .boolean($0.recovery != nil) },

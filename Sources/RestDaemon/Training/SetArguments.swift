@@ -37,6 +37,8 @@ extension BusArguments {
                 input.restUSec = try unsigned(value, option: key)
             case SetOption.untilRecovered:
                 input.untilRecovered = try boolean(value, option: key)
+            case SetOption.sound:
+                input.sound = try boolean(value, option: key)
             default:
                 throw unknownOption(key, known: SetOption.all.joined(separator: ", "))
             }

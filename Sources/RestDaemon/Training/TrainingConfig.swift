@@ -7,7 +7,7 @@ import TOML
 /// sets) and `[categories]` (a rest per category name). Each table is one `ConfigKey` whose
 /// value is the whole table.
 enum TrainingConfig {
-    static let exerciseKeys = ["rest", "failed_rest", "category", "sets"] + recoveryKeys
+    static let exerciseKeys = ["rest", "failed_rest", "category", "sets", "sound"] + recoveryKeys
 
     static let keys: [ConfigKey] = [
         ConfigKey(
@@ -160,6 +160,7 @@ enum TrainingConfig {
                         }
                         exercise.category = text
                     case "sets": exercise.sets = try ConfigValue.integer(field, in: 1...1000)
+                    case "sound": exercise.sound = try ConfigValue.boolean(field)
                     case _ where recoveryKeys.contains(key):
                         try readRecoveryKey(key, field, into: &exercise.recovery)
                     default:
@@ -297,6 +298,7 @@ enum TrainingConfig {
                     parts.append("category = \(ConfigValue.showStrings([category], list: false))")
                 }
                 if let sets = exercise.sets { parts.append("sets = \(sets)") }
+                if let sound = exercise.sound { parts.append("sound = \(sound)") }
                 if let until = exercise.recovery.untilRecovered { parts.append("until_recovered = \(until)") }
                 if let target = exercise.recovery.target { parts.append("recovery_target = \"\(target)\"") }
                 if let minimum = exercise.recovery.minimumUSec {

@@ -12,6 +12,7 @@ import TOML
 ///     weight = 100        # kg, optional
 ///     rest = "3m"         # optional: else the usual rules choose the rest
 ///     failed_rest = "4m"  # optional
+///     sound = false       # optional: no cues or alarm for its rests
 ///
 ///     [[exercise]]
 ///     superset = ["Curl", "Triceps pushdown"]   # done back to back, the rest after the round
@@ -104,7 +105,7 @@ public enum WorkoutPlanFile {
     }
 
     private static let keys =
-        ["name", "superset", "sets", "reps", "weight", "rest", "failed_rest"] + TrainingConfig.recoveryKeys
+        ["name", "superset", "sets", "reps", "weight", "rest", "failed_rest", "sound"] + TrainingConfig.recoveryKeys
 
     /// One [[exercise]] table: an exercise, or a superset of several; nil with every problem
     /// found in it, each at its line, when it cannot be used.
@@ -171,6 +172,12 @@ public enum WorkoutPlanFile {
         let failedRest = checked { () throws(Problem) in
             try table["failed_rest"].map { (value) throws(Problem) in try duration(value, key: "failed_rest") }
         }
+        let sound = checked { () throws(Problem) in
+            try table["sound"].map { (value) throws(Problem) in
+                try Self.value(value, key: "sound") { (value) throws(ConfigValueError) in try ConfigValue.boolean(value)
+                }
+            }
+        }
         var recovery = RecoverySettings()
         for key in TrainingConfig.recoveryKeys {
             guard let value = table[key] else { continue }
@@ -180,12 +187,12 @@ public enum WorkoutPlanFile {
                 problems.append(Problem(line: value.line, reason: "\(key): \(error.reason)"))
             }
         }
-        guard problems.isEmpty, let names, let sets, let reps, let weight, let rest, let failedRest else {
+        guard problems.isEmpty, let names, let sets, let reps, let weight, let rest, let failedRest, let sound else {
             return (nil, problems)
         }
         let block = WorkoutPlan.Block(
             exercises: names.map { WorkoutPlan.Exercise(name: $0, sets: sets, reps: reps, weightKG: weight) },
-            restUSec: rest, failedRestUSec: failedRest, recovery: recovery)
+            restUSec: rest, failedRestUSec: failedRest, recovery: recovery, sound: sound)
         return (block, [])
     }
 

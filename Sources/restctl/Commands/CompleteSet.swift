@@ -60,6 +60,13 @@ extension Restctl {
                     + "--no-until-recovered for a plain timed rest. Default: until_recovered in config.toml."))
         var untilRecovered: Bool?
 
+        @Flag(
+            inversion: .prefixedNo,
+            help: ArgumentHelp(
+                "Play cues before the rest's end and an alarm at it; --no-sound for a quiet rest (the notification "
+                    + "still shows). Default: sound in the workout plan or config.toml, else on."))
+        var sound: Bool?
+
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat
 
@@ -77,7 +84,7 @@ extension Restctl {
             let restUSec = try rest.map { text throws(RestctlError) in try durationUSec(text, as: .setRest) }
             return SetInput(
                 exercise: exercise, reps: reps, weightKg: weightKg, failed: failed,
-                restUSec: restUSec, untilRecovered: untilRecovered)
+                restUSec: restUSec, untilRecovered: untilRecovered, sound: sound)
         }
 
         /// What to say of a rest that may end on recovery but started without heart rate coming
@@ -125,7 +132,8 @@ extension Restctl {
                     }
                     let done = try client.completeSet(
                         id: id, exercise: set.exercise, reps: set.reps, weightKg: set.weightKg,
-                        failed: set.failed, restUSec: set.restUSec, untilRecovered: set.untilRecovered)
+                        failed: set.failed, restUSec: set.restUSec, untilRecovered: set.untilRecovered,
+                        sound: set.sound)
                     notes += NotificationServerNote.take(from: client).map { [$0] } ?? []
                     // What was recorded, reps and weight repeated from the previous set included,
                     // so that a wrong number shows at once; a record it beat on the next line.

@@ -32,6 +32,11 @@ extension Restctl {
         @Flag(name: .customLong("no-notify"), help: "Send no desktop notification when it runs out.")
         var noNotify = false
 
+        @Flag(
+            name: .customLong("no-sound"),
+            help: "Play no cues before the end and no alarm at it (the notification still shows).")
+        var noSound = false
+
         @Option(
             help: ArgumentHelp(
                 "Warn with a notification this long before the end (e.g. 10s).",
@@ -77,7 +82,7 @@ extension Restctl {
             let start = { (client: RestdClient) throws(ClientError) -> Void in
                 _ = try client.start(
                     id: id, durationUSec: usec, label: label, next: next,
-                    notify: noNotify ? false : nil, warnUSec: warnUSec)
+                    notify: noNotify ? false : nil, sound: noSound ? false : nil, warnUSec: warnUSec)
                 if !noNotify { note = NotificationServerNote.take(from: client) }
             }
             if wait {

@@ -7,9 +7,10 @@ extension Restctl {
             commandName: "toggle",
             abstract: "Pause or resume a timer, or start one.",
             discussion: """
-                Made for a click on a status bar: a running timer is paused, a paused one \
-                resumed, an expired one restarted (its last duration again, with its label \
-                and next), and without a timer a rest of restd's default_duration starts.
+                Made for a click on a status bar: a ringing timer is silenced (and no more), \
+                a running one paused, a paused one resumed, an expired one restarted (its \
+                last duration again, with its label and next), and without a timer a rest of \
+                restd's default_duration starts.
                 """)
 
         @OptionGroup var timer: TimerSelection

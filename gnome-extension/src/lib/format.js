@@ -142,9 +142,12 @@ export function panelText(timer, live, nowUsec) {
 
 /**
  * The symbolic icon before the panel text, from the icon theme (a font may lack a glyph such as
- * ⏸, which then shows as a box): the pause mark of a paused timer, else null.
+ * ⏸, which then shows as a box): the pause mark of a paused timer, a loudspeaker while the
+ * rest's alarm rings, else null.
  */
 export function panelIcon(timer) {
+    if (timer.ringing)
+        return 'audio-volume-high-symbolic';
     return timer.state === 'paused' ? 'media-playback-pause-symbolic' : null;
 }
 
@@ -168,13 +171,14 @@ export function liveParts(live) {
 export const LAST_SECONDS_USEC = 10 * USEC_PER_SEC;
 
 /**
- * Style classes for the label: `restd-running`, `restd-paused` or `restd-over`, plus
- * `restd-warning` from the timer's pre-alert (WarnUSec) on and `restd-last-seconds` in the
- * final ten seconds, so those moments show by colour, not only by text.
+ * Style classes for the label: `restd-running`, `restd-paused` or `restd-over` (with
+ * `restd-ringing` while its alarm rings), plus `restd-warning` from the timer's pre-alert
+ * (WarnUSec) on and `restd-last-seconds` in the final ten seconds, so those moments show by
+ * colour, not only by text.
  */
 export function styleClasses(timer, nowUsec) {
     if (isOver(timer, nowUsec))
-        return ['restd-over'];
+        return timer.ringing ? ['restd-over', 'restd-ringing'] : ['restd-over'];
     if (timer.state === 'paused')
         return ['restd-paused'];
     const classes = ['restd-running'];
@@ -188,5 +192,5 @@ export function styleClasses(timer, nowUsec) {
 
 /** Every class styleClasses can return (the indicator removes them before adding). */
 export const ALL_STYLE_CLASSES = [
-    'restd-running', 'restd-paused', 'restd-over', 'restd-warning', 'restd-last-seconds',
+    'restd-running', 'restd-paused', 'restd-over', 'restd-ringing', 'restd-warning', 'restd-last-seconds',
 ];

@@ -10,12 +10,15 @@ const USEC_PER_SEC = 1_000_000;
 export const ADD_USEC = 30 * USEC_PER_SEC;
 export const SUB_USEC = -15 * USEC_PER_SEC;
 
-/** The heading of a timer in the menu: `Squat · 1:23 left`, `paused · 1:02 left`, `over by 0:12`. */
+/**
+ * The heading of a timer in the menu: `Squat · 1:23 left`, `paused · 1:02 left`, `over by 0:12`,
+ * `over by 0:12, ringing`.
+ */
 export function timerSummary(timer, nowUsec) {
     const name = timer.label || timer.id;
     let time;
     if (isOver(timer, nowUsec))
-        time = `over by ${clock(Math.floor(overtimeUsec(timer, nowUsec) / USEC_PER_SEC))}`;
+        time = `over by ${clock(Math.floor(overtimeUsec(timer, nowUsec) / USEC_PER_SEC))}${timer.ringing ? ', ringing' : ''}`;
     else if (timer.state === 'paused')
         time = `paused, ${timeText(timer, nowUsec)} left`;
     else
@@ -72,6 +75,9 @@ export function menuItems(state, nowUsec) {
         if (timer.next && workoutLines(state.workout).length === 0)
             items.push({type: 'info', text: `Next: ${timer.next}`});
         const over = isOver(timer, nowUsec);
+        // First, where the pointer lands: the alarm is what the person wants gone.
+        if (timer.ringing)
+            items.push({type: 'action', text: 'Stop', call: call('Silence', '(s)', [timer.id])});
         if (timer.state === 'running' && !over)
             items.push({type: 'action', text: 'Pause', call: call('Pause', '(s)', [timer.id])});
         if (timer.state === 'paused')

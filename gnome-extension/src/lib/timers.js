@@ -14,13 +14,14 @@ const FIELDS = {
     ExpiredAtUSec: 'expiredAtUsec',
     WarnUSec: 'warnUsec',
     RestSource: 'restSource',
+    Ringing: 'ringing',
 };
 
 /** An empty timer: what a path has before its properties are known. */
 export function emptyTimer() {
     return {
         id: '', label: '', next: '', state: '', durationUsec: 0, startedAtUsec: 0,
-        endsAtUsec: 0, remainingUsec: 0, expiredAtUsec: 0, warnUsec: 0, restSource: '',
+        endsAtUsec: 0, remainingUsec: 0, expiredAtUsec: 0, warnUsec: 0, restSource: '', ringing: false,
     };
 }
 
@@ -34,8 +35,14 @@ export function withProperties(timer, properties) {
     const updated = Object.assign({}, timer);
     for (const [name, value] of Object.entries(properties)) {
         const field = FIELDS[name];
-        if (field !== undefined)
-            updated[field] = typeof updated[field] === 'number' ? Number(value) : String(value);
+        if (field === undefined)
+            continue;
+        if (typeof updated[field] === 'number')
+            updated[field] = Number(value);
+        else if (typeof updated[field] === 'boolean')
+            updated[field] = Boolean(value);
+        else
+            updated[field] = String(value);
     }
     return updated;
 }
