@@ -175,7 +175,7 @@ struct RestctlWaitTests {
             result.stdout.range(of: "\r" + erase + "default  expired  0:00 (+"),
             "\(result.stdout.debugDescription)")
         #expect(
-            matches(String(result.stdout[end.upperBound...]), #"0:0\d\)  Squat\r\n"#),
+            matches(String(result.stdout[end.upperBound...]), #"0:0\d\)  ringing  Squat\r\n"#),
             "\(result.stdout.debugDescription)")
     }
 
