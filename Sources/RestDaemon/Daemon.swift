@@ -202,8 +202,9 @@ public final class Daemon {
     private func tellOfReloads(limits: TimerLimits) {
         let manager = managerSettings
         reloader.listeners = [
-            { [unowned service, clock] _, new in
-                service.queue.post(.settingsReloaded(new.limits(base: limits), new.trainingSettings), at: clock.now())
+            { [unowned service] _, new in
+                // Nothing of a reload is written, so nothing can refuse it.
+                _ = try? service.perform(.reload(new.limits(base: limits), new.trainingSettings))
             },
             { [unowned sound, unowned sounds] _, new in
                 sound.settings = new.sound

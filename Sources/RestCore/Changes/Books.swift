@@ -51,6 +51,10 @@ public struct Books: Sendable {
         _ change: Change, facts: HistoryFacts, heartRateComingIn: Bool, now: Instant
     ) throws(TimerError) -> ChangePlan {
         switch change {
+        case .command(.reload(let limits, let settings)):
+            var plan = ChangePlan()
+            plan.notes = (limits == timers.limits ? [] : [.limits(limits)]) + [.trainingSettings(settings)]
+            return plan
         case .command(let command):
             var plan = try training.plan(command, timers: timers, facts: facts, now: now)
             if !heartRateComingIn { plan = plan.withoutHeartRate(now: now) }
@@ -121,10 +125,6 @@ public struct Books: Sendable {
             var plan = ChangePlan(history: [.heartRateKept(trace, pruneBeforeUSec: cutoff)])
             plan.write = .afterAnnouncing
             plan.what = "a rest's heart rate"
-            return plan
-        case .settingsReloaded(let limits, let settings):
-            var plan = ChangePlan()
-            plan.notes = (limits == timers.limits ? [] : [.limits(limits)]) + [.trainingSettings(settings)]
             return plan
         }
     }

@@ -10,4 +10,7 @@ public enum Command: Sendable, Equatable {
     case completeSet(TimerID, SetInput)
     /// The workout's start, moves and end.
     case workout(WorkoutCommand)
+    /// A reloaded configuration (`Reload`, SIGHUP): its limits and training settings, in force
+    /// from now. Planned by `Books`, which holds both.
+    case reload(TimerLimits, TrainingSettings)
 }

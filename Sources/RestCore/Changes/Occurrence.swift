@@ -1,6 +1,6 @@
 /// What happens to restd, beside what callers ask of it (`Command`): the other half of the
 /// messages `Books` plans. restd's own producers (its timers, the recovery service, the strap,
-/// the clock watcher, a reload) post them; none can be refused.
+/// the clock watcher) post them; none can be refused.
 public enum Occurrence: Sendable {
     /// The due instant: running timers past their deadline expire, pre-alerts are due, old timers
     /// go. `strapsLost` names the rests whose strap was lost by then, planned with it in one
@@ -27,8 +27,6 @@ public enum Occurrence: Sendable {
     case workoutAbandonDue
     /// A followed rest's heart rate, once restd stops following it.
     case heartRateTrace(HeartRateTrace)
-    /// A reloaded configuration's limits and training settings, in force from now.
-    case settingsReloaded(TimerLimits, TrainingSettings)
 }
 
 /// One message to restd: a caller's `Command`, or an `Occurrence`. `Books` says what the history

@@ -60,6 +60,8 @@ public struct TrainingBook: Sendable, Equatable {
         case .timer(let command): try planTimer(command, timers: timers, now: now)
         case .completeSet(let id, let input): try planSet(id, input, timers: timers, facts: facts, now: now)
         case .workout(let command): try planWorkout(command, timers: timers, facts: facts, now: now)
+        // Planned by `Books`: a reload changes the timers' limits too.
+        case .reload: ChangePlan()
         }
     }
 
