@@ -481,6 +481,15 @@ public final class RestdClient {
         return warn
     }
 
+    /// Has restd read config.toml again (`Reload`): the keys that changed, none when nothing did.
+    /// A wrong file is refused with its `file:line: reason` and the configuration stays.
+    public func reload() throws(ClientError) -> [String] {
+        let reply = try callManager(ManagerMember.reload, [])
+        guard let keys = reply.first?.arrayElements?.compactMap(\.string), keys.count == reply[0].arrayElements?.count
+        else { throw .badReply("Reload returned no array of keys") }
+        return keys
+    }
+
     /// The default rest of a restd without `DefaultDurationUSec`.
     public static let fallbackDefaultDurationUSec: UInt64 = 90_000_000
 

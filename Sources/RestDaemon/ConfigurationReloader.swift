@@ -4,8 +4,8 @@ import Glibc
 import Logging
 import RestCore
 
-/// SIGHUP: reads the configuration file again and puts a good one into force at once (every
-/// key applies on reload). A file with problems is logged and changes nothing.
+/// SIGHUP and the Manager's Reload: read the configuration file again and put a good one into
+/// force at once (every key applies on reload). A file with problems is logged and changes nothing.
 final class ConfigurationReloader {
     /// The configuration in force: the start-up one, or the last one a reload accepted.
     private(set) var configuration: RestdConfiguration
@@ -24,7 +24,10 @@ final class ConfigurationReloader {
         self.logger = logger
     }
 
-    func reload() {
+    /// The keys whose values changed (none: nothing did); a file with problems throws them,
+    /// and the configuration in force stays.
+    @discardableResult
+    func reload() throws(ConfigError) -> [String] {
         ServiceManager.notify("RELOADING=1\nMONOTONIC_USEC=\(KernelClock.usec(CLOCK_MONOTONIC))")
         defer { status.announceReady() }
         let loaded: (configuration: RestdConfiguration, found: Bool)
@@ -32,8 +35,8 @@ final class ConfigurationReloader {
             loaded = try ConfigFile.load(path: path, mustExist: mustExist)
         } catch {
             for problem in error.problems { logger.error("\(problem)") }
-            logger.error("the configuration was not reloaded; the previous one stays in force")
-            return
+            logger.error("\(Self.notReloaded)")
+            throw error
         }
         let old = configuration
         let new = loaded.configuration
@@ -42,10 +45,13 @@ final class ConfigurationReloader {
         let source = loaded.found ? path : "the defaults (\(path) does not exist)"
         guard !changed.isEmpty else {
             logger.info("reloaded the configuration from \(source); nothing changed")
-            return
+            return []
         }
         configuration = new
         for listener in listeners { listener(old, new) }
         logger.info("reloaded the configuration from \(source); changed: \(changed.joined(separator: ", "))")
+        return changed
     }
+
+    static let notReloaded = "the configuration was not reloaded; the previous one stays in force"
 }

@@ -267,7 +267,7 @@ public final class Daemon {
                     loop.exit(0)
                 })
         }
-        signalSources.append(try loop.addSignal(SIGHUP) { [unowned reloader] in reloader.reload() })
+        signalSources.append(try loop.addSignal(SIGHUP) { [unowned reloader] in _ = try? reloader.reload() })
         // Pings systemd at half of WatchdogSec= when the unit sets it (WATCHDOG_USEC); else nothing.
         loop.enableWatchdog()
     }

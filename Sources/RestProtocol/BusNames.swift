@@ -43,6 +43,8 @@ public enum ManagerMember {
     public static let silence = "Silence"
     /// Whether the caller is the first to hear that no notification server can show anything.
     public static let takeNotificationServerWarning = "TakeNotificationServerWarning"
+    /// Reads config.toml again (as SIGHUP does); answers the keys that changed.
+    public static let reload = "Reload"
     public static let expired = "Expired"
 }
 
@@ -95,6 +97,8 @@ public enum RestErrorName {
     /// A mutation could not be stored (disk full, read-only state directory): nothing changed.
     public static let storageFailed = "io.restd.Rest1.Error.StorageFailed"
     public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+    /// Reload found config.toml wrong: the configuration in force stays.
+    public static let invalidConfiguration = "io.restd.Rest1.Error.InvalidConfiguration"
 }
 
 /// Keys of the `options` dictionary of Start.

@@ -29,7 +29,7 @@ struct Restctl: ParsableCommand {
             Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self,
             Sensors.self,
             CompleteSet.self, Skip.self, Silence.self, History.self, Stats.self, Records.self, Report.self,
-            Workout.self,
+            Workout.self, Reload.self,
         ])
 
     // restctl's own flag, not a `version:` in the configuration: ArgumentParser would list that

@@ -365,7 +365,8 @@ struct RestctlLiveTests {
         try watch.waitForLine { $0 == "idle" }
         #expect(restctl(daemon.bus, "start", "3", "--id", "quick", "--label", "Jump").succeeded)
         try watch.waitForLine { matches($0, #"quick  running  0:0[0-3]  Jump"#) }
-        try watch.waitForLine { matches($0, #"quick  expired  0:00 \(\+0:0\d\)  Jump"#) }
+        // A rest that ran out rings until it is silenced or `ring_for` runs out.
+        try watch.waitForLine { matches($0, #"quick  expired  0:00 \(\+0:0\d\)  ringing  Jump"#) }
         #expect(restctl(daemon.bus, "cancel").succeeded)  // the default timer: nothing to print
         #expect(restctl(daemon.bus, "add", "30", "--id", "quick").succeeded)
         try watch.waitForLine { matches($0, #"quick  running  0:(30|2\d)  Jump"#) }

@@ -432,6 +432,7 @@ struct RestctlTests {
                   records                 Show each exercise's records.
                   report                  Write a training report: one HTML page of charts.
                   workout                 Follow a workout plan, set by set.
+                  reload                  Have restd read config.toml again.
 
                   See 'restctl help <subcommand>' for detailed help.
 

@@ -157,7 +157,7 @@ struct RestctlUsageTests {
         ["sensors"], ["set", "--reps", "x"], ["skip"], ["history", "--since", "x"], ["stats", "--since", "x"],
         ["report", "--since", "x"], ["workout", "start", "x"], ["workout", "status"], ["workout", "next"],
         ["workout", "previous"],
-        ["workout", "end"], ["workout", "list"],
+        ["workout", "end"], ["workout", "list"], ["reload"],
     ]
 
     @Test("--version is restctl's own: not listed under a command, and refused after one")

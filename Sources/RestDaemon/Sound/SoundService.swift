@@ -112,7 +112,7 @@ final class SoundService {
     func prepare() {
         guard settings.enabled else { return }
         doNotDisturb?.refresh()
-        keepConnection()
+        defer { keepConnection() }
         guard !server.isConnected else { return }
         server.connect()
         guard server.isConnected else { return }
@@ -202,8 +202,13 @@ final class SoundService {
 
     // MARK: The connection
 
-    /// Keeps the connection until `lingerUSec` from now.
+    /// Keeps the connection until `lingerUSec` from now; with none open, nothing is left to release
+    /// and no wake-up is armed for it.
     private func keepConnection() {
+        guard server.isConnected else {
+            releaseTimer.isEnabled = false
+            return
+        }
         releaseTimer.schedule(at: loop.now(CLOCK_MONOTONIC) + lingerUSec)
     }
 
@@ -220,6 +225,8 @@ final class SoundService {
         if serverState == .available || serverState == .unknown { serverWarningDue = true }
         serverState = .missing
         playback = nil
+        // The connection is gone: nothing to release.
+        releaseTimer.isEnabled = false
         serverFailures.failed(
             warning: "\(reason): rests end without restd's sounds; further failures are logged only with --verbose",
             again: "no sound again: \(reason)")

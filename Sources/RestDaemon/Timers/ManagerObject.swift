@@ -10,6 +10,8 @@ enum ManagerObject {
         let service: StateService
         /// Whether the caller is the first to hear that no notification server can show anything.
         let takeNotificationServerWarning: () -> Bool
+        /// Reads config.toml again: the keys that changed, or the file's problems.
+        let reload: () throws(ConfigError) -> [String]
 
         /// Carries out the command for the timer named by the call's first argument.
         func perform(
@@ -82,6 +84,16 @@ enum ManagerObject {
         BusMethod(ManagerMember.takeNotificationServerWarning, out: [.init("warn", .boolean)]) { manager, _ in
             [.boolean(manager.takeNotificationServerWarning())]
         },
+        BusMethod(ManagerMember.reload, out: [.init("changed", .array(.string))]) { manager, _ throws(DBusError) in
+            do throws(ConfigError) {
+                return [.strings(try manager.reload())]
+            } catch {
+                let problems = error.problems.map(\.description).joined(separator: "; ")
+                throw DBusError(
+                    name: RestErrorName.invalidConfiguration,
+                    message: "\(problems); \(ConfigurationReloader.notReloaded)")
+            }
+        },
     ]
 
     static let interface = InterfaceDescription(
@@ -120,9 +132,11 @@ enum ManagerObject {
     static func make(service: StateService, settings: Settings) -> ExportedInterface {
         ExportedInterface(
             interface, methods: methods,
-            context: Context(service: service) { [unowned notifier = settings.notifier] in
-                notifier.takeServerWarning()
-            },
+            context: Context(
+                service: service,
+                takeNotificationServerWarning: { [unowned notifier = settings.notifier] in notifier.takeServerWarning()
+                },
+                reload: { [unowned reloader = settings.reloader] () throws(ConfigError) in try reloader.reload() }),
             properties: properties
         ) { settings }
     }
