@@ -100,8 +100,8 @@ let package = Package(
         // A seeded random number generator, so that a "random" test does the same on every run
         // (no Foundation, no process harness: the core's unit tests use it too).
         .target(name: "SeededRandom"),
-        // The unit tests' one clock, moved by hand (both of the core's clocks).
-        .target(name: "TestClock", dependencies: ["RestCore"]),
+        // The unit tests' one clock, moved by hand (the core's clocks and the timers armed on them).
+        .target(name: "TestClock", dependencies: ["RestCore", "EventLoop"]),
 
         // Benchmarks (`make bench`): starts its own dbus-daemon and restd, measures, reports.
         // `make toml-conformance`: the TOML reader against the TOML project's compliance suite.

@@ -25,7 +25,8 @@ final class StateService {
     private let store: StateStore
     private let clock: TimeSource
     private let logger: Logger
-    private let loop: EventLoop
+    /// The daemon's sd-event loop; in the unit tests, the manual clock.
+    private let loop: any TimerScheduling
     /// What start-up recovery found, told to the observers once restd serves (`announceRecovered`).
     private var recovered: [TimerEvent]
     /// Plans applied and announced but not yet written, oldest first; written before the next
@@ -34,9 +35,9 @@ final class StateService {
     /// The next expiry, pre-alert or clean-up (CLOCK_BOOTTIME, 1 µs accuracy); the workout's
     /// abandonment (CLOCK_REALTIME: its deadline is a wall-clock one); the batched write (idle
     /// priority). Each is off when nothing waits for it: never a periodic wake.
-    private var expiryTimer: TimerSource!
-    private var abandonTimer: TimerSource!
-    private var delayedWriter: TimerSource!
+    private var expiryTimer: (any ScheduledTimer)!
+    private var abandonTimer: (any ScheduledTimer)!
+    private var delayedWriter: (any ScheduledTimer)!
     /// Long enough for a burst of expiries to be a few writes, not one each; short beside any rest.
     static let writeDelayUSec: UInt64 = 10_000
 
@@ -45,7 +46,7 @@ final class StateService {
     /// keep_days pruned, and announced by `announceRecovered`.
     init(
         books: Books, recovered: [TimerEvent], recoveredHistory: [HistoryChange], store: StateStore,
-        clock: TimeSource, loop: EventLoop, logger: Logger
+        clock: TimeSource, loop: any TimerScheduling, logger: Logger
     ) throws(SystemError) {
         self.books = books
         self.recovered = recovered
@@ -63,10 +64,13 @@ final class StateService {
         } catch {
             logger.error("\(error)")
         }
-        expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1) { [unowned self] _ in
+        expiryTimer = try loop.addTimer(clock: CLOCK_BOOTTIME, at: 0, accuracyUSec: 1, priority: .normal) {
+            [unowned self] _ in
             self.catchUp(now: self.clock.now(), marksRunning: true)
         }
-        abandonTimer = try loop.addTimer(clock: CLOCK_REALTIME, at: 0, accuracyUSec: 1_000_000) { [unowned self] _ in
+        abandonTimer = try loop.addTimer(
+            clock: CLOCK_REALTIME, at: 0, accuracyUSec: 1_000_000, priority: .normal
+        ) { [unowned self] _ in
             self.queue.post(.workoutAbandonDue, at: self.clock.now())
         }
         delayedWriter = try loop.addTimer(clock: CLOCK_MONOTONIC, at: 0, accuracyUSec: 1_000, priority: .idle) {
@@ -224,7 +228,7 @@ final class StateService {
     }
 }
 
-extension TimerSource {
+extension ScheduledTimer {
     /// Armed at `usec`, or off when nil.
     fileprivate func schedule(at usec: USec?) {
         if let usec { schedule(at: usec) } else { isEnabled = false }

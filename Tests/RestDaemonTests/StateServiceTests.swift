@@ -1,5 +1,4 @@
 import DBusKit
-import EventLoop
 import Logging
 import ProcessHarness
 import RestCore
@@ -11,15 +10,13 @@ import Testing
 
 /// restd's housekeeping is announced at once and written after: a plain timer's expiry shortly
 /// after, once the loop is idle, or before the store is next written; a change to the history at
-/// once. Nothing is lost or written out of order, and a read never writes.
+/// once. Nothing is lost or written out of order, and a read never writes. The service's timers
+/// run on the manual clock: they fire as the tests move it, never in real time.
 @Suite("State service: housekeeping written after its signals")
 struct StateServiceTests {
-    /// A state service on a fresh state directory, its loop never run unless a test runs it.
+    /// A state service on a fresh state directory, its timers armed on the manual clock.
     private struct Fixture {
         let directory: TempDirectory
-        let loop: EventLoop
-        /// Its boot time, decades ahead of the machine's, keeps the service's own expiry timer from
-        /// firing while a test runs the loop.
         let clock = ManualTimeSource(Instant(realtime: 1_700_000_000_000_000, boottime: 1_000_000_000_000_000))
         let service: StateService
         /// What the service logged at info level and above.
@@ -28,13 +25,12 @@ struct StateServiceTests {
 
         init() throws {
             directory = try TempDirectory(prefix: "restd-service")
-            loop = try EventLoop()
             let (store, _) = try StateStore.open(directory: directory.path + "/state", now: clock.now().realtime)
             service = try StateService(
                 books: Books(timers: TimerBook(), training: TrainingBook(), publishedAt: clock.now()), recovered: [],
                 recoveredHistory: [],
                 store: store,
-                clock: clock, loop: loop, logger: logs.logger)
+                clock: clock, loop: clock, logger: logs.logger)
         }
 
         /// Each timer's stored state, as another process reading the file would find it.
@@ -56,33 +52,20 @@ struct StateServiceTests {
             service.queue.post(.wallClockStepped(offsetUSec: service.books.wallClock.step(at: now)), at: now)
         }
 
-        /// What the expiry timer does when it fires: what is due at the clock's time.
-        func runDue() {
-            service.catchUp(now: clock.now(), marksRunning: true)
+        func start(_ id: String, usec: USec) throws {
+            try service.perform(.timer(.start(try TimerID(parsing: id), durationUSec: usec, options: .init())))
         }
 
         func start(_ id: String, seconds: USec) throws {
-            try service.perform(
-                .timer(.start(try TimerID(parsing: id), durationUSec: seconds * 1_000_000, options: .init())))
+            try start(id, usec: seconds * 1_000_000)
         }
 
-        /// Starts "a" for 10 s and `second` for `seconds`, then 11 s later runs what is due: "a"
-        /// expired and announced, not yet written.
+        /// Starts "a" for 10 s and `second` for `seconds`, then lets 10 s pass: "a" expired and
+        /// announced by the service's own timer, not yet written.
         func expireFirstOfTwo(second: String, seconds: USec) throws {
             try start("a", seconds: 10)
             try start(second, seconds: seconds)
-            clock.advance(11 * 1_000_000)
-            runDue()
-        }
-
-        /// Runs the loop until `condition` holds (the delayed writer fires within a few
-        /// iterations of its delay); false if it never did within 10 s.
-        func runLoop(until condition: () throws -> Bool) throws -> Bool {
-            for _ in 0..<100 {
-                if try condition() { return true }
-                _ = try loop.runOnce(timeoutUSec: 100_000)
-            }
-            return try condition()
+            clock.advance(10 * 1_000_000)
         }
     }
 
@@ -99,41 +82,42 @@ struct StateServiceTests {
         let running = endsAt(fixture, seconds: 60)
         #expect(try fixture.storedStates() == ["tea": running])
 
-        fixture.clock.advance(61 * 1_000_000)
-        fixture.runDue()
+        fixture.clock.advance(60 * 1_000_000)
         #expect(announced.contains { if case .expired = $0 { true } else { false } })
         #expect(try fixture.storedStates() == ["tea": running], "written before its signals had left")
 
-        #expect(try fixture.runLoop { try fixture.storedStates() == ["tea": "expired"] })
+        fixture.clock.advance(StateService.writeDelayUSec - 1)
+        #expect(try fixture.storedStates() == ["tea": running], "written before its delay")
+        fixture.clock.advance(1)
+        #expect(try fixture.storedStates() == ["tea": "expired"])
     }
 
     @Test("expiries announced one after another are all stored by the delayed write")
     func allStoredByTheDelayedWrite() throws {
         let fixture = try Fixture()
-        try fixture.expireFirstOfTwo(second: "b", seconds: 20)
-        fixture.clock.advance(10 * 1_000_000)
-        fixture.runDue()
+        // "b" expires 5 ms after "a", within the delay of the write the first expiry armed.
+        try fixture.start("a", seconds: 10)
+        try fixture.start("b", usec: 10_005_000)
+        fixture.clock.advance(10_005_000)
         #expect(try fixture.storedStates().values.allSatisfy { $0.hasPrefix("running") })
-        #expect(try fixture.runLoop { try fixture.storedStates() == ["a": "expired", "b": "expired"] })
+        fixture.clock.advance(StateService.writeDelayUSec - 5_000 - 1)
+        #expect(try fixture.storedStates().values.allSatisfy { $0.hasPrefix("running") }, "the delay restarted")
+        fixture.clock.advance(1)
+        #expect(try fixture.storedStates() == ["a": "expired", "b": "expired"])
     }
 
     @Test("a caller's change after an unwritten expiry is stored after it, not under it")
     func callerAfterUnwritten() throws {
         let fixture = try Fixture()
         try fixture.start("tea", seconds: 60)
-        fixture.clock.advance(61 * 1_000_000)
-        fixture.runDue()
+        fixture.clock.advance(60 * 1_000_000)
         // Restarted before the loop was idle: the restart is planned on the expiry, and both are
         // written, the expiry first.
         try fixture.service.perform(.timer(.restart(try TimerID(parsing: "tea"))))
         let restarted = endsAt(fixture, seconds: 60)
         #expect(try fixture.storedStates() == ["tea": restarted])
         // Nothing is left for the delayed writer to write over the restart.
-        var iterations = 0
-        _ = try fixture.runLoop {
-            iterations += 1
-            return iterations > 5
-        }
+        fixture.clock.advance(StateService.writeDelayUSec)
         #expect(try fixture.storedStates() == ["tea": restarted])
     }
 
@@ -142,8 +126,8 @@ struct StateServiceTests {
         let fixture = try Fixture()
         try fixture.expireFirstOfTwo(second: "tea", seconds: 60)
         fixture.stepWallClock()
-        // The deadline moves with the wall clock: 49 s left, from the stepped clock.
-        #expect(try fixture.storedStates() == ["a": "expired", "tea": endsAt(fixture, seconds: 49)])
+        // The deadline moves with the wall clock: 50 s left, from the stepped clock.
+        #expect(try fixture.storedStates() == ["a": "expired", "tea": endsAt(fixture, seconds: 50)])
     }
 
     @Test("a read of the store writes nothing; closing it writes what is unwritten")
@@ -154,7 +138,7 @@ struct StateServiceTests {
         #expect(try fixture.storedStates()["a"]?.hasPrefix("running") == true)
 
         fixture.clock.advance(10 * 1_000_000)
-        fixture.runDue()
+        #expect(try fixture.storedStates()["b"]?.hasPrefix("running") == true)
         fixture.service.closeStore()
         #expect(try fixture.storedStates() == ["a": "expired", "b": "expired"])
     }
@@ -179,9 +163,11 @@ struct StateServiceTests {
         let plan = WorkoutPlan(name: "Legs", blocks: [.init(exercises: [.init(name: "Squat", sets: 3)])])
         try fixture.service.perform(.workout(.start(plan, text: "", source: "")))
         try fixture.service.perform(.completeSet(try TimerID(parsing: "default"), SetInput(reps: 5)))
-        fixture.clock.advance(13 * 3_600 * 1_000_000)
-        fixture.service.queue.post(.workoutAbandonDue, at: fixture.clock.now())
+        // Its own wall-clock timer abandons it, once 12 hours pass with nothing done.
         let reader = try SQLiteDatabase(path: fixture.database, readOnly: true, create: false)
+        fixture.clock.advance(12 * 3_600 * 1_000_000 - 1_000_000)
+        #expect(try reader.integer("SELECT count(*) FROM workout") == 1)
+        fixture.clock.advance(1_000_000)
         #expect(try reader.integer("SELECT count(*) FROM workout") == 0)
         #expect(try reader.integer("SELECT abandoned FROM workouts") == 1)
     }
