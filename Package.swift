@@ -130,7 +130,10 @@ let package = Package(
             name: "RestClientTests", dependencies: ["RestClient", "RestProtocol", "DBusKit"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RestctlTests",
-            dependencies: ["restctl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "restctl", "RestClient", "RestProtocol", "DBusKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

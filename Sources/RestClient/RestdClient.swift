@@ -421,15 +421,35 @@ public final class RestdClient {
         try notificationServer(from: reply(to: try notificationServerRequest()))
     }
 
+    /// Whether restd's own sounds can be heard (`SoundServer`); nil from a restd too old to say,
+    /// or a value this restctl does not know.
+    public func soundServer() throws(ClientError) -> SoundServerState? {
+        let request = try managerPropertyRequest(ManagerProperty.soundServer)
+        return try managerString(ManagerProperty.soundServer, from: reply(to: request))
+            .flatMap(SoundServerState.init(rawValue:))
+    }
+
     private func notificationServerRequest() throws(ClientError) -> Message {
-        try request(
-            path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
-            [.string(RestBus.managerInterface), .string(ManagerProperty.notificationServer)])
+        try managerPropertyRequest(ManagerProperty.notificationServer)
     }
 
     private func notificationServer(
         from reply: Result<Message, ClientError>
     ) throws(ClientError) -> NotificationServerState? {
+        try managerString(ManagerProperty.notificationServer, from: reply).flatMap(
+            NotificationServerState.init(rawValue:))
+    }
+
+    private func managerPropertyRequest(_ name: String) throws(ClientError) -> Message {
+        try request(
+            path: RestBus.managerPath, interface: MessageBus.propertiesInterface, member: "Get",
+            [.string(RestBus.managerInterface), .string(name)])
+    }
+
+    /// The string value of the Manager's property `name`; nil from a restd too old to have it.
+    private func managerString(
+        _ name: String, from reply: Result<Message, ClientError>
+    ) throws(ClientError) -> String? {
         let arguments: [DBusValue]
         switch reply {
         case .success(let message):
@@ -441,9 +461,9 @@ public final class RestdClient {
             throw error
         }
         guard let value = arguments.first?.unwrapped.string else {
-            throw .badReply("NotificationServer is not a string")
+            throw .badReply("\(name) is not a string")
         }
-        return NotificationServerState(rawValue: value)
+        return value
     }
 
     /// Whether this caller is the first to hear that no notification server can show anything

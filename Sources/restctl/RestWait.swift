@@ -1,5 +1,6 @@
 import Clocks
 import RestClient
+import RestProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -65,7 +66,13 @@ struct RestWait {
 
         switch outcome {
         case .over:
-            if terminal, let last { print(output.text(last, now: KernelClock.realtimeUSec)) }
+            if terminal, let last {
+                print(output.text(last, now: KernelClock.realtimeUSec))
+                if Self.restdIsSilent(at: last, soundServer: try? session.client.soundServer()) {
+                    // The bell, so that someone with only a terminal hears the end too.
+                    _ = StandardOutput.write("\u{7}")
+                }
+            }
         case .cancelled:
             throw RestctlError(.failed, "timer \"\(timerID)\" was cancelled before its rest was over")
         case .daemonGone:
@@ -75,6 +82,19 @@ struct RestWait {
                     + "restd takes it up again when it starts: \(ServiceHint.startRestd)")
         case .waiting:
             break  // run returns only once the outcome is known
+        }
+    }
+
+    /// Whether restd plays nothing at the end of this rest (`timer` as it was at the end): the
+    /// rest has no sound, no sound server answers, or restd has needed none ("unknown" at the end
+    /// of a rest that does not ring: [sound] enabled is false). A restd too old to say is taken
+    /// as heard.
+    static func restdIsSilent(at timer: TimerSnapshot, soundServer: SoundServerState?) -> Bool {
+        guard timer.sound else { return true }
+        switch soundServer {
+        case .missing: return true
+        case .unknown: return !timer.ringing
+        case .available, nil: return false
         }
     }
 }

@@ -174,9 +174,29 @@ struct RestctlWaitTests {
         let end = try #require(
             result.stdout.range(of: "\r" + erase + "default  expired  0:00 (+"),
             "\(result.stdout.debugDescription)")
+        // The test bus has no sound server: the alarm "rings" unheard, so the terminal's bell does.
         #expect(
-            matches(String(result.stdout[end.upperBound...]), #"0:0\d\)  ringing  Squat\r\n"#),
+            matches(String(result.stdout[end.upperBound...]), #"0:0\d\)  ringing  Squat\r\n\x{07}"#),
             "\(result.stdout.debugDescription)")
+    }
+
+    @Test("start --wait --no-sound: one bell at the end in a terminal, none without one")
+    func waitBell() throws {
+        let daemon = try RunningDaemon()
+        let restctlPath = try BuildProducts.executable("restctl")
+        let inTerminal = Command.run(
+            ["script", "-qefc", "\(restctlPath) start 1 --wait --no-sound --label Squat", "/dev/null"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address, "SHELL": "/bin/sh"])
+        #expect(inTerminal.status == 0, "\(inTerminal)")
+        #expect(
+            inTerminal.stdout.filter { $0 == "\u{7}" }.count == 1 && inTerminal.stdout.hasSuffix("  Squat\r\n\u{7}"),
+            "\(inTerminal.stdout.debugDescription)")
+
+        let piped = restctl(daemon.bus, "start", "1", "--wait", "--no-sound", "--label", "Squat")
+        #expect(piped.status == 0, "\(piped)")
+        #expect(
+            matches(piped.stdout, #"default  (running  0:0[01]|expired  0:00 \(\+0:0\d\))  Squat\n"#),
+            "\(piped.stdout.debugDescription)")
     }
 
     @Test("start --wait in a terminal, Ctrl-C: the countdown erased, a note, killed by SIGINT; the timer runs on")

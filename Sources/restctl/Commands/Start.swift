@@ -10,7 +10,9 @@ extension Restctl {
             discussion: """
                 With --wait, restctl stays until the rest is over: in a terminal it shows a \
                 countdown with a progress bar, otherwise it prints the timer's line and waits \
-                silently. Exit status 0 when the rest is over, 1 when the timer is cancelled \
+                silently. In a terminal it rings the terminal's bell once at the end when restd \
+                plays no sound for the rest (--no-sound, no sound server, or [sound] enabled = \
+                false in the configuration). Exit status 0 when the rest is over, 1 when the timer is cancelled \
                 first, 69 when restd goes away. Ctrl-C, SIGTERM and SIGHUP stop the waiting \
                 (with a note on stderr and the signal's status) but not the timer. When no \
                 notification server is running and none can be started, a note on stderr says \
@@ -43,7 +45,10 @@ extension Restctl {
                 valueName: "duration"))
         var warn: String?
 
-        @Flag(help: "Wait until the rest is over, with a countdown in a terminal.")
+        @Flag(
+            help:
+                "Wait until the rest is over, with a countdown (and a bell at the end when restd plays no sound) in a terminal."
+        )
         var wait = false
 
         @OptionGroup var timer: TimerSelection
