@@ -98,7 +98,7 @@ check "the activation file names the unit"       grep -qx 'SystemdService=restd.
 check "the interface XML is installed as is"     cmp dbus/io.restd.Rest1.xml "$p/share/dbus-1/interfaces/io.restd.Rest1.xml"
 check "the bash completion parses"               bash -n "$p/share/bash-completion/completions/restctl"
 check "the bash completion knows the commands"   grep -q 'start pause resume' "$p/share/bash-completion/completions/restctl"
-check "the bash completion knows the training commands" grep -q 'sensors set skip history stats' "$p/share/bash-completion/completions/restctl"
+check "the bash completion knows the training commands" grep -q 'sensors set skip silence history stats records' "$p/share/bash-completion/completions/restctl"
 check "the zsh completion knows restctl history --csv" grep -q -- '--csv' "$p/share/zsh/site-functions/_restctl"
 check "the fish completion knows restctl set --weight" grep -q -- "-l 'weight'" "$p/share/fish/vendor_completions.d/restctl.fish"
 check "the zsh completion is a #compdef file"    grep -q '^#compdef restctl' "$p/share/zsh/site-functions/_restctl"
