@@ -46,7 +46,9 @@ struct RunWrapperTests {
             if terminal { guard pipe(&input) == 0 else { throw HarnessError.system("pipe", errno) } }
             defer { if terminal { close(input[0]) } }
             keyboard = terminal ? input[1] : nil
-            let quoted = command.map { "'" + $0 + "'" }.joined(separator: " ")
+            // script(1) runs the command with `$SHELL -c`; `exec` keeps that shell (dash, where
+            // SHELL is unset) out of the terminal's process group, as a person's shell is.
+            let quoted = "exec " + command.map { "'" + $0 + "'" }.joined(separator: " ")
             child = try ChildProcess(
                 executable: "/usr/bin/setsid",
                 arguments: terminal ? ["/usr/bin/script", "-qfec", quoted, "/dev/null"] : command,
