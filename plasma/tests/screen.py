@@ -61,16 +61,18 @@ def capture(path):
     return Capture(width, height, stride, data[start:start + stride * height])
 
 
-def changed_box(before, after):
-    """The smallest box (x0, y0, x1, y1) holding every pixel that differs between two frames, or None."""
+def changed_box(before, after, region):
+    """The smallest box (x0, y0, x1, y1) holding every pixel of region (a box) that differs between
+    two frames, or None."""
+    rx0, ry0, rx1, ry1 = region
     box = None
-    for y in range(min(before.height, after.height)):
-        a, b = before.row(y), after.row(y)
+    for y in range(ry0, ry1):
+        a, b = before.row(y, rx0, rx1), after.row(y, rx0, rx1)
         if a == b:
             continue
         diff = int.from_bytes(a, 'big') ^ int.from_bytes(b, 'big')
-        first = (len(a) * 8 - diff.bit_length()) // 8 // 4
-        last = (len(a) - 1 - ((diff & -diff).bit_length() - 1) // 8) // 4
+        first = rx0 + (len(a) * 8 - diff.bit_length()) // 8 // 4
+        last = rx0 + (len(a) - 1 - ((diff & -diff).bit_length() - 1) // 8) // 4
         box = (first, y, last + 1, y + 1) if box is None else \
             (min(box[0], first), box[1], max(box[2], last + 1), y + 1)
     return box
