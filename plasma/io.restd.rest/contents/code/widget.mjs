@@ -187,9 +187,9 @@ export function otherTimers(timers, shown) {
     return orderTimers(timers).filter(t => !shown || t.id !== shown.id);
 }
 
-/** `arg` single-quoted for sh (a quote inside as '\''). */
+/** `arg` single-quoted for sh (a quote inside as '\''). Qt 6.8's engine has no replaceAll. */
 function shellQuote(arg) {
-    return `'${arg.replaceAll("'", "'\\''")}'`;
+    return `'${arg.replace(/'/g, "'\\''")}'`;
 }
 
 /**
