@@ -232,7 +232,7 @@ struct HeardAlarmTests {
         try Self.cuesAndAlarm(heard, id: "squat", ringFor: 2.5)
     }
 
-    @Test("no sound server: the rest ends on time and rings on the bus; restd says so once")
+    @Test("no sound server: the rest ends on time and rings on the bus; restd and restctl say so once")
     func noServer() throws {
         let daemon = try NotifyingDaemon()
         try daemon.startAndExpireOnTime("squat", label: "Squat")
@@ -245,5 +245,16 @@ struct HeardAlarmTests {
         let log = daemon.daemon.log()
         #expect(log.components(separatedBy: "rests end without restd's sounds").count - 1 == 1, "\(log)")
         #expect(daemon.daemon.run("silence").succeeded)
+
+        // restctl's note, once: not to a quiet rest (which leaves it to the next caller), then to
+        // the first start, and no more.
+        let quiet = daemon.daemon.run("start", "30", "--id", "quiet", "--no-sound")
+        #expect(quiet.succeeded && quiet.stderr.isEmpty, "\(quiet)")
+        let first = daemon.daemon.run("start", "30", "--id", "squat")
+        #expect(first.succeeded && first.stderr == "restctl: \(SoundServerNote.sentence)\n", "\(first)")
+        let set = daemon.daemon.run("set", "--id", "bench", "--exercise", "Bench press", "--rest", "30")
+        #expect(set.succeeded && set.stderr.isEmpty, "\(set)")
+        let again = daemon.daemon.run("start", "30", "--id", "squat")
+        #expect(again.succeeded && again.stderr.isEmpty, "\(again)")
     }
 }
