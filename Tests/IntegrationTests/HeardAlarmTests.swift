@@ -157,7 +157,8 @@ struct HeardAlarmTests {
     }
 
     @Test(
-        "PipeWire: cues, the alarm until silence or the next set, quiet rests, no stale cue, the server gone and back")
+        "PipeWire: cues, the alarm until silence or the next set, quiet rests, no stale cue, the server gone and back, Do Not Disturb"
+    )
     func pipeWire() throws {
         let heard = try HeardDaemon(.pipewire)
         // Long enough for the alarm sound (6.1 s) to ring a second time.
@@ -218,6 +219,22 @@ struct HeardAlarmTests {
         let log = heard.daemon.daemon.log()
         #expect(log.components(separatedBy: "rests end without restd's sounds").count - 1 == 1, "\(log)")
 
+        // Do Not Disturb on (the settings portal says so) and in_do_not_disturb = false: neither
+        // cues nor alarm are heard, yet the rest rings on the bus; off again, the next one is heard.
+        let portal = try SettingsPortal(bus: heard.daemon.bus, doNotDisturb: true)
+        try heard.daemon.reload(config: "[sound]\nin_do_not_disturb = false\n")
+        let disturbStart = KernelClock.monotonicSeconds
+        let disturbEnd = try heard.start("disturb", seconds: 3)
+        try heard.waitUntilRinging("disturb")
+        #expect(try heard.silent(from: disturbStart, until: disturbEnd + 1.5), "\(heard.logs())")
+        heard.run("silence")
+        try heard.waitUntilRinging("disturb", false)
+        try portal.set(doNotDisturb: false)
+        let undisturbedEnd = try heard.start("undisturbed", seconds: 1)
+        try heard.waitForOnsets(1, after: undisturbedEnd - Self.earliness, "the alarm once Do Not Disturb is off")
+        heard.run("silence")
+        try heard.waitUntilRinging("undisturbed", false)
+
         // Released a little after the last sound: one thread again, libpulse unloaded.
         let pid = heard.daemon.daemon.restd.pid
         try waitUntil("restd to release the sound server", details: { heard.logs() }) {
@@ -232,7 +249,7 @@ struct HeardAlarmTests {
         try Self.cuesAndAlarm(heard, id: "squat", ringFor: 2.5)
     }
 
-    @Test("no sound server: the rest ends on time and rings on the bus; restd says so once")
+    @Test("no sound server: the rest ends on time and rings on the bus; restd and restctl say so once")
     func noServer() throws {
         let daemon = try NotifyingDaemon()
         try daemon.startAndExpireOnTime("squat", label: "Squat")
@@ -245,5 +262,16 @@ struct HeardAlarmTests {
         let log = daemon.daemon.log()
         #expect(log.components(separatedBy: "rests end without restd's sounds").count - 1 == 1, "\(log)")
         #expect(daemon.daemon.run("silence").succeeded)
+
+        // restctl's note, once: not to a quiet rest (which leaves it to the next caller), then to
+        // the first start, and no more.
+        let quiet = daemon.daemon.run("start", "30", "--id", "quiet", "--no-sound")
+        #expect(quiet.succeeded && quiet.stderr.isEmpty, "\(quiet)")
+        let first = daemon.daemon.run("start", "30", "--id", "squat")
+        #expect(first.succeeded && first.stderr == "restctl: \(SoundServerNote.sentence)\n", "\(first)")
+        let set = daemon.daemon.run("set", "--id", "bench", "--exercise", "Bench press", "--rest", "30")
+        #expect(set.succeeded && set.stderr.isEmpty, "\(set)")
+        let again = daemon.daemon.run("start", "30", "--id", "squat")
+        #expect(again.succeeded && again.stderr.isEmpty, "\(again)")
     }
 }
