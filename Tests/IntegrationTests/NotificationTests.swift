@@ -25,16 +25,18 @@ final class NotifyingDaemon {
     /// - locale: LC_ALL for restd (set explicitly, so that the tests do not depend on the caller's).
     /// - serviceDirectories: for D-Bus activation.
     /// - config: the text of restd's config.toml; nil for none (the defaults).
+    /// - environment: more of restd's environment (a sound server's `clientEnvironment`).
     init(
         capabilities: [String]? = NotificationServer.fullCapabilities, locale: String = "C.UTF-8",
-        serviceDirectories: [String] = [], config: String? = nil
+        serviceDirectories: [String] = [], config: String? = nil, environment: [String: String] = [:]
     ) throws {
         let bus = try TestBus(serviceDirectories: serviceDirectories)
         calls = try MockCalls(bus: bus)
         signals = try SignalWatcher.restd(bus: bus)
         if let capabilities { server = try NotificationServer(bus: bus, capabilities: capabilities) }
         daemon = try RunningDaemon(
-            bus: bus, config: config, environment: ["LC_ALL": locale], arguments: ["--verbose"])
+            bus: bus, config: config, environment: environment.merging(["LC_ALL": locale]) { _, locale in locale },
+            arguments: ["--verbose"])
     }
 
     subscript<Value>(dynamicMember path: KeyPath<RunningDaemon, Value>) -> Value { daemon[keyPath: path] }
@@ -149,9 +151,10 @@ struct NotificationTests {
         #expect(notify.summary == "Rest over")
     }
 
-    @Test("German when LC_ALL selects de, even without a generated German locale")
+    @Test("German from the German catalog when LC_ALL selects de_DE.UTF-8")
     func german() throws {
-        let daemon = try NotifyingDaemon(locale: "de_DE.UTF-8")
+        try German.requireCatalogAndLocale()
+        let daemon = try NotifyingDaemon(locale: German.locale)
         try daemon.client.start(id: "squat", durationUSec: 1_000_000, label: "Kniebeuge", next: "Bankdrücken")
         let notify = try #require(try daemon.calls.waitFor("Notify").first)
         #expect(notify.summary == "Pause beendet")
