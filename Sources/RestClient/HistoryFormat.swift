@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// How `restctl history` writes sets: one line each for people, JSON, or CSV for spreadsheets.
@@ -51,7 +52,8 @@ public enum HistoryFormat {
     /// number (one repeated from the previous set, say) is seen at once.
     public static func recorded(_ set: HistorySet, unit: WeightUnit = .kg) -> String {
         let work = work(set, unit: unit)
-        return "recorded " + set.exercise + (work.isEmpty ? "" : " " + work)
+        return work.isEmpty
+            ? localized("recorded %1$s", set.exercise) : localized("recorded %1$s %2$s", set.exercise, work)
     }
 
     /// "5×100 kg", "5 reps", "100 kg" (or "5×225 lb" in pounds), with " failed" after a failed
@@ -62,11 +64,12 @@ public enum HistoryFormat {
         var text: String
         switch (set.reps, set.weightKg) {
         case (let reps?, let kg?): text = String(reps) + "×" + weight(kg, unit: unit)
-        case (let reps?, nil): text = String(reps) + (reps == 1 ? " rep" : " reps")
+        case (let reps?, nil): text = localizedPlural("%1$d rep", "%1$d reps", count: Int(reps), reps)
         case (nil, let kg?): text = weight(kg, unit: unit)
         case (nil, nil): text = ""
         }
-        if set.failed { text += text.isEmpty ? "failed" : " failed" }
+        // TRANSLATORS: after a set's reps and weight in restctl history and set: "5×100 kg failed".
+        if set.failed { text += (text.isEmpty ? "" : " ") + localized("failed") }
         return text
     }
 
@@ -98,9 +101,19 @@ public enum HistoryFormat {
         (usec < 0 ? "-" : "+") + TimeFormat.elapsed(usec: usec.magnitude)
     }
 
-    /// "100 kg", "225 lb": a weight kept in kg, read in `unit`.
+    /// "100 kg", "225 lb": a weight kept in kg, read in `unit`, with the language's decimal
+    /// separator.
     public static func weight(_ kg: Double, unit: WeightUnit) -> String {
-        number(Weight.amount(kilograms: kg, in: unit)) + " " + unit.rawValue
+        shownNumber(Weight.amount(kilograms: kg, in: unit)) + " " + unit.rawValue
+    }
+
+    /// `number` with the language's decimal separator, for people: "102,5" in German.
+    static func shownNumber(_ value: Double) -> String {
+        let text = number(value)
+        guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
+        // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
+        let separator = localizedInContext("decimal separator", ".")
+        return separator == "." ? text : String(text.map { $0 == "." ? Character(separator) : $0 })
     }
 
     /// 100, 102.5: no needless ".0".
@@ -225,8 +238,13 @@ public enum StatsFormat {
     /// whole seconds, as `history`'s lines are).
     public static func lines(_ stats: [ExerciseStatsSnapshot]) -> [String] {
         let withRecovery = stats.contains { $0.recoveryRests > 0 }
-        var header = ["exercise", "sets", "rests", "skipped", "other", "planned", "taken", "overrun"]
-        if withRecovery { header += ["followed", "to target", "HRR60 by week"] }
+        // TRANSLATORS: the column headings of restctl stats.
+        var header = [
+            localized("exercise"), localized("sets"), localized("rests"), localized("skipped"), localized("other"),
+            localized("planned"), localized("taken"), localized("overrun"),
+        ]
+        let weeksColumn = withRecovery ? header.count + 2 : -1
+        if withRecovery { header += [localized("followed"), localized("to target"), localized("HRR60 by week")] }
         let rows = stats.map { entry in
             var row = [
                 entry.exercise, String(entry.sets), String(entry.rests), String(entry.skipped), String(entry.other),
@@ -246,7 +264,7 @@ public enum StatsFormat {
         return all.map { row in
             row.enumerated().map { column, cell in
                 // Names and the weeks left, numbers right.
-                column == 0 || header[column] == "HRR60 by week"
+                column == 0 || column == weeksColumn
                     ? DisplayWidth.padded(cell, to: widths[column])
                     : DisplayWidth.padded(leading: cell, to: widths[column])
             }.joined(separator: "  ").trimmingTrailingSpaces()
