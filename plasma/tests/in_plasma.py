@@ -510,6 +510,27 @@ def run(session, args):
     script('panels().forEach(p => { if (p.location === "left") p.remove(); })')
     check(wait_until(lambda: vertical_label() is None, 10), 'the vertical panel removed')
 
+    # The colour scheme, changed as System Settings does (plasma-apply-colorscheme): Breeze Light,
+    # then Breeze Dark. The panel follows it, and the text takes the scheme's colours: readable on
+    # both, at least WCAG's 4.5:1 against the panel behind it, read from the screen.
+    def label_colours():
+        button = widget_button()
+        labels = [n for n in accessible_tree(button) if n.getRole() == pyatspi.ROLE_LABEL and n.name] if button else []
+        if not labels:
+            return None
+        # The top panel's window is the screen's top left: its coordinates are the screen's.
+        e = labels[0].queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        return text_colours(screen.capture(os.path.join(args.work, 'Xvfb_screen0')), (e.x, e.y, e.x + e.width, e.y + e.height))
+
+    for scheme, dark in (('BreezeLight', False), ('BreezeDark', True)):
+        subprocess.run(['plasma-apply-colorscheme', scheme], env=env, capture_output=True)
+        got = wait_until(lambda: (c := label_colours()) and (luminance(c[1]) < 0.2) == dark
+                         and contrast(*c) >= 4.5 and c, 10)
+        got = got or label_colours()
+        check(got and (luminance(got[1]) < 0.2) == dark and contrast(*got) >= 4.5,
+              f'colour scheme {scheme}: a {"dark" if dark else "light"} panel, the text {got and got[0]} on '
+              f'{got and got[1]}, contrast {got and contrast(*got):.2f}:1 (at least 4.5)')
+
 
     # The widget removed: no call to restd from plasmashell afterwards, nothing in its log.
     log_before = len(open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read())
@@ -563,6 +584,33 @@ def ancestors(node):
         node = node.parent
         if node is not None:
             yield node
+
+
+def luminance(rgb):
+    """WCAG 2's relative luminance of an sRGB colour (r, g, b) in 0-255: 0 black, 1 white."""
+    linear = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a, b):
+    """WCAG 2's contrast ratio of two colours, 1 to 21."""
+    high, low = sorted([luminance(a), luminance(b)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def text_colours(frame, box):
+    """The colour of the text in a box (x0, y0, x1, y1) of a screen capture and of what is behind
+    it, (r, g, b) each: behind, the box's commonest colour; the text, the colour that stands out
+    most from it (a stroke's core: its edges are blended with what is behind)."""
+    x0, y0, x1, y1 = box
+    counts = {}
+    for y in range(y0, y1):
+        row = frame.row(y, x0, x1)  # blue, green, red, unused
+        for i in range(0, len(row), 4):
+            colour = (row[i + 2], row[i + 1], row[i])
+            counts[colour] = counts.get(colour, 0) + 1
+    behind = max(counts, key=counts.get)
+    return max(counts, key=lambda c: contrast(c, behind)), behind
 
 
 def rss_kib(pid):
