@@ -6,6 +6,8 @@ public struct ChangePlan: Sendable, Equatable {
     public var history: [HistoryChange]
     /// For CompleteSet: the set recorded and the rest chosen for it.
     public var set: PlannedSet?
+    /// For a fix of the history: what it did.
+    public var fixed: FixedSets?
     /// A line for restd's log.
     public enum Logged: Sendable, Equatable {
         case info(String)

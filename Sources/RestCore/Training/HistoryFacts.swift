@@ -10,6 +10,12 @@ public struct HistoryFacts: Sendable {
     /// The workout's sets and rests so far, for the summary of a workout that ends (End, its
     /// last set, abandoned).
     public var workoutSoFar: WorkoutSoFar
+    /// For a fix of the history: the sets it names (by id, the last one for undo, every set of
+    /// the exercise renamed), oldest first.
+    public var fixedSets: [SetRecord] = []
+    /// For a fix of the history: the exercises asked for, by key, with their names as first
+    /// written; an exercise not here is new.
+    public var exerciseNames: [String: String] = [:]
 
     public init(
         previousExercise: String? = nil, exercises: [String: ExerciseFacts] = [:],
