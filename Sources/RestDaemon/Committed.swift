@@ -9,6 +9,8 @@ struct Committed {
     var set: PlannedSet?
     /// The workout, when it started, moved or ended.
     var workout: WorkoutChange?
+    /// What an import added (or, dry, would add).
+    var imported: ImportOutcome?
 
     struct WorkoutChange {
         /// The workout in progress now; nil when none is.

@@ -103,7 +103,8 @@ struct Session {
                 remembered[set.exerciseKey] = (known?.name ?? set.exercise, known?.rest, (known?.sets ?? 0) + 1)
             case .restEnded(let rest) where rest.isRemembered:
                 remembered[rest.exerciseKey]?.rest = rest.finalUSec(limits: .standard)
-            case .restOpen, .restEnded, .workoutSaved, .workoutEnded, .workoutDiscarded, .heartRateKept:
+            case .restOpen, .restEnded, .workoutSaved, .workoutEnded, .workoutDiscarded, .heartRateKept, .setImported,
+                .workoutImported:
                 break
             }
         }

@@ -6,6 +6,8 @@ public struct ChangePlan: Sendable, Equatable {
     public var history: [HistoryChange]
     /// For CompleteSet: the set recorded and the rest chosen for it.
     public var set: PlannedSet?
+    /// For an import: what it adds (or, dry, would add).
+    public var imported: ImportOutcome?
     /// A line for restd's log.
     public enum Logged: Sendable, Equatable {
         case info(String)

@@ -10,14 +10,17 @@ public struct HistoryFacts: Sendable {
     /// The workout's sets and rests so far, for the summary of a workout that ends (End, its
     /// last set, abandoned).
     public var workoutSoFar: WorkoutSoFar
+    /// What the history holds where an import falls.
+    public var imported: ImportFacts
 
     public init(
         previousExercise: String? = nil, exercises: [String: ExerciseFacts] = [:],
-        workoutSoFar: WorkoutSoFar = WorkoutSoFar()
+        workoutSoFar: WorkoutSoFar = WorkoutSoFar(), imported: ImportFacts = ImportFacts()
     ) {
         self.previousExercise = previousExercise
         self.exercises = exercises
         self.workoutSoFar = workoutSoFar
+        self.imported = imported
     }
 }
 
