@@ -128,7 +128,7 @@ MAN_DATE ?= 2026-11-21
 .PHONY: help check-swift deps test-deps build release check test test-broker test-calendar test-asan toml-conformance bench bench-smoke run with-bus
 .PHONY: roots-in-background build-tests test-suite test-gnome-package test-plasma-package
 .PHONY: clean install uninstall
-.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot test-plasma report-screenshot orderfile
+.PHONY: install-check man deb deb-check format lint gnome-extension test-gnome gnome-screenshot test-plasma kde-screenshot report-screenshot orderfile
 
 # The Debian package `make deb` builds (version from debian/changelog, architecture from dpkg).
 DEB_VERSION = $$(dpkg-parsechangelog -S Version)
@@ -166,6 +166,7 @@ help:
 	@echo '  make test-gnome            its tests: gjs -m, then real headless GNOME Shells 43, 48, 50, 51 (part of make test)'
 	@echo '  make gnome-screenshot      the same, also writing docs/gnome-panel.png'
 	@echo '  make test-plasma           the Plasma widget: gjs -m, then real headless Plasmas 6.3 and 6.7 (root; part of make test)'
+	@echo '  make kde-screenshot        the same, also writing docs/kde-panel.png'
 	@echo '  make report-screenshot     the training report of the tests'"'"' seeded history, as docs/report.png'
 	@echo '  make format                rewrite the Swift sources in the project'"'"'s layout (swift-format)'
 	@echo '  make lint                  check the layout, the scripts, the extension (eslint), and that no guide copies a man page'
@@ -361,7 +362,11 @@ test-plasma: build test-deps gnome-extension
 
 # The same, with the widget as the Debian package installs it (part of `make test`).
 test-plasma-package: build test-deps gnome-extension deb
-	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "$(DEB_FILE)"
+	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) "" "$(DEB_FILE)"
+
+# The same run, also writing docs/kde-panel.png (docs/kde.md's picture), taken in Plasma 6.3.
+kde-screenshot: build test-deps gnome-extension
+	@scripts/test-plasma.sh "$(BIN_DIR)" $(GNOME_BUILD_DIR) docs/kde-panel.png
 
 # The training report of the integration tests' seeded history, as Chromium shows it, written
 # to docs/report.png (the README's picture).

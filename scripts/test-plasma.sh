@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
-# Usage: scripts/test-plasma.sh BIN_DIR GNOME_BUILD_DIR [DEB]   (as root)
+# Usage: scripts/test-plasma.sh BIN_DIR GNOME_BUILD_DIR [SCREENSHOT.png] [DEB]   (as root)
 # What `make test-plasma` does (and `make test`): the widget's pure module under gjs -m, then
 # plasma/tests/in_plasma.py drives a real headless Plasma against the real restd on a private bus,
 # once per Plasma, in a throw-away overlay of a cached Debian root with its Plasma layer
 # (scripts/test-roots.sh, scripts/in-root.sh):
 #   trixie  Debian 13, Plasma 6.3
 #   forky   Debian testing, Plasma 6.7 when measured
-# restd is installed the way the package installs it: with DEB (the 3rd argument, or DEB=path),
+# restd is installed the way the package installs it: with DEB (the 4th argument, or DEB=path),
 # `apt-get install` of that .deb inside the overlay; without, scripts/install-files.sh into the
 # overlay, as `make install PREFIX=/usr` does (GNOME_BUILD_DIR: the GNOME extension's builds, which
-# it installs too). PLASMA_TEST_ROOTS (default "trixie forky") chooses the Plasmas;
-# PLASMA_MEASURE=SECONDS also counts the widget's D-Bus calls and plasmashell's frames.
+# it installs too). With SCREENSHOT, the picture of the panel and its open popup is taken in
+# Plasma 6.3 (trixie) and written there. PLASMA_TEST_ROOTS (default "trixie forky") chooses the
+# Plasmas; PLASMA_MEASURE=SECONDS also counts the widget's D-Bus calls and plasmashell's frames.
 set -euo pipefail
-bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") deb=${3:-${DEB:-}}
+bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") screenshot=${3:-} deb=${4:-${DEB:-}}
+[ -z "$screenshot" ] || screenshot=$(realpath -m -- "$screenshot")
 [ -z "$deb" ] || deb=$(realpath -- "$deb")
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 read -r -a plasmas <<<"${PLASMA_TEST_ROOTS:-trixie forky}"
+# The screenshot's Plasma (docs/kde-panel.png): the newest stable Debian's, 6.3.
+screenshot_plasma=trixie
+if [ -n "$screenshot" ] && [[ " ${plasmas[*]} " != *" $screenshot_plasma "* ]]; then
+  echo "error: the screenshot is taken in $screenshot_plasma, which PLASMA_TEST_ROOTS leaves out" >&2
+  exit 2
+fi
 start=$(date +%s%N)
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 
@@ -43,6 +51,8 @@ for plasma in "${plasmas[@]}"; do
   plasma_start=$(date +%s%N)
   dir=$work/$plasma
   mkdir -p "$dir"
+  shot=
+  [ -z "$screenshot" ] || [ "$plasma" != "$screenshot_plasma" ] || shot=/restd-test/screenshot.png
   echo "test-plasma: $plasma"
   # A debug restd links the toolchain's Swift runtime: bound at the same path; the release one in
   # the .deb carries it.
@@ -52,7 +62,7 @@ for plasma in "${plasmas[@]}"; do
   status=0
   # shellcheck disable=SC2016 # expanded by the root's shell
   scripts/in-root.sh "$plasma-plasma" "${binds[@]}" -- bash -euc '
-    deb=$1 measure=$2; shift 2
+    deb=$1 measure=$2 shot=$3; shift 3
     cd /src
     if [ -n "$deb" ]; then
       # Without the archive (nothing downloaded: the root has every dependency) and without removals.
@@ -65,9 +75,10 @@ for plasma in "${plasmas[@]}"; do
     fi
     # The dpkg trigger (or make install) put the widget into Plasma'"'"'s folder for this Plasma.
     [ -f /usr/share/plasma/plasmoids/io.restd.rest/.restd-widget ] || { echo "test-plasma: the widget is not in /usr/share/plasma/plasmoids" >&2; exit 1; }
-    exec /usr/bin/python3 plasma/tests/in_plasma.py --work /restd-test ${measure:+--measure "$measure"}
-  ' in-root "${deb:+$(basename "$deb")}" "${PLASMA_MEASURE:-}" "${install_dirs[@]}" 2>"$dir/in-root.log" || status=$?
+    exec /usr/bin/python3 plasma/tests/in_plasma.py --work /restd-test ${measure:+--measure "$measure"} ${shot:+--screenshot "$shot"}
+  ' in-root "${deb:+$(basename "$deb")}" "${PLASMA_MEASURE:-}" "$shot" "${install_dirs[@]}" 2>"$dir/in-root.log" || status=$?
   [ "$status" -eq 0 ] || cat "$dir/in-root.log" >&2
+  if [ -n "$shot" ] && [ "$status" -eq 0 ]; then cp "$dir/screenshot.png" "$screenshot"; fi
   timings+=("$plasma $(ms_since "$plasma_start") ms")
   [ "$status" -eq 0 ] || failed+=("$plasma")
 done

@@ -25,8 +25,9 @@ suites=("$@")
 packages=gnome-shell,dbus,dbus-user-session,gjs,python3-dbusmock,libglib2.0-bin,lintian,libdbus-1-3,libsystemd0,libsqlite3-0,fontconfig,fonts-cantarell
 # The Plasma layer: the smallest set that runs a headless plasmashell under kwin_wayland
 # (kactivitymanagerd: plasmashell aborts without it), Breeze, and AT-SPI with its Python client, which
-# reads and presses the widgets.
-plasma_packages="plasma-workspace kwin-wayland plasma-desktop kactivitymanagerd breeze at-spi2-core python3-pyatspi gir1.2-atspi-2.0 qt6-tools-dev-tools"
+# reads and presses the widgets; Xvfb, the screen kwin_wayland draws into, read as a file for pictures
+# (kwin's own screenshot needs OpenGL, which has no device here).
+plasma_packages="plasma-workspace kwin-wayland plasma-desktop kactivitymanagerd breeze at-spi2-core python3-pyatspi gir1.2-atspi-2.0 qt6-tools-dev-tools xvfb"
 
 # The first mirror of this machine's apt sources (deb822 `URIs:` lines, or a sources.list `deb` line).
 mirror=$( { cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null || true; } \

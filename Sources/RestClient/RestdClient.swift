@@ -481,6 +481,21 @@ public final class RestdClient {
         return warn
     }
 
+    /// Whether this caller is the first to hear that no sound server plays restd's sounds since it
+    /// went missing (`TakeSoundServerWarning`); false from a restd too old to say.
+    public func takeSoundServerWarning() throws(ClientError) -> Bool {
+        let reply: [DBusValue]
+        do {
+            reply = try callManager(ManagerMember.takeSoundServerWarning, [])
+        } catch .refused(let error) where error.hasName(.unknownMethod) {
+            return false
+        }
+        guard case .boolean(let warn)? = reply.first else {
+            throw .badReply("TakeSoundServerWarning returned no boolean")
+        }
+        return warn
+    }
+
     /// Has restd read config.toml again (`Reload`): the keys that changed, none when nothing did.
     /// A wrong file is refused with its `file:line: reason` and the configuration stays.
     public func reload() throws(ClientError) -> [String] {

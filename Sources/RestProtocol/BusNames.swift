@@ -43,6 +43,8 @@ public enum ManagerMember {
     public static let silence = "Silence"
     /// Whether the caller is the first to hear that no notification server can show anything.
     public static let takeNotificationServerWarning = "TakeNotificationServerWarning"
+    /// Whether the caller is the first to hear that no sound server plays restd's sounds.
+    public static let takeSoundServerWarning = "TakeSoundServerWarning"
     /// Reads config.toml again (as SIGHUP does); answers the keys that changed.
     public static let reload = "Reload"
     /// An import of another app's history: begun, its rows added in batches, then committed

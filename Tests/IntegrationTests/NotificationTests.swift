@@ -25,16 +25,18 @@ final class NotifyingDaemon {
     /// - locale: LC_ALL for restd (set explicitly, so that the tests do not depend on the caller's).
     /// - serviceDirectories: for D-Bus activation.
     /// - config: the text of restd's config.toml; nil for none (the defaults).
+    /// - environment: more of restd's environment (a sound server's `clientEnvironment`).
     init(
         capabilities: [String]? = NotificationServer.fullCapabilities, locale: String = "C.UTF-8",
-        serviceDirectories: [String] = [], config: String? = nil
+        serviceDirectories: [String] = [], config: String? = nil, environment: [String: String] = [:]
     ) throws {
         let bus = try TestBus(serviceDirectories: serviceDirectories)
         calls = try MockCalls(bus: bus)
         signals = try SignalWatcher.restd(bus: bus)
         if let capabilities { server = try NotificationServer(bus: bus, capabilities: capabilities) }
         daemon = try RunningDaemon(
-            bus: bus, config: config, environment: ["LC_ALL": locale], arguments: ["--verbose"])
+            bus: bus, config: config, environment: environment.merging(["LC_ALL": locale]) { _, locale in locale },
+            arguments: ["--verbose"])
     }
 
     subscript<Value>(dynamicMember path: KeyPath<RunningDaemon, Value>) -> Value { daemon[keyPath: path] }

@@ -29,6 +29,7 @@ UUID = 'restd@restd.io'
 IND = f"Main.panel.statusArea['{UUID}']"
 # The symbolic icons the panel shows (lib/format.js).
 PAUSE_ICON = 'media-playback-pause-symbolic'
+RINGING_ICON = 'audio-volume-high-symbolic'
 IDLE_ICON = 'alarm-symbolic'
 # What the extension logs when the report could not be written (the test makes it so, once).
 REPORT_WARNING = 'restd@restd.io: the history opens in a terminal: could not write the report'
@@ -620,6 +621,35 @@ def run(session, args):
     check(evaluates(f'{IND}._tickId === 0') is True, 'the menu closed: no tick source (the followed timer is paused)')
     restctl('cancel', '--all')
     check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancel --all: hidden again')
+
+    # A rest that ran out rings until it is stopped: Ringing is restd's own state (no sound server
+    # runs here). The label says so, the menu offers "Stop" first, and pressing it silences restd.
+    restctl('start', '1', '--label', 'Squat', '--no-notify')
+    rings = wait_until(lambda: bool(timer_property('default', 'Ringing')), 'Ringing', 5)
+    text = wait_label(r'\+\d+:\d\d ringing Squat( .*)?')
+    marked = evaluates(f"{IND}._stateIcon.mapped && {IND}._stateIcon.icon_name === '{RINGING_ICON}' && "
+                       f"{IND}._timer.has_style_class_name('restd-over') && {IND}._timer.has_style_class_name('restd-ringing')")
+    icon_file = theme_icon(evaluate, RINGING_ICON)
+    check(rings and text and marked and icon_file,
+          f'a 1 s rest over: restd says Ringing, the label "{text or label()}" after {RINGING_ICON} of the Shell\'s icon '
+          f'theme ({icon_file}), style classes restd-over and restd-ringing')
+    heading = evaluates(f"""(() => {{ {IND}.menu.{api.menu_open};
+        return {IND}.menu._getMenuItems().map(i => i.label?.text ?? '—').slice(0, 2); }})()""")
+    check(heading and re.fullmatch(r'Squat · over by \d+:\d\d, ringing', heading[0]) and heading[1] == 'Stop',
+          f'the menu: the timer ringing, then "Stop" first ({heading})')
+    check(press('Stop'), 'ringing: "Stop" pressed in the menu')
+    silenced = wait_until(lambda: not timer_property('default', 'Ringing'), 'silenced', 5)
+    state = str(timer_property('default', 'State'))
+    check(silenced and state == 'expired', f'"Stop" silenced restd: Ringing false over the bus, the timer still {state}')
+    quiet = wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.{api.menu_open};
+        return !{IND}._stateIcon.visible && !{IND}._timer.has_style_class_name('restd-ringing')
+            && {IND}._timer.has_style_class_name('restd-over')
+            && !{IND}.menu._getMenuItems().some(i => i.label?.text === 'Stop'); }})()""") and wait_label(r'\+\d+:\d\d Squat( .*)?'),
+        'quiet', 5)
+    check(quiet, f'silenced: the label "{quiet}" over and no longer ringing, no loudspeaker, no "Stop" in the menu')
+    evaluates(f'{IND}.menu.{api.menu_close}')
+    restctl('cancel', '--all')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancel --all after the alarm: hidden')
 
     # Readable on GNOME's dark and light panel, in every state; 47+'s accent colour while paused.
     for what, ok in check_colours(evaluate, evaluates, restctl, env, api):

@@ -71,7 +71,7 @@ equal(panelText(expired, null, NOW), '+0:12 Squat', 'over');
 equal([timer({endsAtUsec: NOW + S}), expired].map(panelIcon), [null, null], 'running or over: no icon');
 const ringing = {...expired, ringing: true};
 equal(panelIcon(ringing), 'audio-volume-high-symbolic', 'ringing: a loudspeaker from the icon theme');
-equal(panelText(ringing, null, NOW), '+0:12 Squat', 'ringing: the overtime, as over');
+equal(panelText(ringing, {heart_rate: 128}, NOW), '+0:12 ringing Squat ♥128', 'ringing: the overtime, then the word, as the status bars');
 equal(styleClasses(ringing, NOW), ['restd-over', 'restd-ringing'], 'ringing: its own class');
 equal(withProperties(emptyTimer(), {Ringing: true}).ringing, true, 'Ringing read as a boolean');
 equal(withProperties({...emptyTimer(), ringing: true}, {Ringing: false}).ringing, false, 'and back');

@@ -4,8 +4,9 @@
 Run by scripts/test-plasma.sh inside a Debian root with its Plasma layer, restd installed there
 from the .deb (or by scripts/install-files.sh). One Plasma start for every case, in the order that
 works headless: a private session bus (activating what it is asked for from the installed
-services, restd among them), the AT-SPI bus, kwin_wayland --virtual, kactivitymanagerd with the
-Wayland display (plasmashell aborts its shell load without it), then plasmashell. The widget is
+services, restd among them), the AT-SPI bus, kwin_wayland drawing into a window of Xvfb (so that
+the screen can be read: screen.py), kactivitymanagerd with the Wayland display (plasmashell aborts
+its shell load without it), then plasmashell. The widget is
 added to a panel through org.kde.PlasmaShell.evaluateScript, read through AT-SPI (accessible names
 and roles, as KDE's own selenium-webdriver-at-spi tests find items) and pressed the same way.
 restd's notifications go to plasmashell's own notification server and its MPRIS player to
@@ -23,6 +24,8 @@ import threading
 import time
 
 import dbus
+
+import screen
 
 WIDGET = 'io.restd.rest'
 # metadata.json's Name: the accessible name of the panel button that holds the compact representation.
@@ -184,6 +187,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--work', required=True)
     parser.add_argument('--measure', type=float, default=0, help='seconds to count calls and redraws in each state')
+    parser.add_argument('--screenshot', help='a PNG to write the panel and the open popup to')
     args = parser.parse_args()
     session = Session(args.work)
     try:
@@ -215,7 +219,13 @@ def run(session, args):
     monitor = CallMonitor(session)
     session.spawn(['/usr/libexec/at-spi-bus-launcher', '--launch-immediately'], 'at-spi.log')
     wait_until(lambda: bus.name_has_owner('org.a11y.Bus'), 10)
-    session.spawn(['kwin_wayland', '--virtual', '--no-lockscreen', '--width', '1280', '--height', '800',
+    # KWin's X11 backend in Xvfb rather than its virtual output: the same compositing (QPainter,
+    # with no OpenGL device here), and the screen readable from Xvfb's file. Xvfb picks a free
+    # display and listens on no abstract socket (the network namespace is the host's).
+    xvfb = session.spawn(['Xvfb', '-displayfd', '1', '-screen', '0', '1280x800x24', '-fbdir', args.work,
+                          '-nolisten', 'tcp', '-nolisten', 'local'], 'xvfb.log', stdout=subprocess.PIPE)
+    display = ':' + xvfb.stdout.readline().decode().strip()
+    session.spawn(['kwin_wayland', '--x11-display', display, '--no-lockscreen', '--width', '1280', '--height', '800',
                    '--socket', 'wayland-0'], 'kwin.log')
     wait_until(lambda: os.path.exists(os.path.join(env['XDG_RUNTIME_DIR'], 'wayland-0')), 30)
     env.update({'WAYLAND_DISPLAY': 'wayland-0', 'QT_QPA_PLATFORM': 'wayland',
@@ -370,6 +380,7 @@ def run(session, args):
     restctl('live', '--heart-rate', '128', '--done', '3', '--total', '5')
 
     # The popup's buttons reach restd.
+    closed = screen.capture(os.path.join(args.work, 'Xvfb_screen0'))
     check(open_popup(), 'the widget\'s button opens the popup (AT-SPI action)')
     before = int(timer('EndsAtUSec'))
     check(press('+30 s'), 'the popup has "+30 s"')
@@ -380,6 +391,7 @@ def run(session, args):
                                               if n.getRole() == pyatspi.ROLE_LABEL and n.name][-12:])
     text = wait_until(lambda: agrees(r' Squat ♥128 3/5'), 5)
     check(text, f'the panel agrees with the new end, with restctl live --heart-rate 128 --done 3 --total 5: "{text or panel_text()}"')
+    picture(args, closed)
     before = int(timer('EndsAtUSec'))
     check(press('−15 s'), 'the popup has "−15 s"')
     check(wait_until(lambda: abs(before - int(timer('EndsAtUSec')) - 15_000_000) <= 1000, 5), '"−15 s" pressed: restd took 15 s off')
@@ -446,6 +458,23 @@ def run(session, args):
     del log_before
     print(f'in-plasma: plasmashell RSS {memory_before} KiB with a panel, {memory_with} KiB once the widget is added to it, '
           f'{rss_kib(shell.pid)} KiB at the end, after its removal')
+
+
+def picture(args, closed):
+    """Checks that the open popup is on the screen (a capture is not blank), and with --screenshot
+    writes the panel and the popup: the top left of the screen down to the popup's bottom."""
+    frame = os.path.join(args.work, 'Xvfb_screen0')
+    # The popup opens under the widget, at the top panel's left; the bottom panel's clock, which
+    # may change meanwhile, is elsewhere. Its bottom is well below the top panel (44 pixels).
+    top_left = (0, 0, closed.width // 2, closed.height // 2)
+    popup = wait_until(lambda: (box := screen.changed_box(closed, screen.capture(frame), top_left)) and box[3] > 100 and box, 5)
+    shown = popup and screen.capture(frame).colours(popup) > 16
+    check(shown, f'a capture of the screen shows the popup drawn below the panel ({popup})')
+    if args.screenshot and shown:
+        time.sleep(0.5)  # the popup's last frames: a picture, not an assertion
+        shot = screen.capture(frame)
+        shot.write_png(args.screenshot, (0, 0, min(popup[2] + 24, shot.width), min(popup[3] + 24, shot.height)))
+        check(open(args.screenshot, 'rb').read(8) == b'\x89PNG\r\n\x1a\n', f'screenshot of the panel and the open popup: {args.screenshot}')
 
 
 def restd_pid(bus):

@@ -126,6 +126,17 @@ public final class Recording: @unchecked Sendable {
         }
     }
 
+    /// The moment of the recording (seconds from its start) that was played at the CLOCK_MONOTONIC
+    /// moment `monotonic` (seconds): the inverse of `monotonic(_:)`, nil until a piece played at or
+    /// after that moment has arrived (so a test waits until it is non-nil before looking there).
+    public func secondsIntoRecording(atMonotonic monotonic: Double) -> Double? {
+        capture.locked { capture in
+            guard let piece = capture.arrivals.first(where: { $0.seconds >= monotonic }) else { return nil }
+            let sample = Double(piece.count) - (piece.seconds - monotonic) * Double(Self.rate)
+            return max(0, sample) / Double(Self.rate)
+        }
+    }
+
     /// The loudness of what was recorded so far.
     public func loudness() -> Loudness { Loudness(samples: recorded, rate: Self.rate) }
 

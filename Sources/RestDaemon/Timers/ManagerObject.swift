@@ -10,6 +10,8 @@ enum ManagerObject {
         let service: StateService
         /// Whether the caller is the first to hear that no notification server can show anything.
         let takeNotificationServerWarning: () -> Bool
+        /// Whether the caller is the first to hear that no sound server plays restd's sounds.
+        let takeSoundServerWarning: () -> Bool
         /// Reads config.toml again: the keys that changed, or the file's problems.
         let reload: () throws(ConfigError) -> [String]
         /// The imports of other apps' history in progress.
@@ -86,6 +88,9 @@ enum ManagerObject {
         BusMethod(ManagerMember.takeNotificationServerWarning, out: [.init("warn", .boolean)]) { manager, _ in
             [.boolean(manager.takeNotificationServerWarning())]
         },
+        BusMethod(ManagerMember.takeSoundServerWarning, out: [.init("warn", .boolean)]) { manager, _ in
+            [.boolean(manager.takeSoundServerWarning())]
+        },
         BusMethod(ManagerMember.reload, out: [.init("changed", .array(.string))]) { manager, _ throws(DBusError) in
             do throws(ConfigError) {
                 return [.strings(try manager.reload())]
@@ -159,6 +164,7 @@ enum ManagerObject {
                 service: service,
                 takeNotificationServerWarning: { [unowned notifier = settings.notifier] in notifier.takeServerWarning()
                 },
+                takeSoundServerWarning: { [unowned sound = settings.sound] in sound.takeServerWarning() },
                 reload: { [unowned reloader = settings.reloader] () throws(ConfigError) in try reloader.reload() },
                 imports: imports),
             properties: properties

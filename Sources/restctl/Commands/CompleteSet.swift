@@ -135,6 +135,7 @@ extension Restctl {
                         failed: set.failed, restUSec: set.restUSec, untilRecovered: set.untilRecovered,
                         sound: set.sound)
                     notes += NotificationServerNote.take(from: client).map { [$0] } ?? []
+                    if set.sound != false { notes += SoundServerNote.take(from: client).map { [$0] } ?? [] }
                     // What was recorded, reps and weight repeated from the previous set included,
                     // so that a wrong number shows at once; a record it beat on the next line.
                     let recorded =

@@ -81,23 +81,25 @@ extension Restctl {
                 try given
                 ?? RestdConnection.withClient { client throws(ClientError) in try client.defaultDurationUSec() }
             if let warn, let warnUSec { try checkWarning(warn, warnUSec: warnUSec, restUSec: usec) }
-            // Said once each time the notification server goes missing (restd keeps count):
-            // after the timer's line, or before the waiting.
-            var note: String?
+            // Said once each time the notification or sound server goes missing (restd keeps
+            // count): after the timer's line, or before the waiting.
+            var notes: [String] = []
             let start = { (client: RestdClient) throws(ClientError) -> Void in
                 _ = try client.start(
                     id: id, durationUSec: usec, label: label, next: next,
                     notify: noNotify ? false : nil, sound: noSound ? false : nil, warnUSec: warnUSec)
-                if !noNotify { note = NotificationServerNote.take(from: client) }
+                if !noNotify { notes += NotificationServerNote.take(from: client).map { [$0] } ?? [] }
+                if !noSound { notes += SoundServerNote.take(from: client).map { [$0] } ?? [] }
             }
+            let say = { for note in notes { StandardError.write("restctl: \(note)\n") } }
             if wait {
                 try RestWait(timerID: id, output: output).run { client throws(ClientError) in
                     try start(client)
-                    if let note { StandardError.write("restctl: \(note)\n") }
+                    say()
                 }
             } else {
                 try RestdConnection.act(on: id, output: output, start)
-                if let note { StandardError.write("restctl: \(note)\n") }
+                say()
             }
         }
     }

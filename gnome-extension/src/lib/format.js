@@ -129,11 +129,14 @@ export const LABEL_COLUMNS = 24;
 /**
  * The panel text: `1:23 Squat ♥128 3/5` — time, label (cut to LABEL_COLUMNS), heart rate and
  * set progress when the live activity has them. Paused: `1:02 Squat` after panelIcon's pause
- * mark; over: `+0:12 Squat`. `live` holds restd's Live.Fields (heart_rate, progress_done,
- * progress_total), or null.
+ * mark; over: `+0:12 Squat`; over and its alarm ringing: `+0:12 ringing Squat`, after the
+ * loudspeaker (the status bars' words). `live` holds restd's Live.Fields (heart_rate,
+ * progress_done, progress_total), or null.
  */
 export function panelText(timer, live, nowUsec) {
     const parts = [timeText(timer, nowUsec)];
+    if (timer.ringing)
+        parts.push('ringing');
     if (timer.label)
         parts.push(truncate(timer.label, LABEL_COLUMNS));
     parts.push(...liveParts(live));
