@@ -430,6 +430,7 @@ struct RestctlTests {
                   history                 Show the sets done, with the rest after each.
                   stats                   Show whether the rests taken match those planned.
                   records                 Show each exercise's records.
+                  import                  Import a Strong, Hevy or FitNotes export.
                   report                  Write a training report: one HTML page of charts.
                   workout                 Follow a workout plan, set by set.
                   reload                  Have restd read config.toml again.

@@ -76,14 +76,15 @@ enum HistorySchema {
     static let importColumns = ["warmup", "import_key"]
     /// The migration 9 → 10: the import columns; the key unique, so that no set is imported
     /// twice; the sets of a timer found in time order (imported sets are older than their ids
-    /// say); the record indexes again, without warm-ups.
+    /// say); the record indexes again, without warm-ups. IF NOT EXISTS: a file that has them
+    /// already (from a later restd) migrates all the same.
     static let addImportColumns =
         [
             "ALTER TABLE sets ADD COLUMN warmup INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE sets ADD COLUMN import_key TEXT",
-            "CREATE UNIQUE INDEX sets_by_import_key ON sets (import_key) WHERE import_key IS NOT NULL",
+            "CREATE UNIQUE INDEX IF NOT EXISTS sets_by_import_key ON sets (import_key) WHERE import_key IS NOT NULL",
             "DROP INDEX IF EXISTS sets_by_timer",
-            "CREATE INDEX sets_by_timer_time ON sets (timer_id, at_usec, id)",
+            "CREATE INDEX IF NOT EXISTS sets_by_timer_time ON sets (timer_id, at_usec, id)",
             "DROP INDEX IF EXISTS sets_by_weight",
             "DROP INDEX IF EXISTS sets_by_estimate",
         ].joined(separator: ";\n") + ";\n" + recordIndexes.joined(separator: ";\n")

@@ -6,7 +6,7 @@ extension Restctl {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import the history of Strong, Hevy or FitNotes from its CSV export.",
+            abstract: "Import a Strong, Hevy or FitNotes export.",
             discussion: """
                 Reads FILE, says which app's export it is (from its header, unless --from \
                 says), and adds its sets to restd's history at their own dates, on the timer \
