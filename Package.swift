@@ -41,6 +41,8 @@ let package = Package(
         // is due (SoundLibraries), so they are not linked, and pkg-config would link them.
         .systemLibrary(name: "CPulse"),
         .systemLibrary(name: "CSndfile"),
+        // glibc's gettext and setlocale (no pkg-config: part of libc).
+        .systemLibrary(name: "CIntl"),
 
         // Swift D-Bus binding over libdbus-1: values, messages, connections, exported objects.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
@@ -55,8 +57,11 @@ let package = Package(
         // The kernel's clocks, read once: the lowest I/O layer, under every program that tells the
         // time (restd, restctl, the bench, the harness), as the core's injected clock.
         .target(name: "Clocks", dependencies: ["RestCore"]),
-        // What desktop notifications say and when they are shown, replaced or closed: pure, no I/O.
-        .target(name: "RestNotify", dependencies: ["RestCore"]),
+        // The texts a person reads, in their language: po/'s catalogs through glibc's gettext, wrapped once.
+        .target(name: "Localization", dependencies: ["CIntl"]),
+        // What desktop notifications say and when they are shown, replaced or closed: pure, no I/O
+        // but the catalog's texts (Localization), read when restd starts.
+        .target(name: "RestNotify", dependencies: ["RestCore", "Localization"]),
 
         // posix_spawn, wrapped once: restd's sound command and the harness's child processes.
         .target(name: "POSIXSpawn"),
@@ -74,22 +79,22 @@ let package = Package(
             name: "RestDaemon",
             dependencies: [
                 "DBusKit", "EventLoop", "RestCore", "Clocks", "RestNotify", "RestProtocol", "SQLiteKit", "TOML",
-                "POSIXSpawn", "SoundKit", .product(name: "Logging", package: "swift-log"),
+                "POSIXSpawn", "SoundKit", "Localization", .product(name: "Logging", package: "swift-log"),
             ]),
         // The client library behind restctl (and the integration tests).
-        .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore", "Clocks"]),
+        .target(name: "RestClient", dependencies: ["DBusKit", "RestProtocol", "RestCore", "Clocks", "Localization"]),
 
         // restd's few options are read by hand: swift-argument-parser would link FoundationEssentials.
         // The functions a login and common use run are placed together (docs/PERFORMANCE.md, "How
         // restd is linked").
         .executableTarget(
-            name: "restd", dependencies: ["RestDaemon", "RestCore", "EventLoop", "RestProtocol"],
+            name: "restd", dependencies: ["RestDaemon", "RestCore", "EventLoop", "RestProtocol", "Localization"],
             exclude: ["restd.order"],
             linkerSettings: shippedProgram(order: "Sources/restd/restd.order")),
         .executableTarget(
             name: "restctl",
             dependencies: [
-                "RestClient", "RestCore", "Clocks", "POSIXSpawn",
+                "RestClient", "RestCore", "Clocks", "POSIXSpawn", "Localization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: shippedProgram()),
@@ -114,7 +119,7 @@ let package = Package(
             ]),
 
         .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "SeededRandom", "TestClock"]),
-        .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore"]),
+        .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore", "Localization"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "CDBus", "ProcessHarness", "SeededRandom"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(

@@ -117,6 +117,7 @@ check "restctl.1 keeps …, → and ♥ (as groff glyphs)" \
 check "man shows them as …, → and ♥ in a UTF-8 locale" shows_glyphs "$p/share/man"
 check "the desktop entry is valid"              desktop-file-validate "$p/share/applications/restd.desktop"
 check "its Exec= names the installed restctl"    grep -qx 'Exec=/usr/local/bin/restctl watch' "$p/share/applications/restd.desktop"
+check "the German catalog is installed, compiled" msgunfmt --output-file=/dev/null "$p/share/locale/de/LC_MESSAGES/restd.mo"
 ext=$p/share/gnome-shell/extensions/restd@restd.io builds=$p/share/restd/gnome-shell
 check "GNOME Shell 43: the extension links to the legacy build" links_to "$ext" "$builds/legacy/restd@restd.io"
 check "the legacy build is for GNOME Shell 43 and 44"     lists_versions "$builds/legacy/restd@restd.io/metadata.json" 43 44

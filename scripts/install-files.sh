@@ -50,6 +50,8 @@ BASHCOMPDIR=${BASHCOMPDIR:-$DATADIR/bash-completion/completions}
 ZSHCOMPDIR=${ZSHCOMPDIR:-$DATADIR/zsh/site-functions}
 FISHCOMPDIR=${FISHCOMPDIR:-$DATADIR/fish/vendor_completions.d}
 APPLICATIONSDIR=${APPLICATIONSDIR:-$DATADIR/applications}
+# The compiled catalogs, where restd and restctl look: share/locale beside their bin folder.
+LOCALEDIR=${LOCALEDIR:-$DATADIR/locale}
 # The GNOME Shell extension: both builds under GNOMEBUILDSDIR, and in GNOMEEXTDIR a link to the
 # one this machine's GNOME Shell accepts (GNOME_SHELL_VERSION: the Shell to link for instead;
 # `none`: no link).
@@ -83,6 +85,12 @@ files=(
   "tree:plasma/io.restd.rest 644 $PLASMABUILDSDIR/io.restd.rest"
   "plasmoid:io.restd.rest 777 $PLASMOIDDIR/io.restd.rest"
 )
+# Each language's catalog, compiled from po/LANG.po.
+for po in po/*.po; do
+  [ -e "$po" ] || continue
+  language=$(basename "$po" .po)
+  files+=("catalog:$po 644 $LOCALEDIR/$language/LC_MESSAGES/restd.mo")
+done
 # The extension's path holds our link; a real directory there (an extension unpacked by hand, or
 # from extensions.gnome.org) is not ours: neither replaced (ln would put the link inside it) nor
 # removed. The same for the widget's folder without plasma-widget-link's mark.
@@ -132,6 +140,7 @@ for entry in "${files[@]}"; do
     # Stripped unless INSTALL_STRIP=no (a packager that keeps the symbols apart).
     bin) cp "$bin_dir/$name" "$tmp"; if [ "${INSTALL_STRIP:-yes}" = yes ]; then "${STRIP:-strip}" "$tmp"; fi ;;
     file) cp "$name" "$tmp" ;;
+    catalog) msgfmt --check --output-file="$tmp" "$name" ;;
     unit) sed "s|^ExecStart=.*|ExecStart=$BINDIR/restd|" "$name" >"$tmp" ;;
     activation) sed "s|^Exec=.*|Exec=$BINDIR/restd|" "$name" >"$tmp" ;;
     desktop) sed "s|^Exec=restctl |Exec=$BINDIR/restctl |" "$name" >"$tmp" ;;

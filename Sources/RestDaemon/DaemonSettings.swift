@@ -19,7 +19,8 @@ public struct DaemonSettings: Sendable {
     public var limits: TimerLimits
     /// The live limits the configuration does not set (`[live]` sets the rate and staleness).
     public var liveLimits: LiveLimits
-    /// The language of desktop notifications; by default the one LC_ALL, LC_MESSAGES or LANG selects.
+    /// The texts of desktop notifications; by default the installed catalog's, in the language
+    /// `Localization.start()` found.
     public var messages: Messages
 
     public init(
@@ -27,7 +28,7 @@ public struct DaemonSettings: Sendable {
         configMustExist: Bool = false,
         configuration: RestdConfiguration = RestdConfiguration(), limits: TimerLimits = .standard,
         liveLimits: LiveLimits = .standard,
-        messages: Messages = Messages.forEnvironment { getenv($0).map { String(cString: $0) } }
+        messages: Messages = Messages()
     ) {
         self.busAddress = busAddress
         self.stateDirectory = stateDirectory

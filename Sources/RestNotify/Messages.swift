@@ -1,13 +1,12 @@
+import Localization
 import RestCore
 
-/// Everything a notification says, in one language.
+/// Everything a notification says, in the reader's language: the texts of restd's catalog
+/// (po/*.po), looked up once when restd starts.
 ///
-/// A language is one entry of `Messages.table`: to add one, add an entry there (and a test).
 /// The closures only put a ready-made value into a sentence, so word order stays the
 /// translator's choice ("10 s left", "Noch 10 s").
 public struct Messages: Sendable {
-    /// The ISO 639-1 code the locale variables select this language with ("en", "de").
-    public let code: String
     /// The summary when a rest is over.
     public let restOver: String
     /// The next exercise, in the body: "Next: Bench press".
@@ -49,70 +48,37 @@ public struct Messages: Sendable {
         public let hours: String
     }
 
-    public static let english = Messages(
-        code: "en",
-        restOver: "Rest over",
-        next: { "Next: \($0)" },
-        timeLeft: { "\($0) left" },
-        endedAgo: { "ended \($0) ago" },
-        recoveredIn: { time, bpm in "Recovered in \(time)" + (bpm.map { " — ♥\($0)" } ?? "") },
-        heartRateLost: "heart rate lost: full rest",
-        workoutDone: "Workout done",
-        setsDone: { "\($0)/\($1) sets" },
-        restTaken: { "rest \($0)" },
-        decimalSeparator: ".",
-        units: Units(seconds: "s", minutes: "min", hours: "h"),
-        addThirtySeconds: "+30 s",
-        addOneMinute: "+1 min",
-        again: "Again",
-        cancel: "Cancel",
-        dismiss: "Dismiss")
-
-    // The wording of the iOS app behind restd: "Pause beendet! — Weiter mit: Bankdrücken".
-    public static let german = Messages(
-        code: "de",
-        restOver: "Pause beendet",
-        next: { "Weiter mit: \($0)" },
-        timeLeft: { "Noch \($0)" },
-        endedAgo: { "vor \($0) beendet" },
-        recoveredIn: { time, bpm in "Erholt in \(time)" + (bpm.map { " — ♥\($0)" } ?? "") },
-        heartRateLost: "Puls verloren: volle Pause",
-        workoutDone: "Training beendet",
-        setsDone: { "\($0)/\($1) Sätze" },
-        restTaken: { "Pause \($0)" },
-        decimalSeparator: ",",
-        units: Units(seconds: "s", minutes: "Min.", hours: "Std."),
-        addThirtySeconds: "+30 s",
-        addOneMinute: "+1 Min.",
-        again: "Nochmal",
-        cancel: "Abbrechen",
-        dismiss: "Schließen")
-
-    /// Every language restd speaks; the first is the default.
-    public static let table: [Messages] = [english, german]
-
-    /// The messages for an ISO 639-1 code, English when there are none.
-    public static func forLanguage(_ code: String) -> Messages {
-        table.first { $0.code == code } ?? table[0]
-    }
-
-    /// The messages the locale variables select: the first of LC_ALL, LC_MESSAGES and LANG that
-    /// is set and not empty decides, as in POSIX. Read directly rather than through setlocale,
-    /// so that German works where no German locale is generated. "de_DE.UTF-8", "de_AT@euro"
-    /// and "de" all select German; "C", "POSIX" and unknown languages select English.
-    public static func forEnvironment(_ variable: (String) -> String?) -> Messages {
-        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            guard let value = variable(name), !value.isEmpty else { continue }
-            return forLanguage(languageCode(ofLocale: value))
+    /// The texts of `catalog`: the installed one for the language the locale selects, by default.
+    public init(catalog: Catalog = .installed) {
+        restOver = catalog.localized("Rest over")
+        next = { catalog.localized("Next: %1$s", $0) }
+        timeLeft = { catalog.localized("%1$s left", $0) }
+        endedAgo = { catalog.localized("ended %1$s ago", $0) }
+        recoveredIn = { time, bpm in
+            bpm.map { catalog.localized("Recovered in %1$s — ♥%2$d", time, $0) }
+                ?? catalog.localized("Recovered in %1$s", time)
         }
-        return table[0]
+        heartRateLost = catalog.localized("heart rate lost: full rest")
+        workoutDone = catalog.localized("Workout done")
+        setsDone = { done, planned in
+            catalog.localizedPlural("%1$d/%2$d set", "%1$d/%2$d sets", count: planned, done, planned)
+        }
+        restTaken = { catalog.localized("rest %1$s", $0) }
+        // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
+        decimalSeparator = catalog.localizedInContext("decimal separator", ".")
+        units = Units(
+            seconds: catalog.localizedInContext("unit of seconds", "s"),
+            minutes: catalog.localizedInContext("unit of minutes", "min"),
+            hours: catalog.localizedInContext("unit of hours", "h"))
+        addThirtySeconds = catalog.localized("+30 s")
+        addOneMinute = catalog.localized("+1 min")
+        again = catalog.localized("Again")
+        cancel = catalog.localized("Cancel")
+        dismiss = catalog.localized("Dismiss")
     }
 
-    /// The language part of a POSIX locale name: "de_DE.UTF-8@euro" → "de".
-    static func languageCode(ofLocale name: String) -> String {
-        let end = name.firstIndex { $0 == "_" || $0 == "." || $0 == "@" } ?? name.endIndex
-        return name[..<end].lowercased()
-    }
+    /// The texts as written in the sources: English.
+    public static let english = Messages(catalog: .source)
 
     /// A whole number of seconds with the largest units that fit, dropping zero parts:
     /// "42 s", "3 min", "1 min 30 s", "1 h 5 min".

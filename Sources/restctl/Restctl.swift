@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 #if canImport(Glibc)
@@ -46,6 +47,7 @@ struct Restctl: ParsableCommand {
     /// with its exit status, never a backtrace: a usage mistake 64 (`UsageErrors`), a failure
     /// at run time that of its `RestctlError`.
     static func main() {
+        Localization.start()
         let arguments = Array(CommandLine.arguments.dropFirst())
         // A plain `restctl status` (a bar polls it) is known before anything reads the command
         // table, which the usage checks would build (a quarter of its CPU) to find nothing wrong.

@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import Localization
 import Logging
 import RestDaemon
 
@@ -8,6 +9,7 @@ import RestDaemon
 ///
 /// The command line is read by hand (`RestdCommandLine`): swift-argument-parser would bring
 /// FoundationEssentials into a daemon that must stay small and single-threaded.
+Localization.start()
 let commandLine: RestdCommandLine
 do {
     commandLine = try RestdCommandLine(Array(CommandLine.arguments.dropFirst()))

@@ -157,7 +157,8 @@ struct HeardAlarmTests {
     }
 
     @Test(
-        "PipeWire: cues, the alarm until silence or the next set, quiet rests, no stale cue, the server gone and back")
+        "PipeWire: cues, the alarm until silence or the next set, quiet rests, no stale cue, the server gone and back, Do Not Disturb"
+    )
     func pipeWire() throws {
         let heard = try HeardDaemon(.pipewire)
         // Long enough for the alarm sound (6.1 s) to ring a second time.
@@ -217,6 +218,22 @@ struct HeardAlarmTests {
         try heard.waitUntilRinging("back", false)
         let log = heard.daemon.daemon.log()
         #expect(log.components(separatedBy: "rests end without restd's sounds").count - 1 == 1, "\(log)")
+
+        // Do Not Disturb on (the settings portal says so) and in_do_not_disturb = false: neither
+        // cues nor alarm are heard, yet the rest rings on the bus; off again, the next one is heard.
+        let portal = try SettingsPortal(bus: heard.daemon.bus, doNotDisturb: true)
+        try heard.daemon.reload(config: "[sound]\nin_do_not_disturb = false\n")
+        let disturbStart = KernelClock.monotonicSeconds
+        let disturbEnd = try heard.start("disturb", seconds: 3)
+        try heard.waitUntilRinging("disturb")
+        #expect(try heard.silent(from: disturbStart, until: disturbEnd + 1.5), "\(heard.logs())")
+        heard.run("silence")
+        try heard.waitUntilRinging("disturb", false)
+        try portal.set(doNotDisturb: false)
+        let undisturbedEnd = try heard.start("undisturbed", seconds: 1)
+        try heard.waitForOnsets(1, after: undisturbedEnd - Self.earliness, "the alarm once Do Not Disturb is off")
+        heard.run("silence")
+        try heard.waitUntilRinging("undisturbed", false)
 
         // Released a little after the last sound: one thread again, libpulse unloaded.
         let pid = heard.daemon.daemon.restd.pid

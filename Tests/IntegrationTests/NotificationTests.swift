@@ -151,9 +151,10 @@ struct NotificationTests {
         #expect(notify.summary == "Rest over")
     }
 
-    @Test("German when LC_ALL selects de, even without a generated German locale")
+    @Test("German from the German catalog when LC_ALL selects de_DE.UTF-8")
     func german() throws {
-        let daemon = try NotifyingDaemon(locale: "de_DE.UTF-8")
+        try German.requireCatalogAndLocale()
+        let daemon = try NotifyingDaemon(locale: German.locale)
         try daemon.client.start(id: "squat", durationUSec: 1_000_000, label: "Kniebeuge", next: "Bankdrücken")
         let notify = try #require(try daemon.calls.waitFor("Notify").first)
         #expect(notify.summary == "Pause beendet")

@@ -417,14 +417,29 @@ def run(session, args):
     # Plasma's own parts: its notification server shows restd's "Rest over" with its buttons.
     owner = bus.get_name_owner('org.freedesktop.Notifications') if bus.name_has_owner('org.freedesktop.Notifications') else ''
     check(owner == shell_name, 'plasmashell is the notification server')
-    restctl('start', '1', '--id', 'short', '--label', 'Lunge')
+    # In Do Not Disturb (an application's inhibition, which Plasma's notifications applet shows as
+    # such): the low-urgency pre-alert ("1 s left") stays hidden, the critical "Rest over" shows.
+    notifications = bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications', introspect=False)
+    cookie = notifications.Inhibit('restd-test', 'Do Not Disturb, for the test', dbus.Dictionary({}, signature='sv'),
+                                   dbus_interface='org.freedesktop.Notifications')
+    inhibited = wait_until(lambda: bool(notifications.Get('org.freedesktop.Notifications', 'Inhibited',
+                                                          dbus_interface='org.freedesktop.DBus.Properties')), 5)
+    check(inhibited, 'Do Not Disturb on (Inhibit): plasmashell says Inhibited')
+    restctl('start', '2', '--id', 'short', '--label', 'Lunge', '--warn', '1')
     again = wait_until(lambda: find(lambda n: n.name == 'Again' and n.getRole() == pyatspi.ROLE_PUSH_BUTTON), 10)
-    check(again and find(lambda n: re.search('Rest over', n.name or '')), '"Rest over" shows in Plasma with its "Again" button')
+    check(again and find(lambda n: re.search('Rest over', n.name or '')),
+          '"Rest over" (critical) shows in Plasma in Do Not Disturb, with its "Again" button')
+    pre_alert = find(lambda n: re.fullmatch(r'\d+ s left', n.name or ''))
+    check(pre_alert is None, f'the pre-alert (low urgency) did not show in Do Not Disturb ({pre_alert and pre_alert.name})')
+    notifications.UnInhibit(cookie, dbus_interface='org.freedesktop.Notifications')
     plus = find(lambda n: n.name == '+30 s' and n.getRole() == pyatspi.ROLE_PUSH_BUTTON and n is not popup_button('+30 s'))
     if again:
         again.queryAction().doAction(0)
     check(wait_until(lambda: str(timer('State', 'short')) == 'running', 5),
           '"Again" pressed in Plasma\'s notification: restd restarted the timer')
+    # Out of Do Not Disturb, the restarted rest's pre-alert shows: the check above could fail.
+    pre_alert = wait_until(lambda: find(lambda n: re.fullmatch(r'\d+ s left', n.name or '')), 5)
+    check(pre_alert, f'out of Do Not Disturb, the pre-alert of the rest "Again" started shows: "{pre_alert and pre_alert.name}"')
     del plus
 
     # MPRIS in Plasma's media controller: restd's player and its title.
@@ -433,6 +448,67 @@ def run(session, args):
                                     and n.getRole() == pyatspi.ROLE_LABEL
                                     and not any(a.name == WIDGET_NAME for a in ancestors(n))), 10)
     check(media, f'Plasma\'s media controller shows restd\'s player: "{media.name if media else ""}"')
+
+    # The alarm: a rest that ran out rings until it is stopped (Ringing is restd's own state; no
+    # sound server runs here). The panel says so in the GNOME label's words within a second or two,
+    # on 6.3 too: the rest is learnt from a button's re-read ("−15 s" leaves about 2 s), and once the
+    # local count has run out the widget reads restd again. The popup's "Stop" silences it.
+    restctl('start', '17', '--label', 'Squat', '--no-notify')
+    check(press('−15 s'), 'a 17 s rest: "−15 s" pressed in the popup')
+    rings = wait_until(lambda: bool(timer('Ringing')), 5)
+    text = wait_until(lambda: (t := panel_text()) and re.fullmatch(r'\+\d+:\d\d ringing Squat( .*)?', t) and t, 5)
+    check(rings and text, f'the rest over: restd says Ringing, the panel "{text or panel_text()}"')
+    open_popup()
+    heading = wait_until(lambda: popup_has(r'Squat · over by \d+:\d\d, ringing'), 5)
+    check(heading, f'the popup: "{heading.name if heading else ""}"')
+    check(press('Stop'), 'ringing: the popup has "Stop", pressed')
+    silenced = wait_until(lambda: not timer('Ringing'), 5)
+    check(silenced and str(timer('State')) == 'expired', '"Stop" silenced restd: Ringing false over the bus, the timer still over')
+    quiet = wait_until(lambda: (t := panel_text()) and re.fullmatch(r'\+\d+:\d\d Squat( .*)?', t)
+                       and popup_has(r'Squat · over by \d+:\d\d') and not popup_button('Stop') and t, 5)
+    check(quiet, f'silenced: the panel "{quiet or panel_text()}", the popup over and without "Stop"')
+
+    # The width setting (in grid units, Kirigami's measure from the font): a long text is cut to
+    # that width, in proportion to it. (Learnt at once on 6.3 too: "+30 s" reads restd again.)
+    restctl('start', '90', '--label', 'Romanian deadlift with a pause', '--no-notify')
+    press('+30 s')
+
+    def label_width():
+        button = widget_button()
+        labels = [n for n in accessible_tree(button) if n.getRole() == pyatspi.ROLE_LABEL and n.name] if button else []
+        return labels[0].queryComponent().getExtents(pyatspi.WINDOW_COORDS).width if labels else 0
+
+    def set_width(units):
+        script(f'panels().forEach(p => p.widgets("{WIDGET}").forEach(w => {{ w.currentConfigGroup = ["General"]; '
+               f'w.writeConfig("maximumWidth", {units}); w.reloadConfig(); }}))')
+
+    whole = wait_until(lambda: agrees(r' Romanian deadlift.*') and label_width(), 5) or 0
+    widths = {}
+    for units in (5, 8):
+        set_width(units)
+        widths[units] = wait_until(lambda: (w := label_width()) and w < whole and w not in widths.values() and w, 5) or 0
+    set_width(14)
+    back = wait_until(lambda: label_width() == whole, 5)
+    check(widths[5] and widths[8] and abs(widths[8] / 8 - widths[5] / 5) <= 1 and back,
+          f'the width setting: the text {whole} px wide at 14 units (not cut), cut to {widths[5]} px at 5 and '
+          f'{widths[8]} px at 8 (one unit {widths[5] / 5:.0f} px), whole again at 14')
+
+    # A vertical panel: the time alone, within the panel's thickness.
+    script(f'var v = new Panel(); v.location = "left"; v.height = 48; v.addWidget("{WIDGET}")')
+
+    def vertical_label():
+        for button in accessible_tree(shell_app()):
+            if button.name == WIDGET_NAME and button.getRole() == pyatspi.ROLE_PUSH_BUTTON:
+                labels = [n for n in accessible_tree(button) if n.getRole() == pyatspi.ROLE_LABEL and n.name]
+                if labels and re.fullmatch(r'\d+:\d\d', labels[0].name):
+                    return labels[0]
+        return None
+    label = wait_until(vertical_label, 20)
+    extents = label.queryComponent().getExtents(pyatspi.WINDOW_COORDS) if label else None
+    check(label and 0 < extents.width <= 48, f'in a vertical panel 48 px thick: the time alone, "{label and label.name}", '
+          f'{extents and extents.width} px wide')
+    script('panels().forEach(p => { if (p.location === "left") p.remove(); })')
+    check(wait_until(lambda: vertical_label() is None, 10), 'the vertical panel removed')
 
 
     # The widget removed: no call to restd from plasmashell afterwards, nothing in its log.

@@ -81,12 +81,20 @@ equal(W.compactText(squat, null, NOW + 90 * S), '+0:07 Squat', 'over');
 const paused = W.withProperties(squat, {State: 'paused', RemainingUSec: 62 * S});
 equal([W.compactText(paused, null, NOW), W.compactIcon(paused)], ['1:02 Squat', 'media-playback-pause-symbolic'], 'paused');
 equal(W.compactIcon(squat), null, 'no icon while running');
+const ringing = W.withProperties(squat, {State: 'expired', ExpiredAtUSec: NOW - 12 * S, Ringing: true});
+equal([W.compactText(ringing, live, NOW), W.compactIcon(ringing)], ['+0:12 ringing Squat ♥128 3/5', 'audio-volume-high-symbolic'],
+    'ringing: the GNOME label\'s words, after a loudspeaker');
+equal([W.verticalText(ringing, NOW), W.verticalText(paused, NOW), W.verticalText(squat, NOW)], ['+0:12', '1:02', '1:23'],
+    'a vertical panel: the time alone');
+equal([W.awaitsEnd(squat, NOW), W.awaitsEnd(squat, NOW + 83 * S), W.awaitsEnd(ringing, NOW), W.awaitsEnd(paused, NOW + 90 * S),
+    W.awaitsEnd(null, NOW)], [false, true, false, false, false], 'ran out by the local count, restd not yet saying so');
 
 // Emphasis: pre-alert, paused, over.
 equal(W.emphasis(squat, NOW), 'running', 'running');
 equal(W.emphasis(W.withProperties(squat, {WarnUSec: 90 * S}), NOW), 'warning', 'within the pre-alert');
 equal(W.emphasis(paused, NOW), 'paused', 'paused');
 equal(W.emphasis(squat, NOW + 84 * S), 'over', 'over');
+equal(W.emphasis(ringing, NOW), 'over', 'ringing: as over');
 
 // Redraws: once per second of the timer's own, none while paused or without a timer.
 equal(W.msUntilRedraw(squat, NOW), 1000, 'on the second boundary');
@@ -98,12 +106,15 @@ equal(W.msUntilRedraw(null, NOW), -1, 'no timer: no redraw');
 equal(W.summary(squat, NOW), {name: 'Squat', kind: 'left', time: '1:23'}, 'summary running');
 equal(W.summary(paused, NOW), {name: 'Squat', kind: 'paused', time: '1:02'}, 'summary paused');
 equal(W.summary(squat, NOW + 95 * S), {name: 'Squat', kind: 'over', time: '0:12'}, 'summary over');
+equal(W.summary(ringing, NOW), {name: 'Squat', kind: 'ringing', time: '0:12'}, 'summary ringing');
 equal(W.summary(timers['/io/restd/Rest1/timer/b'], NOW).name, 'b', 'a timer without a label by its id');
 const names = t => W.actions(t, NOW).map(a => a.action);
 equal(names(squat), ['pause', 'add', 'subtract', 'skip', 'setDone'], 'running: its buttons');
 equal(names(paused), ['resume', 'add', 'subtract', 'skip', 'setDone'], 'paused: resume');
 equal(W.actions(squat, NOW + 90 * S).map(a => a.action), ['add', 'setDone'], 'over: +30 s and Set done');
 equal(names(null), ['setDone'], 'no timer: Set done');
+equal(names(ringing), ['stop', 'add', 'setDone'], 'ringing: Stop first');
+equal(W.actions(ringing, NOW)[0], {action: 'stop', method: 'Silence', signature: '(s)', args: ['default']}, 'Stop silences the timer');
 equal(W.actions(squat, NOW)[2], {action: 'subtract', method: 'Adjust', signature: '(sx)', args: ['default', -15 * S]}, 'the −15 s call');
 equal(W.actions(null, NOW)[0], {action: 'setDone', method: 'CompleteSet', signature: '(ssa{sv})', args: ['', '', {}]}, 'Set done on the default timer');
 equal(W.otherTimers(list, squat).map(t => t.id), ['b'], 'the other timers');

@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import Logging
 import RestCore
 import RestNotify
@@ -145,7 +146,7 @@ final class Notifier {
             updateServer()
         }
         askActivatable()
-        logger.debug("notifications in \(messages.code)")
+        logger.debug("notifications in \(Localization.language)")
     }
 
     /// Whether the caller is the first to ask since the server went missing (at start, or when

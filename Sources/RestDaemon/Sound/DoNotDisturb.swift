@@ -21,6 +21,8 @@ final class DoNotDisturb {
     private(set) var isOn: Bool?
     /// Whether a question is on its way.
     private(set) var isAsking = false
+    /// Called once when the question on its way is answered (or times out), then forgotten.
+    var onAnswer: (() -> Void)?
 
     init(connection: Connection, logger: Logger) {
         self.connection = connection
@@ -52,6 +54,9 @@ final class DoNotDisturb {
                 isOn = nil
             }
             askedOnce = true
+            let answered = onAnswer
+            onAnswer = nil
+            answered?()
         }
     }
 

@@ -74,6 +74,10 @@ final class SoundService {
     /// be known (then the alarm rings). Whether it silences the alarm is `settings.inDoNotDisturb`.
     var isDoNotDisturb: Bool? { doNotDisturb?.isOn }
 
+    /// Whether Do Not Disturb keeps restd quiet now: it is on, and `[sound] in_do_not_disturb`
+    /// is false. Cues and rings are skipped then, the alarm still rings on the bus.
+    var isKeptQuiet: Bool { !settings.inDoNotDisturb && isDoNotDisturb == true }
+
     /// `serverAddress` nil: the session's sound server.
     init(
         loop: EventLoop, settings: RestdConfiguration.Sound, theme: SoundTheme, logger: Logger,
@@ -131,6 +135,7 @@ final class SoundService {
     func playCue() {
         guard settings.enabled, let cue = cueSound else { return }
         prepare()
+        guard !isKeptQuiet else { return }
         server.play(cue.sampleName, latestUSec: loop.now(CLOCK_MONOTONIC) + Self.cueLatenessUSec)
     }
 
@@ -166,14 +171,35 @@ final class SoundService {
 
     private func ring() {
         guard isRinging else { return }
+        // The server is for restd's own sound, not for a command; Do Not Disturb is asked for both.
+        if settings.command == nil { prepare() } else { doNotDisturb?.refresh() }
+        // Whether Do Not Disturb keeps this ring quiet is being asked (within a second): the
+        // ring follows the answer, so that an alarm without cues before it is not heard first.
+        if !settings.inDoNotDisturb, let doNotDisturb, doNotDisturb.isAsking {
+            doNotDisturb.onAnswer = { [unowned self] in playRing() }
+            return
+        }
+        playRing()
+    }
+
+    /// One ring, the next one scheduled; Do Not Disturb skips its sound, not the next ring.
+    private func playRing() {
+        guard isRinging else { return }
         let now = loop.now(CLOCK_MONOTONIC)
+        if isKeptQuiet {
+            if ringsOnce {
+                isRinging = false
+            } else {
+                ringTimer.schedule(at: now + max(Self.shortestRingUSec, (alarmDurationUSec ?? 0) + Self.ringGapUSec))
+            }
+            return
+        }
         if settings.command != nil {
             if !command.isRunning { command.play() }
             // The next ring starts when the command ends (`commandFinished`).
             if ringsOnce { isRinging = false }
             return
         }
-        prepare()
         guard let alarm = alarmSound else {
             isRinging = false
             return

@@ -120,7 +120,8 @@ export function truncate(text, maxColumns) {
         end++;
     while (end > 0 && chars[end - 1] === '\u200D')
         end--;
-    return `${chars.slice(0, end).join('').trimEnd()}…`;
+    // A regular expression, not trimEnd(): Qt 6.8's JavaScript engine (the Plasma widget's) lacks it.
+    return `${chars.slice(0, end).join('').replace(/\s+$/u, '')}…`;
 }
 
 /** The longest label the panel shows, in columns (the menu shows it whole). */

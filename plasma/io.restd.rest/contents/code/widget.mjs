@@ -92,8 +92,8 @@ export function changedTimerId(before, after) {
 }
 
 /**
- * The panel's text, the GNOME label's words: `1:23 Squat ♥128 3/5`; the exercise and heart rate
- * only as the settings allow.
+ * The panel's text, the GNOME label's words: `1:23 Squat ♥128 3/5`, `+0:12 ringing Squat`; the
+ * exercise and heart rate only as the settings allow.
  */
 export function compactText(timer, live, nowUsec, {showExercise = true, showHeartRate = true} = {}) {
     const shown = showExercise ? timer : Object.assign({}, timer, {label: ''});
@@ -105,9 +105,26 @@ export function compactText(timer, live, nowUsec, {showExercise = true, showHear
     return panelText(shown, fields, nowUsec);
 }
 
-/** The icon before the panel's text: the pause mark of a paused timer, else null. */
+/** The text of a vertical panel: the time alone (the icon before it says paused or ringing). */
+export function verticalText(timer, nowUsec) {
+    return timeText(timer, nowUsec);
+}
+
+/**
+ * The icon before the panel's text: the pause mark of a paused timer, a loudspeaker while the
+ * alarm rings, else null.
+ */
 export function compactIcon(timer) {
     return panelIcon(timer);
+}
+
+/**
+ * Whether the shown timer has run out by the local count while restd's last word is still
+ * `running`: without signals (Plasma 6.3) the widget then reads restd again, to learn that the
+ * rest is over and rings, rather than wait for the slow interval.
+ */
+export function awaitsEnd(timer, nowUsec) {
+    return timer !== null && timer.state === 'running' && isOver(timer, nowUsec);
 }
 
 /**
@@ -130,26 +147,30 @@ export function msUntilRedraw(timer, nowUsec) {
 
 /**
  * The popup's heading of a timer, as parts the QML puts into words: {name, kind, time} with
- * kind 'left', 'paused' or 'over' (`Squat · 1:23 left`, `paused, 1:02 left`, `over by 0:12`).
+ * kind 'left', 'paused', 'over' or 'ringing' (`Squat · 1:23 left`, `paused, 1:02 left`,
+ * `over by 0:12`, `over by 0:12, ringing`: the GNOME menu's words).
  */
 export function summary(timer, nowUsec) {
     const name = timer.label || timer.id;
     if (isOver(timer, nowUsec))
-        return {name, kind: 'over', time: timeText(timer, nowUsec).slice(1)};
+        return {name, kind: timer.ringing ? 'ringing' : 'over', time: timeText(timer, nowUsec).slice(1)};
     return {name, kind: timer.state === 'paused' ? 'paused' : 'left', time: timeText(timer, nowUsec)};
 }
 
 /**
  * The popup's buttons for `timer` (null: none runs), each {action, method, signature, args}: a
  * Manager method call (the arguments' signature as a structure: Plasma's D-Bus module encodes the
- * argument list as one). `action` names the button ('pause', 'resume', 'add', 'subtract', 'skip',
- * 'setDone'); "Set done" goes on the shown timer, `default` when there is none.
+ * argument list as one). `action` names the button ('stop', 'pause', 'resume', 'add', 'subtract',
+ * 'skip', 'setDone'); "Stop" (Silence) comes first while the alarm rings, as in GNOME's menu;
+ * "Set done" goes on the shown timer, `default` when there is none.
  */
 export function actions(timer, nowUsec) {
     const list = [];
     const call = (action, method, signature, args) => list.push({action, method, signature, args});
     if (timer) {
         const over = isOver(timer, nowUsec);
+        if (timer.ringing)
+            call('stop', 'Silence', '(s)', [timer.id]);
         if (timer.state === 'running' && !over)
             call('pause', 'Pause', '(s)', [timer.id]);
         if (timer.state === 'paused')
@@ -187,9 +208,9 @@ export function otherTimers(timers, shown) {
     return orderTimers(timers).filter(t => !shown || t.id !== shown.id);
 }
 
-/** `arg` single-quoted for sh (a quote inside as '\''). */
+/** `arg` single-quoted for sh (a quote inside as '\''). Qt 6.8's engine has no replaceAll. */
 function shellQuote(arg) {
-    return `'${arg.replaceAll("'", "'\\''")}'`;
+    return `'${arg.replace(/'/g, "'\\''")}'`;
 }
 
 /**

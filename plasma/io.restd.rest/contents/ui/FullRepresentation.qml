@@ -1,4 +1,4 @@
-// The popup: the shown timer and its buttons (Pause/Resume, +30 s, −15 s, Skip), "Set done" with
+// The popup: the shown timer and its buttons (Stop while it rings, Pause/Resume, +30 s, −15 s, Skip), "Set done" with
 // the rest it started, the workout's next set, the other timers and "Open report", as the GNOME
 // extension's menu.
 import QtQuick
@@ -32,6 +32,7 @@ PlasmaExtras.Representation {
         const s = Widget.summary(timer, root.nowUsec);
         switch (s.kind) {
         case "over": return i18nc("a timer's name, how long it is over", "%1 · over by %2", s.name, s.time);
+        case "ringing": return i18nc("a timer's name, how long it is over; its alarm rings", "%1 · over by %2, ringing", s.name, s.time);
         case "paused": return i18nc("a timer's name, time left", "%1 · paused, %2 left", s.name, s.time);
         default: return i18nc("a timer's name, time left", "%1 · %2 left", s.name, s.time);
         }
@@ -39,6 +40,7 @@ PlasmaExtras.Representation {
 
     function actionText(action) {
         switch (action) {
+        case "stop": return i18nc("@action:button stop the alarm", "Stop");
         case "pause": return i18nc("@action:button", "Pause");
         case "resume": return i18nc("@action:button", "Resume");
         case "add": return i18nc("@action:button add 30 seconds", "+30 s");
@@ -50,6 +52,7 @@ PlasmaExtras.Representation {
 
     function actionIcon(action) {
         switch (action) {
+        case "stop": return "media-playback-stop";
         case "pause": return "media-playback-pause";
         case "resume": return "media-playback-start";
         case "add": return "list-add";

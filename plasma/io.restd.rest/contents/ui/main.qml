@@ -20,7 +20,7 @@ PlasmoidItem {
         showExercise: Plasmoid.configuration.showExercise, showHeartRate: Plasmoid.configuration.showHeartRate,
     }) : ""
     /** The time alone, for a vertical panel. */
-    readonly property string timeText: timer ? Widget.compactText(timer, null, nowUsec, {showExercise: false}) : ""
+    readonly property string timeText: timer ? Widget.verticalText(timer, nowUsec) : ""
     readonly property string emphasis: timer ? Widget.emphasis(timer, nowUsec) : ""
     readonly property string compactIcon: timer ? (Widget.compactIcon(timer) ?? "") : Widget.IDLE_ICON
 
@@ -44,6 +44,12 @@ PlasmoidItem {
         repeat: true
         running: root.timer !== null && interval > 0
         interval: root.timer ? Widget.msUntilRedraw(root.timer, root.nowUsec) : -1
-        onTriggered: root.nowUsec = Date.now() * 1000
+        onTriggered: {
+            root.nowUsec = Date.now() * 1000;
+            // Without restd's signals (Plasma 6.3): the rest ran out by the local count, read again
+            // (each second, until restd says it is over) to show at once that it rings.
+            if (!client.followsSignals && Widget.awaitsEnd(root.timer, root.nowUsec))
+                client.refresh();
+        }
     }
 }

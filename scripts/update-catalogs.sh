@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Usage: scripts/update-catalogs.sh [--check]   (`make pot`; with --check, part of `make lint`)
+# Writes po/restd.pot, the template of every text a person reads, from the sources, and merges it
+# into each language's po/LANG.po (msgmerge), where translators then fill in what is new.
+#
+# The Swift sources are read by GNU xgettext in its C mode: restd's texts are plain literals at
+# the calls of Localization's Catalog (`localized("…", values…)`, `localizedPlural("…", "…",
+# count: n, values…)`, `localizedInContext("context", "…")`), values by position (`%1$s`), and
+# a `// TRANSLATORS:` comment right above a call goes to the translators. Locations are file
+# names only, so that moving a line changes nothing here.
+#
+# --check writes nothing: it fails when po/restd.pot or a po/LANG.po is not what this would
+# write (a text added or changed without `make pot`), or when a language has a text untranslated
+# or fuzzy (msgfmt --check --statistics).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LC_ALL=C.UTF-8
+
+check=false
+[ "${1:-}" = --check ] && check=true
+
+# Where translators report a text that is wrong: the package's maintainers.
+bugs_address=$(sed -n 's/^Maintainer: .*<\(.*\)>$/\1/p' debian/control)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# xgettext's C mode reads Swift's one-line literals and comments as C's; a multi-line literal
+# (""" … """), which no translated text is, is blanked first, its lines kept so that a warning
+# names the right one. Sorted, so that the template does not depend on find's order.
+mapfile -t swift_files < <(find Sources -name '*.swift' | sort)
+for file in "${swift_files[@]}"; do
+  mkdir -p "$work/src/$(dirname "$file")"
+  awk '/"""/ { print ""; if (!inside) { inside = 1 } else { inside = 0 }; next } { print (inside ? "" : $0) }' \
+    "$file" >"$work/src/$file"
+done
+(cd "$work/src" && xgettext --language=C --from-code=UTF-8 --add-comments=TRANSLATORS: --add-location=file \
+  --sort-by-file --keyword= --keyword=localized:1 --keyword=localizedPlural:1,2 --keyword=localizedInContext:1c,2 \
+  --package-name=restd --msgid-bugs-address="$bugs_address" \
+  --output="$work/restd.pot" "${swift_files[@]}") 2>"$work/xgettext.log" || { cat "$work/xgettext.log" >&2; exit 1; }
+if [ -s "$work/xgettext.log" ]; then
+  # A warning is a text xgettext misread (a Swift escape or interpolation in a literal, say).
+  cat "$work/xgettext.log" >&2
+  exit 1
+fi
+# The creation date would change the file at every run.
+sed -i '/^"POT-Creation-Date: /d' "$work/restd.pot"
+
+status=0
+if $check; then
+  if ! cmp -s "$work/restd.pot" po/restd.pot; then
+    echo "error: po/restd.pot is not what the sources say: run make pot (and translate what is new)" >&2
+    diff -u po/restd.pot "$work/restd.pot" | head -n 40 >&2 || true
+    status=1
+  fi
+else
+  cp "$work/restd.pot" po/restd.pot
+fi
+
+for po in po/*.po; do
+  [ -e "$po" ] || continue
+  msgmerge --quiet --no-fuzzy-matching --add-location=file --sort-by-file --output-file="$work/merged.po" \
+    "$po" "$work/restd.pot"
+  if $check; then
+    if ! cmp -s "$work/merged.po" "$po"; then
+      echo "error: $po is not merged with the sources' texts: run make pot (and translate what is new)" >&2
+      status=1
+    fi
+    statistics=$(msgfmt --check --statistics --output-file=/dev/null "$po" 2>&1) || { echo "$statistics" >&2; status=1; continue; }
+    if grep -qE 'untranslated|fuzzy' <<<"$statistics"; then
+      echo "error: $po: $statistics: every text needs its translation" >&2
+      status=1
+    fi
+  else
+    cp "$work/merged.po" "$po"
+  fi
+done
+exit "$status"
