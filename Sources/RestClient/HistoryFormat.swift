@@ -1,14 +1,18 @@
 import RestCore
 
 /// How `restctl history` writes sets: one line each for people, JSON, or CSV for spreadsheets.
+/// Each line starts with the set's id, which `restctl history delete` and `edit` take.
 ///
-///     2026-11-23 18:02  Squat        5×100 kg  rest 2:41 of 2:30 (+0:11)
-///     2026-11-23 18:05  Squat        5×100 kg  failed  rest 1:02 of 3:00 (-1:58), skipped
-///     2026-11-23 18:07  Bench press  8×60 kg   resting, 2:00 planned
-///     2026-11-23 18:10  Squat        5×100 kg  rest 1:12 of 3:00 (-1:48), peak ♥162 · HRR60 31 · to target 1:02
+///      9  2026-11-23 18:02  Squat        5×100 kg  rest 2:41 of 2:30 (+0:11)
+///     10  2026-11-23 18:05  Squat        5×100 kg  failed  rest 1:02 of 3:00 (-1:58), skipped
+///     11  2026-11-23 18:07  Bench press  8×60 kg   resting, 2:00 planned
+///     12  2026-11-23 18:10  Squat        5×100 kg  rest 1:12 of 3:00 (-1:48), peak ♥162 · HRR60 31 · to target 1:02
 public enum HistoryFormat {
-    /// One line per set, local time, names and the set's numbers padded so that rests line up.
+    /// One line per set: its id (right-aligned), local time, names and the set's numbers padded
+    /// so that rests line up.
     public static func lines(_ sets: [HistorySet]) -> [String] {
+        let ids = sets.map { String($0.id) }
+        let idWidth = ids.lazy.map(\.utf8.count).max() ?? 0
         // Each cell is made and measured once: a week is thousands of lines.
         let names = sets.map { (text: $0.exercise, width: DisplayWidth.of($0.exercise)) }
         let works = sets.map { set in
@@ -18,7 +22,8 @@ public enum HistoryFormat {
         let nameWidth = names.lazy.map(\.width).max() ?? 0
         let workWidth = works.lazy.map(\.width).max() ?? 0
         return sets.indices.map { index in
-            var line = TimeFormat.localMinute(usec: sets[index].atUSec)
+            var line = String(repeating: " ", count: idWidth - ids[index].utf8.count) + ids[index] + "  "
+            line += TimeFormat.localMinute(usec: sets[index].atUSec)
             line += "  "
             line += names[index].text
             // The spaces owed since the last cell written, written only before the next one.

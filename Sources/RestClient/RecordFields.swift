@@ -26,7 +26,7 @@ extension PersonalRecord {
     public static func unlikelyWeightNote(exercise: String, records: [PersonalRecord]) -> String? {
         for case .heaviest(let weight, let was) in records where was > 0 && weight > 2 * was {
             return "\(kg(weight)) kg is more than twice \(exercise)'s heaviest set so far (\(kg(was)) kg): "
-                + "recorded as typed; if it is a typo, it stays in the history and its records"
+                + "recorded as typed; if it is a typo, 'restctl undo' takes it back"
         }
         return nil
     }

@@ -7,6 +7,8 @@ struct Committed {
     var events: [TimerEvent] = []
     /// The set recorded, with the rest it started.
     var set: PlannedSet?
+    /// What a fix of the history did (undo, delete, edit, rename).
+    var fixed: FixedSets?
     /// The workout, when it started, moved or ended.
     var workout: WorkoutChange?
     /// What an import added (or, dry, would add).

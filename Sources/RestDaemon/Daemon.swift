@@ -170,6 +170,7 @@ public final class Daemon {
                         .init(workout: workout.current, lastSummary: service.lastWorkoutSummary), on: server)
                 }
                 if let set = change.set { HistoryObject.emitSetRecorded(set, on: server) }
+                if let fixed = change.fixed { HistoryObject.emitSetsChanged(fixed, on: server) }
             },
             { [unowned sounds] change in
                 if !change.events.isEmpty { sounds.timersChanged(change.events) }

@@ -112,6 +112,11 @@ public enum HistoryMember {
     public static let workouts = "Workouts"
     public static let setRecorded = "SetRecorded"
     public static let heartRates = "HeartRates"
+    public static let undo = "Undo"
+    public static let deleteSets = "DeleteSets"
+    public static let editSet = "EditSet"
+    public static let renameExercise = "RenameExercise"
+    public static let setsChanged = "SetsChanged"
 }
 
 /// Method names of io.restd.Rest1.Workout.
@@ -379,6 +384,11 @@ public enum HistoryKey {
     public static let recordRepsWas = "record_reps_was"
     public static let recordEstimateKg = "record_e1rm_kg"
     public static let recordEstimateWasKg = "record_e1rm_was_kg"
+    /// b: in the sets Undo and DeleteSets removed, true for one whose rest was still on its
+    /// timer (cancelled with it), and for the one that was the workout's last set (the workout
+    /// went one set back).
+    public static let cancelledRest = "cancelled_rest"
+    public static let workoutBack = "workout_back"
     /// The rest that followed the set, prefixed `rest_` in a set's entry.
     public static let restPrefix = "rest_"
     // A rest (Rests; in Sets with `rest_` before each).

@@ -59,6 +59,8 @@ struct CommandDescription: Decodable {
 /// restctl's commands as their configurations list them.
 enum CommandTree {
     /// The command the first words of `arguments` name, those words, and the words after them.
+    /// A group with a default command (`history`, which is `history show`) given no command of
+    /// its own is that default, as swift-argument-parser runs it.
     static func command(in arguments: [String]) -> (ParsableCommand.Type, [String], ArraySlice<String>) {
         var command: ParsableCommand.Type = Restctl.self
         var path: [String] = []
@@ -67,6 +69,9 @@ enum CommandTree {
             command = sub
             path.append(word)
             words.removeFirst()
+        }
+        if command != Restctl.self, let defaultCommand = command.configuration.defaultSubcommand {
+            command = defaultCommand
         }
         return (command, path, words)
     }

@@ -127,6 +127,13 @@ struct ImportTests {
         // A bare set on the default timer repeats restd's own last set, not an imported one.
         let bare = daemon.run("set")
         #expect(bare.stdout.contains("recorded flat barbell bench press 6×62.5 kg"), "\(bare)")
+        // Undo takes back restd's own last set, never an imported one (whose id is later than its time).
+        // The second undo reaches the set recorded before the FitNotes import.
+        for _ in 0..<2 {
+            let undo = daemon.run("undo")
+            #expect(undo.succeeded && undo.stdout.hasPrefix("removed flat barbell bench press 6×62.5 kg"), "\(undo)")
+        }
+        #expect(try importedSets().count == 13)
     }
 
     @Test("a file with bad lines, of another format, empty, or older than keep_days: refused, nothing written")

@@ -64,6 +64,14 @@ struct RecordsTests {
         #expect(
             typo.stderr.contains(
                 "restctl: 1000 kg is more than twice Squat's heaviest set so far (100 kg): "
-                    + "recorded as typed; if it is a typo, it stays in the history and its records\n"), "\(typo)")
+                    + "recorded as typed; if it is a typo, 'restctl undo' takes it back\n"), "\(typo)")
+        // Undone, it leaves no trace in the records, and the next set repeats the one before it.
+        let undo = restctl(daemon.bus, "undo")
+        #expect(undo.succeeded && undo.stdout.hasPrefix("removed Squat 5×1000 kg (set 2, "), "\(undo)")
+        #expect(undo.stdout.hasSuffix("), and its rest\n"), "\(undo)")
+        let records = restctl(daemon.bus, "records", "--exercise", "Squat")
+        #expect(records.stdout.hasPrefix("Squat: heaviest 100 kg × 5 ("), "\(records)")
+        let again = restctl(daemon.bus, "set", "--rest", "90")
+        #expect(again.stdout.contains("\nrecorded Squat 5×100 kg\n"), "\(again)")
     }
 }

@@ -427,9 +427,10 @@ struct RestctlTests {
                   set                     Mark a set done and start the rest that follows it.
                   skip                    End the rest now, on purpose.
                   silence                 Stop the alarm of a rest that is over.
-                  history                 Show the sets done, with the rest after each.
+                  history                 Show the sets done; delete, edit or rename them.
                   stats                   Show whether the rests taken match those planned.
                   records                 Show each exercise's records.
+                  undo                    Take back the last set recorded.
                   import                  Import a Strong, Hevy or FitNotes export.
                   report                  Write a training report: one HTML page of charts.
                   workout                 Follow a workout plan, set by set.

@@ -89,14 +89,15 @@ import Testing
         #expect(Set(starts).count == 1, "\(lines)")
     }
 
-    /// The lines as their rule says, cell by cell: each padded to its column's width, joined by
+    /// The lines as their rule says, cell by cell: the id right-aligned, each other cell padded to its column's width, joined by
     /// two spaces, the line's trailing spaces cut.
     static func linesByTheRule(_ sets: [HistorySet]) -> [String] {
         let nameWidth = sets.map { DisplayWidth.of($0.exercise) }.max() ?? 0
         let workWidth = sets.map { DisplayWidth.of(HistoryFormat.work($0)) }.max() ?? 0
+        let idWidth = sets.map { String($0.id).count }.max() ?? 0
         return sets.map { set in
-            var line =
-                TimeFormat.localMinute(usec: set.atUSec) + "  " + DisplayWidth.padded(set.exercise, to: nameWidth)
+            var line = String(repeating: " ", count: idWidth - String(set.id).count) + String(set.id) + "  "
+            line += TimeFormat.localMinute(usec: set.atUSec) + "  " + DisplayWidth.padded(set.exercise, to: nameWidth)
             if workWidth > 0 { line += "  " + DisplayWidth.padded(HistoryFormat.work(set), to: workWidth) }
             if let rest = set.rest { line += "  " + HistoryFormat.restText(rest) }
             while line.hasSuffix(" ") { line.removeLast() }

@@ -24,6 +24,8 @@ struct Session {
     /// What the store would read of each exercise key's bests, at the new set's weight.
     var bests: [String: (Double?) -> ExerciseBests] = [:]
     var history: [HistoryChange] = []
+    /// Every set the history holds now, oldest first.
+    var sets: [SetRecord] = []
 
     init(_ settings: TrainingSettings = TrainingSettings()) {
         clock = ManualTimeSource()
@@ -64,6 +66,11 @@ struct Session {
                 bests: bests[name.key]?(questions.weightKg ?? previous?.weightKg) ?? ExerciseBests())
         }
         if questions.workoutSinceUSec != nil { facts.workoutSoFar = Self.soFar(history) }
+        if questions.lastSet, let last = sets.max(by: { $0.id < $1.id }) { facts.fixedSets.append(last) }
+        facts.fixedSets += sets.filter {
+            questions.setIDs.contains($0.id) || $0.exerciseKey == questions.setsOfExercise
+        }
+        for key in questions.exerciseNames { facts.exerciseNames[key] = remembered[key]?.name }
         return facts
     }
 
@@ -97,17 +104,56 @@ struct Session {
         for change in changes {
             switch change {
             case .setRecorded(let set):
+                sets.append(set)
                 lastExercise[set.timerID] = set.exercise
                 previousWork[set.exerciseKey] = (set.reps, set.weightKg)
                 let known = remembered[set.exerciseKey]
                 remembered[set.exerciseKey] = (known?.name ?? set.exercise, known?.rest, (known?.sets ?? 0) + 1)
             case .restEnded(let rest) where rest.isRemembered:
                 remembered[rest.exerciseKey]?.rest = rest.finalUSec(limits: .standard)
+            case .setsDeleted(let deleted):
+                for set in deleted {
+                    sets.removeAll { $0.id == set.id }
+                    forget(set)
+                }
+            case .setEdited(let old, let new):
+                sets = sets.map { $0.id == new.id ? new : $0 }
+                if old.exerciseKey != new.exerciseKey {
+                    forget(old)
+                    let known = remembered[new.exerciseKey]
+                    remembered[new.exerciseKey] = (known?.name ?? new.exercise, known?.rest, (known?.sets ?? 0) + 1)
+                }
+                rememberLatest(old.exerciseKey)
+                rememberLatest(new.exerciseKey)
+            case .exerciseRenamed(let fromKey, let name, let toKey):
+                sets = sets.map { set in
+                    guard set.exerciseKey == fromKey else { return set }
+                    var renamed = set
+                    renamed.exercise = name
+                    renamed.exerciseKey = toKey
+                    return renamed
+                }
+                let old = remembered.removeValue(forKey: fromKey)
+                let known = remembered[toKey]
+                remembered[toKey] = (name, known?.rest ?? old?.rest, (known?.sets ?? 0) + (old?.sets ?? 0))
+                previousWork[fromKey] = nil
+                rememberLatest(toKey)
             case .restOpen, .restEnded, .workoutSaved, .workoutEnded, .workoutDiscarded, .heartRateKept, .setImported,
                 .workoutImported:
                 break
             }
         }
+    }
+
+    /// A set gone from its exercise: one fewer, forgotten without sets; its latest set repeated.
+    private mutating func forget(_ set: SetRecord) {
+        remembered[set.exerciseKey]?.sets -= 1
+        if remembered[set.exerciseKey]?.sets == 0 { remembered[set.exerciseKey] = nil }
+        rememberLatest(set.exerciseKey)
+    }
+
+    private mutating func rememberLatest(_ key: String) {
+        previousWork[key] = sets.last { $0.exerciseKey == key }.map { ($0.reps, $0.weightKg) }
     }
 
     var endedRests: [RestRecord] {

@@ -29,6 +29,8 @@ public struct Books: Sendable {
             questions.dayStartUSec = LocalCalendar.startOfDay(containing: now.realtime)
             questions.weightKg = training.weight(ofSet: input)
             if training.setEndsWorkout(input) { askWorkoutSoFar(&questions, now: now) }
+        case .command(.fixHistory(let fix)):
+            askFix(fix, &questions)
         case .command(.workout(.end)):
             askWorkoutSoFar(&questions, now: now)
         case .command(.importHistory(let request)):
@@ -42,6 +44,24 @@ public struct Books: Sendable {
             break
         }
         return questions
+    }
+
+    private func askFix(_ fix: HistoryFix, _ questions: inout HistoryQuestions) {
+        switch fix {
+        case .undo:
+            questions.lastSet = true
+        case .delete(let ids):
+            questions.setIDs = ids
+        case .edit(let id, let edit):
+            questions.setIDs = [id]
+            if let name = edit.exercise.flatMap({ try? ExerciseName(parsing: $0) }) {
+                questions.exerciseNames = [name.key]
+            }
+        case .rename(let from, let to):
+            let names = [from, to].compactMap { try? ExerciseName(parsing: $0) }
+            questions.exerciseNames = names.map(\.key)
+            questions.setsOfExercise = names.first?.key
+        }
     }
 
     private func askWorkoutSoFar(_ questions: inout HistoryQuestions, now: Instant) {

@@ -8,6 +8,8 @@ public struct ChangePlan: Sendable, Equatable {
     public var set: PlannedSet?
     /// For an import: what it adds (or, dry, would add).
     public var imported: ImportOutcome?
+    /// For a fix of the history: what it did.
+    public var fixed: FixedSets?
     /// A line for restd's log.
     public enum Logged: Sendable, Equatable {
         case info(String)

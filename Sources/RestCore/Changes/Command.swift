@@ -8,6 +8,8 @@ public enum Command: Sendable, Equatable {
     /// A set is done: record it, end the rest before it, start the rest after it, chosen from the
     /// history and the configuration.
     case completeSet(TimerID, SetInput)
+    /// A fix of sets already recorded: undo, delete, edit, rename.
+    case fixHistory(HistoryFix)
     /// The workout's start, moves and end.
     case workout(WorkoutCommand)
     /// A reloaded configuration (`Reload`, SIGHUP): its limits and training settings, in force

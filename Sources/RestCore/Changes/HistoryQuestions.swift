@@ -19,6 +19,13 @@ public struct HistoryQuestions: Sendable, Equatable {
     /// and every exercise's name.
     public var importSinceUSec: USec?
     public var importUntilUSec: USec = 0
+    /// For a fix of the history: the sets it names by id, whether it names the last set (undo),
+    /// the exercise whose sets it names (a rename), and the exercises whose names as first
+    /// written it needs, by key.
+    public var setIDs: [Int64] = []
+    public var lastSet = false
+    public var setsOfExercise: String?
+    public var exerciseNames: [String] = []
 
     public init() {}
 

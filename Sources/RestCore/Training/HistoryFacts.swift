@@ -12,6 +12,12 @@ public struct HistoryFacts: Sendable {
     public var workoutSoFar: WorkoutSoFar
     /// What the history holds where an import falls.
     public var imported: ImportFacts
+    /// For a fix of the history: the sets it names (by id, the last one for undo, every set of
+    /// the exercise renamed), oldest first.
+    public var fixedSets: [SetRecord] = []
+    /// For a fix of the history: the exercises asked for, by key, with their names as first
+    /// written; an exercise not here is new.
+    public var exerciseNames: [String: String] = [:]
 
     public init(
         previousExercise: String? = nil, exercises: [String: ExerciseFacts] = [:],

@@ -154,6 +154,14 @@ public enum HistoryChange: Sendable, Equatable {
     /// The workout in progress ended before its first set (`end`, or abandoned): it leaves
     /// nothing in the history, and nothing is announced.
     case workoutDiscarded
+    /// Sets removed (undo, delete), each with the rest that followed it; what restd remembers
+    /// of their exercises follows.
+    case setsDeleted([SetRecord])
+    /// A set changed (edit); the rest that followed it moves with it to its exercise.
+    case setEdited(from: SetRecord, to: SetRecord)
+    /// Every set and rest of exercise `fromKey` now of exercise `to` (`toKey`), and what restd
+    /// remembers of it merged into `to`.
+    case exerciseRenamed(fromKey: String, to: String, toKey: String)
     /// A followed rest's heart rate, kept once restd stopped following it; the traces that
     /// began before `pruneBeforeUSec` go (`[history] heart_rate_keep_days`).
     case heartRateKept(HeartRateTrace, pruneBeforeUSec: USec)

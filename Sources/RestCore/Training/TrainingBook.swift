@@ -60,6 +60,7 @@ public struct TrainingBook: Sendable, Equatable {
         case .timer(let command): try planTimer(command, timers: timers, now: now)
         case .completeSet(let id, let input): try planSet(id, input, timers: timers, facts: facts, now: now)
         case .workout(let command): try planWorkout(command, timers: timers, facts: facts, now: now)
+        case .fixHistory(let fix): try planFix(fix, timers: timers, facts: facts, now: now)
         // Planned by `Books`: a reload changes the timers' limits too.
         case .reload: ChangePlan()
         case .importHistory(let request): try planImport(request, facts: facts.imported, now: now.realtime)
@@ -195,6 +196,19 @@ public struct TrainingBook: Sendable, Equatable {
             case .workoutSaved(let active): workout = active
             case .workoutEnded, .workoutDiscarded: workout = nil
             case .heartRateKept, .workoutImported: break
+            case .setsDeleted(let sets):
+                let ids = Set(sets.map(\.id))
+                for (id, rest) in openRests where ids.contains(rest.setID) { openRests[id] = nil }
+            case .setEdited(_, let set):
+                for (id, rest) in openRests where rest.setID == set.id {
+                    openRests[id]?.exercise = set.exercise
+                    openRests[id]?.exerciseKey = set.exerciseKey
+                }
+            case .exerciseRenamed(let fromKey, let name, let toKey):
+                for (id, rest) in openRests where rest.exerciseKey == fromKey {
+                    openRests[id]?.exercise = name
+                    openRests[id]?.exerciseKey = toKey
+                }
             }
         }
     }

@@ -53,6 +53,15 @@ public struct WorkoutProgress: Sendable, Equatable {
             nextLabel: nextLabel, finishesWorkout: isFinished)
     }
 
+    /// Takes back the last set recorded (undone, or deleted from the history): the workout is
+    /// at that set again. False when no set was recorded.
+    public mutating func undoSet() -> Bool {
+        guard setsDone > 0, position > 0 else { return false }
+        position -= 1
+        setsDone -= 1
+        return true
+    }
+
     /// What comes after the rest, for the timer's `next` and the notification: the same
     /// exercise's next set ("Squat 4/5"), or the next exercise ("Next: Bench press"); before the
     /// workout's last set, or the last round of a superset that ends it, it says so ("Rows 3/3

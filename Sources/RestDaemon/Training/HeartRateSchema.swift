@@ -26,6 +26,8 @@ enum HeartRateSchema {
     /// A rest followed again under the same set (a restart) keeps its last trace.
     static let insert = table.insert(replacing: true)
     static let prune = "DELETE FROM rest_heart_rates WHERE started_at_usec < ?"
+    /// The trace of the rest after set `?`, when that set is deleted.
+    static let delete = "DELETE FROM rest_heart_rates WHERE set_id = ?"
     /// The traces of rests that began in [?1, ?2), oldest first, at most ?3.
     static let between = """
         \(table.selectAll)

@@ -2,7 +2,8 @@ import DBusKit
 import RestCore
 import RestProtocol
 
-/// io.restd.Rest1.History at /io/restd/Rest1/history: the training history, read-only. Reads
+/// io.restd.Rest1.History at /io/restd/Rest1/history: the training history, and its fixes (through
+/// the one door, `StateService.perform`). Reads
 /// run on the loop like every call, short enough for it: what a week of sets and a year's stats
 /// cost is measured by `make bench` (docs/PERFORMANCE.md).
 enum HistoryObject {
@@ -29,6 +30,14 @@ enum HistoryObject {
                 trimmer.replied(entries: rows.count)
                 return reply(rows)
             }
+        }
+
+        /// A fix of the history, through the one door; what it did.
+        func fix(_ fix: HistoryFix) throws(DBusError) -> FixedSets {
+            guard let fixed = try service.perform(.fixHistory(fix)).fixed else {
+                throw DBusError(.failed, "restd planned a fix of the history that changed nothing: a defect in restd")
+            }
+            return fixed
         }
 
         /// A read of the store: its failure is StorageFailed with the store's sentence.
@@ -99,6 +108,36 @@ enum HistoryObject {
                 return .records(stats.map(HistoryEntries.stats))
             }
         },
+        BusMethod(HistoryMember.undo, out: [.init("set", options)]) { history, _ throws(DBusError) in
+            let fixed = try history.fix(.undo)
+            return [fixed.sets.first.map { removed($0, by: fixed) } ?? HistoryEntries.dictionary([])]
+        },
+        BusMethod(
+            HistoryMember.deleteSets, in: [.init("set_ids", .array(.int64))], out: [.init("sets", .array(options))]
+        ) { history, call throws(DBusError) in
+            guard let elements = call.arguments[0].arrayElements else {
+                throw DBusError(.invalidArgs, "set_ids must be an array of set ids (ax)")
+            }
+            let ids = elements.compactMap(\.int64)
+            let fixed = try history.fix(.delete(ids))
+            return [.array(options, fixed.sets.map { removed($0, by: fixed) })]
+        },
+        BusMethod(
+            HistoryMember.editSet, in: [.init("set_id", .int64), .init("changes", options)],
+            out: [.init("set", options)]
+        ) { history, call throws(DBusError) in
+            guard case .int64(let id) = call.arguments[0] else { throw DBusError(.invalidArgs, "set_id must be an x") }
+            let fixed = try history.fix(.edit(id, try BusArguments.setEdit(call.arguments[1])))
+            return [HistoryEntries.dictionary(fixed.sets.first.map(HistoryEntries.set) ?? [])]
+        },
+        BusMethod(
+            HistoryMember.renameExercise, in: [.init("from", .string), .init("to", .string)],
+            out: [.init("exercise", .string), .init("sets", .uint32)]
+        ) { history, call throws(DBusError) in
+            let fixed = try history.fix(
+                .rename(from: call.arguments[0].string ?? "", to: call.arguments[1].string ?? ""))
+            return [.string(fixed.exercise ?? ""), .uint32(UInt32(clamping: fixed.sets.count))]
+        },
         BusMethod(HistoryMember.workouts, in: window, out: [.init("workouts", .array(options))]) {
             history, call throws(DBusError) in
             try history.reading {
@@ -112,7 +151,10 @@ enum HistoryObject {
 
     static let interface = InterfaceDescription(
         name: RestBus.historyInterface, methods: methods.map(\.description),
-        signals: [.init(HistoryMember.setRecorded, [.init("set", options)])])
+        signals: [
+            .init(HistoryMember.setRecorded, [.init("set", options)]),
+            .init(HistoryMember.setsChanged, [.init("change", .string), .init("set_ids", .array(.int64))]),
+        ])
 
     static func make(service: StateService, trimmer: MemoryTrimmer) -> ExportedInterface {
         ExportedInterface(interface, methods: methods, context: Context(service: service, trimmer: trimmer))
@@ -123,6 +165,23 @@ enum HistoryObject {
         server.emitSignal(
             path: RestBus.historyPath, interface: RestBus.historyInterface, name: HistoryMember.setRecorded,
             arguments: [HistoryEntries.recorded(set)])
+    }
+
+    /// SetsChanged: what a fix changed (deleted, edited, renamed) and the ids of its sets.
+    static func emitSetsChanged(_ fixed: FixedSets, on server: ObjectServer) {
+        server.emitSignal(
+            path: RestBus.historyPath, interface: RestBus.historyInterface, name: HistoryMember.setsChanged,
+            arguments: [.string(fixed.kind.rawValue), .array(.int64, fixed.sets.map { .int64($0.id) })])
+    }
+
+    /// A set Undo or DeleteSets removed, with whether its rest was cancelled with it and whether
+    /// the workout went back with it.
+    private static func removed(_ set: SetRecord, by fixed: FixedSets) -> DBusValue {
+        HistoryEntries.dictionary(
+            HistoryEntries.set(set) + [
+                (HistoryKey.cancelledRest, .boolean(fixed.restsCancelled.contains(set.id))),
+                (HistoryKey.workoutBack, .boolean(fixed.workoutBackFrom == set.id)),
+            ])
     }
 
     /// since, until (0: no end), the exercise's key ("" for all) and limit (0: as many as

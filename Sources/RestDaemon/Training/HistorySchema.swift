@@ -129,6 +129,48 @@ enum HistorySchema {
     static let pruneSets = "DELETE FROM sets WHERE at_usec < ?"
     static let pruneRests = "DELETE FROM rests WHERE started_at_usec < ? AND outcome IS NOT NULL"
 
+    /// A set's own columns, for the fixes of the history (undo, delete, edit, rename).
+    static let setColumns = "id, timer_id, at_usec, exercise, reps, weight_kg, failed"
+    static let setByID = "SELECT \(setColumns) FROM sets WHERE id = ?"
+    /// The last set restd recorded (undo): an imported set, whose id is later than its time, is
+    /// not one.
+    static let lastSet = "SELECT \(setColumns) FROM sets WHERE import_key IS NULL ORDER BY id DESC LIMIT 1"
+    static let setsOfExercise = "SELECT \(setColumns) FROM sets WHERE exercise_key = ? ORDER BY at_usec, id"
+    static let deleteSet = "DELETE FROM sets WHERE id = ?"
+    static let deleteRest = "DELETE FROM rests WHERE set_id = ?"
+    /// A set gone from exercise `?1` (deleted, or edited into another): one set fewer, last seen
+    /// at its latest set left; an exercise left without sets is forgotten (`forgetUncounted`).
+    static let uncountSet = """
+        UPDATE exercises SET sets = sets - 1,
+          last_seen_usec = coalesce((SELECT max(at_usec) FROM sets WHERE exercise_key = ?1), last_seen_usec)
+        WHERE key = ?1
+        """
+    static let forgetUncounted = "DELETE FROM exercises WHERE key = ? AND sets <= 0"
+    /// A set edited into exercise `?1` (named `?2` when new), done at `?3`.
+    static let countMovedSet = """
+        INSERT INTO exercises (key, name, last_rest_usec, sets, last_seen_usec) VALUES (?1, ?2, NULL, 1, ?3)
+        ON CONFLICT(key) DO UPDATE SET sets = sets + 1, last_seen_usec = max(last_seen_usec, excluded.last_seen_usec)
+        """
+    static let editSet = """
+        UPDATE sets SET exercise = ?2, exercise_key = ?3, reps = ?4, weight_kg = ?5, failed = ?6 WHERE id = ?1
+        """
+    static let moveRest = "UPDATE rests SET exercise = ?2, exercise_key = ?3 WHERE set_id = ?1"
+    /// A rename: the sets and rests of exercise `?1` become of `?3`, written `?2`.
+    static let renameSets = "UPDATE sets SET exercise = ?2, exercise_key = ?3 WHERE exercise_key = ?1"
+    static let renameRests = "UPDATE rests SET exercise = ?2, exercise_key = ?3 WHERE exercise_key = ?1"
+    /// What restd remembers of exercise `?1` merged into `?3` (written `?2` when new): its sets
+    /// counted there, the later last seen, the rest last used there kept when it has one. Then
+    /// `?1` is forgotten (`forgetExercise`), unless it is `?3` (a rename that only changes case).
+    static let mergeExercise = """
+        INSERT INTO exercises (key, name, last_rest_usec, sets, last_seen_usec)
+        SELECT ?3, ?2, last_rest_usec, sets, last_seen_usec FROM exercises WHERE key = ?1 AND ?1 != ?3
+        ON CONFLICT(key) DO UPDATE SET sets = sets + excluded.sets,
+          last_seen_usec = max(last_seen_usec, excluded.last_seen_usec),
+          last_rest_usec = coalesce(last_rest_usec, excluded.last_rest_usec)
+        """
+    static let forgetExercise = "DELETE FROM exercises WHERE key = ?1 AND ?1 != ?2"
+    static let renameExercise = "UPDATE exercises SET name = ?2 WHERE key = ?1"
+
     static let openRests = "SELECT \(columns["rests"]!.joined(separator: ", ")) FROM rests WHERE outcome IS NULL"
     static let lastSetID =
         "SELECT max((SELECT coalesce(max(id), 0) FROM sets), (SELECT coalesce(max(set_id), 0) FROM rests))"

@@ -9,6 +9,9 @@ struct HistoryStatements {
     let importedKeys, ownSets: SQLiteStatement
     let saveWorkout, clearWorkout, insertSummary, loadWorkout, summaries, lastSummary: SQLiteStatement
     let insertHeartRate, pruneHeartRates, heartRatesBetween: SQLiteStatement
+    let setByID, lastSet, setsOfExercise, deleteSet, deleteRest, deleteHeartRate: SQLiteStatement
+    let uncountSet, forgetUncounted, countMovedSet, editSet, moveRest: SQLiteStatement
+    let renameSets, renameRests, mergeExercise, forgetExercise, renameExercise: SQLiteStatement
 
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
         insertSet = try database.prepare(HistorySchema.insertSet)
@@ -39,6 +42,22 @@ struct HistoryStatements {
         insertHeartRate = try database.prepare(HeartRateSchema.insert)
         pruneHeartRates = try database.prepare(HeartRateSchema.prune)
         heartRatesBetween = try database.prepare(HeartRateSchema.between)
+        setByID = try database.prepare(HistorySchema.setByID)
+        lastSet = try database.prepare(HistorySchema.lastSet)
+        setsOfExercise = try database.prepare(HistorySchema.setsOfExercise)
+        deleteSet = try database.prepare(HistorySchema.deleteSet)
+        deleteRest = try database.prepare(HistorySchema.deleteRest)
+        deleteHeartRate = try database.prepare(HeartRateSchema.delete)
+        uncountSet = try database.prepare(HistorySchema.uncountSet)
+        forgetUncounted = try database.prepare(HistorySchema.forgetUncounted)
+        countMovedSet = try database.prepare(HistorySchema.countMovedSet)
+        editSet = try database.prepare(HistorySchema.editSet)
+        moveRest = try database.prepare(HistorySchema.moveRest)
+        renameSets = try database.prepare(HistorySchema.renameSets)
+        renameRests = try database.prepare(HistorySchema.renameRests)
+        mergeExercise = try database.prepare(HistorySchema.mergeExercise)
+        forgetExercise = try database.prepare(HistorySchema.forgetExercise)
+        renameExercise = try database.prepare(HistorySchema.renameExercise)
     }
 
     /// One row written by a history change.
@@ -47,6 +66,9 @@ struct HistoryStatements {
         case saveWorkout([SQLiteValue]), endWorkout(summary: [SQLiteValue]), discardWorkout
         case insertSummary([SQLiteValue])
         case keepHeartRate([SQLiteValue], pruneBefore: SQLiteValue)
+        case deleteSet(id: SQLiteValue, exerciseKey: SQLiteValue)
+        case editSet([SQLiteValue], movedFrom: SQLiteValue?, movedAt: SQLiteValue)
+        case renameExercise(fromKey: SQLiteValue, to: SQLiteValue, toKey: SQLiteValue)
     }
 
     /// The rows for a change, made before the transaction (a value that cannot be stored fails
@@ -81,6 +103,20 @@ struct HistoryStatements {
             return [.discardWorkout]
         case .heartRateKept(let trace, let pruneBeforeUSec):
             return [.keepHeartRate(try HeartRateSchema.values(trace), pruneBefore: try integer(pruneBeforeUSec))]
+        case .setsDeleted(let sets):
+            return sets.map { .deleteSet(id: .integer($0.id), exerciseKey: .text($0.exerciseKey)) }
+        case .setEdited(let old, let new):
+            return [
+                .editSet(
+                    [
+                        .integer(new.id), .text(new.exercise), .text(new.exerciseKey),
+                        new.reps.map { .integer(Int64($0)) } ?? .null, new.weightKg.map { .real($0) } ?? .null,
+                        .integer(new.failed ? 1 : 0),
+                    ], movedFrom: old.exerciseKey == new.exerciseKey ? nil : .text(old.exerciseKey),
+                    movedAt: try integer(new.atUSec))
+            ]
+        case .exerciseRenamed(let fromKey, let name, let toKey):
+            return [.renameExercise(fromKey: .text(fromKey), to: .text(name), toKey: .text(toKey))]
         case .workoutEnded(let summary):
             return [.endWorkout(summary: try summaryValues(summary))]
         }
@@ -126,6 +162,26 @@ struct HistoryStatements {
             case .keepHeartRate(let values, let cutoff):
                 try pruneHeartRates.run([cutoff])
                 try insertHeartRate.run(values)
+            case .deleteSet(let id, let key):
+                try deleteSet.run([id])
+                try deleteRest.run([id])
+                try deleteHeartRate.run([id])
+                try uncountSet.run([key])
+                try forgetUncounted.run([key])
+            case .editSet(let values, let movedFrom, let movedAt):
+                try editSet.run(values)
+                try moveRest.run([values[0], values[1], values[2]])
+                if let movedFrom {
+                    try uncountSet.run([movedFrom])
+                    try forgetUncounted.run([movedFrom])
+                    try countMovedSet.run([values[2], values[1], movedAt])
+                }
+            case .renameExercise(let fromKey, let name, let toKey):
+                try renameSets.run([fromKey, name, toKey])
+                try renameRests.run([fromKey, name, toKey])
+                try mergeExercise.run([fromKey, name, toKey])
+                try forgetExercise.run([fromKey, toKey])
+                try renameExercise.run([toKey, name])
             }
         }
         if let pruneBeforeUSec, let cutoff = Int64(exactly: pruneBeforeUSec) {
@@ -199,6 +255,18 @@ struct HistoryStatements {
             plannedUSec: planned, source: source, adjustUSec: adjust, pausedUSec: paused,
             pausedAtUSec: pausedAt, outcome: outcome, endedAtUSec: ended, takenUSec: taken, rrIntervalsMS: rr,
             recovery: recovery(from: row, first: 14))
+    }
+
+    /// A set from the current row of a query of `HistorySchema.setColumns`, decoded without
+    /// trusting it; nil for a row that does not make a set.
+    static func set(from row: SQLiteStatement) -> SetRecord? {
+        guard let id = row.column(0).integer, let timer = row.column(1).text.flatMap({ try? TimerID(parsing: $0) }),
+            let at = row.usec(2), let exercise = row.column(3).text
+        else { return nil }
+        let reps = row.column(4).integer.flatMap(UInt32.init(exactly:))
+        return SetRecord(
+            id: id, timerID: timer, atUSec: at, exercise: exercise, exerciseKey: ExerciseName.key(of: exercise),
+            reps: reps, weightKg: row.real(5), failed: row.column(6).integer == 1)
     }
 
     /// A set and the rest that followed it from the current row of `setsBetween`, decoded

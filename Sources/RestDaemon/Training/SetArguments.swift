@@ -45,4 +45,41 @@ extension BusArguments {
         }
         return input
     }
+
+    /// EditSet's changes: exercise (s), reps (u), weight_kg (d), failed (b); the values are
+    /// checked when the edit is planned, as CompleteSet's are.
+    static func setEdit(_ value: DBusValue) throws(DBusError) -> SetEdit {
+        var edit = SetEdit()
+        for (key, value) in try Self.options(value) {
+            switch key {
+            case HistoryKey.exercise:
+                guard case .string(let name) = value else { throw wrongType(key, expected: "a string (s)", got: value) }
+                edit.exercise = name
+            case SetOption.reps:
+                guard let reps = value.int64 else {
+                    throw wrongType(key, expected: "an unsigned integer (u)", got: value)
+                }
+                guard reps >= 0, reps <= Int64(SetInput.maxReps) else {
+                    throw DBusError(.invalidArgs, "reps \(reps) is out of range: give 0 to \(SetInput.maxReps)")
+                }
+                edit.reps = UInt32(reps)
+            case SetOption.weightKg:
+                if case .double(let kg) = value {
+                    edit.weightKg = kg
+                } else if let kg = value.int64 {
+                    edit.weightKg = Double(kg)
+                } else {
+                    throw wrongType(key, expected: "a number of kg (d)", got: value)
+                }
+            case SetOption.failed:
+                edit.failed = try boolean(value, option: key)
+            default:
+                throw unknownOption(
+                    key,
+                    known: [HistoryKey.exercise, SetOption.reps, SetOption.weightKg, SetOption.failed].joined(
+                        separator: ", "))
+            }
+        }
+        return edit
+    }
 }

@@ -46,13 +46,39 @@ struct HistorySelection: ParsableArguments {
 }
 
 extension Restctl {
+    /// `restctl history`: the sets done (`show`, the default), and their fixes.
     struct History: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "history",
+            abstract: "Show the sets done; delete, edit or rename them.",
+            discussion: """
+                Without a command, history show: restctl history --since 2w is restctl \
+                history show --since 2w. Each change is one transaction; records, stats and \
+                the report follow it. restctl undo takes back the last set.
+                """,
+            subcommands: [Show.self, Delete.self, Edit.self, Rename.self], defaultSubcommand: Show.self)
+    }
+}
+
+extension Restctl.History {
+    /// A set's id as `restctl history` shows it.
+    static func setID(_ text: String) throws(RestctlError) -> Int64 {
+        guard let id = Int64(text), id > 0 else {
+            throw RestctlError(
+                .usage, "set id \(MessageText.quoted(text)) is not a set's id: give the number 'restctl history' shows")
+        }
+        return id
+    }
+
+    /// `restctl history show`, and `restctl history` alone.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show the sets done, with the rest after each.",
             discussion: """
-                One line per set, oldest first, in local time: \
-                2026-11-23 18:02  Squat  5×100 kg  rest 2:41 of 2:30 (+0:11) — the rest taken, \
+                One line per set, oldest first, in local time, after the set's id (which \
+                history delete and edit take): \
+                12  2026-11-23 18:02  Squat  5×100 kg  rest 2:41 of 2:30 (+0:11) — the rest taken, \
                 of the rest planned (after add and sub), and the difference. --csv writes a \
                 header row and one row per set with ISO 8601 UTC times and durations in \
                 seconds, for spreadsheets. Default: the last 7 days. With --workouts, one line \
