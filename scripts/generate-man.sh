@@ -6,7 +6,7 @@
 # reads its few options itself, without swift-argument-parser.
 # generate-manual drops every non-ASCII character (…, →, ♥ in restctl's help), so it reads the
 # help through a filter that writes each one as an ASCII placeholder (@u2026@), and the page
-# gets them back as groff glyphs (\[u2026]), which man renders in any locale.
+# gets them back as groff glyphs (\[u2026]), each with an ASCII form for a terminal without UTF-8.
 # What the help cannot say (durations, output, JSON, environment, exit statuses, diagnostics) is
 # written by hand in man/restctl-sections.mdoc and takes the place of generate-manual's generic
 # EXIT STATUS (".Ex -std"), its line @EXIT-STATUS@ replaced by the table of
@@ -46,5 +46,16 @@ grep -q '^\.It 76$' "$work/exit-status" || { echo "generate-man.sh: no exit stat
 {
   sed '/^\.Sh "EXIT STATUS"$/,$d' "$work/$program.1" | sed 's/^$/.Pp/' | perl -pe 's/\@u([0-9A-F]{4,6})\@/\\[u$1]/g'
   sed -e '/^\.\\"/d' -e "/^@EXIT-STATUS@\$/{r $work/exit-status" -e 'd}' "$sections"
-} | sed -e '/^\.Dt /a .ds doc-volume restd Manual' -e "s/^\.Os\$/.Os restd $version/" >"$output/$program.1"
+} | sed -e '/^\.Dt /a .ds doc-volume restd Manual' -e "s/^\.Os\$/.Os restd $version/" >"$work/page"
+# A terminal without UTF-8 (LANG unset, or C) has none of these glyphs: groff would warn and
+# leave a gap, so each is given an ASCII form there, and one without a form here is an error.
+declare -A ascii=([00B7]='.' [00D7]='x' [00F7]='/' [2014]='--' [2026]='...' [2192]='->' [2588]='#' [258C]='+'
+  [2665]='<3')
+fallbacks=''
+while read -r code; do
+  [ -n "${ascii[$code]:-}" ] || { echo "generate-man.sh: no ASCII form for U+$code in $program.1: add one" >&2; exit 1; }
+  fallbacks+=".if !c\\[u$code] .char \\[u$code] ${ascii[$code]}"$'\n'
+done < <(grep -o '\\\[u[0-9A-F]*\]' "$work/page" | sed 's/^\\\[u\(.*\)\]$/\1/' | sort -u)
+FALLBACKS=$fallbacks awk '{ print } /^\.ds doc-volume / { printf "%s", ENVIRON["FALLBACKS"] }' "$work/page" \
+  >"$output/$program.1"
 grep -q "^\.Os restd $version\$" "$output/$program.1" || { echo "generate-man.sh: no .Os line in $program.1" >&2; exit 1; }

@@ -21,9 +21,12 @@ restd_page_lists_options() {  # restd_page_lists_options RESTD PAGE: the hand-wr
     grep -q "^\.It Fl ${option#-}" "$2" || grep -q "^\.It Fl h , Fl ${option#-}" "$2" || return 1
   done
 }
-renders_cleanly() {  # renders_cleanly MANPATH PAGE: man prints no warning
-  local warnings
-  warnings=$(MANPATH=$1 MANWIDTH=80 man --warnings=all "$2" 2>&1 >/dev/null) && [ -z "$warnings" ]
+renders_cleanly() {  # renders_cleanly MANPATH PAGE: man prints no warning, with UTF-8 or without
+  local warnings locale
+  for locale in C.UTF-8 C; do
+    warnings=$(MANPATH=$1 MANWIDTH=80 LC_ALL=$locale man --warnings=all "$2" 2>&1 >/dev/null) && [ -z "$warnings" ] \
+      || return 1
+  done
 }
 shows_glyphs() {  # shows_glyphs MANPATH: restctl(1) as man renders it has the three characters
   local page

@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 
 /// What a status bar shows of a watch state: short, one line, the same words in every bar.
@@ -18,7 +19,7 @@ public enum BarText {
     public static func line(_ state: WatchState, now: UInt64) -> String {
         var parts = [time(state.timer, now: now)]
         if let timer = state.timer {
-            if timer.ringing { parts.append("ringing") }
+            if timer.ringing { parts.append(localized("ringing")) }
             // The heart rate once: the live one, which goes on, else the one at recovery.
             let note = timer.recoveryNote(withHeartRate: integer(state.live[LiveKey.heartRate]) == nil)
             if !note.isEmpty { parts.append(note) }
@@ -30,10 +31,11 @@ public enum BarText {
 
     /// `1:23` while running, `paused 1:02`, `+0:12` (overtime) once expired, `idle` without a timer.
     public static func time(_ timer: TimerSnapshot?, now: UInt64) -> String {
-        guard let timer else { return "idle" }
+        // TRANSLATORS: a status bar's text when no rest timer is there.
+        guard let timer else { return localized("idle") }
         switch timer.state {
         case "running": return TimeFormat.countdown(usec: timer.remaining(at: now))
-        case "paused": return "paused " + TimeFormat.countdown(usec: timer.remaining(at: now))
+        case "paused": return localized("paused %1$s", TimeFormat.countdown(usec: timer.remaining(at: now)))
         case "expired": return "+" + TimeFormat.elapsed(usec: timer.overtime(at: now))
         default: return TimerLine.visible(timer.state)  // a state a newer restd has
         }
@@ -121,17 +123,17 @@ public enum BarText {
             let texts = TimerLine.texts(label: timer.label, next: timer.next)
             if !texts.isEmpty { lines.append(texts) }
             let left = TimeFormat.countdown(usec: timer.remaining(at: now))
-            let of = " of " + TimeFormat.countdown(usec: timer.durationUSec)
+            let duration = TimeFormat.countdown(usec: timer.durationUSec)
             switch timer.state {
-            case "running": lines.append(left + " left" + of)
-            case "paused": lines.append("paused, " + left + " left" + of)
-            case "expired": lines.append("over " + TimeFormat.elapsed(usec: timer.overtime(at: now)) + " ago")
+            case "running": lines.append(localized("%1$s left of %2$s", left, duration))
+            case "paused": lines.append(localized("paused, %1$s left of %2$s", left, duration))
+            case "expired": lines.append(localized("over %1$s ago", TimeFormat.elapsed(usec: timer.overtime(at: now))))
             default: lines.append(TimerLine.visible(timer.state))
             }
-            if timer.ringing { lines.append("ringing: click or restctl silence stops it") }
+            if timer.ringing { lines.append(localized("ringing: click or restctl silence stops it")) }
             if !timer.recoveryNote.isEmpty { lines.append(timer.recoveryNote) }
         } else {
-            lines.append("no rest timer")
+            lines.append(localized("no rest timer"))
         }
         let live = liveWords(state.live)
         if !live.isEmpty { lines.append(live) }
@@ -146,15 +148,24 @@ public enum BarText {
         if let heartRate = integer(fields[LiveKey.heartRate]) {
             var strap: [String] = []
             if let sensor = text(fields[LiveKey.heartRateSensor]) { strap.append(sensor) }
-            if fields[LiveKey.heartRateContact]?.unwrapped == .boolean(false) { strap.append("no skin contact") }
-            if let battery = integer(fields[LiveKey.sensorBattery]) { strap.append("battery \(battery)%") }
-            parts.append("♥\(heartRate) bpm" + (strap.isEmpty ? "" : " (" + strap.joined(separator: ", ") + ")"))
+            if fields[LiveKey.heartRateContact]?.unwrapped == .boolean(false) {
+                strap.append(localized("no skin contact"))
+            }
+            if let battery = integer(fields[LiveKey.sensorBattery]) {
+                strap.append(localized("battery %1$s%%", battery))
+            }
+            parts.append(
+                strap.isEmpty
+                    ? localized("♥%1$s bpm", heartRate)
+                    : localized("♥%1$s bpm (%2$s)", heartRate, strap.joined(separator: ", ")))
         }
         if let done = integer(fields[LiveKey.progressDone]) {
-            parts.append(done + (integer(fields[LiveKey.progressTotal]).map { " of " + $0 } ?? "") + " done")
+            parts.append(
+                integer(fields[LiveKey.progressTotal]).map { localized("%1$s of %2$s done", done, $0) }
+                    ?? localized("%1$s done", done))
         }
         if let exercise = text(fields[LiveKey.exercise]) { parts.append(exercise) }
-        if let workout = text(fields[LiveKey.workout]) { parts.append("workout " + workout) }
+        if let workout = text(fields[LiveKey.workout]) { parts.append(localized("workout %1$s", workout)) }
         return parts.joined(separator: " · ")
     }
 

@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestProtocol
 
 /// Why a client request failed, with one sentence for the user.
@@ -20,18 +21,19 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noBus(let reason):
-            return "cannot reach the D-Bus session bus (\(reason)); \(ServiceHint.startBus)"
+            return localized("cannot reach the D-Bus session bus (%1$s); %2$s", reason, ServiceHint.startBus)
         case .busLost(let reason):
-            return
-                "the D-Bus session bus went away (\(reason)), and restd with it: the session ended or the bus was stopped"
+            return localized(
+                "the D-Bus session bus went away (%1$s), and restd with it: the session ended or the bus was stopped",
+                reason)
         case .daemonNotRunning:
-            return "restd is not running on the session bus; start it: \(ServiceHint.startRestd)"
+            return localized("restd is not running on the session bus; start it: %1$s", ServiceHint.startRestd)
         case .startFailed(let sentence):
             return sentence
         case .refused(let error):
             return error.message
         case .badReply(let what):
-            return "restd sent an unexpected reply: \(what)"
+            return localized("restd sent an unexpected reply: %1$s", what)
         }
     }
 

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// How `restctl history` writes sets: one line each for people, JSON, or CSV for spreadsheets.
@@ -51,7 +52,8 @@ public enum HistoryFormat {
     /// number (one repeated from the previous set, say) is seen at once.
     public static func recorded(_ set: HistorySet) -> String {
         let work = work(set)
-        return "recorded " + set.exercise + (work.isEmpty ? "" : " " + work)
+        return work.isEmpty
+            ? localized("recorded %1$s", set.exercise) : localized("recorded %1$s %2$s", set.exercise, work)
     }
 
     /// "5×100 kg", "5 reps", "100 kg", with " failed" after a failed set; "" for none of these.
@@ -60,12 +62,13 @@ public enum HistoryFormat {
     static func work(_ set: HistorySet) -> String {
         var text: String
         switch (set.reps, set.weightKg) {
-        case (let reps?, let kg?): text = String(reps) + "×" + number(kg) + " kg"
-        case (let reps?, nil): text = String(reps) + (reps == 1 ? " rep" : " reps")
-        case (nil, let kg?): text = number(kg) + " kg"
+        case (let reps?, let kg?): text = String(reps) + "×" + shownNumber(kg) + " kg"
+        case (let reps?, nil): text = localizedPlural("%1$d rep", "%1$d reps", count: Int(reps), reps)
+        case (nil, let kg?): text = shownNumber(kg) + " kg"
         case (nil, nil): text = ""
         }
-        if set.failed { text += text.isEmpty ? "failed" : " failed" }
+        // TRANSLATORS: after a set's reps and weight in restctl history and set: "5×100 kg failed".
+        if set.failed { text += (text.isEmpty ? "" : " ") + localized("failed") }
         return text
     }
 
@@ -95,6 +98,15 @@ public enum HistoryFormat {
     /// "+0:11", "-1:58", "+0:00".
     public static func signed(_ usec: Int64) -> String {
         (usec < 0 ? "-" : "+") + TimeFormat.elapsed(usec: usec.magnitude)
+    }
+
+    /// `number` with the language's decimal separator, for people: "102,5" in German.
+    static func shownNumber(_ value: Double) -> String {
+        let text = number(value)
+        guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
+        // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
+        let separator = localizedInContext("decimal separator", ".")
+        return separator == "." ? text : String(text.map { $0 == "." ? Character(separator) : $0 })
     }
 
     /// 100, 102.5: no needless ".0".
@@ -209,8 +221,13 @@ public enum StatsFormat {
     /// whole seconds, as `history`'s lines are).
     public static func lines(_ stats: [ExerciseStatsSnapshot]) -> [String] {
         let withRecovery = stats.contains { $0.recoveryRests > 0 }
-        var header = ["exercise", "sets", "rests", "skipped", "other", "planned", "taken", "overrun"]
-        if withRecovery { header += ["followed", "to target", "HRR60 by week"] }
+        // TRANSLATORS: the column headings of restctl stats.
+        var header = [
+            localized("exercise"), localized("sets"), localized("rests"), localized("skipped"), localized("other"),
+            localized("planned"), localized("taken"), localized("overrun"),
+        ]
+        let weeksColumn = withRecovery ? header.count + 2 : -1
+        if withRecovery { header += [localized("followed"), localized("to target"), localized("HRR60 by week")] }
         let rows = stats.map { entry in
             var row = [
                 entry.exercise, String(entry.sets), String(entry.rests), String(entry.skipped), String(entry.other),
@@ -230,7 +247,7 @@ public enum StatsFormat {
         return all.map { row in
             row.enumerated().map { column, cell in
                 // Names and the weeks left, numbers right.
-                column == 0 || header[column] == "HRR60 by week"
+                column == 0 || column == weeksColumn
                     ? DisplayWidth.padded(cell, to: widths[column])
                     : DisplayWidth.padded(leading: cell, to: widths[column])
             }.joined(separator: "  ").trimmingTrailingSpaces()

@@ -1,3 +1,4 @@
+import Localization
 import RestProtocol
 
 /// What restctl says when no notification server can show "Rest over": `status` every time,
@@ -5,9 +6,11 @@ import RestProtocol
 /// client and every run of restctl shares the "once").
 public enum NotificationServerNote {
     /// The sentence (without "restctl: ").
-    public static let sentence =
-        "no notification server is running on the session bus, and none could be started: "
-        + "\"Rest over\" will not be shown; start one (dunst, mako, your desktop's) and restd uses it at once"
+    public static var sentence: String {
+        localized(
+            "no notification server is running on the session bus, and none could be started: \"Rest over\" will not be shown; start one (dunst, mako, your desktop's) and restd uses it at once"
+        )
+    }
 
     /// The note for `status` when `server` says notifications go unseen, nil otherwise.
     public static func note(for server: NotificationServerState?) -> String? {

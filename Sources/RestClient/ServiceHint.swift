@@ -1,3 +1,5 @@
+import Localization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,26 +21,29 @@ public enum ServiceHint {
 
     /// How to start restd: "`systemctl --user start restd`", or running it by hand.
     public static var startRestd: String {
-        underSystemd ? "'systemctl --user start restd'" : "run 'restd' (in another terminal, or as 'restd &')"
+        underSystemd
+            ? "'systemctl --user start restd'" : localized("run 'restd' (in another terminal, or as 'restd &')")
     }
 
     /// Where to see why restd did not start.
     public static var whyNotStarted: String {
         underSystemd
-            ? "'systemctl --user status restd' says why"
-            : "run 'restd' in a terminal to see why"
+            ? localized("'systemctl --user status restd' says why")
+            : localized("run 'restd' in a terminal to see why")
     }
 
     /// How to get a session bus: the private bus `make run` keeps for this user at one address,
     /// when it is there, else the session's own.
     public static var startBus: String {
         if let privateBus = privateBusSocket {
-            return "a private bus is at \(privateBus) (that of 'make run' from a checkout): "
-                + "export DBUS_SESSION_BUS_ADDRESS=unix:path=\(privateBus)"
+            return localized(
+                "a private bus is at %1$s (that of 'make run' from a checkout): export DBUS_SESSION_BUS_ADDRESS=unix:path=%1$s",
+                privateBus)
         }
         return underSystemd
-            ? "start it with 'systemctl --user start dbus.socket'"
-            : "set DBUS_SESSION_BUS_ADDRESS to your session's bus, or start one with 'dbus-run-session -- $SHELL'"
+            ? localized("start it with 'systemctl --user start dbus.socket'")
+            : localized(
+                "set DBUS_SESSION_BUS_ADDRESS to your session's bus, or start one with 'dbus-run-session -- $SHELL'")
     }
 
     /// The socket of this user's private bus (scripts/run-on-session-bus.sh:

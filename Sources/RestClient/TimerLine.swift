@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// The human form of a timer: one line of id, state, time and texts, fields two spaces apart.
@@ -12,12 +13,12 @@ import RestCore
 public enum TimerLine {
     /// One timer at wall-clock time `now` (µs); `idWidth` pads the id to that many characters.
     public static func format(_ snapshot: TimerSnapshot, now: UInt64, idWidth: Int = 0) -> String {
-        var line = padded(snapshot.id, to: idWidth) + "  " + padded(snapshot.state, to: stateWidth) + "  "
+        var line = padded(snapshot.id, to: idWidth) + "  " + padded(stateWord(snapshot.state), to: stateWidth) + "  "
         line += TimeFormat.countdown(usec: snapshot.remaining(at: now))
         if snapshot.state == "expired" {
             line += " (+" + TimeFormat.elapsed(usec: snapshot.overtime(at: now)) + ")"
         }
-        if snapshot.ringing { line += "  ringing" }
+        if snapshot.ringing { line += "  " + localized("ringing") }
         let note = snapshot.recoveryNote
         if !note.isEmpty { line += "  " + note }
         let texts = self.texts(label: snapshot.label, next: snapshot.next)
@@ -35,14 +36,30 @@ public enum TimerLine {
     static func texts(label: String, next: String) -> String {
         let next = NextText.subject(next)
         return switch (label.isEmpty, next.isEmpty) {
-        case (false, false): visible(label) + " · Next: " + visible(next)
+        case (false, false): localized("%1$s · Next: %2$s", visible(label), visible(next))
         case (false, true): visible(label)
-        case (true, false): "Next: " + visible(next)
+        case (true, false): localized("Next: %1$s", visible(next))
         case (true, true): ""
         }
     }
 
-    private static let stateWidth = 7  // "running", "expired"
+    /// A timer's state in words: "running", "paused", "expired"; a state a newer restd has, as it is.
+    public static func stateWord(_ state: String) -> String {
+        switch state {
+        // TRANSLATORS: a timer's state in restctl status and list, beside its time.
+        case "running": localized("running")
+        // TRANSLATORS: a timer's state in restctl status and list, beside its time.
+        case "paused": localized("paused")
+        // TRANSLATORS: a timer's state in restctl status and list, beside its time.
+        case "expired": localized("expired")
+        default: visible(state)
+        }
+    }
+
+    /// The widest state word, so that times line up.
+    private static var stateWidth: Int {
+        ["running", "paused", "expired"].map { stateWord($0).count }.max() ?? 0
+    }
 
     private static func padded(_ text: String, to width: Int) -> String {
         let count = text.count

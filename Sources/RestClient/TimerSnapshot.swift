@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestProtocol
 
 /// A timer as restd reports it over D-Bus (io.restd.Rest1.Timer properties).
@@ -74,9 +75,10 @@ public struct TimerSnapshot: Equatable, Sendable {
         switch (state, endReason) {
         case ("expired", "recovered"):
             let took = TimeFormat.countdown(usec: expiredAtUSec > startedAtUSec ? expiredAtUSec - startedAtUSec : 0)
-            return "recovered in " + took + (withHeartRate && recoveredBPM > 0 ? " ♥\(recoveredBPM)" : "")
-        case ("expired", "sensor_lost"), ("running", "sensor_lost"): return "heart rate lost: full rest"
-        case ("running", ""), ("paused", ""): return untilRecovered ? "until recovered" : ""
+            return withHeartRate && recoveredBPM > 0
+                ? localized("recovered in %1$s ♥%2$d", took, recoveredBPM) : localized("recovered in %1$s", took)
+        case ("expired", "sensor_lost"), ("running", "sensor_lost"): return localized("heart rate lost: full rest")
+        case ("running", ""), ("paused", ""): return untilRecovered ? localized("until recovered") : ""
         default: return ""
         }
     }

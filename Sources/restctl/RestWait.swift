@@ -1,4 +1,5 @@
 import Clocks
+import Localization
 import RestClient
 import RestProtocol
 
@@ -74,12 +75,14 @@ struct RestWait {
                 }
             }
         case .cancelled:
-            throw RestctlError(.failed, "timer \"\(timerID)\" was cancelled before its rest was over")
+            throw RestctlError(
+                .failed, localized("timer %1$s was cancelled before its rest was over", "\"\(timerID)\""))
         case .daemonGone:
             throw RestctlError(
                 .unavailable,
-                "restd stopped before the rest was over; the timer is kept, and "
-                    + "restd takes it up again when it starts: \(ServiceHint.startRestd)")
+                localized(
+                    "restd stopped before the rest was over; the timer is kept, and restd takes it up again when it starts: %1$s",
+                    ServiceHint.startRestd))
         case .waiting:
             break  // run returns only once the outcome is known
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 import RestCore
 
@@ -91,9 +92,9 @@ extension Restctl {
         /// in (restd marks it `sensor_lost` from its start): nil for any other.
         static func heartRateWarning(_ timer: TimerSnapshot) -> String? {
             guard timer.state == "running", timer.untilRecovered, timer.endReason == "sensor_lost" else { return nil }
-            return "no heart rate is coming in (no strap is being read, and no heart rate came from restctl live "
-                + "in the last 5 s): this rest runs its full \(TimeFormat.countdown(usec: timer.durationUSec)) "
-                + "unless heart rate comes"
+            return localized(
+                "no heart rate is coming in (no strap is being read, and no heart rate came from restctl live in the last 5 s): this rest runs its full %1$s unless heart rate comes",
+                TimeFormat.countdown(usec: timer.durationUSec))
         }
 
         /// `--weight` as kilograms: a plain decimal, in kg or with its unit (`225lb`, `100kg`),
@@ -173,7 +174,10 @@ extension Restctl {
                         ? (try? client.exercise(named: timer.label))?.categoryRestPassedOver : nil
                     if let rule = RestChoice.explanation(ofSource: done.restSource, categoryRestPassedOver: passedOver)
                     {
-                        lines.append("rest \(TimeFormat.clock(seconds: done.restUSec / 1_000_000)) from " + rule)
+                        // TRANSLATORS: after restctl set: which rule chose the rest ("rest 2:00 from the rest last used for Squat").
+                        lines.append(
+                            localized("rest %1$s from %2$s", TimeFormat.clock(seconds: done.restUSec / 1_000_000), rule)
+                        )
                     }
                     return lines.joined(separator: "\n")
                 }

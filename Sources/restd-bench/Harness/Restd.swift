@@ -15,18 +15,21 @@ final class RestdProcess {
     /// Starts restd and waits until it says READY=1 (it owns its name then).
     /// - systemBus: the system bus restd follows BlueZ on; nil for none (a socket that does not
     ///   exist, so that the machine's own bluetoothd never takes part in a measurement).
+    /// - environment: more of restd's environment (a sound server's `clientEnvironment`).
     init(
         binary: String, bus: PrivateBus, stateDirectory: String, work: TempDirectory,
-        arguments: [String] = [], systemBus: PrivateBus? = nil, timeout: Double = 60
+        arguments: [String] = [], systemBus: PrivateBus? = nil, environment: [String: String] = [:],
+        timeout: Double = 60
     ) throws {
         let notify = try NotifySocket(path: work.path("notify-\(UInt32.random(in: 0...UInt32.max))"))
         logPath = work.path("restd-\(UInt32.random(in: 0...UInt32.max)).log")
         let log = try openLogFile(logPath)
         defer { close(log) }
-        let environment = ChildEnvironment.make([
-            "NOTIFY_SOCKET": notify.path, "DBUS_SESSION_BUS_ADDRESS": bus.address,
-            "DBUS_SYSTEM_BUS_ADDRESS": systemBus?.address ?? "unix:path=" + work.path("no-system-bus"),
-        ])
+        let environment = ChildEnvironment.make(
+            environment.merging([
+                "NOTIFY_SOCKET": notify.path, "DBUS_SESSION_BUS_ADDRESS": bus.address,
+                "DBUS_SYSTEM_BUS_ADDRESS": systemBus?.address ?? "unix:path=" + work.path("no-system-bus"),
+            ]) { _, own in own })
         let started = KernelClock.monotonicSeconds
         child = try ChildProcess(
             executable: binary,

@@ -64,11 +64,11 @@ final class Stage {
 
     /// Starts restd (stopping the one running, if any) and waits for READY=1.
     @discardableResult
-    func startRestd(systemBus: PrivateBus? = nil) throws -> RestdProcess {
+    func startRestd(systemBus: PrivateBus? = nil, environment: [String: String] = [:]) throws -> RestdProcess {
         stopRestd()
         let process = try RestdProcess(
             binary: context.restd, bus: bus, stateDirectory: stateDirectory, work: work,
-            systemBus: systemBus)
+            systemBus: systemBus, environment: environment)
         restd = process
         return process
     }

@@ -9,4 +9,5 @@ let allScenarios: [(number: Int, title: String, run: @Sendable (BenchContext) th
     (7, "Footprint", Footprint.run),
     (8, "Training", Training.run),
     (9, "Training report", TrainingReport.run),
+    (10, "Sound", SoundTiming.run),
 ]
