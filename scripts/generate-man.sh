@@ -24,9 +24,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/restd-man.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$output"
 program=restctl
-# generate-manual runs the program it is given with --experimental-dump-help.
+# generate-manual runs the program it is given with --experimental-dump-help; in C's locale, so
+# that the page is English whatever the language of whoever runs `make man`.
 # shellcheck disable=SC2016  # the filter's own "$@" and Perl's $1, written as they are
-printf '#!/bin/sh\n"%s" "$@" | perl -CS -pe '"'"'s/([^\\x00-\\x7F])/sprintf("\\@u%%04X\\@", ord($1))/ge'"'"'\n' \
+printf '#!/bin/sh\nLC_ALL=C "%s" "$@" | perl -CS -pe '"'"'s/([^\\x00-\\x7F])/sprintf("\\@u%%04X\\@", ord($1))/ge'"'"'\n' \
   "$bin/$program" >"$work/$program"
 chmod +x "$work/$program"
 "$bin/generate-manual" "$work/$program" --date "$date" --output-directory "$work" >/dev/null

@@ -31,8 +31,13 @@ struct GermanTests {
         let set = german("set", "--exercise", "Kniebeuge", "--reps", "5", "--weight", "62.5")
         #expect(set.status == 0, "\(set)")
         #expect(set.stdout.contains("\nerfasst: Kniebeuge 5×62,5 kg\n"), "\(set)")
+        // A decimal comma is a German's way of typing 62.5; the dot still works, and English refuses the comma.
+        let comma = german("set", "--exercise", "Kniebeuge", "--reps", "5", "--weight", "62,5")
+        #expect(comma.status == 0 && comma.stdout.contains("\nerfasst: Kniebeuge 5×62,5 kg\n"), "\(comma)")
+        #expect(daemon.run("set", "--exercise", "Kniebeuge", "--weight", "62,5").status == 64)
         let stats = german("stats")
         #expect(stats.stdout.hasPrefix("Übung      Sätze  Pausen  übersprungen"), "\(stats)")
+        #expect(stats.stdout.contains("\nKniebeuge "), "\(stats)")
         #expect(german("stats", "--json").stdout == daemon.run("stats", "--json").stdout)
 
         // LC_ALL wins over LANG, as for every gettext program.

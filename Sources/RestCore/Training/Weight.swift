@@ -120,7 +120,9 @@ public struct TypedWeight: Sendable, Equatable {
     /// The unit written after the number, nil when none was.
     public let unit: WeightUnit?
 
-    public init(parsing text: String) throws(PlainDecimal.Refusal) {
+    /// Reads `text`; `decimalComma` accepts "62,5" too (where the reader's language writes
+    /// decimals so), else a comma is refused with the text dotted.
+    public init(parsing text: String, decimalComma: Bool = false) throws(PlainDecimal.Refusal) {
         var number = Substring(text)
         while let last = number.last, last == " " { number = number.dropLast() }
         var suffix = ""
@@ -136,7 +138,7 @@ public struct TypedWeight: Sendable, Equatable {
         } else {
             throw .notPlain
         }
-        amount = try PlainDecimal(parsing: number)
+        amount = try PlainDecimal(parsing: number, decimalComma: decimalComma)
     }
 
     /// In kilograms, kept to 0.01 kg; a weight without a unit is in `defaultUnit`.

@@ -102,7 +102,9 @@ extension Restctl {
         static func kilograms(_ text: String) throws(RestctlError) -> Double {
             let weight: TypedWeight
             do {
-                weight = try TypedWeight(parsing: text)
+                // A decimal comma where the reader's language writes one (German: 62,5); a dot always.
+                weight = try TypedWeight(
+                    parsing: text, decimalComma: localizedInContext("decimal separator", ".") == ",")
             } catch .commaForDot(let dotted) {
                 throw RestctlError(
                     .usage, "--weight \(MessageText.quoted(text)): use a dot for decimals, as in \(dotted)")
