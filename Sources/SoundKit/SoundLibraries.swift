@@ -2,9 +2,11 @@ import CPulse
 import CSndfile
 import Glibc
 
-/// libpulse and libsndfile, loaded (`dlopen`) only while a sound is due and unloaded after: linked
-/// into restd, they and the twenty libraries they pull in (X11's, the codecs') would be loaded at
-/// every start of a daemon that is idle nearly all the time (docs/PERFORMANCE.md). Every call into
+/// libpulse and libsndfile, loaded (`dlopen`) when the first sound is due: linked into restd, they
+/// and the twenty libraries they pull in (X11's, the codecs') would be loaded at every start of a
+/// daemon that is idle nearly all the time (docs/PERFORMANCE.md). `dlclose` after use cannot
+/// unmap them where libpulse is linked `-z nodelete` (Debian's is; it keeps libsndfile, which it
+/// links, too): their pages stay mapped, but nothing of them runs once the connection is closed. Every call into
 /// either library goes through the function pointers here, so nothing of them is linked (the
 /// module maps name no library, and a call that slipped past this type fails to link).
 ///

@@ -418,19 +418,27 @@ def run(session, args):
     owner = bus.get_name_owner('org.freedesktop.Notifications') if bus.name_has_owner('org.freedesktop.Notifications') else ''
     check(owner == shell_name, 'plasmashell is the notification server')
     # In Do Not Disturb (an application's inhibition, which Plasma's notifications applet shows as
-    # such): the low-urgency pre-alert ("1 s left") stays hidden, the critical "Rest over" shows.
+    # such): the low-urgency pre-alert ("4 s left", until "Rest over" replaces it) stays hidden all
+    # along, the critical "Rest over" shows.
     notifications = bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications', introspect=False)
     cookie = notifications.Inhibit('restd-test', 'Do Not Disturb, for the test', dbus.Dictionary({}, signature='sv'),
                                    dbus_interface='org.freedesktop.Notifications')
     inhibited = wait_until(lambda: bool(notifications.Get('org.freedesktop.Notifications', 'Inhibited',
                                                           dbus_interface='org.freedesktop.DBus.Properties')), 5)
     check(inhibited, 'Do Not Disturb on (Inhibit): plasmashell says Inhibited')
-    restctl('start', '2', '--id', 'short', '--label', 'Lunge', '--warn', '1')
-    again = wait_until(lambda: find(lambda n: n.name == 'Again' and n.getRole() == pyatspi.ROLE_PUSH_BUTTON), 10)
+    restctl('start', '5', '--id', 'short', '--label', 'Lunge', '--warn', '4')
+
+    def pre_alert():
+        return find(lambda n: re.fullmatch(r'\d+ s left', n.name or ''))
+    seen = []
+
+    def rest_over():
+        seen.extend(n.name for n in [pre_alert()] if n)
+        return find(lambda n: n.name == 'Again' and n.getRole() == pyatspi.ROLE_PUSH_BUTTON)
+    again = wait_until(rest_over, 10)
     check(again and find(lambda n: re.search('Rest over', n.name or '')),
           '"Rest over" (critical) shows in Plasma in Do Not Disturb, with its "Again" button')
-    pre_alert = find(lambda n: re.fullmatch(r'\d+ s left', n.name or ''))
-    check(pre_alert is None, f'the pre-alert (low urgency) did not show in Do Not Disturb ({pre_alert and pre_alert.name})')
+    check(not seen, f'the pre-alert (low urgency) never showed in Do Not Disturb ({seen[:1]})')
     notifications.UnInhibit(cookie, dbus_interface='org.freedesktop.Notifications')
     plus = find(lambda n: n.name == '+30 s' and n.getRole() == pyatspi.ROLE_PUSH_BUTTON and n is not popup_button('+30 s'))
     if again:
@@ -438,8 +446,8 @@ def run(session, args):
     check(wait_until(lambda: str(timer('State', 'short')) == 'running', 5),
           '"Again" pressed in Plasma\'s notification: restd restarted the timer')
     # Out of Do Not Disturb, the restarted rest's pre-alert shows: the check above could fail.
-    pre_alert = wait_until(lambda: find(lambda n: re.fullmatch(r'\d+ s left', n.name or '')), 5)
-    check(pre_alert, f'out of Do Not Disturb, the pre-alert of the rest "Again" started shows: "{pre_alert and pre_alert.name}"')
+    shown = wait_until(pre_alert, 5)
+    check(shown, f'out of Do Not Disturb, the pre-alert of the rest "Again" started shows: "{shown and shown.name}"')
     del plus
 
     # MPRIS in Plasma's media controller: restd's player and its title.
@@ -451,10 +459,16 @@ def run(session, args):
 
     # The alarm: a rest that ran out rings until it is stopped (Ringing is restd's own state; no
     # sound server runs here). The panel says so in the GNOME label's words within a second or two,
-    # on 6.3 too: the rest is learnt from a button's re-read ("−15 s" leaves about 2 s), and once the
-    # local count has run out the widget reads restd again. The popup's "Stop" silences it.
+    # on 6.3 too: the rest is learnt from a button's re-read ("−15 s" leaves about 2 s; the button is
+    # found first, so that it is pressed at once), and once the local count has run out the widget
+    # reads restd again. The popup's "Stop" silences it.
+    open_popup()
+    minus = wait_until(lambda: popup_button('−15 s'), 5)
     restctl('start', '17', '--label', 'Squat', '--no-notify')
-    check(press('−15 s'), 'a 17 s rest: "−15 s" pressed in the popup')
+    if minus:
+        minus.queryAction().doAction(0)
+    check(minus and wait_until(lambda: int(timer('EndsAtUSec')) - time.time_ns() // 1000 < 2_500_000, 5),
+          'a 17 s rest: "−15 s" pressed in the popup at once')
     rings = wait_until(lambda: bool(timer('Ringing')), 5)
     text = wait_until(lambda: (t := panel_text()) and re.fullmatch(r'\+\d+:\d\d ringing Squat( .*)?', t) and t, 5)
     check(rings and text, f'the rest over: restd says Ringing, the panel "{text or panel_text()}"')
@@ -510,6 +524,27 @@ def run(session, args):
     script('panels().forEach(p => { if (p.location === "left") p.remove(); })')
     check(wait_until(lambda: vertical_label() is None, 10), 'the vertical panel removed')
 
+    # The colour scheme, changed as System Settings does (plasma-apply-colorscheme): Breeze Light,
+    # then Breeze Dark. The panel follows it, and the text takes the scheme's colours: readable on
+    # both, at least WCAG's 4.5:1 against the panel behind it, read from the screen.
+    def label_colours():
+        button = widget_button()
+        labels = [n for n in accessible_tree(button) if n.getRole() == pyatspi.ROLE_LABEL and n.name] if button else []
+        if not labels:
+            return None
+        # The top panel's window is the screen's top left: its coordinates are the screen's.
+        e = labels[0].queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        return text_colours(screen.capture(os.path.join(args.work, 'Xvfb_screen0')), (e.x, e.y, e.x + e.width, e.y + e.height))
+
+    for scheme, dark in (('BreezeLight', False), ('BreezeDark', True)):
+        subprocess.run(['plasma-apply-colorscheme', scheme], env=env, capture_output=True)
+        got = wait_until(lambda: (c := label_colours()) and (luminance(c[1]) < 0.2) == dark
+                         and contrast(*c) >= 4.5 and c, 10)
+        got = got or label_colours()
+        check(got and (luminance(got[1]) < 0.2) == dark and contrast(*got) >= 4.5,
+              f'colour scheme {scheme}: a {"dark" if dark else "light"} panel, the text {got and got[0]} on '
+              f'{got and got[1]}, contrast {got and contrast(*got):.2f}:1 (at least 4.5)')
+
 
     # The widget removed: no call to restd from plasmashell afterwards, nothing in its log.
     log_before = len(open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read())
@@ -563,6 +598,33 @@ def ancestors(node):
         node = node.parent
         if node is not None:
             yield node
+
+
+def luminance(rgb):
+    """WCAG 2's relative luminance of an sRGB colour (r, g, b) in 0-255: 0 black, 1 white."""
+    linear = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a, b):
+    """WCAG 2's contrast ratio of two colours, 1 to 21."""
+    high, low = sorted([luminance(a), luminance(b)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def text_colours(frame, box):
+    """The colour of the text in a box (x0, y0, x1, y1) of a screen capture and of what is behind
+    it, (r, g, b) each: behind, the box's commonest colour; the text, the colour that stands out
+    most from it (a stroke's core: its edges are blended with what is behind)."""
+    x0, y0, x1, y1 = box
+    counts = {}
+    for y in range(y0, y1):
+        row = frame.row(y, x0, x1)  # blue, green, red, unused
+        for i in range(0, len(row), 4):
+            colour = (row[i + 2], row[i + 1], row[i])
+            counts[colour] = counts.get(colour, 0) + 1
+    behind = max(counts, key=counts.get)
+    return max(counts, key=lambda c: contrast(c, behind)), behind
 
 
 def rss_kib(pid):

@@ -25,7 +25,7 @@ extension Restctl {
                 inside a superset's round and after the last set (which ends the workout) no \
                 rest follows, and set prints the workout's status instead, as workout status \
                 does. Like start, set notes once on stderr that no notification server is \
-                running when none is.
+                running when none is, and that no sound server plays restd's sounds.
                 """)
 
         @Option(

@@ -16,7 +16,8 @@ extension Restctl {
                 first, 69 when restd goes away. Ctrl-C, SIGTERM and SIGHUP stop the waiting \
                 (with a note on stderr and the signal's status) but not the timer. When no \
                 notification server is running and none can be started, a note on stderr says \
-                so, once each time the server goes missing (status says it every time).
+                so, once each time the server goes missing (status says it every time); likewise, once, \
+                when no sound server answered for restd's last sound (not with --no-sound).
                 """)
 
         @Argument(
