@@ -277,6 +277,7 @@ lint: deps
 ASAN_FLAGS = --sanitize=address --scratch-path .build-asan
 test-asan: deps
 	$(SWIFT) build --build-tests $(ASAN_FLAGS) $(SWIFT_FLAGS)
+	scripts/compile-catalogs.sh "$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path)/../share/locale"
 	$(RUN_TESTS) .build-asan/test.log env RESTD_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 \
 	RESTD_BIN_DIR="$$($(SWIFT) build $(ASAN_FLAGS) --show-bin-path)" \
 	$(SWIFT) test --skip-build $(ASAN_FLAGS) $(SWIFT_FLAGS) $(TEST_FLAGS)

@@ -39,35 +39,6 @@ public struct RestChoice: Sendable, Equatable {
 
     public static let failedExtraSuffix = "+failed_extra"
 
-    /// Which rule chose a rest, for people: what `rest_source` (`sourceText`) stands for. Nil
-    /// for a source this restctl does not know (a newer restd's). `categoryRestPassedOver`: for
-    /// `last_used`, the exercise's category rest when it has one of another length, named as
-    /// the rule the rest last used won over.
-    public static func explanation(ofSource text: String, categoryRestPassedOver: USec? = nil) -> String? {
-        let extra = text.hasSuffix(failedExtraSuffix)
-        guard let source = RestSource(rawValue: extra ? String(text.dropLast(failedExtraSuffix.count)) : text) else {
-            return nil
-        }
-        let rule =
-            switch source {
-            case .given: "--rest"
-            case .exercise: "the exercise's rest in config.toml"
-            case .lastUsed:
-                "the rest last used for this exercise"
-                    + (categoryRestPassedOver.map {
-                        ", which wins over its category's \(DigitText.clock(seconds: $0 / 1_000_000))"
-                    }
-                        ?? "")
-            case .category: "its category's rest in config.toml"
-            case .default: "default_duration"
-            case .failedRest: "the exercise's failed_rest"
-            case .plan: "the workout plan"
-            case .planFailedRest: "the workout plan's failed_rest"
-            case .none: "no rest follows"
-            }
-        return extra ? rule + ", plus failed_extra after a failed set" : rule
-    }
-
     /// The rest after a set, first rule that applies: `given` (--rest); the exercise's `rest`;
     /// the rest last used for it; its category's; `default_duration`. After a failed set the
     /// exercise's `failed_rest`, else the chosen rest plus `failed_extra`; a rest given by hand

@@ -174,7 +174,8 @@ extension Restctl {
                     let passedOver =
                         done.restSource.hasPrefix(RestSource.lastUsed.rawValue)
                         ? (try? client.exercise(named: timer.label))?.categoryRestPassedOver : nil
-                    if let rule = RestChoice.explanation(ofSource: done.restSource, categoryRestPassedOver: passedOver)
+                    if let rule = RestRuleText.explanation(
+                        ofSource: done.restSource, categoryRestPassedOver: passedOver)
                     {
                         // TRANSLATORS: after restctl set: which rule chose the rest ("rest 2:00 from the rest last used for Squat").
                         lines.append(
