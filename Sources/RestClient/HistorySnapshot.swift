@@ -11,6 +11,8 @@ public struct HistorySet: Sendable, Equatable {
     public var reps: UInt32?
     public var weightKg: Double?
     public var failed: Bool
+    /// An imported warm-up: never a failed set or a record.
+    public var warmup = false
     public var rest: Rest?
 
     /// The rest after a set.
@@ -87,6 +89,7 @@ public struct HistorySet: Sendable, Equatable {
             id: id, timer: timer, atUSec: at, exercise: exercise,
             reps: value(HistoryKey.reps)?.uint64.flatMap(UInt32.init(exactly:)),
             weightKg: value(HistoryKey.weightKg)?.double, failed: value(HistoryKey.failed)?.bool ?? false)
+        warmup = value(HistoryKey.warmup)?.bool ?? false
         let prefix = HistoryKey.restPrefix
         if let planned = value(prefix + HistoryKey.plannedUSec)?.uint64 {
             rest = Rest(
@@ -117,7 +120,10 @@ extension HistorySet {
         self.init(
             id: id, timer: timer, atUSec: at, exercise: exercise, reps: reps == SetRow.noReps ? nil : reps,
             weightKg: weightKg.isNaN ? nil : weightKg, failed: failed)
-        guard !outcome.isEmpty else { return }
+        guard !outcome.isEmpty else {
+            warmup = otherEntries.contains { $0.key == .string(HistoryKey.warmup) && $0.value.unwrapped.bool == true }
+            return
+        }
         let ended = outcome != HistoryKey.openOutcome
         rest = Rest(
             plannedUSec: planned, adjustUSec: adjust, pausedUSec: paused, source: source, outcome: outcome,

@@ -11,7 +11,7 @@ public enum RecordsFormat {
             if let exerciseKey, key != exerciseKey { continue }
             _ = book.add(
                 exercise: set.exercise, key: key, atUSec: set.atUSec, weightKg: set.weightKg, reps: set.reps,
-                failed: set.failed)
+                failed: set.failed, warmup: set.warmup)
         }
         return book.records.values.filter { $0.heaviest != nil || $0.mostReps != nil }.sorted {
             $0.exercise.lowercased() < $1.exercise.lowercased()

@@ -11,6 +11,8 @@ struct Committed {
     var fixed: FixedSets?
     /// The workout, when it started, moved or ended.
     var workout: WorkoutChange?
+    /// What an import added (or, dry, would add).
+    var imported: ImportOutcome?
 
     struct WorkoutChange {
         /// The workout in progress now; nil when none is.

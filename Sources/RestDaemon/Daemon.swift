@@ -38,6 +38,8 @@ public final class Daemon {
     private let sounds: SoundScheduler
     /// The followed timer as an MPRIS media player (`[mpris]`, off by default).
     private let mediaPlayer: MediaPlayerService
+    /// Imports of other apps' history, staged until committed (the Manager's import calls).
+    private let imports: ImportStaging
     private let reloader: ConfigurationReloader
     /// systemd's STATUS= line: "2 timers running, 1 paused, 1 live subscriber".
     private let status = StatusReporter()
@@ -94,6 +96,7 @@ public final class Daemon {
         mediaPlayer = try MediaPlayerService(
             server: server, service: service, loop: loop, clock: clock, settings: configuration.mediaPlayer,
             logger: logger)
+        imports = try ImportStaging(service: service, connection: connection, loop: loop)
         connectParts()
 
         // 4. Who hears of every change.
@@ -232,7 +235,8 @@ public final class Daemon {
     private func exportObjects() {
         let manager = managerSettings
         server.export(
-            path: RestBus.managerPath, interfaces: [ManagerObject.make(service: service, settings: manager)])
+            path: RestBus.managerPath,
+            interfaces: [ManagerObject.make(service: service, settings: manager, imports: imports)])
         notifier.onServerChanged = { [server] _ in
             ManagerObject.emitChanged([ManagerProperty.notificationServer], of: manager, on: server)
         }

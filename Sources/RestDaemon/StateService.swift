@@ -119,7 +119,7 @@ final class StateService {
         }
         guard !plan.isEmpty else {
             if !plan.notes.isEmpty { apply(plan, now: now) }
-            return Committed()
+            return Committed(imported: plan.imported)
         }
         if plan.write == .first {
             writeUnwritten()
@@ -186,7 +186,7 @@ final class StateService {
         let workoutBefore = books.training.workout
         books.apply(plan)
         rearm(now: now)
-        var committed = Committed(events: plan.events, set: plan.set, fixed: plan.fixed)
+        var committed = Committed(events: plan.events, set: plan.set, fixed: plan.fixed, imported: plan.imported)
         if books.training.workout != workoutBefore {
             let ended = plan.history.lazy.compactMap { change -> WorkoutSummary? in
                 if case .workoutEnded(let summary) = change { summary } else { nil }

@@ -47,7 +47,38 @@ public enum ManagerMember {
     public static let takeSoundServerWarning = "TakeSoundServerWarning"
     /// Reads config.toml again (as SIGHUP does); answers the keys that changed.
     public static let reload = "Reload"
+    /// An import of another app's history: begun, its rows added in batches, then committed
+    /// in one transaction (`ImportRowSignature`, `ImportKey`).
+    public static let beginImport = "BeginImport"
+    public static let addImportRows = "AddImportRows"
+    public static let commitImport = "CommitImport"
     public static let expired = "Expired"
+}
+
+/// A row of AddImportRows: workout_start, workout_name, exercise, order, at_usec, reps
+/// (`SetRow.noReps` for none), weight_kg (NaN for none), warmup, failed.
+public enum ImportRowSignature {
+    public static let signature = "(sssutudbb)"
+}
+
+/// Keys of CommitImport's options and of its reply.
+public enum ImportKey {
+    /// b (option): count what the import would add, and add nothing.
+    public static let dryRun = "dry_run"
+    /// u: sets added (warm-ups among them), workouts added.
+    public static let setsAdded = "sets_added"
+    public static let warmupsAdded = "warmups_added"
+    public static let workoutsAdded = "workouts_added"
+    /// u: sets left out as imported before, or as restd's own sets of the same exercise, reps
+    /// and weight on the same day.
+    public static let alreadyImported = "already_imported"
+    public static let alreadyRecorded = "already_recorded"
+    /// as: the exercises of the sets added, new to restd or matched to one it knew.
+    public static let newExercises = "new_exercises"
+    public static let matchedExercises = "matched_exercises"
+    /// t: the first and last set added (left out when none was).
+    public static let earliestUSec = "earliest_usec"
+    public static let latestUSec = "latest_usec"
 }
 
 /// Method names of io.restd.Rest1.Timer: the Manager's, without the id.
@@ -345,6 +376,8 @@ public enum HistoryKey {
     public static let reps = "reps"
     public static let weightKg = "weight_kg"
     public static let failed = "failed"
+    /// b: an imported warm-up set (left out otherwise): never a failed set or a record.
+    public static let warmup = "warmup"
     /// SetRecorded's records the set beat, each with the best it beat (d kg, u reps), left out
     /// when not beaten: the heaviest weight; the most reps at its weight; the estimated one-rep max.
     public static let recordHeaviestWasKg = "record_heaviest_was_kg"

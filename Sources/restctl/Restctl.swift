@@ -29,7 +29,8 @@ struct Restctl: ParsableCommand {
             Start.self, Pause.self, Resume.self, Toggle.self, Add.self, Sub.self,
             Restart.self, Cancel.self, Clear.self, Status.self, List.self, Wait.self, Live.self, Watch.self,
             Sensors.self,
-            CompleteSet.self, Skip.self, Silence.self, History.self, Stats.self, Records.self, Undo.self, Report.self,
+            CompleteSet.self, Skip.self, Silence.self, History.self, Stats.self, Records.self, Undo.self, Import.self,
+            Report.self,
             Workout.self, Reload.self,
         ])
 

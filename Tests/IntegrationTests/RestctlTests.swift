@@ -431,6 +431,7 @@ struct RestctlTests {
                   stats                   Show whether the rests taken match those planned.
                   records                 Show each exercise's records.
                   undo                    Take back the last set recorded.
+                  import                  Import a Strong, Hevy or FitNotes export.
                   report                  Write a training report: one HTML page of charts.
                   workout                 Follow a workout plan, set by set.
                   reload                  Have restd read config.toml again.

@@ -138,7 +138,8 @@ struct Session {
                 remembered[toKey] = (name, known?.rest ?? old?.rest, (known?.sets ?? 0) + (old?.sets ?? 0))
                 previousWork[fromKey] = nil
                 rememberLatest(toKey)
-            case .restOpen, .restEnded, .workoutSaved, .workoutEnded, .workoutDiscarded, .heartRateKept:
+            case .restOpen, .restEnded, .workoutSaved, .workoutEnded, .workoutDiscarded, .heartRateKept, .setImported,
+                .workoutImported:
                 break
             }
         }

@@ -25,6 +25,13 @@ private struct TemporaryDirectory {
 }
 
 /// A state file written by an earlier restd through GRDB, kept in Fixtures/ (see its README).
+/// What a file of schema 10 loses to be one of schema 9: the sets' import columns, the indexes
+/// on them, and the timer's sets in time order.
+private let schema10Undone =
+    "DROP INDEX sets_by_import_key; DROP INDEX sets_by_weight; DROP INDEX sets_by_estimate; "
+    + "DROP INDEX sets_by_timer_time; CREATE INDEX sets_by_timer ON sets (timer_id, id); "
+    + "ALTER TABLE sets DROP COLUMN warmup; ALTER TABLE sets DROP COLUMN import_key; "
+
 private func fixture(_ name: String) -> String {
     let here = #filePath
     return String(here[..<here.lastIndex(of: "/")!]) + "/Fixtures/" + name
@@ -781,6 +788,7 @@ extension HistoryStoreTests {
                 HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0)" }.joined(separator: ";")
                     + "; DROP TABLE rest_heart_rates; "
                     + "ALTER TABLE timers DROP COLUMN sound; ALTER TABLE timers DROP COLUMN rings_until_usec; "
+                    + schema10Undone
                     + "PRAGMA user_version = 5")
         }
         let (migrated, moved) = try StateStore.open(directory: dir.state, now: now)
@@ -868,6 +876,7 @@ extension HistoryStoreTests {
                 "DROP TABLE workout; DROP TABLE workouts; DROP TABLE rest_heart_rates; "
                     + "ALTER TABLE timers DROP COLUMN end_reason; "
                     + "ALTER TABLE timers DROP COLUMN sound; ALTER TABLE timers DROP COLUMN rings_until_usec; "
+                    + schema10Undone
                     + HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0); " }.joined()
                     + "PRAGMA user_version = 3")
         }
@@ -892,6 +901,7 @@ extension HistoryStoreTests {
             try db.execute(
                 "ALTER TABLE timers DROP COLUMN end_reason; DROP TABLE rest_heart_rates; "
                     + "ALTER TABLE timers DROP COLUMN sound; ALTER TABLE timers DROP COLUMN rings_until_usec; "
+                    + schema10Undone
                     + HistorySchema.recoveryColumns.map { "ALTER TABLE rests DROP COLUMN \($0); " }.joined()
                     + "PRAGMA user_version = 4")
         }

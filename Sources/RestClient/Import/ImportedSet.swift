@@ -29,9 +29,10 @@ public struct ImportedSet: Sendable, Equatable {
 
     /// What makes it the same set when the file is imported again: the app, the workout's
     /// start as written, the exercise as written and the set's order within the workout and
-    /// exercise (fields joined by U+001F, which no field holds).
+    /// exercise (`ImportRow.key`, as restd keeps it).
     public var key: String {
-        [source.rawValue, workoutStart, exercise, String(order)].joined(separator: "\u{1F}")
+        ImportRow.key(
+            source: source.rawValue, workoutStart: workoutStart, exercise: exercise, order: UInt32(clamping: order))
     }
 }
 

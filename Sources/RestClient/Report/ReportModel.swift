@@ -208,7 +208,7 @@ struct ProgressModel {
         func beatsRecord(_ set: HistorySet) -> Bool {
             !book.add(
                 exercise: set.exercise, key: set.exercise.lowercased(), atUSec: set.atUSec, weightKg: set.weightKg,
-                reps: set.reps, failed: set.failed
+                reps: set.reps, failed: set.failed, warmup: set.warmup
             ).isEmpty
         }
         for set in earlier { _ = beatsRecord(set) }

@@ -17,7 +17,8 @@ public struct Books: Sendable {
 
     /// What the history must tell before `change` is planned at `now`: for a set, its timer's
     /// previous exercise, its exercise's facts, and the workout so far when it is the workout's
-    /// last; for a workout's End or its abandonment, the workout so far; for anything else, nothing.
+    /// last; for a workout's End or its abandonment, the workout so far; for an import, the
+    /// history where it falls; for anything else, nothing.
     public func questions(for change: Change, now: Instant) -> HistoryQuestions {
         var questions = HistoryQuestions()
         switch change {
@@ -32,6 +33,11 @@ public struct Books: Sendable {
             askFix(fix, &questions)
         case .command(.workout(.end)):
             askWorkoutSoFar(&questions, now: now)
+        case .command(.importHistory(let request)):
+            if let span = request.span() {
+                questions.importSinceUSec = span.sinceUSec
+                questions.importUntilUSec = span.untilUSec
+            }
         case .occurrence(.workoutAbandonDue) where training.isWorkoutAbandonDue(now: now.realtime):
             askWorkoutSoFar(&questions, now: now)
         case .command, .occurrence:

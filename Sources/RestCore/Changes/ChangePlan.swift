@@ -6,6 +6,8 @@ public struct ChangePlan: Sendable, Equatable {
     public var history: [HistoryChange]
     /// For CompleteSet: the set recorded and the rest chosen for it.
     public var set: PlannedSet?
+    /// For an import: what it adds (or, dry, would add).
+    public var imported: ImportOutcome?
     /// For a fix of the history: what it did.
     public var fixed: FixedSets?
     /// A line for restd's log.

@@ -15,4 +15,7 @@ public enum Command: Sendable, Equatable {
     /// A reloaded configuration (`Reload`, SIGHUP): its limits and training settings, in force
     /// from now. Planned by `Books`, which holds both.
     case reload(TimerLimits, TrainingSettings)
+    /// Sets of another app's export, added to the history at their own times in one
+    /// transaction (or, dry, only counted).
+    case importHistory(HistoryImport)
 }

@@ -15,6 +15,10 @@ public struct HistoryQuestions: Sendable, Equatable {
     /// The span of the workout whose sets and rests so far are asked for (its summary).
     public var workoutSinceUSec: USec?
     public var workoutUntilUSec: USec = 0
+    /// The span an import falls in: what was imported before there, restd's own sets there,
+    /// and every exercise's name.
+    public var importSinceUSec: USec?
+    public var importUntilUSec: USec = 0
     /// For a fix of the history: the sets it names by id, whether it names the last set (undo),
     /// the exercise whose sets it names (a rename), and the exercises whose names as first
     /// written it needs, by key.

@@ -10,6 +10,8 @@ public struct HistoryFacts: Sendable {
     /// The workout's sets and rests so far, for the summary of a workout that ends (End, its
     /// last set, abandoned).
     public var workoutSoFar: WorkoutSoFar
+    /// What the history holds where an import falls.
+    public var imported: ImportFacts
     /// For a fix of the history: the sets it names (by id, the last one for undo, every set of
     /// the exercise renamed), oldest first.
     public var fixedSets: [SetRecord] = []
@@ -19,11 +21,12 @@ public struct HistoryFacts: Sendable {
 
     public init(
         previousExercise: String? = nil, exercises: [String: ExerciseFacts] = [:],
-        workoutSoFar: WorkoutSoFar = WorkoutSoFar()
+        workoutSoFar: WorkoutSoFar = WorkoutSoFar(), imported: ImportFacts = ImportFacts()
     ) {
         self.previousExercise = previousExercise
         self.exercises = exercises
         self.workoutSoFar = workoutSoFar
+        self.imported = imported
     }
 }
 

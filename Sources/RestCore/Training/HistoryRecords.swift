@@ -12,6 +12,8 @@ public struct SetRecord: Sendable, Equatable {
     public var reps: UInt32?
     public var weightKg: Double?
     public var failed: Bool
+    /// A warm-up (imported sets only): never a failed set or a record.
+    public var warmup = false
 
     public init(
         id: Int64, timerID: TimerID, atUSec: USec, exercise: String, exerciseKey: String, reps: UInt32?,
@@ -136,6 +138,11 @@ public struct RestRecord: Sendable, Equatable {
 public enum HistoryChange: Sendable, Equatable {
     /// A set was done; its exercise's count and last-seen time follow.
     case setRecorded(SetRecord)
+    /// A set of another app's export (`HistoryImport`), kept with its key so that the same
+    /// file imported again adds nothing; counted for its exercise like a recorded set.
+    case setImported(SetRecord, importKey: String)
+    /// A workout of another app's export, summed up from its imported sets.
+    case workoutImported(WorkoutSummary)
     /// A rest began (with its set) or changed (an add, a pause) while open.
     case restOpen(RestRecord)
     /// A rest ended; its exercise's last-used rest follows.

@@ -63,6 +63,7 @@ public struct TrainingBook: Sendable, Equatable {
         case .fixHistory(let fix): try planFix(fix, timers: timers, facts: facts, now: now)
         // Planned by `Books`: a reload changes the timers' limits too.
         case .reload: ChangePlan()
+        case .importHistory(let request): try planImport(request, facts: facts.imported, now: now.realtime)
         }
     }
 
@@ -188,13 +189,13 @@ public struct TrainingBook: Sendable, Equatable {
     public mutating func apply(_ changes: [HistoryChange]) {
         for change in changes {
             switch change {
-            case .setRecorded(let set): nextSetID = max(nextSetID, set.id + 1)
+            case .setRecorded(let set), .setImported(let set, _): nextSetID = max(nextSetID, set.id + 1)
             case .restOpen(let rest): openRests[rest.timerID] = rest
             case .restEnded(let rest):
                 if openRests[rest.timerID]?.setID == rest.setID { openRests[rest.timerID] = nil }
             case .workoutSaved(let active): workout = active
             case .workoutEnded, .workoutDiscarded: workout = nil
-            case .heartRateKept: break
+            case .heartRateKept, .workoutImported: break
             case .setsDeleted(let sets):
                 let ids = Set(sets.map(\.id))
                 for (id, rest) in openRests where ids.contains(rest.setID) { openRests[id] = nil }

@@ -33,8 +33,9 @@ final class StateStore {
     /// `WorkoutSchema`; 4 → 5 the timers' `end_reason`; 5 → 6 the rests' recovery,
     /// `HistorySchema.recoveryColumns`; 6 → 7 the followed rests' heart rate, `HeartRateSchema`;
     /// 7 → 8 the indexes records are read from, `HistorySchema.recordIndexes`; 8 → 9 the timers'
-    /// `sound` and `rings_until_usec`).
-    static let schemaVersion = 9
+    /// `sound` and `rings_until_usec`; 9 → 10 the sets' `warmup` and `import_key`,
+    /// `HistorySchema.importColumns`).
+    static let schemaVersion = 10
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -293,7 +294,8 @@ final class StateStore {
                     try database.execute(HistorySchema.addRecoveryColumns)
                     try database.execute(WorkoutSchema.create)
                     try database.execute(HeartRateSchema.create)
-                    try database.execute(HistorySchema.createRecordIndexes)
+                    try database.execute(HistorySchema.createRecordIndexesOfSchema8)
+                    try database.execute(HistorySchema.addImportColumns)
                 } else {
                     for step in migrations where step.from >= version {
                         try database.execute(step.sql)
@@ -474,7 +476,7 @@ final class StateStore {
         (4, "ALTER TABLE timers ADD COLUMN end_reason TEXT NOT NULL DEFAULT ''"),
         (5, HistorySchema.addRecoveryColumns),
         (6, HeartRateSchema.create),
-        (7, HistorySchema.createRecordIndexes),
+        (7, HistorySchema.createRecordIndexesOfSchema8),
         (
             8,
             """
@@ -482,6 +484,7 @@ final class StateStore {
             ALTER TABLE timers ADD COLUMN rings_until_usec INTEGER NOT NULL DEFAULT 0
             """
         ),
+        (9, HistorySchema.addImportColumns),
     ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.

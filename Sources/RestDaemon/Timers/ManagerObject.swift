@@ -14,6 +14,8 @@ enum ManagerObject {
         let takeSoundServerWarning: () -> Bool
         /// Reads config.toml again: the keys that changed, or the file's problems.
         let reload: () throws(ConfigError) -> [String]
+        /// The imports of other apps' history in progress.
+        let imports: ImportStaging
 
         /// Carries out the command for the timer named by the call's first argument.
         func perform(
@@ -99,6 +101,27 @@ enum ManagerObject {
                     message: "\(problems); \(ConfigurationReloader.notReloaded)")
             }
         },
+        BusMethod(ManagerMember.beginImport, in: [.init("source", .string)], out: [.init("import", .string)]) {
+            manager, call throws(DBusError) in
+            [.string(try manager.imports.begin(source: call.arguments[0].string ?? "", owner: call.sender))]
+        },
+        BusMethod(
+            ManagerMember.addImportRows,
+            in: [.init("import", .string), .init("rows", .array(ImportEntries.rowType))]
+        ) { manager, call throws(DBusError) in
+            try manager.imports.add(
+                handle: call.arguments[0].string ?? "", rows: call.arguments[1], owner: call.sender)
+            return []
+        },
+        BusMethod(
+            ManagerMember.commitImport, in: [.init("import", .string), .init("options", options)],
+            out: [.init("outcome", options)]
+        ) { manager, call throws(DBusError) in
+            let dryRun = try ImportEntries.dryRun(call.arguments[1])
+            let outcome = try manager.imports.commit(
+                handle: call.arguments[0].string ?? "", dryRun: dryRun, owner: call.sender)
+            return [ImportEntries.outcome(outcome)]
+        },
     ]
 
     static let interface = InterfaceDescription(
@@ -134,7 +157,7 @@ enum ManagerObject {
         BusProperty(ManagerProperty.soundServer, .string) { .string($0.sound.serverState.rawValue) },
     ]
 
-    static func make(service: StateService, settings: Settings) -> ExportedInterface {
+    static func make(service: StateService, settings: Settings, imports: ImportStaging) -> ExportedInterface {
         ExportedInterface(
             interface, methods: methods,
             context: Context(
@@ -142,7 +165,8 @@ enum ManagerObject {
                 takeNotificationServerWarning: { [unowned notifier = settings.notifier] in notifier.takeServerWarning()
                 },
                 takeSoundServerWarning: { [unowned sound = settings.sound] in sound.takeServerWarning() },
-                reload: { [unowned reloader = settings.reloader] () throws(ConfigError) in try reloader.reload() }),
+                reload: { [unowned reloader = settings.reloader] () throws(ConfigError) in try reloader.reload() },
+                imports: imports),
             properties: properties
         ) { settings }
     }

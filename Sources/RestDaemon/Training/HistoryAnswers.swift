@@ -14,6 +14,9 @@ extension StateStore {
         if let since = questions.workoutSinceUSec {
             facts.workoutSoFar = try workoutSoFar(since: since, until: questions.workoutUntilUSec)
         }
+        if let since = questions.importSinceUSec {
+            facts.imported = try importFacts(since: since, until: questions.importUntilUSec)
+        }
         if questions.lastSet || !questions.setIDs.isEmpty || questions.setsOfExercise != nil {
             facts.fixedSets = try fixedSets(questions)
         }

@@ -26,6 +26,7 @@ enum HistoryEntries {
         ]
         if let reps = set.reps { fields.append((HistoryKey.reps, .uint32(reps))) }
         if let kg = set.weightKg { fields.append((HistoryKey.weightKg, .double(kg))) }
+        if set.warmup { fields.append((HistoryKey.warmup, .boolean(true))) }
         return fields
     }
 
@@ -53,7 +54,7 @@ enum HistoryEntries {
             return .structure([
                 .int64(set.id), .string(set.timerID.rawValue), .uint64(set.atUSec), .string(set.exercise), reps, weight,
                 .boolean(set.failed), .uint64(0), .int64(0), .uint64(0), .string(""), .string(""), .uint64(0),
-                .uint64(0), noOtherKeys,
+                .uint64(0), set.warmup ? warmupKey : noOtherKeys,
             ])
         }
         let ended = rest.outcome != nil
@@ -67,6 +68,8 @@ enum HistoryEntries {
     }
 
     private static let noOtherKeys = dictionary([])
+    /// An imported warm-up's other keys (it has no rest, nor its recovery).
+    private static let warmupKey = dictionary([(HistoryKey.warmup, .boolean(true))])
 
     /// SetRecorded's entry: the set, the rest it just started, and the records it beat.
     static func recorded(_ set: PlannedSet) -> DBusValue {

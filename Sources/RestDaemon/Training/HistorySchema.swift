@@ -58,18 +58,36 @@ enum HistorySchema {
 
     /// The columns of each history table, checked when the file is opened: a table that does
     /// not have them makes the file unusable, and it is moved aside like any broken state.
-    static let columns: [String: [String]] = tables.columns.merging(["rests": restsTable.columnNames + recoveryColumns])
-    {
-        $1
-    }
+    static let columns: [String: [String]] = tables.columns.merging([
+        "rests": restsTable.columnNames + recoveryColumns, "sets": setsTable.columnNames + importColumns,
+    ]) { $1 }
 
-    /// The columns a file of schema `version` (3 or later) has: the rests' recovery from 6 on.
+    /// The columns a file of schema `version` (3 or later) has: the rests' recovery from 6 on,
+    /// the sets' warm-up and import key from 10 on.
     static func columns(version: Int64) -> [String: [String]] {
-        guard version < 6 else { return columns }
         var older = columns
-        older["rests"]?.removeAll { recoveryColumns.contains($0) }
+        if version < 6 { older["rests"]?.removeAll { recoveryColumns.contains($0) } }
+        if version < 10 { older["sets"]?.removeAll { importColumns.contains($0) } }
         return older
     }
+
+    /// A set's warm-up mark and, for a set imported from another app, its key (`ImportRow.key`):
+    /// schema 10. NULL `import_key` marks restd's own sets.
+    static let importColumns = ["warmup", "import_key"]
+    /// The migration 9 → 10: the import columns; the key unique, so that no set is imported
+    /// twice; the sets of a timer found in time order (imported sets are older than their ids
+    /// say); the record indexes again, without warm-ups. IF NOT EXISTS: a file that has them
+    /// already (from a later restd) migrates all the same.
+    static let addImportColumns =
+        [
+            "ALTER TABLE sets ADD COLUMN warmup INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE sets ADD COLUMN import_key TEXT",
+            "CREATE UNIQUE INDEX IF NOT EXISTS sets_by_import_key ON sets (import_key) WHERE import_key IS NOT NULL",
+            "DROP INDEX IF EXISTS sets_by_timer",
+            "CREATE INDEX IF NOT EXISTS sets_by_timer_time ON sets (timer_id, at_usec, id)",
+            "DROP INDEX IF EXISTS sets_by_weight",
+            "DROP INDEX IF EXISTS sets_by_estimate",
+        ].joined(separator: ";\n") + ";\n" + recordIndexes.joined(separator: ";\n")
 
     /// A rest's recovery (schema 6), NULL where `RecoveryMetrics` has nil; `rmssd_beats` is NULL
     /// exactly when the rest was not followed for recovery at all.
@@ -91,11 +109,15 @@ enum HistorySchema {
     /// which the migration 5 → 6 then completes with the recovery columns).
     static let create = tables.create
 
-    static let insertSet = setsTable.insert()
-    /// A set counts for its exercise; the first set of a new exercise names it.
+    static let insertSet = """
+        INSERT INTO sets (\(columns["sets"]!.joined(separator: ", ")))
+        VALUES (\(columns["sets"]!.map { _ in "?" }.joined(separator: ", ")))
+        """
+    /// A set counts for its exercise; the first set of a new exercise names it. An imported set
+    /// may be older than the exercise's last.
     static let countSet = """
         INSERT INTO exercises (key, name, last_rest_usec, sets, last_seen_usec) VALUES (?, ?, NULL, 1, ?)
-        ON CONFLICT(key) DO UPDATE SET sets = sets + 1, last_seen_usec = excluded.last_seen_usec
+        ON CONFLICT(key) DO UPDATE SET sets = sets + 1, last_seen_usec = max(last_seen_usec, excluded.last_seen_usec)
         """
     static let upsertRest = """
         INSERT INTO rests (\(columns["rests"]!.joined(separator: ", ")))
@@ -110,7 +132,9 @@ enum HistorySchema {
     /// A set's own columns, for the fixes of the history (undo, delete, edit, rename).
     static let setColumns = "id, timer_id, at_usec, exercise, reps, weight_kg, failed"
     static let setByID = "SELECT \(setColumns) FROM sets WHERE id = ?"
-    static let lastSet = "SELECT \(setColumns) FROM sets ORDER BY id DESC LIMIT 1"
+    /// The last set restd recorded (undo): an imported set, whose id is later than its time, is
+    /// not one.
+    static let lastSet = "SELECT \(setColumns) FROM sets WHERE import_key IS NULL ORDER BY id DESC LIMIT 1"
     static let setsOfExercise = "SELECT \(setColumns) FROM sets WHERE exercise_key = ? ORDER BY at_usec, id"
     static let deleteSet = "DELETE FROM sets WHERE id = ?"
     static let deleteRest = "DELETE FROM rests WHERE set_id = ?"
@@ -150,7 +174,8 @@ enum HistorySchema {
     static let openRests = "SELECT \(columns["rests"]!.joined(separator: ", ")) FROM rests WHERE outcome IS NULL"
     static let lastSetID =
         "SELECT max((SELECT coalesce(max(id), 0) FROM sets), (SELECT coalesce(max(set_id), 0) FROM rests))"
-    static let lastExercise = "SELECT exercise FROM sets WHERE timer_id = ? ORDER BY id DESC LIMIT 1"
+    static let lastExercise =
+        "SELECT exercise FROM sets WHERE timer_id = ? ORDER BY at_usec DESC, id DESC LIMIT 1"
     static let exercise = "SELECT name, last_rest_usec FROM exercises WHERE key = ?"
     /// The reps and weight of the exercise's latest set (`sets_by_exercise` finds it).
     static let previousSet = """
@@ -160,35 +185,53 @@ enum HistorySchema {
     /// (NULL without weight).
     static let estimate =
         "CASE WHEN weight_kg <= 0 THEN NULL WHEN reps = 1 THEN weight_kg ELSE weight_kg * (1 + reps / 30.0) END"
-    /// The sets an estimate is made from: not failed, 1 to 10 reps (`OneRepMax.maxReps`). Nothing
+    /// The sets records count: neither failed nor warm-ups.
+    static let counted = "failed = 0 AND warmup = 0"
+    /// The sets an estimate is made from: counted, 1 to 10 reps (`OneRepMax.maxReps`). Nothing
     /// here on the weight, or SQLite prefers `sets_by_weight` and reads every set of the exercise.
-    static let estimated = "failed = 0 AND reps BETWEEN 1 AND \(OneRepMax.maxReps)"
+    static let estimated = "\(counted) AND reps BETWEEN 1 AND \(OneRepMax.maxReps)"
     /// What records are read from, each found in an index rather than by reading the
     /// exercise's sets: its heaviest weight, its highest estimate, its most reps at the weight `?2`.
-    /// IF NOT EXISTS: a file that has them already (from a later restd) migrates all the same.
     static let recordIndexes = [
-        "CREATE INDEX IF NOT EXISTS sets_by_weight ON sets (exercise_key, weight_kg, reps) WHERE failed = 0",
-        "CREATE INDEX IF NOT EXISTS sets_by_estimate ON sets (exercise_key, \(estimate)) WHERE \(estimated)",
+        "CREATE INDEX sets_by_weight ON sets (exercise_key, weight_kg, reps) WHERE \(counted)",
+        "CREATE INDEX sets_by_estimate ON sets (exercise_key, \(estimate)) WHERE \(estimated)",
     ]
-    static let createRecordIndexes = recordIndexes.joined(separator: ";\n")
+    /// The record indexes of schema 8 and 9 (before warm-ups), as the migration 7 → 8 made them.
+    /// IF NOT EXISTS: a file that has them already (from a later restd) migrates all the same.
+    static let createRecordIndexesOfSchema8 = [
+        "CREATE INDEX IF NOT EXISTS sets_by_weight ON sets (exercise_key, weight_kg, reps) WHERE failed = 0",
+        "CREATE INDEX IF NOT EXISTS sets_by_estimate ON sets (exercise_key, \(estimate)) "
+            + "WHERE failed = 0 AND reps BETWEEN 1 AND \(OneRepMax.maxReps)",
+    ].joined(separator: ";\n")
     /// An exercise `?1`'s bests before a new set of weight `?2` (NULL: without weight).
     static let bests = """
-        SELECT (SELECT max(weight_kg) FROM sets WHERE exercise_key = ?1 AND failed = 0 AND weight_kg > 0),
+        SELECT (SELECT max(weight_kg) FROM sets WHERE exercise_key = ?1 AND \(counted) AND weight_kg > 0),
                (SELECT max(\(estimate)) FROM sets WHERE exercise_key = ?1 AND \(estimated)),
-               (SELECT max(reps) FROM sets WHERE exercise_key = ?1 AND failed = 0 AND weight_kg IS ?2)
+               (SELECT max(reps) FROM sets WHERE exercise_key = ?1 AND \(counted) AND weight_kg IS ?2)
         """
     /// The sets of exercise `?1` since `?2` done after the last set of another exercise: the
     /// count the live activity's progress shows, which starts again when the exercise changes.
+    /// In time order (an imported set's id is later than its time).
     static let setsInARow = """
+        WITH other AS (
+          SELECT at_usec, id FROM sets WHERE exercise_key != ?1 AND at_usec >= ?2 ORDER BY at_usec DESC, id DESC LIMIT 1)
         SELECT count(*) FROM sets WHERE exercise_key = ?1 AND at_usec >= ?2
-          AND id > (SELECT coalesce(max(id), 0) FROM sets WHERE exercise_key != ?1 AND at_usec >= ?2)
+          AND (NOT EXISTS (SELECT 1 FROM other) OR (at_usec, id) > (SELECT at_usec, id FROM other))
+        """
+    /// The keys of the sets imported in [?1, ?2).
+    static let importedKeys =
+        "SELECT import_key FROM sets WHERE import_key IS NOT NULL AND at_usec >= ?1 AND at_usec < ?2"
+    /// restd's own sets in [?1, ?2), as an import compares its sets with them.
+    static let ownSets = """
+        SELECT exercise_key, at_usec, reps, weight_kg FROM sets
+        WHERE import_key IS NULL AND at_usec >= ?1 AND at_usec < ?2
         """
 
     /// A set with the rest that followed it; `?3` is an exercise key or '' for all; `?4` a LIMIT.
     static let setsBetween = """
         SELECT s.id, s.timer_id, s.at_usec, s.exercise, s.reps, s.weight_kg, s.failed,
                r.planned_usec, r.adjust_usec, r.paused_usec, r.source, r.outcome, r.taken_usec, r.ended_at_usec,
-               \(recoveryColumns.map { "r." + $0 }.joined(separator: ", "))
+               \(recoveryColumns.map { "r." + $0 }.joined(separator: ", ")), s.warmup
         FROM sets s LEFT JOIN rests r ON r.set_id = s.id
         WHERE s.at_usec >= ?1 AND s.at_usec < ?2 AND (?3 = '' OR s.exercise_key = ?3)
         ORDER BY s.at_usec, s.id LIMIT ?4

@@ -6,6 +6,7 @@ struct HistoryStatements {
     let insertSet, countSet, upsertRest, rememberRest, pruneSets, pruneRests: SQLiteStatement
     let openRests, lastSetID, lastExercise, exercise, previousSet, setsInARow, bests: SQLiteStatement
     let setsBetween, restsBetween, exercises, statsRows: SQLiteStatement
+    let importedKeys, ownSets: SQLiteStatement
     let saveWorkout, clearWorkout, insertSummary, loadWorkout, summaries, lastSummary: SQLiteStatement
     let insertHeartRate, pruneHeartRates, heartRatesBetween: SQLiteStatement
     let setByID, lastSet, setsOfExercise, deleteSet, deleteRest, deleteHeartRate: SQLiteStatement
@@ -30,6 +31,8 @@ struct HistoryStatements {
         restsBetween = try database.prepare(HistorySchema.restsBetween)
         exercises = try database.prepare(HistorySchema.exercises)
         statsRows = try database.prepare(HistorySchema.statsRows)
+        importedKeys = try database.prepare(HistorySchema.importedKeys)
+        ownSets = try database.prepare(HistorySchema.ownSets)
         saveWorkout = try database.prepare(WorkoutSchema.saveWorkout)
         clearWorkout = try database.prepare(WorkoutSchema.clearWorkout)
         insertSummary = try database.prepare(WorkoutSchema.insertSummary)
@@ -61,6 +64,7 @@ struct HistoryStatements {
     enum Write {
         case insertSet([SQLiteValue]), countSet([SQLiteValue]), upsertRest([SQLiteValue]), rememberRest([SQLiteValue])
         case saveWorkout([SQLiteValue]), endWorkout(summary: [SQLiteValue]), discardWorkout
+        case insertSummary([SQLiteValue])
         case keepHeartRate([SQLiteValue], pruneBefore: SQLiteValue)
         case deleteSet(id: SQLiteValue, exerciseKey: SQLiteValue)
         case editSet([SQLiteValue], movedFrom: SQLiteValue?, movedAt: SQLiteValue)
@@ -72,14 +76,11 @@ struct HistoryStatements {
     static func writes(for change: HistoryChange) throws(StoreError) -> [Write] {
         switch change {
         case .setRecorded(let set):
-            return [
-                .insertSet([
-                    .integer(set.id), .text(set.timerID.rawValue), try integer(set.atUSec), .text(set.exercise),
-                    .text(set.exerciseKey), set.reps.map { .integer(Int64($0)) } ?? .null,
-                    set.weightKg.map { .real($0) } ?? .null, .integer(set.failed ? 1 : 0),
-                ]),
-                .countSet([.text(set.exerciseKey), .text(set.exercise), try integer(set.atUSec)]),
-            ]
+            return try setWrites(set, importKey: nil)
+        case .setImported(let set, let key):
+            return try setWrites(set, importKey: key)
+        case .workoutImported(let summary):
+            return [.insertSummary(try summaryValues(summary))]
         case .restOpen(let rest):
             return [.upsertRest(try values(rest))]
         case .restEnded(let rest) where rest.isRemembered:
@@ -117,15 +118,30 @@ struct HistoryStatements {
         case .exerciseRenamed(let fromKey, let name, let toKey):
             return [.renameExercise(fromKey: .text(fromKey), to: .text(name), toKey: .text(toKey))]
         case .workoutEnded(let summary):
-            return [
-                .endWorkout(summary: [
-                    .text(summary.name), try integer(summary.startedAtUSec), try integer(summary.endedAtUSec),
-                    .integer(Int64(summary.setsDone)), .integer(Int64(summary.setsPlanned)), .real(summary.volumeKG),
-                    try integer(summary.totalRestUSec), try integer(summary.medianRestUSec),
-                    .integer(summary.abandoned ? Int64(1) : 0),
-                ])
-            ]
+            return [.endWorkout(summary: try summaryValues(summary))]
         }
+    }
+
+    /// A set's row (`HistorySchema.columns["sets"]`), and its count for its exercise.
+    private static func setWrites(_ set: SetRecord, importKey: String?) throws(StoreError) -> [Write] {
+        [
+            .insertSet([
+                .integer(set.id), .text(set.timerID.rawValue), try integer(set.atUSec), .text(set.exercise),
+                .text(set.exerciseKey), set.reps.map { .integer(Int64($0)) } ?? .null,
+                set.weightKg.map { .real($0) } ?? .null, .integer(set.failed ? 1 : 0), .integer(set.warmup ? 1 : 0),
+                importKey.map { .text($0) } ?? .null,
+            ]),
+            .countSet([.text(set.exerciseKey), .text(set.exercise), try integer(set.atUSec)]),
+        ]
+    }
+
+    private static func summaryValues(_ summary: WorkoutSummary) throws(StoreError) -> [SQLiteValue] {
+        [
+            .text(summary.name), try integer(summary.startedAtUSec), try integer(summary.endedAtUSec),
+            .integer(Int64(summary.setsDone)), .integer(Int64(summary.setsPlanned)), .real(summary.volumeKG),
+            try integer(summary.totalRestUSec), try integer(summary.medianRestUSec),
+            .integer(summary.abandoned ? Int64(1) : 0),
+        ]
     }
 
     func run(_ writes: [Write], pruneBeforeUSec: USec?) throws(SQLiteError) {
@@ -141,6 +157,8 @@ struct HistoryStatements {
                 try insertSummary.run(summary)
             case .discardWorkout:
                 try clearWorkout.run([])
+            case .insertSummary(let summary):
+                try insertSummary.run(summary)
             case .keepHeartRate(let values, let cutoff):
                 try pruneHeartRates.run([cutoff])
                 try insertHeartRate.run(values)
@@ -261,9 +279,10 @@ struct HistoryStatements {
         else { return nil }
         // Reps no set can have (a damaged file) read as none, as SetRows would send them.
         let reps = value(4).integer.flatMap(UInt32.init(exactly:)).flatMap { $0 <= SetInput.maxReps ? $0 : nil }
-        let set = SetRecord(
+        var set = SetRecord(
             id: id, timerID: timer, atUSec: at, exercise: exercise, exerciseKey: ExerciseName.key(of: exercise),
             reps: reps, weightKg: row.real(5), failed: value(6).integer == 1)
+        set.warmup = value(14 + Int32(HistorySchema.recoveryColumns.count)).integer == 1
         var rest: RestRecord?
         if let planned = usec(7) {
             rest = RestRecord(
@@ -369,6 +388,30 @@ extension StateStore {
         return WorkoutSummary(
             name: name, startedAtUSec: started, endedAtUSec: ended, setsDone: done, setsPlanned: planned,
             volumeKG: volume, totalRestUSec: total, medianRestUSec: median, abandoned: row[8].integer == 1)
+    }
+
+    /// What the history holds in [since, until) for an import: the keys imported before, restd's
+    /// own sets, and every exercise's name.
+    func importFacts(since: USec, until: USec) throws(StoreError) -> ImportFacts {
+        let names = Dictionary(try exercises().map { ($0.key, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return try reading { statements throws(SQLiteError) in
+            let bounds: [SQLiteValue] = [.integer(Int64(clamping: since)), .integer(Int64(clamping: until))]
+            var facts = ImportFacts(exerciseNames: names)
+            try statements.importedKeys.bind(bounds)
+            while try statements.importedKeys.step() {
+                if let key = statements.importedKeys.column(0).text { facts.importedKeys.insert(key) }
+            }
+            let own = statements.ownSets
+            try own.bind(bounds)
+            while try own.step() {
+                guard let key = own.column(0).text, let at = own.usec(1) else { continue }
+                facts.ownSets.append(
+                    ImportFacts.OwnSet(
+                        exerciseKey: key, atUSec: at, reps: own.column(2).integer.flatMap(UInt32.init(exactly:)),
+                        weightKg: own.real(3)))
+            }
+            return facts
+        }
     }
 
     /// The exercise of the last set on `timer`, nil when it has none.
