@@ -240,6 +240,15 @@ struct HeardAlarmTests {
         #expect(try heard.isClient())
         heard.run("silence")
         try heard.waitUntilRinging("undisturbed", false)
+        // On again: a rest without cues asks at its end, and its first ring waits for the answer
+        // rather than follow the last one (off).
+        try portal.set(doNotDisturb: true)
+        let suddenStart = KernelClock.monotonicSeconds
+        let suddenEnd = try heard.start("sudden", seconds: 1)
+        try heard.waitUntilRinging("sudden")
+        #expect(try heard.silent(from: suddenStart, until: suddenEnd + 1), "\(heard.logs())")
+        heard.run("silence")
+        try heard.waitUntilRinging("sudden", false)
 
         // Released a little after the last sound (the server no longer lists restd as a client),
         // and one thread throughout.

@@ -180,6 +180,24 @@ struct ImportTests {
         #expect(try daemon.client.historySets(sinceUSec: 0, untilUSec: 0).isEmpty)
     }
 
+    @Test("a file of more sets than one call carries goes in batches, added in one transaction")
+    func aLargeFileGoesInBatches() throws {
+        let daemon = try RunningDaemon(config: "")
+        let files = try TempDirectory(prefix: "restd-import")
+        var text = "title,start_time,end_time,exercise_title,set_type,weight_kg,reps\n"
+        for day in 1...12 {
+            let date = Self.hevyDate(Self.day(day))
+            for set in 0..<500 {
+                text += "W\(day),\"\(date), 07:00\",\"\(date), 08:30\",Squat \(set % 10),normal,100,5\n"
+            }
+        }
+        let path = files.path + "/large.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = daemon.run("import", path)
+        #expect(result.succeeded && result.stdout.contains("\nadded: 6000 sets in 12 new workouts, "), "\(result)")
+        #expect(try daemon.client.historySets(sinceUSec: 0, untilUSec: 0).count == 6000)
+    }
+
     @Test("staged imports are limited, and dropped when their client leaves the bus")
     func stagedImportsEndWithTheirClient() throws {
         let daemon = try RunningDaemon(config: "")

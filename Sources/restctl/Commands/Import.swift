@@ -49,7 +49,8 @@ extension Restctl {
                 guard !sets.isEmpty else { return }
                 do throws(ClientError) {
                     if client == nil { client = try RestdClient() }
-                    if handle == nil { handle = try client!.beginImport(source: reader.format ?? .strong) }
+                    // The sets say their app: the reader is not to be read while it reads.
+                    if handle == nil { handle = try client!.beginImport(source: sets[0].source) }
                     try client!.addImportRows(handle!, sets)
                 } catch {
                     throw RestctlError(error)
