@@ -1,4 +1,5 @@
 import DBusKit
+import RestCore
 import RestProtocol
 
 /// A set Undo or DeleteSets removed.
@@ -15,10 +16,10 @@ public struct RemovedSet: Sendable {
         workoutBack = entry[HistoryKey.workoutBack]?.unwrapped.bool ?? false
     }
 
-    /// "removed Squat 5×1000 kg (2026-12-07 18:02), its rest cancelled; the workout is back at it".
-    public var line: String {
+    /// "removed Squat 5×1000 kg (set 12, 2026-12-07 18:02), and its rest", weights in `unit`.
+    public func line(unit: WeightUnit) -> String {
         var line = "removed " + set.exercise
-        let work = HistoryFormat.work(set)
+        let work = HistoryFormat.work(set, unit: unit)
         if !work.isEmpty { line += " " + work }
         line += " (set " + String(set.id) + ", " + TimeFormat.localMinute(usec: set.atUSec) + ")"
         if cancelledRest { line += ", and its rest" }
@@ -76,8 +77,8 @@ extension RestdClient {
 
 extension HistoryFormat {
     /// "set 12 is now Squat 5×100 kg failed": what `restctl history edit` says the set became.
-    public static func edited(_ set: HistorySet) -> String {
-        let work = work(set)
+    public static func edited(_ set: HistorySet, unit: WeightUnit) -> String {
+        let work = work(set, unit: unit)
         return "set " + String(set.id) + " is now " + set.exercise + (work.isEmpty ? "" : " " + work)
     }
 }

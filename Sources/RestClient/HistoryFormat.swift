@@ -9,15 +9,15 @@ import RestCore
 ///     11  2026-11-23 18:07  Bench press  8×60 kg   resting, 2:00 planned
 ///     12  2026-11-23 18:10  Squat        5×100 kg  rest 1:12 of 3:00 (-1:48), peak ♥162 · HRR60 31 · to target 1:02
 public enum HistoryFormat {
-    /// One line per set: its id (right-aligned), local time, names and the set's numbers padded
-    /// so that rests line up.
-    public static func lines(_ sets: [HistorySet]) -> [String] {
+    /// One line per set: its id (right-aligned), local time, names and the set's numbers (weights
+    /// in `unit`) padded so that rests line up.
+    public static func lines(_ sets: [HistorySet], unit: WeightUnit = .kg) -> [String] {
         let ids = sets.map { String($0.id) }
         let idWidth = ids.lazy.map(\.utf8.count).max() ?? 0
         // Each cell is made and measured once: a week is thousands of lines.
         let names = sets.map { (text: $0.exercise, width: DisplayWidth.of($0.exercise)) }
         let works = sets.map { set in
-            let text = work(set)
+            let text = work(set, unit: unit)
             return (text: text, width: DisplayWidth.of(text))
         }
         let nameWidth = names.lazy.map(\.width).max() ?? 0
@@ -50,21 +50,22 @@ public enum HistoryFormat {
 
     /// "recorded Curl 12×15 kg failed": what `restctl set` says restd recorded, so that a wrong
     /// number (one repeated from the previous set, say) is seen at once.
-    public static func recorded(_ set: HistorySet) -> String {
-        let work = work(set)
+    public static func recorded(_ set: HistorySet, unit: WeightUnit = .kg) -> String {
+        let work = work(set, unit: unit)
         return work.isEmpty
             ? localized("recorded %1$s", set.exercise) : localized("recorded %1$s %2$s", set.exercise, work)
     }
 
-    /// "5×100 kg", "5 reps", "100 kg", with " failed" after a failed set; "" for none of these.
+    /// "5×100 kg", "5 reps", "100 kg" (or "5×225 lb" in pounds), with " failed" after a failed
+    /// set; "" for none of these.
     // The pieces of a line are joined with +, not interpolated (here and in restText): an
     // interpolation writes each piece through a text stream, thousands of times for a week.
-    static func work(_ set: HistorySet) -> String {
+    static func work(_ set: HistorySet, unit: WeightUnit = .kg) -> String {
         var text: String
         switch (set.reps, set.weightKg) {
-        case (let reps?, let kg?): text = String(reps) + "×" + shownNumber(kg) + " kg"
+        case (let reps?, let kg?): text = String(reps) + "×" + weight(kg, unit: unit)
         case (let reps?, nil): text = localizedPlural("%1$d rep", "%1$d reps", count: Int(reps), reps)
-        case (nil, let kg?): text = shownNumber(kg) + " kg"
+        case (nil, let kg?): text = weight(kg, unit: unit)
         case (nil, nil): text = ""
         }
         // TRANSLATORS: after a set's reps and weight in restctl history and set: "5×100 kg failed".
@@ -100,6 +101,12 @@ public enum HistoryFormat {
         (usec < 0 ? "-" : "+") + TimeFormat.elapsed(usec: usec.magnitude)
     }
 
+    /// "100 kg", "225 lb": a weight kept in kg, read in `unit`, with the language's decimal
+    /// separator.
+    public static func weight(_ kg: Double, unit: WeightUnit) -> String {
+        shownNumber(Weight.amount(kilograms: kg, in: unit)) + " " + unit.rawValue
+    }
+
     /// `number` with the language's decimal separator, for people: "102,5" in German.
     static func shownNumber(_ value: Double) -> String {
         let text = number(value)
@@ -128,17 +135,21 @@ public enum HistoryFormat {
     /// open; the recovery keys (`RecoveryFields`) for a rest not followed for recovery, and each
     /// one the data do not give. Last `rest_heart_rate`, the trace of a followed rest
     /// (`HeartRateTrace.jsonObject`, by set id in `heartRates`), null for any other.
-    public static func json(_ sets: [HistorySet], heartRates: [Int64: HeartRateTrace] = [:]) -> String {
-        JSONText.array(sets.map { jsonObject($0, heartRate: heartRates[$0.id]) })
+    /// In pounds (`unit` lb), `weight_lb` follows `weight_kg`.
+    public static func json(
+        _ sets: [HistorySet], heartRates: [Int64: HeartRateTrace] = [:], unit: WeightUnit = .kg
+    ) -> String {
+        JSONText.array(sets.map { jsonObject($0, heartRate: heartRates[$0.id], unit: unit) })
     }
 
-    static func jsonObject(_ set: HistorySet, heartRate: HeartRateTrace? = nil) -> JSONObject {
+    static func jsonObject(_ set: HistorySet, heartRate: HeartRateTrace? = nil, unit: WeightUnit = .kg) -> JSONObject {
         var object = JSONObject()
         object.integer("id", set.id)
         object.instant("done_at", usec: set.atUSec)
         object.text("exercise", set.exercise)
         object.integer("reps", set.reps)
         object.number("weight_kg", set.weightKg)
+        if unit == .lb { object.number("weight_lb", set.weightKg.map { Weight.amount(kilograms: $0, in: .lb) }) }
         object.bool("failed", set.failed)
         object.text("timer", set.timer)
         let rest = set.rest
@@ -160,14 +171,20 @@ public enum HistoryFormat {
         "id,done_at,exercise,reps,weight_kg,failed,timer,rest_planned_s,rest_adjust_s,rest_taken_s,rest_overrun_s,"
         + "rest_paused_s,rest_outcome,rest_source,rest_ended_at," + RecoveryFields.csvHeader
 
+    /// `csvHeader` in `unit`: in pounds, `weight_lb` follows `weight_kg`.
+    public static func csvHeader(unit: WeightUnit) -> String {
+        unit == .lb ? csvHeader.replacing(",weight_kg,", with: ",weight_kg,weight_lb,") : csvHeader
+    }
+
     /// One set as a CSV row (RFC 4180): ISO 8601 UTC times, durations in seconds with
-    /// milliseconds, empty cells for what is unknown.
-    public static func csvRow(_ set: HistorySet) -> String {
+    /// milliseconds, empty cells for what is unknown; in pounds (`unit` lb), `weight_lb` too.
+    public static func csvRow(_ set: HistorySet, unit: WeightUnit = .kg) -> String {
         var cells = [
             String(set.id), DateText.iso8601(usec: set.atUSec), csvCell(set.exercise),
-            set.reps.map(String.init) ?? "", set.weightKg.map(number) ?? "", set.failed ? "true" : "false",
-            csvCell(set.timer),
+            set.reps.map(String.init) ?? "", set.weightKg.map(number) ?? "",
         ]
+        if unit == .lb { cells.append(set.weightKg.map { number(Weight.amount(kilograms: $0, in: .lb)) } ?? "") }
+        cells += [set.failed ? "true" : "false", csvCell(set.timer)]
         if let rest = set.rest {
             cells +=
                 [

@@ -429,6 +429,20 @@ public final class RestdClient {
             .flatMap(SoundServerState.init(rawValue:))
     }
 
+    /// The unit weights are read and typed in (the Manager's `WeightUnit`); kg from a restd too
+    /// old to say (whatever it refuses the question with), or with a value this restctl does not
+    /// know.
+    public func weightUnit() throws(ClientError) -> WeightUnit {
+        let request = try managerPropertyRequest(ManagerProperty.weightUnit)
+        let answer: String?
+        do {
+            answer = try managerString(ManagerProperty.weightUnit, from: reply(to: request))
+        } catch .refused {
+            return .kg
+        }
+        return answer.flatMap(WeightUnit.init(rawValue:)) ?? .kg
+    }
+
     private func notificationServerRequest() throws(ClientError) -> Message {
         try managerPropertyRequest(ManagerProperty.notificationServer)
     }

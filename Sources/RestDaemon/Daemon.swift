@@ -223,9 +223,12 @@ public final class Daemon {
             { [unowned strap] _, new in strap.setChoice(new.heartRate.bluetooth) },
             { [unowned mediaPlayer] _, new in mediaPlayer.setSettings(new.mediaPlayer) },
             { [server] old, new in
+                var changed: [String] = []
                 if new.defaultDurationUSec != old.defaultDurationUSec {
-                    ManagerObject.emitChanged([ManagerProperty.defaultDurationUSec], of: manager, on: server)
+                    changed.append(ManagerProperty.defaultDurationUSec)
                 }
+                if new.training.weightUnit != old.training.weightUnit { changed.append(ManagerProperty.weightUnit) }
+                if !changed.isEmpty { ManagerObject.emitChanged(changed, of: manager, on: server) }
             },
         ]
     }

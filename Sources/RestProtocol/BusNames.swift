@@ -232,6 +232,8 @@ public enum ManagerProperty {
     public static let notificationServer = "NotificationServer"
     /// Whether restd's own sounds can be heard: a `SoundServerState` value.
     public static let soundServer = "SoundServer"
+    /// The unit people read and type weights in, "kg" or "lb" (`[history] weight_unit`).
+    public static let weightUnit = "WeightUnit"
 }
 
 /// The values of the Manager's `SoundServer`: whether restd's cues and alarm can be played.

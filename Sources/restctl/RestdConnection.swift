@@ -13,6 +13,24 @@ enum RestdConnection {
         }
     }
 
+    /// A client, for a command that asks restd something before it can check its own input
+    /// (`restctl set` reads the weight unit first); `calling` runs its calls.
+    static func client() throws(RestctlError) -> RestdClient {
+        do {
+            return try RestdClient()
+        } catch {
+            throw RestctlError(error)
+        }
+    }
+
+    static func calling<T>(_ body: () throws(ClientError) -> T) throws(RestctlError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw RestctlError(error)
+        }
+    }
+
     /// Runs `action` on timer `id`, then prints the timer: its status line, or its JSON object.
     static func act(
         on id: String, output: OutputFormat, _ action: (RestdClient) throws(ClientError) -> Void

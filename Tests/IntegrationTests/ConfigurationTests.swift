@@ -62,9 +62,9 @@ struct ConfigurationTests {
                 live.broadcast_rate, live.heart_rate_staleness, heart_rate.bluetooth, notifications.urgency, \
                 notifications.actions, sound.enabled, sound.cues, sound.ring_for, sound.in_do_not_disturb, \
                 sound.command, sound.theme, sound.cue_file, sound.alarm_file, mpris.enabled, mpris.timer, \
-                rest.failed_extra, history.keep_days, history.heart_rate_keep_days, workout.abandon_after, \
-                recovery.until_recovered, recovery.target, recovery.min, recovery.hold, recovery.hr_max, \
-                recovery.resting_hr, categories, exercises
+                rest.failed_extra, history.keep_days, history.heart_rate_keep_days, history.weight_unit, \
+                workout.abandon_after, recovery.until_recovered, recovery.target, recovery.min, recovery.hold, \
+                recovery.hr_max, recovery.resting_hr, categories, exercises
 
                 """, "\(bad)")
 

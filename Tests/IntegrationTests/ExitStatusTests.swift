@@ -93,7 +93,10 @@ struct ExitStatusTests {
             (["live", "--heart-rate", "10"], "heart_rate 10 is out of range: give 20 to 250 bpm"),
             (["set", "--exercise", "Squat", "--reps", "5.5"], "--reps \"5.5\" is not a whole number"),
             (["set", "--exercise", "Squat", "--reps", "10001"], "--reps 10001 is out of range: give 0 to 10000"),
-            (["set", "--exercise", "Squat", "--weight", "1001"], "--weight 1001 is out of range: give 0 to 1000 kg"),
+            (
+                ["set", "--exercise", "Squat", "--weight", "1001kg"],
+                "--weight 1001kg is out of range: give 0 to 1000 kg"
+            ),
             (["watch", "--rate", "fast"], "--rate \"fast\" is not a number, such as 2 or 0.5"),
             (["watch", "--rate", "50"], "--rate 50 is out of range: give 0.01 to 20 updates per second"),
             (

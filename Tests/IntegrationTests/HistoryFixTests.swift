@@ -83,4 +83,34 @@ struct HistoryFixTests {
         #expect(
             !empty.succeeded && empty.stderr == "restctl: there is no set to undo: the history has none\n", "\(empty)")
     }
+
+    @Test("pounds: [history] weight_unit = \"lb\" is the Manager's WeightUnit; restctl reads and shows weights in it")
+    func pounds() throws {
+        let daemon = try RunningDaemon(config: "[history]\nweight_unit = \"lb\"\n")
+        func run(_ args: String...) -> CommandResult { restctl(daemon.bus, args) }
+        let unit = busctl(
+            daemon.bus, "get-property", RestBus.name, RestBus.managerPath, RestBus.managerInterface,
+            ManagerProperty.weightUnit)
+        #expect(unit.stdout == "s \"lb\"\n", "\(unit)")
+        // A bare weight is in pounds; one with its unit is read as written.
+        let bare = run("set", "--exercise", "Squat", "--reps", "5", "--weight", "225", "--rest", "90")
+        #expect(bare.stdout.contains("\nrecorded Squat 5×225 lb\n"), "\(bare)")
+        let metric = run("set", "--reps", "5", "--weight", "100kg", "--rest", "90")
+        #expect(metric.stdout.contains("\nrecorded Squat 5×220.5 lb\n"), "\(metric)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(run("history", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(json.map { $0["weight_kg"] as? Double } == [102.06, 100])
+        #expect(json.map { $0["weight_lb"] as? Double } == [225, 220.5])
+        let csv = run("history", "--csv").stdout.split(separator: "\n")
+        #expect(csv.first?.hasPrefix("id,done_at,exercise,reps,weight_kg,weight_lb,failed,") == true, "\(csv)")
+        #expect(csv.dropFirst().first?.contains(",5,102.06,225,false,") == true, "\(csv)")
+        let edit = run("history", "edit", "1", "--weight", "135")
+        #expect(edit.stdout == "set 1 is now Squat 5×135 lb\n", "\(edit)")
+        // 2000 lb is 907.18 kg: within what a set may hold, though 2000 kg would not be.
+        #expect(run("history", "edit", "1", "--weight", "2000").succeeded)
+        let heavy = run("history", "edit", "1", "--weight", "2300")
+        #expect(
+            heavy.status == 64 && heavy.stderr.hasPrefix("restctl: --weight 2300 (1043.26 kg) is out of range"),
+            "\(heavy)")
+    }
 }

@@ -231,3 +231,30 @@ enum RecoveryFieldsHeader {
                 == ["\"Sqaut\" is a new exercise; did you mean 'Squat'?"])
     }
 }
+
+@Suite struct PoundsFormatTests {
+    @Test(
+        "weights typed in pounds read back as typed, to 0.1 lb",
+        arguments: ["135", "225", "2.5", "45", "315.5", "0.1", "999.9", "2204.6"])
+    func poundsComeBack(_ typed: String) throws {
+        let kg = try TypedWeight(parsing: typed).kilograms(defaultUnit: .lb)
+        #expect(Weight.amount(kilograms: kg, in: .lb) == Double(typed), "\(typed) lb kept as \(kg) kg")
+        #expect(Weight.amount(kilograms: kg, in: .kg) == kg)
+    }
+
+    @Test("in pounds, lines say lb; JSON and CSV add weight_lb after weight_kg, in kg nothing changes")
+    func linesJSONAndCSV() {
+        let set = HistorySet(
+            id: 3, timer: "default", atUSec: 1_795_295_400_000_000, exercise: "Squat", reps: 5, weightKg: 102.06)
+        #expect(HistoryFormat.recorded(set, unit: .lb) == "recorded Squat 5×225 lb")
+        #expect(HistoryFormat.recorded(set) == "recorded Squat 5×102.06 kg")
+        #expect(HistoryFormat.lines([set], unit: .lb)[0].hasSuffix("  Squat  5×225 lb"))
+        #expect(HistoryFormat.json([set], unit: .lb).contains("\"weight_kg\":102.06,\"weight_lb\":225,"))
+        #expect(!HistoryFormat.json([set]).contains("weight_lb"))
+        let header = HistoryFormat.csvHeader(unit: .lb).split(separator: ",")
+        let row = HistoryFormat.csvRow(set, unit: .lb).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(
+            header.count == row.count && header[4...5] == ["weight_kg", "weight_lb"] && row[4...5] == ["102.06", "225"])
+        #expect(HistoryFormat.csvHeader(unit: .kg) == HistoryFormat.csvHeader)
+    }
+}

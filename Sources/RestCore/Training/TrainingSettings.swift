@@ -42,6 +42,8 @@ public struct TrainingSettings: Sendable, Equatable {
     public var failedExtraUSec: USec = 30_000_000
     /// How many days of history are kept.
     public var keepDays: Int = 365
+    /// The unit people read and type weights in (`[history] weight_unit`); history keeps kg.
+    public var weightUnit: WeightUnit = .kg
     /// How many days a followed rest's heart rate is kept (never longer than its set); 0 keeps none.
     public var heartRateKeepDays: Int = 90
     /// A workout left untouched this long ends by itself, as abandoned (`[workout] abandon_after`).

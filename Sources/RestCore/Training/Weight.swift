@@ -156,4 +156,13 @@ public enum Weight {
 
     /// `kg` rounded to 0.01 kg, half up.
     public static func rounded(_ kg: Double) -> Double { (kg * 100).rounded(.toNearestOrAwayFromZero) / 100 }
+
+    /// `kg` as read in `unit`: kilograms as kept; pounds to 0.1 lb, which gives back every weight
+    /// typed in pounds to a tenth (135 lb is kept as 61.23 kg, 134.99 lb, and reads 135 again).
+    public static func amount(kilograms kg: Double, in unit: WeightUnit) -> Double {
+        switch unit {
+        case .kg: kg
+        case .lb: (kg / kilogramsPerPound * 10).rounded(.toNearestOrAwayFromZero) / 10
+        }
+    }
 }

@@ -155,6 +155,9 @@ enum ManagerObject {
             .string(($0.notifier.server ?? .missing).rawValue)
         },
         BusProperty(ManagerProperty.soundServer, .string) { .string($0.sound.serverState.rawValue) },
+        BusProperty(ManagerProperty.weightUnit, .string) {
+            .string($0.reloader.configuration.training.weightUnit.rawValue)
+        },
     ]
 
     static func make(service: StateService, settings: Settings, imports: ImportStaging) -> ExportedInterface {
@@ -183,8 +186,8 @@ enum ManagerObject {
             ])
     }
 
-    /// PropertiesChanged of `names` as `settings` show them now: DefaultDurationUSec after a
-    /// reload changed it, NotificationServer when a server came, left or could not be started,
+    /// PropertiesChanged of `names` as `settings` show them now: DefaultDurationUSec and
+    /// WeightUnit after a reload changed them, NotificationServer when a server came, left or could not be started,
     /// SoundServer when restd found a sound server, or found none.
     static func emitChanged(_ names: [String], of settings: Settings, on server: ObjectServer) {
         server.emitPropertiesChanged(

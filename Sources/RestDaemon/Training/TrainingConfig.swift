@@ -1,8 +1,8 @@
 import RestCore
 import TOML
 
-/// The keys of the training rules: `[rest] failed_extra`, `[history] keep_days` and
-/// `heart_rate_keep_days`, `[workout] abandon_after`, `[recovery]` (resting until recovered), and two tables
+/// The keys of the training rules: `[rest] failed_extra`, `[history] keep_days`,
+/// `heart_rate_keep_days` and `weight_unit`, `[workout] abandon_after`, `[recovery]` (resting until recovered), and two tables
 /// whose keys are the person's own names — `[exercises."Squat"]` (rest, failed_rest, category,
 /// sets) and `[categories]` (a rest per category name). Each table is one `ConfigKey` whose
 /// value is the whole table.
@@ -28,6 +28,12 @@ enum TrainingConfig {
             show: { String($0.training.heartRateKeepDays) }
         ) { value, config throws(ConfigValueError) in
             config.training.heartRateKeepDays = try ConfigValue.integer(value, in: 0...36_500)
+        },
+        ConfigKey(
+            path: "history.weight_unit", defaultText: "\"kg\"", appliesOnReload: true,
+            show: { ConfigValue.showStrings([$0.training.weightUnit.rawValue], list: false) }
+        ) { value, config throws(ConfigValueError) in
+            config.training.weightUnit = try ConfigValue.choice(value, WeightUnit.self)
         },
         ConfigKey(
             path: "workout.abandon_after", defaultText: "\"12h\"", appliesOnReload: true,

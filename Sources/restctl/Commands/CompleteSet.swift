@@ -41,7 +41,8 @@ extension Restctl {
 
         @Option(
             help: ArgumentHelp(
-                "The weight in kg (0 to 1000; decimals with a dot: 62.5), or with its unit: 100kg, 225lb (kept in kg to "
+                "The weight in your unit ([history] weight_unit: kg unless set; 0 to 1000 kg; decimals with a dot: "
+                    + "62.5), or with its unit: 100kg, 225lb (kept in kg to "
                     + "0.01 kg). Default: the exercise's previous set's.",
                 valueName: "weight"))
         var weight: String?
@@ -72,16 +73,17 @@ extension Restctl {
         @OptionGroup var output: OutputFormat
 
         func validate() throws {
-            _ = try input()
+            _ = try input(unit: nil)
         }
 
-        /// The set as restd will be asked to record it, refusing what restd would refuse.
-        func input() throws(RestctlError) -> SetInput {
+        /// The set as restd will be asked to record it, refusing what restd would refuse; a weight
+        /// without a unit is in `unit` (nil: not known yet, checked once it is).
+        func input(unit: WeightUnit?) throws(RestctlError) -> SetInput {
             if let exercise { _ = try ExerciseName(option: exercise) }
             let reps = try reps.map { (text) throws(RestctlError) in
                 UInt32(try NumberArgument.whole(text, option: "--reps", in: 0...Int64(SetInput.maxReps)))
             }
-            let weightKg = try weight.map { text throws(RestctlError) in try Self.kilograms(text) }
+            let weightKg = try weight.map { text throws(RestctlError) in try Self.kilograms(text, unit: unit) }
             let restUSec = try rest.map { text throws(RestctlError) in try durationUSec(text, as: .setRest) }
             return SetInput(
                 exercise: exercise, reps: reps, weightKg: weightKg, failed: failed,
@@ -97,9 +99,11 @@ extension Restctl {
                 TimeFormat.countdown(usec: timer.durationUSec))
         }
 
-        /// `--weight` as kilograms: a plain decimal, in kg or with its unit (`225lb`, `100kg`),
-        /// echoed as written when refused; a decimal comma is told to be a dot.
-        static func kilograms(_ text: String) throws(RestctlError) -> Double {
+        /// `--weight` as kilograms: a plain decimal, in `unit` or with its own (`225lb`, `100kg`),
+        /// echoed as written when refused; a decimal comma is told to be a dot. With `unit` nil
+        /// (restd not asked yet), a weight without one is only read: its range is checked once
+        /// the unit is known.
+        static func kilograms(_ text: String, unit: WeightUnit?) throws(RestctlError) -> Double {
             let weight: TypedWeight
             do {
                 // A decimal comma where the reader's language writes one (German: 62,5); a dot always.
@@ -112,9 +116,10 @@ extension Restctl {
                 throw RestctlError(
                     .usage, "--weight \(MessageText.quoted(text)) is not a weight, such as 60, 62.5, 100kg or 225lb")
             }
-            let kg = weight.kilograms(defaultUnit: .kg)
+            guard let unit = weight.unit ?? unit else { return weight.kilograms(defaultUnit: .kg) }
+            let kg = weight.kilograms(defaultUnit: unit)
             guard kg <= SetInput.maxWeightKg else {
-                let converted = weight.unit == .lb ? " (\(MessageText.number(kg)) kg)" : ""
+                let converted = unit == .lb ? " (\(MessageText.number(kg)) kg)" : ""
                 throw RestctlError(
                     .usage,
                     "--weight \(text)\(converted) is out of range: give "
@@ -125,10 +130,12 @@ extension Restctl {
 
         func run() throws {
             let id = try timer.timerID()
-            let set = try input()
+            let client = try RestdConnection.client()
+            let unit = try RestdConnection.calling { () throws(ClientError) in try client.weightUnit() }
+            let set = try input(unit: unit)
             var notes: [String] = []
             let result = Result { () throws(RestctlError) in
-                try RestdConnection.withClient { client throws(ClientError) -> String in
+                try RestdConnection.calling { () throws(ClientError) -> String in
                     // Asked before the set makes its exercise known.
                     if let exercise = set.exercise {
                         notes = ExerciseNames.notes(for: [exercise], known: (try? client.exerciseNames()) ?? [])
@@ -145,7 +152,7 @@ extension Restctl {
                         output.json
                         ? nil
                         : done.recorded.map { set in
-                            ([HistoryFormat.recorded(set)]
+                            ([HistoryFormat.recorded(set, unit: unit)]
                                 + [
                                     PersonalRecord.line(
                                         exercise: set.exercise, weightKg: set.weightKg, reps: set.reps,

@@ -119,18 +119,21 @@ extension Restctl.History {
                 return
             }
             let name = try selection.exerciseName()
-            let (sets, traces) = try RestdConnection.withClient { client throws(ClientError) in
+            let (sets, traces, unit) = try RestdConnection.withClient { client throws(ClientError) in
                 (
                     try client.historySets(sinceUSec: since, untilUSec: until, exercise: name?.display),
-                    json ? try client.heartRateTraces(sinceUSec: since, untilUSec: until) : []
+                    json ? try client.heartRateTraces(sinceUSec: since, untilUSec: until) : [],
+                    try client.weightUnit()
                 )
             }
             if json {
-                print(HistoryFormat.json(sets, heartRates: Dictionary(traces.map { ($0.setID, $0) }) { $1 }))
+                print(
+                    HistoryFormat.json(
+                        sets, heartRates: Dictionary(traces.map { ($0.setID, $0) }) { $1 }, unit: unit))
             } else if csv {
-                printLines([HistoryFormat.csvHeader] + sets.map(HistoryFormat.csvRow))
+                printLines([HistoryFormat.csvHeader(unit: unit)] + sets.map { HistoryFormat.csvRow($0, unit: unit) })
             } else {
-                printLines(HistoryFormat.lines(sets))
+                printLines(HistoryFormat.lines(sets, unit: unit))
             }
         }
     }

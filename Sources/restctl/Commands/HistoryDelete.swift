@@ -23,10 +23,10 @@ extension Restctl.History {
         func run() throws {
             var numbers: [Int64] = []
             for id in ids { numbers.append(try Restctl.History.setID(id)) }
-            let removed = try RestdConnection.withClient { client throws(ClientError) in
-                try client.deleteSets(numbers)
+            let (removed, unit) = try RestdConnection.withClient { client throws(ClientError) in
+                (try client.deleteSets(numbers), try client.weightUnit())
             }
-            for set in removed { print(set.line) }
+            for set in removed { print(set.line(unit: unit)) }
         }
     }
 }

@@ -24,7 +24,8 @@ extension Restctl.History {
 
         @Option(
             help: ArgumentHelp(
-                "The weight in kg (0 to 1000; decimals with a dot: 62.5), or with its unit: 100kg, 225lb.",
+                "The weight in your unit ([history] weight_unit: kg unless set; 0 to 1000 kg), or with its unit: "
+                    + "100kg, 225lb.",
                 valueName: "weight"))
         var weight: String?
 
@@ -34,27 +35,32 @@ extension Restctl.History {
         func validate() throws {
             _ = try Restctl.History.setID(id)
             if let exercise { _ = try ExerciseName(option: exercise) }
-            _ = try changes()
+            _ = try changes(unit: nil)
             if exercise == nil, reps == nil, weight == nil, failed == nil {
                 throw ValidationError("nothing to change: give --exercise, --reps, --weight, --failed or --no-failed")
             }
         }
 
-        private func changes() throws(RestctlError) -> (reps: UInt32?, weightKg: Double?) {
+        /// The reps and weight to set; a weight without a unit is in `unit` (nil: not known yet).
+        private func changes(unit: WeightUnit?) throws(RestctlError) -> (reps: UInt32?, weightKg: Double?) {
             let reps = try reps.map { (text) throws(RestctlError) in
                 UInt32(try NumberArgument.whole(text, option: "--reps", in: 0...Int64(SetInput.maxReps)))
             }
-            let weightKg = try weight.map { text throws(RestctlError) in try Restctl.CompleteSet.kilograms(text) }
+            let weightKg = try weight.map { text throws(RestctlError) in
+                try Restctl.CompleteSet.kilograms(text, unit: unit)
+            }
             return (reps, weightKg)
         }
 
         func run() throws {
             let setID = try Restctl.History.setID(id)
-            let (reps, weightKg) = try changes()
-            let set = try RestdConnection.withClient { client throws(ClientError) in
+            let client = try RestdConnection.client()
+            let unit = try RestdConnection.calling { () throws(ClientError) in try client.weightUnit() }
+            let (reps, weightKg) = try changes(unit: unit)
+            let set = try RestdConnection.calling { () throws(ClientError) in
                 try client.editSet(id: setID, exercise: exercise, reps: reps, weightKg: weightKg, failed: failed)
             }
-            print(HistoryFormat.edited(set))
+            print(HistoryFormat.edited(set, unit: unit))
         }
     }
 }

@@ -18,8 +18,10 @@ extension Restctl {
                 """)
 
         func run() throws {
-            let removed = try RestdConnection.withClient { client throws(ClientError) in try client.undo() }
-            print(removed.line)
+            let (removed, unit) = try RestdConnection.withClient { client throws(ClientError) in
+                (try client.undo(), try client.weightUnit())
+            }
+            print(removed.line(unit: unit))
         }
     }
 }
