@@ -238,15 +238,21 @@ struct HeardAlarmTests {
         let undisturbedEnd = try heard.start("undisturbed", seconds: 1)
         try heard.waitForOnsets(1, after: undisturbedEnd - Self.earliness, "the alarm once Do Not Disturb is off")
         #expect(try heard.isClient())
-        heard.run("silence")
+        let silenced = heard.timed("silence")
         try heard.waitUntilRinging("undisturbed", false)
+        // Quiet again, as it is within half a second of the reply, before the next rest is
+        // listened to: the alarm's last moments are not the next rest's sound.
+        _ = try heard.inRecording(silenced.replied + 0.5)
         // On again: a rest without cues asks at its end, and its first ring waits for the answer
         // rather than follow the last one (off).
         try portal.set(doNotDisturb: true)
         let suddenStart = KernelClock.monotonicSeconds
         let suddenEnd = try heard.start("sudden", seconds: 1)
         try heard.waitUntilRinging("sudden")
-        #expect(try heard.silent(from: suddenStart, until: suddenEnd + 1), "\(heard.logs())")
+        let suddenSpan = "\(try heard.inRecording(suddenStart))–\(try heard.inRecording(suddenEnd + 1)) s"
+        #expect(
+            try heard.silent(from: suddenStart, until: suddenEnd + 1),
+            "sounds \(heard.recording.loudness().sounds()) (the span \(suddenSpan))\n\(heard.logs())")
         heard.run("silence")
         try heard.waitUntilRinging("sudden", false)
 
