@@ -25,7 +25,8 @@ public enum Localization {
     /// The language of the catalog in use, from its header ("de"); "en", the sources', when
     /// there is none. For a page's `lang` and the log, never to choose a text: the catalog does.
     public static var language: String {
-        let header = String(cString: dgettext(domain, ""))
+        // Without a catalog gettext returns the key's own pointer: read it while the key lives.
+        let header = "".withCString { String(cString: dgettext(domain, $0)) }
         for line in header.split(separator: "\n") where line.hasPrefix("Language: ") {
             let code = line.dropFirst("Language: ".count).trimmingPrefix(" ")
             if !code.isEmpty { return String(code) }
