@@ -102,18 +102,9 @@ public enum HistoryFormat {
     }
 
     /// "100 kg", "225 lb": a weight kept in kg, read in `unit`, with the language's decimal
-    /// separator.
+    /// separator (`Weight.text`).
     public static func weight(_ kg: Double, unit: WeightUnit) -> String {
-        shownNumber(Weight.amount(kilograms: kg, in: unit)) + " " + unit.rawValue
-    }
-
-    /// `number` with the language's decimal separator, for people: "102,5" in German.
-    static func shownNumber(_ value: Double) -> String {
-        let text = number(value)
-        guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
-        // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
-        let separator = localizedInContext("decimal separator", ".")
-        return separator == "." ? text : String(text.map { $0 == "." ? Character(separator) : $0 })
+        Weight.text(kilograms: kg, in: unit, catalog: .installed)
     }
 
     /// 100, 102.5: no needless ".0".

@@ -64,14 +64,15 @@ public struct WorkoutSnapshot: Sendable, Equatable {
             abandoned: entries[WorkoutKey.abandoned]?.unwrapped.bool ?? false)
     }
 
-    /// One line: the workout in progress, else the last one's summary, else that there is none.
-    public var line: String {
+    /// One line: the workout in progress, else the last one's summary (its volume in `unit`),
+    /// else that there is none.
+    public func line(unit: WeightUnit) -> String {
         if active {
             let of = exerciseSets > 0 ? " of \(exerciseSets)" : ""
             return "\(name): \(exercise), set \(setIndex)\(of) — \(setsDone)/\(setsPlanned) sets done"
         }
         guard let summary else { return "no workout in progress" }
-        return summary.line
+        return summary.line(unit: unit)
     }
 
     /// `{"active":true,"name":"Push day","exercise":"Dip","set_index":2,"exercise_sets":3,
@@ -94,14 +95,15 @@ public struct WorkoutSnapshot: Sendable, Equatable {
 
 extension WorkoutSnapshot.Summary {
     /// "Push day done: 5/14 sets in 14 min 2 s, volume 1400 kg, rest 7 min 40 s total, median
-    /// 3 min": durations with their units, as "in 0:14" could be read as minutes.
-    public var line: String {
+    /// 3 min": durations with their units, as "in 0:14" could be read as minutes; the volume in
+    /// `unit`.
+    public func line(unit: WeightUnit) -> String {
         let summary = self
-        let volume = HistoryFormat.number(summary.volumeKg)
+        let volume = Weight.text(kilograms: summary.volumeKg, in: unit, catalog: .installed, tenths: true)
         func duration(_ usec: UInt64) -> String { DurationText.readable(usec - usec % 1_000_000, roundingDown: true) }
         return
             "\(summary.name) \(summary.abandoned ? "abandoned" : "done"): \(summary.setsDone)/\(summary.setsPlanned) sets in "
-            + "\(duration(summary.durationUSec)), volume \(volume) kg, rest "
+            + "\(duration(summary.durationUSec)), volume \(volume), rest "
             + "\(duration(summary.totalRestUSec)) total, median \(duration(summary.medianRestUSec))"
     }
 

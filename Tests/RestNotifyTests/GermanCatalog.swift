@@ -38,6 +38,8 @@ enum POFile {
             forms = []
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            // A comment may quote a text too ("#. TRANSLATORS: … \"Rest over\" …").
+            if line.hasPrefix("#") { continue }
             guard let quote = line.firstIndex(of: "\"") else {
                 if line.isEmpty { finish() }
                 continue

@@ -8,7 +8,8 @@ enum ReportCharts {
     static func volume(_ model: ReportModel, id: String, into html: inout HTMLWriter) {
         let weeks = model.weeks
         let series = model.volume.series
-        let totals = weeks.indices.map { week in series.reduce(0) { $0 + $1.kgByWeek[week] } }
+        let weights = model.weights
+        let totals = weeks.indices.map { week in weights.amount(series.reduce(0) { $0 + $1.kgByWeek[week] }) }
         let frame = PlotFrame(height: 280)
         let y = LinearScale(
             low: 0, high: totals.max() ?? 1, from: frame.plotBottom, to: frame.plotTop, tickCount: 5, wholeNumbers: true
@@ -19,21 +20,22 @@ enum ReportCharts {
         html.openChart(
             kind: "volume", id: id, height: frame.height,
             title:
-                "Volume per week (sets × reps × kg), stacked by \(model.volume.byCategory ? "category" : "exercise")",
+                "Volume per week (sets × reps × \(weights.symbol)), stacked by \(model.volume.byCategory ? "category" : "exercise")",
             description: "\(weeks.count) weeks from \(ReportDate.day(weeks.first ?? 0)); "
                 + (busiest.map {
-                    "the largest week, from \(ReportDate.day(weeks[$0])), totals \(ReportNumber.whole(totals[$0])) kg"
+                    "the largest week, from \(ReportDate.day(weeks[$0])), totals \(ReportNumber.whole(totals[$0])) \(weights.symbol)"
                 } ?? "no volume") + ". The table beside it gives every value.")
-        html.yAxis(y, frame: frame, title: "kg per week", format: ReportNumber.whole)
+        html.yAxis(y, frame: frame, title: "\(weights.symbol) per week", format: ReportNumber.whole)
         for (week, start) in weeks.enumerated() {
             var base = 0.0
             let x = frame.plotLeft + Double(week) * band + (band - barWidth) / 2
             for (index, item) in series.enumerated() where item.kgByWeek[week] > 0 {
-                let top = base + item.kgByWeek[week]
+                let top = base + weights.amount(item.kgByWeek[week])
                 html.rect(
                     x: x, y: y(top), width: barWidth, height: y(base) - y(top), class: "bar s\(index)",
                     tooltip:
-                        "\(item.name), week of \(ReportDate.day(start)): \(ReportNumber.whole(item.kgByWeek[week])) kg")
+                        "\(item.name), week of \(ReportDate.day(start)): \(weights.whole(item.kgByWeek[week])) \(weights.symbol)"
+                )
                 base = top
             }
         }
@@ -54,8 +56,8 @@ enum ReportCharts {
     /// One exercise's top sets: weight (circles) with the estimated one-rep max (diamonds) above,
     /// reps below, on one time axis.
     static func progress(
-        _ exercise: ProgressModel.Exercise, weekly: Bool, time: (start: USec, end: USec), id: String,
-        into html: inout HTMLWriter
+        _ exercise: ProgressModel.Exercise, weekly: Bool, time: (start: USec, end: USec), weights: ReportWeights,
+        id: String, into html: inout HTMLWriter
     ) {
         let withWeights = exercise.hasWeights
         let withReps = exercise.hasReps
@@ -69,20 +71,20 @@ enum ReportCharts {
         let estimated = points.compactMap(\.estimatedMaxKg)
         var description = "\(points.count) \(period)s"
         if let last = points.last {
-            description += "; the last top set, \(ReportDate.day(last.atUSec)): \(setText(last))"
+            description += "; the last top set, \(ReportDate.day(last.atUSec)): \(setText(last, unit: weights.unit))"
         }
         if let best = estimated.max() {
             description +=
                 "; the highest estimated one-rep max (Epley, sets of 10 reps or fewer) is "
-                + "\(HistoryFormat.number((best * 10).rounded() / 10)) kg"
+                + weights.text(best, tenths: true)
         }
         html.openChart(
             kind: "progress", id: id, height: frame.height,
             title: "\(exercise.name): the top set of each \(period), weight and reps", description: description + ".")
         if withWeights {
-            let weights = points.compactMap(\.weightKg) + estimated
-            let low = weights.min() ?? 0
-            let high = weights.max() ?? 1
+            let amounts = (points.compactMap(\.weightKg) + estimated).map(weights.amount)
+            let low = amounts.min() ?? 0
+            let high = amounts.max() ?? 1
             let pad = max((high - low) * 0.08, 1)
             var weightFrame = frame
             weightFrame.height = frame.top + weightHeight
@@ -90,24 +92,25 @@ enum ReportCharts {
             let y = LinearScale(
                 low: max(low - pad, 0), high: high + pad, from: weightFrame.plotBottom, to: weightFrame.plotTop,
                 tickCount: 4)
-            html.yAxis(y, frame: weightFrame, title: "kg", format: { HistoryFormat.number($0) })
+            html.yAxis(y, frame: weightFrame, title: weights.symbol, format: { HistoryFormat.number($0) })
             html.polyline(
-                points.compactMap { point in point.weightKg.map { (x(point.atUSec), y($0)) } }, class: "trend s0")
+                points.compactMap { point in point.weightKg.map { (x(point.atUSec), y(weights.amount($0))) } },
+                class: "trend s0")
             html.polyline(
-                points.compactMap { point in point.estimatedMaxKg.map { (x(point.atUSec), y($0)) } },
+                points.compactMap { point in point.estimatedMaxKg.map { (x(point.atUSec), y(weights.amount($0))) } },
                 class: "trend dashed s3")
             for point in points {
                 if let estimate = point.estimatedMaxKg {
                     html.point(
-                        x: x(point.atUSec), y: y(estimate), class: "point e1rm s3", diamond: true,
+                        x: x(point.atUSec), y: y(weights.amount(estimate)), class: "point e1rm s3", diamond: true,
                         tooltip: "\(ReportDate.day(point.atUSec)): estimated one-rep max "
-                            + "\(HistoryFormat.number((estimate * 10).rounded() / 10)) kg (Epley)")
+                            + "\(weights.text(estimate, tenths: true)) (Epley)")
                 }
                 if let weight = point.weightKg {
                     html.point(
-                        x: x(point.atUSec), y: y(weight),
+                        x: x(point.atUSec), y: y(weights.amount(weight)),
                         class: point.isRecord ? "point top-set record s0" : "point top-set s0",
-                        tooltip: "\(ReportDate.day(point.atUSec)): \(setText(point))"
+                        tooltip: "\(ReportDate.day(point.atUSec)): \(setText(point, unit: weights.unit))"
                             + (point.isRecord ? ", a record" : ""))
                 }
             }
@@ -146,10 +149,11 @@ enum ReportCharts {
         html.closeChart()
     }
 
-    /// "5×100 kg", "100 kg", "12 reps": a top set.
-    static func setText(_ point: ProgressModel.Point) -> String {
+    /// "5×100 kg", "100 kg", "12 reps", "5×225 lb": a top set.
+    static func setText(_ point: ProgressModel.Point, unit: WeightUnit) -> String {
         HistoryFormat.work(
-            HistorySet(id: 0, timer: "", atUSec: 0, exercise: "", reps: point.reps, weightKg: point.weightKg))
+            HistorySet(id: 0, timer: "", atUSec: 0, exercise: "", reps: point.reps, weightKg: point.weightKg),
+            unit: unit)
     }
 
     /// Rests planned against taken, one row per exercise: a box from the lower to the upper

@@ -35,31 +35,35 @@ enum ReportTables {
 
     static func volume(_ model: ReportModel, into html: inout HTMLWriter) {
         let series = model.volume.series
+        let unit = model.weights.symbol
         open(
-            caption: "Volume per week, kg", header: ["Week from"] + series.map(\.name) + ["total kg", "sets"],
+            caption: "Volume per week, \(unit)",
+            header: ["Week from"] + series.map(\.name) + ["total \(unit)", "sets"],
             into: &html)
         for (index, week) in model.weeks.enumerated() {
             let values = series.map { $0.kgByWeek[index] }
             row(
-                [ReportDate.day(week)] + values.map(ReportNumber.whole)
-                    + [ReportNumber.whole(values.reduce(0, +)), String(model.volume.setsByWeek[index])],
+                [ReportDate.day(week)] + values.map(model.weights.whole)
+                    + [model.weights.whole(values.reduce(0, +)), String(model.volume.setsByWeek[index])],
                 into: &html)
         }
         close(into: &html)
     }
 
-    static func progress(_ exercise: ProgressModel.Exercise, weekly: Bool, into html: inout HTMLWriter) {
+    static func progress(
+        _ exercise: ProgressModel.Exercise, weekly: Bool, weights: ReportWeights, into html: inout HTMLWriter
+    ) {
         var header = [weekly ? "Week of" : "Date"]
-        if exercise.hasWeights { header.append("kg") }
+        if exercise.hasWeights { header.append(weights.symbol) }
         header.append("reps")
-        if exercise.hasWeights { header.append("e1RM kg") }
+        if exercise.hasWeights { header.append("e1RM \(weights.symbol)") }
         open(caption: "\(exercise.name): top sets", header: header, into: &html)
         for point in exercise.points {
             var cells = [ReportDate.day(point.atUSec)]
-            if exercise.hasWeights { cells.append(point.weightKg.map { HistoryFormat.number($0) } ?? "-") }
+            if exercise.hasWeights { cells.append(point.weightKg.map { weights.number($0) } ?? "-") }
             cells.append(point.reps.map { String($0) } ?? "-")
             if exercise.hasWeights {
-                cells.append(point.estimatedMaxKg.map { HistoryFormat.number(($0 * 10).rounded() / 10) } ?? "-")
+                cells.append(point.estimatedMaxKg.map { weights.number($0, tenths: true) } ?? "-")
             }
             row(cells, into: &html)
         }
@@ -112,17 +116,20 @@ enum ReportTables {
     }
 
     /// A workout's sets, each with the rest after it and the rule that chose that rest.
-    static func workoutSets(_ sets: ArraySlice<HistorySet>, into html: inout HTMLWriter) {
+    static func workoutSets(_ sets: ArraySlice<HistorySet>, weights: ReportWeights, into html: inout HTMLWriter) {
         open(
             caption: "Sets and rests",
-            header: ["Time", "exercise", "set", "volume kg", "rest planned", "taken", "ended", "chosen by", "HRR60"],
+            header: [
+                "Time", "exercise", "set", "volume \(weights.symbol)", "rest planned", "taken", "ended", "chosen by",
+                "HRR60",
+            ],
             into: &html)
         for set in sets {
             let rest = set.rest
             row(
                 [
-                    ReportDate.time(set.atUSec), set.exercise, HistoryFormat.work(set),
-                    volumeKg(set).map(ReportNumber.whole) ?? "-",
+                    ReportDate.time(set.atUSec), set.exercise, HistoryFormat.work(set, unit: weights.unit),
+                    volumeKg(set).map(weights.whole) ?? "-",
                     rest.map { TimeFormat.elapsed(usec: $0.plannedUSec) } ?? "-",
                     rest?.takenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-", rest?.outcome ?? "-",
                     rest.map { $0.source.isEmpty ? "-" : $0.source } ?? "-",

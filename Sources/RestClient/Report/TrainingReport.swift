@@ -51,7 +51,8 @@ public enum TrainingReport {
         curvesSection(model, nextID: nextID, into: &html)
         workoutsSection(model, into: &html)
         html.raw(
-            "</main>\n<footer><p>Made by restctl report from restd’s history. Times are local; weights in kg. "
+            "</main>\n<footer><p>Made by restctl report from restd’s history. Times are local; weights in "
+                + model.weights.symbol + ". "
                 + "The page runs no script and loads nothing.</p></footer>\n</body></html>\n")
         return html.html
     }
@@ -63,7 +64,7 @@ public enum TrainingReport {
         html.text(
             "\(input.sets.count) \(input.sets.count == 1 ? "set" : "sets") of \(exercises) "
                 + "\(exercises == 1 ? "exercise" : "exercises") over \(model.weeks.count) "
-                + "\(model.weeks.count == 1 ? "week" : "weeks"), \(ReportNumber.whole(volume)) kg lifted, "
+                + "\(model.weeks.count == 1 ? "week" : "weeks"), \(model.weights.whole(volume)) \(model.weights.symbol) lifted, "
                 + "\(input.workouts.count) \(input.workouts.count == 1 ? "workout" : "workouts").")
         html.raw("</p>")
     }
@@ -88,7 +89,7 @@ public enum TrainingReport {
         let series = model.volume.series
         openSection(
             "volume", "Volume",
-            "Sets × reps × kg, week by week (weeks from Monday), counting every set with both reps and a weight. "
+            "Sets × reps × \(model.weights.symbol), week by week (weeks from Monday), counting every set with both reps and a weight. "
                 + (model.volume.byCategory
                     ? "Stacked by category, as config.toml sorts the exercises; an exercise without a category "
                         + "stands alone."
@@ -144,8 +145,10 @@ public enum TrainingReport {
             return
         }
         legend(
-            ["top set, kg", "estimated one-rep max (Epley), kg", "reps of the top set"], colours: [0, 3, 2], into: &html
-        )
+            [
+                "top set, \(model.weights.symbol)", "estimated one-rep max (Epley), \(model.weights.symbol)",
+                "reps of the top set",
+            ], colours: [0, 3, 2], into: &html)
         // Weekly points span whole weeks; daily ones the days from the first top set's to the end of
         // the last one's, so that one day of sets is not drawn against a week still to come.
         let times = progress.exercises.flatMap { $0.points.map(\.atUSec) }
@@ -161,8 +164,9 @@ public enum TrainingReport {
             html.raw("<figure><figcaption>")
             html.text(exercise.name)
             html.raw("</figcaption><div class=\"pair\">")
-            ReportCharts.progress(exercise, weekly: progress.weekly, time: time, id: nextID(), into: &html)
-            ReportTables.progress(exercise, weekly: progress.weekly, into: &html)
+            ReportCharts.progress(
+                exercise, weekly: progress.weekly, time: time, weights: model.weights, id: nextID(), into: &html)
+            ReportTables.progress(exercise, weekly: progress.weekly, weights: model.weights, into: &html)
             html.raw("</div></figure>")
         }
         html.raw("</section>\n")
@@ -285,13 +289,14 @@ public enum TrainingReport {
         let older = workouts.dropLast(workoutsInFull)
         if !older.isEmpty {
             ReportTables.open(
-                caption: "Earlier workouts", header: ["Ended", "workout", "sets", "volume kg", "time"], into: &html)
+                caption: "Earlier workouts",
+                header: ["Ended", "workout", "sets", "volume \(model.weights.symbol)", "time"], into: &html)
             for workout in older {
                 let summary = workout.summary
                 ReportTables.row(
                     [
                         ReportDate.minute(summary.endedAtUSec), summary.name,
-                        "\(summary.setsDone)/\(summary.setsPlanned)", ReportNumber.whole(summary.volumeKg),
+                        "\(summary.setsDone)/\(summary.setsPlanned)", model.weights.whole(summary.volumeKg),
                         TimeFormat.elapsed(usec: summary.durationUSec),
                     ], textColumns: [1], into: &html)
             }
@@ -303,12 +308,12 @@ public enum TrainingReport {
             html.text(
                 "\(summary.name), \(ReportDate.minute(summary.startedAtUSec))–\(ReportDate.time(summary.endedAtUSec))")
             html.raw("</h3><p>")
-            html.text(summary.line)
+            html.text(summary.line(unit: model.weights.unit))
             html.raw("</p>")
             if workout.sets.isEmpty {
                 note("Its sets are outside this report’s time or exercise.", into: &html)
             } else {
-                ReportTables.workoutSets(workout.sets, into: &html)
+                ReportTables.workoutSets(workout.sets, weights: model.weights, into: &html)
             }
             html.raw("</article>")
         }
