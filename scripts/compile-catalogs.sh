@@ -13,3 +13,13 @@ for po in po/*.po; do
   mkdir -p "$locale_dir/$language/LC_MESSAGES"
   msgfmt --check --output-file="$locale_dir/$language/LC_MESSAGES/restd.mo" "$po"
 done
+
+# en@pseudo, for the tests only (never installed: scripts/install-files.sh compiles po/*.po):
+# every text of the template, its own English wrapped in ⟦ ⟧. A test run in it that shows a
+# word outside the marks has found a text that bypasses the catalog (PseudoLanguageTests).
+mkdir -p "$locale_dir/en@pseudo/LC_MESSAGES"
+msgen po/restd.pot \
+  | sed -e '/^#, fuzzy$/d' -e 's/charset=CHARSET/charset=UTF-8/' -e 's/^"Language: .*"$/"Language: en@pseudo\\n"/' \
+    -e 's/^"Plural-Forms: .*"$/"Plural-Forms: nplurals=2; plural=(n != 1);\\n"/' \
+  | msgfilter --keep-header --input=- --output-file=- sed -z -e 's/^/⟦/' -e 's/$/⟧/' \
+  | msgfmt --output-file="$locale_dir/en@pseudo/LC_MESSAGES/restd.mo" -
