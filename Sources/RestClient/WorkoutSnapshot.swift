@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -68,10 +69,17 @@ public struct WorkoutSnapshot: Sendable, Equatable {
     /// else that there is none.
     public func line(unit: WeightUnit) -> String {
         if active {
-            let of = exerciseSets > 0 ? " of \(exerciseSets)" : ""
-            return "\(name): \(exercise), set \(setIndex)\(of) — \(setsDone)/\(setsPlanned) sets done"
+            return exerciseSets > 0
+                ? localizedPlural(
+                    // TRANSLATORS: restctl workout status: "Push day: Dip, set 2 of 3 — 5/14 sets done".
+                    "%1$s: %2$s, set %3$d of %4$d — %5$d/%6$d set done",
+                    "%1$s: %2$s, set %3$d of %4$d — %5$d/%6$d sets done", count: Int(setsPlanned), name, exercise,
+                    setIndex, exerciseSets, setsDone, setsPlanned)
+                : localizedPlural(
+                    "%1$s: %2$s, set %3$d — %4$d/%5$d set done", "%1$s: %2$s, set %3$d — %4$d/%5$d sets done",
+                    count: Int(setsPlanned), name, exercise, setIndex, setsDone, setsPlanned)
         }
-        guard let summary else { return "no workout in progress" }
+        guard let summary else { return localized("no workout in progress") }
         return summary.line(unit: unit)
     }
 
@@ -98,13 +106,23 @@ extension WorkoutSnapshot.Summary {
     /// 3 min": durations with their units, as "in 0:14" could be read as minutes; the volume in
     /// `unit`.
     public func line(unit: WeightUnit) -> String {
-        let summary = self
-        let volume = Weight.text(kilograms: summary.volumeKg, in: unit, catalog: .installed, tenths: true)
-        func duration(_ usec: UInt64) -> String { DurationText.readable(usec - usec % 1_000_000, roundingDown: true) }
-        return
-            "\(summary.name) \(summary.abandoned ? "abandoned" : "done"): \(summary.setsDone)/\(summary.setsPlanned) sets in "
-            + "\(duration(summary.durationUSec)), volume \(volume), rest "
-            + "\(duration(summary.totalRestUSec)) total, median \(duration(summary.medianRestUSec))"
+        let volume = Weight.text(kilograms: volumeKg, in: unit, catalog: .installed, tenths: true)
+        func duration(_ usec: UInt64) -> String {
+            TimeFormat.readable(usec: usec - usec % 1_000_000, roundingDown: true)
+        }
+        let (time, rest, median) = (duration(durationUSec), duration(totalRestUSec), duration(medianRestUSec))
+        return abandoned
+            ? localizedPlural(
+                // TRANSLATORS: restctl workout status and end, the summary of a workout restd ended
+                // because its person had left it (abandoned).
+                "%1$s abandoned: %2$d/%3$d set in %4$s, volume %5$s, rest %6$s total, median %7$s",
+                "%1$s abandoned: %2$d/%3$d sets in %4$s, volume %5$s, rest %6$s total, median %7$s",
+                count: Int(setsPlanned), name, setsDone, setsPlanned, time, volume, rest, median)
+            : localizedPlural(
+                // TRANSLATORS: restctl workout status and end, a workout's summary.
+                "%1$s done: %2$d/%3$d set in %4$s, volume %5$s, rest %6$s total, median %7$s",
+                "%1$s done: %2$d/%3$d sets in %4$s, volume %5$s, rest %6$s total, median %7$s",
+                count: Int(setsPlanned), name, setsDone, setsPlanned, time, volume, rest, median)
     }
 
     /// The last workout's summary: `rest_taken` is of the rests that ended during it.

@@ -189,10 +189,6 @@ public enum Weight {
     {
         let value =
             tenths && unit == .kg ? (kg * 10).rounded(.toNearestOrAwayFromZero) / 10 : amount(kilograms: kg, in: unit)
-        let text = MessageText.number(value)
-        guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
-        // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
-        let separator = catalog.localizedInContext("decimal separator", ".")
-        return separator == "." ? text : String(text.map { $0 == "." ? Character(separator) : $0 })
+        return MessageText.decimal(MessageText.number(value), catalog: catalog)
     }
 }
