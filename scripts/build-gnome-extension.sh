@@ -18,6 +18,6 @@ rm -rf "$out"
 gjs -m gnome-extension/tools/build.js gnome-extension/src "$out" >/dev/null
 for flavour in esm legacy; do
   glib-compile-schemas --strict "$out/$flavour/restd@restd.io/schemas"
-  scripts/compile-catalogs.sh "$out/$flavour/restd@restd.io/locale"
+  scripts/compile-catalogs.sh "$out/$flavour/restd@restd.io/locale" restd
 done
 echo "built $out/esm/restd@restd.io (GNOME Shell 45+) and $out/legacy/restd@restd.io (43-44)"

@@ -37,7 +37,7 @@ public enum ExerciseNames {
 public struct KnownExercise: Sendable, Equatable {
     /// As first written.
     public var name: String
-    /// Its category in config.toml, nil for none.
+    /// Its category in config.toml, else the one an import gave it (FitNotes' Category); nil for none.
     public var category: String?
     /// The rest it last ran with, after any add or sub.
     public var lastRestUSec: UInt64?

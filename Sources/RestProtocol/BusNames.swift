@@ -56,9 +56,9 @@ public enum ManagerMember {
 }
 
 /// A row of AddImportRows: workout_start, workout_name, exercise, order, at_usec, reps
-/// (`SetRow.noReps` for none), weight_kg (NaN for none), warmup, failed.
+/// (`SetRow.noReps` for none), weight_kg (NaN for none), warmup, failed, category ("" for none).
 public enum ImportRowSignature {
-    public static let signature = "(sssutudbb)"
+    public static let signature = "(sssutudbbs)"
 }
 
 /// Keys of CommitImport's options and of its reply.

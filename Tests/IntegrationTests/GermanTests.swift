@@ -8,10 +8,10 @@ import Testing
 struct GermanTests {
     @Test("status, list, set and stats speak German under LANG=de_DE.UTF-8; --json is the same in English")
     func restctlInGerman() throws {
-        try German.requireCatalogAndLocale()
+        try German.requireCatalog()
         let daemon = try RunningDaemon()
-        // LANG alone chooses (the children's LC_ALL=C.UTF-8 is emptied, which is unset to setlocale).
-        let inGerman = ["XDG_CONFIG_HOME": daemon.config.path, "LC_ALL": "", "LANG": German.locale]
+        // LANG alone chooses (the children's LC_ALL=C.UTF-8 is emptied, which is unset to gettext).
+        let inGerman = German.environment.merging(["XDG_CONFIG_HOME": daemon.config.path]) { $1 }
         func german(_ args: String...) -> CommandResult { restctl(daemon.bus, args, environment: inGerman) }
         #expect(daemon.run("start", "90", "--label", "Kniebeuge", "--next", "Bankdrücken").status == 0)
         #expect(daemon.run("pause").status == 0)

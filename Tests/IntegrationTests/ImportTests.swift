@@ -134,6 +134,41 @@ struct ImportTests {
             #expect(undo.succeeded && undo.stdout.hasPrefix("removed flat barbell bench press 6×62.5 kg"), "\(undo)")
         }
         #expect(try importedSets().count == 13)
+
+        // FitNotes' categories: given to the exercises that had none (restd's own bench press
+        // too), and never overwritten by a later import.
+        func categories() throws -> [String: String] {
+            Dictionary(try daemon.client.exercises().compactMap { known in known.category.map { (known.key, $0) } }) {
+                first, _ in first
+            }
+        }
+        #expect(try categories() == ["flat barbell bench press": "Chest", "deadlift": "Back"])
+        let renamed = try Self.copy(
+            "fitnotes.csv", into: files,
+            moving: ["2026-03-10": Self.day(4).dateText, "2026-03-12": Self.day(0).dateText, "Chest": "Push"])
+        // Its set of today comes now: the set restd recorded in its stead was undone above.
+        let recategorized = daemon.run("import", renamed)
+        #expect(recategorized.stdout.contains("\nadded: 1 set in 1 new workout, "), "\(recategorized)")
+        #expect(try categories() == ["flat barbell bench press": "Chest", "deadlift": "Back"])
+
+        // An imported set deleted stays deleted when the file is imported again; one edited
+        // keeps its key (and its edit).
+        let strongSquats = try importedSets().filter { $0.exercise == "Squat (Barbell)" && !$0.warmup }.prefix(2)
+        #expect(strongSquats.map(\.weightKg) == [60, 100])
+        let deleted = daemon.run("history", "delete", String(strongSquats.first!.id))
+        #expect(deleted.succeeded, "\(deleted)")
+        let edited = daemon.run("history", "edit", String(strongSquats.last!.id), "--weight", "97.5")
+        #expect(edited.succeeded, "\(edited)")
+        let afterFixes = daemon.run("import", strong, "--unit", "kg")
+        #expect(
+            Array(Self.lines(afterFixes).suffix(2)) == [
+                "added: 0 sets in 0 new workouts",
+                "already there: 5 sets imported before, 0 sets recorded by restd (same exercise, reps and weight that day)",
+            ], "\(afterFixes)")
+        let left = try importedSets()
+        #expect(left.count == 13)
+        #expect(!left.contains { $0.id == strongSquats.first!.id })
+        #expect(left.first { $0.id == strongSquats.last!.id }?.weightKg == 97.5)
     }
 
     @Test("a file with bad lines, of another format, empty, or older than keep_days: refused, nothing written")

@@ -139,7 +139,7 @@ struct Session {
                 previousWork[fromKey] = nil
                 rememberLatest(toKey)
             case .restOpen, .restEnded, .workoutSaved, .workoutEnded, .workoutDiscarded, .heartRateKept, .setImported,
-                .workoutImported:
+                .workoutImported, .categoryImported:
                 break
             }
         }

@@ -107,4 +107,42 @@ import Testing
         #expect(try store.lastExercise(timer: HistoryImport.timerID) == "Bench")
         #expect(try store.lastExercise(timer: .default) == "Squat")
     }
+
+    @Test func aDeletedImportedSetKeepsItsKeyAndAnImportedCategoryNeverOverwrites() throws {
+        let state = try TempDirectory(prefix: "restd-store")
+        let store = try migratedStore(state)
+        let dayStart = LocalCalendar.startOfDay(containing: now)
+        let day = (since: dayStart, until: dayStart + 24 * hour)
+        let squat = set(100, "Squat", at: dayStart + 9 * hour)
+        try store.commit(
+            [],
+            history: [
+                .setImported(squat, importKey: "fitnotes\u{1F}d\u{1F}squat\u{1F}1"),
+                .setImported(
+                    set(101, "Sqaut", at: dayStart + 9 * hour + 1), importKey: "fitnotes\u{1F}d\u{1F}sqaut\u{1F}1"),
+                .categoryImported(exerciseKey: "squat", category: "Legs"),
+                .categoryImported(exerciseKey: "sqaut", category: "Quads"),
+                .categoryImported(exerciseKey: "nothing here", category: "Arms"),
+            ])
+        try store.commit([], history: [.categoryImported(exerciseKey: "squat", category: "Lower body")])
+        func category(_ key: String) throws -> String?? {
+            try store.exercises().first { $0.key == key }.map(\.category)
+        }
+        #expect(try category("squat") == "Legs")
+        #expect(try category("nothing here") == nil)
+        // A rename keeps the category of the exercise it merges into.
+        try store.commit([], history: [.exerciseRenamed(fromKey: "sqaut", to: "Squat", toKey: "squat")])
+        #expect(try category("squat") == "Legs")
+
+        try store.commit([], history: [.setsDeleted([squat])])
+        #expect(try store.sets(since: day.since, until: day.until, exerciseKey: "squat", limit: 10).rows.count == 1)
+        #expect(try store.importFacts(since: day.since, until: day.until).importedKeys.count == 2)
+        // Outside the window asked about, and once pruned with the sets, the key is gone.
+        #expect(try store.importFacts(since: day.until, until: day.until + hour).importedKeys.isEmpty)
+        try store.commit([], history: [], pruneBeforeUSec: day.until)
+        #expect(try store.importFacts(since: 0, until: USec(Int64.max)).importedKeys.isEmpty)
+        try store.close()
+        let reopened = try StateStore.open(directory: state.path, now: now).store
+        #expect(try reopened.importFacts(since: 0, until: USec(Int64.max)).importedKeys.isEmpty)
+    }
 }

@@ -25,10 +25,11 @@ private struct TemporaryDirectory {
 }
 
 /// A state file written by an earlier restd through GRDB, kept in Fixtures/ (see its README).
-/// What a file of schema 10 loses to be one of schema 9: the sets' import columns, the indexes
-/// on them, and the timer's sets in time order.
+/// What a file of schema 11 loses to be one of schema 9: the deleted imports, the exercises'
+/// category, the sets' import columns, the indexes on them, and the timer's sets in time order.
 private let schema10Undone =
-    "DROP INDEX sets_by_import_key; DROP INDEX sets_by_weight; DROP INDEX sets_by_estimate; "
+    "DROP TABLE deleted_imports; ALTER TABLE exercises DROP COLUMN category; "
+    + "DROP INDEX sets_by_import_key; DROP INDEX sets_by_weight; DROP INDEX sets_by_estimate; "
     + "DROP INDEX sets_by_timer_time; CREATE INDEX sets_by_timer ON sets (timer_id, id); "
     + "ALTER TABLE sets DROP COLUMN warmup; ALTER TABLE sets DROP COLUMN import_key; "
 

@@ -25,6 +25,7 @@ extension RestdClient {
                 .string(set.workoutStart), .string(set.workoutName), .string(set.exercise),
                 .uint32(UInt32(clamping: set.order)), .uint64(set.atUSec), .uint32(set.reps ?? SetRow.noReps),
                 .double(set.weightKg ?? .nan), .boolean(set.warmup), .boolean(set.failed),
+                .string(set.category ?? ""),
             ])
         }
         _ = try call(
@@ -63,6 +64,6 @@ extension RestdClient {
     }
 
     private static let importRowType = DBusType.structure([
-        .string, .string, .string, .uint32, .uint64, .uint32, .double, .boolean, .boolean,
+        .string, .string, .string, .uint32, .uint64, .uint32, .double, .boolean, .boolean, .string,
     ])
 }

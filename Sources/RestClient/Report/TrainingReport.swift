@@ -90,9 +90,9 @@ public enum TrainingReport {
             "volume", "Volume",
             "Sets × reps × kg, week by week (weeks from Monday), counting every set with both reps and a weight. "
                 + (model.volume.byCategory
-                    ? "Stacked by category, as config.toml sorts the exercises; an exercise without a category "
-                        + "stands alone."
-                    : "Stacked by exercise: no exercise here has a category in config.toml.")
+                    ? "Stacked by category, as config.toml (or a FitNotes import) sorts the exercises; an "
+                        + "exercise without a category stands alone."
+                    : "Stacked by exercise: no exercise here has a category in config.toml or from an import.")
                 + (series.last.map { $0.merged > 1 ? " The \($0.merged) smallest are put together as “other”." : "" }
                     ?? ""),
             into: &html)

@@ -17,10 +17,12 @@ public struct ImportRow: Sendable, Equatable {
     /// A warm-up set: kept and marked, never a failed set or a record.
     public var warmup: Bool
     public var failed: Bool
+    /// The exercise's category in the app (FitNotes' Category); nil where it has none.
+    public var category: String?
 
     public init(
         source: String, workoutStart: String, workoutName: String, exercise: ExerciseName, order: UInt32,
-        atUSec: USec, reps: UInt32?, weightKg: Double?, warmup: Bool, failed: Bool
+        atUSec: USec, reps: UInt32?, weightKg: Double?, warmup: Bool, failed: Bool, category: String? = nil
     ) {
         self.source = source
         self.workoutStart = workoutStart
@@ -32,6 +34,7 @@ public struct ImportRow: Sendable, Equatable {
         self.weightKg = weightKg
         self.warmup = warmup
         self.failed = failed && !warmup
+        self.category = category
     }
 
     /// What makes it the same set when a file is imported again: the app, the workout's start
@@ -224,6 +227,14 @@ extension TrainingBook {
                         abandoned: false)))
         }
         outcome.workoutsAdded = workoutOrder.count
+        // Each exercise's category as the file first gives it, from every row (a file imported
+        // before categories were kept gives them now); the store keeps it only where the
+        // exercise has none.
+        var categorized: Set<String> = []
+        for (_, row) in rows {
+            guard let category = row.category, categorized.insert(row.exercise.key).inserted else { continue }
+            history.append(.categoryImported(exerciseKey: row.exercise.key, category: category))
+        }
         var plan = ChangePlan(history: request.dryRun ? [] : history)
         plan.imported = outcome
         plan.what = "an import"

@@ -143,6 +143,9 @@ public enum HistoryChange: Sendable, Equatable {
     case setImported(SetRecord, importKey: String)
     /// A workout of another app's export, summed up from its imported sets.
     case workoutImported(WorkoutSummary)
+    /// The category an export gives exercise `key` (FitNotes' Category), kept when the
+    /// exercise has none yet: an import never overwrites one.
+    case categoryImported(exerciseKey: String, category: String)
     /// A rest began (with its set) or changed (an add, a pause) while open.
     case restOpen(RestRecord)
     /// A rest ended; its exercise's last-used rest follows.

@@ -195,7 +195,7 @@ public struct TrainingBook: Sendable, Equatable {
                 if openRests[rest.timerID]?.setID == rest.setID { openRests[rest.timerID] = nil }
             case .workoutSaved(let active): workout = active
             case .workoutEnded, .workoutDiscarded: workout = nil
-            case .heartRateKept, .workoutImported: break
+            case .heartRateKept, .workoutImported, .categoryImported: break
             case .setsDeleted(let sets):
                 let ids = Set(sets.map(\.id))
                 for (id, rest) in openRests where ids.contains(rest.setID) { openRests[id] = nil }

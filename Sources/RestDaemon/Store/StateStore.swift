@@ -34,8 +34,9 @@ final class StateStore {
     /// `HistorySchema.recoveryColumns`; 6 → 7 the followed rests' heart rate, `HeartRateSchema`;
     /// 7 → 8 the indexes records are read from, `HistorySchema.recordIndexes`; 8 → 9 the timers'
     /// `sound` and `rings_until_usec`; 9 → 10 the sets' `warmup` and `import_key`,
-    /// `HistorySchema.importColumns`).
-    static let schemaVersion = 10
+    /// `HistorySchema.importColumns`; 10 → 11 the exercises' imported `category` and the
+    /// deleted imports, `HistorySchema.deletedImportsTable`).
+    static let schemaVersion = 11
     /// The file name inside the state directory.
     static let fileName = "state.sqlite"
 
@@ -296,6 +297,7 @@ final class StateStore {
                     try database.execute(HeartRateSchema.create)
                     try database.execute(HistorySchema.createRecordIndexesOfSchema8)
                     try database.execute(HistorySchema.addImportColumns)
+                    try database.execute(HistorySchema.addCategoriesAndDeletedImports)
                 } else {
                     for step in migrations where step.from >= version {
                         try database.execute(step.sql)
@@ -485,6 +487,7 @@ final class StateStore {
             """
         ),
         (9, HistorySchema.addImportColumns),
+        (10, HistorySchema.addCategoriesAndDeletedImports),
     ]
 
     // STRICT makes SQLite refuse a value of the wrong type instead of storing it.

@@ -233,6 +233,8 @@ enum HistoryObject {
                 HistoryKey.lastSeenUSec: .uint64(exercise.lastSeenUSec),
             ]
             if let rest = exercise.lastRestUSec { entry[HistoryKey.lastRestUSec] = .uint64(rest) }
+            // An imported category, unless config.toml gives one (below).
+            if let category = exercise.category { entry[HistoryKey.category] = .string(category) }
             entries[exercise.key] = entry
         }
         for (key, configured) in settings.exercises {

@@ -60,16 +60,35 @@ enum HistorySchema {
     /// not have them makes the file unusable, and it is moved aside like any broken state.
     static let columns: [String: [String]] = tables.columns.merging([
         "rests": restsTable.columnNames + recoveryColumns, "sets": setsTable.columnNames + importColumns,
+        "exercises": exercisesTable.columnNames + ["category"],
+        deletedImportsTable.name: deletedImportsTable.columnNames,
     ]) { $1 }
 
     /// The columns a file of schema `version` (3 or later) has: the rests' recovery from 6 on,
-    /// the sets' warm-up and import key from 10 on.
+    /// the sets' warm-up and import key from 10 on, the exercises' category and the deleted
+    /// imports from 11 on.
     static func columns(version: Int64) -> [String: [String]] {
         var older = columns
         if version < 6 { older["rests"]?.removeAll { recoveryColumns.contains($0) } }
         if version < 10 { older["sets"]?.removeAll { importColumns.contains($0) } }
+        if version < 11 {
+            older["exercises"]?.removeAll { $0 == "category" }
+            older[deletedImportsTable.name] = nil
+        }
         return older
     }
+
+    /// The import keys of imported sets deleted since (`history delete`), with the time the set
+    /// was done (pruned with the sets, after `keep_days`): the same file imported again does not
+    /// bring them back.
+    static let deletedImportsTable = TableSchema(
+        "deleted_imports",
+        [("import_key", "TEXT PRIMARY KEY NOT NULL"), ("at_usec", "INTEGER NOT NULL")],
+        indexes: ["CREATE INDEX deleted_imports_by_time ON deleted_imports (at_usec)"])
+    /// The migration 10 → 11: an exercise's category as an import gave it (NULL: none; the
+    /// category in config.toml comes first), and the deleted imports.
+    static let addCategoriesAndDeletedImports =
+        "ALTER TABLE exercises ADD COLUMN category TEXT;\n" + deletedImportsTable.create
 
     /// A set's warm-up mark and, for a set imported from another app, its key (`ImportRow.key`):
     /// schema 10. NULL `import_key` marks restd's own sets.
@@ -137,6 +156,14 @@ enum HistorySchema {
     static let lastSet = "SELECT \(setColumns) FROM sets WHERE import_key IS NULL ORDER BY id DESC LIMIT 1"
     static let setsOfExercise = "SELECT \(setColumns) FROM sets WHERE exercise_key = ? ORDER BY at_usec, id"
     static let deleteSet = "DELETE FROM sets WHERE id = ?"
+    /// An imported set about to be deleted leaves its key (`deletedImportsTable`).
+    static let rememberDeletedImport = """
+        INSERT OR IGNORE INTO deleted_imports (import_key, at_usec)
+        SELECT import_key, at_usec FROM sets WHERE id = ? AND import_key IS NOT NULL
+        """
+    static let pruneDeletedImports = "DELETE FROM deleted_imports WHERE at_usec < ?"
+    /// The category an import gives exercise `?1`, kept only when it has none.
+    static let categorize = "UPDATE exercises SET category = ?2 WHERE key = ?1 AND category IS NULL"
     static let deleteRest = "DELETE FROM rests WHERE set_id = ?"
     /// A set gone from exercise `?1` (deleted, or edited into another): one set fewer, last seen
     /// at its latest set left; an exercise left without sets is forgotten (`forgetUncounted`).
@@ -159,14 +186,16 @@ enum HistorySchema {
     static let renameSets = "UPDATE sets SET exercise = ?2, exercise_key = ?3 WHERE exercise_key = ?1"
     static let renameRests = "UPDATE rests SET exercise = ?2, exercise_key = ?3 WHERE exercise_key = ?1"
     /// What restd remembers of exercise `?1` merged into `?3` (written `?2` when new): its sets
-    /// counted there, the later last seen, the rest last used there kept when it has one. Then
+    /// counted there, the later last seen, the rest last used and the category there kept when
+    /// it has them. Then
     /// `?1` is forgotten (`forgetExercise`), unless it is `?3` (a rename that only changes case).
     static let mergeExercise = """
-        INSERT INTO exercises (key, name, last_rest_usec, sets, last_seen_usec)
-        SELECT ?3, ?2, last_rest_usec, sets, last_seen_usec FROM exercises WHERE key = ?1 AND ?1 != ?3
+        INSERT INTO exercises (key, name, last_rest_usec, sets, last_seen_usec, category)
+        SELECT ?3, ?2, last_rest_usec, sets, last_seen_usec, category FROM exercises WHERE key = ?1 AND ?1 != ?3
         ON CONFLICT(key) DO UPDATE SET sets = sets + excluded.sets,
           last_seen_usec = max(last_seen_usec, excluded.last_seen_usec),
-          last_rest_usec = coalesce(last_rest_usec, excluded.last_rest_usec)
+          last_rest_usec = coalesce(last_rest_usec, excluded.last_rest_usec),
+          category = coalesce(category, excluded.category)
         """
     static let forgetExercise = "DELETE FROM exercises WHERE key = ?1 AND ?1 != ?2"
     static let renameExercise = "UPDATE exercises SET name = ?2 WHERE key = ?1"
@@ -218,9 +247,11 @@ enum HistorySchema {
         SELECT count(*) FROM sets WHERE exercise_key = ?1 AND at_usec >= ?2
           AND (NOT EXISTS (SELECT 1 FROM other) OR (at_usec, id) > (SELECT at_usec, id FROM other))
         """
-    /// The keys of the sets imported in [?1, ?2).
-    static let importedKeys =
-        "SELECT import_key FROM sets WHERE import_key IS NOT NULL AND at_usec >= ?1 AND at_usec < ?2"
+    /// The keys of the sets imported in [?1, ?2), deleted since or not.
+    static let importedKeys = """
+        SELECT import_key FROM sets WHERE import_key IS NOT NULL AND at_usec >= ?1 AND at_usec < ?2
+        UNION ALL SELECT import_key FROM deleted_imports WHERE at_usec >= ?1 AND at_usec < ?2
+        """
     /// restd's own sets in [?1, ?2), as an import compares its sets with them.
     static let ownSets = """
         SELECT exercise_key, at_usec, reps, weight_kg FROM sets
@@ -241,7 +272,8 @@ enum HistorySchema {
         WHERE started_at_usec >= ?1 AND started_at_usec < ?2 AND (?3 = '' OR exercise_key = ?3)
         ORDER BY started_at_usec, set_id LIMIT ?4
         """
-    static let exercises = "SELECT key, name, last_rest_usec, sets, last_seen_usec FROM exercises ORDER BY key"
+    static let exercises =
+        "SELECT key, name, last_rest_usec, sets, last_seen_usec, category FROM exercises ORDER BY key"
     static let statsRows = """
         SELECT s.exercise_key, s.exercise, r.planned_usec, r.adjust_usec, r.taken_usec, r.outcome,
                s.at_usec, r.time_to_target_usec, r.hrr60, r.rmssd_beats

@@ -12,6 +12,7 @@ struct HistoryStatements {
     let setByID, lastSet, setsOfExercise, deleteSet, deleteRest, deleteHeartRate: SQLiteStatement
     let uncountSet, forgetUncounted, countMovedSet, editSet, moveRest: SQLiteStatement
     let renameSets, renameRests, mergeExercise, forgetExercise, renameExercise: SQLiteStatement
+    let rememberDeletedImport, pruneDeletedImports, categorize: SQLiteStatement
 
     init(_ database: SQLiteDatabase) throws(SQLiteError) {
         insertSet = try database.prepare(HistorySchema.insertSet)
@@ -58,6 +59,9 @@ struct HistoryStatements {
         mergeExercise = try database.prepare(HistorySchema.mergeExercise)
         forgetExercise = try database.prepare(HistorySchema.forgetExercise)
         renameExercise = try database.prepare(HistorySchema.renameExercise)
+        rememberDeletedImport = try database.prepare(HistorySchema.rememberDeletedImport)
+        pruneDeletedImports = try database.prepare(HistorySchema.pruneDeletedImports)
+        categorize = try database.prepare(HistorySchema.categorize)
     }
 
     /// One row written by a history change.
@@ -69,6 +73,7 @@ struct HistoryStatements {
         case deleteSet(id: SQLiteValue, exerciseKey: SQLiteValue)
         case editSet([SQLiteValue], movedFrom: SQLiteValue?, movedAt: SQLiteValue)
         case renameExercise(fromKey: SQLiteValue, to: SQLiteValue, toKey: SQLiteValue)
+        case categorize([SQLiteValue])
     }
 
     /// The rows for a change, made before the transaction (a value that cannot be stored fails
@@ -81,6 +86,8 @@ struct HistoryStatements {
             return try setWrites(set, importKey: key)
         case .workoutImported(let summary):
             return [.insertSummary(try summaryValues(summary))]
+        case .categoryImported(let key, let category):
+            return [.categorize([.text(key), .text(category)])]
         case .restOpen(let rest):
             return [.upsertRest(try values(rest))]
         case .restEnded(let rest) where rest.isRemembered:
@@ -163,6 +170,7 @@ struct HistoryStatements {
                 try pruneHeartRates.run([cutoff])
                 try insertHeartRate.run(values)
             case .deleteSet(let id, let key):
+                try rememberDeletedImport.run([id])
                 try deleteSet.run([id])
                 try deleteRest.run([id])
                 try deleteHeartRate.run([id])
@@ -182,12 +190,15 @@ struct HistoryStatements {
                 try mergeExercise.run([fromKey, name, toKey])
                 try forgetExercise.run([fromKey, toKey])
                 try renameExercise.run([toKey, name])
+            case .categorize(let values):
+                try categorize.run(values)
             }
         }
         if let pruneBeforeUSec, let cutoff = Int64(exactly: pruneBeforeUSec) {
             try pruneSets.run([.integer(cutoff)])
             try pruneRests.run([.integer(cutoff)])
             try pruneHeartRates.run([.integer(cutoff)])
+            try pruneDeletedImports.run([.integer(cutoff)])
         }
     }
 
@@ -485,16 +496,16 @@ extension StateStore {
             row: HistoryStatements.rest(from:))
     }
 
-    /// Every exercise restd remembers: key, name, last rest, sets, last seen.
+    /// Every exercise restd remembers: key, name, last rest, sets, last seen, imported category.
     func exercises() throws(StoreError) -> [(
-        key: String, name: String, lastRestUSec: USec?, sets: Int, lastSeenUSec: USec
+        key: String, name: String, lastRestUSec: USec?, sets: Int, lastSeenUSec: USec, category: String?
     )] {
         try reading { statements throws(SQLiteError) in
             try Self.all(statements.exercises, []).compactMap { row in
                 guard let key = row[0].text, let name = row[1].text, let sets = row[3].integer,
                     let seen = row[4].integer.flatMap(USec.init(exactly:))
                 else { return nil }
-                return (key, name, row[2].integer.flatMap(USec.init(exactly:)), Int(sets), seen)
+                return (key, name, row[2].integer.flatMap(USec.init(exactly:)), Int(sets), seen, row[5].text)
             }
         }
     }

@@ -5,9 +5,10 @@ import RestProtocol
 /// The Manager's import calls on the bus: a row's type (`ImportRowSignature`), CommitImport's
 /// options and its reply (keys in `ImportKey`).
 enum ImportEntries {
-    /// workout_start, workout_name, exercise, order, at_usec, reps, weight_kg, warmup, failed.
+    /// workout_start, workout_name, exercise, order, at_usec, reps, weight_kg, warmup, failed,
+    /// category.
     static let rowType = DBusType.structure([
-        .string, .string, .string, .uint32, .uint64, .uint32, .double, .boolean, .boolean,
+        .string, .string, .string, .uint32, .uint64, .uint32, .double, .boolean, .boolean, .string,
     ])
 
     /// CommitImport's options: `dry_run` alone.

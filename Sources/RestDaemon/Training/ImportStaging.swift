@@ -17,7 +17,7 @@ final class ImportStaging {
     static let maxRowsPerCall = 5_000
     /// An import untouched this long is dropped.
     static let idleUSec: UInt64 = 10 * 60 * 1_000_000
-    /// The longest workout start or workout name kept, in UTF-8 bytes.
+    /// The longest workout start, workout name or category kept, in UTF-8 bytes.
     static let maxTextBytes = 128
 
     private struct Staged {
@@ -150,14 +150,14 @@ final class ImportStaging {
 
     /// One row, checked as a set is: an exercise name, reps and a weight a set may have.
     private static func row(_ value: DBusValue, source: String) throws(DBusError) -> ImportRow {
-        guard case .structure(let fields) = value, fields.count == 9,
+        guard case .structure(let fields) = value, fields.count == 10,
             case .string(let start) = fields[0], case .string(let workoutName) = fields[1],
             case .string(let exercise) = fields[2], case .uint32(let order) = fields[3],
             case .uint64(let atUSec) = fields[4], case .uint32(let reps) = fields[5],
             case .double(let weight) = fields[6], case .boolean(let warmup) = fields[7],
-            case .boolean(let failed) = fields[8]
+            case .boolean(let failed) = fields[8], case .string(let category) = fields[9]
         else { throw DBusError(.invalidArgs, "a row must be \(ImportRowSignature.signature)") }
-        for (name, text) in [("workout_start", start), ("workout_name", workoutName)] {
+        for (name, text) in [("workout_start", start), ("workout_name", workoutName), ("category", category)] {
             guard text.utf8.count <= maxTextBytes, !text.unicodeScalars.contains(where: \.isControlCharacter) else {
                 throw DBusError(
                     .invalidArgs, "\(name) must be at most \(maxTextBytes) bytes of text without control characters")
@@ -177,7 +177,7 @@ final class ImportStaging {
         let row = ImportRow(
             source: source, workoutStart: start, workoutName: workoutName, exercise: name, order: order,
             atUSec: atUSec, reps: reps == SetRow.noReps ? nil : reps, weightKg: weight.isNaN ? nil : weight,
-            warmup: warmup, failed: failed)
+            warmup: warmup, failed: failed, category: category.isEmpty ? nil : category)
         do {
             try SetInput(reps: row.reps, weightKg: row.weightKg).validate(limits: .standard)
         } catch {

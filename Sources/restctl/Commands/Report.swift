@@ -9,7 +9,8 @@ extension Restctl {
             commandName: "report",
             abstract: "Write a training report: one HTML page of charts.",
             discussion: """
-                Volume per week (stacked by category from config.toml, else by exercise), each \
+                Volume per week (stacked by category from config.toml or a FitNotes import, else \
+                by exercise), each \
                 exercise's top set and estimated one-rep max, rests planned against taken with \
                 the rule that chose them, recovery by week when rests were followed with a \
                 strap, the heart rate of each followed rest of one day, and each workout with \
