@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 import RestCore
 
@@ -32,7 +33,7 @@ struct HistorySelection: ParsableArguments {
             let end =
                 try until.map { text throws(InputError) in try HistoryWindow.instant(text, as: .until, now: now) } ?? 0
             if end != 0, end <= start {
-                throw InputError("--until is not after --since; give a later --until or an earlier --since")
+                throw InputError(localized("--until is not after --since; give a later --until or an earlier --since"))
             }
             return (start, end)
         } catch {
@@ -65,7 +66,9 @@ extension Restctl.History {
     static func setID(_ text: String) throws(RestctlError) -> Int64 {
         guard let id = Int64(text), id > 0 else {
             throw RestctlError(
-                .usage, "set id \(MessageText.quoted(text)) is not a set's id: give the number 'restctl history' shows")
+                .usage,
+                localized(
+                    "set id %1$s is not a set's id: give the number 'restctl history' shows", MessageText.quoted(text)))
         }
         return id
     }
@@ -97,9 +100,9 @@ extension Restctl.History {
         var workouts = false
 
         func validate() throws {
-            if json && csv { throw ValidationError("--json and --csv cannot be used together; choose one") }
+            if json && csv { throw ValidationError(localized("--json and --csv cannot be used together; choose one")) }
             if workouts && (csv || selection.exercise != nil) {
-                throw ValidationError("--workouts cannot be used with --csv or --exercise")
+                throw ValidationError(localized("--workouts cannot be used with --csv or --exercise"))
             }
         }
 

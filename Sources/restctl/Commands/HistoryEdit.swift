@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -37,7 +38,8 @@ extension Restctl.History {
             if let exercise { _ = try ExerciseName(option: exercise) }
             _ = try changes(unit: nil)
             if exercise == nil, reps == nil, weight == nil, failed == nil {
-                throw ValidationError("nothing to change: give --exercise, --reps, --weight, --failed or --no-failed")
+                throw ValidationError(
+                    localized("nothing to change: give --exercise, --reps, --weight, --failed or --no-failed"))
             }
         }
 

@@ -29,7 +29,7 @@ extension Restctl.History {
             let (name, count) = try RestdConnection.withClient { client throws(ClientError) in
                 try client.renameExercise(from: old, to: new)
             }
-            print("renamed \(count) \(count == 1 ? "set" : "sets") to \(name)")
+            print(HistoryFormat.renamed(sets: count, to: name))
         }
     }
 }

@@ -81,7 +81,7 @@ extension Restctl {
                 throw RestctlError(.usage, ImportText.unreadLines(problems, file: file))
             }
             guard let client, let handle else {
-                print(dryRun ? "would add: nothing\ndry run: nothing was written" : "added: nothing")
+                for line in ImportText.nothing(dryRun: dryRun) { print(line) }
                 return
             }
             let outcome: ImportOutcome

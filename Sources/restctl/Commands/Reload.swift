@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
@@ -14,7 +15,9 @@ extension Restctl {
 
         func run() throws {
             let changed = try RestdConnection.withClient { client throws(ClientError) in try client.reload() }
-            print(changed.isEmpty ? "nothing changed" : "changed: \(changed.joined(separator: ", "))")
+            let nothing = localized("nothing changed")
+            // TRANSLATORS: restctl reload; the keys of config.toml that changed follow, as they are written.
+            print(changed.isEmpty ? nothing : localized("changed: %1$s", changed.joined(separator: ", ")))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 
 extension Restctl {
@@ -26,8 +27,11 @@ extension Restctl {
             }
             if sensors.isEmpty {
                 StandardError.write(
-                    "restctl: restd sees no heart-rate strap: "
-                        + (problem.isEmpty ? "pair one with Bluetooth (GNOME Settings, or bluetoothctl)" : problem)
+                    "restctl: "
+                        + localized(
+                            "restd sees no heart-rate strap: %1$s",
+                            problem.isEmpty
+                                ? localized("pair one with Bluetooth (GNOME Settings, or bluetoothctl)") : problem)
                         + "\n")
             }
             if output.json {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -56,16 +57,18 @@ extension Restctl {
                 if !plan.contains("/"), !plan.hasSuffix(".toml"), access(path, F_OK) != 0 {
                     throw RestctlError(
                         .usage,
-                        "no workout plan \(MessageText.quoted(plan)) in \(Workout.plansDirectory)"
-                            + Suggestion.hint(
+                        localized("no workout plan %1$s in %2$s", MessageText.quoted(plan), Workout.plansDirectory)
+                            + SuggestionText.hint(
                                 for: plan, among: Workout.planNames(),
-                                otherwise: "\(MessageText.name("restctl workout list")) shows the plans there"))
+                                otherwise: localized(
+                                    "%1$s shows the plans there", MessageText.name("restctl workout list"))))
                 }
                 if access(path, R_OK) != 0 {
                     throw RestctlError(
                         .usage,
-                        "workout plan \(MessageText.quoted(path, limit: 200)) cannot be read: "
-                            + String(cString: strerror(errno)))
+                        localized(
+                            "workout plan %1$s cannot be read: %2$s", MessageText.quoted(path, limit: 200),
+                            String(cString: strerror(errno))))
                 }
                 let (status, known) = try RestdConnection.withClient { client throws(ClientError) in
                     try client.startWorkout(path)
@@ -119,7 +122,7 @@ extension Restctl {
                     let before = try client.workoutStatus()
                     try client.workout("End")
                     guard before.active, before.setsDone == 0 else { return try client.workoutStatus().line }
-                    return "\(before.name) ended before its first set: nothing was recorded"
+                    return localized("%1$s ended before its first set: nothing was recorded", before.name)
                 }
                 print(line)
             }
@@ -135,8 +138,10 @@ extension Restctl {
                 if names.isEmpty {
                     // On stderr, so that a script reading the names reads none.
                     StandardError.write(
-                        "restctl: no workout plans in \(Workout.plansDirectory); a plan is a NAME.toml file "
-                            + "there ('man 5 restd.conf' says what goes in it)\n")
+                        "restctl: "
+                            + localized(
+                                "no workout plans in %1$s; a plan is a NAME.toml file there ('man 5 restd.conf' says what goes in it)",
+                                Workout.plansDirectory) + "\n")
                 }
                 for name in names { print(name) }
             }
