@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
@@ -18,7 +19,7 @@ extension Restctl {
 
         func validate() throws {
             if all && timer.id != TimerIDParser.defaultID {
-                throw ValidationError("--all removes every timer; give no --id with it")
+                throw ValidationError(localized("--all removes every timer; give no --id with it"))
             }
         }
 
@@ -29,12 +30,13 @@ extension Restctl {
                 }
                 print(
                     cancelled.isEmpty
-                        ? "no timers to cancel" : cancelled.map { "cancelled \($0)" }.joined(separator: "\n"))
+                        ? localized("no timers to cancel")
+                        : cancelled.map { localized("cancelled %1$s", $0) }.joined(separator: "\n"))
                 return
             }
             let id = try timer.timerID()
             try RestdConnection.withClient { client throws(ClientError) in try client.cancel(id: id) }
-            print("cancelled \(id)")
+            print(localized("cancelled %1$s", id))
         }
     }
 }

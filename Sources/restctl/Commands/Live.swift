@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
@@ -56,15 +57,17 @@ extension Restctl {
                 heartRate != nil || done != nil || total != nil || exercise != nil || workout != nil
                 || !assignments.isEmpty
             if stdin && (hasFields || end) {
-                throw ValidationError("--stdin reads every update from standard input; give no fields or --end with it")
+                throw ValidationError(
+                    localized("--stdin reads every update from standard input; give no fields or --end with it"))
             }
             if end && hasFields {
-                throw ValidationError("--end clears every field; give no fields with it")
+                throw ValidationError(localized("--end clears every field; give no fields with it"))
             }
             if !stdin && !end && !hasFields {
                 throw ValidationError(
-                    "give at least one field (--heart-rate, --done, --total, --exercise, --workout, "
-                        + "--set KEY=VALUE), --end or --stdin.")
+                    localized(
+                        "give at least one field (--heart-rate, --done, --total, --exercise, --workout, --set KEY=VALUE), --end or --stdin."
+                    ))
             }
             _ = try fields()
         }
@@ -117,7 +120,7 @@ extension Restctl {
                 } catch {
                     updates += 1
                     skipped += 1
-                    StandardError.write("restctl: line \(number): \(error.message)\n")
+                    StandardError.write("restctl: " + Self.atLine(number, error.message) + "\n")
                     continue
                 }
                 if fields.isEmpty { continue }
@@ -129,10 +132,10 @@ extension Restctl {
                     let failure = RestctlError(error)
                     // Anything but a refusal of this very line (restd or the bus gone) ends the stream.
                     guard failure.kind == .refused else {
-                        throw RestctlError(failure.kind, "line \(number): \(failure.message)")
+                        throw RestctlError(failure.kind, Self.atLine(number, failure.message))
                     }
                     skipped += 1
-                    StandardError.write("restctl: line \(number): \(failure.oneLine)\n")
+                    StandardError.write("restctl: " + Self.atLine(number, failure.oneLine) + "\n")
                 }
             }
             // The bus or restd may have gone while restctl waited for input: what was sent went
@@ -142,18 +145,29 @@ extension Restctl {
                 do {
                     owner = try client.daemonOwner()
                 } catch {
-                    throw RestctlError(.unavailable, "after line \(number): \(RestctlError(error).message)")
+                    throw RestctlError(
+                        .unavailable, localized("after line %1$d: %2$s", number, RestctlError(error).message))
                 }
                 guard owner == receiver else {
                     throw RestctlError(
                         .unavailable,
-                        "after line \(number): restd stopped, and the live fields sent "
-                            + "went with it; send them again once it runs: \(ServiceHint.startRestd)")
+                        localized(
+                            "after line %1$d: restd stopped, and the live fields sent went with it; send them again once it runs: %2$s",
+                            number, ServiceHint.startRestd))
                 }
             }
             if skipped > 0 {
-                throw RestctlError(.failed, "skipped \(skipped) of \(updates) \(updates == 1 ? "update" : "updates")")
+                throw RestctlError(
+                    .failed,
+                    localizedPlural(
+                        "skipped %1$d of %2$d update", "skipped %1$d of %2$d updates", count: updates, skipped, updates)
+                )
             }
+        }
+
+        /// "line 3: why": a line of standard input restd or restctl did not take.
+        private static func atLine(_ number: Int, _ why: String) -> String {
+            localized("line %1$d: %2$s", number, why)
         }
     }
 }

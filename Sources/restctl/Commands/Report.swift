@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 import RestCore
 
@@ -39,8 +40,12 @@ extension Restctl {
         var day: String?
 
         func validate() throws {
-            if output.isEmpty { throw ValidationError("--output is empty; give a file name, or - for standard output") }
-            if open && output == "-" { throw ValidationError("--open needs a file; give --output a file name") }
+            if output.isEmpty {
+                throw ValidationError(localized("--output is empty; give a file name, or - for standard output"))
+            }
+            if open && output == "-" {
+                throw ValidationError(localized("--open needs a file; give --output a file name"))
+            }
             _ = try curveDay(now: KernelClock.realtimeUSec)
         }
 
@@ -64,8 +69,9 @@ extension Restctl {
             {
                 throw RestctlError(
                     .usage,
-                    "--day \(MessageText.quoted(day ?? "")) is outside the report's time; give a day "
-                        + "between --since and --until, or widen them")
+                    localized(
+                        "--day %1$s is outside the report's time; give a day between --since and --until, or widen them",
+                        MessageText.quoted(day ?? "")))
             }
             // The heart rates of the day asked for (which may lie outside the window), else the window's.
             let traceWindow =
@@ -92,13 +98,14 @@ extension Restctl {
             let page = TrainingReport.html(input)
             if output == "-" {
                 if let error = StandardOutput.write(page) {
-                    throw RestctlError(.failed, "could not write the report to standard output: \(errorText(error))")
+                    throw RestctlError(
+                        .failed, localized("could not write the report to standard output: %1$s", errorText(error)))
                 }
                 return
             }
             let path = try FileOutput.replace(output, with: page)
             // On stderr, as `--output -` keeps stdout for the page itself.
-            StandardError.write("restctl: wrote the report to \(path)\n")
+            StandardError.write("restctl: " + localized("wrote the report to %1$s", path) + "\n")
             if open { try Browser.open(path) }
         }
     }
