@@ -5,7 +5,7 @@ import RestCore
 
 /// `--id`, shared by every command that names a timer.
 struct TimerSelection: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The timer to act on.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp(localized("The timer to act on."), valueName: "id"))
     var id = TimerIDParser.defaultID
 
     func validate() throws {
@@ -24,7 +24,7 @@ struct TimerSelection: ParsableArguments {
 
 /// `--json`, shared by the commands that show timers.
 struct OutputFormat: ParsableArguments {
-    @Flag(name: .long, help: "Print JSON instead of text.")
+    @Flag(name: .long, help: ArgumentHelp(localized("Print JSON instead of text.")))
     var json = false
 }
 

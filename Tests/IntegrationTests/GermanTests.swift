@@ -114,5 +114,11 @@ struct GermanTests {
                 == "restctl: duration \"25h\" ist zu lang: geben Sie eine Pause von 1 s bis 24 Std. an\n")
         #expect(
             german(["history", "--json", "--csv"]).stderr.hasPrefix("restctl: --json und --csv gehen nicht zusammen"))
+        // --help: restctl's abstracts and option help in German, ArgumentParser's headings as they are.
+        let help = german(["start", "--help"]).stdout
+        #expect(help.hasPrefix("OVERVIEW: Einen Timer starten (oder ersetzen).\n"), "\(help)")
+        #expect(
+            help.contains("\nUSAGE: restctl start ")
+                && help.contains("  --label <text>          Wofür die Pause ist.\n"))
     }
 }

@@ -6,7 +6,7 @@ extension Restctl {
     struct Cancel: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cancel",
-            abstract: "Remove a timer, or every timer with --all.",
+            abstract: localized("Remove a timer, or every timer with --all."),
             discussion: """
                 Says which timers it removed ("cancelled ID", one line each), or that there was \
                 none with --all. 'restctl clear' removes only the timers that are over.
@@ -14,7 +14,7 @@ extension Restctl {
 
         @OptionGroup var timer: TimerSelection
 
-        @Flag(help: "Remove every timer, whatever its state.")
+        @Flag(help: ArgumentHelp(localized("Remove every timer, whatever its state.")))
         var all = false
 
         func validate() throws {

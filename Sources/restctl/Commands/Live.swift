@@ -6,7 +6,7 @@ extension Restctl {
     struct Live: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "live",
-            abstract: "Send live fields (heart rate, progress) to restd.",
+            abstract: localized("Send live fields (heart rate, progress) to restd."),
             discussion: """
                 The fields given are sent as one update; --end clears every field.
 
@@ -25,31 +25,32 @@ extension Restctl {
                 """)
 
         @Option(
-            name: .customLong("heart-rate"), help: ArgumentHelp("Heart rate in beats per minute.", valueName: "bpm"))
+            name: .customLong("heart-rate"),
+            help: ArgumentHelp(localized("Heart rate in beats per minute."), valueName: "bpm"))
         var heartRate: String?
 
-        @Option(help: ArgumentHelp("How many sets are done (progress_done).", valueName: "n"))
+        @Option(help: ArgumentHelp(localized("How many sets are done (progress_done)."), valueName: "n"))
         var done: String?
 
-        @Option(help: ArgumentHelp("How many sets there are (progress_total).", valueName: "n"))
+        @Option(help: ArgumentHelp(localized("How many sets there are (progress_total)."), valueName: "n"))
         var total: String?
 
-        @Option(help: ArgumentHelp("The exercise under way.", valueName: "text"))
+        @Option(help: ArgumentHelp(localized("The exercise under way."), valueName: "text"))
         var exercise: String?
 
-        @Option(help: ArgumentHelp("The workout's name.", valueName: "text"))
+        @Option(help: ArgumentHelp(localized("The workout's name."), valueName: "text"))
         var workout: String?
 
         @Option(
             name: .customLong("set"),
             help: ArgumentHelp(
-                "Any field, typed as in --stdin lines (x_zone=3); may be repeated.", valueName: "key=value"))
+                localized("Any field, typed as in --stdin lines (x_zone=3); may be repeated."), valueName: "key=value"))
         var assignments: [String] = []
 
-        @Flag(help: "End the activity: clear every field.")
+        @Flag(help: ArgumentHelp(localized("End the activity: clear every field.")))
         var end = false
 
-        @Flag(help: "Read one update per line from standard input, until its end.")
+        @Flag(help: ArgumentHelp(localized("Read one update per line from standard input, until its end.")))
         var stdin = false
 
         func validate() throws {

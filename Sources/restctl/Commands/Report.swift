@@ -8,7 +8,7 @@ extension Restctl {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
-            abstract: "Write a training report: one HTML page of charts.",
+            abstract: localized("Write a training report: one HTML page of charts."),
             discussion: """
                 Volume per week (stacked by category from config.toml or a FitNotes import, else \
                 by exercise), each \
@@ -26,17 +26,18 @@ extension Restctl {
         @Option(
             name: [.short, .long],
             help: ArgumentHelp(
-                "Where to write the page (replaced whole, never half-written); - for standard output.",
+                localized("Where to write the page (replaced whole, never half-written); - for standard output."),
                 valueName: "file"))
         var output = "restd-report.html"
 
-        @Flag(help: "Open the page in the desktop's browser (xdg-open) once written.")
+        @Flag(help: ArgumentHelp(localized("Open the page in the desktop's browser (xdg-open) once written.")))
         var open = false
 
         @Option(
             help: ArgumentHelp(
-                "The day whose followed rests get a heart-rate curve each (same forms as --since, within "
-                    + "the report's time); default: the last day of the report that has one.", valueName: "when"))
+                localized(
+                    "The day whose followed rests get a heart-rate curve each (same forms as --since, within the report's time); default: the last day of the report that has one."
+                ), valueName: "when"))
         var day: String?
 
         func validate() throws {

@@ -12,7 +12,7 @@ extension Restctl {
     struct Watch: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "watch",
-            abstract: "Print the timer and live fields as they change.",
+            abstract: localized("Print the timer and live fields as they change."),
             discussion: """
                 One line per change, and once a second while the timer runs or is over (on the \
                 second of its end); nothing wakes it while the timer is paused or there is none. \
@@ -33,13 +33,13 @@ extension Restctl {
 
         @OptionGroup var timer: TimerSelection
 
-        @Option(help: ArgumentHelp("How to write each line, text by default.", valueName: "format"))
+        @Option(help: ArgumentHelp(localized("How to write each line, text by default."), valueName: "format"))
         var format: WatchFormat?
 
-        @Flag(help: "The same as --format json.")
+        @Flag(help: ArgumentHelp(localized("The same as --format json.")))
         var json = false
 
-        @Option(help: ArgumentHelp("The most live-field updates per second.", valueName: "hz"))
+        @Option(help: ArgumentHelp(localized("The most live-field updates per second."), valueName: "hz"))
         var rate = "2"
 
         func validate() throws {
