@@ -25,6 +25,16 @@ public enum TimeFormat {
         inWords(DurationText.readable(usec, roundingDown: roundingDown))
     }
 
+    /// `DurationText.describe` in the language's unit words: "24 h", "24 Std.".
+    public static func described(usec: UInt64) -> String {
+        inWords(DurationText.describe(usec))
+    }
+
+    /// A range of durations: "1 s to 24 h", "1 s bis 24 Std.".
+    public static func range(_ lower: UInt64, _ upper: UInt64) -> String {
+        localized("%1$s to %2$s", described(usec: lower), described(usec: upper))
+    }
+
     /// `DurationText`'s "1 h 5 min 1.5 s" in the language's unit words and decimal separator.
     static func inWords(_ text: String) -> String {
         text.split(separator: " ").map { word in

@@ -101,5 +101,24 @@ struct GermanTests {
                 "Probelauf: nichts wurde geschrieben",
             ], "\(dry)")
         #expect(daemon.run("history", "--json", "--since", "30d").stdout == before.stdout)
+
+        // restctl's own mistakes and refusals; ArgumentParser's USAGE: and its words stay English.
+        let unknown = german(["stat"])
+        #expect(unknown.status == 64)
+        #expect(
+            unknown.stderr
+                == "restctl: unbekannter Befehl 'stat'; meinten Sie 'status' (ein Timer) oder 'stats' (Pausen je Übung)?\n"
+                + "Aufruf: restctl <subcommand>\n  Mehr dazu: 'restctl --help'.\n", "\(unknown)")
+        #expect(
+            german(["start", "25h"]).stderr
+                == "restctl: duration \"25h\" ist zu lang: geben Sie eine Pause von 1 s bis 24 Std. an\n")
+        #expect(
+            german(["history", "--json", "--csv"]).stderr.hasPrefix("restctl: --json und --csv gehen nicht zusammen"))
+        // --help: restctl's abstracts and option help in German, ArgumentParser's headings as they are.
+        let help = german(["start", "--help"]).stdout
+        #expect(help.hasPrefix("OVERVIEW: Einen Timer starten (oder ersetzen).\n"), "\(help)")
+        #expect(
+            help.contains("\nUSAGE: restctl start ")
+                && help.contains("  --label <text>          Wofür die Pause ist.\n"))
     }
 }

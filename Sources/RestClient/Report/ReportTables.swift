@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// The tables beside the charts (every value a chart draws, for screen readers and for copying)
@@ -37,8 +38,9 @@ enum ReportTables {
         let series = model.volume.series
         let unit = model.weights.symbol
         open(
-            caption: "Volume per week, \(unit)",
-            header: ["Week from"] + series.map(\.name) + ["total \(unit)", "sets"],
+            // TRANSLATORS: %1$s is the unit of weight, kg or lb.
+            caption: localized("Volume per week, %1$s", unit),
+            header: [localized("Week from")] + series.map(\.name) + [localized("total %1$s", unit), localized("sets")],
             into: &html)
         for (index, week) in model.weeks.enumerated() {
             let values = series.map { $0.kgByWeek[index] }
@@ -53,11 +55,12 @@ enum ReportTables {
     static func progress(
         _ exercise: ProgressModel.Exercise, weekly: Bool, weights: ReportWeights, into html: inout HTMLWriter
     ) {
-        var header = [weekly ? "Week of" : "Date"]
+        var header = [weekly ? localized("Week of") : localized("Date")]
         if exercise.hasWeights { header.append(weights.symbol) }
-        header.append("reps")
-        if exercise.hasWeights { header.append("e1RM \(weights.symbol)") }
-        open(caption: "\(exercise.name): top sets", header: header, into: &html)
+        header.append(localized("reps"))
+        // TRANSLATORS: a column: the estimated one-rep max in %1$s, kg or lb.
+        if exercise.hasWeights { header.append(localized("e1RM %1$s", weights.symbol)) }
+        open(caption: localized("%1$s: top sets", exercise.name), header: header, into: &html)
         for point in exercise.points {
             var cells = [ReportDate.day(point.atUSec)]
             if exercise.hasWeights { cells.append(point.weightKg.map { weights.number($0) } ?? "-") }
@@ -72,8 +75,11 @@ enum ReportTables {
 
     static func rests(_ spreads: [RestSpread], into html: inout HTMLWriter) {
         open(
-            caption: "Rests per exercise (m:ss; the middle half in brackets)",
-            header: ["Exercise", "rests", "planned", "taken", "skipped", "overran", "chosen by"], into: &html)
+            caption: localized("Rests per exercise (m:ss; the middle half in brackets)"),
+            header: [
+                localized("Exercise"), localized("rests"), localized("planned"), localized("taken"),
+                localized("skipped"), localized("overran"), localized("chosen by"),
+            ], into: &html)
         for spread in spreads {
             func spreadText(_ numbers: FiveNumbers) -> String {
                 ReportCharts.clock(numbers.median) + " (" + ReportCharts.clock(numbers.lowerQuartile) + "–"
@@ -93,7 +99,10 @@ enum ReportTables {
     static func weekly(
         _ weeks: [RecoveryModel.Week], caption: String, format: (Double) -> String, into html: inout HTMLWriter
     ) {
-        open(caption: caption, header: ["Week from", "rests", "median", "middle half"], into: &html)
+        open(
+            caption: caption,
+            header: [localized("Week from"), localized("rests"), localized("median"), localized("middle half")],
+            into: &html)
         for week in weeks {
             row(
                 [
@@ -106,7 +115,9 @@ enum ReportTables {
 
     /// A followed rest's heart rate every 10 s (the chart has every second).
     static func heartRate(_ trace: HeartRateTrace, into html: inout HTMLWriter) {
-        open(caption: "Heart rate every 10 s, bpm", header: ["Time", "bpm"], into: &html)
+        open(
+            caption: localized("Heart rate every 10 s, bpm"), header: [localized("Time"), localized("bpm")], into: &html
+        )
         for second in stride(from: 0, to: trace.bpm.count, by: 10) {
             row(
                 [TimeFormat.clock(seconds: UInt64(second)), trace.bpm[second] == 0 ? "-" : String(trace.bpm[second])],
@@ -118,12 +129,11 @@ enum ReportTables {
     /// A workout's sets, each with the rest after it and the rule that chose that rest.
     static func workoutSets(_ sets: ArraySlice<HistorySet>, weights: ReportWeights, into html: inout HTMLWriter) {
         open(
-            caption: "Sets and rests",
+            caption: localized("Sets and rests"),
             header: [
-                "Time", "exercise", "set", "volume \(weights.symbol)", "rest planned", "taken", "ended", "chosen by",
-                "HRR60",
-            ],
-            into: &html)
+                localized("Time"), localized("exercise"), localized("set"), localized("volume %1$s", weights.symbol),
+                localized("rest planned"), localized("taken"), localized("ended"), localized("chosen by"), "HRR60",
+            ], into: &html)
         for set in sets {
             let rest = set.rest
             row(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -6,7 +7,7 @@ extension Restctl {
     struct Records: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "records",
-            abstract: "Show each exercise's records.",
+            abstract: localized("Show each exercise's records."),
             discussion: """
                 Per exercise, from its whole history (imported sets included): the heaviest \
                 set, the highest estimated one-rep max (Epley's weight × (1 + reps ÷ 30), from \
@@ -18,7 +19,7 @@ extension Restctl {
                 pounds (heaviest_lb…) when the unit is lb.
                 """)
 
-        @Option(help: ArgumentHelp("Only this exercise (case does not matter).", valueName: "name"))
+        @Option(help: ArgumentHelp(localized("Only this exercise (case does not matter)."), valueName: "name"))
         var exercise: String?
 
         @OptionGroup var output: OutputFormat

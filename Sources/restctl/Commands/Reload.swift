@@ -6,7 +6,7 @@ extension Restctl {
     struct Reload: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reload",
-            abstract: "Have restd read config.toml again.",
+            abstract: localized("Have restd read config.toml again."),
             discussion: """
                 Like systemctl --user reload restd, and it says what happened: "changed:" and the \
                 keys whose values changed, or "nothing changed". A file with a mistake is refused \

@@ -7,7 +7,7 @@ extension Restctl {
     struct Sensors: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sensors",
-            abstract: "Show the Bluetooth heart-rate straps restd sees.",
+            abstract: localized("Show the Bluetooth heart-rate straps restd sees."),
             discussion: """
                 One line per strap BlueZ knows (paired, or seen with the Heart Rate Service): \
                 its address, whether restd is reading it (reading), it is connected but not \

@@ -12,7 +12,7 @@ extension Restctl {
     struct Workout: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "workout",
-            abstract: "Follow a workout plan, set by set.",
+            abstract: localized("Follow a workout plan, set by set."),
             discussion: """
                 A plan is a TOML file: $XDG_CONFIG_HOME/restd/workouts/NAME.toml, or any path. \
                 During a workout, restctl set with no --exercise records the plan's next set \
@@ -45,9 +45,10 @@ extension Restctl {
         struct Start: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "start",
-                abstract: "Start a workout from a plan: NAME (in $XDG_CONFIG_HOME/restd/workouts) or a path.")
+                abstract: localized("Start a workout from a plan: NAME (in $XDG_CONFIG_HOME/restd/workouts) or a path.")
+            )
 
-            @Argument(help: ArgumentHelp("The plan's name or path.", valueName: "name|path"))
+            @Argument(help: ArgumentHelp(localized("The plan's name or path."), valueName: "name|path"))
             var plan: String
 
             func run() throws {
@@ -85,7 +86,7 @@ extension Restctl {
         struct Status: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "status",
-                abstract: "Show the workout in progress, or the summary of the last one.")
+                abstract: localized("Show the workout in progress, or the summary of the last one."))
 
             @OptionGroup var output: OutputFormat
 
@@ -100,7 +101,7 @@ extension Restctl {
         struct Next: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "next",
-                abstract: "Move to the next exercise without recording a set.")
+                abstract: localized("Move to the next exercise without recording a set."))
 
             func run() throws { try Workout.move("Next") }
         }
@@ -108,7 +109,7 @@ extension Restctl {
         struct Previous: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "previous",
-                abstract: "Move back to the previous exercise without undoing a set.")
+                abstract: localized("Move back to the previous exercise without undoing a set."))
 
             func run() throws { try Workout.move("Previous") }
         }
@@ -116,7 +117,7 @@ extension Restctl {
         struct End: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "end",
-                abstract: "End the workout in progress and show its summary.",
+                abstract: localized("End the workout in progress and show its summary."),
                 discussion: "A workout ended before its first set is not recorded, and says so.")
 
             func run() throws {
@@ -135,7 +136,7 @@ extension Restctl {
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "list",
-                abstract: "List the plans in $XDG_CONFIG_HOME/restd/workouts.")
+                abstract: localized("List the plans in $XDG_CONFIG_HOME/restd/workouts."))
 
             func run() throws {
                 let names = Workout.planNames()
