@@ -48,7 +48,7 @@ struct ReportWeights {
     let unit: WeightUnit
 
     /// "kg" or "lb", after a number or in a heading.
-    var symbol: String { unit.rawValue }
+    var symbol: String { Weight.symbol(unit, catalog: .installed) }
 
     /// Where `kg` stands on a scale in the page's unit (unrounded: a scale is no label).
     func amount(_ kg: Double) -> Double { unit == .kg ? kg : kg / Weight.kilogramsPerPound }

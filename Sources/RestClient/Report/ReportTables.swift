@@ -141,7 +141,8 @@ enum ReportTables {
                     ReportDate.time(set.atUSec), set.exercise, HistoryFormat.work(set, unit: weights.unit),
                     volumeKg(set).map(weights.whole) ?? "-",
                     rest.map { TimeFormat.elapsed(usec: $0.plannedUSec) } ?? "-",
-                    rest?.takenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-", rest?.outcome ?? "-",
+                    rest?.takenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
+                    rest.map { HistoryFormat.outcomeText($0.outcome) } ?? "-",
                     rest.map { $0.source.isEmpty ? "-" : $0.source } ?? "-",
                     rest?.recovery?.hrr60BPM.map(ReportNumber.whole) ?? "-",
                 ], textColumns: [1, 2, 6, 7], into: &html)

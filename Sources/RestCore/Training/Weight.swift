@@ -178,7 +178,17 @@ public enum Weight {
     )
         -> String
     {
-        number(kilograms: kg, in: unit, catalog: catalog, tenths: tenths) + " " + unit.rawValue
+        number(kilograms: kg, in: unit, catalog: catalog, tenths: tenths) + " " + symbol(unit, catalog: catalog)
+    }
+
+    /// "kg", "lb": the unit's symbol as `catalog`'s language writes it.
+    public static func symbol(_ unit: WeightUnit, catalog: Catalog) -> String {
+        switch unit {
+        // TRANSLATORS: the symbol of kilograms, after a weight ("100 kg") or heading a column.
+        case .kg: catalog.localizedInContext("unit of weight", "kg")
+        // TRANSLATORS: the symbol of pounds, after a weight ("225 lb") or heading a column.
+        case .lb: catalog.localizedInContext("unit of weight", "lb")
+        }
     }
 
     /// `text` without the unit, for a number whose unit was just said: "(was 118)".
