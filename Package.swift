@@ -41,8 +41,6 @@ let package = Package(
         // is due (SoundLibraries), so they are not linked, and pkg-config would link them.
         .systemLibrary(name: "CPulse"),
         .systemLibrary(name: "CSndfile"),
-        // glibc's gettext and setlocale (no pkg-config: part of libc).
-        .systemLibrary(name: "CIntl"),
 
         // Swift D-Bus binding over libdbus-1: values, messages, connections, exported objects.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
@@ -57,8 +55,8 @@ let package = Package(
         // The kernel's clocks, read once: the lowest I/O layer, under every program that tells the
         // time (restd, restctl, the bench, the harness), as the core's injected clock.
         .target(name: "Clocks", dependencies: ["RestCore"]),
-        // The texts a person reads, in their language: po/'s catalogs through glibc's gettext, wrapped once.
-        .target(name: "Localization", dependencies: ["CIntl"]),
+        // The texts a person reads, in their language: po/'s catalogs, compiled by msgfmt, read by restd itself.
+        .target(name: "Localization"),
         // What desktop notifications say and when they are shown, replaced or closed: pure, no I/O
         // but the catalog's texts (Localization), read when restd starts.
         .target(name: "RestNotify", dependencies: ["RestCore", "Localization"]),

@@ -1,7 +1,5 @@
-import CIntl
-
 /// The texts a person reads, in their language: restd's gettext catalogs (po/*.po, compiled to
-/// share/locale/LANG/LC_MESSAGES/restd.mo), read through glibc's libintl.
+/// share/locale/LANG/LC_MESSAGES/restd.mo), read by `MessageCatalog`.
 ///
 /// Every translatable text is a literal at one of these calls, where `make pot` finds it
 /// (xgettext's C mode, keywords `localized`, `localizedPlural`, `localizedInContext`). A text
@@ -28,18 +26,16 @@ public struct Catalog: Sendable {
     /// restd's installed catalog for the language `Localization.start()` found; the source texts
     /// before it ran, or where there is no catalog for the language.
     public static let installed = Catalog { context, text, plural, count in
-        // gettext's key for a text in a context: the context, EOT, the text (gettext.h's pgettext).
-        let key = context.map { $0 + "\u{4}" + text } ?? text
-        // gettext returns the key's own pointer when there is no translation: read it while
-        // the key's C string is alive.
-        let found = key.withCString { keyPointer in
-            guard let plural else { return String(cString: dgettext(Localization.domain, keyPointer)) }
-            return plural.withCString {
-                String(cString: dngettext(Localization.domain, keyPointer, $0, UInt(count)))
-            }
+        Localization.catalog?.translation(context: context, text: text, plural: plural, count: count)
+            ?? Catalog.source.lookup(context, text, plural, count)
+    }
+
+    /// The texts of `catalog`, falling back to the sources' where it has none.
+    public init(_ catalog: MessageCatalog) {
+        self.init { context, text, plural, count in
+            catalog.translation(context: context, text: text, plural: plural, count: count)
+                ?? Catalog.source.lookup(context, text, plural, count)
         }
-        guard found == key else { return found }
-        return plural.map { count == 1 ? text : $0 } ?? text
     }
 
     /// A text, with its values put in for `%1$s`, `%2$d`…: `localized("Next: %1$s", name)`.

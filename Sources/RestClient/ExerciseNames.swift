@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -27,7 +28,8 @@ public enum ExerciseNames {
         var seen = Set<String>()
         return names.compactMap { name in
             guard seen.insert(key(name)).inserted, let meant = likelyMeant(name, known: known) else { return nil }
-            return "\(MessageText.quoted(name)) is a new exercise; did you mean \(MessageText.name(meant))?"
+            return localized(
+                "%1$s is a new exercise; did you mean %2$s?", MessageText.quoted(name), MessageText.name(meant))
         }
     }
 }

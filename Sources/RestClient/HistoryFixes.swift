@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -18,12 +19,15 @@ public struct RemovedSet: Sendable {
 
     /// "removed Squat 5×1000 kg (set 12, 2026-12-07 18:02), and its rest", weights in `unit`.
     public func line(unit: WeightUnit) -> String {
-        var line = "removed " + set.exercise
         let work = HistoryFormat.work(set, unit: unit)
-        if !work.isEmpty { line += " " + work }
-        line += " (set " + String(set.id) + ", " + TimeFormat.localMinute(usec: set.atUSec) + ")"
-        if cancelledRest { line += ", and its rest" }
-        if workoutBack { line += "; the workout is back at that set" }
+        var line = localized(
+            // TRANSLATORS: restctl undo and history delete: "removed Squat 5×100 kg (set 12, 2026-12-07 18:02)".
+            "removed %1$s (set %2$d, %3$s)", set.exercise + (work.isEmpty ? "" : " " + work), set.id,
+            TimeFormat.localMinute(usec: set.atUSec))
+        // TRANSLATORS: after "removed … (set 12, …)" when the set's rest was still running.
+        if cancelledRest { line += localized(", and its rest") }
+        // TRANSLATORS: after "removed … (set 12, …)" when it was the workout's last set.
+        if workoutBack { line += localized("; the workout is back at that set") }
         return line
     }
 }
@@ -79,6 +83,11 @@ extension HistoryFormat {
     /// "set 12 is now Squat 5×100 kg failed": what `restctl history edit` says the set became.
     public static func edited(_ set: HistorySet, unit: WeightUnit) -> String {
         let work = work(set, unit: unit)
-        return "set " + String(set.id) + " is now " + set.exercise + (work.isEmpty ? "" : " " + work)
+        return localized("set %1$d is now %2$s", set.id, set.exercise + (work.isEmpty ? "" : " " + work))
+    }
+
+    /// "renamed 3 sets to Squat": what `restctl history rename` did.
+    public static func renamed(sets: UInt32, to exercise: String) -> String {
+        localizedPlural("renamed %1$d set to %2$s", "renamed %1$d sets to %2$s", count: Int(sets), sets, exercise)
     }
 }

@@ -58,8 +58,8 @@ public enum HistoryFormat {
 
     /// "5×100 kg", "5 reps", "100 kg" (or "5×225 lb" in pounds), with " failed" after a failed
     /// set; "" for none of these.
-    // The pieces of a line are joined with +, not interpolated (here and in restText): an
-    // interpolation writes each piece through a text stream, thousands of times for a week.
+    // The pieces of a line are joined with +, not interpolated: an interpolation writes each
+    // piece through a text stream, thousands of times for a week.
     static func work(_ set: HistorySet, unit: WeightUnit = .kg) -> String {
         var text: String
         switch (set.reps, set.weightKg) {
@@ -77,23 +77,38 @@ public enum HistoryFormat {
     /// arithmetic holds: "rest 0:00 of 1:43 (-1:43)", never "(-1:42)".
     static func restText(_ rest: HistorySet.Rest) -> String {
         let planned = TimeFormat.elapsed(usec: rest.plannedUSec)
-        guard rest.outcome != "open", let taken = rest.takenUSec else { return "resting, \(planned) planned" }
+        guard rest.outcome != "open", let taken = rest.takenUSec else {
+            // TRANSLATORS: restctl history, a set whose rest is still running: "resting, 2:00 planned".
+            return localized("resting, %1$s planned", planned)
+        }
         let takenSeconds = taken / 1_000_000
         let plannedSeconds = rest.plannedUSec / 1_000_000
-        // Written digit by digit, the numbers of thousands of lines.
-        var text = DigitText.make(capacity: 128) { text in
-            text.text("rest ")
-            text.clock(seconds: takenSeconds)
-            text.text(" of ")
-            text.clock(seconds: plannedSeconds)
-            text.text(takenSeconds < plannedSeconds ? " (-" : " (+")
-            text.clock(
+        let difference =
+            (takenSeconds < plannedSeconds ? "-" : "+")
+            + TimeFormat.clock(
                 seconds: takenSeconds < plannedSeconds ? plannedSeconds - takenSeconds : takenSeconds - plannedSeconds)
-            text.character(")")
-        }
-        if rest.outcome != "completed" { text += ", " + rest.outcome }
+        var text = localized(
+            // TRANSLATORS: restctl history, the rest taken of the rest planned and the difference:
+            // "rest 2:41 of 2:30 (+0:11)".
+            "rest %1$s of %2$s (%3$s)", TimeFormat.clock(seconds: takenSeconds),
+            TimeFormat.clock(seconds: plannedSeconds),
+            difference)
+        if rest.outcome != "completed" { text += ", " + outcomeText(rest.outcome) }
         if let recovery = rest.recovery.map(RecoveryFields.text), !recovery.isEmpty { text += ", " + recovery }
         return text
+    }
+
+    /// How a rest ended, for people: "skipped", "cancelled", "replaced"; an outcome of a newer
+    /// restd as it is.
+    static func outcomeText(_ outcome: String) -> String {
+        switch RestOutcome(rawValue: outcome) {
+        // TRANSLATORS: how a rest ended, after it in restctl history: "rest 1:02 of 3:00 (-1:58), skipped".
+        case .skipped: localizedInContext("how a rest ended", "skipped")
+        case .cancelled: localizedInContext("how a rest ended", "cancelled")
+        case .replaced: localizedInContext("how a rest ended", "replaced")
+        case .completed: localizedInContext("how a rest ended", "completed")
+        case nil: outcome
+        }
     }
 
     /// "+0:11", "-1:58", "+0:00".
@@ -109,7 +124,11 @@ public enum HistoryFormat {
 
     /// `number` with the language's decimal separator, for people: "102,5" in German.
     static func shownNumber(_ value: Double) -> String {
-        let text = number(value)
+        shownText(number(value))
+    }
+
+    /// A number written with a dot (`number`'s "102.5"), with the language's decimal separator.
+    static func shownText(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
         // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
         let separator = localizedInContext("decimal separator", ".")

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// The instants `history` and `stats` take for `--since` and `--until`: an age counted back
@@ -6,9 +7,13 @@ import RestCore
 /// `2026-11-23 18:00`, `2026-11-23T18:00:30`). A whole day given to `--until` counts in full:
 /// `--until today` is until the end of today, as `--since today` is from its start.
 public enum HistoryWindow {
-    public static let forms =
-        "an age (7d, 2w, 12h, 90m), today, yesterday (either with a time: \"today 09:00\"), "
-        + "or a local date (2026-11-23, \"2026-11-23 18:00\")"
+    /// The forms a time may take, in the reader's language (the words typed stay as typed).
+    public static var forms: String {
+        localized(
+            // TRANSLATORS: "today" and "yesterday" are typed as they are: keep them in English.
+            "an age (7d, 2w, 12h, 90m), today, yesterday (either with a time: \"today 09:00\"), or a local date (2026-11-23, \"2026-11-23 18:00\")"
+        )
+    }
 
     /// Which end of the window a time is for.
     public enum Bound: String, Sendable {
@@ -38,14 +43,14 @@ public enum HistoryWindow {
             guard !amount.isEmpty, amount.allSatisfy(\.isASCIIDigitCharacter), let count = UInt64(amount),
                 count <= 100_000
             else {
-                throw InputError("\(subject) is not understood; give \(forms)")
+                throw InputError(localized("%1$s is not understood; give %2$s", subject, forms))
             }
             age = count * unit
         } else {
             do {
                 age = try DurationParser.parse(trimmed, name: bound.rawValue)
             } catch {
-                throw InputError("\(subject) is not understood; give \(forms)")
+                throw InputError(localized("%1$s is not understood; give %2$s", subject, forms))
             }
         }
         return now > age ? now - age : 0

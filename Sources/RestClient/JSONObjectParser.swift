@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 
 /// A small JSON reader for one flat object per line: `{"heart_rate":142,"exercise":"Bench press"}`.
@@ -23,21 +24,23 @@ enum JSONObjectParser {
 
         mutating func object() throws(InputError) -> [String: DBusValue] {
             skipWhitespace()
-            try expect("{", "the object")
+            try expect("{", localizedInContext("expected \"{\" …", "the object"))
             var fields: [String: DBusValue] = [:]
             skipWhitespace()
             if peek == UInt8(ascii: "}") {
-                throw InputError("JSON: the object sets no field")
+                throw InputError(localized("JSON: the object sets no field"))
             }
             while true {
                 skipWhitespace()
-                guard peek == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
+                guard peek == UInt8(ascii: "\"") else { throw error(localized("expected a key in double quotes")) }
                 let key = try string()
                 skipWhitespace()
-                try expect(":", "after the key \(LiveInput.shown(key))")
+                try expect(":", localized("after the key %1$s", LiveInput.shown(key)))
                 skipWhitespace()
                 let value = try self.value(key: key)
-                guard fields[key] == nil else { throw InputError("JSON: \(LiveInput.shown(key)) is given twice") }
+                guard fields[key] == nil else {
+                    throw InputError(localized("JSON: %1$s is given twice", LiveInput.shown(key)))
+                }
                 fields[key] = value
                 skipWhitespace()
                 if peek == UInt8(ascii: ",") {
@@ -48,21 +51,21 @@ enum JSONObjectParser {
                     index += 1
                     break
                 }
-                throw error("expected \",\" or \"}\" after the value of \(LiveInput.shown(key))")
+                throw error(localized("expected \",\" or \"}\" after the value of %1$s", LiveInput.shown(key)))
             }
             skipWhitespace()
-            guard index == bytes.count else { throw error("unexpected text after the object") }
+            guard index == bytes.count else { throw error(localized("unexpected text after the object")) }
             return fields
         }
 
         private mutating func value(key: String) throws(InputError) -> DBusValue {
-            guard let byte = peek else { throw error("the value of \(LiveInput.shown(key)) is missing") }
+            guard let byte = peek else { throw error(localized("the value of %1$s is missing", LiveInput.shown(key))) }
             switch byte {
             case UInt8(ascii: "\""):
                 return try LiveInput.typed(key: key, .text(try string()))
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let length = LiveInput.numberLength(bytes, from: index)
-                guard length > 0 else { throw error("invalid number for \(LiveInput.shown(key))") }
+                guard length > 0 else { throw error(localized("invalid number for %1$s", LiveInput.shown(key))) }
                 let text = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
                 index += length
                 return try LiveInput.typed(key: key, .number(text))
@@ -70,14 +73,18 @@ enum JSONObjectParser {
                 if consume("true") { return try LiveInput.typed(key: key, .boolean(true)) }
                 if consume("false") { return try LiveInput.typed(key: key, .boolean(false)) }
                 if consume("null") {
-                    throw InputError("JSON: \(LiveInput.shown(key)) is null; leave the key out instead")
+                    throw InputError(localized("JSON: %1$s is null; leave the key out instead", LiveInput.shown(key)))
                 }
-                throw error("invalid value for \(LiveInput.shown(key))")
+                throw error(localized("invalid value for %1$s", LiveInput.shown(key)))
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let what = byte == UInt8(ascii: "{") ? "an object" : "an array"
-                throw InputError("JSON: \(LiveInput.shown(key)) is \(what); values are strings, numbers, true or false")
+                throw InputError(
+                    byte == UInt8(ascii: "{")
+                        ? localized(
+                            "JSON: %1$s is an object; values are strings, numbers, true or false", LiveInput.shown(key))
+                        : localized(
+                            "JSON: %1$s is an array; values are strings, numbers, true or false", LiveInput.shown(key)))
             default:
-                throw error("invalid value for \(LiveInput.shown(key))")
+                throw error(localized("invalid value for %1$s", LiveInput.shown(key)))
             }
         }
 
@@ -95,19 +102,19 @@ enum JSONObjectParser {
                 case UInt8(ascii: "\\"):
                     try escape(into: &out)
                 case 0x00..<0x20:
-                    throw error("a control character in a string must be escaped")
+                    throw error(localized("a control character in a string must be escaped"))
                 default:
                     out.append(byte)
                     index += 1
                 }
             }
-            throw InputError("JSON: the string at character \(position(start)) has no closing quote")
+            throw InputError(localized("JSON: the string at character %1$s has no closing quote", position(start)))
         }
 
         /// One escape sequence; `index` is on the backslash.
         private mutating func escape(into out: inout [UInt8]) throws(InputError) {
             let start = index
-            guard index + 1 < bytes.count else { throw error("a backslash ends the line") }
+            guard index + 1 < bytes.count else { throw error(localized("a backslash ends the line")) }
             let letter = bytes[index + 1]
             index += 2
             let simple: UInt8?
@@ -123,7 +130,7 @@ enum JSONObjectParser {
             case UInt8(ascii: "u"): simple = nil
             default:
                 index = start
-                throw error("invalid escape; use \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX")
+                throw error(localized("invalid escape; use \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX"))
             }
             if let simple {
                 out.append(simple)
@@ -132,26 +139,26 @@ enum JSONObjectParser {
             var scalar = try hex4(escapeAt: start)
             if (0xDC00...0xDFFF).contains(scalar) {
                 index = start
-                throw error("\\u\(hexText(scalar)) is a lone low surrogate")
+                throw error(localized("\\u%1$s is a lone low surrogate", hexText(scalar)))
             }
             if (0xD800...0xDBFF).contains(scalar) {
                 guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
                 else {
                     index = start
-                    throw error("\\u\(hexText(scalar)) is a high surrogate without its low surrogate")
+                    throw error(localized("\\u%1$s is a high surrogate without its low surrogate", hexText(scalar)))
                 }
                 let lowStart = index
                 index += 2
                 let low = try hex4(escapeAt: lowStart)
                 guard (0xDC00...0xDFFF).contains(low) else {
                     index = start
-                    throw error("\\u\(hexText(scalar)) is a high surrogate without its low surrogate")
+                    throw error(localized("\\u%1$s is a high surrogate without its low surrogate", hexText(scalar)))
                 }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             }
             guard scalar != 0 else {
                 index = start
-                throw error("\\u0000 cannot be sent over D-Bus")
+                throw error(localized("\\u0000 cannot be sent over D-Bus"))
             }
             out.append(contentsOf: Array(String(Unicode.Scalar(scalar)!).utf8))
         }
@@ -162,7 +169,7 @@ enum JSONObjectParser {
             for _ in 0..<4 {
                 guard index < bytes.count, let digit = hexDigit(bytes[index]) else {
                     index = start
-                    throw error("\\u needs four hex digits")
+                    throw error(localized("\\u needs four hex digits"))
                 }
                 value = value << 4 | digit
                 index += 1
@@ -191,7 +198,9 @@ enum JSONObjectParser {
         }
 
         private mutating func expect(_ character: Unicode.Scalar, _ context: String) throws(InputError) {
-            guard peek == UInt8(ascii: character) else { throw error("expected \"\(character)\" \(context)") }
+            guard peek == UInt8(ascii: character) else {
+                throw error(localized("expected \"%1$s\" %2$s", character, context))
+            }
             index += 1
         }
 
@@ -214,7 +223,7 @@ enum JSONObjectParser {
 
         /// A sentence about the character at `index`.
         private func error(_ what: String) -> InputError {
-            InputError("JSON: \(what) at character \(position(index))")
+            InputError(localized("JSON: %1$s at character %2$s", what, position(index)))
         }
 
         /// The position of byte `offset` counted in characters from 1 (bytes of a

@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 
 /// Reads live activity updates as `restctl live` takes them: one line of `key=value` fields
@@ -44,16 +45,18 @@ public enum LiveInput {
     public static func parseAssignment(_ argument: String) throws(InputError) -> (key: String, value: DBusValue) {
         let bytes = Array(argument.utf8)
         guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
-            throw InputError("\(MessageText.quoted(argument)) is not key=value")
+            throw InputError(localized("%1$s is not key=value", MessageText.quoted(argument)))
         }
         let key = String(decoding: bytes[..<equals], as: UTF8.self)
-        guard !key.isEmpty else { throw InputError("\(MessageText.quoted(argument)) has no key before =") }
+        guard !key.isEmpty else {
+            throw InputError(localized("%1$s has no key before =", MessageText.quoted(argument)))
+        }
         let rest = bytes[(equals + 1)...]
         if rest.first == UInt8(ascii: "\"") {
             var index = equals + 1
             let text = try quotedText(bytes, at: &index, key: key)
             guard index == bytes.count else {
-                throw InputError("\(shown(key)): text after the closing \" of its quoted value")
+                throw InputError(localized("%1$s: text after the closing \" of its quoted value", shown(key)))
             }
             return (key, try typed(key: key, .text(text)))
         }
@@ -97,7 +100,7 @@ public enum LiveInput {
         if let workout { fields[LiveKey.workout] = .string(workout) }
         for assignment in assignments {
             let (key, value) = try parseAssignment(assignment)
-            guard fields[key] == nil else { throw InputError("\(shown(key)) is given twice") }
+            guard fields[key] == nil else { throw InputError(localized("%1$s is given twice", shown(key))) }
             fields[key] = value
         }
         return fields
@@ -123,14 +126,16 @@ public enum LiveInput {
                 var end = index
                 while end < bytes.count, !isBlank(bytes[end]) { end += 1 }
                 let word = String(decoding: bytes[keyStart..<end], as: UTF8.self)
-                throw InputError("expected key=value, found \(MessageText.quoted(word))")
+                throw InputError(localized("expected key=value, found %1$s", MessageText.quoted(word)))
             }
             let key = String(decoding: bytes[keyStart..<index], as: UTF8.self)
             guard !key.isEmpty else {
                 var end = index
                 while end < bytes.count, !isBlank(bytes[end]) { end += 1 }
                 throw InputError(
-                    "\(MessageText.quoted(String(decoding: bytes[keyStart..<end], as: UTF8.self))) has no key before =")
+                    localized(
+                        "%1$s has no key before =",
+                        MessageText.quoted(String(decoding: bytes[keyStart..<end], as: UTF8.self))))
             }
             index += 1  // "="
             let literal: Literal
@@ -138,14 +143,17 @@ public enum LiveInput {
                 literal = .text(try quotedText(bytes, at: &index, key: key))
                 guard index == bytes.count || isBlank(bytes[index]) else {
                     throw InputError(
-                        "\(shown(key)): put a space after the closing \" of its value, before the next field")
+                        localized(
+                            "%1$s: put a space after the closing \" of its value, before the next field", shown(key)))
                 }
             } else {
                 let valueStart = index
                 while index < bytes.count, !isBlank(bytes[index]) {
                     if bytes[index] == UInt8(ascii: "\"") {
                         throw InputError(
-                            "\(shown(key)): a \" inside an unquoted value; quote the whole value and write the quote as \\\""
+                            localized(
+                                "%1$s: a \" inside an unquoted value; quote the whole value and write the quote as \\\"",
+                                shown(key))
                         )
                     }
                     index += 1
@@ -153,7 +161,7 @@ public enum LiveInput {
                 guard index > valueStart else { throw noValue(key) }
                 literal = .bare(String(decoding: bytes[valueStart..<index], as: UTF8.self))
             }
-            guard fields[key] == nil else { throw InputError("\(shown(key)) is given twice") }
+            guard fields[key] == nil else { throw InputError(localized("%1$s is given twice", shown(key))) }
             fields[key] = try typed(key: key, literal)
         }
         return fields
@@ -176,8 +184,10 @@ public enum LiveInput {
                 guard escaped == UInt8(ascii: "\"") || escaped == UInt8(ascii: "\\") else {
                     let next = String(decoding: bytes[(index + 1)...], as: UTF8.self).unicodeScalars.first!
                     throw InputError(
-                        "\(shown(key)): unknown escape \\\(visible(next)) in its quoted value; "
-                            + "only \\\" and \\\\ are escapes")
+                        localized(
+                            "%1$s: unknown escape \\%2$s in its quoted value; only \\\" and \\\\ are escapes",
+                            shown(key),
+                            visible(next)))
                 }
                 text.append(escaped)
                 index += 2
@@ -186,13 +196,13 @@ public enum LiveInput {
             text.append(byte)
             index += 1
         }
-        throw InputError("\(shown(key)): the quoted value has no closing \"")
+        throw InputError(localized("%1$s: the quoted value has no closing \"", shown(key)))
     }
 
     private static func noValue(_ key: String) -> InputError {
         integerKeys.contains(key)
-            ? InputError("\(shown(key)) has no value")
-            : InputError("\(shown(key)) has no value; write \(shown(key))=\"\" for an empty text")
+            ? InputError(localized("%1$s has no value", shown(key)))
+            : InputError(localized("%1$s has no value; write %2$s=\"\" for an empty text", shown(key), shown(key)))
     }
 
     // MARK: Typing
@@ -213,12 +223,13 @@ public enum LiveInput {
         if integerKeys.contains(key) {
             switch literal {
             case .text(let text):
-                throw InputError("\(shown(key)) must be an integer, not the text \(MessageText.quoted(text))")
+                throw InputError(
+                    localized("%1$s must be an integer, not the text %2$s", shown(key), MessageText.quoted(text)))
             case .boolean(let flag):
-                throw InputError("\(shown(key)) must be an integer, not \(flag)")
+                throw InputError(localized("%1$s must be an integer, not %2$s", shown(key), flag))
             case .bare(let text), .number(let text):
                 guard isInteger(text) else {
-                    throw InputError("\(shown(key)) \(MessageText.quoted(text)) is not an integer")
+                    throw InputError(localized("%1$s %2$s is not an integer", shown(key), MessageText.quoted(text)))
                 }
                 return .int64(try integer(text, key: key))
             }
@@ -226,8 +237,9 @@ public enum LiveInput {
         if textKeys.contains(key) {
             switch literal {
             case .text(let text), .bare(let text): return .string(text)
-            case .number(let text): throw InputError("\(shown(key)) must be a text, not the number \(text)")
-            case .boolean(let flag): throw InputError("\(shown(key)) must be a text, not \(flag)")
+            case .number(let text):
+                throw InputError(localized("%1$s must be a text, not the number %2$s", shown(key), text))
+            case .boolean(let flag): throw InputError(localized("%1$s must be a text, not %2$s", shown(key), flag))
             }
         }
         switch literal {
@@ -255,14 +267,14 @@ public enum LiveInput {
     private static func number(_ text: String, key: String) throws(InputError) -> DBusValue {
         if isInteger(text) { return .int64(try integer(text, key: key)) }
         guard let value = Double(text), value.isFinite else {
-            throw InputError("\(shown(key)) \(text) is out of range for a number")
+            throw InputError(localized("%1$s %2$s is out of range for a number", shown(key), text))
         }
         return .double(value)
     }
 
     private static func integer(_ text: String, key: String) throws(InputError) -> Int64 {
         guard let value = Int64(text) else {
-            throw InputError("\(shown(key)) \(text) is too large for a 64-bit integer")
+            throw InputError(localized("%1$s %2$s is too large for a 64-bit integer", shown(key), text))
         }
         return value
     }

@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -68,11 +69,16 @@ enum RecoveryFields {
     /// "" when nothing is.
     static func text(_ metrics: RecoveryMetrics) -> String {
         var parts: [String] = []
-        if let peak = metrics.peakBPM { parts.append("peak ♥\(Int(peak.rounded()))") }
-        if let hrr60 = metrics.hrr60BPM { parts.append("HRR60 \(Int(hrr60.rounded()))") }
-        if let time = metrics.timeToTargetUSec { parts.append("to target " + TimeFormat.elapsed(usec: time)) }
+        // TRANSLATORS: a rest's highest heart rate, in restctl history.
+        if let peak = metrics.peakBPM { parts.append(localized("peak ♥%1$d", Int(peak.rounded()))) }
+        // TRANSLATORS: heart rate recovery in the first minute (bpm), in restctl history.
+        if let hrr60 = metrics.hrr60BPM { parts.append(localized("HRR60 %1$d", Int(hrr60.rounded()))) }
+        if let time = metrics.timeToTargetUSec {
+            // TRANSLATORS: the time a rest took to reach its target heart rate, in restctl history.
+            parts.append(localized("to target %1$s", TimeFormat.elapsed(usec: time)))
+        }
         if let rmssd = metrics.rmssdMilliseconds {
-            parts.append("RMSSD \(HistoryFormat.number((rmssd * 10).rounded() / 10)) ms")
+            parts.append(localized("RMSSD %1$s ms", HistoryFormat.shownNumber((rmssd * 10).rounded() / 10)))
         }
         return parts.joined(separator: " · ")
     }

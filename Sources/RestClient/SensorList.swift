@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestProtocol
 
 /// One heart-rate strap as restd's `Sensors` method reports it.
@@ -37,14 +38,33 @@ public enum SensorList {
     /// the address, its state (`reading`, `connected`, or `away` when BlueZ knows it but it is
     /// not connected), `paired` or `unpaired`, the battery, the last value restd read, the alias.
     public static func lines(_ sensors: [SensorSnapshot], now: UInt64) -> [String] {
-        sensors.map { sensor in
-            let state = sensor.reading ? "reading" : sensor.connected ? "connected" : "away"
-            var parts = [sensor.address, pad(state, 9), pad(sensor.paired ? "paired" : "unpaired", 8)]
-            parts.append(pad(sensor.batteryPercent.map { "battery \($0)%" } ?? "battery ?", 12))
+        let (reading, connected, away) = (
+            // TRANSLATORS: a heart-rate strap's state in restctl sensors (reading it, connected, away).
+            localizedInContext("strap", "reading"), localizedInContext("strap", "connected"),
+            localizedInContext("strap", "away")
+        )
+        let (paired, unpaired) = (localizedInContext("strap", "paired"), localizedInContext("strap", "unpaired"))
+        // The columns as wide as their longest word in the language.
+        let stateWidth = [reading, connected, away].map(DisplayWidth.of).max() ?? 0
+        let pairedWidth =
+            DisplayWidth.of(paired) > DisplayWidth.of(unpaired) ? DisplayWidth.of(paired) : DisplayWidth.of(unpaired)
+        let batteries = sensors.map { sensor in
+            sensor.batteryPercent.map { localized("battery %1$s%%", $0) } ?? localized("battery ?")
+        }
+        // As wide as a full battery's, so that the columns after it line up from strap to strap.
+        let batteryWidth = ([localized("battery %1$s%%", 100)] + batteries).map(DisplayWidth.of).max() ?? 0
+        return zip(sensors, batteries).map { sensor, battery in
+            let state = sensor.reading ? reading : sensor.connected ? connected : away
+            var parts = [
+                sensor.address, DisplayWidth.padded(state, to: stateWidth),
+                DisplayWidth.padded(sensor.paired ? paired : unpaired, to: pairedWidth),
+                DisplayWidth.padded(battery, to: batteryWidth),
+            ]
             if let bpm = sensor.heartRate, let at = sensor.heartRateAtUSec {
-                parts.append("\(bpm) bpm \(TimeFormat.elapsed(usec: now > at ? now - at : 0)) ago")
+                // TRANSLATORS: restctl sensors, the last heart rate read and how long ago: "72 bpm 0:03 ago".
+                parts.append(localized("%1$d bpm %2$s ago", bpm, TimeFormat.elapsed(usec: now > at ? now - at : 0)))
             } else {
-                parts.append("no value yet")
+                parts.append(localized("no value yet"))
             }
             parts.append(TimerLine.visible(sensor.alias))
             return parts.joined(separator: "  ")
@@ -67,9 +87,5 @@ public enum SensorList {
                 object.instant("heart_rate_at", usec: sensor.heartRateAtUSec)
                 return object
             })
-    }
-
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 }

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// Checks a `--id` value before it reaches the bus, with the daemon's own rule and sentence.
@@ -7,7 +8,8 @@ public enum TimerIDParser {
     /// with an unset variable must not act on (or cancel) the default timer.
     public static func parse(_ text: String) throws(InputError) -> String {
         guard !text.isEmpty else {
-            throw InputError("--id is empty; give a timer id, or leave --id out for \"\(defaultID)\"")
+            throw InputError(
+                localized("--id is empty; give a timer id, or leave --id out for %1$s", "\"" + defaultID + "\""))
         }
         do {
             return try TimerID(parsing: text).rawValue

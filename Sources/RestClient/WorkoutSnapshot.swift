@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -67,10 +68,17 @@ public struct WorkoutSnapshot: Sendable, Equatable {
     /// One line: the workout in progress, else the last one's summary, else that there is none.
     public var line: String {
         if active {
-            let of = exerciseSets > 0 ? " of \(exerciseSets)" : ""
-            return "\(name): \(exercise), set \(setIndex)\(of) — \(setsDone)/\(setsPlanned) sets done"
+            return exerciseSets > 0
+                ? localizedPlural(
+                    // TRANSLATORS: restctl workout status: "Push day: Dip, set 2 of 3 — 5/14 sets done".
+                    "%1$s: %2$s, set %3$d of %4$d — %5$d/%6$d set done",
+                    "%1$s: %2$s, set %3$d of %4$d — %5$d/%6$d sets done", count: Int(setsPlanned), name, exercise,
+                    setIndex, exerciseSets, setsDone, setsPlanned)
+                : localizedPlural(
+                    "%1$s: %2$s, set %3$d — %4$d/%5$d set done", "%1$s: %2$s, set %3$d — %4$d/%5$d sets done",
+                    count: Int(setsPlanned), name, exercise, setIndex, setsDone, setsPlanned)
         }
-        guard let summary else { return "no workout in progress" }
+        guard let summary else { return localized("no workout in progress") }
         return summary.line
     }
 
@@ -96,13 +104,23 @@ extension WorkoutSnapshot.Summary {
     /// "Push day done: 5/14 sets in 14 min 2 s, volume 1400 kg, rest 7 min 40 s total, median
     /// 3 min": durations with their units, as "in 0:14" could be read as minutes.
     public var line: String {
-        let summary = self
-        let volume = HistoryFormat.number(summary.volumeKg)
-        func duration(_ usec: UInt64) -> String { DurationText.readable(usec - usec % 1_000_000, roundingDown: true) }
-        return
-            "\(summary.name) \(summary.abandoned ? "abandoned" : "done"): \(summary.setsDone)/\(summary.setsPlanned) sets in "
-            + "\(duration(summary.durationUSec)), volume \(volume) kg, rest "
-            + "\(duration(summary.totalRestUSec)) total, median \(duration(summary.medianRestUSec))"
+        let volume = HistoryFormat.shownNumber(volumeKg)
+        func duration(_ usec: UInt64) -> String {
+            TimeFormat.readable(usec: usec - usec % 1_000_000, roundingDown: true)
+        }
+        let (time, rest, median) = (duration(durationUSec), duration(totalRestUSec), duration(medianRestUSec))
+        return abandoned
+            ? localizedPlural(
+                // TRANSLATORS: restctl workout status and end, the summary of a workout restd ended
+                // because its person had left it (abandoned).
+                "%1$s abandoned: %2$d/%3$d set in %4$s, volume %5$s kg, rest %6$s total, median %7$s",
+                "%1$s abandoned: %2$d/%3$d sets in %4$s, volume %5$s kg, rest %6$s total, median %7$s",
+                count: Int(setsPlanned), name, setsDone, setsPlanned, time, volume, rest, median)
+            : localizedPlural(
+                // TRANSLATORS: restctl workout status and end, a workout's summary.
+                "%1$s done: %2$d/%3$d set in %4$s, volume %5$s kg, rest %6$s total, median %7$s",
+                "%1$s done: %2$d/%3$d sets in %4$s, volume %5$s kg, rest %6$s total, median %7$s",
+                count: Int(setsPlanned), name, setsDone, setsPlanned, time, volume, rest, median)
     }
 
     /// The last workout's summary: `rest_taken` is of the rests that ended during it.

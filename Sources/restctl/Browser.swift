@@ -1,3 +1,4 @@
+import Localization
 import POSIXSpawn
 
 #if canImport(Glibc)
@@ -15,8 +16,9 @@ enum Browser {
         do {
             pid = try Spawn.start(["xdg-open", path], searchPath: true, stdin: .devNull)
         } catch {
-            let reason = error.errno == ENOENT ? "xdg-open is not installed (Debian's xdg-utils)" : error.description
-            throw RestctlError(.failed, "could not open the report: \(reason); it is at \(path)")
+            let reason =
+                error.errno == ENOENT ? localized("xdg-open is not installed (Debian's xdg-utils)") : error.description
+            throw RestctlError(.failed, localized("could not open the report: %1$s; it is at %2$s", reason, path))
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -26,9 +28,11 @@ enum Browser {
         guard exited && code == 0 else {
             throw RestctlError(
                 .failed,
-                "could not open the report: xdg-open "
-                    + (exited ? "failed (exit status \(code))" : "was stopped by signal \(status & 0x7f)")
-                    + "; it is at \(path)")
+                localized(
+                    "could not open the report: %1$s; it is at %2$s",
+                    exited
+                        ? localized("xdg-open failed (exit status %1$d)", code)
+                        : localized("xdg-open was stopped by signal %1$d", status & 0x7f), path))
         }
     }
 }

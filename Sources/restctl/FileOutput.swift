@@ -1,3 +1,5 @@
+import Localization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +14,7 @@ enum FileOutput {
         let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
         let temporary = absolute + ".tmp-" + String(getpid())
         func failure(_ number: Int32) -> RestctlError {
-            RestctlError(.failed, "could not write \(path): \(errorText(number))")
+            RestctlError(.failed, localized("could not write %1$s: %2$s", path, errorText(number)))
         }
         let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(errno) }

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
 /// `--id`, shared by every command that names a timer.
 struct TimerSelection: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The timer to act on.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp(localized("The timer to act on."), valueName: "id"))
     var id = TimerIDParser.defaultID
 
     func validate() throws {
@@ -23,7 +24,7 @@ struct TimerSelection: ParsableArguments {
 
 /// `--json`, shared by the commands that show timers.
 struct OutputFormat: ParsableArguments {
-    @Flag(name: .long, help: "Print JSON instead of text.")
+    @Flag(name: .long, help: ArgumentHelp(localized("Print JSON instead of text.")))
     var json = false
 }
 
@@ -60,36 +61,46 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
     } catch {
         guard error.reason == .negative else { throw RestctlError(.usage, error.message) }
         let amount = String(text.dropFirst())
-        let subject = "\(role.name) \(MessageText.quoted(text)) is negative"
+        let subject = role.name + " " + MessageText.quoted(text)
         switch role {
-        case .rest, .setRest: throw RestctlError(.usage, "\(subject); give a rest of \(range(limits))")
-        case .added: throw RestctlError(.usage, "\(subject); to take time off, use 'restctl sub \(amount)'")
-        case .taken: throw RestctlError(.usage, "\(subject); to add time, use 'restctl add \(amount)'")
-        case .warning: throw RestctlError(.usage, "\(subject); give how long before the end to warn, as in 10s")
+        case .rest, .setRest:
+            throw RestctlError(.usage, localized("%1$s is negative; give a rest of %2$s", subject, range(limits)))
+        case .added:
+            throw RestctlError(
+                .usage, localized("%1$s is negative; to take time off, use 'restctl sub %2$s'", subject, amount))
+        case .taken:
+            throw RestctlError(
+                .usage, localized("%1$s is negative; to add time, use 'restctl add %2$s'", subject, amount))
+        case .warning:
+            throw RestctlError(
+                .usage, localized("%1$s is negative; give how long before the end to warn, as in 10s", subject))
         }
     }
     let subject = "\(role.name) \(MessageText.quoted(text))"
     switch role {
     case .rest, .setRest:
         guard usec >= limits.minDurationUSec else {
-            throw RestctlError(.usage, "\(subject) is too short: give a rest of \(range(limits))")
+            throw RestctlError(.usage, localized("%1$s is too short: give a rest of %2$s", subject, range(limits)))
         }
         guard usec <= limits.maxDurationUSec else {
-            throw RestctlError(.usage, "\(subject) is too long: give a rest of \(range(limits))")
+            throw RestctlError(.usage, localized("%1$s is too long: give a rest of %2$s", subject, range(limits)))
         }
     case .added, .taken:
-        guard usec > 0 else { throw RestctlError(.usage, "\(subject) is zero; give at least 1 second") }
+        guard usec > 0 else { throw RestctlError(.usage, localized("%1$s is zero; give at least 1 second", subject)) }
         guard usec <= limits.maxDurationUSec else {
             throw RestctlError(
                 .usage,
-                "\(subject) is too long: add and sub take at most \(DurationText.describe(limits.maxDurationUSec))")
+                localized(
+                    "%1$s is too long: add and sub take at most %2$s", subject,
+                    TimeFormat.described(usec: limits.maxDurationUSec)))
         }
     case .warning:
         guard usec > 0 else {
             throw RestctlError(
                 .usage,
-                "\(subject) is zero; leave --warn out for no pre-alert, or give at least "
-                    + DurationText.describe(limits.minDurationUSec))
+                localized(
+                    "%1$s is zero; leave --warn out for no pre-alert, or give at least %2$s", subject,
+                    TimeFormat.described(usec: limits.minDurationUSec)))
         }
     }
     return usec
@@ -100,13 +111,14 @@ func checkWarning(_ text: String, warnUSec: UInt64, restUSec: UInt64) throws(Res
     guard warnUSec < restUSec else {
         throw RestctlError(
             .usage,
-            "--warn \(MessageText.quoted(text)) is not shorter than the rest "
-                + "(\(DurationText.describe(restUSec))): give a shorter --warn or a longer rest")
+            localized(
+                "--warn %1$s is not shorter than the rest (%2$s): give a shorter --warn or a longer rest",
+                MessageText.quoted(text), TimeFormat.described(usec: restUSec)))
     }
 }
 
 private func range(_ limits: TimerLimits) -> String {
-    DurationText.range(limits.minDurationUSec, limits.maxDurationUSec)
+    TimeFormat.range(limits.minDurationUSec, limits.maxDurationUSec)
 }
 
 extension ExerciseName {
@@ -127,7 +139,7 @@ enum NumberArgument {
     /// A whole number (`-3`, `142`); its range is the caller's to check.
     static func whole(_ text: String, option: String) throws(RestctlError) -> Int64 {
         guard let number = Int64(text) else {
-            throw RestctlError(.usage, "\(option) \(MessageText.quoted(text)) is not a whole number")
+            throw RestctlError(.usage, localized("%1$s %2$s is not a whole number", option, MessageText.quoted(text)))
         }
         return number
     }
@@ -136,7 +148,8 @@ enum NumberArgument {
     static func whole(_ text: String, option: String, in range: ClosedRange<Int64>) throws(RestctlError) -> Int64 {
         let number = try whole(text, option: option)
         guard range.contains(number) else {
-            throw RestctlError(.usage, "\(option) \(number) is out of range: give \(MessageText.range(range))")
+            throw RestctlError(
+                .usage, localized("%1$s %2$s is out of range: give %3$s", option, number, rangeText(range)))
         }
         return number
     }
@@ -146,13 +159,30 @@ enum NumberArgument {
         _ text: String, option: String, in range: ClosedRange<Double>, unit: String
     ) throws(RestctlError) -> Double {
         guard let number = Double(text), number.isFinite else {
-            throw RestctlError(.usage, "\(option) \(MessageText.quoted(text)) is not a number, such as 2 or 0.5")
+            throw RestctlError(
+                .usage, localized("%1$s %2$s is not a number, such as 2 or 0.5", option, MessageText.quoted(text)))
         }
         guard range.contains(number) else {
             throw RestctlError(
                 .usage,
-                "\(option) \(MessageText.number(number)) is out of range: give \(MessageText.range(range, unit: unit))")
+                localized(
+                    "%1$s %2$s is out of range: give %3$s", option, MessageText.number(number),
+                    rangeText(range, unit: unit)))
         }
         return number
+    }
+
+    /// "0 to 10000", "0 to 1000 kg" in the reader's words.
+    static func rangeText<Number: Comparable & CustomStringConvertible>(
+        _ range: ClosedRange<Number>, unit: String? = nil
+    ) -> String {
+        let (lower, upper) = (numberText(range.lowerBound), numberText(range.upperBound))
+        let text = localized("%1$s to %2$s", lower, upper)
+        return unit.map { text + " " + $0 } ?? text
+    }
+
+    private static func numberText<Number: CustomStringConvertible>(_ value: Number) -> String {
+        if let double = value as? Double { return MessageText.number(double) }
+        return value.description
     }
 }

@@ -12,7 +12,7 @@ import Darwin
 struct Restctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restctl",
-        abstract: "Control the rest timers of restd.",
+        abstract: localized("Control the rest timers of restd."),
         usage: "restctl <subcommand>",
         discussion: """
             Commands that act on a timer take --id (default: default); an id is 1 to 64 of \
@@ -36,7 +36,7 @@ struct Restctl: ParsableCommand {
 
     // restctl's own flag, not a `version:` in the configuration: ArgumentParser would list that
     // one under every command, where it means nothing more.
-    @Flag(help: "Show the version.")
+    @Flag(help: ArgumentHelp(localized("Show the version.")))
     var version = false
 
     /// `restctl --version`; `restctl` alone shows the help.

@@ -1,3 +1,4 @@
+import Localization
 import RestClient
 
 #if canImport(Glibc)
@@ -34,6 +35,10 @@ enum Terminal {
     /// by that signal (the shell shows 130 for Ctrl-C, 143 for SIGTERM), so that a script or loop
     /// around restctl stops too. The same in a terminal or not: only the erasing differs.
     static func noteOnInterrupt(erasing: Bool) {
+        if stoppedNote == nil {
+            stoppedNote = strdup(
+                "restctl: " + localized("stopped waiting; the timer goes on ('restctl cancel' ends it)") + "\n")
+        }
         // Capture-free handlers (C function pointers); they only call async-signal-safe functions.
         install(
             erasing
@@ -58,9 +63,13 @@ enum Terminal {
         }
     }
 
+    /// The note of `stoppedWaiting`, in the reader's language: made before the handler is
+    /// installed, since a handler may not look anything up.
+    // Written once, before the handlers that read it are installed; never changed after.
+    nonisolated(unsafe) private static var stoppedNote: UnsafeMutablePointer<CChar>?
+
     private static func stoppedWaiting(_ signalNumber: Int32) {
-        let note: StaticString = "restctl: stopped waiting; the timer goes on ('restctl cancel' ends it)\n"
-        _ = Glibc.write(STDERR_FILENO, note.utf8Start, note.utf8CodeUnitCount)
+        if let note = stoppedNote { _ = Glibc.write(STDERR_FILENO, note, strlen(note)) }
         signal(signalNumber, SIG_DFL)
         raise(signalNumber)
     }

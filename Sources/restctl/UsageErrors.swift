@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -16,15 +17,15 @@ enum UsageErrors {
             guard arguments.count > 1, !arguments[1].hasPrefix("-"), !commands.contains(arguments[1]) else {
                 return nil
             }
-            return "no help on \(MessageText.name(arguments[1])): it is not a command"
-                + Suggestion.hint(for: arguments[1], among: commands, otherwise: "the commands are \(commandList)")
+            return localized("no help on %1$s: it is not a command", MessageText.name(arguments[1]))
+                + SuggestionText.hint(for: arguments[1], among: commands, otherwise: commandsAre)
         }
         if let group = CommandTree.subcommands(of: Restctl.self).first(where: { CommandTree.name(of: $0) == first }) {
             return unknownSubcommand(in: arguments.dropFirst(), of: group)
         }
-        if let hint = synonyms[first] { return "unknown command \(MessageText.name(first)); \(hint)" }
-        return "unknown command \(MessageText.name(first))"
-            + Suggestion.hint(for: first, among: commands, otherwise: "the commands are \(commandList)")
+        if let hint = synonym(first) { return localized("unknown command %1$s; %2$s", MessageText.name(first), hint) }
+        return localized("unknown command %1$s", MessageText.name(first))
+            + SuggestionText.hint(for: first, among: commands, otherwise: commandsAre)
     }
 
     /// The sentence for help asked for with more than a command (`help start extra`) or with a
@@ -39,13 +40,15 @@ enum UsageErrors {
                     takingValues ?? CommandDescription(of: CommandTree.command(in: arguments).0).namesTakingValues
                 if takingValues?.contains(words[index - 1]) == true { continue }
             }
-            return "unknown option \(MessageText.name(word)); -h takes no value: give it alone for the help"
+            return localized(
+                "unknown option %1$s; -h takes no value: give it alone for the help", MessageText.name(word))
         }
         guard arguments.first == "help" else { return nil }
         let (_, path, rest) = CommandTree.command(in: Array(arguments.dropFirst()))
         guard !path.isEmpty, let extra = rest.first else { return nil }
         let asked = (["restctl", "help"] + path).joined(separator: " ")
-        return "unexpected \(MessageText.name(extra)) after \(MessageText.name(asked)): help takes one command"
+        return localized(
+            "unexpected %1$s after %2$s: help takes one command", MessageText.name(extra), MessageText.name(asked))
     }
 
     /// The sentence for the first option the command does not have, or nil. ArgumentParser
@@ -57,7 +60,7 @@ enum UsageErrors {
         for word in words.prefix(while: { $0 != "--" }) where word.hasPrefix("--") && word.count > 2 {
             let name = String(word.prefix { $0 != "=" })
             guard !known.contains(name) else { continue }
-            return "unknown option \(MessageText.name(name))" + Suggestion.optionHint(for: name, among: known.sorted())
+            return unknownOption(name, among: known.sorted())
         }
         return nil
     }
@@ -67,7 +70,7 @@ enum UsageErrors {
     static func misplacedVersion(in arguments: [String]) -> String? {
         let options = arguments.prefix { $0 != "--" }
         guard options.first != "--version", options.contains("--version") else { return nil }
-        return "--version is restctl's own option: run \(MessageText.name("restctl --version"))"
+        return localized("--version is restctl's own option: run %1$s", MessageText.name("restctl --version"))
     }
 
     /// The usage lines of the command `arguments` name, as far as they name one.
@@ -76,8 +79,8 @@ enum UsageErrors {
         guard !path.isEmpty else { return topLevelUsage }
         let name = (["restctl"] + path).joined(separator: " ")
         let help = Restctl.helpMessage(for: command, columns: 10_000)
-        let line = help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }.map { "Usage: " + $0.dropFirst(7) }
-        return [line ?? "Usage: \(name)", seeHelp(name)]
+        let line = help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }.map { String($0.dropFirst(7)) }
+        return [usageLine(line ?? name), seeHelp(name)]
     }
 
     /// The sentence for a word after a command with commands of its own (`restctl workout foo`)
@@ -86,9 +89,11 @@ enum UsageErrors {
         let names = CommandTree.subcommands(of: group).map(CommandTree.name(of:))
         guard !names.isEmpty, let word = arguments.first, !word.hasPrefix("-"), !names.contains(word), word != "help"
         else { return nil }
-        let kind = "\(CommandTree.name(of: group)) command"
-        return "unknown \(kind) \(MessageText.name(word))"
-            + Suggestion.hint(for: word, among: names, otherwise: "the \(kind)s are \(names.joined(separator: ", "))")
+        let group = CommandTree.name(of: group)
+        return localized("unknown %1$s command %2$s", group, MessageText.name(word))
+            + SuggestionText.hint(
+                for: word, among: names,
+                otherwise: localized("the %1$s commands are %2$s", group, names.joined(separator: ", ")))
     }
 
     /// Reports what `parseAsRoot` threw and returns the exit status: help and version go to
@@ -124,12 +129,29 @@ enum UsageErrors {
 
     /// The usage lines of the top-level command.
     static var topLevelUsage: [String] {
-        ["Usage: restctl <subcommand>", seeHelp("restctl")]
+        [usageLine("restctl <subcommand>"), seeHelp("restctl")]
     }
 
     /// The usage block's last line, pointing to the command's help.
     private static func seeHelp(_ command: String) -> String {
-        "  See \(MessageText.name(command + " --help")) for more information."
+        "  " + localized("See %1$s for more information.", MessageText.name(command + " --help"))
+    }
+
+    /// "Usage: restctl start [<options>] <duration>".
+    private static func usageLine(_ usage: String) -> String {
+        // TRANSLATORS: before a command's usage, as in "Usage: restctl start [--id <id>] <duration>".
+        localized("Usage: %1$s", usage)
+    }
+
+    /// "unknown option '--lable'; did you mean '--label'?".
+    private static func unknownOption(_ name: String, among known: [String]) -> String {
+        if let meant = Suggestion.likelyMeant(
+            String(name.drop { $0 == "-" }), among: known.map { String($0.drop { $0 == "-" }) })
+        {
+            return localized(
+                "unknown option %1$s; did you mean %2$s?", MessageText.name(name), MessageText.name("--" + meant))
+        }
+        return localized("unknown option %1$s", MessageText.name(name))
     }
 
     // MARK: Sentences
@@ -141,13 +163,11 @@ enum UsageErrors {
         // "… Please provide one of the following:\n  - text\n  - json" on one line.
         if let list = text.firstRange(of: ". Please provide one of the following:\n") {
             let choices = text[list.upperBound...].split(separator: "\n").map { $0.trimmingPrefix("  - ") }
-            text = text[..<list.lowerBound] + "; give one of " + choices.joined(separator: ", ")
+            text = text[..<list.lowerBound] + localized("; give one of %1$s", choices.joined(separator: ", "))
         }
         if let match = text.wholeMatch(of: #/Unknown option '([^']*)'(\. Did you mean '([^']*)'\?)?/#) {
-            let typed = String(match.output.1)
-            text =
-                "Unknown option \(MessageText.name(typed))"
-                + Suggestion.optionHint(for: typed, among: match.output.3.map { [String($0)] } ?? [])
+            // ArgumentParser's sentence, restctl's words: it is restctl's own check's (unknownOption).
+            return unknownOption(String(match.output.1), among: match.output.3.map { [String($0)] } ?? [])
         }
         guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true else {
             return text
@@ -155,30 +175,28 @@ enum UsageErrors {
         return first.lowercased() + text.dropFirst()
     }
 
-    /// Words people try for what restctl calls otherwise.
-    private static let synonyms: [String: String] = [
-        "stop": "to end a timer, use 'restctl cancel'; to pause it, 'restctl pause'",
-        "rm": "to remove a timer, use 'restctl cancel'",
-        "remove": "to remove a timer, use 'restctl cancel'",
-        "delete": "to remove a timer, use 'restctl cancel'",
-        "kill": "to end a timer, use 'restctl cancel'",
-        "end": "to end a timer, use 'restctl cancel'; to end a live activity, 'restctl live --end'",
-        "ls": "did you mean 'list'?",
-        "show": "did you mean 'status'?",
-        "get": "did you mean 'status'?",
-        "continue": "did you mean 'resume'?",
-        "unpause": "did you mean 'resume'?",
-        "extend": "did you mean 'add'?",
-        "reset": "did you mean 'restart'?",
-        "stat": "did you mean 'status' (one timer) or 'stats' (rests per exercise)?",
-        "done": "did you mean 'set' (a set is done: start its rest)?",
-        "next": "to move to the workout's next set, use 'restctl workout next'",
-        "previous": "to move back to the workout's previous set, use 'restctl workout previous'",
-        "prev": "to move back to the workout's previous set, use 'restctl workout previous'",
-    ]
+    /// What to say for a word people try for what restctl calls otherwise, or nil.
+    private static func synonym(_ word: String) -> String? {
+        switch word {
+        case "stop": localized("to end a timer, use 'restctl cancel'; to pause it, 'restctl pause'")
+        case "rm", "remove", "delete": localized("to remove a timer, use 'restctl cancel'")
+        case "kill": localized("to end a timer, use 'restctl cancel'")
+        case "end": localized("to end a timer, use 'restctl cancel'; to end a live activity, 'restctl live --end'")
+        case "ls": localized("did you mean 'list'?")
+        case "show", "get": localized("did you mean 'status'?")
+        case "continue", "unpause": localized("did you mean 'resume'?")
+        case "extend": localized("did you mean 'add'?")
+        case "reset": localized("did you mean 'restart'?")
+        case "stat": localized("did you mean 'status' (one timer) or 'stats' (rests per exercise)?")
+        case "done": localized("did you mean 'set' (a set is done: start its rest)?")
+        case "next": localized("to move to the workout's next set, use 'restctl workout next'")
+        case "previous", "prev": localized("to move back to the workout's previous set, use 'restctl workout previous'")
+        default: nil
+        }
+    }
 
     private static var commands: [String] { CommandTree.subcommands(of: Restctl.self).map(CommandTree.name(of:)) }
 
-    private static var commandList: String { commands.joined(separator: ", ") }
+    private static var commandsAre: String { localized("the commands are %1$s", commands.joined(separator: ", ")) }
 
 }

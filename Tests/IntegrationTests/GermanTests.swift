@@ -6,12 +6,14 @@ import Testing
 /// a script reads (--json) is the same in every language.
 @Suite("restctl in German", .serialized, .tags(.calendar))
 struct GermanTests {
-    @Test("status, list, set and stats speak German under LANG=de_DE.UTF-8; --json is the same in English")
+    @Test(
+        "status, list, set, stats, history, undo, workout and import speak German under LANG=de_DE.UTF-8; --json is the same in English"
+    )
     func restctlInGerman() throws {
-        try German.requireCatalogAndLocale()
+        try German.requireCatalog()
         let daemon = try RunningDaemon()
-        // LANG alone chooses (the children's LC_ALL=C.UTF-8 is emptied, which is unset to setlocale).
-        let inGerman = ["XDG_CONFIG_HOME": daemon.config.path, "LC_ALL": "", "LANG": German.locale]
+        // LANG alone chooses (the children's LC_ALL=C.UTF-8 is emptied, which is unset to gettext).
+        let inGerman = German.environment.merging(["XDG_CONFIG_HOME": daemon.config.path]) { $1 }
         func german(_ args: String...) -> CommandResult { restctl(daemon.bus, args, environment: inGerman) }
         #expect(daemon.run("start", "90", "--label", "Kniebeuge", "--next", "Bankdrücken").status == 0)
         #expect(daemon.run("pause").status == 0)
@@ -43,5 +45,80 @@ struct GermanTests {
         // LC_ALL wins over LANG, as for every gettext program.
         let english = restctl(daemon.bus, ["status"], environment: ["LANG": German.locale, "LC_ALL": "C.UTF-8"])
         #expect(english.stdout.hasPrefix("default  running"), "\(english)")
+
+        try historyWorkoutAndImport(daemon, german: { restctl(daemon.bus, $0, environment: inGerman) })
+    }
+
+    /// history (and its undo), records, a workout and an import's dry run, after the two sets
+    /// of Kniebeuge above: German lines, and the same JSON in both languages.
+    func historyWorkoutAndImport(_ daemon: RunningDaemon, german: ([String]) -> CommandResult) throws {
+        for command in [
+            ["history", "--json"], ["history", "--csv"], ["history", "--workouts", "--json"], ["records", "--json"],
+            ["workout", "status", "--json"],
+        ] {
+            let english = daemon.run(command)
+            #expect(english.status == 0 && german(command).stdout == english.stdout, "\(command): \(english)")
+        }
+        let history = german(["history"]).stdout.split(separator: "\n")
+        #expect(history.count == 2, "\(history)")
+        // The first set's rest ended with the second set; the second's runs.
+        #expect(
+            history.first?.contains(/\ \ Kniebeuge  5×62,5 kg  Pause \d+:\d\d von 1:30 \(-\d+:\d\d\)$/) == true,
+            "\(history)")
+        #expect(history.last?.hasSuffix("  Kniebeuge  5×62,5 kg  in der Pause, 1:30 geplant") == true, "\(history)")
+        let undo = german(["undo"])
+        #expect(undo.stdout.hasPrefix("entfernt: Kniebeuge 5×62,5 kg (Satz 2, "), "\(undo)")
+        #expect(undo.stdout.hasSuffix("), samt seiner Pause\n"), "\(undo)")
+
+        _ = try daemon.config.directory.write(
+            "restd/workouts/push.toml",
+            "name = \"Push day\"\n[[exercise]]\nname = \"Squat\"\nsets = 2\nreps = 5\nweight = 100\nrest = \"3m\"\n")
+        #expect(german(["workout", "start", "push"]).stdout == "Push day: Squat, Satz 1 von 2 — 0/2 Sätze erledigt\n")
+        let inProgress = ["workout", "status", "--json"]
+        #expect(german(inProgress).stdout == daemon.run(inProgress).stdout)
+        #expect(german(["workout", "status"]).stdout == "Push day: Squat, Satz 1 von 2 — 0/2 Sätze erledigt\n")
+        #expect(german(["set"]).status == 0)
+        let end = german(["workout", "end"])
+        #expect(end.stdout.hasPrefix("Push day erledigt: 1/2 Sätze in "), "\(end)")
+        #expect(end.stdout.contains(", Volumen 500 kg, Pause gesamt "), "\(end)")
+        #expect(german(["history", "--workouts"]).stdout.contains("  Push day erledigt: 1/2 Sätze in "))
+        #expect(
+            german(["workout", "start", "pussh"]).stderr == "restctl: kein Trainingsplan \"pussh\" in "
+                + daemon.config.directory.path("restd/workouts") + "; meinten Sie 'push'?\n")
+
+        let files = try TempDirectory(prefix: "restd-german-import")
+        let (first, last) = (ImportTests.day(10).dateText, ImportTests.day(8).dateText)
+        let strong = try ImportTests.copy("strong.csv", into: files, moving: ["2026-03-02": first, "2026-03-05": last])
+        let before = daemon.run("history", "--json", "--since", "30d")
+        let dry = german(["import", strong, "--unit", "kg", "--dry-run"])
+        #expect(
+            ImportTests.lines(dry) == [
+                "\(strong): ein Export aus Strong (an der Kopfzeile erkannt)",
+                "gelesen: 5 Sätze in 2 Trainings, \(first) bis \(last); "
+                    + "übersprungen: 2 Cardio-Zeilen (Strecke oder Zeit, keine Wiederholungen), 1 Pausentimer-Zeile",
+                "würde hinzufügen: 5 Sätze in 2 neuen Trainings, \(first) bis \(last)",
+                "für restd neue Übungen: Squat (Barbell), Bench Press (Barbell), Pull Up",
+                "Probelauf: nichts wurde geschrieben",
+            ], "\(dry)")
+        #expect(daemon.run("history", "--json", "--since", "30d").stdout == before.stdout)
+
+        // restctl's own mistakes and refusals; ArgumentParser's USAGE: and its words stay English.
+        let unknown = german(["stat"])
+        #expect(unknown.status == 64)
+        #expect(
+            unknown.stderr
+                == "restctl: unbekannter Befehl 'stat'; meinten Sie 'status' (ein Timer) oder 'stats' (Pausen je Übung)?\n"
+                + "Aufruf: restctl <subcommand>\n  Mehr dazu: 'restctl --help'.\n", "\(unknown)")
+        #expect(
+            german(["start", "25h"]).stderr
+                == "restctl: duration \"25h\" ist zu lang: geben Sie eine Pause von 1 s bis 24 Std. an\n")
+        #expect(
+            german(["history", "--json", "--csv"]).stderr.hasPrefix("restctl: --json und --csv gehen nicht zusammen"))
+        // --help: restctl's abstracts and option help in German, ArgumentParser's headings as they are.
+        let help = german(["start", "--help"]).stdout
+        #expect(help.hasPrefix("OVERVIEW: Einen Timer starten (oder ersetzen).\n"), "\(help)")
+        #expect(
+            help.contains("\nUSAGE: restctl start ")
+                && help.contains("  --label <text>          Wofür die Pause ist.\n"))
     }
 }

@@ -204,20 +204,7 @@ struct HostileInputTests {
         let liveBefore = try daemon.client.liveFields()
 
         let connection = try Connection.open(address: daemon.bus.address)
-        for hostile in Self.cases {
-            let message = try Message.methodCall(
-                destination: RestBus.name, path: hostile.path,
-                interface: hostile.interface, member: hostile.member)
-            try message.append(hostile.arguments)
-            do {
-                _ = try connection.callBlocking(message, timeoutMilliseconds: 30_000)
-                Issue.record("\(hostile) was accepted")
-            } catch {
-                #expect(hostile.expected.contains(error.name), "\(hostile): \(error)")
-                #expect(!error.message.isEmpty, "\(hostile): no message")
-                #expect(error.message.utf8.count < 1000, "\(hostile): message of \(error.message.utf8.count) bytes")
-            }
-        }
+        try Self.expectRefused(Self.cases, by: RestBus.name, on: connection)
         #expect(daemon.restd.isRunning, "\(daemon.restd.log())")
         let timersAfter = try daemon.client.timers().map {
             [$0.id, $0.state, $0.label, String($0.durationUSec), String($0.endsAtUSec)]
@@ -326,10 +313,20 @@ struct HostileInputTests {
         }
 
         let connection = try Connection.open(address: bus.address)
-        for hostile in Self.playerCases {
+        try Self.expectRefused(Self.playerCases, by: MediaPlayerBus.name, on: connection)
+        #expect(restd.isRunning, "\(restd.log())")
+        let after = try client.timer(id: "default")
+        #expect(
+            [after.state, after.label, String(after.durationUSec), String(after.remainingUSec)]
+                == [before.state, before.label, String(before.durationUSec), String(before.remainingUSec)])
+    }
+
+    /// Sends each case to `destination` and expects its refusal: an expected error name, with a
+    /// message, and a short one.
+    static func expectRefused(_ cases: [Case], by destination: String, on connection: Connection) throws {
+        for hostile in cases {
             let message = try Message.methodCall(
-                destination: MediaPlayerBus.name, path: hostile.path,
-                interface: hostile.interface, member: hostile.member)
+                destination: destination, path: hostile.path, interface: hostile.interface, member: hostile.member)
             try message.append(hostile.arguments)
             do {
                 _ = try connection.callBlocking(message, timeoutMilliseconds: 30_000)
@@ -340,10 +337,5 @@ struct HostileInputTests {
                 #expect(error.message.utf8.count < 1000, "\(hostile): message of \(error.message.utf8.count) bytes")
             }
         }
-        #expect(restd.isRunning, "\(restd.log())")
-        let after = try client.timer(id: "default")
-        #expect(
-            [after.state, after.label, String(after.durationUSec), String(after.remainingUSec)]
-                == [before.state, before.label, String(before.durationUSec), String(before.remainingUSec)])
     }
 }

@@ -153,8 +153,8 @@ struct NotificationTests {
 
     @Test("German from the German catalog when LC_ALL selects de_DE.UTF-8")
     func german() throws {
-        try German.requireCatalogAndLocale()
-        let daemon = try NotifyingDaemon(locale: German.locale)
+        try German.requireCatalog()
+        let daemon = try NotifyingDaemon(locale: German.locale, environment: ["LOCPATH": "/nonexistent"])
         try daemon.client.start(id: "squat", durationUSec: 1_000_000, label: "Kniebeuge", next: "Bankdrücken")
         let notify = try #require(try daemon.calls.waitFor("Notify").first)
         #expect(notify.summary == "Pause beendet")

@@ -28,15 +28,19 @@ struct ReportTests {
             output = try TempDirectory(prefix: "restd-report")
         }
 
-        /// `restctl report ARGS --output <page>` in restd's zone; the page's path.
-        func report(_ args: String...) throws -> String {
-            let page = output.path("report.html")
-            let result = restctl(
-                daemon.bus, ["report"] + args + ["--output", page],
-                environment: ["TZ": zone, "XDG_CONFIG_HOME": daemon.config.path])
-            #expect(
-                result.succeeded && result.stdout.isEmpty && result.stderr == "restctl: wrote the report to \(page)\n",
-                "\(result)")
+        /// `restctl report ARGS --output <page>` in restd's zone, in German with `german` (no
+        /// locale generated: restctl reads its catalog itself); the page's path.
+        func report(_ args: String..., german: Bool = false) throws -> String {
+            let page = output.path(german ? "report-de.html" : "report.html")
+            var environment = ["TZ": zone, "XDG_CONFIG_HOME": daemon.config.path]
+            if german {
+                try German.requireCatalog()
+                environment.merge(German.environment) { $1 }
+            }
+            let result = restctl(daemon.bus, ["report"] + args + ["--output", page], environment: environment)
+            // restctl's own line is in the language too: only its page is checked then.
+            let said = german ? result.stderr.contains(page) : result.stderr == "restctl: wrote the report to \(page)\n"
+            #expect(result.succeeded && result.stdout.isEmpty && said, "\(result)")
             return page
         }
     }
@@ -48,11 +52,11 @@ struct ReportTests {
         let opened = try Chromium.open(page)
         #expect(opened.console.isEmpty, "\(opened.console)")
         let charts = ChartsInDocument(opened.dom)
-        #expect(
-            charts.charts.map(\.kind)
-                == ["volume", "progress", "progress", "progress", "rests", "hrr60", "time-to-target"]
-                + Array(repeating: "heart-rate", count: seeded.history.heartRates.count),
-            "\(charts.charts.map(\.kind))")
+        let kinds =
+            ["volume", "progress", "progress", "progress", "rests", "hrr60", "time-to-target"]
+            + Array(repeating: "heart-rate", count: seeded.history.heartRates.count)
+        #expect(charts.charts.map(\.kind) == kinds, "\(charts.charts.map(\.kind))")
+        #expect(opened.dom.contains("<html lang=\"en\">"))
 
         // Volume: five weeks, legs and push each week (Pull-up has no weight).
         let volume = try #require(charts.of(kind: "volume").first)
@@ -105,6 +109,24 @@ struct ReportTests {
         if let screenshot = ProcessInfo.processInfo.environment["RESTD_REPORT_SCREENSHOT"] {
             try Chromium.screenshot(page, to: screenshot)
         }
+
+        // The same page in German (LANG=de_DE.UTF-8): the page says its language, its headings,
+        // legends, axes and dates are German, and every chart draws the same marks.
+        let german = try Chromium.open(try seeded.report("--since", "35d", german: true))
+        #expect(german.console.isEmpty, "\(german.console)")
+        let germanCharts = ChartsInDocument(german.dom)
+        #expect(germanCharts.charts.map(\.kind) == kinds, "\(germanCharts.charts.map(\.kind))")
+        #expect(
+            zip(germanCharts.charts, charts.charts).allSatisfy { german, english in
+                ["bar", "point", "box", "curve"].allSatisfy { german.count(class: $0) == english.count(class: $0) }
+            })
+        #expect(german.dom.contains("<html lang=\"de\">"))
+        #expect(german.dom.contains("<h1>Trainingsbericht</h1>") && german.dom.contains("<h2>Beste Sätze</h2>"))
+        #expect(german.dom.contains("Gestapelt nach Kategorie") && !german.dom.contains("Stacked by"))
+        #expect(german.dom.contains(">Woche (ab Montag)</text>") && german.dom.contains(">bester Satz, kg</li>"))
+        // Dates as German writes them: day.month.year in the title, day.month. on the axes.
+        #expect(german.dom.contains(#/<title>Trainingsbericht, \d\d\.\d\d\.\d{4} bis \d\d\.\d\d\.\d{4}</title>/#))
+        #expect(german.dom.contains(#/<text[^>]*>\d\d\.\d\d\.</text>/#), "\(german.dom)")
 
         // An imported FitNotes history seven and eight weeks back (before the seeded sessions):
         // the report of those weeks charts it, its volume stacked by FitNotes' categories.

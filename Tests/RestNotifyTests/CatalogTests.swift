@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func germanFromItsCatalog() {
-        let german = Catalog.poFile("de.po")
+        let german = Catalog.compiled("de")
         #expect(german.localized("Next: %1$s", "Bankdrücken") == "Weiter mit: Bankdrücken")
         #expect(german.localizedPlural("%1$d/%2$d set", "%1$d/%2$d sets", count: 1, 1, 1) == "1/1 Satz")
         #expect(german.localizedPlural("%1$d/%2$d set", "%1$d/%2$d sets", count: 15, 12, 15) == "12/15 Sätze")

@@ -2,75 +2,49 @@ import Foundation
 import Localization
 import RestNotify
 
-/// The German texts of po/de.po, read here so that the tests see restd's own catalog without a
-/// German locale in the test process (glibc's gettext is one per process).
+/// The German texts of po/de.po, compiled by msgfmt as `make` compiles them and read by restd's
+/// own reader, so that the tests see restd's catalog whatever the test process's language.
 extension Messages {
-    static let german = Messages(catalog: .poFile("de.po"))
+    static let german = Messages(catalog: .compiled("de"))
 }
 
 extension Catalog {
-    /// The translations of po/NAME, with a plural form for counts other than 1 (German's, English's).
-    static func poFile(_ name: String) -> Catalog {
-        let path = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
-        let entries = POFile.entries(text: (try? String(contentsOfFile: "/\(path)/po/\(name)", encoding: .utf8)) ?? "")
-        return Catalog { context, text, plural, count in
-            let key = context.map { $0 + "\u{4}" + text } ?? text
-            guard let forms = entries[key], forms.allSatisfy({ !$0.isEmpty }) else {
-                return plural.map { count == 1 ? text : $0 } ?? text
-            }
-            return forms[plural != nil && count != 1 && forms.count > 1 ? 1 : 0]
-        }
+    /// The catalog po/LANGUAGE.po, compiled; the source texts if msgfmt (gettext, in the build's
+    /// packages) cannot compile it, which the German expectations then report.
+    static func compiled(_ language: String) -> Catalog {
+        (try? MessageCatalog.compiled(language)).map(Catalog.init) ?? .source
     }
 }
 
-/// A PO file's translations: "context\u{4}text" or "text" to msgstr (or msgstr[0], msgstr[1]…).
-enum POFile {
-    static func entries(text: String) -> [String: [String]] {
-        var entries: [String: [String]] = [:]
-        var context: String?
-        var id = ""
-        var forms: [String] = []
-        var field = ""
-        func finish() {
-            if !id.isEmpty { entries[context.map { $0 + "\u{4}" + id } ?? id] = forms }
-            context = nil
-            id = ""
-            forms = []
-        }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard let quote = line.firstIndex(of: "\"") else {
-                if line.isEmpty { finish() }
-                continue
-            }
-            let keyword = line[..<quote].trimmingCharacters(in: .whitespaces)
-            let value = unescape(line[line.index(after: quote)..<line.index(before: line.endIndex)])
-            if !keyword.isEmpty { field = keyword }
-            switch field {
-            case "msgctxt": context = (context ?? "") + value
-            case "msgid": id += value
-            case "msgid_plural": break
-            default:
-                if !keyword.isEmpty { forms.append("") }
-                if !forms.isEmpty { forms[forms.count - 1] += value }
-            }
-        }
-        finish()
-        return entries
+extension MessageCatalog {
+    /// po/LANGUAGE.po compiled by msgfmt, and read back; nil when msgfmt refuses it.
+    static func compiled(_ language: String) throws -> MessageCatalog? {
+        let root = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+        return try compiledBytes(poFile: "/\(root)/po/\(language).po").map { try MessageCatalog(bytes: $0) }
     }
 
-    private static func unescape(_ quoted: Substring) -> String {
-        var result = ""
-        var escaped = false
-        for character in quoted {
-            if escaped {
-                result.append(character == "n" ? "\n" : character == "t" ? "\t" : character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else {
-                result.append(character)
-            }
-        }
-        return result
+    /// `po`, a catalog's source, compiled by msgfmt in the byte order `endianness`, and read back.
+    static func compiled(po: String, endianness: String) throws -> MessageCatalog? {
+        try compiledBytes(po: po, endianness: endianness).map { try MessageCatalog(bytes: $0) }
+    }
+
+    /// The .mo file msgfmt makes of `po`.
+    static func compiledBytes(po: String, endianness: String) throws -> [UInt8]? {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("restd-\(UUID()).po")
+        defer { try? FileManager.default.removeItem(at: source) }
+        try Data(po.utf8).write(to: source)
+        return try compiledBytes(poFile: source.path, arguments: ["--endianness=\(endianness)"])
+    }
+
+    private static func compiledBytes(poFile: String, arguments: [String] = []) throws -> [UInt8]? {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("restd-\(UUID()).mo")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let msgfmt = Process()
+        msgfmt.executableURL = URL(fileURLWithPath: "/usr/bin/msgfmt")
+        msgfmt.arguments = ["--check", "--output-file=\(output.path)"] + arguments + [poFile]
+        try msgfmt.run()
+        msgfmt.waitUntilExit()
+        guard msgfmt.terminationStatus == 0 else { return nil }
+        return Array(try Data(contentsOf: output))
     }
 }

@@ -14,23 +14,9 @@ extension BusArguments {
         for (key, value) in try Self.options(value) {
             switch key {
             case SetOption.reps:
-                guard let reps = value.int64 else {
-                    throw wrongType(key, expected: "an unsigned integer (u)", got: value)
-                }
-                guard reps >= 0, reps <= Int64(SetInput.maxReps) else {
-                    throw DBusError(.invalidArgs, "reps \(reps) is out of range: give 0 to \(SetInput.maxReps)")
-                }
-                input.reps = UInt32(reps)
+                input.reps = try reps(value, option: key)
             case SetOption.weightKg:
-                let kg: Double
-                if case .double(let double) = value {
-                    kg = double
-                } else if let int = value.int64 {
-                    kg = Double(int)
-                } else {
-                    throw wrongType(key, expected: "a number of kg (d)", got: value)
-                }
-                input.weightKg = kg
+                input.weightKg = try kilograms(value, option: key)
             case SetOption.failed:
                 input.failed = try boolean(value, option: key)
             case SetOption.restUSec:
@@ -56,21 +42,9 @@ extension BusArguments {
                 guard case .string(let name) = value else { throw wrongType(key, expected: "a string (s)", got: value) }
                 edit.exercise = name
             case SetOption.reps:
-                guard let reps = value.int64 else {
-                    throw wrongType(key, expected: "an unsigned integer (u)", got: value)
-                }
-                guard reps >= 0, reps <= Int64(SetInput.maxReps) else {
-                    throw DBusError(.invalidArgs, "reps \(reps) is out of range: give 0 to \(SetInput.maxReps)")
-                }
-                edit.reps = UInt32(reps)
+                edit.reps = try reps(value, option: key)
             case SetOption.weightKg:
-                if case .double(let kg) = value {
-                    edit.weightKg = kg
-                } else if let kg = value.int64 {
-                    edit.weightKg = Double(kg)
-                } else {
-                    throw wrongType(key, expected: "a number of kg (d)", got: value)
-                }
+                edit.weightKg = try kilograms(value, option: key)
             case SetOption.failed:
                 edit.failed = try boolean(value, option: key)
             default:
@@ -81,5 +55,21 @@ extension BusArguments {
             }
         }
         return edit
+    }
+
+    /// A set's reps: an integer of any width, 0 to `SetInput.maxReps`.
+    private static func reps(_ value: DBusValue, option: String) throws(DBusError) -> UInt32 {
+        guard let reps = value.int64 else { throw wrongType(option, expected: "an unsigned integer (u)", got: value) }
+        guard reps >= 0, reps <= Int64(SetInput.maxReps) else {
+            throw DBusError(.invalidArgs, "reps \(reps) is out of range: give 0 to \(SetInput.maxReps)")
+        }
+        return UInt32(reps)
+    }
+
+    /// A weight in kg: a double, or an integer of any width (checked when the set is planned).
+    private static func kilograms(_ value: DBusValue, option: String) throws(DBusError) -> Double {
+        if case .double(let kg) = value { return kg }
+        guard let kg = value.int64 else { throw wrongType(option, expected: "a number of kg (d)", got: value) }
+        return Double(kg)
     }
 }

@@ -1,11 +1,12 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Cancel: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cancel",
-            abstract: "Remove a timer, or every timer with --all.",
+            abstract: localized("Remove a timer, or every timer with --all."),
             discussion: """
                 Says which timers it removed ("cancelled ID", one line each), or that there was \
                 none with --all. 'restctl clear' removes only the timers that are over.
@@ -13,12 +14,12 @@ extension Restctl {
 
         @OptionGroup var timer: TimerSelection
 
-        @Flag(help: "Remove every timer, whatever its state.")
+        @Flag(help: ArgumentHelp(localized("Remove every timer, whatever its state.")))
         var all = false
 
         func validate() throws {
             if all && timer.id != TimerIDParser.defaultID {
-                throw ValidationError("--all removes every timer; give no --id with it")
+                throw ValidationError(localized("--all removes every timer; give no --id with it"))
             }
         }
 
@@ -29,12 +30,13 @@ extension Restctl {
                 }
                 print(
                     cancelled.isEmpty
-                        ? "no timers to cancel" : cancelled.map { "cancelled \($0)" }.joined(separator: "\n"))
+                        ? localized("no timers to cancel")
+                        : cancelled.map { localized("cancelled %1$s", $0) }.joined(separator: "\n"))
                 return
             }
             let id = try timer.timerID()
             try RestdConnection.withClient { client throws(ClientError) in try client.cancel(id: id) }
-            print("cancelled \(id)")
+            print(localized("cancelled %1$s", id))
         }
     }
 }

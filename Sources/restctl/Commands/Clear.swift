@@ -1,11 +1,12 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "clear",
-            abstract: "Remove the timers that are over.",
+            abstract: localized("Remove the timers that are over."),
             discussion: """
                 Expired timers otherwise stay listed (with their overtime) until restd removes \
                 them, an hour after they ended (expired_retention). Prints nothing.

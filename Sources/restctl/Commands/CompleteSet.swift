@@ -9,7 +9,7 @@ extension Restctl {
     struct CompleteSet: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Mark a set done and start the rest that follows it.",
+            abstract: localized("Mark a set done and start the rest that follows it."),
             discussion: """
                 restd records the set, ends the rest before it (how long it was actually \
                 taken), and starts the timer with the rest for this exercise, labelled with \
@@ -30,43 +30,46 @@ extension Restctl {
 
         @Option(
             help: ArgumentHelp(
-                "The exercise (1 to 64 bytes; case and surrounding spaces do not matter). "
-                    + "Default: the previous set's on this timer.", valueName: "name"))
+                localized(
+                    "The exercise (1 to 64 bytes; case and surrounding spaces do not matter). Default: the previous set's on this timer."
+                ), valueName: "name"))
         var exercise: String?
 
         @Option(
             help: ArgumentHelp(
-                "Repetitions done (0 to 10000). Default: the exercise's previous set's.", valueName: "n"))
+                localized("Repetitions done (0 to 10000). Default: the exercise's previous set's."), valueName: "n"))
         var reps: String?
 
         @Option(
             help: ArgumentHelp(
-                "The weight in your unit ([history] weight_unit: kg unless set; 0 to 1000 kg; decimals with a dot: "
-                    + "62.5), or with its unit: 100kg, 225lb (kept in kg to "
-                    + "0.01 kg). Default: the exercise's previous set's.",
+                localized(
+                    "The weight in your unit ([history] weight_unit: kg unless set; 0 to 1000 kg; decimals with a dot: 62.5), or with its unit: 100kg, 225lb (kept in kg to 0.01 kg). Default: the exercise's previous set's."
+                ),
                 valueName: "weight"))
         var weight: String?
 
-        @Flag(help: "The set failed: the rest is longer (failed_rest, or failed_extra more).")
+        @Flag(help: ArgumentHelp(localized("The set failed: the rest is longer (failed_rest, or failed_extra more).")))
         var failed = false
 
         @Option(
-            help: ArgumentHelp("The rest, chosen by hand (90, 2m, 1:30); wins over every rule.", valueName: "duration"))
+            help: ArgumentHelp(
+                localized("The rest, chosen by hand (90, 2m, 1:30); wins over every rule."), valueName: "duration"))
         var rest: String?
 
         @Flag(
             inversion: .prefixedNo,
             help: ArgumentHelp(
-                "End the rest once heart rate has recovered (heart rate is needed: a strap, or restctl live; the rest is "
-                    + "the maximum); "
-                    + "--no-until-recovered for a plain timed rest. Default: until_recovered in config.toml."))
+                localized(
+                    "End the rest once heart rate has recovered (heart rate is needed: a strap, or restctl live; the rest is the maximum); --no-until-recovered for a plain timed rest. Default: until_recovered in config.toml."
+                )))
         var untilRecovered: Bool?
 
         @Flag(
             inversion: .prefixedNo,
             help: ArgumentHelp(
-                "Play cues before the rest's end and an alarm at it; --no-sound for a quiet rest (the notification "
-                    + "still shows). Default: sound in the workout plan or config.toml, else on."))
+                localized(
+                    "Play cues before the rest's end and an alarm at it; --no-sound for a quiet rest (the notification still shows). Default: sound in the workout plan or config.toml, else on."
+                )))
         var sound: Bool?
 
         @OptionGroup var timer: TimerSelection

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 import RestCore
 
@@ -7,17 +8,19 @@ import RestCore
 struct HistorySelection: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "From this time: an age (7d, 2w, 12h), today, yesterday (either with a time: \"today 09:00\"), "
-                + "or a local date (2026-11-23, \"2026-11-23 18:00\").", valueName: "when"))
+            localized(
+                "From this time: an age (7d, 2w, 12h), today, yesterday (either with a time: \"today 09:00\"), or a local date (2026-11-23, \"2026-11-23 18:00\")."
+            ), valueName: "when"))
     var since: String?
 
     @Option(
         help: ArgumentHelp(
-            "Up to this time (same forms; a day without a time counts in full: --until today is until "
-                + "tonight's midnight); default: now.", valueName: "when"))
+            localized(
+                "Up to this time (same forms; a day without a time counts in full: --until today is until tonight's midnight); default: now."
+            ), valueName: "when"))
     var until: String?
 
-    @Option(help: ArgumentHelp("Only this exercise (case does not matter).", valueName: "name"))
+    @Option(help: ArgumentHelp(localized("Only this exercise (case does not matter)."), valueName: "name"))
     var exercise: String?
 
     func validate() throws {
@@ -32,7 +35,7 @@ struct HistorySelection: ParsableArguments {
             let end =
                 try until.map { text throws(InputError) in try HistoryWindow.instant(text, as: .until, now: now) } ?? 0
             if end != 0, end <= start {
-                throw InputError("--until is not after --since; give a later --until or an earlier --since")
+                throw InputError(localized("--until is not after --since; give a later --until or an earlier --since"))
             }
             return (start, end)
         } catch {
@@ -50,7 +53,7 @@ extension Restctl {
     struct History: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "history",
-            abstract: "Show the sets done; delete, edit or rename them.",
+            abstract: localized("Show the sets done; delete, edit or rename them."),
             discussion: """
                 Without a command, history show: restctl history --since 2w is restctl \
                 history show --since 2w. Each change is one transaction; records, stats and \
@@ -65,7 +68,9 @@ extension Restctl.History {
     static func setID(_ text: String) throws(RestctlError) -> Int64 {
         guard let id = Int64(text), id > 0 else {
             throw RestctlError(
-                .usage, "set id \(MessageText.quoted(text)) is not a set's id: give the number 'restctl history' shows")
+                .usage,
+                localized(
+                    "set id %1$s is not a set's id: give the number 'restctl history' shows", MessageText.quoted(text)))
         }
         return id
     }
@@ -74,7 +79,7 @@ extension Restctl.History {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Show the sets done, with the rest after each.",
+            abstract: localized("Show the sets done, with the rest after each."),
             discussion: """
                 One line per set, oldest first, in local time, after the set's id (which \
                 history delete and edit take): \
@@ -87,19 +92,19 @@ extension Restctl.History {
 
         @OptionGroup var selection: HistorySelection
 
-        @Flag(help: "Print JSON instead of text.")
+        @Flag(help: ArgumentHelp(localized("Print JSON instead of text.")))
         var json = false
 
-        @Flag(help: "Print CSV (a header row, then one row per set).")
+        @Flag(help: ArgumentHelp(localized("Print CSV (a header row, then one row per set).")))
         var csv = false
 
-        @Flag(help: "Show the workouts that ended (their summaries) instead of the sets.")
+        @Flag(help: ArgumentHelp(localized("Show the workouts that ended (their summaries) instead of the sets.")))
         var workouts = false
 
         func validate() throws {
-            if json && csv { throw ValidationError("--json and --csv cannot be used together; choose one") }
+            if json && csv { throw ValidationError(localized("--json and --csv cannot be used together; choose one")) }
             if workouts && (csv || selection.exercise != nil) {
-                throw ValidationError("--workouts cannot be used with --csv or --exercise")
+                throw ValidationError(localized("--workouts cannot be used with --csv or --exercise"))
             }
         }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -7,13 +8,13 @@ extension Restctl.History {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
-            abstract: "Delete sets by id, each with the rest after it.",
+            abstract: localized("Delete sets by id, each with the rest after it."),
             discussion: """
                 All or none: an id not in the history is refused and nothing is deleted. A \
                 rest still on its timer is cancelled with its set.
                 """)
 
-        @Argument(help: ArgumentHelp("The ids of the sets, as restctl history shows them.", valueName: "id"))
+        @Argument(help: ArgumentHelp(localized("The ids of the sets, as restctl history shows them."), valueName: "id"))
         var ids: [String]
 
         func validate() throws {

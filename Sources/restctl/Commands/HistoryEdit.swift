@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -7,29 +8,30 @@ extension Restctl.History {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
-            abstract: "Change a set's exercise, reps, weight or whether it failed.",
+            abstract: localized("Change a set's exercise, reps, weight or whether it failed."),
             discussion: """
                 Only what is given changes; the set keeps its time and id. An exercise restd \
                 knows keeps its name as first written. Prints the set as it is now.
                 """)
 
-        @Argument(help: ArgumentHelp("The set's id, as restctl history shows it.", valueName: "id"))
+        @Argument(help: ArgumentHelp(localized("The set's id, as restctl history shows it."), valueName: "id"))
         var id: String
 
-        @Option(help: ArgumentHelp("The exercise (1 to 64 bytes; case does not matter).", valueName: "name"))
+        @Option(help: ArgumentHelp(localized("The exercise (1 to 64 bytes; case does not matter)."), valueName: "name"))
         var exercise: String?
 
-        @Option(help: ArgumentHelp("Repetitions done (0 to 10000).", valueName: "n"))
+        @Option(help: ArgumentHelp(localized("Repetitions done (0 to 10000)."), valueName: "n"))
         var reps: String?
 
         @Option(
             help: ArgumentHelp(
-                "The weight in your unit ([history] weight_unit: kg unless set; 0 to 1000 kg), or with its unit: "
-                    + "100kg, 225lb.",
+                localized(
+                    "The weight in your unit ([history] weight_unit: kg unless set; 0 to 1000 kg), or with its unit: 100kg, 225lb."
+                ),
                 valueName: "weight"))
         var weight: String?
 
-        @Flag(inversion: .prefixedNo, help: "The set failed (--no-failed: it did not).")
+        @Flag(inversion: .prefixedNo, help: ArgumentHelp(localized("The set failed (--no-failed: it did not).")))
         var failed: Bool?
 
         func validate() throws {
@@ -37,7 +39,8 @@ extension Restctl.History {
             if let exercise { _ = try ExerciseName(option: exercise) }
             _ = try changes(unit: nil)
             if exercise == nil, reps == nil, weight == nil, failed == nil {
-                throw ValidationError("nothing to change: give --exercise, --reps, --weight, --failed or --no-failed")
+                throw ValidationError(
+                    localized("nothing to change: give --exercise, --reps, --weight, --failed or --no-failed"))
             }
         }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -7,17 +8,17 @@ extension Restctl.History {
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename",
-            abstract: "Rename an exercise across the history, merging it into another.",
+            abstract: localized("Rename an exercise across the history, merging it into another."),
             discussion: """
                 Every set of OLD becomes a set of NEW; when restd knows NEW already, the two \
                 merge (a typo fixed: restctl history rename Sqaut Squat), and NEW keeps its \
                 name as first written. Names differing only in case write the exercise anew.
                 """)
 
-        @Argument(help: ArgumentHelp("The exercise as restd knows it.", valueName: "old"))
+        @Argument(help: ArgumentHelp(localized("The exercise as restd knows it."), valueName: "old"))
         var old: String
 
-        @Argument(help: ArgumentHelp("Its new name.", valueName: "new"))
+        @Argument(help: ArgumentHelp(localized("Its new name."), valueName: "new"))
         var new: String
 
         func validate() throws {
@@ -29,7 +30,7 @@ extension Restctl.History {
             let (name, count) = try RestdConnection.withClient { client throws(ClientError) in
                 try client.renameExercise(from: old, to: new)
             }
-            print("renamed \(count) \(count == 1 ? "set" : "sets") to \(name)")
+            print(HistoryFormat.renamed(sets: count, to: name))
         }
     }
 }

@@ -7,7 +7,7 @@ extension Restctl {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import a Strong, Hevy or FitNotes export.",
+            abstract: localized("Import a Strong, Hevy or FitNotes export."),
             discussion: """
                 Reads FILE, says which app's export it is (from its header, unless --from \
                 says), and adds its sets to restd's history at their own dates, on the timer \
@@ -21,21 +21,26 @@ extension Restctl {
                 man restctl says which columns are read.
                 """)
 
-        @Argument(help: ArgumentHelp("The CSV file the app exported.", valueName: "file"))
+        @Argument(help: ArgumentHelp(localized("The CSV file the app exported."), valueName: "file"))
         var file: String
 
-        @Option(help: ArgumentHelp("The app that exported it (found by its header when not given).", valueName: "app"))
+        @Option(
+            help: ArgumentHelp(
+                localized("The app that exported it (found by its header when not given)."), valueName: "app"))
         var from: ImportFormat?
 
         @Option(
             help: ArgumentHelp(
-                "The unit of the file's weights, for an export that does not say (Strong's).", valueName: "kg|lb"))
+                localized("The unit of the file's weights, for an export that does not say (Strong's)."),
+                valueName: "kg|lb"))
         var unit: WeightUnit?
 
-        @Flag(help: "Say what would be added, and write nothing.")
+        @Flag(help: ArgumentHelp(localized("Say what would be added, and write nothing.")))
         var dryRun = false
 
-        @Flag(help: "Import the lines that can be read, and skip the others (each still reported).")
+        @Flag(
+            help: ArgumentHelp(
+                localized("Import the lines that can be read, and skip the others (each still reported).")))
         var skipBadLines = false
 
         func run() throws {
@@ -63,7 +68,7 @@ extension Restctl {
                 throw RestctlError(.usage, ImportText.unreadLines(problems, file: file))
             }
             guard !upload.parts.isEmpty else {
-                print(dryRun ? "would add: nothing\ndry run: nothing was written" : "added: nothing")
+                for line in ImportText.nothing(dryRun: dryRun) { print(line) }
                 return
             }
             let outcome = try upload.commit(dryRun: dryRun)

@@ -1,17 +1,18 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 
 extension Restctl {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "Show every timer, one line each.",
+            abstract: localized("Show every timer, one line each."),
             discussion: "Prints nothing (or [] with --json) when there are no timers.")
 
         @OptionGroup var output: OutputFormat
 
-        @Flag(help: "Only the timers that are over (those 'restctl clear' removes).")
+        @Flag(help: ArgumentHelp(localized("Only the timers that are over (those 'restctl clear' removes).")))
         var expired = false
 
         func run() throws {

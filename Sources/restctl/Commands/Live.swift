@@ -1,11 +1,12 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Live: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "live",
-            abstract: "Send live fields (heart rate, progress) to restd.",
+            abstract: localized("Send live fields (heart rate, progress) to restd."),
             discussion: """
                 The fields given are sent as one update; --end clears every field.
 
@@ -24,31 +25,32 @@ extension Restctl {
                 """)
 
         @Option(
-            name: .customLong("heart-rate"), help: ArgumentHelp("Heart rate in beats per minute.", valueName: "bpm"))
+            name: .customLong("heart-rate"),
+            help: ArgumentHelp(localized("Heart rate in beats per minute."), valueName: "bpm"))
         var heartRate: String?
 
-        @Option(help: ArgumentHelp("How many sets are done (progress_done).", valueName: "n"))
+        @Option(help: ArgumentHelp(localized("How many sets are done (progress_done)."), valueName: "n"))
         var done: String?
 
-        @Option(help: ArgumentHelp("How many sets there are (progress_total).", valueName: "n"))
+        @Option(help: ArgumentHelp(localized("How many sets there are (progress_total)."), valueName: "n"))
         var total: String?
 
-        @Option(help: ArgumentHelp("The exercise under way.", valueName: "text"))
+        @Option(help: ArgumentHelp(localized("The exercise under way."), valueName: "text"))
         var exercise: String?
 
-        @Option(help: ArgumentHelp("The workout's name.", valueName: "text"))
+        @Option(help: ArgumentHelp(localized("The workout's name."), valueName: "text"))
         var workout: String?
 
         @Option(
             name: .customLong("set"),
             help: ArgumentHelp(
-                "Any field, typed as in --stdin lines (x_zone=3); may be repeated.", valueName: "key=value"))
+                localized("Any field, typed as in --stdin lines (x_zone=3); may be repeated."), valueName: "key=value"))
         var assignments: [String] = []
 
-        @Flag(help: "End the activity: clear every field.")
+        @Flag(help: ArgumentHelp(localized("End the activity: clear every field.")))
         var end = false
 
-        @Flag(help: "Read one update per line from standard input, until its end.")
+        @Flag(help: ArgumentHelp(localized("Read one update per line from standard input, until its end.")))
         var stdin = false
 
         func validate() throws {
@@ -56,15 +58,17 @@ extension Restctl {
                 heartRate != nil || done != nil || total != nil || exercise != nil || workout != nil
                 || !assignments.isEmpty
             if stdin && (hasFields || end) {
-                throw ValidationError("--stdin reads every update from standard input; give no fields or --end with it")
+                throw ValidationError(
+                    localized("--stdin reads every update from standard input; give no fields or --end with it"))
             }
             if end && hasFields {
-                throw ValidationError("--end clears every field; give no fields with it")
+                throw ValidationError(localized("--end clears every field; give no fields with it"))
             }
             if !stdin && !end && !hasFields {
                 throw ValidationError(
-                    "give at least one field (--heart-rate, --done, --total, --exercise, --workout, "
-                        + "--set KEY=VALUE), --end or --stdin.")
+                    localized(
+                        "give at least one field (--heart-rate, --done, --total, --exercise, --workout, --set KEY=VALUE), --end or --stdin."
+                    ))
             }
             _ = try fields()
         }
@@ -117,7 +121,7 @@ extension Restctl {
                 } catch {
                     updates += 1
                     skipped += 1
-                    StandardError.write("restctl: line \(number): \(error.message)\n")
+                    StandardError.write("restctl: " + Self.atLine(number, error.message) + "\n")
                     continue
                 }
                 if fields.isEmpty { continue }
@@ -129,10 +133,10 @@ extension Restctl {
                     let failure = RestctlError(error)
                     // Anything but a refusal of this very line (restd or the bus gone) ends the stream.
                     guard failure.kind == .refused else {
-                        throw RestctlError(failure.kind, "line \(number): \(failure.message)")
+                        throw RestctlError(failure.kind, Self.atLine(number, failure.message))
                     }
                     skipped += 1
-                    StandardError.write("restctl: line \(number): \(failure.oneLine)\n")
+                    StandardError.write("restctl: " + Self.atLine(number, failure.oneLine) + "\n")
                 }
             }
             // The bus or restd may have gone while restctl waited for input: what was sent went
@@ -142,18 +146,29 @@ extension Restctl {
                 do {
                     owner = try client.daemonOwner()
                 } catch {
-                    throw RestctlError(.unavailable, "after line \(number): \(RestctlError(error).message)")
+                    throw RestctlError(
+                        .unavailable, localized("after line %1$d: %2$s", number, RestctlError(error).message))
                 }
                 guard owner == receiver else {
                     throw RestctlError(
                         .unavailable,
-                        "after line \(number): restd stopped, and the live fields sent "
-                            + "went with it; send them again once it runs: \(ServiceHint.startRestd)")
+                        localized(
+                            "after line %1$d: restd stopped, and the live fields sent went with it; send them again once it runs: %2$s",
+                            number, ServiceHint.startRestd))
                 }
             }
             if skipped > 0 {
-                throw RestctlError(.failed, "skipped \(skipped) of \(updates) \(updates == 1 ? "update" : "updates")")
+                throw RestctlError(
+                    .failed,
+                    localizedPlural(
+                        "skipped %1$d of %2$d update", "skipped %1$d of %2$d updates", count: updates, skipped, updates)
+                )
             }
+        }
+
+        /// "line 3: why": a line of standard input restd or restctl did not take.
+        private static func atLine(_ number: Int, _ why: String) -> String {
+            localized("line %1$d: %2$s", number, why)
         }
     }
 }

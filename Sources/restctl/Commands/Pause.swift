@@ -1,9 +1,11 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Pause: TimerAction {
-        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a running timer.")
+        static let configuration = CommandConfiguration(
+            commandName: "pause", abstract: localized("Pause a running timer."))
 
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -6,7 +7,7 @@ extension Restctl {
     struct Records: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "records",
-            abstract: "Show each exercise's records.",
+            abstract: localized("Show each exercise's records."),
             discussion: """
                 Per exercise, from its whole history (imported sets included): the heaviest \
                 set, the highest estimated one-rep max (Epley's weight × (1 + reps ÷ 30), from \
@@ -16,7 +17,7 @@ extension Restctl {
                 record: Squat 110 kg × 3, estimated 1RM 121 kg (was 118).
                 """)
 
-        @Option(help: ArgumentHelp("Only this exercise (case does not matter).", valueName: "name"))
+        @Option(help: ArgumentHelp(localized("Only this exercise (case does not matter)."), valueName: "name"))
         var exercise: String?
 
         @OptionGroup var output: OutputFormat

@@ -1,11 +1,12 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Reload: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reload",
-            abstract: "Have restd read config.toml again.",
+            abstract: localized("Have restd read config.toml again."),
             discussion: """
                 Like systemctl --user reload restd, and it says what happened: "changed:" and the \
                 keys whose values changed, or "nothing changed". A file with a mistake is refused \
@@ -14,7 +15,9 @@ extension Restctl {
 
         func run() throws {
             let changed = try RestdConnection.withClient { client throws(ClientError) in try client.reload() }
-            print(changed.isEmpty ? "nothing changed" : "changed: \(changed.joined(separator: ", "))")
+            let nothing = localized("nothing changed")
+            // TRANSLATORS: restctl reload; the keys of config.toml that changed follow, as they are written.
+            print(changed.isEmpty ? nothing : localized("changed: %1$s", changed.joined(separator: ", ")))
         }
     }
 }

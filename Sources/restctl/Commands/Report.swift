@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 import RestCore
 
@@ -7,7 +8,7 @@ extension Restctl {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
-            abstract: "Write a training report: one HTML page of charts.",
+            abstract: localized("Write a training report: one HTML page of charts."),
             discussion: """
                 Volume per week (stacked by category from config.toml or a FitNotes import, else \
                 by exercise), each \
@@ -25,22 +26,27 @@ extension Restctl {
         @Option(
             name: [.short, .long],
             help: ArgumentHelp(
-                "Where to write the page (replaced whole, never half-written); - for standard output.",
+                localized("Where to write the page (replaced whole, never half-written); - for standard output."),
                 valueName: "file"))
         var output = "restd-report.html"
 
-        @Flag(help: "Open the page in the desktop's browser (xdg-open) once written.")
+        @Flag(help: ArgumentHelp(localized("Open the page in the desktop's browser (xdg-open) once written.")))
         var open = false
 
         @Option(
             help: ArgumentHelp(
-                "The day whose followed rests get a heart-rate curve each (same forms as --since, within "
-                    + "the report's time); default: the last day of the report that has one.", valueName: "when"))
+                localized(
+                    "The day whose followed rests get a heart-rate curve each (same forms as --since, within the report's time); default: the last day of the report that has one."
+                ), valueName: "when"))
         var day: String?
 
         func validate() throws {
-            if output.isEmpty { throw ValidationError("--output is empty; give a file name, or - for standard output") }
-            if open && output == "-" { throw ValidationError("--open needs a file; give --output a file name") }
+            if output.isEmpty {
+                throw ValidationError(localized("--output is empty; give a file name, or - for standard output"))
+            }
+            if open && output == "-" {
+                throw ValidationError(localized("--open needs a file; give --output a file name"))
+            }
             _ = try curveDay(now: KernelClock.realtimeUSec)
         }
 
@@ -64,8 +70,9 @@ extension Restctl {
             {
                 throw RestctlError(
                     .usage,
-                    "--day \(MessageText.quoted(day ?? "")) is outside the report's time; give a day "
-                        + "between --since and --until, or widen them")
+                    localized(
+                        "--day %1$s is outside the report's time; give a day between --since and --until, or widen them",
+                        MessageText.quoted(day ?? "")))
             }
             // The heart rates of the day asked for (which may lie outside the window), else the window's.
             let traceWindow =
@@ -92,13 +99,14 @@ extension Restctl {
             let page = TrainingReport.html(input)
             if output == "-" {
                 if let error = StandardOutput.write(page) {
-                    throw RestctlError(.failed, "could not write the report to standard output: \(errorText(error))")
+                    throw RestctlError(
+                        .failed, localized("could not write the report to standard output: %1$s", errorText(error)))
                 }
                 return
             }
             let path = try FileOutput.replace(output, with: page)
             // On stderr, as `--output -` keeps stdout for the page itself.
-            StandardError.write("restctl: wrote the report to \(path)\n")
+            StandardError.write("restctl: " + localized("wrote the report to %1$s", path) + "\n")
             if open { try Browser.open(path) }
         }
     }

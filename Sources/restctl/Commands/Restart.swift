@@ -1,11 +1,12 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Restart: TimerAction {
         static let configuration = CommandConfiguration(
             commandName: "restart",
-            abstract: "Run a timer again for its original duration.")
+            abstract: localized("Run a timer again for its original duration."))
 
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat

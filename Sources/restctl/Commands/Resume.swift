@@ -1,9 +1,11 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Resume: TimerAction {
-        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused timer.")
+        static let configuration = CommandConfiguration(
+            commandName: "resume", abstract: localized("Resume a paused timer."))
 
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat

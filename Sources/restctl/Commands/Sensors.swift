@@ -1,12 +1,13 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 
 extension Restctl {
     struct Sensors: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sensors",
-            abstract: "Show the Bluetooth heart-rate straps restd sees.",
+            abstract: localized("Show the Bluetooth heart-rate straps restd sees."),
             discussion: """
                 One line per strap BlueZ knows (paired, or seen with the Heart Rate Service): \
                 its address, whether restd is reading it (reading), it is connected but not \
@@ -26,8 +27,11 @@ extension Restctl {
             }
             if sensors.isEmpty {
                 StandardError.write(
-                    "restctl: restd sees no heart-rate strap: "
-                        + (problem.isEmpty ? "pair one with Bluetooth (GNOME Settings, or bluetoothctl)" : problem)
+                    "restctl: "
+                        + localized(
+                            "restd sees no heart-rate strap: %1$s",
+                            problem.isEmpty
+                                ? localized("pair one with Bluetooth (GNOME Settings, or bluetoothctl)") : problem)
                         + "\n")
             }
             if output.json {

@@ -1,18 +1,19 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Silence: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "silence",
-            abstract: "Stop the alarm of a rest that is over.",
+            abstract: localized("Stop the alarm of a rest that is over."),
             discussion: """
                 Without --id, every ringing timer falls quiet. The alarm also stops by itself \
                 after ring_for (1 min), with any other command on that timer, and when "Rest \
                 over" is dismissed; toggle on a ringing timer only silences it. Prints nothing.
                 """)
 
-        @Option(name: .long, help: ArgumentHelp("Only this timer's alarm.", valueName: "id"))
+        @Option(name: .long, help: ArgumentHelp(localized("Only this timer's alarm."), valueName: "id"))
         var id: String?
 
         func validate() throws {

@@ -1,11 +1,12 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Skip: TimerAction {
         static let configuration = CommandConfiguration(
             commandName: "skip",
-            abstract: "End the rest now, on purpose.",
+            abstract: localized("End the rest now, on purpose."),
             discussion: """
                 The timer is over from now, without "Rest over". A rest started by set is \
                 recorded as skipped. Prints the timer's line.

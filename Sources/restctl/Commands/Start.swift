@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -6,7 +7,7 @@ extension Restctl {
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "start",
-            abstract: "Start (or replace) a timer.",
+            abstract: localized("Start (or replace) a timer."),
             discussion: """
                 With --wait, restctl stays until the rest is over: in a terminal it shows a \
                 countdown with a progress bar, otherwise it prints the timer's line and waits \
@@ -22,33 +23,40 @@ extension Restctl {
 
         @Argument(
             help: ArgumentHelp(
-                "How long to rest: 90, 90s, 1m30s, 1:30, 1h2m3s or 1:02:03. Without it, restd's default_duration (90 s unless configured).",
+                localized(
+                    "How long to rest: 90, 90s, 1m30s, 1:30, 1h2m3s or 1:02:03. Without it, restd's default_duration (90 s unless configured)."
+                ),
                 valueName: "duration"))
         var duration: String?
 
-        @Option(help: ArgumentHelp("What the rest is for.", valueName: "text"))
+        @Option(help: ArgumentHelp(localized("What the rest is for."), valueName: "text"))
         var label: String?
 
-        @Option(help: ArgumentHelp("What to do once it is over.", valueName: "text"))
+        @Option(help: ArgumentHelp(localized("What to do once it is over."), valueName: "text"))
         var next: String?
 
-        @Flag(name: .customLong("no-notify"), help: "Send no desktop notification when it runs out.")
+        @Flag(
+            name: .customLong("no-notify"),
+            help: ArgumentHelp(localized("Send no desktop notification when it runs out.")))
         var noNotify = false
 
         @Flag(
             name: .customLong("no-sound"),
-            help: "Play no cues before the end and no alarm at it (the notification still shows).")
+            help: ArgumentHelp(
+                localized("Play no cues before the end and no alarm at it (the notification still shows).")))
         var noSound = false
 
         @Option(
             help: ArgumentHelp(
-                "Warn with a notification this long before the end (e.g. 10s).",
+                localized("Warn with a notification this long before the end (e.g. 10s)."),
                 valueName: "duration"))
         var warn: String?
 
         @Flag(
-            help:
-                "Wait until the rest is over, with a countdown (and a bell at the end when restd plays no sound) in a terminal."
+            help: ArgumentHelp(
+                localized(
+                    "Wait until the rest is over, with a countdown (and a bell at the end when restd plays no sound) in a terminal."
+                ))
         )
         var wait = false
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 import RestCore
 
@@ -7,7 +8,7 @@ extension Restctl {
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stats",
-            abstract: "Show whether the rests taken match those planned.",
+            abstract: localized("Show whether the rests taken match those planned."),
             discussion: """
                 Per exercise, figures that add up: sets = rests + skipped + other, where rests \
                 are the rests taken to their end (by the next set), skipped those ended with \

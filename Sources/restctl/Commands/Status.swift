@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import Localization
 import RestClient
 import RestProtocol
 
@@ -7,7 +8,7 @@ extension Restctl {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
-            abstract: "Show one timer.",
+            abstract: localized("Show one timer."),
             discussion: """
                 With --json and no such timer, prints null (and the sentence on stderr, exit \
                 status 1), so that a pipeline into jq reads a value either way. When no \

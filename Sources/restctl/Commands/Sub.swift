@@ -1,14 +1,15 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Sub: TimeAdjustment {
         static let configuration = CommandConfiguration(
             commandName: "sub",
-            abstract: "Take time off a timer.",
+            abstract: localized("Take time off a timer."),
             discussion: "A timer left with no time expires at once.")
 
-        @Argument(help: ArgumentHelp("How much: 10, 10s, 1m, 1:30.", valueName: "duration"))
+        @Argument(help: ArgumentHelp(localized("How much: 10, 10s, 1m, 1:30."), valueName: "duration"))
         var duration: String
 
         @OptionGroup var timer: TimerSelection

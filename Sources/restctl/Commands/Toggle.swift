@@ -1,11 +1,12 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Toggle: TimerAction {
         static let configuration = CommandConfiguration(
             commandName: "toggle",
-            abstract: "Pause or resume a timer, or start one.",
+            abstract: localized("Pause or resume a timer, or start one."),
             discussion: """
                 Made for a click on a status bar: a ringing timer is silenced (and no more), \
                 a running one paused, a paused one resumed, an expired one restarted (its \

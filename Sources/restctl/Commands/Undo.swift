@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -7,7 +8,7 @@ extension Restctl {
     struct Undo: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "undo",
-            abstract: "Take back the last set recorded.",
+            abstract: localized("Take back the last set recorded."),
             discussion: """
                 Removes the last set restd recorded, with the rest it started (its timer is \
                 cancelled when still running), and says what it removed. During a workout, \

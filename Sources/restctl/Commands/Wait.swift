@@ -1,11 +1,12 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 extension Restctl {
     struct Wait: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "wait",
-            abstract: "Wait until a timer's rest is over.",
+            abstract: localized("Wait until a timer's rest is over."),
             discussion: """
                 What start --wait does, for a timer that is already there: in a terminal a \
                 countdown (and the bell at the end when restd plays no sound for the rest), \

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ extension Restctl {
     struct Watch: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "watch",
-            abstract: "Print the timer and live fields as they change.",
+            abstract: localized("Print the timer and live fields as they change."),
             discussion: """
                 One line per change, and once a second while the timer runs or is over (on the \
                 second of its end); nothing wakes it while the timer is paused or there is none. \
@@ -32,25 +33,25 @@ extension Restctl {
 
         @OptionGroup var timer: TimerSelection
 
-        @Option(help: ArgumentHelp("How to write each line, text by default.", valueName: "format"))
+        @Option(help: ArgumentHelp(localized("How to write each line, text by default."), valueName: "format"))
         var format: WatchFormat?
 
-        @Flag(help: "The same as --format json.")
+        @Flag(help: ArgumentHelp(localized("The same as --format json.")))
         var json = false
 
-        @Option(help: ArgumentHelp("The most live-field updates per second.", valueName: "hz"))
+        @Option(help: ArgumentHelp(localized("The most live-field updates per second."), valueName: "hz"))
         var rate = "2"
 
         func validate() throws {
             if json, let format, format != .json {
-                throw ValidationError("--json is --format json; give one format only")
+                throw ValidationError(localized("--json is --format json; give one format only"))
             }
             _ = try rateHz()
         }
 
         private func rateHz() throws(RestctlError) -> Double {
             try NumberArgument.decimal(
-                rate, option: "--rate", in: LiveInput.subscriberRateHz, unit: "updates per second")
+                rate, option: "--rate", in: LiveInput.subscriberRateHz, unit: localized("updates per second"))
         }
 
         func run() throws {
@@ -65,7 +66,7 @@ extension Restctl {
             } catch {
                 throw RestctlError(error)
             }
-            session.onWarning = { StandardError.write("restctl: no live fields: \($0)\n") }
+            session.onWarning = { StandardError.write("restctl: " + localized("no live fields: %1$s", $0) + "\n") }
             // Lines for bars and pipes; a person at a terminal gets one line redrawn in place.
             let inPlace = format == .text && Terminal.isStandardOutput
             if inPlace { Terminal.endLineOnInterrupt() }
@@ -88,7 +89,8 @@ extension Restctl {
                 throw RestctlError(error)
             }
             if let writeError, writeError != EPIPE {
-                throw RestctlError(.failed, "cannot write to standard output: \(String(cString: strerror(writeError)))")
+                throw RestctlError(
+                    .failed, localized("cannot write to standard output: %1$s", String(cString: strerror(writeError))))
             }
         }
     }

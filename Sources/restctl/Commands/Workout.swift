@@ -1,4 +1,5 @@
 import ArgumentParser
+import Localization
 import RestClient
 import RestCore
 
@@ -11,7 +12,7 @@ extension Restctl {
     struct Workout: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "workout",
-            abstract: "Follow a workout plan, set by set.",
+            abstract: localized("Follow a workout plan, set by set."),
             discussion: """
                 A plan is a TOML file: $XDG_CONFIG_HOME/restd/workouts/NAME.toml, or any path. \
                 During a workout, restctl set with no --exercise records the plan's next set \
@@ -44,9 +45,10 @@ extension Restctl {
         struct Start: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "start",
-                abstract: "Start a workout from a plan: NAME (in $XDG_CONFIG_HOME/restd/workouts) or a path.")
+                abstract: localized("Start a workout from a plan: NAME (in $XDG_CONFIG_HOME/restd/workouts) or a path.")
+            )
 
-            @Argument(help: ArgumentHelp("The plan's name or path.", valueName: "name|path"))
+            @Argument(help: ArgumentHelp(localized("The plan's name or path."), valueName: "name|path"))
             var plan: String
 
             func run() throws {
@@ -56,16 +58,18 @@ extension Restctl {
                 if !plan.contains("/"), !plan.hasSuffix(".toml"), access(path, F_OK) != 0 {
                     throw RestctlError(
                         .usage,
-                        "no workout plan \(MessageText.quoted(plan)) in \(Workout.plansDirectory)"
-                            + Suggestion.hint(
+                        localized("no workout plan %1$s in %2$s", MessageText.quoted(plan), Workout.plansDirectory)
+                            + SuggestionText.hint(
                                 for: plan, among: Workout.planNames(),
-                                otherwise: "\(MessageText.name("restctl workout list")) shows the plans there"))
+                                otherwise: localized(
+                                    "%1$s shows the plans there", MessageText.name("restctl workout list"))))
                 }
                 if access(path, R_OK) != 0 {
                     throw RestctlError(
                         .usage,
-                        "workout plan \(MessageText.quoted(path, limit: 200)) cannot be read: "
-                            + String(cString: strerror(errno)))
+                        localized(
+                            "workout plan %1$s cannot be read: %2$s", MessageText.quoted(path, limit: 200),
+                            String(cString: strerror(errno))))
                 }
                 let (status, known) = try RestdConnection.withClient { client throws(ClientError) in
                     try client.startWorkout(path)
@@ -82,7 +86,7 @@ extension Restctl {
         struct Status: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "status",
-                abstract: "Show the workout in progress, or the summary of the last one.")
+                abstract: localized("Show the workout in progress, or the summary of the last one."))
 
             @OptionGroup var output: OutputFormat
 
@@ -95,7 +99,7 @@ extension Restctl {
         struct Next: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "next",
-                abstract: "Move to the next exercise without recording a set.")
+                abstract: localized("Move to the next exercise without recording a set."))
 
             func run() throws { try Workout.move("Next") }
         }
@@ -103,7 +107,7 @@ extension Restctl {
         struct Previous: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "previous",
-                abstract: "Move back to the previous exercise without undoing a set.")
+                abstract: localized("Move back to the previous exercise without undoing a set."))
 
             func run() throws { try Workout.move("Previous") }
         }
@@ -111,7 +115,7 @@ extension Restctl {
         struct End: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "end",
-                abstract: "End the workout in progress and show its summary.",
+                abstract: localized("End the workout in progress and show its summary."),
                 discussion: "A workout ended before its first set is not recorded, and says so.")
 
             func run() throws {
@@ -119,7 +123,7 @@ extension Restctl {
                     let before = try client.workoutStatus()
                     try client.workout("End")
                     guard before.active, before.setsDone == 0 else { return try client.workoutStatus().line }
-                    return "\(before.name) ended before its first set: nothing was recorded"
+                    return localized("%1$s ended before its first set: nothing was recorded", before.name)
                 }
                 print(line)
             }
@@ -128,15 +132,17 @@ extension Restctl {
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "list",
-                abstract: "List the plans in $XDG_CONFIG_HOME/restd/workouts.")
+                abstract: localized("List the plans in $XDG_CONFIG_HOME/restd/workouts."))
 
             func run() throws {
                 let names = Workout.planNames()
                 if names.isEmpty {
                     // On stderr, so that a script reading the names reads none.
                     StandardError.write(
-                        "restctl: no workout plans in \(Workout.plansDirectory); a plan is a NAME.toml file "
-                            + "there ('man 5 restd.conf' says what goes in it)\n")
+                        "restctl: "
+                            + localized(
+                                "no workout plans in %1$s; a plan is a NAME.toml file there ('man 5 restd.conf' says what goes in it)",
+                                Workout.plansDirectory) + "\n")
                 }
                 for name in names { print(name) }
             }
