@@ -28,18 +28,21 @@ struct ReportTests {
             output = try TempDirectory(prefix: "restd-report")
         }
 
-        /// `restctl report ARGS --output <page>` in restd's zone, in German with `german` (no
-        /// locale generated: restctl reads its catalog itself); the page's path.
-        func report(_ args: String..., german: Bool = false) throws -> String {
-            let page = output.path(german ? "report-de.html" : "report.html")
+        /// `restctl report ARGS --output <page>` in restd's zone, in `language` if given (its
+        /// catalog from the build, no locale generated: restctl reads it itself); the page's path.
+        func report(_ args: String..., language: String? = nil) throws -> String {
+            let page = output.path("report\(language.map { "-" + $0 } ?? "").html")
             var environment = ["TZ": zone, "XDG_CONFIG_HOME": daemon.config.path]
-            if german {
+            if let language {
                 try German.requireCatalog()
                 environment.merge(German.environment) { $1 }
+                environment["LANG"] = language
             }
             let result = restctl(daemon.bus, ["report"] + args + ["--output", page], environment: environment)
             // restctl's own line is in the language too: only its page is checked then.
-            let said = german ? result.stderr.contains(page) : result.stderr == "restctl: wrote the report to \(page)\n"
+            let said =
+                language == nil
+                ? result.stderr == "restctl: wrote the report to \(page)\n" : result.stderr.contains(page)
             #expect(result.succeeded && result.stdout.isEmpty && said, "\(result)")
             return page
         }
@@ -112,7 +115,7 @@ struct ReportTests {
 
         // The same page in German (LANG=de_DE.UTF-8): the page says its language, its headings,
         // legends, axes and dates are German, and every chart draws the same marks.
-        let german = try Chromium.open(try seeded.report("--since", "35d", german: true))
+        let german = try Chromium.open(try seeded.report("--since", "35d", language: German.locale))
         #expect(german.console.isEmpty, "\(german.console)")
         let germanCharts = ChartsInDocument(german.dom)
         #expect(germanCharts.charts.map(\.kind) == kinds, "\(germanCharts.charts.map(\.kind))")
@@ -127,6 +130,20 @@ struct ReportTests {
         // Dates as German writes them: day.month.year in the title, day.month. on the axes.
         #expect(german.dom.contains(#/<title>Trainingsbericht, \d\d\.\d\d\.\d{4} bis \d\d\.\d\d\.\d{4}</title>/#))
         #expect(german.dom.contains(#/<text[^>]*>\d\d\.\d\d\.</text>/#), "\(german.dom)")
+
+        // In the pseudo-language (every text of the catalog inside ⟦ ⟧), no word of the page is
+        // outside the marks but the history's own (exercises, categories, workouts, restd's summary
+        // of a workout), the rules' words as history --json has them (rest_source, with their
+        // count in the rests' table), sets as "5×110 kg" (units are never translated) and HRR60.
+        let pseudo = try Chromium.open(try seeded.report("--since", "35d", language: "en@pseudo")).dom
+        let body = pseudo.replacing(#/<style>[\s\S]*?</style>/#, with: "")
+        let texts = body.matches(of: #/>([^<]*[A-Za-z][^<]*)</#).map { String($0.output.1) }
+        let history = Set(SeededHistory.exercises + ["legs", "push", "Full body", "HRR60"])
+        let unmarked = texts.filter { text in
+            !text.contains("⟦") && !history.contains(text) && !text.hasPrefix("Full body done:")
+                && text.wholeMatch(of: #/(exercise|category|last_used|default|plan|given)( \d+)?|\d+×[\d.]+ kg/#) == nil
+        }
+        #expect(unmarked.isEmpty, "text that bypasses the catalog: \(Set(unmarked).sorted())")
 
         // An imported FitNotes history seven and eight weeks back (before the seeded sessions):
         // the report of those weeks charts it, its volume stacked by FitNotes' categories.

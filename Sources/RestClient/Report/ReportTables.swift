@@ -137,7 +137,8 @@ enum ReportTables {
                     ReportDate.time(set.atUSec), set.exercise, HistoryFormat.work(set),
                     volumeKg(set).map(ReportNumber.whole) ?? "-",
                     rest.map { TimeFormat.elapsed(usec: $0.plannedUSec) } ?? "-",
-                    rest?.takenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-", rest?.outcome ?? "-",
+                    rest?.takenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
+                    rest.map { HistoryFormat.outcomeText($0.outcome) } ?? "-",
                     rest.map { $0.source.isEmpty ? "-" : $0.source } ?? "-",
                     rest?.recovery?.hrr60BPM.map(ReportNumber.whole) ?? "-",
                 ], textColumns: [1, 2, 6, 7], into: &html)
