@@ -54,8 +54,10 @@ export DEB_PACKAGES := libdbus-1-dev libsystemd-dev libsqlite3-dev libpulse-dev 
 # on systemd-sysv; the tests pick their bus themselves. A real sound server for the sound tests
 # (PipeWire, WirePlumber, pipewire-pulse) and the tools that drive and record it (pactl, parec);
 # PulseAudio's own daemon is unpacked, not installed (scripts/unpack-pulseaudio.sh says why).
+# The locales' definitions, from which scripts/test-gnome.sh generates the German locale GNOME
+# Shell's own gettext needs for the extension's German session (restd itself needs none).
 TEST_DEB_PACKAGES := gnome-shell fonts-cantarell chromium dbus-user-session dbus-broker \
-	pipewire wireplumber pipewire-pulse pulseaudio-utils
+	pipewire wireplumber pipewire-pulse pulseaudio-utils locales
 NO_DEPS ?=
 
 # Where `swift build` puts the debug executables (asked at recipe time).

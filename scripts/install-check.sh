@@ -155,6 +155,8 @@ check "the legacy build defines init()"                  grep -q '^function init
 check "the ES module build exports the extension class"  grep -q '^export default class RestExtension extends Extension' "$builds/esm/restd@restd.io/extension.js"
 check "each build carries its own entry point only"    test -z "$(find "$builds" -name 'extension.*.js')"
 check "both builds carry their compiled settings schema" test -f "$builds/legacy/restd@restd.io/schemas/gschemas.compiled" -a -f "$builds/esm/restd@restd.io/schemas/gschemas.compiled"
+check "both builds carry the German catalog in their locale/, and no pseudo-language" \
+  bash -c "msgunfmt -o /dev/null '$builds/esm/restd@restd.io/locale/de/LC_MESSAGES/restd.mo' && msgunfmt -o /dev/null '$builds/legacy/restd@restd.io/locale/de/LC_MESSAGES/restd.mo' && [ -z \"\$(find '$builds' -path '*pseudo*')\" ]"
 widget=$p/share/plasma/plasmoids/io.restd.rest package=$p/share/restd/plasma/io.restd.rest
 widget_in_place() {  # widget_in_place: PLASMOIDDIR's io.restd.rest is restd's folder of hard links to the installed widget
   [ -f "$widget/.restd-widget" ] && [ ! -L "$widget" ] && [ -z "$(find "$widget" -type l)" ] &&
@@ -165,6 +167,8 @@ check "Plasma 6: the widget is in share/plasma/plasmoids, hard links to share/re
 check "the widget's id is io.restd.rest"          grep -q '"Id": "io.restd.rest"' "$package/metadata.json"
 check "the widget carries the GNOME extension's modules as files" \
   bash -c "cmp gnome-extension/src/lib/format.js '$package/contents/code/format.mjs' && cmp gnome-extension/src/lib/timers.js '$package/contents/code/timers.mjs' && [ -z \"\$(find '$package' -type l)\" ]"
+check "the widget carries the German catalog under its domain, and no pseudo-language" \
+  bash -c "msgunfmt -o /dev/null '$package/contents/locale/de/LC_MESSAGES/plasma_applet_io.restd.rest.mo' && [ -z \"\$(find '$package' -path '*pseudo*')\" ]"
 widget_link=$p/libexec/restd/plasma-widget-link
 check "plasma-widget-link is installed, executable" test -x "$widget_link"
 widget_relinked() {  # widget_relinked VERSION yes|no: whether plasma-widget-link links the widget for that Plasma

@@ -10,7 +10,9 @@
 # then links GNOMEEXTDIR/restd@restd.io to the one for this machine's GNOME Shell, or for
 # GNOME_SHELL_VERSION when that is set (`none`: no link, only the folder; the Debian package links
 # at configure time instead).
-# The Plasma widget (plasma/io.restd.rest, its links to the GNOME extension's modules followed) is
+# The Plasma widget (plasma/io.restd.rest, its links to the GNOME extension's modules followed, and
+# restd's catalogs compiled into its contents/locale under its domain plasma_applet_io.restd.rest,
+# where Plasma finds a widget's own translations) is
 # installed under PLASMABUILDSDIR, and the installed plasma-widget-link puts it into
 # PLASMOIDDIR/io.restd.rest (hard links) when this machine has Plasma 6 or later, or as
 # PLASMA_VERSION says (`none`: not there).
@@ -82,7 +84,7 @@ files=(
   "tree:legacy/restd@restd.io 644 $GNOMEBUILDSDIR/legacy/restd@restd.io"
   "extension:restd@restd.io 777 $GNOMEEXTDIR/restd@restd.io"
   "file:scripts/plasma-widget-link.sh 755 $LIBEXECDIR/restd/plasma-widget-link"
-  "tree:plasma/io.restd.rest 644 $PLASMABUILDSDIR/io.restd.rest"
+  "widget:plasma/io.restd.rest 644 $PLASMABUILDSDIR/io.restd.rest"
   "plasmoid:io.restd.rest 777 $PLASMOIDDIR/io.restd.rest"
 )
 # Each language's catalog, compiled from po/LANG.po.
@@ -110,18 +112,20 @@ for entry in "${files[@]}"; do
   name=${source#*:}
   path=$root$target
   if [ "$action" = uninstall ]; then
-    if [ "$kind" = tree ] && [ -d "$path" ] && [ ! -L "$path" ]; then rm -rf "$path" && echo "removed $path"
+    if { [ "$kind" = tree ] || [ "$kind" = widget ]; } && [ -d "$path" ] && [ ! -L "$path" ]; then rm -rf "$path" && echo "removed $path"
     elif [ "$kind" = plasmoid ] && [ -f "$path/.restd-widget" ]; then rm -rf "$path" && echo "removed $path"
     elif [ -e "$path" ] || [ -L "$path" ]; then rm -f "$path" && echo "removed $path"; fi
     continue
   fi
   mkdir -p "$(dirname "$path")"
   case $kind in
-    tree)  # a directory, replaced whole: files $mode, folders 755; the checkout's with its links followed
+    tree|widget)  # a directory, replaced whole: files $mode, folders 755; the checkout's with its links followed
       tmp=$(mktemp -d "$(dirname "$path")/.install.XXXXXX")
       from=$gnome_build_dir/$name
       [ -d "$from" ] || from=$name
       cp -RL "$from/." "$tmp"
+      # The widget's own catalogs, from the same po/LANG.po as restd's.
+      [ "$kind" = tree ] || scripts/compile-catalogs.sh "$tmp/contents/locale" "plasma_applet_$(basename "$name")"
       find "$tmp" -type d -exec chmod 755 {} + && find "$tmp" -type f -exec chmod "$mode" {} +
       rm -rf "$path" && mv "$tmp" "$path"
       echo "installed $path"

@@ -14,6 +14,9 @@
 # DEB=path), `apt-get install` of that .deb inside the overlay; without, scripts/install-files.sh
 # into the overlay, as `make install PREFIX=/usr` does for the root's GNOME Shell. With SCREENSHOT,
 # the picture of the panel and its open menu is taken in GNOME Shell 48 (trixie) and written there.
+# In GNOME Shell 48 a second, short session runs in German (in_shell.py --language de): the locale
+# de_DE.UTF-8 is generated in the overlay from this machine's definitions (Debian's `locales`,
+# TEST_DEB_PACKAGES), as a German desktop has it, since the Shell's gettext speaks only a locale that exists.
 # GNOME_TEST_SHELLS (default "host trixie forky sid") chooses the Shells to run.
 set -euo pipefail
 bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") screenshot=${3:-} deb=${4:-${DEB:-}}
@@ -27,6 +30,8 @@ if [ "$(id -u)" -ne 0 ] && [[ " ${shells[*]} " != " host " ]]; then
 fi
 # The screenshot's Shell (docs/gnome-panel.png): the newest stable Debian's, GNOME 48.
 screenshot_shell=trixie
+# The Shell whose extension is also checked in German.
+german_shell=trixie
 if [ -n "$screenshot" ] && [[ " ${shells[*]} " != *" $screenshot_shell "* ]]; then
   echo "error: the screenshot is taken in $screenshot_shell, which GNOME_TEST_SHELLS leaves out" >&2
   exit 2
@@ -74,10 +79,12 @@ for shell in "${shells[@]}"; do
     [ -z "$swift_runtime" ] || binds+=(--bind "$swift_runtime:$swift_runtime")
     [ -z "$deb" ] || binds+=(--bind "$(dirname "$deb"):/restd-test-deb")
     [ ${#shot[@]} -eq 0 ] || shot=(--screenshot /restd-test/screenshot.png)
+    german=
+    if [ "$shell" = "$german_shell" ]; then german=de; binds+=(--bind /usr/share/i18n:/usr/share/i18n); fi
     status=0
     # shellcheck disable=SC2016 # expanded by the root's shell
     scripts/in-root.sh "$shell" "${binds[@]}" -- bash -euc '
-      deb=$1 shot=$2; shift 2
+      deb=$1 shot=$2 german=$3; shift 3
       cd /src
       version=$(gnome-shell --version | grep -oE "[0-9]+" | head -n 1)
       if [ -n "$deb" ]; then
@@ -92,8 +99,11 @@ for shell in "${shells[@]}"; do
         env DESTDIR= "$@" GNOME_SHELL_VERSION="$version" \
           scripts/install-files.sh install /restd-test-bin /restd-test-gnome >/restd-test/install.log
       fi
-      exec /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test ${shot:+--screenshot "$shot"}
-    ' in-root "${deb:+$(basename "$deb")}" "${shot[1]:-}" "${install_layout[@]}" 2>"$dir/in-root.log" || status=$?
+      /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test ${shot:+--screenshot "$shot"}
+      [ -n "$german" ] || exit 0
+      localedef --inputfile=de_DE --charmap=UTF-8 de_DE.UTF-8
+      exec /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test/de --language de
+    ' in-root "${deb:+$(basename "$deb")}" "${shot[1]:-}" "$german" "${install_layout[@]}" 2>"$dir/in-root.log" || status=$?
     # in-root.sh's own errors (a missing root, a failed mount) are in its log.
     [ "$status" -eq 0 ] || cat "$dir/in-root.log" >&2
   fi

@@ -10,7 +10,9 @@
 # `apt-get install` of that .deb inside the overlay; without, scripts/install-files.sh into the
 # overlay, as `make install PREFIX=/usr` does (GNOME_BUILD_DIR: the GNOME extension's builds, which
 # it installs too). With SCREENSHOT, the picture of the panel and its open popup is taken in
-# Plasma 6.3 (trixie) and written there. PLASMA_TEST_ROOTS (default "trixie forky") chooses the
+# Plasma 6.3 (trixie) and written there. In Plasma 6.3 a second, short session runs in German
+# (in_plasma.py --language de), the locale de_DE.UTF-8 generated in the overlay from this machine's
+# definitions (Debian's `locales`, TEST_DEB_PACKAGES), as a German desktop has it. PLASMA_TEST_ROOTS (default "trixie forky") chooses the
 # Plasmas; PLASMA_MEASURE=SECONDS also counts the widget's D-Bus calls and plasmashell's frames.
 set -euo pipefail
 bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") screenshot=${3:-} deb=${4:-${DEB:-}}
@@ -20,6 +22,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 read -r -a plasmas <<<"${PLASMA_TEST_ROOTS:-trixie forky}"
 # The screenshot's Plasma (docs/kde-panel.png): the newest stable Debian's, 6.3.
 screenshot_plasma=trixie
+# The Plasma whose widget is also checked in German.
+german_plasma=trixie
 if [ -n "$screenshot" ] && [[ " ${plasmas[*]} " != *" $screenshot_plasma "* ]]; then
   echo "error: the screenshot is taken in $screenshot_plasma, which PLASMA_TEST_ROOTS leaves out" >&2
   exit 2
@@ -59,10 +63,12 @@ for plasma in "${plasmas[@]}"; do
   binds=(--bind "$dir:/restd-test" --bind "$bin_dir:/restd-test-bin" --bind "$build_dir:/restd-test-gnome")
   [ -z "$swift_runtime" ] || binds+=(--bind "$swift_runtime:$swift_runtime")
   [ -z "$deb" ] || binds+=(--bind "$(dirname "$deb"):/restd-test-deb")
+  german=
+  if [ "$plasma" = "$german_plasma" ]; then german=de; binds+=(--bind /usr/share/i18n:/usr/share/i18n); fi
   status=0
   # shellcheck disable=SC2016 # expanded by the root's shell
   scripts/in-root.sh "$plasma-plasma" "${binds[@]}" -- bash -euc '
-    deb=$1 measure=$2 shot=$3; shift 3
+    deb=$1 measure=$2 shot=$3 german=$4; shift 4
     cd /src
     if [ -n "$deb" ]; then
       # Without the archive (nothing downloaded: the root has every dependency) and without removals.
@@ -75,8 +81,11 @@ for plasma in "${plasmas[@]}"; do
     fi
     # The dpkg trigger (or make install) put the widget into Plasma'"'"'s folder for this Plasma.
     [ -f /usr/share/plasma/plasmoids/io.restd.rest/.restd-widget ] || { echo "test-plasma: the widget is not in /usr/share/plasma/plasmoids" >&2; exit 1; }
-    exec /usr/bin/python3 plasma/tests/in_plasma.py --work /restd-test ${measure:+--measure "$measure"} ${shot:+--screenshot "$shot"}
-  ' in-root "${deb:+$(basename "$deb")}" "${PLASMA_MEASURE:-}" "$shot" "${install_dirs[@]}" 2>"$dir/in-root.log" || status=$?
+    /usr/bin/python3 plasma/tests/in_plasma.py --work /restd-test ${measure:+--measure "$measure"} ${shot:+--screenshot "$shot"}
+    [ -n "$german" ] || exit 0
+    localedef --inputfile=de_DE --charmap=UTF-8 de_DE.UTF-8
+    exec /usr/bin/python3 plasma/tests/in_plasma.py --work /restd-test/de --language de
+  ' in-root "${deb:+$(basename "$deb")}" "${PLASMA_MEASURE:-}" "$shot" "$german" "${install_dirs[@]}" 2>"$dir/in-root.log" || status=$?
   [ "$status" -eq 0 ] || cat "$dir/in-root.log" >&2
   if [ -n "$shot" ] && [ "$status" -eq 0 ]; then cp "$dir/screenshot.png" "$screenshot"; fi
   timings+=("$plasma $(ms_since "$plasma_start") ms")

@@ -37,6 +37,22 @@ done
   --sort-by-file --keyword= --keyword=localized:1 --keyword=localizedPlural:1,2 --keyword=localizedInContext:1c,2 \
   --package-name=restd --msgid-bugs-address="$bugs_address" \
   --output="$work/restd.pot" "${swift_files[@]}") 2>"$work/xgettext.log" || { cat "$work/xgettext.log" >&2; exit 1; }
+# The GNOME extension's JavaScript in xgettext's JavaScript mode: its texts are literals at the
+# calls of a `texts` object (gnome-extension/src/lib/format.js): `texts.gettext('…')`,
+# `texts.ngettext('…', '…', n)`, `texts.pgettext('context', '…')`, values by position (`%1$s`).
+# The Plasma widget's QML and modules in the same mode, with KDE's keywords (i18n("…"),
+# i18nc("context", "…"), i18np, i18ncp; values as %1): its catalog is this one, compiled under
+# the widget's domain plasma_applet_io.restd.rest. The widget's links to the extension's modules
+# (contents/code/*.mjs that are symbolic links) are read once, as the extension's files. Joined to
+# the Swift texts' template: a text of both ("ringing") is one entry, translated once.
+mapfile -t gnome_files < <(find gnome-extension/src -name '*.js' | sort)
+mapfile -t plasma_files < <(find plasma/io.restd.rest \( -name '*.qml' -o -name '*.mjs' \) -type f | sort)
+xgettext --language=JavaScript --from-code=UTF-8 --add-comments=TRANSLATORS: --add-location=file \
+  --keyword= --keyword=gettext:1 --keyword=ngettext:1,2 --keyword=pgettext:1c,2 \
+  --keyword=i18n:1 --keyword=i18nc:1c,2 --keyword=i18np:1,2 --keyword=i18ncp:1c,2,3 \
+  --package-name=restd --msgid-bugs-address="$bugs_address" \
+  --join-existing --output="$work/restd.pot" "${gnome_files[@]}" "${plasma_files[@]}" 2>>"$work/xgettext.log" \
+  || { cat "$work/xgettext.log" >&2; exit 1; }
 if [ -s "$work/xgettext.log" ]; then
   # A warning is a text xgettext misread (a Swift escape or interpolation in a literal, say).
   cat "$work/xgettext.log" >&2

@@ -132,7 +132,9 @@ public enum HistoryFormat {
         guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
         // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
         let separator = localizedInContext("decimal separator", ".")
-        return separator == "." ? text : String(text.map { $0 == "." ? Character(separator) : $0 })
+        // A separator of any length (the pseudo-language's is "⟦,⟧"), never one Character.
+        return separator == "."
+            ? text : text.split(separator: ".", omittingEmptySubsequences: false).joined(separator: separator)
     }
 
     /// 100, 102.5: no needless ".0".

@@ -28,15 +28,22 @@ struct ReportTests {
             output = try TempDirectory(prefix: "restd-report")
         }
 
-        /// `restctl report ARGS --output <page>` in restd's zone; the page's path.
-        func report(_ args: String...) throws -> String {
-            let page = output.path("report.html")
-            let result = restctl(
-                daemon.bus, ["report"] + args + ["--output", page],
-                environment: ["TZ": zone, "XDG_CONFIG_HOME": daemon.config.path])
-            #expect(
-                result.succeeded && result.stdout.isEmpty && result.stderr == "restctl: wrote the report to \(page)\n",
-                "\(result)")
+        /// `restctl report ARGS --output <page>` in restd's zone, in `language` if given (its
+        /// catalog from the build, no locale generated: restctl reads it itself); the page's path.
+        func report(_ args: String..., language: String? = nil) throws -> String {
+            let page = output.path("report\(language.map { "-" + $0 } ?? "").html")
+            var environment = ["TZ": zone, "XDG_CONFIG_HOME": daemon.config.path]
+            if let language {
+                try German.requireCatalog()
+                environment.merge(German.environment) { $1 }
+                environment["LANG"] = language
+            }
+            let result = restctl(daemon.bus, ["report"] + args + ["--output", page], environment: environment)
+            // restctl's own line is in the language too: only its page is checked then.
+            let said =
+                language == nil
+                ? result.stderr == "restctl: wrote the report to \(page)\n" : result.stderr.contains(page)
+            #expect(result.succeeded && result.stdout.isEmpty && said, "\(result)")
             return page
         }
     }
@@ -48,11 +55,11 @@ struct ReportTests {
         let opened = try Chromium.open(page)
         #expect(opened.console.isEmpty, "\(opened.console)")
         let charts = ChartsInDocument(opened.dom)
-        #expect(
-            charts.charts.map(\.kind)
-                == ["volume", "progress", "progress", "progress", "rests", "hrr60", "time-to-target"]
-                + Array(repeating: "heart-rate", count: seeded.history.heartRates.count),
-            "\(charts.charts.map(\.kind))")
+        let kinds =
+            ["volume", "progress", "progress", "progress", "rests", "hrr60", "time-to-target"]
+            + Array(repeating: "heart-rate", count: seeded.history.heartRates.count)
+        #expect(charts.charts.map(\.kind) == kinds, "\(charts.charts.map(\.kind))")
+        #expect(opened.dom.contains("<html lang=\"en\">"))
 
         // Volume: five weeks, legs and push each week (Pull-up has no weight).
         let volume = try #require(charts.of(kind: "volume").first)
@@ -105,6 +112,38 @@ struct ReportTests {
         if let screenshot = ProcessInfo.processInfo.environment["RESTD_REPORT_SCREENSHOT"] {
             try Chromium.screenshot(page, to: screenshot)
         }
+
+        // The same page in German (LANG=de_DE.UTF-8): the page says its language, its headings,
+        // legends, axes and dates are German, and every chart draws the same marks.
+        let german = try Chromium.open(try seeded.report("--since", "35d", language: German.locale))
+        #expect(german.console.isEmpty, "\(german.console)")
+        let germanCharts = ChartsInDocument(german.dom)
+        #expect(germanCharts.charts.map(\.kind) == kinds, "\(germanCharts.charts.map(\.kind))")
+        #expect(
+            zip(germanCharts.charts, charts.charts).allSatisfy { german, english in
+                ["bar", "point", "box", "curve"].allSatisfy { german.count(class: $0) == english.count(class: $0) }
+            })
+        #expect(german.dom.contains("<html lang=\"de\">"))
+        #expect(german.dom.contains("<h1>Trainingsbericht</h1>") && german.dom.contains("<h2>Beste Sätze</h2>"))
+        #expect(german.dom.contains("Gestapelt nach Kategorie") && !german.dom.contains("Stacked by"))
+        #expect(german.dom.contains(">Woche (ab Montag)</text>") && german.dom.contains(">bester Satz, kg</li>"))
+        // Dates as German writes them: day.month.year in the title, day.month. on the axes.
+        #expect(german.dom.contains(#/<title>Trainingsbericht, \d\d\.\d\d\.\d{4} bis \d\d\.\d\d\.\d{4}</title>/#))
+        #expect(german.dom.contains(#/<text[^>]*>\d\d\.\d\d\.</text>/#), "\(german.dom)")
+
+        // In the pseudo-language (every text of the catalog inside ⟦ ⟧), no word of the page is
+        // outside the marks but the history's own (exercises, categories, workouts, restd's summary
+        // of a workout), the rules' words as history --json has them (rest_source, with their
+        // count in the rests' table), sets as "5×110 kg" (units are never translated) and HRR60.
+        let pseudo = try Chromium.open(try seeded.report("--since", "35d", language: "en@pseudo")).dom
+        let body = pseudo.replacing(#/<style>[\s\S]*?</style>/#, with: "")
+        let texts = body.matches(of: #/>([^<]*[A-Za-z][^<]*)</#).map { String($0.output.1) }
+        let history = Set(SeededHistory.exercises + ["legs", "push", "Full body", "HRR60"])
+        let unmarked = texts.filter { text in
+            !text.contains("⟦") && !history.contains(text) && !text.hasPrefix("Full body done:")
+                && text.wholeMatch(of: #/(exercise|category|last_used|default|plan|given)( \d+)?|\d+×[\d.]+ kg/#) == nil
+        }
+        #expect(unmarked.isEmpty, "text that bypasses the catalog: \(Set(unmarked).sorted())")
     }
 
     @Test("--exercise keeps one exercise's sets; the page names it")

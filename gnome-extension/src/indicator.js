@@ -17,11 +17,12 @@ import {menuItems} from './lib/menuModel.js';
 export const RestIndicator = GObject.registerClass(
 class RestIndicator extends PanelMenu.Button {
     /**
-     * `client`: the RestClient; `options`: {showIdleIcon(), historyView(), menuOpening(),
-     * openHistory(done)} from the extension, which owns the settings (historyView() is read on
+     * `client`: the RestClient; `options`: {texts, showIdleIcon(), historyView(), menuOpening(),
+     * openHistory(done)} from the extension, which owns the settings and the language (`texts`,
+     * lib/format.js); historyView() is read on
      * every redraw and must be cheap; menuOpening() may look at the file system; openHistory()
      * calls done, then or later, with null or the sentence of why nothing opened, and never
-     * once the extension is disabled).
+     * once the extension is disabled.
      */
     _init(client, options) {
         super._init(0.5, 'restd', false);
@@ -105,7 +106,7 @@ class RestIndicator extends PanelMenu.Button {
             this._icon.visible = true;
             this.visible = this._options.showIdleIcon();
         } else {
-            this._label.text = panelText(timer, this._client.live, now);
+            this._label.text = panelText(timer, this._client.live, now, this._options.texts);
             const icon = panelIcon(timer);
             if (icon)
                 this._stateIcon.icon_name = icon;
@@ -156,7 +157,7 @@ class RestIndicator extends PanelMenu.Button {
             lastSet: this._lastSet,
             error: this._callError ?? this._client.error,
             historyView: this._options.historyView(),
-        }, GLib.get_real_time());
+        }, GLib.get_real_time(), this._options.texts);
         const shape = items.map(i => `${i.type}:${i.call ? i.call.method + i.text : ''}`).join('|');
         const current = this.menu._getMenuItems();
         if (shape === this._menuShape && current.length === items.length) {

@@ -6,6 +6,7 @@
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 
+import {fill} from './lib/format.js';
 import {emptyTimer, withProperties} from './lib/timers.js';
 
 const BUS_NAME = 'io.restd.Rest1';
@@ -31,9 +32,13 @@ function isCancelled(error) {
 }
 
 export class RestClient {
-    /** `onChange` is called after every change of the state below (nothing happens before start()). */
-    constructor(onChange) {
+    /**
+     * `onChange` is called after every change of the state below (nothing happens before start());
+     * `texts` is the language of its own sentences (lib/format.js).
+     */
+    constructor(onChange, texts) {
         this._onChange = onChange;
+        this._texts = texts;
         this._reset();
     }
 
@@ -59,7 +64,9 @@ export class RestClient {
     _loadInterfaces(candidates, cancellable) {
         const [file, ...rest] = candidates;
         if (!file) {
-            this._interfaceError(`${INTERFACE_FILE} is not installed in any data directory: is restd installed?`);
+            // TRANSLATORS: in the menu when restd's interface file (a path) is found nowhere.
+            this._interfaceError(fill(this._texts.gettext('%1$s is not installed in any data directory: is restd installed?'),
+                INTERFACE_FILE));
             return;
         }
         file.load_contents_async(cancellable, (f, result) => {

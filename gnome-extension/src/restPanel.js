@@ -14,19 +14,27 @@ import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {RestClient} from './restClient.js';
 import {RestIndicator} from './indicator.js';
+import {fill} from './lib/format.js';
 import {BROWSER_CONTENT_TYPE, BROWSER_URI_SCHEMES, execLine, historyView, reportArgv, reportPath, terminalArgv} from './lib/history.js';
 
 export class RestPanel {
-    constructor(settings, uuid) {
+    /**
+     * `texts`: the extension's gettext, ngettext and pgettext (its domain, restd, as the entry
+     * point of the Shell's version gives them), in which every word of the panel and the menu is
+     * looked up (lib/format.js).
+     */
+    constructor(settings, uuid, texts) {
         this._settings = settings;
         this._uuid = uuid;
+        this._texts = texts;
     }
 
     enable() {
         this._historyView = this._chooseHistoryView();
         this._cancellable = new Gio.Cancellable();
-        this._client = new RestClient(() => this._indicator?.redraw());
+        this._client = new RestClient(() => this._indicator?.redraw(), this._texts);
         this._indicator = new RestIndicator(this._client, {
+            texts: this._texts,
             showIdleIcon: () => this._settings.get_boolean('show-idle-icon'),
             historyView: () => this._historyView,
             menuOpening: () => {
@@ -163,7 +171,8 @@ export class RestPanel {
             app.launch([], global.create_app_launch_context(0, -1));
             return null;
         } catch (e) {
-            return `Could not open the history in a terminal: ${e.message}`;
+            // TRANSLATORS: in the menu; the reason is the system's own sentence.
+            return fill(this._texts.gettext('Could not open the history in a terminal: %1$s'), e.message);
         }
     }
 }

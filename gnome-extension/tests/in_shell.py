@@ -9,6 +9,10 @@ screenshot API answer. GNOME's own version check stays on: the extension must be
 Shell it runs in. The same checks run in every Shell; where the Shell's own API differs, they ask
 for it by version. Every check waits on a condition with a deadline (polling Eval); nothing
 sleeps to assert timing.
+
+With --language de, a short second session instead: the Shell, restd and restctl in German
+(LANG=de_DE.UTF-8, a locale the caller generated, as a German desktop has; the Shell's own gettext
+needs it), and the extension's label and menu in German from its catalog (its locale/ folder).
 """
 
 import argparse
@@ -237,8 +241,13 @@ def main():
     parser.add_argument('--root', required=True)
     parser.add_argument('--work', required=True)
     parser.add_argument('--screenshot')
+    parser.add_argument('--language', choices=['de'], help='the short session in this language instead')
     args = parser.parse_args()
     session = Session(args)
+    if args.language:
+        # A German desktop's locale, not the C.UTF-8 of the other checks.
+        session.env.pop('LC_ALL', None)
+        session.env['LANG'] = 'de_DE.UTF-8'
     try:
         run(session, args)
     finally:
@@ -374,6 +383,10 @@ def run(session, args):
     connected = wait_until(lambda: evaluates(f'{IND}._client.connected'), 'connected', 5)
     check(connected, 'the extension sees restd appear (watch_name)')
     check(evaluates(f'!{IND}.visible') is True, 'no timer: nothing in the panel')
+    if args.language:
+        check_german(evaluate, evaluates, restctl, timer_property, wait_label, api)
+        session.stop(restd)
+        return
 
     # A rest: the label's first text, checked against EndsAtUSec at the instant it was drawn. How
     # long it took from restd's StartedAtUSec (both wall-clock µs on this machine, so neither
@@ -683,7 +696,7 @@ def run(session, args):
     # (a second RestClient of the extension's own code, given no file to read).
     rest_client = extension_module(evaluate, api, 'restClient')
     evaluate(f"""(() => {{ const {{RestClient}} = {rest_client};
-        const client = new RestClient(() => {{}}); globalThis.restdTestClient = client;
+        const client = new RestClient(() => {{}}, {{gettext: text => text}}); globalThis.restdTestClient = client;
         client._cancellable = new Gio.Cancellable(); client._loadInterfaces([], client._cancellable);
         return true; }})()""")
     seen = wait_until(lambda: evaluates("""(() => { const c = globalThis.restdTestClient;
@@ -704,6 +717,46 @@ def run(session, args):
     ours = [line for line in log.splitlines() if 'restd' in line.lower() and REPORT_WARNING not in line]
     check(not ours, f'nothing else of the extension in the Shell\'s log (it logs to stderr here; no journald): {ours[:3]}')
     del shell
+
+
+def check_german(evaluate, evaluates, restctl, timer_property, wait_label, api):
+    """The label and the menu in German, from the extension's own catalog (po/de.po), in a Shell
+    started with LANG=de_DE.UTF-8; a menu item pressed by its German name still reaches restd."""
+    languages = evaluate('GLib.get_language_names()')
+    check(languages and languages[0].startswith('de'), f'the Shell speaks German: GLib\'s languages {languages[:3]}')
+
+    def menu():
+        return evaluates(f"""(() => {{ {IND}.menu.{api.menu_close}; {IND}.menu.{api.menu_open};
+            return {IND}.menu._getMenuItems().map(i => i.label?.text || '—'); }})()""")
+
+    def press(text):
+        return evaluate(f"""(() => {{ const item = {IND}.menu._getMenuItems().find(i => i.label?.text === {json.dumps(text)});
+            if (!item) return false; item.activate(null); return true; }})()""")
+
+    restctl('start', '90', '--label', 'Squat', '--no-notify')
+    check(wait_label(r'\d+:\d\d Squat'), 'a rest: the label')
+    running = ['Pausieren', '+30 s', '−15 s', 'Überspringen', '—', 'Satz fertig', '—', 'Verlauf öffnen']
+    items = wait_until(lambda: (m := menu()) and m[1:] == running and m, 'German menu', 5) or menu()
+    check(items and re.fullmatch(r'Squat · noch \d+:\d\d', items[0]) and items[1:] == running,
+          f'the menu in German: {items}')
+    check(press('Pausieren') and wait_until(lambda: str(timer_property('default', 'State')) == 'paused', 'paused', 5),
+          '"Pausieren" pressed: restd paused the rest')
+    items = wait_until(lambda: (m := menu()) and m[1] == 'Fortsetzen' and m, 'paused menu', 5) or menu()
+    check(items and re.fullmatch(r'Squat · pausiert, noch \d+:\d\d', items[0]) and items[1] == 'Fortsetzen',
+          f'paused, in German: {items[:2]}')
+    evaluates(f'{IND}.menu.{api.menu_close}')
+    restctl('cancel', '--all')
+    # A rest over and ringing: the panel's word and the menu's heading and first item.
+    restctl('start', '1', '--label', 'Squat', '--no-notify')
+    text = wait_label(r'\+\d+:\d\d klingelt Squat')
+    items = wait_until(lambda: (m := menu()) and m[1] == 'Stopp' and m, 'ringing menu', 5) or menu()
+    check(text and items and re.fullmatch(r'Squat · seit \d+:\d\d vorbei, klingelt', items[0]) and items[1] == 'Stopp',
+          f'ringing, in German: the label "{text}", the menu {items[:2]}')
+    check(press('Stopp') and wait_until(lambda: not timer_property('default', 'Ringing'), 'silenced', 5),
+          '"Stopp" pressed: restd silenced the alarm')
+    evaluates(f'{IND}.menu.{api.menu_close}')
+    restctl('cancel', '--all')
+    check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancel --all: hidden')
 
 
 def extension_module(evaluate, api, name):

@@ -7,7 +7,8 @@ import Gio from 'gi://Gio';
 
 const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../src');
 const lib = name => import(dir.resolve_relative_path(`lib/${name}`).get_uri());
-const {clock, displayWidth, msUntilNextChange, panelIcon, panelText, styleClasses, timeText, truncate} = await lib('format.js');
+const {SOURCE_TEXTS: EN, clock, displayWidth, fill, msUntilNextChange, panelIcon, panelText, styleClasses, timeText, truncate} =
+    await lib('format.js');
 const {chooseTimer, emptyTimer, orderTimers, withProperties} = await lib('timers.js');
 const {menuItems, workoutLines} = await lib('menuModel.js');
 const {execLine, historyLabel, historyView, reportArgv, reportPath, terminalArgv} = await lib('history.js');
@@ -58,20 +59,20 @@ equal(msUntilNextChange(timer({state: 'expired', expiredAtUsec: NOW - S / 2}), N
 
 // Panel text.
 const live = {heart_rate: 128, progress_done: 3, progress_total: 5};
-equal(panelText(timer({endsAtUsec: NOW + 83 * S, label: 'Squat'}), live, NOW), '1:23 Squat ♥128 3/5', 'running with live');
-equal(panelText(timer({endsAtUsec: NOW + 83 * S, label: 'Squat'}), null, NOW), '1:23 Squat', 'no live activity');
-equal(panelText(timer({endsAtUsec: NOW + 83 * S}), {heart_rate: 128}, NOW), '1:23 ♥128', 'no label, heart rate only');
-equal(panelText(timer({endsAtUsec: NOW + 83 * S}), {progress_done: 0, progress_total: 0}, NOW), '1:23', 'progress 0/0 is not shown');
+equal(panelText(timer({endsAtUsec: NOW + 83 * S, label: 'Squat'}), live, NOW, EN), '1:23 Squat ♥128 3/5', 'running with live');
+equal(panelText(timer({endsAtUsec: NOW + 83 * S, label: 'Squat'}), null, NOW, EN), '1:23 Squat', 'no live activity');
+equal(panelText(timer({endsAtUsec: NOW + 83 * S}), {heart_rate: 128}, NOW, EN), '1:23 ♥128', 'no label, heart rate only');
+equal(panelText(timer({endsAtUsec: NOW + 83 * S}), {progress_done: 0, progress_total: 0}, NOW, EN), '1:23', 'progress 0/0 is not shown');
 const paused = timer({state: 'paused', remainingUsec: 62 * S - 1, endsAtUsec: 0, label: 'Squat'});
-equal(panelText(paused, null, NOW), '1:02 Squat', 'paused: the frozen time');
-equal(panelText(paused, null, NOW + 3600 * S), '1:02 Squat', 'paused does not move with time');
+equal(panelText(paused, null, NOW, EN), '1:02 Squat', 'paused: the frozen time');
+equal(panelText(paused, null, NOW + 3600 * S, EN), '1:02 Squat', 'paused does not move with time');
 equal(panelIcon(paused), 'media-playback-pause-symbolic', 'paused: a symbolic pause mark from the icon theme');
 const expired = timer({state: 'expired', expiredAtUsec: NOW - 12 * S, label: 'Squat'});
-equal(panelText(expired, null, NOW), '+0:12 Squat', 'over');
+equal(panelText(expired, null, NOW, EN), '+0:12 Squat', 'over');
 equal([timer({endsAtUsec: NOW + S}), expired].map(panelIcon), [null, null], 'running or over: no icon');
 const ringing = {...expired, ringing: true};
 equal(panelIcon(ringing), 'audio-volume-high-symbolic', 'ringing: a loudspeaker from the icon theme');
-equal(panelText(ringing, {heart_rate: 128}, NOW), '+0:12 ringing Squat ♥128', 'ringing: the overtime, then the word, as the status bars');
+equal(panelText(ringing, {heart_rate: 128}, NOW, EN), '+0:12 ringing Squat ♥128', 'ringing: the overtime, then the word, as the status bars');
 equal(styleClasses(ringing, NOW), ['restd-over', 'restd-ringing'], 'ringing: its own class');
 equal(withProperties(emptyTimer(), {Ringing: true}).ringing, true, 'Ringing read as a boolean');
 equal(withProperties({...emptyTimer(), ringing: true}, {Ringing: false}).ringing, false, 'and back');
@@ -96,7 +97,7 @@ equal(truncate('😀😀😀😀😀😀', 5), '😀😀…', 'emoji not split i
 equal(truncate('Cafe\u0301 au lait et croissant', 5), 'Cafe\u0301…', 'a mark stays with its letter');
 equal(truncate('ab👨\u200D👩\u200D👧xyz', 5), 'ab👨…', 'no dangling joiner');
 const longLabel = timer({endsAtUsec: NOW + 83 * S, label: '深蹲'.repeat(20)});
-equal(panelText(longLabel, live, NOW), `1:23 ${'深蹲'.repeat(5)}深… ♥128 3/5`, 'a long wide label is cut in the panel');
+equal(panelText(longLabel, live, NOW, EN), `1:23 ${'深蹲'.repeat(5)}深… ♥128 3/5`, 'a long wide label is cut in the panel');
 
 // Which timer: default, else the one ending soonest.
 const t = (id, fields) => timer({id, ...fields});
@@ -120,44 +121,44 @@ equal(withProperties(fromBus, {State: 'paused', RemainingUSec: 5 * S}).remaining
 // The menu.
 const texts = items => items.map(i => i.type === 'separator' ? '—' : i.text);
 const base = {connected: true, followedId: 'default', workout: null, lastSet: null, error: null, historyView: null};
-equal(texts(menuItems({...base, connected: false, timers: []}, NOW)), ['restd is not running'], 'menu: restd away');
-equal(menuItems({...base, connected: false, timers: [], error: 'no interface file'}, NOW).map(i => i.type),
+equal(texts(menuItems({...base, connected: false, timers: []}, NOW, EN)), ['restd is not running'], 'menu: restd away');
+equal(menuItems({...base, connected: false, timers: [], error: 'no interface file'}, NOW, EN).map(i => i.type),
     ['info', 'error'], 'menu: restd away, and an error (e.g. no interface file) still shows');
-equal(texts(menuItems({...base, timers: [], followedId: null}, NOW)), ['No rest running', '—', 'Set done'], 'menu: no timer');
-const runningMenu = menuItems({...base, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Bench press'})]}, NOW);
+equal(texts(menuItems({...base, timers: [], followedId: null}, NOW, EN)), ['No rest running', '—', 'Set done'], 'menu: no timer');
+const runningMenu = menuItems({...base, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Bench press'})]}, NOW, EN);
 equal(texts(runningMenu), ['Squat · 1:23 left', 'Next: Bench press', 'Pause', '+30 s', '−15 s', 'Skip', '—', 'Set done'], 'menu: running');
 equal(runningMenu.filter(i => i.call).map(i => [i.call.method, i.call.signature, i.call.args]),
     [['Pause', '(s)', ['default']], ['Adjust', '(sx)', ['default', 30 * S]], ['Adjust', '(sx)', ['default', -15 * S]],
         ['Skip', '(s)', ['default']], ['CompleteSet', '(ssa{sv})', ['default', '', {}]]], 'menu: calls');
-equal(texts(menuItems({...base, timers: [paused]}, NOW)).slice(0, 5), ['Squat · paused, 1:02 left', 'Resume', '+30 s', '−15 s', 'Skip'], 'menu: paused');
-equal(texts(menuItems({...base, timers: [expired]}, NOW)).slice(0, 3), ['Squat · over by 0:12', '+30 s', '—'], 'menu: over');
-const ringingMenu = menuItems({...base, timers: [ringing]}, NOW);
+equal(texts(menuItems({...base, timers: [paused]}, NOW, EN)).slice(0, 5), ['Squat · paused, 1:02 left', 'Resume', '+30 s', '−15 s', 'Skip'], 'menu: paused');
+equal(texts(menuItems({...base, timers: [expired]}, NOW, EN)).slice(0, 3), ['Squat · over by 0:12', '+30 s', '—'], 'menu: over');
+const ringingMenu = menuItems({...base, timers: [ringing]}, NOW, EN);
 equal(texts(ringingMenu).slice(0, 3), ['Squat · over by 0:12, ringing', 'Stop', '+30 s'], 'menu: ringing, Stop first');
 equal(ringingMenu.find(i => i.text === 'Stop').call, {method: 'Silence', signature: '(s)', args: ['default']}, 'Stop silences the timer');
 const workout = {
     Active: true, Name: 'Push', Exercise: 'Squat', SetIndex: 4, SetsPlanned: 15, SetsDone: 3,
     Plan: [{name: 'Squat', block: 1, sets: 5}, {name: 'Bench press', block: 2, sets: 5}],
 };
-equal(workoutLines(workout), ['Push · set 4 of 15', 'Next: Squat, set 4 of 5'], 'workout position');
-equal(workoutLines({Active: false}), [], 'no workout');
-equal(texts(menuItems({...base, workout, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Squat 4/5'})]}, NOW))
+equal(workoutLines(workout, EN), ['Push · set 4 of 15', 'Next: Squat, set 4 of 5'], 'workout position');
+equal(workoutLines({Active: false}, EN), [], 'no workout');
+equal(texts(menuItems({...base, workout, timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Squat 4/5'})]}, NOW, EN))
     .filter(line => line.startsWith('Next')), ['Next: Squat, set 4 of 5'], 'menu: during a workout, its next line only');
 const full = menuItems({
     ...base, followedId: 'b', historyView: 'terminal', error: 'timer "x" does not exist',
     lastSet: {restUsec: 180 * S, restSource: 'plan'}, workout,
     timers: [t('b', {endsAtUsec: NOW + 10 * S}), t('c', {state: 'paused', remainingUsec: 30 * S, label: 'Curl'})],
-}, NOW);
+}, NOW, EN);
 equal(texts(full).slice(6), ['Set done', 'Next rest 3:00 (plan)', 'Push · set 4 of 15', 'Next: Squat, set 4 of 5',
     '—', 'c: Curl · paused, 0:30 left', '—', 'Open history', 'timer "x" does not exist'], 'menu: everything');
 equal(full.find(i => i.type === 'history').type, 'history', 'history item');
-equal(texts(menuItems({...base, timers: [], followedId: null, historyView: 'report'}, NOW)).slice(-2), ['—', 'Open report'],
+equal(texts(menuItems({...base, timers: [], followedId: null, historyView: 'report'}, NOW, EN)).slice(-2), ['—', 'Open report'],
     'menu: with a browser, the item opens the report');
 
 // The history: the report in the browser when there is one, the terminal otherwise.
 equal([[true, true], [true, false], [false, true], [false, false]]
     .map(([restctlInstalled, browserInstalled]) => historyView({restctlInstalled, browserInstalled})),
 ['report', 'terminal', null, null], 'history view: the browser decides; without restctl, none');
-equal(['report', 'terminal'].map(historyLabel), ['Open report', 'Open history'], 'history labels');
+equal(['report', 'terminal'].map(view => historyLabel(view, EN)), ['Open report', 'Open history'], 'history labels');
 equal(reportPath('/home/u/.cache'), '/home/u/.cache/restd/report.html', 'the report in the cache');
 // The command lines, run by a real shell: the report's makes its folder and hands restctl the path
 // as one argument (spaces, quotes, $ and % kept); `restctl` is a stand-in that prints its arguments.
@@ -180,7 +181,32 @@ equal(execLine(["it's", '100%', '$x']), "'it'\\''s' '100%%' '$x'", 'Exec line: q
 equal(run(argv.slice(2)), ['history|', 0], 'terminal command: restctl history (through less when there is one)');
 run(['rm', '-rf', bin, odd.slice(0, odd.indexOf('/it'))]);
 
-equal(texts(menuItems({...base, lastSet: {restUsec: 0, restSource: 'none'}, timers: []}, NOW)).slice(-1), ['No rest follows'], 'no rest after the last set');
+equal(texts(menuItems({...base, lastSet: {restUsec: 0, restSource: 'none'}, timers: []}, NOW, EN)).slice(-1), ['No rest follows'], 'no rest after the last set');
+
+// Every word a person reads goes through `texts`: in a pseudo-language that marks each text it
+// translates, no item of a full menu nor the panel's word is left unmarked (restd's own sentence,
+// the error, comes translated by restd; names and times are values put into marked texts).
+const PSEUDO = {
+    gettext: text => `⟦${text}⟧`,
+    ngettext: (text, plural, n) => `⟦${n === 1 ? text : plural}⟧`,
+    pgettext: (context, text) => `⟦${text}⟧`,
+};
+const everything = {
+    ...base, followedId: 'default', historyView: 'report', lastSet: {restUsec: 90 * S, restSource: 'plan'}, workout,
+    timers: [ringing, t('c', {state: 'paused', remainingUsec: 30 * S, label: 'Curl'})],
+};
+const unmarked = [
+    ...menuItems(everything, NOW, PSEUDO),
+    ...menuItems({
+        ...everything, lastSet: {restUsec: 0}, workout: null,
+        timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Bench'})],
+    }, NOW, PSEUDO),
+    ...menuItems({...base, connected: false, timers: []}, NOW, PSEUDO), ...menuItems({...base, timers: [paused]}, NOW, PSEUDO),
+    {text: panelText(ringing, null, NOW, PSEUDO).split(' ')[1]}, ...workoutLines({...workout, Name: ''}, PSEUDO).map(text => ({text})),
+].filter(i => i.text !== undefined && !/^⟦.*⟧$/u.test(i.text)).map(i => i.text);
+equal(unmarked, [], 'pseudo-language: every text of the menu and the panel\'s word are translated');
+// A translation may put the values in another order.
+equal(fill('%2$s · %1$s, 100%%', 'Squat', '1:23'), '1:23 · Squat, 100%', 'fill: values by position, %% is %');
 
 if (failures > 0) {
     printerr(`${failures} of ${checks} checks failed`);

@@ -7,6 +7,7 @@ import Gio from 'gi://Gio';
 
 const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../io.restd.rest');
 const W = await import(dir.resolve_relative_path('contents/code/widget.mjs').get_uri());
+const {SOURCE_TEXTS: EN} = await import(dir.resolve_relative_path('contents/code/format.mjs').get_uri());
 
 let failures = 0;
 let checks = 0;
@@ -73,17 +74,19 @@ equal(W.changedTimerId(timers, timers), '', 'nothing changed');
 // The panel's words: the GNOME label's, with the settings.
 const squat = timers['/io/restd/Rest1/timer/default'];
 const live = {heart_rate: 128, progress_done: 3, progress_total: 5};
-equal(W.compactText(squat, live, NOW), '1:23 Squat ♥128 3/5', 'as the GNOME label');
-equal(W.compactText(squat, live, NOW, {showExercise: false}), '1:23 ♥128 3/5', 'without the exercise');
-equal(W.compactText(squat, live, NOW, {showHeartRate: false}), '1:23 Squat 3/5', 'without the heart rate');
+equal(W.compactText(squat, live, NOW, EN), '1:23 Squat ♥128 3/5', 'as the GNOME label');
+equal(W.compactText(squat, live, NOW, EN, {showExercise: false}), '1:23 ♥128 3/5', 'without the exercise');
+equal(W.compactText(squat, live, NOW, EN, {showHeartRate: false}), '1:23 Squat 3/5', 'without the heart rate');
 equal(live.heart_rate, 128, 'the live fields are not changed');
-equal(W.compactText(squat, null, NOW + 90 * S), '+0:07 Squat', 'over');
+equal(W.compactText(squat, null, NOW + 90 * S, EN), '+0:07 Squat', 'over');
 const paused = W.withProperties(squat, {State: 'paused', RemainingUSec: 62 * S});
-equal([W.compactText(paused, null, NOW), W.compactIcon(paused)], ['1:02 Squat', 'media-playback-pause-symbolic'], 'paused');
+equal([W.compactText(paused, null, NOW, EN), W.compactIcon(paused)], ['1:02 Squat', 'media-playback-pause-symbolic'], 'paused');
 equal(W.compactIcon(squat), null, 'no icon while running');
 const ringing = W.withProperties(squat, {State: 'expired', ExpiredAtUSec: NOW - 12 * S, Ringing: true});
-equal([W.compactText(ringing, live, NOW), W.compactIcon(ringing)], ['+0:12 ringing Squat ♥128 3/5', 'audio-volume-high-symbolic'],
+equal([W.compactText(ringing, live, NOW, EN), W.compactIcon(ringing)], ['+0:12 ringing Squat ♥128 3/5', 'audio-volume-high-symbolic'],
     'ringing: the GNOME label\'s words, after a loudspeaker');
+equal(W.compactText(ringing, null, NOW, {gettext: text => `⟦${text}⟧`}), '+0:12 ⟦ringing⟧ Squat',
+    'the panel\'s word goes through the widget\'s catalog (texts, i18n() in main.qml)');
 equal([W.verticalText(ringing, NOW), W.verticalText(paused, NOW), W.verticalText(squat, NOW)], ['+0:12', '1:02', '1:23'],
     'a vertical panel: the time alone');
 equal([W.awaitsEnd(squat, NOW), W.awaitsEnd(squat, NOW + 83 * S), W.awaitsEnd(ringing, NOW), W.awaitsEnd(paused, NOW + 90 * S),

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// The report's charts, each an inline SVG with its title and description; the tables beside
@@ -18,13 +19,20 @@ enum ReportCharts {
         let busiest = totals.indices.max { totals[$0] < totals[$1] }
         html.openChart(
             kind: "volume", id: id, height: frame.height,
-            title:
-                "Volume per week (sets × reps × kg), stacked by \(model.volume.byCategory ? "category" : "exercise")",
-            description: "\(weeks.count) weeks from \(ReportDate.day(weeks.first ?? 0)); "
-                + (busiest.map {
-                    "the largest week, from \(ReportDate.day(weeks[$0])), totals \(ReportNumber.whole(totals[$0])) kg"
-                } ?? "no volume") + ". The table beside it gives every value.")
-        html.yAxis(y, frame: frame, title: "kg per week", format: ReportNumber.whole)
+            title: model.volume.byCategory
+                ? localized("Volume per week (sets × reps × kg), stacked by category")
+                : localized("Volume per week (sets × reps × kg), stacked by exercise"),
+            description: [
+                localizedPlural(
+                    "%1$d week from %2$s", "%1$d weeks from %2$s", count: weeks.count, weeks.count,
+                    ReportDate.day(weeks.first ?? 0)),
+                busiest.map {
+                    localized(
+                        "the largest week, from %1$s, totals %2$s kg", ReportDate.day(weeks[$0]),
+                        ReportNumber.whole(totals[$0]))
+                } ?? localized("no volume"),
+            ].joined(separator: "; ") + ". " + localized("The table beside it gives every value."))
+        html.yAxis(y, frame: frame, title: localized("kg per week"), format: ReportNumber.whole)
         for (week, start) in weeks.enumerated() {
             var base = 0.0
             let x = frame.plotLeft + Double(week) * band + (band - barWidth) / 2
@@ -32,13 +40,13 @@ enum ReportCharts {
                 let top = base + item.kgByWeek[week]
                 html.rect(
                     x: x, y: y(top), width: barWidth, height: y(base) - y(top), class: "bar s\(index)",
-                    tooltip:
-                        "\(item.name), week of \(ReportDate.day(start)): \(ReportNumber.whole(item.kgByWeek[week])) kg")
+                    tooltip: localized(
+                        "%1$s, week of %2$s: %3$s kg", item.name, ReportDate.day(start),
+                        ReportNumber.whole(item.kgByWeek[week])))
                 base = top
             }
         }
-        html.xAxis(
-            weekLabels(weeks, band: band, frame: frame), frame: frame, title: "week (from Monday)")
+        html.xAxis(weekLabels(weeks, band: band, frame: frame), frame: frame, title: localized("week (from Monday)"))
         html.closeChart()
     }
 
@@ -65,20 +73,27 @@ enum ReportCharts {
         var frame = PlotFrame(height: 14 + weightHeight + gap + repsHeight + 34)
         let x = TimeScale(startUSec: time.start, endUSec: time.end, from: frame.plotLeft + 6, to: frame.plotRight - 6)
         let points = exercise.points
-        let period = weekly ? "week" : "day"
         let estimated = points.compactMap(\.estimatedMaxKg)
-        var description = "\(points.count) \(period)s"
+        var description = [
+            weekly
+                ? localizedPlural("%1$d week", "%1$d weeks", count: points.count, points.count)
+                : localizedPlural("%1$d day", "%1$d days", count: points.count, points.count)
+        ]
         if let last = points.last {
-            description += "; the last top set, \(ReportDate.day(last.atUSec)): \(setText(last))"
+            description.append(localized("the last top set, %1$s: %2$s", ReportDate.day(last.atUSec), setText(last)))
         }
         if let best = estimated.max() {
-            description +=
-                "; the highest estimated one-rep max (Epley, sets of 10 reps or fewer) is "
-                + "\(HistoryFormat.number((best * 10).rounded() / 10)) kg"
+            description.append(
+                localized(
+                    "the highest estimated one-rep max (Epley, sets of %1$d reps or fewer) is %2$s kg",
+                    ProgressModel.maxRepsForEstimate, HistoryFormat.number((best * 10).rounded() / 10)))
         }
         html.openChart(
             kind: "progress", id: id, height: frame.height,
-            title: "\(exercise.name): the top set of each \(period), weight and reps", description: description + ".")
+            title: weekly
+                ? localized("%1$s: the top set of each week, weight and reps", exercise.name)
+                : localized("%1$s: the top set of each day, weight and reps", exercise.name),
+            description: description.joined(separator: "; ") + ".")
         if withWeights {
             let weights = points.compactMap(\.weightKg) + estimated
             let low = weights.min() ?? 0
@@ -90,7 +105,7 @@ enum ReportCharts {
             let y = LinearScale(
                 low: max(low - pad, 0), high: high + pad, from: weightFrame.plotBottom, to: weightFrame.plotTop,
                 tickCount: 4)
-            html.yAxis(y, frame: weightFrame, title: "kg", format: { HistoryFormat.number($0) })
+            html.yAxis(y, frame: weightFrame, title: localized("kg"), format: { HistoryFormat.number($0) })
             html.polyline(
                 points.compactMap { point in point.weightKg.map { (x(point.atUSec), y($0)) } }, class: "trend s0")
             html.polyline(
@@ -100,15 +115,17 @@ enum ReportCharts {
                 if let estimate = point.estimatedMaxKg {
                     html.point(
                         x: x(point.atUSec), y: y(estimate), class: "point e1rm s3", diamond: true,
-                        tooltip: "\(ReportDate.day(point.atUSec)): estimated one-rep max "
-                            + "\(HistoryFormat.number((estimate * 10).rounded() / 10)) kg (Epley)")
+                        tooltip: localized(
+                            "%1$s: estimated one-rep max %2$s kg (Epley)", ReportDate.day(point.atUSec),
+                            HistoryFormat.number((estimate * 10).rounded() / 10)))
                 }
                 if let weight = point.weightKg {
                     html.point(
                         x: x(point.atUSec), y: y(weight),
                         class: point.isRecord ? "point top-set record s0" : "point top-set s0",
-                        tooltip: "\(ReportDate.day(point.atUSec)): \(setText(point))"
-                            + (point.isRecord ? ", a record" : ""))
+                        tooltip: point.isRecord
+                            ? localized("%1$s: %2$s, a record", ReportDate.day(point.atUSec), setText(point))
+                            : localized("%1$s: %2$s", ReportDate.day(point.atUSec), setText(point)))
                 }
             }
         }
@@ -120,14 +137,15 @@ enum ReportCharts {
             let high = max(reps.max() ?? 1, 1)
             let y = LinearScale(
                 low: 0, high: high, from: repsFrame.plotBottom, to: repsFrame.plotTop, tickCount: 3, wholeNumbers: true)
-            html.yAxis(y, frame: repsFrame, title: "reps", format: ReportNumber.whole)
+            html.yAxis(y, frame: repsFrame, title: localized("reps"), format: ReportNumber.whole)
             // Where the estimate stops: above this many reps no one-rep max is drawn.
             let limit = Double(ProgressModel.maxRepsForEstimate)
             if withWeights && high > limit {
                 html.line(
                     x1: repsFrame.plotLeft, y1: y(limit), x2: repsFrame.plotRight, y2: y(limit), class: "limit")
                 html.label(
-                    "no estimate above \(ProgressModel.maxRepsForEstimate) reps", x: repsFrame.plotRight - 2,
+                    localized("no estimate above %1$d reps", ProgressModel.maxRepsForEstimate),
+                    x: repsFrame.plotRight - 2,
                     y: y(limit) - 4, anchor: "end", class: "note")
             }
             html.polyline(
@@ -136,13 +154,14 @@ enum ReportCharts {
                 guard let count = point.reps else { continue }
                 html.point(
                     x: x(point.atUSec), y: y(Double(count)), class: "point reps s2",
-                    tooltip: "\(ReportDate.day(point.atUSec)): \(count) reps")
+                    tooltip: localizedPlural(
+                        "%2$s: %1$d rep", "%2$s: %1$d reps", count: Int(count), count, ReportDate.day(point.atUSec)))
             }
             frame = repsFrame
         }
         html.xAxis(
             x.dayTicks().map { (x($0), ReportDate.monthDay($0)) }, frame: frame,
-            title: "date (the top set of each \(period))")
+            title: weekly ? localized("date (the top set of each week)") : localized("date (the top set of each day)"))
         html.closeChart()
     }
 
@@ -163,11 +182,13 @@ enum ReportCharts {
             low: 0, high: longest, from: frame.plotLeft, to: frame.plotRight, tickCount: 6, seconds: true)
         html.openChart(
             kind: "rests", id: id, height: frame.height,
-            title: "Rests planned against taken, per exercise",
+            title: localized("Rests planned against taken, per exercise"),
             description: spreads.map { spread in
-                "\(spread.exercise): median planned \(clock(spread.planned.median)), taken \(clock(spread.taken.median))"
-            }.joined(separator: "; ")
-                + ". Boxes span the middle half of the rests, whiskers the shortest and the longest.")
+                localized(
+                    "%1$s: median planned %2$s, taken %3$s", spread.exercise, clock(spread.planned.median),
+                    clock(spread.taken.median))
+            }.joined(separator: "; ") + ". "
+                + localized("Boxes span the middle half of the rests, whiskers the shortest and the longest."))
         for tick in x.ticks {
             html.line(x1: x(tick), y1: frame.plotTop, x2: x(tick), y2: frame.plotBottom, class: "grid")
         }
@@ -176,13 +197,13 @@ enum ReportCharts {
             html.label(
                 shortened(spread.exercise), x: frame.plotLeft - 8, y: top + row / 2 + 4, anchor: "end", class: "name")
             box(
-                spread.planned, y: top + 6, height: 14, x: x, class: "s0", what: "\(spread.exercise), planned",
-                into: &html)
+                spread.planned, y: top + 6, height: 14, x: x, class: "s0",
+                what: localized("%1$s, planned", spread.exercise), into: &html)
             box(
-                spread.taken, y: top + 24, height: 14, x: x, class: "s1", what: "\(spread.exercise), taken", into: &html
-            )
+                spread.taken, y: top + 24, height: 14, x: x, class: "s1",
+                what: localized("%1$s, taken", spread.exercise), into: &html)
         }
-        html.xAxis(x.ticks.map { (x($0), clock($0)) }, frame: frame, title: "rest (m:ss)")
+        html.xAxis(x.ticks.map { (x($0), clock($0)) }, frame: frame, title: localized("rest (m:ss)"))
         html.closeChart()
     }
 
@@ -199,8 +220,10 @@ enum ReportCharts {
         let width = max(right - left, 8)
         html.rect(
             x: min(left, x(numbers.median) - width / 2), y: top, width: width, height: height, class: "box " + colour,
-            tooltip: "\(what): median \(clock(numbers.median)), middle half \(clock(numbers.lowerQuartile))–"
-                + "\(clock(numbers.upperQuartile)), \(clock(numbers.lowest)) to \(clock(numbers.highest))")
+            tooltip: localized(
+                "%1$s: median %2$s, middle half %3$s–%4$s, %5$s to %6$s", what, clock(numbers.median),
+                clock(numbers.lowerQuartile), clock(numbers.upperQuartile), clock(numbers.lowest),
+                clock(numbers.highest)))
         html.line(x1: x(numbers.median), y1: top - 2, x2: x(numbers.median), y2: top + height + 2, class: "median")
     }
 
@@ -218,16 +241,19 @@ enum ReportCharts {
         let y = LinearScale(
             low: max(low - pad, 0), high: high + pad, from: frame.plotBottom, to: frame.plotTop, tickCount: 4,
             seconds: seconds, wholeNumbers: true)
-        var description = "\(weeks.count) weeks"
-        if let reference { description += "; the median over the whole report is \(format(reference)) \(unit)" }
+        var description = [localizedPlural("%1$d week", "%1$d weeks", count: weeks.count, weeks.count)]
+        if let reference {
+            description.append(localized("the median over the whole report is %1$s %2$s", format(reference), unit))
+        }
         html.openChart(
             kind: kind, id: id, height: frame.height, title: title,
-            description: description + ". Points are each week's median, bars its middle half.")
+            description: description.joined(separator: "; ") + ". "
+                + localized("Points are each week's median, bars its middle half."))
         html.yAxis(y, frame: frame, title: unit, format: format)
         if let reference {
             html.line(x1: frame.plotLeft, y1: y(reference), x2: frame.plotRight, y2: y(reference), class: "reference")
             html.label(
-                "median \(format(reference))", x: frame.plotRight - 2, y: y(reference) - 4, anchor: "end",
+                localized("median %1$s", format(reference)), x: frame.plotRight - 2, y: y(reference) - 4, anchor: "end",
                 class: "note")
         }
         var index = 0
@@ -243,10 +269,12 @@ enum ReportCharts {
         for (week, point) in zip(weeks, line) {
             html.point(
                 x: point.x, y: point.y, class: "point s0",
-                tooltip: "week of \(ReportDate.day(week.startUSec)): median \(format(week.numbers.median)) \(unit) "
-                    + "over \(week.rests) \(week.rests == 1 ? "rest" : "rests")")
+                tooltip: localizedPlural(
+                    "week of %2$s: median %3$s %4$s over %1$d rest", "week of %2$s: median %3$s %4$s over %1$d rests",
+                    count: week.rests, week.rests, ReportDate.day(week.startUSec), format(week.numbers.median), unit))
         }
-        html.xAxis(weekLabels(allWeeks, band: band, frame: frame), frame: frame, title: "week (from Monday)")
+        html.xAxis(
+            weekLabels(allWeeks, band: band, frame: frame), frame: frame, title: localized("week (from Monday)"))
         html.closeChart()
     }
 
@@ -265,33 +293,37 @@ enum ReportCharts {
             low: 0, high: max(ended, Double(max(trace.bpm.count - 1, 1))), from: frame.plotLeft, to: frame.plotRight,
             tickCount: 6, seconds: true)
         let lowest = known.min { trace.bpm[$0] < trace.bpm[$1] }
-        let what =
-            curve.set.map { "\($0.exercise), \(ReportDate.time($0.atUSec))" } ?? ReportDate.time(trace.startedAtUSec)
-        var facts = ["\(endingText(trace.ending)) after \(clock(ended))"]
-        if let target = trace.targetBPM { facts.append("target \(ReportNumber.whole(target)) bpm") }
-        facts.append("minimum rest \(clock(Double(trace.minimumUSec) / 1e6))")
-        facts.append("hold \(clock(Double(trace.holdUSec) / 1e6))")
-        if let lowest { facts.append("lowest \(trace.bpm[lowest]) bpm at \(clock(Double(lowest)))") }
+        var facts = [localized("%1$s after %2$s", endingText(trace.ending), clock(ended))]
+        if let target = trace.targetBPM { facts.append(localized("target %1$s bpm", ReportNumber.whole(target))) }
+        facts.append(localized("minimum rest %1$s", clock(Double(trace.minimumUSec) / 1e6)))
+        facts.append(localized("hold %1$s", clock(Double(trace.holdUSec) / 1e6)))
+        if let lowest {
+            facts.append(localized("lowest %1$d bpm at %2$s", trace.bpm[lowest], clock(Double(lowest))))
+        }
         html.openChart(
-            kind: "heart-rate", id: id, height: frame.height, title: "\(what): heart rate during the rest",
+            kind: "heart-rate", id: id, height: frame.height,
+            title: localized("%1$s: heart rate during the rest", restName(curve)),
             description: facts.joined(separator: "; ") + ".")
-        html.yAxis(y, frame: frame, title: "bpm", format: ReportNumber.whole)
+        html.yAxis(y, frame: frame, title: localized("bpm"), format: ReportNumber.whole)
         if trace.ending == .recovered {
             let holdStart = max(ended - Double(trace.holdUSec) / 1e6, 0)
             html.rect(
                 x: x(holdStart), y: frame.plotTop, width: x(ended) - x(holdStart),
                 height: frame.plotBottom - frame.plotTop,
-                class: "hold", tooltip: "the hold: \(clock(Double(trace.holdUSec) / 1e6)) at or below the target")
+                class: "hold",
+                tooltip: localized("the hold: %1$s at or below the target", clock(Double(trace.holdUSec) / 1e6)))
         }
         if let target = trace.targetBPM {
             html.line(x1: frame.plotLeft, y1: y(target), x2: frame.plotRight, y2: y(target), class: "target")
             html.label(
-                "target \(ReportNumber.whole(target)) bpm", x: frame.plotRight - 2, y: y(target) - 4, anchor: "end",
+                localized("target %1$s bpm", ReportNumber.whole(target)), x: frame.plotRight - 2, y: y(target) - 4,
+                anchor: "end",
                 class: "note")
         }
         let minimum = Double(trace.minimumUSec) / 1e6
         html.line(x1: x(minimum), y1: frame.plotTop, x2: x(minimum), y2: frame.plotBottom, class: "minimum")
-        html.label("minimum", x: x(minimum) + 3, y: frame.plotTop + 10, class: "note")
+        // TRANSLATORS: on the heart-rate chart, the line where the minimum rest ends.
+        html.label(localized("minimum"), x: x(minimum) + 3, y: frame.plotTop + 10, class: "note")
         // The curve, broken where the heart rate was unknown.
         var segment: [(x: Double, y: Double)] = []
         func flush() {
@@ -313,24 +345,31 @@ enum ReportCharts {
         if let lowest {
             html.point(
                 x: x(Double(lowest)), y: y(Double(trace.bpm[lowest])), class: "point lowest s3", diamond: true,
-                tooltip: "lowest: \(trace.bpm[lowest]) bpm at \(clock(Double(lowest)))")
+                tooltip: localized("lowest: %1$d bpm at %2$s", trace.bpm[lowest], clock(Double(lowest))))
         }
         html.line(x1: x(ended), y1: frame.plotTop, x2: x(ended), y2: frame.plotBottom, class: "end")
         html.label(endingText(trace.ending), x: x(ended) - 3, y: frame.plotBottom - 6, anchor: "end", class: "note")
-        html.xAxis(x.ticks.map { (x($0), clock($0)) }, frame: frame, title: "time into the rest (m:ss)")
+        html.xAxis(x.ticks.map { (x($0), clock($0)) }, frame: frame, title: localized("time into the rest (m:ss)"))
         html.closeChart()
+    }
+
+    /// Which rest a heart-rate curve is: its set's exercise and time, else the rest's start.
+    static func restName(_ curve: CurveModel.Curve) -> String {
+        // TRANSLATORS: a followed rest: the set's exercise, the time of the set.
+        curve.set.map { localized("%1$s, %2$s", $0.exercise, ReportDate.time($0.atUSec)) }
+            ?? ReportDate.time(curve.trace.startedAtUSec)
     }
 
     /// Why restd stopped following a rest, in a few words.
     static func endingText(_ ending: HeartRateTrace.Ending) -> String {
         switch ending {
-        case .recovered: "recovered"
-        case .planned: "planned maximum"
-        case .sensorLost: "strap lost, ran to the maximum"
-        case .user: "skipped"
-        case .set: "next set"
-        case .paused: "paused"
-        case .removed: "timer removed"
+        case .recovered: localized("recovered")
+        case .planned: localized("planned maximum")
+        case .sensorLost: localized("strap lost, ran to the maximum")
+        case .user: localized("skipped")
+        case .set: localized("next set")
+        case .paused: localized("paused")
+        case .removed: localized("timer removed")
         }
     }
 

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// The numbers each part of the report draws, computed from `ReportInput` in one pass over the
@@ -149,7 +150,7 @@ struct VolumeModel {
         var sorted = groups.filter { $0.total > 0 }.sorted { ($0.total, $1.name) > ($1.total, $0.name) }
         if sorted.count > Self.maxSeries {
             var other = Series(
-                name: "other", isCategory: false, kgByWeek: Array(repeating: 0, count: weeks.count),
+                name: localized("other"), isCategory: false, kgByWeek: Array(repeating: 0, count: weeks.count),
                 merged: sorted.count - (Self.maxSeries - 1))
             for series in sorted[(Self.maxSeries - 1)...] {
                 for index in other.kgByWeek.indices { other.kgByWeek[index] += series.kgByWeek[index] }

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// The tables beside the charts (every value a chart draws, for screen readers and for copying)
@@ -36,7 +37,8 @@ enum ReportTables {
     static func volume(_ model: ReportModel, into html: inout HTMLWriter) {
         let series = model.volume.series
         open(
-            caption: "Volume per week, kg", header: ["Week from"] + series.map(\.name) + ["total kg", "sets"],
+            caption: localized("Volume per week, kg"),
+            header: [localized("Week from")] + series.map(\.name) + [localized("total kg"), localized("sets")],
             into: &html)
         for (index, week) in model.weeks.enumerated() {
             let values = series.map { $0.kgByWeek[index] }
@@ -49,11 +51,12 @@ enum ReportTables {
     }
 
     static func progress(_ exercise: ProgressModel.Exercise, weekly: Bool, into html: inout HTMLWriter) {
-        var header = [weekly ? "Week of" : "Date"]
-        if exercise.hasWeights { header.append("kg") }
-        header.append("reps")
-        if exercise.hasWeights { header.append("e1RM kg") }
-        open(caption: "\(exercise.name): top sets", header: header, into: &html)
+        var header = [weekly ? localized("Week of") : localized("Date")]
+        if exercise.hasWeights { header.append(localized("kg")) }
+        header.append(localized("reps"))
+        // TRANSLATORS: a column: the estimated one-rep max in kg.
+        if exercise.hasWeights { header.append(localized("e1RM kg")) }
+        open(caption: localized("%1$s: top sets", exercise.name), header: header, into: &html)
         for point in exercise.points {
             var cells = [ReportDate.day(point.atUSec)]
             if exercise.hasWeights { cells.append(point.weightKg.map { HistoryFormat.number($0) } ?? "-") }
@@ -68,8 +71,11 @@ enum ReportTables {
 
     static func rests(_ spreads: [RestSpread], into html: inout HTMLWriter) {
         open(
-            caption: "Rests per exercise (m:ss; the middle half in brackets)",
-            header: ["Exercise", "rests", "planned", "taken", "skipped", "overran", "chosen by"], into: &html)
+            caption: localized("Rests per exercise (m:ss; the middle half in brackets)"),
+            header: [
+                localized("Exercise"), localized("rests"), localized("planned"), localized("taken"),
+                localized("skipped"), localized("overran"), localized("chosen by"),
+            ], into: &html)
         for spread in spreads {
             func spreadText(_ numbers: FiveNumbers) -> String {
                 ReportCharts.clock(numbers.median) + " (" + ReportCharts.clock(numbers.lowerQuartile) + "–"
@@ -89,7 +95,10 @@ enum ReportTables {
     static func weekly(
         _ weeks: [RecoveryModel.Week], caption: String, format: (Double) -> String, into html: inout HTMLWriter
     ) {
-        open(caption: caption, header: ["Week from", "rests", "median", "middle half"], into: &html)
+        open(
+            caption: caption,
+            header: [localized("Week from"), localized("rests"), localized("median"), localized("middle half")],
+            into: &html)
         for week in weeks {
             row(
                 [
@@ -102,7 +111,9 @@ enum ReportTables {
 
     /// A followed rest's heart rate every 10 s (the chart has every second).
     static func heartRate(_ trace: HeartRateTrace, into html: inout HTMLWriter) {
-        open(caption: "Heart rate every 10 s, bpm", header: ["Time", "bpm"], into: &html)
+        open(
+            caption: localized("Heart rate every 10 s, bpm"), header: [localized("Time"), localized("bpm")], into: &html
+        )
         for second in stride(from: 0, to: trace.bpm.count, by: 10) {
             row(
                 [TimeFormat.clock(seconds: UInt64(second)), trace.bpm[second] == 0 ? "-" : String(trace.bpm[second])],
@@ -114,9 +125,11 @@ enum ReportTables {
     /// A workout's sets, each with the rest after it and the rule that chose that rest.
     static func workoutSets(_ sets: ArraySlice<HistorySet>, into html: inout HTMLWriter) {
         open(
-            caption: "Sets and rests",
-            header: ["Time", "exercise", "set", "volume kg", "rest planned", "taken", "ended", "chosen by", "HRR60"],
-            into: &html)
+            caption: localized("Sets and rests"),
+            header: [
+                localized("Time"), localized("exercise"), localized("set"), localized("volume kg"),
+                localized("rest planned"), localized("taken"), localized("ended"), localized("chosen by"), "HRR60",
+            ], into: &html)
         for set in sets {
             let rest = set.rest
             row(
@@ -124,7 +137,8 @@ enum ReportTables {
                     ReportDate.time(set.atUSec), set.exercise, HistoryFormat.work(set),
                     volumeKg(set).map(ReportNumber.whole) ?? "-",
                     rest.map { TimeFormat.elapsed(usec: $0.plannedUSec) } ?? "-",
-                    rest?.takenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-", rest?.outcome ?? "-",
+                    rest?.takenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
+                    rest.map { HistoryFormat.outcomeText($0.outcome) } ?? "-",
                     rest.map { $0.source.isEmpty ? "-" : $0.source } ?? "-",
                     rest?.recovery?.hrr60BPM.map(ReportNumber.whole) ?? "-",
                 ], textColumns: [1, 2, 6, 7], into: &html)

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// The SVG a chart is drawn with, written into the page. Coordinates are in the units of a
@@ -132,17 +133,37 @@ extension HTMLWriter {
 
 /// Dates and times as the report writes them: local, in the forms `history` uses.
 enum ReportDate {
-    /// 2026-11-23.
+    /// 2026-11-23 in English, 23.11.2026 in German: the order and the marks between the numbers
+    /// are the catalog's (never the machine's locale database, which may lack the language).
     static func day(_ usec: USec) -> String {
-        LocalCalendar.parts(of: usec)?.dateText ?? DateText.iso8601(usec: usec)
+        guard let parts = LocalCalendar.parts(of: usec) else { return DateText.iso8601(usec: usec) }
+        // TRANSLATORS: a date in the report: year, month, day (2026-11-23); numbers with their zeros.
+        return localized("%1$s-%2$s-%3$s", parts.year, twoDigits(parts.month), twoDigits(parts.day))
     }
 
-    /// 11-23, for an axis.
-    static func monthDay(_ usec: USec) -> String { String(day(usec).suffix(5)) }
+    /// 11-23 (23.11. in German), for an axis.
+    static func monthDay(_ usec: USec) -> String {
+        guard let parts = LocalCalendar.parts(of: usec) else { return DateText.iso8601(usec: usec) }
+        // TRANSLATORS: a day on a chart's axis: month, day (11-23); numbers with their zeros.
+        return localized("%1$s-%2$s", twoDigits(parts.month), twoDigits(parts.day))
+    }
 
-    /// 2026-11-23 18:02.
-    static func minute(_ usec: USec) -> String { TimeFormat.localMinute(usec: usec) }
+    /// 2026-11-23 18:02 (23.11.2026 18:02 in German).
+    static func minute(_ usec: USec) -> String {
+        guard let parts = LocalCalendar.parts(of: usec) else { return DateText.iso8601(usec: usec) }
+        // TRANSLATORS: a date and time in the report: year, month, day, hours:minutes (2026-11-23 18:02).
+        return localized(
+            "%1$s-%2$s-%3$s %4$s", parts.year, twoDigits(parts.month), twoDigits(parts.day), time(parts))
+    }
 
     /// 18:02.
-    static func time(_ usec: USec) -> String { String(minute(usec).suffix(5)) }
+    static func time(_ usec: USec) -> String {
+        LocalCalendar.parts(of: usec).map(time) ?? String(DateText.iso8601(usec: usec).suffix(5))
+    }
+
+    private static func time(_ parts: LocalCalendar.Parts) -> String {
+        twoDigits(parts.hour) + ":" + twoDigits(parts.minute)
+    }
+
+    private static func twoDigits(_ number: Int) -> String { number < 10 ? "0\(number)" : String(number) }
 }

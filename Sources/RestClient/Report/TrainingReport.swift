@@ -1,8 +1,11 @@
+import Localization
 import RestCore
 
 /// `restctl report`'s page: one self-contained HTML file, charts as inline SVG, one style sheet
 /// in the page, no script and nothing loaded from anywhere (its Content-Security-Policy forbids
-/// both), light or dark as the reader's system prefers. Pure: restctl reads and writes.
+/// both), light or dark as the reader's system prefers. Its words, dates and the page's `lang` are
+/// the reader's language (the installed catalog, `localized`); its numbers keep the full stop of
+/// restctl's other output. Pure but for the catalog: restctl reads and writes.
 public enum TrainingReport {
     /// The workouts shown whole, newest last; older ones are one table row each.
     static let workoutsInFull = 20
@@ -11,34 +14,58 @@ public enum TrainingReport {
     public static func html(_ input: ReportInput) -> String {
         var html = HTMLWriter(capacity: 64 * 1024 + input.sets.count * 8)
         let end = input.untilUSec == 0 ? input.nowUSec : input.untilUSec
-        let title = "Training report, \(ReportDate.day(input.sinceUSec)) to \(ReportDate.day(end))"
+        // TRANSLATORS: the report page's title: the first and the last day it covers.
+        let title = localized("Training report, %1$s to %2$s", ReportDate.day(input.sinceUSec), ReportDate.day(end))
+        html.raw("<!DOCTYPE html>\n<html")
+        html.attribute("lang", Localization.language)
         html.raw(
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "><head><meta charset=\"utf-8\">"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
                 + "<meta name=\"color-scheme\" content=\"light dark\"><meta name=\"generator\" content=\"restctl report\">"
                 + "<title>")
         html.text(title)
-        html.raw("</title><style>" + styleSheet + "</style></head><body>\n<header><h1>Training report</h1><p>")
+        html.raw("</title><style>" + styleSheet + "</style></head><body>\n<header><h1>")
+        html.text(localized("Training report"))
+        html.raw("</h1><p>")
+        let since = ReportDate.minute(input.sinceUSec)
+        let until = ReportDate.minute(end)
+        let made = ReportDate.minute(input.nowUSec)
         html.text(
-            "\(ReportDate.minute(input.sinceUSec)) to \(ReportDate.minute(end)), local time"
-                + (input.exercise.map { ", \($0) only" } ?? "") + ". Made \(ReportDate.minute(input.nowUSec)).")
+            input.exercise.map {
+                // TRANSLATORS: under the report's heading: from, to, the one exercise shown, when it was made.
+                localized("%1$s to %2$s, local time, %3$s only. Made %4$s.", since, until, $0, made)
+            }
+                // TRANSLATORS: under the report's heading: from, to, when it was made.
+                ?? localized("%1$s to %2$s, local time. Made %3$s.", since, until, made))
         html.raw("</p>")
         guard !input.sets.isEmpty else {
             html.raw("</header>\n<main><p class=\"empty\" id=\"empty\">")
             html.text(
-                "No sets were recorded in this time"
-                    + (input.exercise.map { " for \($0)" } ?? "")
-                    + ": there is nothing to chart. Record sets with restctl set, or widen --since.")
+                input.exercise.map {
+                    localized(
+                        "No sets were recorded in this time for %1$s: there is nothing to chart. Record sets with restctl set, or widen --since.",
+                        $0)
+                }
+                    ?? localized(
+                        "No sets were recorded in this time: there is nothing to chart. Record sets with restctl set, or widen --since."
+                    ))
             html.raw("</p></main>\n</body></html>\n")
             return html.html
         }
         let model = ReportModel(input)
         summary(input, model: model, into: &html)
-        html.raw(
-            "<nav><a href=\"#volume\">Volume</a> <a href=\"#progress\">Top sets</a> <a href=\"#rests\">Rests</a> "
-                + "<a href=\"#recovery\">Recovery</a> <a href=\"#heart-rate\">Heart rate</a> "
-                + "<a href=\"#workouts\">Workouts</a></nav></header>\n<main>\n")
+        html.raw("<nav>")
+        for (anchor, name) in [
+            ("volume", localized("Volume")), ("progress", localized("Top sets")), ("rests", localized("Rests")),
+            ("recovery", localized("Recovery")), ("heart-rate", localized("Heart rate")),
+            ("workouts", localized("Workouts")),
+        ] {
+            html.raw("<a href=\"#" + anchor + "\">")
+            html.text(name)
+            html.raw("</a> ")
+        }
+        html.raw("</nav></header>\n<main>\n")
         var charts = 0
         func nextID() -> String {
             charts += 1
@@ -50,9 +77,12 @@ public enum TrainingReport {
         recoverySection(model, ids: (nextID(), nextID()), into: &html)
         curvesSection(model, nextID: nextID, into: &html)
         workoutsSection(model, into: &html)
-        html.raw(
-            "</main>\n<footer><p>Made by restctl report from restd’s history. Times are local; weights in kg. "
-                + "The page runs no script and loads nothing.</p></footer>\n</body></html>\n")
+        html.raw("</main>\n<footer><p>")
+        html.text(
+            localized(
+                "Made by restctl report from restd’s history. Times are local; weights in kg. The page runs no script and loads nothing."
+            ))
+        html.raw("</p></footer>\n</body></html>\n")
         return html.html
     }
 
@@ -60,11 +90,16 @@ public enum TrainingReport {
         let volume = input.sets.reduce(0.0) { $0 + (volumeKg($1) ?? 0) }
         let exercises = Set(input.sets.map { ExerciseName.key(of: $0.exercise) }).count
         html.raw("<p class=\"summary\">")
+        let sets = localizedPlural("%1$d set", "%1$d sets", count: input.sets.count, input.sets.count)
+        let exerciseCount = localizedPlural("%1$d exercise", "%1$d exercises", count: exercises, exercises)
+        let weeks = localizedPlural("%1$d week", "%1$d weeks", count: model.weeks.count, model.weeks.count)
+        let workouts = localizedPlural(
+            "%1$d workout", "%1$d workouts", count: input.workouts.count, input.workouts.count)
         html.text(
-            "\(input.sets.count) \(input.sets.count == 1 ? "set" : "sets") of \(exercises) "
-                + "\(exercises == 1 ? "exercise" : "exercises") over \(model.weeks.count) "
-                + "\(model.weeks.count == 1 ? "week" : "weeks"), \(ReportNumber.whole(volume)) kg lifted, "
-                + "\(input.workouts.count) \(input.workouts.count == 1 ? "workout" : "workouts").")
+            // TRANSLATORS: the report's summary: "12 sets of 3 exercises over 2 weeks, 3400 kg lifted, 2 workouts."
+            localized(
+                "%1$s of %2$s over %3$s, %4$s kg lifted, %5$s.", sets, exerciseCount, weeks,
+                ReportNumber.whole(volume), workouts))
         html.raw("</p>")
     }
 
@@ -86,23 +121,28 @@ public enum TrainingReport {
 
     private static func volumeSection(_ model: ReportModel, id: String, into html: inout HTMLWriter) {
         let series = model.volume.series
-        openSection(
-            "volume", "Volume",
-            "Sets × reps × kg, week by week (weeks from Monday), counting every set with both reps and a weight. "
-                + (model.volume.byCategory
-                    ? "Stacked by category, as config.toml (or a FitNotes import) sorts the exercises; an "
-                        + "exercise without a category stands alone."
-                    : "Stacked by exercise: no exercise here has a category in config.toml or from an import.")
-                + (series.last.map { $0.merged > 1 ? " The \($0.merged) smallest are put together as “other”." : "" }
-                    ?? ""),
-            into: &html)
+        var text = [
+            localized(
+                "Sets × reps × kg, week by week (weeks from Monday), counting every set with both reps and a weight."),
+            model.volume.byCategory
+                ? localized(
+                    "Stacked by category, as config.toml (or a FitNotes import) sorts the exercises; an exercise without a category stands alone."
+                )
+                : localized("Stacked by exercise: no exercise here has a category in config.toml or from an import."),
+        ]
+        if let last = series.last, last.merged > 1 {
+            // TRANSLATORS: how many series of the volume chart are put together as one, named "other".
+            text.append(localized("The %1$d smallest are put together as “other”.", last.merged))
+        }
+        openSection("volume", localized("Volume"), text.joined(separator: " "), into: &html)
         guard !series.isEmpty else {
-            note("No set here has both reps and a weight: there is no volume to chart.", into: &html)
+            note(localized("No set here has both reps and a weight: there is no volume to chart."), into: &html)
             html.raw("</section>\n")
             return
         }
         html.raw("<figure>")
-        legend(series.map { $0.name + ($0.isCategory ? " (category)" : "") }, into: &html)
+        // TRANSLATORS: a category's name in the volume chart's legend.
+        legend(series.map { $0.isCategory ? localized("%1$s (category)", $0.name) : $0.name }, into: &html)
         // With more than two series the table (a column each, a total and the sets) is too wide to
         // sit beside the chart in a window of 1100 px: it goes below it, whole.
         html.raw(series.count > 2 ? "<div class=\"pair stacked\">" : "<div class=\"pair\">")
@@ -125,27 +165,34 @@ public enum TrainingReport {
 
     private static func progressSection(_ model: ReportModel, nextID: () -> String, into html: inout HTMLWriter) {
         let progress = model.progress
-        let period = progress.weekly ? "week" : "day"
-        openSection(
-            "progress", "Top sets",
-            "Per exercise, the top set of each \(period)"
-                + (progress.weekly
-                    ? " (a week, as the report spans more than \(ProgressModel.dailyUpToWeeks) weeks)" : "")
-                + ": the heaviest set not failed, the one of most reps among equally heavy ones. Circles: its weight, "
-                + "outlined when the set beat a record of its exercise's whole history (the heaviest weight, the "
-                + "most reps at its weight, the estimated one-rep max: restctl records); "
-                + "diamonds: the estimated one-rep max by Epley’s formula, weight × (1 + reps ÷ 30), drawn only for "
-                + "sets of \(ProgressModel.maxRepsForEstimate) reps or fewer: beyond that the estimate stops being "
-                + "meaningful. Below: the top set’s reps.",
-            into: &html)
+        let text = [
+            progress.weekly
+                ? localized(
+                    "Per exercise, the top set of each week (a week, as the report spans more than %1$d weeks): the heaviest set not failed, the one of most reps among equally heavy ones.",
+                    ProgressModel.dailyUpToWeeks)
+                : localized(
+                    "Per exercise, the top set of each day: the heaviest set not failed, the one of most reps among equally heavy ones."
+                ),
+            localized(
+                "Circles: its weight, outlined when the set beat a record of its exercise's whole history (the heaviest weight, the most reps at its weight, the estimated one-rep max: restctl records)."
+            ),
+            localized(
+                "Diamonds: the estimated one-rep max by Epley’s formula, weight × (1 + reps ÷ 30), drawn only for sets of %1$d reps or fewer: beyond that the estimate stops being meaningful.",
+                ProgressModel.maxRepsForEstimate),
+            localized("Below: the top set’s reps."),
+        ]
+        openSection("progress", localized("Top sets"), text.joined(separator: " "), into: &html)
         guard let first = model.weeks.first, let last = model.weeks.last, !progress.exercises.isEmpty else {
-            note("No set here has reps or a weight.", into: &html)
+            note(localized("No set here has reps or a weight."), into: &html)
             html.raw("</section>\n")
             return
         }
         legend(
-            ["top set, kg", "estimated one-rep max (Epley), kg", "reps of the top set"], colours: [0, 3, 2], into: &html
-        )
+            [
+                localized("top set, kg"), localized("estimated one-rep max (Epley), kg"),
+                localized("reps of the top set"),
+            ],
+            colours: [0, 3, 2], into: &html)
         // Weekly points span whole weeks; daily ones the days from the first top set's to the end of
         // the last one's, so that one day of sets is not drawn against a week still to come.
         let times = progress.exercises.flatMap { $0.points.map(\.atUSec) }
@@ -169,22 +216,27 @@ public enum TrainingReport {
     }
 
     private static func restsSection(_ model: ReportModel, id: String, into html: inout HTMLWriter) {
-        openSection(
-            "rests", "Rests",
-            "Per exercise, the rests planned (after add and sub) against those taken, over the rests ended by the "
-                + "next set, as restctl stats counts them; rests ended with a skip are counted apart. Each box spans the middle half of the rests, "
-                + "the line across it is the median, the whiskers reach the shortest and the longest. “Overran”: "
-                + "taken a second or more longer than planned. “Chosen by”: the rule that chose each rest, as "
-                + "rest_source in restctl history --json (given: --rest; exercise and category: config.toml; "
-                + "last_used: the rest last used; default: default_duration; plan: the workout plan).",
-            into: &html)
+        let text = [
+            localized(
+                "Per exercise, the rests planned (after add and sub) against those taken, over the rests ended by the next set, as restctl stats counts them; rests ended with a skip are counted apart."
+            ),
+            localized(
+                "Each box spans the middle half of the rests, the line across it is the median, the whiskers reach the shortest and the longest."
+            ),
+            localized("“Overran”: taken a second or more longer than planned."),
+            // TRANSLATORS: the words after the colons are restd's rest_source values and config keys: kept as they are.
+            localized(
+                "“Chosen by”: the rule that chose each rest, as rest_source in restctl history --json (given: --rest; exercise and category: config.toml; last_used: the rest last used; default: default_duration; plan: the workout plan)."
+            ),
+        ]
+        openSection("rests", localized("Rests"), text.joined(separator: " "), into: &html)
         guard !model.rests.isEmpty else {
-            note("No rest here was ended by the next set.", into: &html)
+            note(localized("No rest here was ended by the next set."), into: &html)
             html.raw("</section>\n")
             return
         }
         html.raw("<figure>")
-        legend(["planned", "taken"], into: &html)
+        legend([localized("planned"), localized("taken")], into: &html)
         // The table has too many columns to sit beside this chart: it goes below it.
         html.raw("<div class=\"pair stacked\">")
         ReportCharts.rests(model.rests, id: id, into: &html)
@@ -195,13 +247,13 @@ public enum TrainingReport {
     private static func recoverySection(_ model: ReportModel, ids: (String, String), into html: inout HTMLWriter) {
         let recovery = model.recovery
         openSection(
-            "recovery", "Recovery",
-            "Rests followed for recovery with a heart-rate strap (restctl set --until-recovered): HRR60, the drop in "
-                + "heart rate in the minute from the set’s end (the rest’s start), and the time until heart rate first reached the "
-                + "target, week by week.",
+            "recovery", localized("Recovery"),
+            localized(
+                "Rests followed for recovery with a heart-rate strap (restctl set --until-recovered): HRR60, the drop in heart rate in the minute from the set’s end (the rest’s start), and the time until heart rate first reached the target, week by week."
+            ),
             into: &html)
         guard recovery.followedRests > 0 else {
-            note("No rest here was followed for recovery with a strap.", into: &html)
+            note(localized("No rest here was followed for recovery with a strap."), into: &html)
             html.raw("</section>\n")
             return
         }
@@ -209,26 +261,27 @@ public enum TrainingReport {
         let clock: (Double) -> String = ReportCharts.clock
         if recovery.hrr60.isEmpty {
             note(
-                "No followed rest here has an HRR60 (the strap did not cover the minute from the set’s end).",
+                localized(
+                    "No followed rest here has an HRR60 (the strap did not cover the minute from the set’s end)."),
                 into: &html)
         } else {
             html.raw("<figure><div class=\"pair\">")
             ReportCharts.weekly(
-                recovery.hrr60, allWeeks: model.weeks, kind: "hrr60", id: ids.0, title: "HRR60 by week", unit: "bpm",
-                reference: recovery.medianHRR60, format: bpm, seconds: false, into: &html)
-            ReportTables.weekly(recovery.hrr60, caption: "HRR60 by week, bpm", format: bpm, into: &html)
+                recovery.hrr60, allWeeks: model.weeks, kind: "hrr60", id: ids.0, title: localized("HRR60 by week"),
+                unit: localized("bpm"), reference: recovery.medianHRR60, format: bpm, seconds: false, into: &html)
+            ReportTables.weekly(recovery.hrr60, caption: localized("HRR60 by week, bpm"), format: bpm, into: &html)
             html.raw("</div></figure>")
         }
         if recovery.timeToTarget.isEmpty {
-            note("No followed rest here reached its target.", into: &html)
+            note(localized("No followed rest here reached its target."), into: &html)
         } else {
             html.raw("<figure><div class=\"pair\">")
             ReportCharts.weekly(
                 recovery.timeToTarget, allWeeks: model.weeks, kind: "time-to-target", id: ids.1,
-                title: "Time to the target heart rate by week", unit: "m:ss", reference: nil, format: clock,
-                seconds: true, into: &html)
+                title: localized("Time to the target heart rate by week"), unit: localized("m:ss"), reference: nil,
+                format: clock, seconds: true, into: &html)
             ReportTables.weekly(
-                recovery.timeToTarget, caption: "Time to target by week, m:ss", format: clock, into: &html)
+                recovery.timeToTarget, caption: localized("Time to target by week, m:ss"), format: clock, into: &html)
             html.raw("</div></figure>")
         }
         html.raw("</section>\n")
@@ -236,19 +289,26 @@ public enum TrainingReport {
 
     private static func curvesSection(_ model: ReportModel, nextID: () -> String, into html: inout HTMLWriter) {
         let curves = model.curves
+        let which =
+            curves.dayUSec.map { localized("Each rest followed for recovery on %1$s", ReportDate.day($0)) }
+            ?? localized("Each rest followed for recovery on the last day that has one")
         openSection(
-            "heart-rate", "Heart rate during rests",
-            "Each rest followed for recovery "
-                + (curves.dayUSec.map { "on \(ReportDate.day($0))" } ?? "on the last day that has one")
-                + " (restctl report --day chooses another day): the smoothed heart rate second by second from the "
-                + "set’s end, the target (dashed across), the minimum rest (dashed up), the hold that ended it "
-                + "(shaded), the lowest heart rate (a diamond), and where restd stopped following it and why.",
+            "heart-rate", localized("Heart rate during rests"),
+            // TRANSLATORS: the first value is "Each rest followed for recovery on …", the sentence's start.
+            localized(
+                "%1$s (restctl report --day chooses another day): the smoothed heart rate second by second from the set’s end, the target (dashed across), the minimum rest (dashed up), the hold that ended it (shaded), the lowest heart rate (a diamond), and where restd stopped following it and why.",
+                which),
             into: &html)
         guard !curves.curves.isEmpty else {
             note(
-                "No rest followed for recovery "
-                    + (curves.dayUSec.map { "on \(ReportDate.day($0))" } ?? "here")
-                    + " has its heart rate kept ([history] heart_rate_keep_days in config.toml).",
+                curves.dayUSec.map {
+                    localized(
+                        "No rest followed for recovery on %1$s has its heart rate kept ([history] heart_rate_keep_days in config.toml).",
+                        ReportDate.day($0))
+                }
+                    ?? localized(
+                        "No rest followed for recovery here has its heart rate kept ([history] heart_rate_keep_days in config.toml)."
+                    ),
                 into: &html)
             html.raw("</section>\n")
             return
@@ -256,11 +316,11 @@ public enum TrainingReport {
         for curve in curves.curves {
             let trace = curve.trace
             html.raw("<figure><figcaption>")
+            // TRANSLATORS: a followed rest's caption: which rest (exercise and time), how it ended, after how long.
             html.text(
-                (curve.set.map { "\($0.exercise), \(ReportDate.time($0.atUSec))" }
-                    ?? ReportDate.time(trace.startedAtUSec))
-                    + ": " + ReportCharts.endingText(trace.ending) + " after "
-                    + ReportCharts.clock(Double(trace.endedAfterUSec) / 1e6))
+                localized(
+                    "%1$s: %2$s after %3$s", ReportCharts.restName(curve), ReportCharts.endingText(trace.ending),
+                    ReportCharts.clock(Double(trace.endedAfterUSec) / 1e6)))
             html.raw("</figcaption><div class=\"pair\">")
             ReportCharts.heartRate(curve, id: nextID(), into: &html)
             ReportTables.heartRate(curve.trace, into: &html)
@@ -272,20 +332,26 @@ public enum TrainingReport {
     private static func workoutsSection(_ model: ReportModel, into html: inout HTMLWriter) {
         let workouts = model.workouts
         openSection(
-            "workouts", "Workouts",
-            "Each workout that ended here, with restd’s summary and its sets"
-                + (workouts.count > workoutsInFull
-                    ? "; the last \(workoutsInFull) in full, the ones before as their summary alone." : "."),
+            "workouts", localized("Workouts"),
+            workouts.count > workoutsInFull
+                ? localized(
+                    "Each workout that ended here, with restd’s summary and its sets; the last %1$d in full, the ones before as their summary alone.",
+                    workoutsInFull)
+                : localized("Each workout that ended here, with restd’s summary and its sets."),
             into: &html)
         guard !workouts.isEmpty else {
-            note("No workout ended here (restctl workout start follows a plan).", into: &html)
+            note(localized("No workout ended here (restctl workout start follows a plan)."), into: &html)
             html.raw("</section>\n")
             return
         }
         let older = workouts.dropLast(workoutsInFull)
         if !older.isEmpty {
             ReportTables.open(
-                caption: "Earlier workouts", header: ["Ended", "workout", "sets", "volume kg", "time"], into: &html)
+                caption: localized("Earlier workouts"),
+                header: [
+                    localized("Ended"), localized("workout"), localized("sets"), localized("volume kg"),
+                    localized("time"),
+                ], into: &html)
             for workout in older {
                 let summary = workout.summary
                 ReportTables.row(
@@ -300,13 +366,16 @@ public enum TrainingReport {
         for workout in workouts.suffix(workoutsInFull) {
             let summary = workout.summary
             html.raw("<article class=\"workout\"><h3>")
+            // TRANSLATORS: a workout's heading: its name, when it started, when it ended (a time).
             html.text(
-                "\(summary.name), \(ReportDate.minute(summary.startedAtUSec))–\(ReportDate.time(summary.endedAtUSec))")
+                localized(
+                    "%1$s, %2$s–%3$s", summary.name, ReportDate.minute(summary.startedAtUSec),
+                    ReportDate.time(summary.endedAtUSec)))
             html.raw("</h3><p>")
             html.text(summary.line)
             html.raw("</p>")
             if workout.sets.isEmpty {
-                note("Its sets are outside this report’s time or exercise.", into: &html)
+                note(localized("Its sets are outside this report’s time or exercise."), into: &html)
             } else {
                 ReportTables.workoutSets(workout.sets, into: &html)
             }

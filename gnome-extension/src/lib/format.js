@@ -3,6 +3,25 @@
 
 const USEC_PER_SEC = 1_000_000;
 
+/**
+ * The words a person reads come from a `texts` object, {gettext(text), ngettext(text, plural, n),
+ * pgettext(context, text)}: the extension's gettext domain in the Shell, the widget's i18n() in
+ * Plasma, SOURCE_TEXTS (the English of the sources) in the tests. Every text is a literal at one
+ * of those calls, where `make pot` finds it (xgettext's JavaScript mode); values go in by position
+ * (`%1$s`, fill()), so that a translation may reorder them.
+ */
+export const SOURCE_TEXTS = {
+    gettext: text => text,
+    ngettext: (text, plural, n) => n === 1 ? text : plural,
+    pgettext: (context, text) => text,
+};
+
+/** `format` with `%1$s`, `%2$d`… replaced by the values at those positions, and `%%` by `%`. */
+export function fill(format, ...values) {
+    return format.replace(/%(?:(\d+)\$[sd]|%)/g, (directive, position) =>
+        position === undefined ? '%' : String(values[Number(position) - 1] ?? directive));
+}
+
 /** `m:ss` below one hour, `h:mm:ss` from one hour on (as restctl writes times). */
 export function clock(seconds) {
     const hours = Math.floor(seconds / 3600);
@@ -132,12 +151,13 @@ export const LABEL_COLUMNS = 24;
  * set progress when the live activity has them. Paused: `1:02 Squat` after panelIcon's pause
  * mark; over: `+0:12 Squat`; over and its alarm ringing: `+0:12 ringing Squat`, after the
  * loudspeaker (the status bars' words). `live` holds restd's Live.Fields (heart_rate,
- * progress_done, progress_total), or null.
+ * progress_done, progress_total), or null; `texts` the words' language (SOURCE_TEXTS).
  */
-export function panelText(timer, live, nowUsec) {
+export function panelText(timer, live, nowUsec, texts) {
     const parts = [timeText(timer, nowUsec)];
     if (timer.ringing)
-        parts.push('ringing');
+        // TRANSLATORS: in the panel after the overtime, while the rest's alarm rings: "+0:12 ringing Squat".
+        parts.push(texts.gettext('ringing'));
     if (timer.label)
         parts.push(truncate(timer.label, LABEL_COLUMNS));
     parts.push(...liveParts(live));

@@ -6,9 +6,6 @@
 export const BROWSER_CONTENT_TYPE = 'text/html';
 export const BROWSER_URI_SCHEMES = ['http', 'https'];
 
-/** The menu item's text for each way of opening the history. */
-const LABELS = {report: 'Open report', terminal: 'Open history'};
-
 /**
  * How the history opens: 'report' (`restctl report`, shown by the browser) when a browser is
  * installed, else 'terminal' (`restctl history`); null without restctl (no menu item).
@@ -19,9 +16,13 @@ export function historyView({restctlInstalled, browserInstalled}) {
     return browserInstalled ? 'report' : 'terminal';
 }
 
-/** The menu item's text for `view` ('report' or 'terminal'). */
-export function historyLabel(view) {
-    return LABELS[view];
+/** The menu item's text for `view` ('report' or 'terminal'), in `texts`' language (format.js). */
+export function historyLabel(view, texts) {
+    return view === 'report'
+        // TRANSLATORS: a menu item: the training report (restctl report) in the browser.
+        ? texts.pgettext('menu item', 'Open report')
+        // TRANSLATORS: a menu item: restctl history in a terminal.
+        : texts.pgettext('menu item', 'Open history');
 }
 
 /**

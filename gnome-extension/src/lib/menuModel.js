@@ -1,7 +1,7 @@
 // What the indicator's menu holds, as a list of plain items the Shell glue turns into
 // PopupMenu items one for one. Pure: the state and the time are passed in.
 
-import {clock, isOver, overtimeUsec, remainingUsec, timeText} from './format.js';
+import {clock, fill, isOver, overtimeUsec, remainingUsec, timeText} from './format.js';
 import {historyLabel} from './history.js';
 import {orderTimers} from './timers.js';
 
@@ -11,35 +11,45 @@ export const ADD_USEC = 30 * USEC_PER_SEC;
 export const SUB_USEC = -15 * USEC_PER_SEC;
 
 /**
- * The heading of a timer in the menu: `Squat · 1:23 left`, `paused · 1:02 left`, `over by 0:12`,
- * `over by 0:12, ringing`.
+ * The heading of a timer in the menu: `Squat · 1:23 left`, `Squat · paused, 1:02 left`,
+ * `Squat · over by 0:12`, `Squat · over by 0:12, ringing` (in `texts`' language).
  */
-export function timerSummary(timer, nowUsec) {
+export function timerSummary(timer, nowUsec, texts) {
     const name = timer.label || timer.id;
-    let time;
-    if (isOver(timer, nowUsec))
-        time = `over by ${clock(Math.floor(overtimeUsec(timer, nowUsec) / USEC_PER_SEC))}${timer.ringing ? ', ringing' : ''}`;
-    else if (timer.state === 'paused')
-        time = `paused, ${timeText(timer, nowUsec)} left`;
-    else
-        time = `${clock(Math.ceil(remainingUsec(timer, nowUsec) / USEC_PER_SEC))} left`;
-    return `${name} · ${time}`;
+    if (isOver(timer, nowUsec)) {
+        const over = clock(Math.floor(overtimeUsec(timer, nowUsec) / USEC_PER_SEC));
+        return timer.ringing
+            // TRANSLATORS: a timer's name, how long its rest is over; its alarm rings.
+            ? fill(texts.gettext('%1$s · over by %2$s, ringing'), name, over)
+            // TRANSLATORS: a timer's name, how long its rest is over.
+            : fill(texts.gettext('%1$s · over by %2$s'), name, over);
+    }
+    if (timer.state === 'paused')
+        // TRANSLATORS: a timer's name, the time left of its paused rest.
+        return fill(texts.gettext('%1$s · paused, %2$s left'), name, timeText(timer, nowUsec));
+    // TRANSLATORS: a timer's name, the time left of its rest.
+    return fill(texts.gettext('%1$s · %2$s left'), name, clock(Math.ceil(remainingUsec(timer, nowUsec) / USEC_PER_SEC)));
 }
 
 /**
  * The workout's position and what comes next, from io.restd.Rest1.Workout's properties
  * (unpacked): [`Push day · set 4 of 15`, `Next: Squat, set 4 of 5`], or [] when none runs.
  */
-export function workoutLines(workout) {
+export function workoutLines(workout, texts) {
     if (!workout || !workout.Active)
         return [];
     const planned = workout.SetsPlanned ?? 0;
     const done = workout.SetsDone ?? 0;
-    const lines = [`${workout.Name || 'Workout'} · set ${Math.min(done + 1, planned)} of ${planned}`];
+    // TRANSLATORS: the workout's name, the number of the set now, the sets of the whole workout.
+    const lines = [fill(texts.gettext('%1$s · set %2$d of %3$d'), workout.Name || texts.gettext('Workout'),
+        Math.min(done + 1, planned), planned)];
     if (workout.Exercise) {
         const entry = (workout.Plan ?? []).find(e => e.name === workout.Exercise);
-        const of = entry && entry.sets ? ` of ${entry.sets}` : '';
-        lines.push(`Next: ${workout.Exercise}, set ${workout.SetIndex}${of}`);
+        lines.push(entry && entry.sets
+            // TRANSLATORS: the next set: its exercise, its number, the sets of that exercise.
+            ? fill(texts.gettext('Next: %1$s, set %2$d of %3$d'), workout.Exercise, workout.SetIndex, entry.sets)
+            // TRANSLATORS: the next set: its exercise and its number.
+            : fill(texts.gettext('Next: %1$s, set %2$d'), workout.Exercise, workout.SetIndex));
     }
     return lines;
 }
@@ -56,12 +66,13 @@ function call(method, signature, args) {
  * when restctl is found).
  *
  * `state`: {connected, timers, followedId, workout, lastSet: {restUsec, restSource} | null,
- * error: string | null, historyView: 'report' | 'terminal' | null}.
+ * error: string | null, historyView: 'report' | 'terminal' | null}; `texts`: the language
+ * (format.js). restd's own sentences (`error`) come in restd's language already.
  */
-export function menuItems(state, nowUsec) {
+export function menuItems(state, nowUsec, texts) {
     const items = [];
     if (!state.connected) {
-        items.push({type: 'info', text: 'restd is not running'});
+        items.push({type: 'info', text: texts.gettext('restd is not running')});
         // E.g. the interface file is missing: the reason must show even without restd.
         if (state.error)
             items.push({type: 'error', text: state.error});
@@ -70,49 +81,59 @@ export function menuItems(state, nowUsec) {
     const ordered = orderTimers(state.timers);
     const timer = ordered.find(t => t.id === state.followedId) ?? null;
     if (timer) {
-        items.push({type: 'heading', text: timerSummary(timer, nowUsec)});
+        items.push({type: 'heading', text: timerSummary(timer, nowUsec, texts)});
         // During a workout its own lines below say what comes next.
-        if (timer.next && workoutLines(state.workout).length === 0)
-            items.push({type: 'info', text: `Next: ${timer.next}`});
+        if (timer.next && workoutLines(state.workout, texts).length === 0)
+            // TRANSLATORS: what comes after the rest (the timer's "next" text).
+            items.push({type: 'info', text: fill(texts.gettext('Next: %1$s'), timer.next)});
         const over = isOver(timer, nowUsec);
         // First, where the pointer lands: the alarm is what the person wants gone.
         if (timer.ringing)
-            items.push({type: 'action', text: 'Stop', call: call('Silence', '(s)', [timer.id])});
+            // TRANSLATORS: a menu item: stop the ringing alarm.
+            items.push({type: 'action', text: texts.pgettext('menu item', 'Stop'), call: call('Silence', '(s)', [timer.id])});
         if (timer.state === 'running' && !over)
-            items.push({type: 'action', text: 'Pause', call: call('Pause', '(s)', [timer.id])});
+            items.push({type: 'action', text: texts.pgettext('menu item', 'Pause'), call: call('Pause', '(s)', [timer.id])});
         if (timer.state === 'paused')
-            items.push({type: 'action', text: 'Resume', call: call('Resume', '(s)', [timer.id])});
-        items.push({type: 'action', text: '+30 s', call: call('Adjust', '(sx)', [timer.id, ADD_USEC])});
+            items.push({type: 'action', text: texts.pgettext('menu item', 'Resume'), call: call('Resume', '(s)', [timer.id])});
+        // TRANSLATORS: a menu item: 30 seconds more rest.
+        items.push({type: 'action', text: texts.pgettext('menu item', '+30 s'), call: call('Adjust', '(sx)', [timer.id, ADD_USEC])});
         if (!over) {
-            items.push({type: 'action', text: '−15 s', call: call('Adjust', '(sx)', [timer.id, SUB_USEC])});
-            items.push({type: 'action', text: 'Skip', call: call('Skip', '(s)', [timer.id])});
+            // TRANSLATORS: a menu item: 15 seconds less rest.
+            items.push({type: 'action', text: texts.pgettext('menu item', '−15 s'), call: call('Adjust', '(sx)', [timer.id, SUB_USEC])});
+            // TRANSLATORS: a menu item: end the rest now.
+            items.push({type: 'action', text: texts.pgettext('menu item', 'Skip'), call: call('Skip', '(s)', [timer.id])});
         }
     } else {
-        items.push({type: 'info', text: 'No rest running'});
+        items.push({type: 'info', text: texts.gettext('No rest running')});
     }
     items.push({type: 'separator'});
     // A set on the followed timer (default when there is none), with its rest chosen by restd.
     items.push({
-        type: 'action', text: 'Set done',
+        // TRANSLATORS: a menu item: the set is finished (its rest starts).
+        type: 'action', text: texts.pgettext('menu item', 'Set done'),
         call: call('CompleteSet', '(ssa{sv})', [timer ? timer.id : '', '', {}]),
     });
     if (state.lastSet) {
         const rest = state.lastSet.restUsec > 0
-            ? `Next rest ${clock(Math.round(state.lastSet.restUsec / USEC_PER_SEC))} (${state.lastSet.restSource})`
-            : 'No rest follows';
+            // TRANSLATORS: the rest the finished set started, and the rule that chose it (restd's
+            // rest_source word, e.g. "plan", "exercise", "default", as restctl history shows it).
+            ? fill(texts.gettext('Next rest %1$s (%2$s)'), clock(Math.round(state.lastSet.restUsec / USEC_PER_SEC)),
+                state.lastSet.restSource)
+            : texts.gettext('No rest follows');
         items.push({type: 'info', text: rest});
     }
-    for (const line of workoutLines(state.workout))
+    for (const line of workoutLines(state.workout, texts))
         items.push({type: 'info', text: line});
     const others = ordered.filter(t => t !== timer);
     if (others.length > 0) {
         items.push({type: 'separator'});
         for (const other of others)
-            items.push({type: 'info', text: `${other.id}: ${timerSummary(other, nowUsec)}`});
+            // TRANSLATORS: another timer in the menu: its id, then its heading.
+            items.push({type: 'info', text: fill(texts.gettext('%1$s: %2$s'), other.id, timerSummary(other, nowUsec, texts))});
     }
     if (state.historyView) {
         items.push({type: 'separator'});
-        items.push({type: 'history', text: historyLabel(state.historyView)});
+        items.push({type: 'history', text: historyLabel(state.historyView, texts)});
     }
     if (state.error)
         items.push({type: 'error', text: state.error});

@@ -93,16 +93,17 @@ export function changedTimerId(before, after) {
 
 /**
  * The panel's text, the GNOME label's words: `1:23 Squat ♥128 3/5`, `+0:12 ringing Squat`; the
- * exercise and heart rate only as the settings allow.
+ * exercise and heart rate only as the settings allow. `texts`: the words' language (format.mjs's
+ * SOURCE_TEXTS, or main.qml's from the widget's i18n()).
  */
-export function compactText(timer, live, nowUsec, {showExercise = true, showHeartRate = true} = {}) {
+export function compactText(timer, live, nowUsec, texts, {showExercise = true, showHeartRate = true} = {}) {
     const shown = showExercise ? timer : Object.assign({}, timer, {label: ''});
     let fields = live;
     if (live && !showHeartRate) {
         fields = Object.assign({}, live);
         delete fields.heart_rate;
     }
-    return panelText(shown, fields, nowUsec);
+    return panelText(shown, fields, nowUsec, texts);
 }
 
 /** The text of a vertical panel: the time alone (the icon before it says paused or ringing). */

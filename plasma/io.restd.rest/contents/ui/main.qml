@@ -16,7 +16,16 @@ PlasmoidItem {
     /** The timer the panel shows (widget.mjs's shownTimer), or null. */
     readonly property var timer: Widget.shownTimer(Object.values(client.timers), Plasmoid.configuration.follow,
         Plasmoid.configuration.timerId, client.lastChangedId)
-    readonly property string compactText: timer ? Widget.compactText(timer, client.live, nowUsec, {
+    /**
+     * The words of the modules shared with the GNOME extension (format.mjs), through the widget's
+     * own catalog: KDE's i18n() in the domain plasma_applet_io.restd.rest, restd's po/LANG.po.
+     */
+    readonly property var texts: ({
+        gettext: text => i18n(text),
+        ngettext: (text, plural, n) => i18np(text, plural, n),
+        pgettext: (context, text) => i18nc(context, text),
+    })
+    readonly property string compactText: timer ? Widget.compactText(timer, client.live, nowUsec, texts, {
         showExercise: Plasmoid.configuration.showExercise, showHeartRate: Plasmoid.configuration.showHeartRate,
     }) : ""
     /** The time alone, for a vertical panel. */
