@@ -215,34 +215,52 @@ struct ImportTests {
         #expect(try daemon.client.historySets(sinceUSec: 0, untilUSec: 0).isEmpty)
     }
 
-    @Test("a file of more sets than one call carries goes in batches, added in one transaction")
-    func aLargeFileGoesInBatches() throws {
-        let daemon = try RunningDaemon(config: "")
+    @Test("a file of more sets than one import holds goes as imports of whole workouts, the oldest first")
+    func aLargeFileGoesInParts() throws {
+        let daemon = try RunningDaemon(config: "[history]\nkeep_days = 11\n")
         let files = try TempDirectory(prefix: "restd-import")
-        var text = "title,start_time,end_time,exercise_title,set_type,weight_kg,reps\n"
-        for day in 1...12 {
-            let date = Self.hevyDate(Self.day(day))
-            for set in 0..<500 {
-                text += "W\(day),\"\(date), 07:00\",\"\(date), 08:30\",Squat \(set % 10),normal,100,5\n"
+        /// A Hevy export of a workout of `sets` sets on each of `days`.
+        func export(_ name: String, days: [Int], sets: Int) throws -> String {
+            var text = "title,start_time,end_time,exercise_title,set_type,weight_kg,reps\n"
+            for day in days {
+                let date = Self.hevyDate(Self.day(day))
+                for set in 0..<sets {
+                    text += "W\(day),\"\(date), 07:00\",\"\(date), 08:30\",Squat \(set % 10),normal,100,5\n"
+                }
             }
+            let path = files.path + "/" + name
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
         }
-        let path = files.path + "/large.csv"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let result = daemon.run("import", path)
-        #expect(result.succeeded && result.stdout.contains("\nadded: 6000 sets in 12 new workouts, "), "\(result)")
-        #expect(try daemon.client.historySets(sinceUSec: 0, untilUSec: 0).count == 6000)
+        // Its second part goes back 13 days, further than keep_days: committed first, it is
+        // refused before the first part (the last 5 days) is added.
+        let tooOld = daemon.run("import", try export("old.csv", days: Array(1...5) + [13], sets: 1_000))
+        #expect(tooOld.status == ExitStatus.refused.rawValue, "\(tooOld)")
+        #expect(tooOld.stderr.contains("further than the 11 days of history restd keeps"), "\(tooOld)")
+        #expect(try daemon.client.historySets(sinceUSec: 0, untilUSec: 0).isEmpty)
+
+        // Five workouts of 1,100 sets: four in one import, the fifth in another.
+        let large = daemon.run("import", try export("large.csv", days: Array(1...5), sets: 1_100))
+        #expect(large.succeeded, "\(large)")
+        #expect(
+            Array(Self.lines(large).suffix(3)) == [
+                "sent as 2 imports of whole workouts, each added in one transaction, the oldest first",
+                "added: 5500 sets in 5 new workouts, \(Self.day(5).dateText) to \(Self.day(1).dateText)",
+                "exercises new to restd: " + (0..<10).map { "Squat \($0)" }.joined(separator: ", "),
+            ], "\(large)")
+        #expect(try daemon.client.historySets(sinceUSec: 0, untilUSec: 0).count == 5_500)
     }
 
     @Test("staged imports are limited, and dropped when their client leaves the bus")
     func stagedImportsEndWithTheirClient() throws {
         let daemon = try RunningDaemon(config: "")
         let client = try RestdClient(address: daemon.bus.address)
-        for _ in 0..<4 { _ = try client.beginImport(source: .hevy) }
+        for _ in 0..<HistoryImport.maxParts { _ = try client.beginImport(source: .hevy) }
         #expect(throws: ClientError.self) { try client.beginImport(source: .hevy) }
         let other = try RestdClient(address: daemon.bus.address)
         #expect(throws: ClientError.self) { try other.addImportRows("1", []) }
         client.connection.close()
-        // Its four are dropped as it leaves: another client may begin again.
+        // Its imports are dropped as it leaves: another client may begin again.
         try waitUntil("restd to drop the imports of a client that left", timeout: 10) {
             (try? other.beginImport(source: .strong)) != nil
         }

@@ -144,6 +144,33 @@ struct ReportTests {
                 && text.wholeMatch(of: #/(exercise|category|last_used|default|plan|given)( \d+)?|\d+×[\d.]+ kg/#) == nil
         }
         #expect(unmarked.isEmpty, "text that bypasses the catalog: \(Set(unmarked).sorted())")
+
+        // An imported FitNotes history seven and eight weeks back (before the seeded sessions):
+        // the report of those weeks charts it, its volume stacked by FitNotes' categories.
+        let files = try TempDirectory(prefix: "restd-report-import")
+        let fitnotes = try ImportTests.copy(
+            "fitnotes.csv", into: files,
+            moving: ["2026-03-10": ImportTests.day(56).dateText, "2026-03-12": ImportTests.day(49).dateText])
+        let imported = restctl(seeded.daemon.bus, ["import", fitnotes], environment: ["TZ": seeded.zone])
+        #expect(imported.succeeded && imported.stdout.contains("\nadded: 4 sets in 2 new workouts, "), "\(imported)")
+        let importedPage = try Chromium.open(try seeded.report("--since", "63d", "--until", "42d"))
+        #expect(importedPage.console.isEmpty, "\(importedPage.console)")
+        let importedCharts = ChartsInDocument(importedPage.dom)
+        #expect(
+            importedCharts.charts.map(\.kind) == ["volume", "progress", "progress"],
+            "\(importedCharts.charts.map(\.kind))")
+        // Week one: Chest (the bench press) and Back (the deadlift); week two: Chest.
+        let importedVolume = try #require(importedCharts.of(kind: "volume").first)
+        let bars = importedVolume.markup.matches(of: #/<title>([A-Za-z]+), week of ([^:]+):/#).map {
+            (category: String($0.output.1), week: String($0.output.2))
+        }
+        #expect(bars.map(\.category).sorted() == ["Back", "Chest", "Chest"], "\(importedVolume.markup)")
+        #expect(Set(bars.map(\.week)).count == 2, "\(importedVolume.markup)")
+        #expect(importedPage.dom.contains("Stacked by category"))
+        // Top sets: the bench press on both days, the deadlift on one.
+        #expect(
+            importedCharts.of(kind: "progress").map { $0.count(class: "top-set") }.sorted() == [1, 2],
+            "\(importedCharts.of(kind: "progress").map(\.markup))")
     }
 
     @Test("--exercise keeps one exercise's sets; the page names it")

@@ -67,8 +67,14 @@ public struct HistoryImport: Sendable, Equatable {
     public static let sources = ["strong", "hevy", "fitnotes"]
     /// The timer imported sets are recorded on: none of restd's own rests follows them.
     public static let timerID = try! TimerID(parsing: "import")
-    /// The most sets one import holds: more than a year of anyone's training.
-    public static let maxRows = 100_000
+    /// The most sets one import holds: planned and written in one transaction on restd's loop,
+    /// which does nothing else meanwhile, so that many must stay quick to commit (docs/
+    /// PERFORMANCE.md, scenario 11). restctl sends a larger file as several imports, whole
+    /// workouts each (`maxParts`).
+    public static let maxRows = 5_000
+    /// The most imports staged at once: a file of more than 100,000 sets (years of anyone's
+    /// training) in parts of whole workouts, staged whole before the first part is committed.
+    public static let maxParts = 24
 
     /// The span of local days the rows fall on (with a day more on each side, for a set placed
     /// at now), which the history is asked about; nil without rows.
@@ -131,6 +137,22 @@ public struct ImportOutcome: Sendable, Equatable {
     public var latestUSec: USec?
 
     public init() {}
+
+    /// This outcome and that of the next part of the same file (committed after it): counts
+    /// added; an exercise the first part brought is new, not one restd knew.
+    public mutating func add(_ next: ImportOutcome) {
+        setsAdded += next.setsAdded
+        warmupsAdded += next.warmupsAdded
+        workoutsAdded += next.workoutsAdded
+        alreadyImported += next.alreadyImported
+        alreadyRecorded += next.alreadyRecorded
+        let new = Set(newExercises)
+        newExercises += next.newExercises.filter { !new.contains($0) }
+        let allNew = Set(newExercises)
+        matchedExercises = Set(matchedExercises + next.matchedExercises).subtracting(allNew).sorted()
+        earliestUSec = [earliestUSec, next.earliestUSec].compactMap { $0 }.min()
+        latestUSec = [latestUSec, next.latestUSec].compactMap { $0 }.max()
+    }
 }
 
 extension TrainingBook {

@@ -11,8 +11,8 @@ import RestProtocol
 /// a whole file, and an import that is not committed adds nothing: it is dropped when its
 /// client leaves the bus, or `idleUSec` after its last call. Nothing here is state.
 final class ImportStaging {
-    /// Imports staged at once (one client rarely has more than one).
-    static let maxImports = 4
+    /// Imports staged at once: the parts of one large file (`HistoryImport.maxParts`).
+    static let maxImports = HistoryImport.maxParts
     /// Rows one AddImportRows may carry: a call stays far below the bus's message size.
     static let maxRowsPerCall = 5_000
     /// An import untouched this long is dropped.
@@ -87,7 +87,7 @@ final class ImportStaging {
         guard import_.rows.count + values.count <= HistoryImport.maxRows else {
             throw DBusError(
                 name: RestErrorName.limitExceeded,
-                message: "an import holds at most \(HistoryImport.maxRows) sets; import the file in parts")
+                message: "an import holds at most \(HistoryImport.maxRows) sets; send a larger file as several imports")
         }
         var read: [ImportRow] = []
         read.reserveCapacity(values.count)

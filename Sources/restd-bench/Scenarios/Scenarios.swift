@@ -10,4 +10,5 @@ let allScenarios: [(number: Int, title: String, run: @Sendable (BenchContext) th
     (8, "Training", Training.run),
     (9, "Training report", TrainingReport.run),
     (10, "Sound", SoundTiming.run),
+    (11, "Import", ImportScenario.run),
 ]
