@@ -169,6 +169,8 @@ check "the widget carries the GNOME extension's modules as files" \
   bash -c "cmp gnome-extension/src/lib/format.js '$package/contents/code/format.mjs' && cmp gnome-extension/src/lib/timers.js '$package/contents/code/timers.mjs' && [ -z \"\$(find '$package' -type l)\" ]"
 check "the widget carries the German catalog under its domain, and no pseudo-language" \
   bash -c "msgunfmt -o /dev/null '$package/contents/locale/de/LC_MESSAGES/plasma_applet_io.restd.rest.mo' && [ -z \"\$(find '$package' -path '*pseudo*')\" ]"
+check "the widget's metadata.json names it in German too, and is still JSON" \
+  python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["KPlugin"]; sys.exit(m["Name[de]"] != "Pausentimer" or "Description[de]" not in m)' "$package/metadata.json"
 widget_link=$p/libexec/restd/plasma-widget-link
 check "plasma-widget-link is installed, executable" test -x "$widget_link"
 widget_relinked() {  # widget_relinked VERSION yes|no: whether plasma-widget-link links the widget for that Plasma

@@ -106,6 +106,30 @@ if [ -d "$widget_path" ] && [ ! -f "$widget_path/.restd-widget" ]; then
   echo "error: $widget_path is not restd's widget: move it away (or set PLASMOIDDIR), then run this again" >&2
   exit 1
 fi
+# translate_metadata FILE: after the widget's "Name" and "Description" lines, their translations
+# from each po/LANG.po as "Name[LANG]" and "Description[LANG]" (KDE's keys), JSON-escaped.
+translate_metadata() {
+  local po language key text translated
+  for po in po/*.po; do
+    [ -e "$po" ] || continue
+    language=$(basename "$po" .po)
+    for key in Name Description; do
+      # The source text as the file has it (a JSON string), then as the catalog has it.
+      text=$(sed -n "s/^ *\"$key\": \"\(.*\)\",\{0,1\}\$/\1/p" "$1" | sed 's/\\"/"/g; s/\\\\/\\/g')
+      # shellcheck disable=SC2016 # expanded by msgexec's shell, once per message
+      translated=$(msggrep --msgid -F -e "$text" "$po" | msgexec -i - sh -c '[ "$MSGEXEC_MSGID" = "$1" ] && cat' sh "$text" || true)
+      [ -n "$translated" ] || continue
+      translated=$(printf '%s' "$translated" | sed 's/\\/\\\\/g; s/"/\\"/g')
+      KEY=$key LANGUAGE_KEY="${key}[$language]" VALUE=$translated awk '
+        { print }
+        $0 ~ "^ *\"" ENVIRON["KEY"] "\": " {
+          indent = $0; sub(/[^ ].*/, "", indent)
+          print indent "\"" ENVIRON["LANGUAGE_KEY"] "\": \"" ENVIRON["VALUE"] "\","
+        }' "$1" >"$1.new"
+      mv "$1.new" "$1"
+    done
+  done
+}
 for entry in "${files[@]}"; do
   read -r source mode target <<<"$entry"
   kind=${source%%:*}
@@ -124,8 +148,12 @@ for entry in "${files[@]}"; do
       from=$gnome_build_dir/$name
       [ -d "$from" ] || from=$name
       cp -RL "$from/." "$tmp"
-      # The widget's own catalogs, from the same po/LANG.po as restd's.
-      [ "$kind" = tree ] || scripts/compile-catalogs.sh "$tmp/contents/locale" "plasma_applet_$(basename "$name")"
+      # The widget's own catalogs, from the same po/LANG.po as restd's, and its name and
+      # description in each language in its metadata.json, where Plasma's list of widgets reads them.
+      if [ "$kind" = widget ]; then
+        scripts/compile-catalogs.sh "$tmp/contents/locale" "plasma_applet_$(basename "$name")"
+        translate_metadata "$tmp/metadata.json"
+      fi
       find "$tmp" -type d -exec chmod 755 {} + && find "$tmp" -type f -exec chmod "$mode" {} +
       rm -rf "$path" && mv "$tmp" "$path"
       echo "installed $path"

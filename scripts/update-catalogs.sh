@@ -53,6 +53,19 @@ xgettext --language=JavaScript --from-code=UTF-8 --add-comments=TRANSLATORS: --a
   --package-name=restd --msgid-bugs-address="$bugs_address" \
   --join-existing --output="$work/restd.pot" "${gnome_files[@]}" "${plasma_files[@]}" 2>>"$work/xgettext.log" \
   || { cat "$work/xgettext.log" >&2; exit 1; }
+# The widget's name and description in its metadata.json, which Plasma's widget list shows: KDE
+# translates them as Name[LANG] and Description[LANG] keys there, which make install writes from
+# po/LANG.po (scripts/install-files.sh). Read as JavaScript calls (a JSON string is a JavaScript
+# one), under the metadata file's own name.
+metadata=plasma/io.restd.rest/metadata.json
+mkdir -p "$work/metadata/$(dirname "$metadata")"
+for key in Name Description; do
+  echo "// TRANSLATORS: the widget's $(tr '[:upper:]' '[:lower:]' <<<"$key") in Plasma's list of widgets."
+  sed -n "s/^ *\"$key\": \(\".*\"\),\{0,1\}\$/i18n(\1);/p" "$metadata"
+done >"$work/metadata/$metadata"
+(cd "$work/metadata" && xgettext --language=JavaScript --from-code=UTF-8 --add-comments=TRANSLATORS: --add-location=file \
+  --keyword= --keyword=i18n:1 --package-name=restd --msgid-bugs-address="$bugs_address" \
+  --join-existing --output="$work/restd.pot" "$metadata") 2>>"$work/xgettext.log" || { cat "$work/xgettext.log" >&2; exit 1; }
 if [ -s "$work/xgettext.log" ]; then
   # A warning is a text xgettext misread (a Swift escape or interpolation in a literal, say).
   cat "$work/xgettext.log" >&2
