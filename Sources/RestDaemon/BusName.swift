@@ -1,6 +1,7 @@
 import DBusKit
 import EventLoop
 import Glibc
+import Localization
 import Logging
 import RestProtocol
 
@@ -45,14 +46,15 @@ final class BusName {
             clock: CLOCK_MONOTONIC, at: loop.now(CLOCK_MONOTONIC) + Self.deadlineUSec,
             accuracyUSec: 10_000
         ) { [unowned self] _ in
-            logger.critical("another restd already owns \(RestBus.name) on this bus")
+            logger.critical(
+                .init(stringLiteral: localized("another restd already owns %1$s on this bus", RestBus.name)))
             loop.exit(1)
         }
     }
 
     private func handle(_ message: Message) -> Bool {
         if message.isDisconnected {
-            logger.error("lost the connection to the bus; exiting")
+            logger.error(.init(stringLiteral: localized("lost the connection to the bus; exiting")))
             loop.exit(1)
             return true
         }
@@ -65,7 +67,7 @@ final class BusName {
             return true
         }
         if message.isSignal(MessageBus.interface, "NameLost") {
-            logger.error("lost the bus name \(RestBus.name); exiting")
+            logger.error(.init(stringLiteral: localized("lost the bus name %1$s; exiting", RestBus.name)))
             loop.exit(1)
             return true
         }

@@ -1,6 +1,7 @@
 import Clocks
 import EventLoop
 import Glibc
+import Localization
 import Logging
 import RestCore
 
@@ -35,7 +36,7 @@ final class ConfigurationReloader {
             loaded = try ConfigFile.load(path: path, mustExist: mustExist)
         } catch {
             for problem in error.problems { logger.error("\(problem)") }
-            logger.error("\(Self.notReloaded)")
+            logger.error("\(Self.notReloaded())")
             throw error
         }
         let old = configuration
@@ -53,5 +54,10 @@ final class ConfigurationReloader {
         return changed
     }
 
-    static let notReloaded = "the configuration was not reloaded; the previous one stays in force"
+    /// What follows a refused file's problems, in `catalog`'s language: the log's is restd's
+    /// language, the Reload error's on the bus English (`Catalog.source`: a client's language is
+    /// not restd's).
+    static func notReloaded(_ catalog: Catalog = .installed) -> String {
+        catalog.localized("the configuration was not reloaded; the previous one stays in force")
+    }
 }

@@ -2,6 +2,7 @@ import Clocks
 import DBusKit
 import EventLoop
 import Glibc
+import Localization
 import Logging
 import RestCore
 import RestNotify
@@ -329,7 +330,9 @@ public final class Daemon {
         if let first = movedAside.first {
             let reason = store.movedAsideReason ?? "it could not be read"
             logger.warning(
-                "the state file was moved aside to \(first) (\(reason)); starting empty",
+                .init(
+                    stringLiteral: localized(
+                        "the state file was moved aside to %1$s (%2$s); starting empty", first, reason)),
                 metadata: [
                     LogMessageID.metadataKey: .string(LogMessageID.stateRecovered),
                     "state_file": .string(store.path),
@@ -338,7 +341,13 @@ public final class Daemon {
         }
         let stored = try store.loadAll { skipped in logger.warning("\(skipped)") }
         if let readOnly = store.readOnlyReason {
-            logger.warning("\(readOnly): serving \(stored.count) stored timer(s); every change will be refused")
+            logger.warning(
+                .init(
+                    stringLiteral: localizedPlural(
+                        "%1$s: serving %2$d stored timer; every change will be refused",
+                        "%1$s: serving %2$d stored timers; every change will be refused", count: stored.count, readOnly,
+                        stored.count))
+            )
         }
         let limits = settings.configuration.limits(base: settings.limits)
         let (book, events) = TimerBook.restoring(consume stored, limits: limits, now: now)
@@ -350,7 +359,11 @@ public final class Daemon {
                 do {
                     return try stored.restored()
                 } catch {
-                    logger.error("could not resume the workout \(MessageText.quoted(stored.name)): \(error)")
+                    logger.error(
+                        .init(
+                            stringLiteral: localized(
+                                "could not resume the workout %1$s: %2$s", MessageText.quoted(stored.name), "\(error)"))
+                    )
                     return nil
                 }
             }
@@ -358,7 +371,7 @@ public final class Daemon {
                 settings: settings.configuration.trainingSettings, openRests: openRests,
                 lastSetID: lastSetID, workout: workout)
         } catch {
-            logger.error("could not read the training history: \(error)")
+            logger.error(.init(stringLiteral: localized("could not read the training history: %1$s", error)))
         }
         // A rest whose timer went while restd was down ends as a running restd would have ended it.
         let history = training.followHousekeeping(events)

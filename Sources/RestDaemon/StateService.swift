@@ -1,6 +1,7 @@
 import DBusKit
 import EventLoop
 import Glibc
+import Localization
 import Logging
 import RestCore
 import RestProtocol
@@ -147,7 +148,8 @@ final class StateService {
                 logger.error("\(error)")
                 return HistoryFacts()
             }
-            logger.error("could not read the history for a command, refusing it: \(error)")
+            logger.error(
+                .init(stringLiteral: localized("could not read the history for a command, refusing it: %1$s", error)))
             throw DBusError(name: RestErrorName.storageFailed, message: "\(error); nothing was changed")
         }
     }
@@ -159,8 +161,10 @@ final class StateService {
         do {
             try store.commit(plan.events, history: plan.history, pruneBeforeUSec: plan.pruneBeforeUSec)
         } catch {
-            guard plan.write == .first else { return logger.error("could not store \(plan.what): \(error)") }
-            logger.error("could not store a change, refusing it: \(error)")
+            guard plan.write == .first else {
+                return logger.error(.init(stringLiteral: localized("could not store %1$s: %2$s", plan.what, error)))
+            }
+            logger.error(.init(stringLiteral: localized("could not store a change, refusing it: %1$s", error)))
             throw DBusError(
                 name: RestErrorName.storageFailed,
                 message: "the change could not be saved (\(error)); nothing was changed")

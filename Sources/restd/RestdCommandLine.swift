@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 import RestDaemon
 import RestProtocol
@@ -42,7 +43,7 @@ struct RestdCommandLine {
             func value() throws(UsageError) -> String {
                 if let inlineValue { return inlineValue }
                 guard let next = rest.popFirst() else {
-                    throw UsageError(description: "\(name) needs a value; see \(Self.seeHelp)")
+                    throw UsageError(description: localized("%1$s needs a value; see %2$s", name, Self.seeHelp))
                 }
                 return next
             }
@@ -52,12 +53,12 @@ struct RestdCommandLine {
             case "--config":
                 let path = try value()
                 guard !path.isEmpty else {
-                    throw UsageError(description: "--config needs a file name, not an empty one")
+                    throw UsageError(description: localized("--config needs a file name, not an empty one"))
                 }
                 configFile = ConfigFileChoice(path: path, isExplicit: true)
             case "--check-config", "--verbose", "--help", "-h", "--version":
                 guard inlineValue == nil else {
-                    throw UsageError(description: "\(name) takes no value; see \(Self.seeHelp)")
+                    throw UsageError(description: localized("%1$s takes no value; see %2$s", name, Self.seeHelp))
                 }
                 switch name {
                 case "--check-config": action = .checkConfig
@@ -68,12 +69,20 @@ struct RestdCommandLine {
             default:
                 guard name.hasPrefix("-") else {
                     throw UsageError(
-                        description: "unexpected argument \(MessageText.quoted(argument)); restd takes only options; "
-                            + "see \(Self.seeHelp)")
+                        description: localized(
+                            "unexpected argument %1$s; restd takes only options; see %2$s",
+                            MessageText.quoted(argument),
+                            Self.seeHelp))
+                }
+                let bare = { (option: String) in String(option.drop { $0 == "-" }) }
+                guard let meant = Suggestion.likelyMeant(bare(name), among: Self.options.map(bare)) else {
+                    throw UsageError(
+                        description: localized("unknown option %1$s; see %2$s", MessageText.name(name), Self.seeHelp))
                 }
                 throw UsageError(
-                    description: "unknown option \(MessageText.name(name))"
-                        + Suggestion.optionHint(for: name, among: Self.options, otherwise: "see \(Self.seeHelp)"))
+                    description: localized(
+                        "unknown option %1$s; did you mean %2$s?", MessageText.name(name),
+                        MessageText.name("--" + meant)))
             }
         }
     }

@@ -36,7 +36,8 @@ func checkConfiguration(_ file: RestdCommandLine.ConfigFileChoice) -> Int32 {
     do {
         let (configuration, found) = try ConfigFile.load(path: file.path, mustExist: file.isExplicit)
         for warning in configuration.warnings { RestLogHandler.writeToStandardError("\(warning)\n") }
-        print(found ? "\(file.path): ok" : "\(file.path): not found; restd uses the defaults")
+        print(
+            found ? localized("%1$s: ok", file.path) : localized("%1$s: not found; restd uses the defaults", file.path))
         return 0
     } catch {
         RestLogHandler.writeToStandardError(error.description + "\n")
@@ -57,7 +58,10 @@ func serve(_ commandLine: RestdCommandLine) -> Int32 {
         ).configuration
     } catch {
         for problem in error.problems { logger.critical("\(problem)") }
-        logger.critical("refusing to start with a broken configuration; 'restd --check-config' checks a fix")
+        logger.critical(
+            .init(
+                stringLiteral: localized(
+                    "refusing to start with a broken configuration; 'restd --check-config' checks a fix")))
         // Shown by `systemctl --user status restd` after the exit, journal or not.
         ServiceManager.notify("STATUS=" + error.problems.map(\.description).joined(separator: "; "))
         return RestdExit.configurationProblem

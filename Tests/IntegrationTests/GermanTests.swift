@@ -11,7 +11,8 @@ struct GermanTests {
     )
     func restctlInGerman() throws {
         try German.requireCatalog()
-        let daemon = try RunningDaemon()
+        // restd in German too: its log; what it says on the bus stays English (restctl's words are its own).
+        let daemon = try RunningDaemon(environment: German.environment)
         // LANG alone chooses (the children's LC_ALL=C.UTF-8 is emptied, which is unset to gettext).
         let inGerman = German.environment.merging(["XDG_CONFIG_HOME": daemon.config.path]) { $1 }
         func german(_ args: String...) -> CommandResult { restctl(daemon.bus, args, environment: inGerman) }
@@ -45,6 +46,16 @@ struct GermanTests {
         // LC_ALL wins over LANG, as for every gettext program.
         let english = restctl(daemon.bus, ["status"], environment: ["LANG": German.locale, "LC_ALL": "C.UTF-8"])
         #expect(english.stdout.hasPrefix("default  running"), "\(english)")
+
+        _ = try daemon.restd.waitForLog(containing: "auf dem Sitzungsbus läuft kein Benachrichtigungsdienst, und ")
+        try daemon.config.write("max_timers = \"many\"\n")
+        let refused = restctl(daemon.bus, ["reload"], environment: inGerman)
+        #expect(
+            refused.stderr.hasSuffix(
+                "max_timers: expected a whole number from 1 to 10000, found a string; the configuration was not reloaded; "
+                    + "the previous one stays in force\n"), "\(refused)")
+        _ = try daemon.restd.waitForLog(containing: "die Konfiguration wurde nicht neu geladen")
+        try daemon.config.write("")
 
         try historyWorkoutAndImport(daemon, german: { restctl(daemon.bus, $0, environment: inGerman) })
     }
@@ -101,6 +112,8 @@ struct GermanTests {
                 "Probelauf: nichts wurde geschrieben",
             ], "\(dry)")
         #expect(daemon.run("history", "--json", "--since", "30d").stdout == before.stdout)
+        let other = german(["import", ImportTests.fixtures + "other.csv"])
+        #expect(other.status == 64 && other.stderr.contains(" ist keiner der Exporte, die restctl kennt: "), "\(other)")
 
         // restctl's own mistakes and refusals; ArgumentParser's USAGE: and its words stay English.
         let unknown = german(["stat"])

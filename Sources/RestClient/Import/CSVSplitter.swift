@@ -1,3 +1,5 @@
+import Localization
+
 /// Splits CSV text into records as its bytes arrive, chunk by chunk, so that a file of any size
 /// is read in bounded memory (RFC 4180: a quoted field may hold the delimiter, a line break, and
 /// a quote written twice). Lenient where exports are: a quote inside an unquoted field is kept,
@@ -42,7 +44,7 @@ struct CSVSplitter {
             quoted = false
         }
         if quoted {
-            problem = problem ?? "a quoted field is not closed before the end of the file"
+            problem = problem ?? localized("a quoted field is not closed before the end of the file")
             quoted = false
         }
         if recordBytes > 0 || !fields.isEmpty || problem != nil { endRecord(into: &out) }
@@ -63,11 +65,11 @@ struct CSVSplitter {
         }
         recordBytes += 1
         if recordBytes > Self.maxRecordBytes {
-            problem = problem ?? "the line is longer than \(Self.maxRecordBytes / 1024) KiB"
+            problem = problem ?? localized("the line is longer than %1$d KiB", Self.maxRecordBytes / 1024)
             skippingToLineEnd = true
             return
         }
-        if byte == 0 { problem = problem ?? "it holds a NUL byte (binary data)" }
+        if byte == 0 { problem = problem ?? localized("it holds a NUL byte (binary data)") }
         if quoted {
             if quoteAfterQuote {
                 quoteAfterQuote = false
@@ -127,7 +129,7 @@ struct CSVSplitter {
             if let text = String(validating: field, as: UTF8.self) {
                 fields.append(text)
             } else {
-                problem = "it is not UTF-8 text"
+                problem = localized("it is not UTF-8 text")
             }
         }
         field.removeAll(keepingCapacity: true)

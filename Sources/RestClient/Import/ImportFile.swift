@@ -1,3 +1,5 @@
+import Localization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,14 +21,16 @@ public enum ImportFile {
         _ path: String, into reader: inout ImportReader, each: (ImportBatch) throws -> Void
     ) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Unreadable(message: "cannot open \(path): \(errorText(errno))") }
+        guard descriptor >= 0 else {
+            throw Unreadable(message: localized("cannot open %1$s: %2$s", path, errorText(errno)))
+        }
         defer { close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: chunkBytes)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, chunkBytes) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Unreadable(message: "cannot read \(path): \(errorText(errno))")
+                throw Unreadable(message: localized("cannot read %1$s: %2$s", path, errorText(errno)))
             }
             if count == 0 { break }
             try each(try reader.read(buffer[..<count]))

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// The apps whose CSV exports `restctl import` reads, each known by its header.
@@ -16,7 +17,9 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     }
 
     /// "Strong, Hevy and FitNotes": the end of every sentence about a file of another format.
-    public static let knownFormatsText = "restctl import reads the CSV exports of Strong, Hevy and FitNotes"
+    public static var knownFormatsText: String {
+        localized("restctl import reads the CSV exports of Strong, Hevy and FitNotes")
+    }
 }
 
 /// Where each field a row is read from sits in a file's header, and in what unit its weights

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// Reads an export of Strong, Hevy or FitNotes chunk by chunk, in bounded memory: a chunk in,
@@ -149,7 +150,8 @@ public struct ImportReader {
                 return try PlainDecimal(parsing: text, decimalComma: decimalComma)
             } catch {
                 throw RowProblem(
-                    reason: "\(name) \(MessageText.quoted(String(text))) is not a number such as 8 or 62.5")
+                    reason: localized(
+                        "%1$s %2$s is not a number such as 8 or 62.5", name, MessageText.quoted(String(text))))
             }
         }
 
@@ -169,8 +171,9 @@ public struct ImportReader {
             default:
                 guard kind.allSatisfy(\.isASCIIDigit) else {
                     throw RowProblem(
-                        reason:
-                            "Set Order \(MessageText.quoted(String(kind))) is none of a number, W, D, F or Rest Timer")
+                        reason: localized(
+                            "Set Order %1$s is none of a number, W, D, F or Rest Timer",
+                            MessageText.quoted(String(kind))))
                 }
             }
         case .hevy:
@@ -180,7 +183,8 @@ public struct ImportReader {
             case "normal", "dropset", "": break
             default:
                 throw RowProblem(
-                    reason: "set_type \(MessageText.quoted(String(kind))) is none of warmup, normal, failure, dropset")
+                    reason: localized(
+                        "set_type %1$s is none of warmup, normal, failure, dropset", MessageText.quoted(String(kind))))
             }
         case .fitnotes: break
         }
@@ -189,15 +193,16 @@ public struct ImportReader {
         let startText = String(field(columns.start))
         guard let start = ImportDate(startText) else {
             throw RowProblem(
-                reason: "\(MessageText.quoted(startText)) is not a date such as "
-                    + (columns.format == .hevy ? "13 Mar 2026, 15:22" : "2026-03-13 15:22:05"))
+                reason: localized(
+                    "%1$s is not a date such as %2$s", MessageText.quoted(startText),
+                    columns.format == .hevy ? "13 Mar 2026, 15:22" : "2026-03-13 15:22:05"))
         }
         var anchor = start
         if !start.hasTime {
             anchor.local.hour = Self.dayStartHour
         }
         guard let startUSec = anchor.instant(localInstant: localInstant) else {
-            throw RowProblem(reason: "the date \(MessageText.quoted(startText)) does not exist")
+            throw RowProblem(reason: localized("the date %1$s does not exist", MessageText.quoted(startText)))
         }
         let workoutName = String(field(columns.workoutName))
         let workoutKey = [startText, workoutName].joined(separator: "\u{1F}")
@@ -213,15 +218,17 @@ public struct ImportReader {
             finishWorkout(into: &batch)
             guard !finishedWorkouts.contains(workoutKey) else {
                 throw RowProblem(
-                    reason: "this row of the workout of \(startText) comes after other workouts' rows; "
-                        + "an export keeps a workout's rows together")
+                    reason: localized(
+                        "this row of the workout of %1$s comes after other workouts' rows; an export keeps a workout's rows together",
+                        startText))
             }
             workout = PendingWorkout(
                 key: workoutKey, startText: startText, name: workoutName, startUSec: startUSec,
                 hasTime: start.hasTime, lengthUSec: try workoutLength(fields, columns: columns, startUSec: startUSec))
         }
         guard workout!.sets.count < Self.maxSetsPerWorkout else {
-            throw RowProblem(reason: "the workout of \(startText) has more than \(Self.maxSetsPerWorkout) sets")
+            throw RowProblem(
+                reason: localized("the workout of %1$s has more than %2$d sets", startText, Self.maxSetsPerWorkout))
         }
         // Every set row counts in the order, also one refused below, so that a line fixed later
         // keeps the others' keys.
@@ -233,8 +240,10 @@ public struct ImportReader {
         if let reps {
             guard let whole = reps.whole, whole <= Int64(SetInput.maxReps) else {
                 throw RowProblem(
-                    reason: "reps \(MessageText.quoted(String(field(columns.reps)))) is not a whole number "
-                        + "from 0 to \(SetInput.maxReps)")
+                    reason: localized(
+                        "reps %1$s is not a whole number from 0 to %2$d",
+                        MessageText.quoted(String(field(columns.reps))),
+                        SetInput.maxReps))
             }
             repCount = UInt32(whole)
         } else {
@@ -247,20 +256,21 @@ public struct ImportReader {
             if !unitText.isEmpty {
                 guard let written = WeightUnit(written: String(unitText)) else {
                     throw RowProblem(
-                        reason: "weight unit \(MessageText.quoted(String(unitText))) is none of kg, kgs, lb, lbs")
+                        reason: localized(
+                            "weight unit %1$s is none of kg, kgs, lb, lbs", MessageText.quoted(String(unitText))))
                 }
                 weightUnit = written
             } else if let known = columns.headerUnit ?? unit {
                 weightUnit = known
             } else {
-                throw RowProblem(reason: "the weight has no unit; give --unit kg or --unit lb")
+                throw RowProblem(reason: localized("the weight has no unit; give --unit kg or --unit lb"))
             }
             let hundredths = weight.hundredthsOfKg(weightUnit)
             guard hundredths <= Int64(SetInput.maxWeightKg * 100) else {
                 throw RowProblem(
-                    reason:
-                        "weight \(MessageText.quoted(String(field(columns.weight)))) \(weightUnit.rawValue) is over "
-                        + "\(Int(SetInput.maxWeightKg)) kg")
+                    reason: localized(
+                        "weight %1$s %2$s is over %3$d kg", MessageText.quoted(String(field(columns.weight))),
+                        weightUnit.rawValue, Int(SetInput.maxWeightKg)))
             }
             weightKg = hundredths > 0 ? Weight.kilograms(hundredths: hundredths) : nil
         }
@@ -297,7 +307,8 @@ public struct ImportReader {
             guard !text.isEmpty else { return nil }
             guard let date = ImportDate(text), let endUSec = date.instant(localInstant: localInstant) else {
                 throw RowProblem(
-                    reason: "end_time \(MessageText.quoted(String(text))) is not a date such as 13 Mar 2026, 16:30")
+                    reason: localized(
+                        "end_time %1$s is not a date such as 13 Mar 2026, 16:30", MessageText.quoted(String(text))))
             }
             return endUSec > startUSec ? endUSec - startUSec : nil
         }

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// A set read from an export, as restd's history will hold it.
@@ -42,7 +43,7 @@ public struct ImportProblem: Sendable, Equatable {
     public var reason: String
 
     /// `FILE:LINE: why`, as compilers and plan files write it.
-    public func text(file: String) -> String { "\(file):\(line): \(reason)" }
+    public func text(file: String) -> String { file + ":" + String(line) + ": " + reason }
 }
 
 /// What a file held, counted as it is read.
@@ -76,18 +77,23 @@ public enum ImportFailure: Error, Equatable {
     public func message(file: String) -> String {
         switch self {
         case .empty:
-            return "\(file) is empty; \(ImportFormat.knownFormatsText)"
+            return localized("%1$s is empty; %2$s", file, ImportFormat.knownFormatsText)
         case .binary:
-            return "\(file) is not a text file (it holds binary data); \(ImportFormat.knownFormatsText)"
+            return localized(
+                "%1$s is not a text file (it holds binary data); %2$s", file, ImportFormat.knownFormatsText)
         case .unknownFormat(let firstLine, let expected?):
-            return "\(file) is not a \(expected.appName) export: its first line, \(MessageText.quoted(firstLine)), "
-                + "lacks the columns one has; \(ImportFormat.knownFormatsText)"
+            return localized(
+                "%1$s is not a %2$s export: its first line, %3$s, lacks the columns one has; %4$s", file,
+                expected.appName,
+                MessageText.quoted(firstLine), ImportFormat.knownFormatsText)
         case .unknownFormat(let firstLine, nil):
-            return "\(file) is none of the exports restctl knows: its first line is \(MessageText.quoted(firstLine)); "
-                + ImportFormat.knownFormatsText
+            return localized(
+                "%1$s is none of the exports restctl knows: its first line is %2$s; %3$s", file,
+                MessageText.quoted(firstLine), ImportFormat.knownFormatsText)
         case .unitNeeded(let format):
-            return "\(file) does not say whether its weights are in kg or lb (\(format.appName) exports them in the "
-                + "unit set in the app): give --unit kg or --unit lb"
+            return localized(
+                "%1$s does not say whether its weights are in kg or lb (%2$s exports them in the unit set in the app): give --unit kg or --unit lb",
+                file, format.appName)
         }
     }
 }

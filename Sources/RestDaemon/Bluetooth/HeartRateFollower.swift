@@ -1,5 +1,6 @@
 import DBusKit
 import EventLoop
+import Localization
 import Logging
 import RestCore
 
@@ -108,7 +109,11 @@ final class HeartRateFollower {
         Self.following.start(
             on: connection, timeoutMilliseconds: Self.timeoutMilliseconds,
             ruleRefused: { [unowned self] error in
-                logger.warning("cannot watch BlueZ (\(error.message)); straps connecting later may go unnoticed")
+                logger.warning(
+                    .init(
+                        stringLiteral: localized(
+                            "cannot watch BlueZ (%1$s); straps connecting later may go unnoticed", error.message))
+                )
             }
         ) { [unowned self] answer in
             guard case .success(let name?) = answer else {
@@ -187,7 +192,11 @@ final class HeartRateFollower {
                 logger.debug("BlueZ (\(name)) knows \(objects.straps.count) heart-rate strap(s)")
                 reconcile()
             case .failure(let error):
-                logger.warning("BlueZ did not list its objects (\(error.message)); waiting for it to announce them")
+                logger.warning(
+                    .init(
+                        stringLiteral: localized(
+                            "BlueZ did not list its objects (%1$s); waiting for it to announce them", error.message))
+                )
             }
         }
     }
@@ -344,10 +353,11 @@ final class HeartRateFollower {
             case .failure(let error):
                 subscriptions[path] = .failed
                 logger.warning(
-                    """
-                    BlueZ did not subscribe to the heart rate of \(strap.alias) (\(error.name): \(error.message)); \
-                    values still come through if another app subscribed, and restd asks again when the strap reconnects
-                    """)
+                    .init(
+                        stringLiteral: localized(
+                            "BlueZ did not subscribe to the heart rate of %1$s (%2$s: %3$s); values still come through if another app subscribed, and restd asks again when the strap reconnects",
+                            strap.alias, error.name, error.message))
+                )
             }
         }
     }

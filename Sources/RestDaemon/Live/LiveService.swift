@@ -1,6 +1,7 @@
 import DBusKit
 import EventLoop
 import Glibc
+import Localization
 import Logging
 import RestCore
 import RestProtocol
@@ -87,7 +88,11 @@ final class LiveService {
         }
         backlog.onOverflow = { [unowned self] name, queued in
             logger.warning(
-                "subscriber \(name) does not read its messages (\(queued) bytes waiting on the bus); dropped")
+                .init(
+                    stringLiteral: localized(
+                        "subscriber %1$s does not read its messages (%2$s bytes waiting on the bus); dropped", name,
+                        queued))
+            )
             unsubscribe(name)
         }
     }
@@ -186,7 +191,8 @@ final class LiveService {
         do {
             try update(entries, removing: removed)
         } catch {
-            logger.warning("could not show the set in the live activity: \(error.message)")
+            logger.warning(
+                .init(stringLiteral: localized("could not show the set in the live activity: %1$s", error.message)))
         }
     }
 
@@ -202,7 +208,8 @@ final class LiveService {
         do {
             try update(entries)
         } catch {
-            logger.warning("could not show the workout in the live activity: \(error.message)")
+            logger.warning(
+                .init(stringLiteral: localized("could not show the workout in the live activity: %1$s", error.message)))
         }
     }
 
@@ -213,7 +220,10 @@ final class LiveService {
         do {
             try update([:], removing: keys)
         } catch {
-            logger.warning("could not clear the workout from the live activity: \(error.message)")
+            logger.warning(
+                .init(
+                    stringLiteral: localized("could not clear the workout from the live activity: %1$s", error.message))
+            )
         }
     }
 

@@ -1,6 +1,7 @@
 import DBusKit
 import EventLoop
 import Glibc
+import Localization
 import Logging
 import RestCore
 import RestProtocol
@@ -193,9 +194,14 @@ final class MediaPlayerService {
             case .success(.primaryOwner), .success(.alreadyOwner):
                 logger.debug("owning \(MediaPlayerBus.name)")
             case .success:
-                logger.warning("\(MediaPlayerBus.name) is owned by another program; restd waits for it to be released")
+                logger.warning(
+                    .init(
+                        stringLiteral: localized(
+                            "%1$s is owned by another program; restd waits for it to be released", MediaPlayerBus.name))
+                )
             case .failure(let error):
-                logger.warning("cannot own \(MediaPlayerBus.name): \(error.message)")
+                logger.warning(
+                    .init(stringLiteral: localized("cannot own %1$s: %2$s", MediaPlayerBus.name, error.message)))
             }
         }
     }
@@ -205,7 +211,8 @@ final class MediaPlayerService {
         announced = [:]
         server.connection.releaseNameAsync(MediaPlayerBus.name) { [logger] result in
             if case .failure(let error) = result {
-                logger.warning("cannot release \(MediaPlayerBus.name): \(error.message)")
+                logger.warning(
+                    .init(stringLiteral: localized("cannot release %1$s: %2$s", MediaPlayerBus.name, error.message)))
             }
         }
         server.unexport(path: MediaPlayerBus.path)

@@ -129,10 +129,11 @@ final class Notifier {
             on: connection, timeoutMilliseconds: Self.timeoutMilliseconds,
             ruleRefused: { [unowned self] error in
                 logger.error(
-                    """
-                    cannot watch the notification server (\(error.message)); notification actions \
-                    and a server appearing later will go unnoticed
-                    """)
+                    .init(
+                        stringLiteral: localized(
+                            "cannot watch the notification server (%1$s); notification actions and a server appearing later will go unnoticed",
+                            error.message))
+                )
             }
         ) { [unowned self] answer in
             ownerKnown = true
@@ -182,12 +183,17 @@ final class Notifier {
         server = now
         serverWarningDue = now == .missing
         if now == .missing {
-            let why = startFailed ? "starting one failed" : "none can be started"
             logger.warning(
-                """
-                no notification server is running on the session bus, and \(why): timers run and \
-                Expired is emitted, but "Rest over" is not shown
-                """)
+                startFailed
+                    ? .init(
+                        stringLiteral: localized(
+                            "no notification server is running on the session bus, and starting one failed: timers run and Expired is emitted, but \"Rest over\" is not shown"
+                        ))
+                    : .init(
+                        stringLiteral: localized(
+                            "no notification server is running on the session bus, and none can be started: timers run and Expired is emitted, but \"Rest over\" is not shown"
+                        ))
+            )
         } else {
             logger.debug("notification server: \(now.rawValue)")
         }
@@ -407,16 +413,19 @@ final class Notifier {
         do {
             try performCommand(command)
         } catch {
-            logger.warning("a notification's action could not be carried out: \(error.message)")
+            logger.warning(
+                .init(stringLiteral: localized("a notification's action could not be carried out: %1$s", error.message))
+            )
         }
     }
 
     private func noteFailure(_ error: DBusError) {
         failures.failed(
-            warning: """
-                cannot show desktop notifications: \(error.message) (\(error.name)); timers run and Expired \
-                is emitted as usual, and notifications come back with a notification server
-                """,
+            warning:
+                .init(
+                    stringLiteral: localized(
+                        "cannot show desktop notifications: %1$s (%2$s); timers run and Expired is emitted as usual, and notifications come back with a notification server",
+                        error.message, error.name)),
             again: "desktop notification failed again: \(error.message)")
     }
 

@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import Localization
 import Logging
 import POSIXSpawn
 
@@ -75,7 +76,7 @@ final class SoundCommand {
         } catch {
             // Cannot happen with SIGCHLD blocked; the child then stays a zombie until restd exits.
             childSource = nil
-            logger.error("cannot watch the sound command (pid \(pid)): \(error)")
+            logger.error(.init(stringLiteral: localized("cannot watch the sound command (pid %1$s): %2$s", pid, error)))
         }
         return true
     }
@@ -95,7 +96,7 @@ final class SoundCommand {
 
     private func noteFailure(_ message: String) {
         failures.failed(
-            warning: "\(message); further failures are logged only with --verbose",
+            warning: .init(stringLiteral: localized("%1$s; further failures are logged only with --verbose", message)),
             again: "the sound command failed again: \(message)")
     }
 }

@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import Localization
 import Logging
 import RestProtocol
 import SoundKit
@@ -254,7 +255,11 @@ final class SoundService {
         // The connection is gone: nothing to release.
         releaseTimer.isEnabled = false
         serverFailures.failed(
-            warning: "\(reason): rests end without restd's sounds; further failures are logged only with --verbose",
+            warning:
+                .init(
+                    stringLiteral: localized(
+                        "%1$s: rests end without restd's sounds; further failures are logged only with --verbose",
+                        reason)),
             again: "no sound again: \(reason)")
     }
 
