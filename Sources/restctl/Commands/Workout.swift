@@ -116,7 +116,7 @@ extension Restctl {
             static let configuration = CommandConfiguration(
                 commandName: "end",
                 abstract: localized("End the workout in progress and show its summary."),
-                discussion: "A workout ended before its first set is not recorded, and says so.")
+                discussion: localized("A workout ended before its first set is not recorded, and says so."))
 
             func run() throws {
                 let line = try RestdConnection.withClient { client throws(ClientError) in
