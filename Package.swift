@@ -50,8 +50,9 @@ let package = Package(
         // Names shared by daemon and client: bus name, paths, interfaces, errors.
         .target(name: "RestProtocol"),
         // The rules: timers, training, recovery, texts, planned on an injected clock without I/O;
-        // only LocalCalendar reads the system's time zone (localtime_r, mktime).
-        .target(name: "RestCore"),
+        // only LocalCalendar reads the system's time zone (localtime_r, mktime). Texts a person
+        // reads (a weight, a record) take the catalog they are said in as a parameter.
+        .target(name: "RestCore", dependencies: ["Localization"]),
         // The kernel's clocks, read once: the lowest I/O layer, under every program that tells the
         // time (restd, restctl, the bench, the harness), as the core's injected clock.
         .target(name: "Clocks", dependencies: ["RestCore"]),
@@ -116,7 +117,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "SeededRandom", "TestClock"]),
+        .testTarget(name: "RestCoreTests", dependencies: ["RestCore", "SeededRandom", "TestClock", "Localization"]),
         .testTarget(name: "RestNotifyTests", dependencies: ["RestNotify", "RestCore", "Localization"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "CDBus", "ProcessHarness", "SeededRandom"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),

@@ -31,10 +31,21 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
         case .startFailed(let sentence):
             return sentence
         case .refused(let error):
-            return error.message
+            return Self.sentence(of: error)
         case .badReply(let what):
             return localized("restd sent an unexpected reply: %1$s", what)
         }
+    }
+
+    /// restd's sentence for a refusal, in the reader's language where restctl knows it: restd
+    /// speaks English on the bus (a client's language is not restd's), and restctl says again
+    /// in the reader's words the refusals it knows by name and shape; any other as restd wrote it.
+    public static func sentence(of error: DBusError) -> String {
+        guard !error.message.isEmpty else { return error.name }
+        if error.name == RestErrorName.noSuchTimer, let match = error.message.wholeMatch(of: #/no timer (".*")/#) {
+            return localized("no timer %1$s", String(match.output.1))
+        }
+        return error.message
     }
 
     /// restd answered that there is no such timer.

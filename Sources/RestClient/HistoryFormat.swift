@@ -117,9 +117,9 @@ public enum HistoryFormat {
     }
 
     /// "100 kg", "225 lb": a weight kept in kg, read in `unit`, with the language's decimal
-    /// separator.
+    /// separator (`Weight.text`).
     public static func weight(_ kg: Double, unit: WeightUnit) -> String {
-        shownNumber(Weight.amount(kilograms: kg, in: unit)) + " " + unit.rawValue
+        Weight.text(kilograms: kg, in: unit, catalog: .installed)
     }
 
     /// `number` with the language's decimal separator, for people: "102,5" in German.
@@ -129,12 +129,7 @@ public enum HistoryFormat {
 
     /// A number written with a dot (`number`'s "102.5"), with the language's decimal separator.
     static func shownText(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
-        // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
-        let separator = localizedInContext("decimal separator", ".")
-        // A separator of any length (the pseudo-language's is "⟦,⟧"), never one Character.
-        return separator == "."
-            ? text : text.split(separator: ".", omittingEmptySubsequences: false).joined(separator: separator)
+        MessageText.decimal(text, catalog: .installed)
     }
 
     /// 100, 102.5: no needless ".0".

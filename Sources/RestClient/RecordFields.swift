@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -22,11 +23,14 @@ extension PersonalRecord {
     }
 
     /// The note `restctl set` adds on stderr for a weight more than twice the exercise's
-    /// heaviest before: a typo such as 1000 for 100 is recorded, and said.
-    public static func unlikelyWeightNote(exercise: String, records: [PersonalRecord]) -> String? {
+    /// heaviest before: a typo such as 1000 for 100 is recorded, and said (weights in `unit`).
+    public static func unlikelyWeightNote(exercise: String, records: [PersonalRecord], unit: WeightUnit) -> String? {
         for case .heaviest(let weight, let was) in records where was > 0 && weight > 2 * was {
-            return "\(kg(weight)) kg is more than twice \(exercise)'s heaviest set so far (\(kg(was)) kg): "
-                + "recorded as typed; if it is a typo, 'restctl undo' takes it back"
+            // TRANSLATORS: restctl set's note on stderr: "1000 kg is more than twice Squat's heaviest set so far (120 kg): …"; 'restctl undo' is a command, not translated.
+            return localized(
+                "%1$s is more than twice %2$s's heaviest set so far (%3$s): recorded as typed; if it is a typo, 'restctl undo' takes it back",
+                Weight.text(kilograms: weight, in: unit, catalog: .installed), exercise,
+                Weight.text(kilograms: was, in: unit, catalog: .installed))
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// `restctl records`: each exercise's records, found by following its history set by set
@@ -19,39 +20,54 @@ public enum RecordsFormat {
     }
 
     /// `Squat: heaviest 110 kg × 3 (2026-11-23), estimated 1RM 121 kg from 110 kg × 3 (2026-11-23),
-    /// most reps 16 at 60 kg (2026-11-24)`.
-    public static func line(_ records: RecordBook.Records) -> String {
+    /// most reps 16 at 60 kg (2026-11-24)`, weights in `unit`.
+    public static func line(_ records: RecordBook.Records, unit: WeightUnit = .kg) -> String {
+        func weight(_ kg: Double) -> String { Weight.text(kilograms: kg, in: unit, catalog: .installed) }
         var parts: [String] = []
-        if let heaviest = records.heaviest, let weight = heaviest.weightKg {
-            parts.append("heaviest \(PersonalRecord.kg(weight)) kg\(reps(heaviest)) (\(date(heaviest)))")
+        if let heaviest = records.heaviest, let kg = heaviest.weightKg {
+            // TRANSLATORS: in restctl records: "heaviest 110 kg × 3 (2026-11-23)".
+            parts.append(localized("heaviest %1$s (%2$s)", weight(kg) + reps(heaviest), date(heaviest)))
         }
-        if let estimate = records.bestEstimateKg, let holder = records.bestEstimate, let weight = holder.weightKg {
+        if let estimate = records.bestEstimateKg, let holder = records.bestEstimate, let kg = holder.weightKg {
+            // TRANSLATORS: in restctl records: "estimated 1RM 121 kg from 110 kg × 3 (2026-11-23)".
             parts.append(
-                "estimated 1RM \(PersonalRecord.estimateKg(estimate)) kg from \(PersonalRecord.kg(weight)) kg"
-                    + "\(reps(holder)) (\(date(holder)))")
+                localized(
+                    "estimated 1RM %1$s from %2$s (%3$s)",
+                    Weight.text(kilograms: estimate, in: unit, catalog: .installed, tenths: true),
+                    weight(kg) + reps(holder), date(holder)))
         }
         if let most = records.mostReps, let count = most.reps {
-            let weight = most.weightKg.map { " at \(PersonalRecord.kg($0)) kg" } ?? ""
-            parts.append("most reps \(count)\(weight) (\(date(most)))")
+            parts.append(
+                most.weightKg.map {
+                    // TRANSLATORS: in restctl records: "most reps 16 at 60 kg (2026-11-24)".
+                    localized("most reps %1$d at %2$s (%3$s)", count, weight($0), date(most))
+                    // TRANSLATORS: in restctl records, for an exercise without weight: "most reps 16 (2026-11-24)".
+                } ?? localized("most reps %1$d (%2$s)", count, date(most)))
         }
         return records.exercise + ": " + parts.joined(separator: ", ")
     }
 
-    /// One object per exercise; what it lacks is null.
-    public static func json(_ all: [RecordBook.Records]) -> String {
+    /// One object per exercise; what it lacks is null. In pounds (`unit` lb), each `_kg` key is
+    /// followed by its `_lb` one.
+    public static func json(_ all: [RecordBook.Records], unit: WeightUnit = .kg) -> String {
         JSONText.array(
             all.map { records in
                 var object = JSONObject()
+                func weight(_ key: String, _ kg: Double?, tenths: Bool = false) {
+                    let kept = tenths ? kg.map { ($0 * 10).rounded() / 10 } : kg
+                    object.number(key + "_kg", kept)
+                    if unit == .lb { object.number(key + "_lb", kg.map { Weight.amount(kilograms: $0, in: .lb) }) }
+                }
                 object.text("exercise", records.exercise)
-                object.number("heaviest_kg", records.heaviest?.weightKg)
+                weight("heaviest", records.heaviest?.weightKg)
                 object.integer("heaviest_reps", records.heaviest?.reps)
                 object.instant("heaviest_at", usec: records.heaviest?.atUSec)
-                object.number("e1rm_kg", records.bestEstimateKg.map { ($0 * 10).rounded() / 10 })
-                object.number("e1rm_weight_kg", records.bestEstimate?.weightKg)
+                weight("e1rm", records.bestEstimateKg, tenths: true)
+                weight("e1rm_weight", records.bestEstimate?.weightKg)
                 object.integer("e1rm_reps", records.bestEstimate?.reps)
                 object.instant("e1rm_at", usec: records.bestEstimate?.atUSec)
                 object.integer("most_reps", records.mostReps?.reps)
-                object.number("most_reps_weight_kg", records.mostReps?.weightKg)
+                weight("most_reps_weight", records.mostReps?.weightKg)
                 object.instant("most_reps_at", usec: records.mostReps?.atUSec)
                 return object
             })

@@ -65,8 +65,9 @@ public struct WorkoutSnapshot: Sendable, Equatable {
             abandoned: entries[WorkoutKey.abandoned]?.unwrapped.bool ?? false)
     }
 
-    /// One line: the workout in progress, else the last one's summary, else that there is none.
-    public var line: String {
+    /// One line: the workout in progress, else the last one's summary (its volume in `unit`),
+    /// else that there is none.
+    public func line(unit: WeightUnit) -> String {
         if active {
             return exerciseSets > 0
                 ? localizedPlural(
@@ -79,7 +80,7 @@ public struct WorkoutSnapshot: Sendable, Equatable {
                     count: Int(setsPlanned), name, exercise, setIndex, setsDone, setsPlanned)
         }
         guard let summary else { return localized("no workout in progress") }
-        return summary.line
+        return summary.line(unit: unit)
     }
 
     /// `{"active":true,"name":"Push day","exercise":"Dip","set_index":2,"exercise_sets":3,
@@ -102,9 +103,10 @@ public struct WorkoutSnapshot: Sendable, Equatable {
 
 extension WorkoutSnapshot.Summary {
     /// "Push day done: 5/14 sets in 14 min 2 s, volume 1400 kg, rest 7 min 40 s total, median
-    /// 3 min": durations with their units, as "in 0:14" could be read as minutes.
-    public var line: String {
-        let volume = HistoryFormat.shownNumber(volumeKg)
+    /// 3 min": durations with their units, as "in 0:14" could be read as minutes; the volume in
+    /// `unit`.
+    public func line(unit: WeightUnit) -> String {
+        let volume = Weight.text(kilograms: volumeKg, in: unit, catalog: .installed, tenths: true)
         func duration(_ usec: UInt64) -> String {
             TimeFormat.readable(usec: usec - usec % 1_000_000, roundingDown: true)
         }
@@ -113,13 +115,13 @@ extension WorkoutSnapshot.Summary {
             ? localizedPlural(
                 // TRANSLATORS: restctl workout status and end, the summary of a workout restd ended
                 // because its person had left it (abandoned).
-                "%1$s abandoned: %2$d/%3$d set in %4$s, volume %5$s kg, rest %6$s total, median %7$s",
-                "%1$s abandoned: %2$d/%3$d sets in %4$s, volume %5$s kg, rest %6$s total, median %7$s",
+                "%1$s abandoned: %2$d/%3$d set in %4$s, volume %5$s, rest %6$s total, median %7$s",
+                "%1$s abandoned: %2$d/%3$d sets in %4$s, volume %5$s, rest %6$s total, median %7$s",
                 count: Int(setsPlanned), name, setsDone, setsPlanned, time, volume, rest, median)
             : localizedPlural(
                 // TRANSLATORS: restctl workout status and end, a workout's summary.
-                "%1$s done: %2$d/%3$d set in %4$s, volume %5$s kg, rest %6$s total, median %7$s",
-                "%1$s done: %2$d/%3$d sets in %4$s, volume %5$s kg, rest %6$s total, median %7$s",
+                "%1$s done: %2$d/%3$d set in %4$s, volume %5$s, rest %6$s total, median %7$s",
+                "%1$s done: %2$d/%3$d sets in %4$s, volume %5$s, rest %6$s total, median %7$s",
                 count: Int(setsPlanned), name, setsDone, setsPlanned, time, volume, rest, median)
     }
 

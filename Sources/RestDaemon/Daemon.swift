@@ -85,7 +85,7 @@ public final class Daemon {
         ) { [unowned service] in service.book }
         notifier = Notifier(
             connection: connection, clock: clock, logger: logger, messages: settings.messages,
-            style: configuration.notifications.style
+            style: configuration.notifications.style, weightUnit: configuration.training.weightUnit
         ) { [unowned service] command throws(DBusError) in
             try service.perform(.timer(command))
         }
@@ -216,7 +216,10 @@ public final class Daemon {
                 sounds.enabled = new.sound.enabled
                 sounds.cueCount = new.sound.cues
             },
-            { [unowned notifier] _, new in notifier.style = new.notifications.style },
+            { [unowned notifier] _, new in
+                notifier.style = new.notifications.style
+                notifier.weightUnit = new.training.weightUnit
+            },
             { [unowned live] _, new in
                 live.setBroadcastRate(new.live.broadcastRate)
                 live.setHeartRateStaleness(new.live.heartRateStalenessUSec)

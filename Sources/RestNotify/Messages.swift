@@ -26,8 +26,9 @@ public struct Messages: Sendable {
     public let setsDone: @Sendable (_ done: Int, _ planned: Int) -> String
     /// The rest taken in a workout, given the time: "rest 7 min".
     public let restTaken: @Sendable (String) -> String
-    /// The separator of a number's fraction: "1362.5 kg", "1362,5 kg".
-    public let decimalSeparator: String
+    /// The catalog the texts are from: weights and records are said in it (`Weight.text`,
+    /// `PersonalRecord.line`).
+    public let catalog: Catalog
     /// Unit symbols for durations in sentences.
     public let units: Units
     /// The label of the action that adds 30 s to an expired timer.
@@ -64,8 +65,7 @@ public struct Messages: Sendable {
             catalog.localizedPlural("%1$d/%2$d set", "%1$d/%2$d sets", count: planned, done, planned)
         }
         restTaken = { catalog.localized("rest %1$s", $0) }
-        // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
-        decimalSeparator = catalog.localizedInContext("decimal separator", ".")
+        self.catalog = catalog
         units = Units(
             seconds: catalog.localizedInContext("unit of seconds", "s"),
             minutes: catalog.localizedInContext("unit of minutes", "min"),
@@ -104,13 +104,16 @@ public struct Messages: Sendable {
         duration(seconds: seconds < 60 ? seconds : seconds / 60 * 60)
     }
 
-    /// A weight in kilograms with its fraction only when it has one, to a tenth: "1360 kg",
-    /// "1362.5 kg".
-    public func kilograms(_ value: Double) -> String {
-        let tenths = (value * 10).rounded()
-        guard tenths.isFinite, abs(tenths) < 1e15 else { return "\(value) kg" }
-        let whole = Int64(tenths) / 10
-        let fraction = abs(Int64(tenths) % 10)
-        return fraction == 0 ? "\(whole) kg" : "\(whole)\(decimalSeparator)\(fraction) kg"
+    /// A sum of weights kept in kg, in `unit`, to a tenth, with its fraction only when it has
+    /// one: "1360 kg", "1362.5 kg", "2998.4 lb".
+    public func volume(kilograms value: Double, in unit: WeightUnit) -> String {
+        Weight.text(kilograms: value, in: unit, catalog: catalog, tenths: true)
+    }
+
+    /// The record line of a set (`PersonalRecord.line`), weights in `unit`; nil without a record.
+    public func recordLine(_ set: SetRecord, records: [PersonalRecord], unit: WeightUnit) -> String? {
+        PersonalRecord.line(
+            exercise: set.exercise, weightKg: set.weightKg, reps: set.reps, records: records, unit: unit,
+            catalog: catalog)
     }
 }

@@ -109,9 +109,9 @@ public enum NotificationContent {
     /// and has only the `default` action. User text is escaped when the server parses markup.
     public static func request(
         for alert: Alert, replacing replacesID: UInt32, capabilities: ServerCapabilities,
-        messages: Messages, style: NotificationStyle = .standard, now: USec
+        messages: Messages, style: NotificationStyle = .standard, weightUnit: WeightUnit = .kg, now: USec
     ) -> NotificationRequest {
-        let plainBody = body(of: alert, messages: messages, now: now)
+        let plainBody = body(of: alert, messages: messages, weightUnit: weightUnit, now: now)
         let summary: String
         let actions: [String]
         let hints: NotificationRequest.Hints
@@ -150,9 +150,12 @@ public enum NotificationContent {
     /// news, the next exercise, and the sets done of sets planned, joined by " · ". "Squat · Next:
     /// Bench press", "Squat · Recovered in 1:12 — ♥118 · Next: Bench press", "Squat · ended 3 min
     /// ago · Next: Bench press", "Squat · Next: Squat 4/5 · 3/15 sets". For a workout,
-    /// its summary: "Push day · 15/15 sets · 52 min · 4250 kg · rest 21 min".
-    public static func body(of alert: Alert, messages: Messages, now: USec) -> String {
-        if case .workoutDone(let summary) = alert.kind { return body(of: summary, messages: messages) }
+    /// its summary: "Push day · 15/15 sets · 52 min · 4250 kg · rest 21 min" (the volume in
+    /// `weightUnit`).
+    public static func body(of alert: Alert, messages: Messages, weightUnit: WeightUnit = .kg, now: USec) -> String {
+        if case .workoutDone(let summary) = alert.kind {
+            return body(of: summary, messages: messages, weightUnit: weightUnit)
+        }
         var parts: [String] = []
         if !alert.label.isEmpty {
             parts.append(alert.label)
@@ -181,12 +184,12 @@ public enum NotificationContent {
 
     /// "Push day · 15/15 sets · 52 min · 4250 kg · rest 21 min"; the volume and the rest only
     /// when there were some.
-    static func body(of summary: WorkoutSummary, messages: Messages) -> String {
+    static func body(of summary: WorkoutSummary, messages: Messages, weightUnit: WeightUnit) -> String {
         var parts = [
             summary.name, messages.setsDone(summary.setsDone, summary.setsPlanned),
             messages.roughDuration(seconds: summary.durationUSec / 1_000_000),
         ]
-        if summary.volumeKG > 0 { parts.append(messages.kilograms(summary.volumeKG)) }
+        if summary.volumeKG > 0 { parts.append(messages.volume(kilograms: summary.volumeKG, in: weightUnit)) }
         if summary.totalRestUSec > 0 {
             parts.append(messages.restTaken(messages.roughDuration(seconds: summary.totalRestUSec / 1_000_000)))
         }

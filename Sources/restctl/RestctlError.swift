@@ -39,7 +39,7 @@ struct RestctlError: Error, CustomStringConvertible {
             isInvalidArgs = dbusError.name == RestErrorName.invalidArgs
             kind = Self.unanswered.contains(dbusError.name) ? .unavailable : .refused
             // People read the sentence; the error name is for programs.
-            message = dbusError.message.isEmpty ? dbusError.name : dbusError.message
+            message = ClientError.sentence(of: dbusError)
         case .badReply:
             kind = .badReply
             message = error.description

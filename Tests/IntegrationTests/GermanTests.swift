@@ -127,6 +127,11 @@ struct GermanTests {
                 == "restctl: duration \"25h\" ist zu lang: geben Sie eine Pause von 1 s bis 24 Std. an\n")
         #expect(
             german(["history", "--json", "--csv"]).stderr.hasPrefix("restctl: --json und --csv gehen nicht zusammen"))
+        // restd's refusal on the bus is English; restctl says the one it knows again in German.
+        #expect(german(["pause", "--id", "nosuch"]).stderr == "restctl: kein Timer \"nosuch\"\n")
+        #expect(
+            german(["start", "9x"]).stderr.hasPrefix(
+                "restctl: duration \"9x\" ist unverständlich; geben Sie Sekunden (90), "))
         // --help: restctl's abstracts and option help in German, ArgumentParser's headings as they are.
         let help = german(["start", "--help"]).stdout
         #expect(help.hasPrefix("OVERVIEW: Einen Timer starten (oder ersetzen).\n"), "\(help)")

@@ -104,6 +104,33 @@ struct HistoryFixTests {
         let csv = run("history", "--csv").stdout.split(separator: "\n")
         #expect(csv.first?.hasPrefix("id,done_at,exercise,reps,weight_kg,weight_lb,failed,") == true, "\(csv)")
         #expect(csv.dropFirst().first?.contains(",5,102.06,225,false,") == true, "\(csv)")
+        // Records in pounds: the line under the set, the note of an unlikely weight, restctl records.
+        let record = run("set", "--reps", "3", "--weight", "245", "--rest", "90")
+        #expect(
+            record.stdout.contains(
+                "\nrecorded Squat 3×245 lb\nrecord: Squat 245 lb × 3, heaviest (was 225 lb), "
+                    + "estimated 1RM 269.5 lb (was 262.5)\n"), "\(record)")
+        let typo = run("set", "--reps", "1", "--weight", "600", "--rest", "90")
+        #expect(
+            typo.stderr.contains(
+                "restctl: 600 lb is more than twice Squat's heaviest set so far (245 lb): recorded as typed; "),
+            "\(typo)")
+        #expect(run("undo").succeeded)
+        let records = run("records")
+        #expect(
+            records.stdout.hasPrefix("Squat: heaviest 245 lb × 3 (") && records.stdout.hasSuffix(")\n")
+                && records.stdout.contains("), estimated 1RM 269.5 lb from 245 lb × 3 (")
+                && records.stdout.contains("), most reps 5 at 225 lb ("), "\(records)")
+        let recordsJSON = try #require(
+            try JSONSerialization.jsonObject(with: Data(run("records", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(recordsJSON.first?["heaviest_kg"] as? Double == 111.13)
+        #expect(recordsJSON.first?["heaviest_lb"] as? Double == 245)
+        #expect(recordsJSON.first?["e1rm_kg"] as? Double == 122.2)
+        #expect(recordsJSON.first?["e1rm_lb"] as? Double == 269.5)
+        #expect(recordsJSON.first?["most_reps_weight_lb"] as? Double == 225)
+        let report = run("report", "--output", "-")
+        #expect(report.succeeded && report.stdout.contains("Times are local; weights in lb."), "\(report.stderr)")
+        #expect(!report.stdout.contains(#/\bkg\b/#), "the report shows kilograms in pounds")
         let edit = run("history", "edit", "1", "--weight", "135")
         #expect(edit.stdout == "set 1 is now Squat 5×135 lb\n", "\(edit)")
         // 2000 lb is 907.18 kg: within what a set may hold, though 2000 kg would not be.

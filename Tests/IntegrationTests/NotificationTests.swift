@@ -130,6 +130,23 @@ struct NotificationTests {
         #expect(daemon.warnings() == 0, "\(daemon.restd.log())")
     }
 
+    @Test("Rest over after a record set says the record, in pounds when [history] weight_unit is lb")
+    func restOverSaysTheRecordInPounds() throws {
+        let daemon = try NotifyingDaemon(config: "[history]\nweight_unit = \"lb\"\n")
+        // 225 lb (102.06 kg) × 5, then 245 lb (111.13 kg) × 3: heavier, and a better estimate.
+        _ = try daemon.client.completeSet(
+            id: "squat", exercise: "Squat", reps: 5, weightKg: 102.06, restUSec: 600_000_000)
+        _ = try daemon.client.completeSet(
+            id: "squat", exercise: "Squat", reps: 3, weightKg: 111.13, restUSec: 1_000_000)
+        try daemon.expired("squat")
+        let notify = try #require(try daemon.calls.waitFor("Notify").last)
+        #expect(notify.summary == "Rest over")
+        #expect(
+            (notify.body ?? "").hasSuffix(
+                "\nrecord: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)"),
+            "\(notify.body)")
+    }
+
     @Test(
         "actions only when advertised, escaped markup only when advertised",
         arguments: [

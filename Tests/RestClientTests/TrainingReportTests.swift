@@ -67,6 +67,33 @@ import Testing
         #expect(Self.count("record", in: TrainingReport.html(Self.input(sets)), chart: "progress") == 1)
     }
 
+    /// In pounds, every weight of the page is: the record marks, axes, tooltips, tables and the
+    /// footer that says the unit; no "kg" is left.
+    @Test func inPoundsTheWholePageIs() {
+        // 102.06 kg is 225 lb, 111.13 kg 245 lb (× 1.1 = 269.5 lb), 61.23 kg 135 lb.
+        let sets = [
+            Self.set("Squat", day: 0, kg: 102.06), Self.set("Squat", day: 1, reps: 3, kg: 111.13),
+            Self.set("Bench", day: 1, minute: 5, reps: 8, kg: 61.23),
+        ]
+        let workout = WorkoutSnapshot.Summary(
+            name: "Legs", startedAtUSec: Self.at(day: 1, minute: -30), endedAtUSec: Self.at(day: 1, minute: 10),
+            durationUSec: 40 * 60_000_000, setsDone: 2, setsPlanned: 2, volumeKg: 333.39 + 489.84, totalRestUSec: 0,
+            medianRestUSec: 0, abandoned: false)
+        var input = Self.input(sets, workouts: [workout])
+        input.weightUnit = .lb
+        let html = TrainingReport.html(input)
+        #expect(html.contains("Times are local; weights in lb."))
+        #expect(html.contains(": 3×245 lb, a record"))
+        #expect(html.contains("estimated one-rep max 269.5 lb (Epley)"))
+        #expect(html.contains(">lb per week<") && html.contains(">e1RM lb<") && html.contains("Volume per week, lb"))
+        #expect(html.contains("<td class=\"number\">245</td>") && html.contains("<td class=\"number\">269.5</td>"))
+        // 5 × 225 + 3 × 245 + 8 × 135 = 2940 lb in the week of day 0 and 1.
+        #expect(html.contains("2940 lb lifted"))
+        #expect(html.contains("volume 1814.9 lb"))
+        #expect(!html.contains(#/\bkg\b/#), "kilograms left in the page")
+        #expect(TrainingReport.html(Self.input(sets)).contains("Times are local; weights in kg."))
+    }
+
     @Test func anEmptyHistorySaysSoAndDrawsNothing() {
         let html = TrainingReport.html(Self.input([]))
         #expect(html.contains("No sets were recorded in this time: there is nothing to chart."))

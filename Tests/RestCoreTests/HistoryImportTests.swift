@@ -128,6 +128,45 @@ import Testing
         #expect(dry.imported == expected)
     }
 
+    @Test func eachExerciseGetsTheFirstCategoryItsRowsGiveOnce() throws {
+        var bench = Self.row("Bench", order: 1, at: Self.dayStart + 18 * Self.hour)
+        bench.category = "Chest"
+        var benchAgain = Self.row("bench", order: 2, at: Self.dayStart + 19 * Self.hour)
+        benchAgain.category = "Push"
+        let squat = Self.row("Squat", order: 1, at: Self.dayStart + 20 * Self.hour)
+        let categories = try Self.plan([benchAgain, bench, squat]).history.compactMap {
+            if case .categoryImported(let key, let category) = $0 { (key, category) } else { nil }
+        }
+        #expect(categories.map(\.0) == ["bench"] && categories.map(\.1) == ["Chest"])
+        #expect(try Self.plan([bench], dryRun: true).history.isEmpty)
+    }
+
+    @Test func theOutcomesOfAFilesPartsAddUp() {
+        var first = ImportOutcome()
+        first.setsAdded = 3
+        first.warmupsAdded = 1
+        first.workoutsAdded = 1
+        first.newExercises = ["Squat", "Bench"]
+        first.matchedExercises = ["Row"]
+        first.earliestUSec = 200
+        first.latestUSec = 300
+        var second = ImportOutcome()
+        second.setsAdded = 2
+        second.workoutsAdded = 1
+        second.alreadyImported = 4
+        second.alreadyRecorded = 1
+        // What the first part added, the second finds known; a dry run finds it new again.
+        second.newExercises = ["Bench", "Curl"]
+        second.matchedExercises = ["Row", "Squat"]
+        second.earliestUSec = 100
+        second.latestUSec = 150
+        first.add(second)
+        #expect((first.setsAdded, first.warmupsAdded, first.workoutsAdded) == (5, 1, 2))
+        #expect((first.alreadyImported, first.alreadyRecorded) == (4, 1))
+        #expect(first.newExercises == ["Squat", "Bench", "Curl"] && first.matchedExercises == ["Row"])
+        #expect(first.earliestUSec == 100 && first.latestUSec == 300)
+    }
+
     @Test func aSetStillToComeIsPlacedAtNow() throws {
         let plan = try Self.plan([Self.row("Squat", order: 1, at: Self.now.realtime + Self.hour)])
         #expect(Self.sets(plan).map(\.atUSec) == [Self.now.realtime])

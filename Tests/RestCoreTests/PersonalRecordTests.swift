@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 import Testing
 
@@ -45,8 +46,9 @@ import Testing
         for (set, warmup, line) in sets {
             let beaten = book.add(set, warmup: warmup)
             #expect(
-                PersonalRecord.line(exercise: set.exercise, weightKg: set.weightKg, reps: set.reps, records: beaten)
-                    == line, "\(set.exercise) \(set.weightKg ?? 0)×\(set.reps ?? 0)")
+                PersonalRecord.line(
+                    exercise: set.exercise, weightKg: set.weightKg, reps: set.reps, records: beaten, unit: .kg,
+                    catalog: .source) == line, "\(set.exercise) \(set.weightKg ?? 0)×\(set.reps ?? 0)")
         }
         let squat = book.records["squat"]
         #expect(squat?.heaviest == RecordBook.Holder(atUSec: testEpoch + 25 * minute, weightKg: 110, reps: 3))
@@ -84,7 +86,35 @@ import Testing
 
     @Test func anUnlikelyWeightIsSaid() {
         let line = PersonalRecord.line(
-            exercise: "Squat", weightKg: 1000, reps: 5, records: [.heaviest(kg: 1000, was: 120)])
+            exercise: "Squat", weightKg: 1000, reps: 5, records: [.heaviest(kg: 1000, was: 120)], unit: .kg,
+            catalog: .source)
         #expect(line == "record: Squat 1000 kg × 5, heaviest (was 120 kg)")
+    }
+
+    /// In pounds, every weight of the line: kept in kg (245 lb is 111.13 kg), read back to 0.1 lb.
+    @Test func aRecordInPounds() {
+        // 111.13 × 1.1 = 122.243 kg = 269.4997 lb; 120.2 kg = 264.996 lb; 108.86 kg = 239.995 lb.
+        let records: [PersonalRecord] = [
+            .heaviest(kg: 111.13, was: 108.86), .mostReps(3, atKg: 111.13, was: 2),
+            .estimatedMax(kg: 111.13 * 1.1, was: 120.2),
+        ]
+        #expect(
+            PersonalRecord.line(
+                exercise: "Squat", weightKg: 111.13, reps: 3, records: records, unit: .lb, catalog: .source)
+                == "record: Squat 245 lb × 3, heaviest (was 240 lb), most reps at 245 lb (was 2), "
+                + "estimated 1RM 269.5 lb (was 265)")
+    }
+
+    /// The one weight formatter: kg as kept, pounds to 0.1 lb without a needless ".0", the
+    /// catalog's decimal separator.
+    @Test func weightsAsPeopleReadThem() {
+        #expect(Weight.text(kilograms: 61.23, in: .lb, catalog: .source) == "135 lb")
+        #expect(Weight.text(kilograms: 102.06, in: .lb, catalog: .source) == "225 lb")
+        #expect(Weight.text(kilograms: 28.35, in: .lb, catalog: .source) == "62.5 lb")
+        #expect(Weight.text(kilograms: 62.5, in: .kg, catalog: .source) == "62.5 kg")
+        #expect(Weight.text(kilograms: 121.04, in: .kg, catalog: .source, tenths: true) == "121 kg")
+        #expect(Weight.number(kilograms: 116.666, in: .kg, catalog: .source, tenths: true) == "116.7")
+        let comma = Catalog { context, text, _, _ in context == "decimal separator" ? "," : text }
+        #expect(Weight.text(kilograms: 28.35, in: .lb, catalog: comma) == "62,5 lb")
     }
 }

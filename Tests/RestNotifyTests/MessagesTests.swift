@@ -18,11 +18,34 @@ import Testing
         }
     }
 
-    @Test func kilogramsWithAFractionOnlyWhenThereIsOne() {
-        #expect(Messages.english.kilograms(1360) == "1360 kg")
-        #expect(Messages.english.kilograms(1362.5) == "1362.5 kg")
-        #expect(Messages.german.kilograms(1362.5) == "1362,5 kg")
-        #expect(Messages.english.kilograms(0.04) == "0 kg" && Messages.english.kilograms(2.25) == "2.3 kg")
+    @Test func volumesWithAFractionOnlyWhenThereIsOne() {
+        let en = Messages.english
+        #expect(en.volume(kilograms: 1360, in: .kg) == "1360 kg")
+        #expect(en.volume(kilograms: 1362.5, in: .kg) == "1362.5 kg")
+        #expect(Messages.german.volume(kilograms: 1362.5, in: .kg) == "1362,5 kg")
+        #expect(en.volume(kilograms: 0.04, in: .kg) == "0 kg" && en.volume(kilograms: 2.25, in: .kg) == "2.3 kg")
+        // 1360 kg is 2998.29 lb; 1360.78 kg is 3000 lb.
+        #expect(en.volume(kilograms: 1360, in: .lb) == "2998.3 lb")
+        #expect(Messages.german.volume(kilograms: 1360, in: .lb) == "2998,3 lb")
+        #expect(en.volume(kilograms: 1360.78, in: .lb) == "3000 lb")
+    }
+
+    /// The record line of "Rest over", in the catalog's language and the unit asked for.
+    @Test func recordLinesInEachLanguageAndUnit() {
+        let set = SetRecord(
+            id: 1, timerID: .default, atUSec: 0, exercise: "Squat", exerciseKey: "squat", reps: 3, weightKg: 111.13,
+            failed: false)
+        let records: [PersonalRecord] = [.heaviest(kg: 111.13, was: 108.86), .estimatedMax(kg: 122.243, was: 120.2)]
+        #expect(
+            Messages.english.recordLine(set, records: records, unit: .lb)
+                == "record: Squat 245 lb × 3, heaviest (was 240 lb), estimated 1RM 269.5 lb (was 265)")
+        #expect(
+            Messages.english.recordLine(set, records: records, unit: .kg)
+                == "record: Squat 111.13 kg × 3, heaviest (was 108.86 kg), estimated 1RM 122.2 kg (was 120.2)")
+        #expect(
+            Messages.german.recordLine(set, records: records, unit: .lb)
+                == "Rekord: Squat 245 lb × 3, schwerster Satz (vorher 240 lb), geschätztes 1RM 269,5 lb (vorher 265)")
+        #expect(Messages.english.recordLine(set, records: [], unit: .lb) == nil)
     }
 }
 

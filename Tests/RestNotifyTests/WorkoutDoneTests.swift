@@ -28,6 +28,11 @@ import Testing
             for: Alert(workoutDone: summary), replacing: 0, capabilities: everything, messages: .english,
             style: NotificationStyle(urgency: .critical, actions: [.cancel]), now: summary.endedAtUSec)
         #expect(styled.actions == ["default", "Dismiss"] && styled.hints.urgency == .normal)
+        // In pounds, the volume is: 4250 kg is 9369.6 lb.
+        let pounds = NotificationContent.request(
+            for: Alert(workoutDone: summary), replacing: 0, capabilities: everything, messages: .english,
+            weightUnit: .lb, now: summary.endedAtUSec)
+        #expect(pounds.body == "Push day · 15/15 sets · 52 min · 9369.6 lb · rest 21 min")
     }
 
     @Test func inGermanWithoutVolumeOrRestWhenThereWasNone() {

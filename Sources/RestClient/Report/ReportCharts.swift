@@ -9,7 +9,8 @@ enum ReportCharts {
     static func volume(_ model: ReportModel, id: String, into html: inout HTMLWriter) {
         let weeks = model.weeks
         let series = model.volume.series
-        let totals = weeks.indices.map { week in series.reduce(0) { $0 + $1.kgByWeek[week] } }
+        let weights = model.weights
+        let totals = weeks.indices.map { week in weights.amount(series.reduce(0) { $0 + $1.kgByWeek[week] }) }
         let frame = PlotFrame(height: 280)
         let y = LinearScale(
             low: 0, high: totals.max() ?? 1, from: frame.plotBottom, to: frame.plotTop, tickCount: 5, wholeNumbers: true
@@ -20,29 +21,31 @@ enum ReportCharts {
         html.openChart(
             kind: "volume", id: id, height: frame.height,
             title: model.volume.byCategory
-                ? localized("Volume per week (sets × reps × kg), stacked by category")
-                : localized("Volume per week (sets × reps × kg), stacked by exercise"),
+                ? localized("Volume per week (sets × reps × %1$s), stacked by category", weights.symbol)
+                : localized("Volume per week (sets × reps × %1$s), stacked by exercise", weights.symbol),
             description: [
                 localizedPlural(
                     "%1$d week from %2$s", "%1$d weeks from %2$s", count: weeks.count, weeks.count,
                     ReportDate.day(weeks.first ?? 0)),
                 busiest.map {
+                    // TRANSLATORS: %2$s is a weight with its unit: "3400 kg", "7500 lb".
                     localized(
-                        "the largest week, from %1$s, totals %2$s kg", ReportDate.day(weeks[$0]),
-                        ReportNumber.whole(totals[$0]))
+                        "the largest week, from %1$s, totals %2$s", ReportDate.day(weeks[$0]),
+                        ReportNumber.whole(totals[$0]) + " " + weights.symbol)
                 } ?? localized("no volume"),
             ].joined(separator: "; ") + ". " + localized("The table beside it gives every value."))
-        html.yAxis(y, frame: frame, title: localized("kg per week"), format: ReportNumber.whole)
+        // TRANSLATORS: an axis title; %1$s is the unit of weight, kg or lb.
+        html.yAxis(y, frame: frame, title: localized("%1$s per week", weights.symbol), format: ReportNumber.whole)
         for (week, start) in weeks.enumerated() {
             var base = 0.0
             let x = frame.plotLeft + Double(week) * band + (band - barWidth) / 2
             for (index, item) in series.enumerated() where item.kgByWeek[week] > 0 {
-                let top = base + item.kgByWeek[week]
+                let top = base + weights.amount(item.kgByWeek[week])
                 html.rect(
                     x: x, y: y(top), width: barWidth, height: y(base) - y(top), class: "bar s\(index)",
                     tooltip: localized(
-                        "%1$s, week of %2$s: %3$s kg", item.name, ReportDate.day(start),
-                        ReportNumber.whole(item.kgByWeek[week])))
+                        "%1$s, week of %2$s: %3$s", item.name, ReportDate.day(start),
+                        weights.whole(item.kgByWeek[week]) + " " + weights.symbol))
                 base = top
             }
         }
@@ -62,8 +65,8 @@ enum ReportCharts {
     /// One exercise's top sets: weight (circles) with the estimated one-rep max (diamonds) above,
     /// reps below, on one time axis.
     static func progress(
-        _ exercise: ProgressModel.Exercise, weekly: Bool, time: (start: USec, end: USec), id: String,
-        into html: inout HTMLWriter
+        _ exercise: ProgressModel.Exercise, weekly: Bool, time: (start: USec, end: USec), weights: ReportWeights,
+        id: String, into html: inout HTMLWriter
     ) {
         let withWeights = exercise.hasWeights
         let withReps = exercise.hasReps
@@ -80,13 +83,15 @@ enum ReportCharts {
                 : localizedPlural("%1$d day", "%1$d days", count: points.count, points.count)
         ]
         if let last = points.last {
-            description.append(localized("the last top set, %1$s: %2$s", ReportDate.day(last.atUSec), setText(last)))
+            description.append(
+                localized(
+                    "the last top set, %1$s: %2$s", ReportDate.day(last.atUSec), setText(last, unit: weights.unit)))
         }
         if let best = estimated.max() {
             description.append(
                 localized(
-                    "the highest estimated one-rep max (Epley, sets of %1$d reps or fewer) is %2$s kg",
-                    ProgressModel.maxRepsForEstimate, HistoryFormat.number((best * 10).rounded() / 10)))
+                    "the highest estimated one-rep max (Epley, sets of %1$d reps or fewer) is %2$s",
+                    ProgressModel.maxRepsForEstimate, weights.text(best, tenths: true)))
         }
         html.openChart(
             kind: "progress", id: id, height: frame.height,
@@ -95,9 +100,9 @@ enum ReportCharts {
                 : localized("%1$s: the top set of each day, weight and reps", exercise.name),
             description: description.joined(separator: "; ") + ".")
         if withWeights {
-            let weights = points.compactMap(\.weightKg) + estimated
-            let low = weights.min() ?? 0
-            let high = weights.max() ?? 1
+            let amounts = (points.compactMap(\.weightKg) + estimated).map(weights.amount)
+            let low = amounts.min() ?? 0
+            let high = amounts.max() ?? 1
             let pad = max((high - low) * 0.08, 1)
             var weightFrame = frame
             weightFrame.height = frame.top + weightHeight
@@ -105,27 +110,30 @@ enum ReportCharts {
             let y = LinearScale(
                 low: max(low - pad, 0), high: high + pad, from: weightFrame.plotBottom, to: weightFrame.plotTop,
                 tickCount: 4)
-            html.yAxis(y, frame: weightFrame, title: localized("kg"), format: { HistoryFormat.number($0) })
+            html.yAxis(y, frame: weightFrame, title: weights.symbol, format: { HistoryFormat.number($0) })
             html.polyline(
-                points.compactMap { point in point.weightKg.map { (x(point.atUSec), y($0)) } }, class: "trend s0")
+                points.compactMap { point in point.weightKg.map { (x(point.atUSec), y(weights.amount($0))) } },
+                class: "trend s0")
             html.polyline(
-                points.compactMap { point in point.estimatedMaxKg.map { (x(point.atUSec), y($0)) } },
+                points.compactMap { point in point.estimatedMaxKg.map { (x(point.atUSec), y(weights.amount($0))) } },
                 class: "trend dashed s3")
             for point in points {
                 if let estimate = point.estimatedMaxKg {
                     html.point(
-                        x: x(point.atUSec), y: y(estimate), class: "point e1rm s3", diamond: true,
+                        x: x(point.atUSec), y: y(weights.amount(estimate)), class: "point e1rm s3", diamond: true,
                         tooltip: localized(
-                            "%1$s: estimated one-rep max %2$s kg (Epley)", ReportDate.day(point.atUSec),
-                            HistoryFormat.number((estimate * 10).rounded() / 10)))
+                            "%1$s: estimated one-rep max %2$s (Epley)", ReportDate.day(point.atUSec),
+                            weights.text(estimate, tenths: true)))
                 }
                 if let weight = point.weightKg {
                     html.point(
-                        x: x(point.atUSec), y: y(weight),
+                        x: x(point.atUSec), y: y(weights.amount(weight)),
                         class: point.isRecord ? "point top-set record s0" : "point top-set s0",
                         tooltip: point.isRecord
-                            ? localized("%1$s: %2$s, a record", ReportDate.day(point.atUSec), setText(point))
-                            : localized("%1$s: %2$s", ReportDate.day(point.atUSec), setText(point)))
+                            ? localized(
+                                "%1$s: %2$s, a record", ReportDate.day(point.atUSec), setText(point, unit: weights.unit)
+                            )
+                            : localized("%1$s: %2$s", ReportDate.day(point.atUSec), setText(point, unit: weights.unit)))
                 }
             }
         }
@@ -165,10 +173,11 @@ enum ReportCharts {
         html.closeChart()
     }
 
-    /// "5×100 kg", "100 kg", "12 reps": a top set.
-    static func setText(_ point: ProgressModel.Point) -> String {
+    /// "5×100 kg", "100 kg", "12 reps", "5×225 lb": a top set.
+    static func setText(_ point: ProgressModel.Point, unit: WeightUnit) -> String {
         HistoryFormat.work(
-            HistorySet(id: 0, timer: "", atUSec: 0, exercise: "", reps: point.reps, weightKg: point.weightKg))
+            HistorySet(id: 0, timer: "", atUSec: 0, exercise: "", reps: point.reps, weightKg: point.weightKg),
+            unit: unit)
     }
 
     /// Rests planned against taken, one row per exercise: a box from the lower to the upper

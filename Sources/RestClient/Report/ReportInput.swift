@@ -25,11 +25,13 @@ public struct ReportInput: Sendable {
     /// An instant of the local day whose rests get a heart-rate curve each; nil for the last day
     /// of `heartRates`.
     public var curveDayUSec: UInt64?
+    /// The unit weights are shown in (the Manager's `WeightUnit`); the page says which.
+    public var weightUnit: WeightUnit
 
     public init(
         sinceUSec: UInt64, untilUSec: UInt64, nowUSec: UInt64, exercise: String? = nil, sets: [HistorySet],
         earlierSets: [HistorySet] = [], workouts: [WorkoutSnapshot.Summary] = [], categories: [String: String] = [:],
-        heartRates: [HeartRateTrace] = [], curveDayUSec: UInt64? = nil
+        heartRates: [HeartRateTrace] = [], curveDayUSec: UInt64? = nil, weightUnit: WeightUnit = .kg
     ) {
         self.sinceUSec = sinceUSec
         self.untilUSec = untilUSec
@@ -41,6 +43,7 @@ public struct ReportInput: Sendable {
         self.categories = categories
         self.heartRates = heartRates
         self.curveDayUSec = curveDayUSec
+        self.weightUnit = weightUnit
     }
 }
 

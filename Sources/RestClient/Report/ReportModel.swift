@@ -12,8 +12,11 @@ struct ReportModel {
     let recovery: RecoveryModel
     let workouts: [WorkoutSection]
     let curves: CurveModel
+    /// The unit the page shows weights in.
+    let weights: ReportWeights
 
     init(_ input: ReportInput) {
+        weights = ReportWeights(unit: input.weightUnit)
         var periods = LocalPeriods()
         let sets = input.sets
         if let first = sets.first, let last = sets.last {

@@ -40,3 +40,27 @@ enum ReportNumber {
         return String((part * 100 + whole / 2) / whole) + "%"
     }
 }
+
+/// Weights as the report shows them, in its unit (the Manager's `WeightUnit`): numbers for the
+/// tables and labels by the one formatter (`Weight.number`, with a full stop as everywhere in
+/// the page), amounts for the scales.
+struct ReportWeights {
+    let unit: WeightUnit
+
+    /// "kg" or "lb", after a number or in a heading.
+    var symbol: String { Weight.symbol(unit, catalog: .installed) }
+
+    /// Where `kg` stands on a scale in the page's unit (unrounded: a scale is no label).
+    func amount(_ kg: Double) -> Double { unit == .kg ? kg : kg / Weight.kilogramsPerPound }
+
+    /// A weight: "102.5", "225"; `tenths` for an estimate.
+    func number(_ kg: Double, tenths: Bool = false) -> String {
+        Weight.number(kilograms: kg, in: unit, catalog: .source, tenths: tenths)
+    }
+
+    /// A weight with its unit: "102.5 kg", "225 lb".
+    func text(_ kg: Double, tenths: Bool = false) -> String { number(kg, tenths: tenths) + " " + symbol }
+
+    /// A volume, in whole units: "4250".
+    func whole(_ kg: Double) -> String { ReportNumber.whole(amount(kg)) }
+}

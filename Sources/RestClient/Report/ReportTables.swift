@@ -36,33 +36,37 @@ enum ReportTables {
 
     static func volume(_ model: ReportModel, into html: inout HTMLWriter) {
         let series = model.volume.series
+        let unit = model.weights.symbol
         open(
-            caption: localized("Volume per week, kg"),
-            header: [localized("Week from")] + series.map(\.name) + [localized("total kg"), localized("sets")],
+            // TRANSLATORS: %1$s is the unit of weight, kg or lb.
+            caption: localized("Volume per week, %1$s", unit),
+            header: [localized("Week from")] + series.map(\.name) + [localized("total %1$s", unit), localized("sets")],
             into: &html)
         for (index, week) in model.weeks.enumerated() {
             let values = series.map { $0.kgByWeek[index] }
             row(
-                [ReportDate.day(week)] + values.map(ReportNumber.whole)
-                    + [ReportNumber.whole(values.reduce(0, +)), String(model.volume.setsByWeek[index])],
+                [ReportDate.day(week)] + values.map(model.weights.whole)
+                    + [model.weights.whole(values.reduce(0, +)), String(model.volume.setsByWeek[index])],
                 into: &html)
         }
         close(into: &html)
     }
 
-    static func progress(_ exercise: ProgressModel.Exercise, weekly: Bool, into html: inout HTMLWriter) {
+    static func progress(
+        _ exercise: ProgressModel.Exercise, weekly: Bool, weights: ReportWeights, into html: inout HTMLWriter
+    ) {
         var header = [weekly ? localized("Week of") : localized("Date")]
-        if exercise.hasWeights { header.append(localized("kg")) }
+        if exercise.hasWeights { header.append(weights.symbol) }
         header.append(localized("reps"))
-        // TRANSLATORS: a column: the estimated one-rep max in kg.
-        if exercise.hasWeights { header.append(localized("e1RM kg")) }
+        // TRANSLATORS: a column: the estimated one-rep max in %1$s, kg or lb.
+        if exercise.hasWeights { header.append(localized("e1RM %1$s", weights.symbol)) }
         open(caption: localized("%1$s: top sets", exercise.name), header: header, into: &html)
         for point in exercise.points {
             var cells = [ReportDate.day(point.atUSec)]
-            if exercise.hasWeights { cells.append(point.weightKg.map { HistoryFormat.number($0) } ?? "-") }
+            if exercise.hasWeights { cells.append(point.weightKg.map { weights.number($0) } ?? "-") }
             cells.append(point.reps.map { String($0) } ?? "-")
             if exercise.hasWeights {
-                cells.append(point.estimatedMaxKg.map { HistoryFormat.number(($0 * 10).rounded() / 10) } ?? "-")
+                cells.append(point.estimatedMaxKg.map { weights.number($0, tenths: true) } ?? "-")
             }
             row(cells, into: &html)
         }
@@ -123,19 +127,19 @@ enum ReportTables {
     }
 
     /// A workout's sets, each with the rest after it and the rule that chose that rest.
-    static func workoutSets(_ sets: ArraySlice<HistorySet>, into html: inout HTMLWriter) {
+    static func workoutSets(_ sets: ArraySlice<HistorySet>, weights: ReportWeights, into html: inout HTMLWriter) {
         open(
             caption: localized("Sets and rests"),
             header: [
-                localized("Time"), localized("exercise"), localized("set"), localized("volume kg"),
+                localized("Time"), localized("exercise"), localized("set"), localized("volume %1$s", weights.symbol),
                 localized("rest planned"), localized("taken"), localized("ended"), localized("chosen by"), "HRR60",
             ], into: &html)
         for set in sets {
             let rest = set.rest
             row(
                 [
-                    ReportDate.time(set.atUSec), set.exercise, HistoryFormat.work(set),
-                    volumeKg(set).map(ReportNumber.whole) ?? "-",
+                    ReportDate.time(set.atUSec), set.exercise, HistoryFormat.work(set, unit: weights.unit),
+                    volumeKg(set).map(weights.whole) ?? "-",
                     rest.map { TimeFormat.elapsed(usec: $0.plannedUSec) } ?? "-",
                     rest?.takenUSec.map { TimeFormat.elapsed(usec: $0) } ?? "-",
                     rest.map { HistoryFormat.outcomeText($0.outcome) } ?? "-",

@@ -79,9 +79,10 @@ public enum TrainingReport {
         workoutsSection(model, into: &html)
         html.raw("</main>\n<footer><p>")
         html.text(
+            // TRANSLATORS: %1$s is the unit of weight, kg or lb.
             localized(
-                "Made by restctl report from restd’s history. Times are local; weights in kg. The page runs no script and loads nothing."
-            ))
+                "Made by restctl report from restd’s history. Times are local; weights in %1$s. The page runs no script and loads nothing.",
+                model.weights.symbol))
         html.raw("</p></footer>\n</body></html>\n")
         return html.html
     }
@@ -98,8 +99,8 @@ public enum TrainingReport {
         html.text(
             // TRANSLATORS: the report's summary: "12 sets of 3 exercises over 2 weeks, 3400 kg lifted, 2 workouts."
             localized(
-                "%1$s of %2$s over %3$s, %4$s kg lifted, %5$s.", sets, exerciseCount, weeks,
-                ReportNumber.whole(volume), workouts))
+                "%1$s of %2$s over %3$s, %4$s lifted, %5$s.", sets, exerciseCount, weeks,
+                model.weights.whole(volume) + " " + model.weights.symbol, workouts))
         html.raw("</p>")
     }
 
@@ -122,8 +123,10 @@ public enum TrainingReport {
     private static func volumeSection(_ model: ReportModel, id: String, into html: inout HTMLWriter) {
         let series = model.volume.series
         var text = [
+            // TRANSLATORS: %1$s is the unit of weight, kg or lb.
             localized(
-                "Sets × reps × kg, week by week (weeks from Monday), counting every set with both reps and a weight."),
+                "Sets × reps × %1$s, week by week (weeks from Monday), counting every set with both reps and a weight.",
+                model.weights.symbol),
             model.volume.byCategory
                 ? localized(
                     "Stacked by category, as config.toml (or a FitNotes import) sorts the exercises; an exercise without a category stands alone."
@@ -189,7 +192,8 @@ public enum TrainingReport {
         }
         legend(
             [
-                localized("top set, kg"), localized("estimated one-rep max (Epley), kg"),
+                localized("top set, %1$s", model.weights.symbol),
+                localized("estimated one-rep max (Epley), %1$s", model.weights.symbol),
                 localized("reps of the top set"),
             ],
             colours: [0, 3, 2], into: &html)
@@ -208,8 +212,9 @@ public enum TrainingReport {
             html.raw("<figure><figcaption>")
             html.text(exercise.name)
             html.raw("</figcaption><div class=\"pair\">")
-            ReportCharts.progress(exercise, weekly: progress.weekly, time: time, id: nextID(), into: &html)
-            ReportTables.progress(exercise, weekly: progress.weekly, into: &html)
+            ReportCharts.progress(
+                exercise, weekly: progress.weekly, time: time, weights: model.weights, id: nextID(), into: &html)
+            ReportTables.progress(exercise, weekly: progress.weekly, weights: model.weights, into: &html)
             html.raw("</div></figure>")
         }
         html.raw("</section>\n")
@@ -349,15 +354,15 @@ public enum TrainingReport {
             ReportTables.open(
                 caption: localized("Earlier workouts"),
                 header: [
-                    localized("Ended"), localized("workout"), localized("sets"), localized("volume kg"),
-                    localized("time"),
+                    localized("Ended"), localized("workout"), localized("sets"),
+                    localized("volume %1$s", model.weights.symbol), localized("time"),
                 ], into: &html)
             for workout in older {
                 let summary = workout.summary
                 ReportTables.row(
                     [
                         ReportDate.minute(summary.endedAtUSec), summary.name,
-                        "\(summary.setsDone)/\(summary.setsPlanned)", ReportNumber.whole(summary.volumeKg),
+                        "\(summary.setsDone)/\(summary.setsPlanned)", model.weights.whole(summary.volumeKg),
                         TimeFormat.elapsed(usec: summary.durationUSec),
                     ], textColumns: [1], into: &html)
             }
@@ -372,12 +377,12 @@ public enum TrainingReport {
                     "%1$s, %2$s–%3$s", summary.name, ReportDate.minute(summary.startedAtUSec),
                     ReportDate.time(summary.endedAtUSec)))
             html.raw("</h3><p>")
-            html.text(summary.line)
+            html.text(summary.line(unit: model.weights.unit))
             html.raw("</p>")
             if workout.sets.isEmpty {
                 note(localized("Its sets are outside this report’s time or exercise."), into: &html)
             } else {
-                ReportTables.workoutSets(workout.sets, into: &html)
+                ReportTables.workoutSets(workout.sets, weights: model.weights, into: &html)
             }
             html.raw("</article>")
         }

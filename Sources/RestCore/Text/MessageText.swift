@@ -1,3 +1,5 @@
+import Localization
+
 /// How every message of restd and restctl quotes and writes what it names (CONTRIBUTING.md,
 /// "Messages"): a value as it was given in double quotes (`duration "1x"`), what one types — a
 /// command, an option, a key, a suggestion — in single quotes (`did you mean 'rest'?`), and a
@@ -26,6 +28,16 @@ public enum MessageText {
     /// A range of decimal numbers, without a needless ".0": "0.01 to 20 Hz".
     public static func range(_ range: ClosedRange<Double>, unit: String? = nil) -> String {
         "\(number(range.lowerBound)) to \(number(range.upperBound))" + (unit.map { " " + $0 } ?? "")
+    }
+
+    /// A number written with a dot ("102.5") as `catalog`'s language writes it: "102,5" in German.
+    public static func decimal(_ text: String, catalog: Catalog) -> String {
+        guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
+        // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
+        let separator = catalog.localizedInContext("decimal separator", ".")
+        // A separator of any length (the pseudo-language's is "⟦,⟧"), never one Character.
+        return separator == "."
+            ? text : text.split(separator: ".", omittingEmptySubsequences: false).joined(separator: separator)
     }
 
     /// A decimal number as messages write it: 2, 2.5, 0.01.

@@ -1,3 +1,5 @@
+import Localization
+
 /// Epley's estimate of the one-rep max, as the report draws it: weight × (1 + reps ÷ 30), the
 /// weight itself for a single; only from sets of 1 to `maxReps` reps, beyond which it drifts.
 public enum OneRepMax {
@@ -64,29 +66,45 @@ public enum PersonalRecord: Sendable, Equatable {
     private static func tenths(_ kg: Double) -> Double { (kg * 10).rounded() }
 
     /// `record: Squat 110 kg × 3, estimated 1RM 121 kg (was 118)`: what restctl set and the
-    /// notification of the rest after it say; nil without a record.
-    public static func line(exercise: String, weightKg: Double?, reps: UInt32?, records: [PersonalRecord]) -> String? {
+    /// notification of the rest after it say, weights in `unit` (`Weight.text`), in `catalog`'s
+    /// language; nil without a record.
+    public static func line(
+        exercise: String, weightKg: Double?, reps: UInt32?, records: [PersonalRecord], unit: WeightUnit,
+        catalog: Catalog
+    ) -> String? {
         guard !records.isEmpty else { return nil }
+        func weight(_ kg: Double) -> String { Weight.text(kilograms: kg, in: unit, catalog: catalog) }
         var what = exercise
-        if let weightKg { what += " \(kg(weightKg)) kg" }
-        if let reps { what += weightKg == nil ? " \(reps) reps" : " × \(reps)" }
+        switch (weightKg, reps) {
+        case (let kg?, let reps?): what += " " + weight(kg) + " × " + String(reps)
+        case (let kg?, nil): what += " " + weight(kg)
+        case (nil, let reps?):
+            // TRANSLATORS: a set without weight in a record line: "record: Pull-up 10 reps, …".
+            what += " " + catalog.localizedPlural("%1$d rep", "%1$d reps", count: Int(reps), reps)
+        case (nil, nil): break
+        }
         let parts = records.map { record in
             switch record {
-            case .heaviest(_, let was): "heaviest (was \(kg(was)) kg)"
-            case .mostReps(_, let weight?, let was): "most reps at \(kg(weight)) kg (was \(was))"
-            case .mostReps(_, nil, let was): "most reps (was \(was))"
+            case .heaviest(_, let was):
+                // TRANSLATORS: a record beaten, in "record: Squat 105 kg × 3, heaviest (was 100 kg)".
+                catalog.localized("heaviest (was %1$s)", weight(was))
+            case .mostReps(_, let at?, let was):
+                // TRANSLATORS: a record beaten: "most reps at 60 kg (was 15)".
+                catalog.localized("most reps at %1$s (was %2$d)", weight(at), was)
+            case .mostReps(_, nil, let was):
+                // TRANSLATORS: a record beaten by a set without weight: "most reps (was 8)".
+                catalog.localized("most reps (was %1$d)", was)
             case .estimatedMax(let estimate, let was):
-                "estimated 1RM \(estimateKg(estimate)) kg (was \(estimateKg(was)))"
+                // TRANSLATORS: a record beaten: "estimated 1RM 121 kg (was 118)", Epley's estimated one-rep maximum.
+                catalog.localized(
+                    "estimated 1RM %1$s (was %2$s)",
+                    Weight.text(kilograms: estimate, in: unit, catalog: catalog, tenths: true),
+                    Weight.number(kilograms: was, in: unit, catalog: catalog, tenths: true))
             }
         }
-        return "record: " + ([what] + parts).joined(separator: ", ")
+        // TRANSLATORS: under restctl set and in "Rest over": "record: Squat 110 kg × 3, estimated 1RM 121 kg (was 118)".
+        return catalog.localized("record: %1$s", ([what] + parts).joined(separator: ", "))
     }
-
-    /// A weight as history keeps it, to 0.01 kg, without a needless ".0".
-    public static func kg(_ value: Double) -> String { MessageText.number(Weight.rounded(value)) }
-
-    /// An estimate, to 0.1 kg: it is no more precise than that.
-    public static func estimateKg(_ value: Double) -> String { MessageText.number((value * 10).rounded() / 10) }
 }
 
 /// Records followed through a history, set by set in the order they were done: which records

@@ -1,3 +1,5 @@
+import Localization
+
 /// The units a weight is read and typed in. History keeps kilograms; pounds are converted
 /// exactly (1 lb = 0.45359237 kg) and kept to 0.01 kg, as every weight is.
 public enum WeightUnit: String, Sendable, CaseIterable {
@@ -157,12 +159,46 @@ public enum Weight {
     /// `kg` rounded to 0.01 kg, half up.
     public static func rounded(_ kg: Double) -> Double { (kg * 100).rounded(.toNearestOrAwayFromZero) / 100 }
 
-    /// `kg` as read in `unit`: kilograms as kept; pounds to 0.1 lb, which gives back every weight
-    /// typed in pounds to a tenth (135 lb is kept as 61.23 kg, 134.99 lb, and reads 135 again).
+    /// `kg` as read in `unit`: kilograms as kept (to 0.01 kg); pounds to 0.1 lb, which gives back
+    /// every weight typed in pounds to a tenth (135 lb is kept as 61.23 kg, 134.99 lb, and reads
+    /// 135 again).
     public static func amount(kilograms kg: Double, in unit: WeightUnit) -> Double {
         switch unit {
-        case .kg: kg
+        case .kg: rounded(kg)
         case .lb: (kg / kilogramsPerPound * 10).rounded(.toNearestOrAwayFromZero) / 10
         }
+    }
+
+    /// "100 kg", "225 lb", "62,5 kg" in German: the one way a weight kept in kg is shown to a
+    /// person, in `unit` (`amount`), with `catalog`'s decimal separator and no needless ".0".
+    /// `tenths` for what is no more precise than 0.1 (an estimate, a sum): kilograms to 0.1 kg
+    /// too.
+    public static func text(
+        kilograms kg: Double, in unit: WeightUnit, catalog: Catalog, tenths: Bool = false
+    )
+        -> String
+    {
+        number(kilograms: kg, in: unit, catalog: catalog, tenths: tenths) + " " + symbol(unit, catalog: catalog)
+    }
+
+    /// "kg", "lb": the unit's symbol as `catalog`'s language writes it.
+    public static func symbol(_ unit: WeightUnit, catalog: Catalog) -> String {
+        switch unit {
+        // TRANSLATORS: the symbol of kilograms, after a weight ("100 kg") or heading a column.
+        case .kg: catalog.localizedInContext("unit of weight", "kg")
+        // TRANSLATORS: the symbol of pounds, after a weight ("225 lb") or heading a column.
+        case .lb: catalog.localizedInContext("unit of weight", "lb")
+        }
+    }
+
+    /// `text` without the unit, for a number whose unit was just said: "(was 118)".
+    public static func number(
+        kilograms kg: Double, in unit: WeightUnit, catalog: Catalog, tenths: Bool = false
+    )
+        -> String
+    {
+        let value =
+            tenths && unit == .kg ? (kg * 10).rounded(.toNearestOrAwayFromZero) / 10 : amount(kilograms: kg, in: unit)
+        return MessageText.decimal(MessageText.number(value), catalog: catalog)
     }
 }

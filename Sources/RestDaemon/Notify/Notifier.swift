@@ -40,6 +40,9 @@ final class Notifier {
     /// The urgency and buttons of "Rest over" (`[notifications]`); a reload changes them for the
     /// next notification.
     var style: NotificationStyle
+    /// The unit weights are said in (`[history] weight_unit`): in a record line and a workout's
+    /// volume.
+    var weightUnit: WeightUnit
     private var tracker = NotificationTracker()
     /// The live activity's progress now, for the body of "Rest over" ("3/15 sets").
     var liveProgress: () -> LiveProgress? = { nil }
@@ -86,7 +89,7 @@ final class Notifier {
 
     init(
         connection: Connection, clock: TimeSource, logger: Logger, messages: Messages, style: NotificationStyle,
-        perform: @escaping (TimerCommand) throws(DBusError) -> Void
+        weightUnit: WeightUnit, perform: @escaping (TimerCommand) throws(DBusError) -> Void
     ) {
         self.connection = connection
         self.performCommand = perform
@@ -95,6 +98,7 @@ final class Notifier {
         failures = RepeatedFailure(logger: logger, recovered: "desktop notifications work again")
         self.messages = messages
         self.style = style
+        self.weightUnit = weightUnit
         connection.addSignalFilter { [unowned self] message in
             self.handle(message)
             return false  // others may want these signals too
@@ -105,9 +109,7 @@ final class Notifier {
     /// the record it beat.
     func setRecorded(_ set: PlannedSet) {
         tracker.noteRecord(
-            PersonalRecord.line(
-                exercise: set.record.exercise, weightKg: set.record.weightKg, reps: set.record.reps,
-                records: set.records), forRestOn: set.record.timerID)
+            messages.recordLine(set.record, records: set.records, unit: weightUnit), forRestOn: set.record.timerID)
     }
 
     /// A listener of committed timer events: what to show, replace or close follows from them.
@@ -277,7 +279,7 @@ final class Notifier {
     private func notify(_ notification: PendingNotify, capabilities: ServerCapabilities) {
         let request = NotificationContent.request(
             for: notification.alert, replacing: notification.replacing, capabilities: capabilities,
-            messages: messages, style: style, now: clock.now().realtime)
+            messages: messages, style: style, weightUnit: weightUnit, now: clock.now().realtime)
         var hints: [String: DBusValue] = [
             "urgency": .byte(request.hints.urgency.rawValue),
             "category": .string(request.hints.category),

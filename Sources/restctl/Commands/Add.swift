@@ -7,7 +7,7 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: localized("Add time to a timer."),
-            discussion: "An expired timer starts a new run of that length.")
+            discussion: localized("An expired timer starts a new run of that length."))
 
         @Argument(help: ArgumentHelp(localized("How much: 30, 30s, 1m, 1:30."), valueName: "duration"))
         var duration: String

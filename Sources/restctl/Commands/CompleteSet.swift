@@ -159,11 +159,12 @@ extension Restctl {
                                 + [
                                     PersonalRecord.line(
                                         exercise: set.exercise, weightKg: set.weightKg, reps: set.reps,
-                                        records: done.records)
+                                        records: done.records, unit: unit, catalog: .installed)
                                 ].compactMap { $0 }).joined(separator: "\n")
                         }
                     if let exercise = done.recorded?.exercise,
-                        let note = PersonalRecord.unlikelyWeightNote(exercise: exercise, records: done.records)
+                        let note = PersonalRecord.unlikelyWeightNote(
+                            exercise: exercise, records: done.records, unit: unit)
                     {
                         notes.append(note)
                     }
@@ -172,7 +173,8 @@ extension Restctl {
                     guard done.restSource != RestSource.none.rawValue else {
                         let status = try client.workoutStatus()
                         return output.json
-                            ? status.json : ([status.line] + [recorded].compactMap { $0 }).joined(separator: "\n")
+                            ? status.json
+                            : ([status.line(unit: unit)] + [recorded].compactMap { $0 }).joined(separator: "\n")
                     }
                     let timer = try client.timer(id: id)
                     if let warning = Self.heartRateWarning(timer) { notes.append(warning) }

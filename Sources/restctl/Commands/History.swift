@@ -111,14 +111,14 @@ extension Restctl.History {
         func run() throws {
             let (since, until) = try selection.window(defaultSince: "7d", now: KernelClock.realtimeUSec)
             if workouts {
-                let summaries = try RestdConnection.withClient { client throws(ClientError) in
-                    try client.workoutSummaries(sinceUSec: since, untilUSec: until)
+                let (summaries, unit) = try RestdConnection.withClient { client throws(ClientError) in
+                    (try client.workoutSummaries(sinceUSec: since, untilUSec: until), try client.weightUnit())
                 }
                 if json {
                     print(JSONText.array(summaries.map(\.jsonObject)))
                 } else {
                     for summary in summaries {
-                        print(TimeFormat.localMinute(usec: summary.endedAtUSec) + "  " + summary.line)
+                        print(TimeFormat.localMinute(usec: summary.endedAtUSec) + "  " + summary.line(unit: unit))
                     }
                 }
                 return

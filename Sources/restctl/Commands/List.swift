@@ -8,7 +8,7 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: localized("Show every timer, one line each."),
-            discussion: "Prints nothing (or [] with --json) when there are no timers.")
+            discussion: localized("Prints nothing (or [] with --json) when there are no timers."))
 
         @OptionGroup var output: OutputFormat
 

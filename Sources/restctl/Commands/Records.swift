@@ -12,9 +12,11 @@ extension Restctl {
                 Per exercise, from its whole history (imported sets included): the heaviest \
                 set, the highest estimated one-rep max (Epley's weight × (1 + reps ÷ 30), from \
                 sets of 1 to 10 reps, as the report draws it) and the set of most reps, each \
-                with its local date. Failed sets never count. restctl set prints a line when a \
-                set beats a record (most reps counting at the set's own weight): \
-                record: Squat 110 kg × 3, estimated 1RM 121 kg (was 118).
+                with its local date, weights in [history] weight_unit (kg unless set). Failed \
+                sets never count. restctl set prints a line when a set beats a record (most \
+                reps counting at the set's own weight): record: Squat 110 kg × 3, estimated \
+                1RM 121 kg (was 118). --json keeps kg (heaviest_kg…) and adds the same in \
+                pounds (heaviest_lb…) when the unit is lb.
                 """)
 
         @Option(help: ArgumentHelp(localized("Only this exercise (case does not matter)."), valueName: "name"))
@@ -28,16 +30,16 @@ extension Restctl {
 
         func run() throws {
             let name = try exercise.map { text throws(RestctlError) in try ExerciseName(option: text) }
-            let sets = try RestdConnection.withClient { client throws(ClientError) in
-                try client.historySets(sinceUSec: 0, untilUSec: 0, exercise: name?.display)
+            let (sets, unit) = try RestdConnection.withClient { client throws(ClientError) in
+                (try client.historySets(sinceUSec: 0, untilUSec: 0, exercise: name?.display), try client.weightUnit())
             }
             let records = RecordsFormat.records(of: sets, exerciseKey: name?.key)
             if output.json {
-                print(RecordsFormat.json(records))
+                print(RecordsFormat.json(records, unit: unit))
             } else if records.isEmpty {
                 print(name.map { "no records for \($0.display): no set of it with reps or weight" } ?? "no records yet")
             } else {
-                for item in records { print(RecordsFormat.line(item)) }
+                for item in records { print(RecordsFormat.line(item, unit: unit)) }
             }
         }
     }

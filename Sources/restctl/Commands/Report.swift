@@ -80,14 +80,15 @@ extension Restctl {
                     let start = LocalCalendar.startOfDay(containing: day)
                     return (start, LocalCalendar.startOfDay(containing: start + 30 * 3_600_000_000))
                 } ?? (since, until)
-            let (sets, earlier, workouts, exercises, traces) = try RestdConnection.withClient {
+            let (sets, earlier, workouts, exercises, traces, unit) = try RestdConnection.withClient {
                 client throws(ClientError) in
                 (
                     try client.historySets(sinceUSec: since, untilUSec: until, exercise: name?.display),
                     // What the window's records are measured against.
                     since > 0 ? try client.historySets(sinceUSec: 0, untilUSec: since, exercise: name?.display) : [],
                     try client.workoutSummaries(sinceUSec: since, untilUSec: until), try client.exercises(),
-                    try client.heartRateTraces(sinceUSec: traceWindow.0, untilUSec: traceWindow.1)
+                    try client.heartRateTraces(sinceUSec: traceWindow.0, untilUSec: traceWindow.1),
+                    try client.weightUnit()
                 )
             }
             var categories: [String: String] = [:]
@@ -95,7 +96,8 @@ extension Restctl {
             let input = ReportInput(
                 sinceUSec: since, untilUSec: until, nowUSec: now, exercise: name?.display,
                 sets: sets, earlierSets: earlier,
-                workouts: workouts, categories: categories, heartRates: traces, curveDayUSec: curveDay)
+                workouts: workouts, categories: categories, heartRates: traces, curveDayUSec: curveDay,
+                weightUnit: unit)
             let page = TrainingReport.html(input)
             if output == "-" {
                 if let error = StandardOutput.write(page) {

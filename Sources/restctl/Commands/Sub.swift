@@ -7,7 +7,7 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "sub",
             abstract: localized("Take time off a timer."),
-            discussion: "A timer left with no time expires at once.")
+            discussion: localized("A timer left with no time expires at once."))
 
         @Argument(help: ArgumentHelp(localized("How much: 10, 10s, 1m, 1:30."), valueName: "duration"))
         var duration: String

@@ -71,12 +71,12 @@ extension Restctl {
                             "workout plan %1$s cannot be read: %2$s", MessageText.quoted(path, limit: 200),
                             String(cString: strerror(errno))))
                 }
-                let (status, known) = try RestdConnection.withClient { client throws(ClientError) in
+                let (status, known, unit) = try RestdConnection.withClient { client throws(ClientError) in
                     try client.startWorkout(path)
                     // The hint is extra: its lookup failing does not fail the start.
-                    return (try client.workoutStatus(), (try? client.exerciseNames()) ?? [])
+                    return (try client.workoutStatus(), (try? client.exerciseNames()) ?? [], try client.weightUnit())
                 }
-                print(status.line)
+                print(status.line(unit: unit))
                 // The plan is started either way: a likely typo in it is a note, not a refusal.
                 StandardError.write(
                     ExerciseNames.notes(for: status.planExercises, known: known).map { "restctl: \($0)\n" }.joined())
@@ -91,8 +91,10 @@ extension Restctl {
             @OptionGroup var output: OutputFormat
 
             func run() throws {
-                let status = try RestdConnection.withClient { client throws(ClientError) in try client.workoutStatus() }
-                print(output.json ? status.json : status.line)
+                let (status, unit) = try RestdConnection.withClient { client throws(ClientError) in
+                    (try client.workoutStatus(), try client.weightUnit())
+                }
+                print(output.json ? status.json : status.line(unit: unit))
             }
         }
 
@@ -116,13 +118,15 @@ extension Restctl {
             static let configuration = CommandConfiguration(
                 commandName: "end",
                 abstract: localized("End the workout in progress and show its summary."),
-                discussion: "A workout ended before its first set is not recorded, and says so.")
+                discussion: localized("A workout ended before its first set is not recorded, and says so."))
 
             func run() throws {
                 let line = try RestdConnection.withClient { client throws(ClientError) in
                     let before = try client.workoutStatus()
                     try client.workout("End")
-                    guard before.active, before.setsDone == 0 else { return try client.workoutStatus().line }
+                    guard before.active, before.setsDone == 0 else {
+                        return try client.workoutStatus().line(unit: client.weightUnit())
+                    }
                     return localized("%1$s ended before its first set: nothing was recorded", before.name)
                 }
                 print(line)
@@ -166,9 +170,9 @@ extension Restctl {
         static func move(_ member: String) throws {
             let status = try RestdConnection.withClient { client throws(ClientError) in
                 try client.workout(member)
-                return try client.workoutStatus()
+                return try client.workoutStatus().line(unit: client.weightUnit())
             }
-            print(status.line)
+            print(status)
         }
     }
 }
