@@ -501,6 +501,22 @@ def run(session, args):
         return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('Next rest')) ?? null; }})()"""),
         'next rest', 5)
     check(next_rest, f'"Set done" pressed: CompleteSet reached restd and the menu shows "{next_rest}"')
+    # Pounds and a record: the Manager's WeightUnit is followed (PropertiesChanged after a reload),
+    # and the menu says the record of the set that started the rest, in pounds.
+    os.makedirs(f"{env['XDG_CONFIG_HOME']}/restd", exist_ok=True)
+    with open(f"{env['XDG_CONFIG_HOME']}/restd/config.toml", 'w') as f:
+        f.write('[history]\nweight_unit = "lb"\n')
+    restd.send_signal(signal.SIGHUP)
+    check(wait_until(lambda: evaluates(f'{IND}._client.weightUnit') == 'lb', 'WeightUnit', 5),
+          '[history] weight_unit = "lb" and a reload: the extension follows the Manager\'s WeightUnit')
+    restctl('set', '--exercise', 'Squat', '--reps', '5', '--weight', '225', '--rest', '90')
+    result = restctl('set', '--reps', '3', '--weight', '245', '--rest', '90')
+    record = 'record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)'
+    shown = wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.{api.menu_open};
+        return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('record: ')) ?? null; }})()"""),
+        'record line', 5)
+    check(shown == record and record in result.stdout,
+          f'a record set: the menu says its record under the rest it started, in pounds: "{shown}"')
     # "Open history", whenever restctl is on PATH. With no history-terminal set, GIO picks the
     # terminal, as it does for a Terminal=true application: the test's fakes, first on the Shell's
     # PATH, under every name GIO looks for. GNOME's old terminal setting names one that does not
