@@ -17,6 +17,9 @@
 # In GNOME Shell 48 a second, short session runs in German (in_shell.py --language de): the locale
 # de_DE.UTF-8 is generated in the overlay from this machine's definitions (Debian's `locales`,
 # TEST_DEB_PACKAGES), as a German desktop has it, since the Shell's gettext speaks only a locale that exists.
+# Then a third, as short, in the test-only pseudo-language (in_shell.py --language en@pseudo, with
+# LANGUAGE=en@pseudo:de over that locale): its catalog, compiled here by scripts/compile-catalogs.sh,
+# is copied into the overlay only, into the installed extension's locale/ and /usr/share/locale.
 # GNOME_TEST_SHELLS (default "host trixie forky sid") chooses the Shells to run.
 set -euo pipefail
 bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") screenshot=${3:-} deb=${4:-${DEB:-}}
@@ -30,7 +33,7 @@ if [ "$(id -u)" -ne 0 ] && [[ " ${shells[*]} " != " host " ]]; then
 fi
 # The screenshot's Shell (docs/gnome-panel.png): the newest stable Debian's, GNOME 48.
 screenshot_shell=trixie
-# The Shell whose extension is also checked in German.
+# The Shell whose extension is also checked in German and in the pseudo-language.
 german_shell=trixie
 if [ -n "$screenshot" ] && [[ " ${shells[*]} " != *" $screenshot_shell "* ]]; then
   echo "error: the screenshot is taken in $screenshot_shell, which GNOME_TEST_SHELLS leaves out" >&2
@@ -80,7 +83,11 @@ for shell in "${shells[@]}"; do
     [ -z "$deb" ] || binds+=(--bind "$(dirname "$deb"):/restd-test-deb")
     [ ${#shot[@]} -eq 0 ] || shot=(--screenshot /restd-test/screenshot.png)
     german=
-    if [ "$shell" = "$german_shell" ]; then german=de; binds+=(--bind /usr/share/i18n:/usr/share/i18n); fi
+    if [ "$shell" = "$german_shell" ]; then
+      german=de
+      binds+=(--bind /usr/share/i18n:/usr/share/i18n)
+      scripts/compile-catalogs.sh "$dir/catalogs" >/dev/null
+    fi
     status=0
     # shellcheck disable=SC2016 # expanded by the root's shell
     scripts/in-root.sh "$shell" "${binds[@]}" -- bash -euc '
@@ -102,7 +109,15 @@ for shell in "${shells[@]}"; do
       /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test ${shot:+--screenshot "$shot"}
       [ -n "$german" ] || exit 0
       localedef --inputfile=de_DE --charmap=UTF-8 de_DE.UTF-8
-      exec /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test/de --language de
+      /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test/de --language de
+      # The overlay copy of the installed extension (never the build bound from the checkout).
+      extension=$(realpath /usr/share/gnome-shell/extensions/restd@restd.io)
+      case $extension in /restd-test*) echo "error: the extension is not a copy in the overlay: $extension" >&2; exit 1 ;; esac
+      for locale in "$extension/locale" /usr/share/locale; do
+        mkdir -p "$locale/en@pseudo/LC_MESSAGES"
+        cp "/restd-test/catalogs/en@pseudo/LC_MESSAGES/restd.mo" "$locale/en@pseudo/LC_MESSAGES/restd.mo"
+      done
+      exec /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test/pseudo --language en@pseudo
     ' in-root "${deb:+$(basename "$deb")}" "${shot[1]:-}" "$german" "${install_layout[@]}" 2>"$dir/in-root.log" || status=$?
     # in-root.sh's own errors (a missing root, a failed mount) are in its log.
     [ "$status" -eq 0 ] || cat "$dir/in-root.log" >&2

@@ -155,6 +155,8 @@ class RestIndicator extends PanelMenu.Button {
             followedId: this._followedId,
             workout: this._client.workout,
             lastSet: this._lastSet,
+            records: this._client.records,
+            weightUnit: this._client.weightUnit,
             error: this._callError ?? this._client.error,
             historyView: this._options.historyView(),
         }, GLib.get_real_time(), this._options.texts);

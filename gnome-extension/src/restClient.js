@@ -16,6 +16,7 @@ const MANAGER_IFACE = 'io.restd.Rest1.Manager';
 const TIMER_IFACE = 'io.restd.Rest1.Timer';
 const LIVE = {path: '/io/restd/Rest1/live', iface: 'io.restd.Rest1.Live'};
 const WORKOUT = {path: '/io/restd/Rest1/workout', iface: 'io.restd.Rest1.Workout'};
+const HISTORY = {path: '/io/restd/Rest1/history', iface: 'io.restd.Rest1.History'};
 
 /** The interface contract restd installs, looked up as D-Bus does: user data dir first. */
 const INTERFACE_FILE = 'dbus-1/interfaces/io.restd.Rest1.xml';
@@ -51,6 +52,10 @@ export class RestClient {
         this.live = null;
         /** io.restd.Rest1.Workout's properties, unpacked, or null. */
         this.workout = null;
+        /** The Manager's WeightUnit: the unit weights are shown in, 'kg' or 'lb'. */
+        this.weightUnit = 'kg';
+        /** Timer id → History.SetRecorded's entry (unpacked) of the last set recorded on it. */
+        this.records = new Map();
     }
 
     /** Reads the installed interface contract, then follows restd's name. */
@@ -138,6 +143,8 @@ export class RestClient {
             connection.signal_subscribe(owner, 'org.freedesktop.DBus.Properties', 'PropertiesChanged',
                 null, TIMER_IFACE, Gio.DBusSignalFlags.NONE,
                 (c, s, path, i, signal, params) => this._timerChanged(path, params)),
+            connection.signal_subscribe(owner, HISTORY.iface, 'SetRecorded', HISTORY.path, null,
+                Gio.DBusSignalFlags.NONE, (c, s, p, i, signal, params) => this._setRecorded(params)),
         ];
         connection.call(owner, ROOT_PATH, 'org.freedesktop.DBus.ObjectManager', 'GetManagedObjects',
             null, new GLib.VariantType('(a{oa{sa{sv}}})'), Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable,
@@ -155,9 +162,10 @@ export class RestClient {
                     this._addTimer(path, interfaces);
                 this._changed();
             });
-        // Only called: no properties to load, no signals to follow.
-        this._manager = this._proxy(connection, owner, ROOT_PATH, MANAGER_IFACE, cancellable, null,
-            Gio.DBusProxyFlags.DO_NOT_LOAD_PROPERTIES | Gio.DBusProxyFlags.DO_NOT_CONNECT_SIGNALS);
+        // Called, and its WeightUnit followed; no signals of its own to follow.
+        this._manager = this._proxy(connection, owner, ROOT_PATH, MANAGER_IFACE, cancellable, proxy => {
+            this.weightUnit = proxy.get_cached_property('WeightUnit')?.unpack() === 'lb' ? 'lb' : 'kg';
+        }, Gio.DBusProxyFlags.DO_NOT_CONNECT_SIGNALS);
         this._live = this._proxy(connection, owner, LIVE.path, LIVE.iface, cancellable, proxy => {
             const fields = proxy.get_cached_property('Fields')?.recursiveUnpack() ?? {};
             this.live = Object.keys(fields).length > 0 ? fields : null;
@@ -219,6 +227,15 @@ export class RestClient {
     _addTimer(path, interfaces) {
         if (path.startsWith(TIMER_PATH_PREFIX) && interfaces[TIMER_IFACE])
             this.timers.set(path, withProperties(emptyTimer(), interfaces[TIMER_IFACE]));
+    }
+
+    /** A set was recorded: the record it beat (if any) goes with the rest it starts on its timer. */
+    _setRecorded(params) {
+        const [set] = params.recursiveUnpack();
+        if (typeof set?.timer !== 'string')
+            return;
+        this.records.set(set.timer, set);
+        this._changed();
     }
 
     _timerChanged(path, params) {

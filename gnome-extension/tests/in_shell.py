@@ -13,6 +13,14 @@ sleeps to assert timing.
 With --language de, a short second session instead: the Shell, restd and restctl in German
 (LANG=de_DE.UTF-8, a locale the caller generated, as a German desktop has; the Shell's own gettext
 needs it), and the extension's label and menu in German from its catalog (its locale/ folder).
+With --language en@pseudo, another short session: LANGUAGE=en@pseudo:de over that German locale
+(glibc's gettext ignores LANGUAGE under C.UTF-8, and GLib's translates nothing at all in a process
+whose own domain, gnome-shell, has no catalog for the locale: German is there), the test-only
+pseudo-language, which the caller
+put into the installed extension's locale/ and restd's share/locale of a throw-away root; every
+text of the catalog is there wrapped in ⟦ ⟧, and the label and every menu item the walk shows must
+have no word outside them but the values the test typed: a word outside is a text that bypasses
+the catalog.
 """
 
 import argparse
@@ -241,13 +249,17 @@ def main():
     parser.add_argument('--root', required=True)
     parser.add_argument('--work', required=True)
     parser.add_argument('--screenshot')
-    parser.add_argument('--language', choices=['de'], help='the short session in this language instead')
+    parser.add_argument('--language', choices=['de', 'en@pseudo'], help='the short session in this language instead')
     args = parser.parse_args()
     session = Session(args)
+    session.env.pop('LANGUAGE', None)
     if args.language:
-        # A German desktop's locale, not the C.UTF-8 of the other checks.
+        # A German desktop's locale, not the C.UTF-8 of the other checks; the pseudo-language
+        # before German in LANGUAGE (see above).
         session.env.pop('LC_ALL', None)
         session.env['LANG'] = 'de_DE.UTF-8'
+        if args.language == 'en@pseudo':
+            session.env['LANGUAGE'] = 'en@pseudo:de'
     try:
         run(session, args)
     finally:
@@ -383,9 +395,12 @@ def run(session, args):
     connected = wait_until(lambda: evaluates(f'{IND}._client.connected'), 'connected', 5)
     check(connected, 'the extension sees restd appear (watch_name)')
     check(evaluates(f'!{IND}.visible') is True, 'no timer: nothing in the panel')
-    if args.language:
+    if args.language == 'de':
         check_german(evaluate, evaluates, restctl, timer_property, wait_label, api)
         session.stop(restd)
+        return
+    if args.language == 'en@pseudo':
+        check_pseudo(session, bus, evaluate, evaluates, restctl, api, lambda: session.stop(restd))
         return
 
     # A rest: the label's first text, checked against EndsAtUSec at the instant it was drawn. How
@@ -486,6 +501,22 @@ def run(session, args):
         return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('Next rest')) ?? null; }})()"""),
         'next rest', 5)
     check(next_rest, f'"Set done" pressed: CompleteSet reached restd and the menu shows "{next_rest}"')
+    # Pounds and a record: the Manager's WeightUnit is followed (PropertiesChanged after a reload),
+    # and the menu says the record of the set that started the rest, in pounds.
+    os.makedirs(f"{env['XDG_CONFIG_HOME']}/restd", exist_ok=True)
+    with open(f"{env['XDG_CONFIG_HOME']}/restd/config.toml", 'w') as f:
+        f.write('[history]\nweight_unit = "lb"\n')
+    restd.send_signal(signal.SIGHUP)
+    check(wait_until(lambda: evaluates(f'{IND}._client.weightUnit') == 'lb', 'WeightUnit', 5),
+          '[history] weight_unit = "lb" and a reload: the extension follows the Manager\'s WeightUnit')
+    restctl('set', '--exercise', 'Squat', '--reps', '5', '--weight', '225', '--rest', '90')
+    result = restctl('set', '--reps', '3', '--weight', '245', '--rest', '90')
+    record = 'record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)'
+    shown = wait_until(lambda: evaluates(f"""(() => {{ {IND}.menu.{api.menu_open};
+        return {IND}.menu._getMenuItems().map(i => i.label?.text).find(t => t?.startsWith('record: ')) ?? null; }})()"""),
+        'record line', 5)
+    check(shown == record and record in result.stdout,
+          f'a record set: the menu says its record under the rest it started, in pounds: "{shown}"')
     # "Open history", whenever restctl is on PATH. With no history-terminal set, GIO picks the
     # terminal, as it does for a Terminal=true application: the test's fakes, first on the Shell's
     # PATH, under every name GIO looks for. GNOME's old terminal setting names one that does not
@@ -726,12 +757,10 @@ def check_german(evaluate, evaluates, restctl, timer_property, wait_label, api):
     check(languages and languages[0].startswith('de'), f'the Shell speaks German: GLib\'s languages {languages[:3]}')
 
     def menu():
-        return evaluates(f"""(() => {{ {IND}.menu.{api.menu_close}; {IND}.menu.{api.menu_open};
-            return {IND}.menu._getMenuItems().map(i => i.label?.text || '—'); }})()""")
+        return menu_texts(evaluates, api)
 
     def press(text):
-        return evaluate(f"""(() => {{ const item = {IND}.menu._getMenuItems().find(i => i.label?.text === {json.dumps(text)});
-            if (!item) return false; item.activate(null); return true; }})()""")
+        return press_item(evaluate, text)
 
     restctl('start', '90', '--label', 'Squat', '--no-notify')
     check(wait_label(r'\d+:\d\d Squat'), 'a rest: the label')
@@ -757,6 +786,104 @@ def check_german(evaluate, evaluates, restctl, timer_property, wait_label, api):
     evaluates(f'{IND}.menu.{api.menu_close}')
     restctl('cancel', '--all')
     check(wait_until(lambda: evaluates(f'!{IND}.visible'), 'hidden', 5), 'cancel --all: hidden')
+
+
+def menu_texts(evaluates, api):
+    """The menu's items as the open menu shows them, top to bottom ('—' for a separator)."""
+    return evaluates(f"""(() => {{ {IND}.menu.{api.menu_close}; {IND}.menu.{api.menu_open};
+        return {IND}.menu._getMenuItems().map(i => i.label?.text || '—'); }})()""")
+
+
+def press_item(evaluate, text):
+    """Activates the menu item showing `text`; whether there was one."""
+    return evaluate(f"""(() => {{ const item = {IND}.menu._getMenuItems().find(i => i.label?.text === {json.dumps(text)});
+        if (!item) return false; item.activate(null); return true; }})()""")
+
+
+# What the pseudo-language session types (a plan's names, a timer's label and id) and the unit
+# symbols: the only words that may show outside ⟦ ⟧.
+PSEUDO_TYPED = ['Squat', 'Push day', 'Bench press', 'other']
+PSEUDO_ALLOWED = {word for text in PSEUDO_TYPED for word in text.split()} | {'kg', 'lb', 'bpm'}
+
+
+def unmarked_words(text):
+    """The words (two letters or more) of `text` outside ⟦ ⟧ (nested marks included) that the
+    test did not type."""
+    outside, previous = text, None
+    while outside != previous:
+        previous, outside = outside, re.sub(r'⟦[^⟦⟧]*⟧', ' ', outside)
+    return [w for w in re.findall(r'[^\W\d_]{2,}', outside) if w not in PSEUDO_ALLOWED]
+
+
+def check_pseudo(session, bus, evaluate, evaluates, restctl, api, stop_restd):
+    """The label and the menu in the pseudo-language, through the states that show each of their
+    texts: no timer, a refused call, a rest with live fields and the next rest of a set, another
+    timer, paused, a workout, ringing and silenced, a browser installed, restd gone. In each,
+    every word of the label and of every menu item must be inside ⟦ ⟧ (or typed by the test),
+    but for restd's own refusal, whose D-Bus error sentence stays English."""
+    languages = evaluate('GLib.get_language_names()')
+    check(languages and languages[0] == 'en@pseudo', f'the Shell asks for en@pseudo first: GLib\'s languages {languages[:3]}')
+    # The refusal "Set done" meets with no timer and no set before: asked of restd here first.
+    manager = dbus.Interface(bus.get_object('io.restd.Rest1', '/io/restd/Rest1', introspect=False),
+                             'io.restd.Rest1.Manager')
+    try:
+        manager.CompleteSet('', '', dbus.Dictionary({}, signature='sv'))
+        refusal_sentence = None
+    except dbus.DBusException as e:
+        refusal_sentence = e.get_dbus_message()
+    check(refusal_sentence, f'restd refuses a set with no exercise: "{refusal_sentence}"')
+
+    def menu():
+        return menu_texts(evaluates, api) or []
+
+    def label():
+        return evaluates(f'{IND}.visible ? {IND}._label.text : null')
+
+    def reached(what, ready, timeout=5):
+        """Waits until ready(label, menu), then checks every text shown."""
+        got = wait_until(lambda: (m := menu()) and ready(label(), m) and (label(), m), what, timeout)
+        shown, items = got or (label(), menu())
+        texts = ([shown] if shown else []) + [t for t in items if t not in ('—', refusal_sentence)]
+        words = {t: unmarked_words(t) for t in texts}
+        outside = {t: w for t, w in words.items() if w}
+        check(got and not outside, f'{what}: every word inside ⟦ ⟧ ({"reached" if got else "NOT reached"}; '
+              f'outside: {outside or "none"}; the label {shown!r}, the menu {items})')
+
+    reached('no timer', lambda _, m: '⟦Set done⟧' in m and '⟦No rest running⟧' in m)
+    press_item(evaluate, '⟦Set done⟧')
+    # restd refuses (no exercise, no set before): its sentence, in restd's catalog too.
+    reached('a refused call: restd\'s sentence as it wrote it', lambda _, m: refusal_sentence in m)
+    restctl('set', '--exercise', 'Squat', '--reps', '5')
+    restctl('live', '--heart-rate', '128', '--done', '3', '--total', '5')
+    reached('a rest after a set, with live fields',
+            lambda shown, m: shown and re.fullmatch(r'\d+:\d\d Squat ♥128 3/5', shown) and '⟦Pause⟧' in m)
+    press_item(evaluate, '⟦Set done⟧')
+    reached('"Set done" pressed: the next rest', lambda _, m: any(t.startswith('⟦Next rest') for t in m))
+    restctl('start', '300', '--id', 'other', '--next', 'Bench press', '--no-notify')
+    restctl('pause')
+    reached('paused, another timer running', lambda _, m: '⟦Resume⟧' in m and any(t.startswith('⟦other') for t in m))
+    restctl('cancel', '--all')
+    restctl('start', '60', '--label', 'Squat', '--next', 'Bench press', '--no-notify')
+    reached('a rest with what comes next', lambda _, m: any(t.startswith('⟦Next: ') for t in m))
+    plan = os.path.join(session.work, 'push.toml')
+    with open(plan, 'w') as f:
+        f.write('name = "Push day"\n[[exercise]]\nname = "Squat"\nsets = 5\nreps = 5\nrest = "90s"\n'
+                '[[exercise]]\nname = "Bench press"\nsets = 5\nrest = "2m"\n')
+    restctl('workout', 'start', plan)
+    press_item(evaluate, '⟦Set done⟧')
+    reached('a workout', lambda _, m: any(t.startswith('⟦Push day') for t in m))
+    restctl('workout', 'end')
+    restctl('cancel', '--all')
+    restctl('start', '1', '--label', 'Squat', '--no-notify')
+    reached('ringing', lambda shown, m: shown and shown.startswith('+') and '⟦Stop⟧' in m)
+    press_item(evaluate, '⟦Stop⟧')
+    reached('silenced, over', lambda shown, m: shown and shown.startswith('+') and '⟦Stop⟧' not in m)
+    session.install_browser()
+    reached('a browser installed', lambda _, m: '⟦Open report⟧' in m, 10)
+    evaluates(f'{IND}.menu.{api.menu_close}')
+    stop_restd()
+    reached('restd not running', lambda _, m: '⟦restd is not running⟧' in m)
+    evaluates(f'{IND}.menu.{api.menu_close}')
 
 
 def extension_module(evaluate, api, name):

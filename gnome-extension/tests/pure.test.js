@@ -7,10 +7,12 @@ import Gio from 'gi://Gio';
 
 const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../src');
 const lib = name => import(dir.resolve_relative_path(`lib/${name}`).get_uri());
-const {SOURCE_TEXTS: EN, clock, displayWidth, fill, msUntilNextChange, panelIcon, panelText, styleClasses, timeText, truncate} =
-    await lib('format.js');
+const {
+    SOURCE_TEXTS: EN, clock, displayWidth, fill, msUntilNextChange, panelIcon, panelText, recordLine, styleClasses, timeText,
+    truncate, weightText,
+} = await lib('format.js');
 const {chooseTimer, emptyTimer, orderTimers, withProperties} = await lib('timers.js');
-const {menuItems, workoutLines} = await lib('menuModel.js');
+const {menuItems, restRecord, workoutLines} = await lib('menuModel.js');
 const {execLine, historyLabel, historyView, reportArgv, reportPath, terminalArgv} = await lib('history.js');
 
 let failures = 0;
@@ -183,6 +185,32 @@ run(['rm', '-rf', bin, odd.slice(0, odd.indexOf('/it'))]);
 
 equal(texts(menuItems({...base, lastSet: {restUsec: 0, restSource: 'none'}, timers: []}, NOW, EN)).slice(-1), ['No rest follows'], 'no rest after the last set');
 
+// Weights as restctl shows them, in the Manager's WeightUnit: 245 lb is kept as 111.13 kg.
+equal([weightText(111.13, 'lb', EN), weightText(61.23, 'lb', EN), weightText(28.35, 'lb', EN), weightText(102.5, 'kg', EN),
+    weightText(121.04, 'kg', EN, true)], ['245 lb', '135 lb', '62.5 lb', '102.5 kg', '121 kg'], 'weights in either unit');
+const COMMA = {...EN, pgettext: (context, text) => context === 'decimal separator' ? ',' : text};
+equal(weightText(28.35, 'lb', COMMA), '62,5 lb', 'weights: the language\'s decimal separator');
+// The record line of SetRecorded's entry, as restctl set says it: 245 lb × 3 (× 1.1 = 269.5 lb) after 225 lb × 5.
+const recordSet = {
+    timer: 'default', at_usec: NOW - 20 * S, exercise: 'Squat', reps: 3, weight_kg: 111.13,
+    record_heaviest_was_kg: 102.06, record_e1rm_kg: 122.243, record_e1rm_was_kg: 119.07,
+};
+equal(recordLine(recordSet, 'lb', EN), 'record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)',
+    'record line in pounds');
+equal(recordLine(recordSet, 'kg', EN),
+    'record: Squat 111.13 kg × 3, heaviest (was 102.06 kg), estimated 1RM 122.2 kg (was 119.1)', 'record line in kg');
+equal(recordLine({exercise: 'Pull-up', reps: 10, record_reps_was: 8}, 'kg', EN), 'record: Pull-up 10 reps, most reps (was 8)',
+    'record line without weight');
+equal(recordLine({exercise: 'Squat', reps: 5, weight_kg: 100}, 'kg', EN), null, 'no record, no line');
+// In the menu, under the heading of the rest the record set started, and not once that rest is started again.
+const recordRest = timer({endsAtUsec: NOW + 70 * S, startedAtUsec: recordSet.at_usec, label: 'Squat'});
+const records = new Map([['default', recordSet]]);
+equal(texts(menuItems({...base, records, weightUnit: 'lb', timers: [recordRest]}, NOW, EN)).slice(0, 2),
+    ['Squat · 1:10 left', 'record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)'],
+    'menu: the record of the set that started the rest');
+equal(restRecord({...recordRest, startedAtUsec: NOW}, records, 'lb', EN), null, 'menu: a rest started again has no record');
+equal(restRecord(recordRest, new Map(), 'lb', EN), null, 'menu: no set recorded, no record');
+
 // Every word a person reads goes through `texts`: in a pseudo-language that marks each text it
 // translates, no item of a full menu nor the panel's word is left unmarked (restd's own sentence,
 // the error, comes translated by restd; names and times are values put into marked texts).
@@ -202,6 +230,7 @@ const unmarked = [
         timers: [timer({endsAtUsec: NOW + 83 * S, label: 'Squat', next: 'Bench'})],
     }, NOW, PSEUDO),
     ...menuItems({...base, connected: false, timers: []}, NOW, PSEUDO), ...menuItems({...base, timers: [paused]}, NOW, PSEUDO),
+    ...menuItems({...base, records, weightUnit: 'lb', timers: [recordRest]}, NOW, PSEUDO),
     {text: panelText(ringing, null, NOW, PSEUDO).split(' ')[1]}, ...workoutLines({...workout, Name: ''}, PSEUDO).map(text => ({text})),
 ].filter(i => i.text !== undefined && !/^⟦.*⟧$/u.test(i.text)).map(i => i.text);
 equal(unmarked, [], 'pseudo-language: every text of the menu and the panel\'s word are translated');

@@ -218,3 +218,64 @@ export function styleClasses(timer, nowUsec) {
 export const ALL_STYLE_CLASSES = [
     'restd-running', 'restd-paused', 'restd-over', 'restd-ringing', 'restd-warning', 'restd-last-seconds',
 ];
+
+/** Kilograms in a pound, exactly (the international pound of 1959). */
+const KG_PER_LB = 0.45359237;
+
+/**
+ * A weight kept in kg as restctl shows it, without its unit: in `unit` (the Manager's WeightUnit,
+ * 'kg' or 'lb'), kilograms to 0.01 kg (0.1 kg with `tenths`, for an estimate), pounds to 0.1 lb,
+ * no needless ".0", the language's decimal separator: "102.5", "245", "269,5".
+ */
+export function weightNumber(kg, unit, texts, tenths = false) {
+    const value = unit === 'lb'
+        ? Math.round(kg / KG_PER_LB * 10) / 10
+        : Math.round(kg * (tenths ? 10 : 100)) / (tenths ? 10 : 100);
+    // TRANSLATORS: what separates a number's fraction, as in 62.5 kg.
+    return String(value).replace('.', texts.pgettext('decimal separator', '.'));
+}
+
+/** `weightNumber` with the unit's symbol: "100 kg", "245 lb". */
+export function weightText(kg, unit, texts, tenths = false) {
+    const symbol = unit === 'lb'
+        // TRANSLATORS: the symbol of pounds, after a weight ("225 lb") or heading a column.
+        ? texts.pgettext('unit of weight', 'lb')
+        // TRANSLATORS: the symbol of kilograms, after a weight ("100 kg") or heading a column.
+        : texts.pgettext('unit of weight', 'kg');
+    return `${weightNumber(kg, unit, texts, tenths)} ${symbol}`;
+}
+
+/**
+ * The record line of a set, as restctl set and "Rest over" say it, from History.SetRecorded's
+ * entry (unpacked): `record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb
+ * (was 262.5)`, weights in `unit`; null when the set beat no record.
+ */
+export function recordLine(set, unit, texts) {
+    const weight = kg => weightText(kg, unit, texts);
+    const parts = [];
+    if (set.record_heaviest_was_kg !== undefined && set.weight_kg !== undefined)
+        // TRANSLATORS: a record beaten, in "record: Squat 105 kg × 3, heaviest (was 100 kg)".
+        parts.push(fill(texts.gettext('heaviest (was %1$s)'), weight(set.record_heaviest_was_kg)));
+    if (set.record_reps_was !== undefined && set.reps !== undefined) {
+        parts.push(set.weight_kg !== undefined
+            // TRANSLATORS: a record beaten: "most reps at 60 kg (was 15)".
+            ? fill(texts.gettext('most reps at %1$s (was %2$d)'), weight(set.weight_kg), set.record_reps_was)
+            // TRANSLATORS: a record beaten by a set without weight: "most reps (was 8)".
+            : fill(texts.gettext('most reps (was %1$d)'), set.record_reps_was));
+    }
+    if (set.record_e1rm_kg !== undefined && set.record_e1rm_was_kg !== undefined) {
+        // TRANSLATORS: a record beaten: "estimated 1RM 121 kg (was 118)", Epley's estimated one-rep maximum.
+        parts.push(fill(texts.gettext('estimated 1RM %1$s (was %2$s)'), weightText(set.record_e1rm_kg, unit, texts, true),
+            weightNumber(set.record_e1rm_was_kg, unit, texts, true)));
+    }
+    if (parts.length === 0)
+        return null;
+    let what = set.exercise ?? '';
+    if (set.weight_kg !== undefined)
+        what += ` ${weight(set.weight_kg)}${set.reps !== undefined ? ` × ${set.reps}` : ''}`;
+    else if (set.reps !== undefined)
+        // TRANSLATORS: a set without weight in a record line: "record: Pull-up 10 reps, …".
+        what += ` ${fill(texts.ngettext('%1$d rep', '%1$d reps', set.reps), set.reps)}`;
+    // TRANSLATORS: under restctl set and in "Rest over": "record: Squat 110 kg × 3, estimated 1RM 121 kg (was 118)".
+    return fill(texts.gettext('record: %1$s'), [what, ...parts].join(', '));
+}
