@@ -80,6 +80,11 @@ struct GermanTests {
         let undo = german(["undo"])
         #expect(undo.stdout.hasPrefix("entfernt: Kniebeuge 5×62,5 kg (Satz 2, "), "\(undo)")
         #expect(undo.stdout.hasSuffix("), samt seiner Pause\n"), "\(undo)")
+        let records = german(["records"])
+        #expect(records.stdout.hasPrefix("Kniebeuge: schwerster Satz 62,5 kg × 5 ("), "\(records)")
+        #expect(
+            german(["records", "--exercise", "Bankdrücken"]).stdout
+                == "keine Rekorde für Bankdrücken: kein Satz davon mit Wiederholungen oder Gewicht\n")
 
         _ = try daemon.config.directory.write(
             "restd/workouts/push.toml",

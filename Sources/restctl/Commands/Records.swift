@@ -37,7 +37,9 @@ extension Restctl {
             if output.json {
                 print(RecordsFormat.json(records, unit: unit))
             } else if records.isEmpty {
-                print(name.map { "no records for \($0.display): no set of it with reps or weight" } ?? "no records yet")
+                print(
+                    name.map { localized("no records for %1$s: no set of it with reps or weight", $0.display) }
+                        ?? localized("no records yet"))
             } else {
                 for item in records { print(RecordsFormat.line(item, unit: unit)) }
             }
