@@ -55,7 +55,7 @@ export class RestClient {
         /** The Manager's WeightUnit: the unit weights are shown in, 'kg' or 'lb'. */
         this.weightUnit = 'kg';
         /** Timer id → History.SetRecorded's entry (unpacked) of the last set recorded on it. */
-        this.records = new Map();
+        this.records = {};
     }
 
     /** Reads the installed interface contract, then follows restd's name. */
@@ -234,7 +234,7 @@ export class RestClient {
         const [set] = params.recursiveUnpack();
         if (typeof set?.timer !== 'string')
             return;
-        this.records.set(set.timer, set);
+        this.records = {...this.records, [set.timer]: set};
         this._changed();
     }
 

@@ -8,11 +8,11 @@ import Gio from 'gi://Gio';
 const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../src');
 const lib = name => import(dir.resolve_relative_path(`lib/${name}`).get_uri());
 const {
-    SOURCE_TEXTS: EN, clock, displayWidth, fill, msUntilNextChange, panelIcon, panelText, recordLine, styleClasses, timeText,
-    truncate, weightText,
+    SOURCE_TEXTS: EN, clock, displayWidth, fill, msUntilNextChange, panelIcon, panelText, recordLine, restRecord, styleClasses,
+    timeText, truncate, weightText,
 } = await lib('format.js');
 const {chooseTimer, emptyTimer, orderTimers, withProperties} = await lib('timers.js');
-const {menuItems, restRecord, workoutLines} = await lib('menuModel.js');
+const {menuItems, workoutLines} = await lib('menuModel.js');
 const {execLine, historyLabel, historyView, reportArgv, reportPath, terminalArgv} = await lib('history.js');
 
 let failures = 0;
@@ -204,12 +204,12 @@ equal(recordLine({exercise: 'Pull-up', reps: 10, record_reps_was: 8}, 'kg', EN),
 equal(recordLine({exercise: 'Squat', reps: 5, weight_kg: 100}, 'kg', EN), null, 'no record, no line');
 // In the menu, under the heading of the rest the record set started, and not once that rest is started again.
 const recordRest = timer({endsAtUsec: NOW + 70 * S, startedAtUsec: recordSet.at_usec, label: 'Squat'});
-const records = new Map([['default', recordSet]]);
+const records = {default: recordSet};
 equal(texts(menuItems({...base, records, weightUnit: 'lb', timers: [recordRest]}, NOW, EN)).slice(0, 2),
     ['Squat · 1:10 left', 'record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)'],
     'menu: the record of the set that started the rest');
-equal(restRecord({...recordRest, startedAtUsec: NOW}, records, 'lb', EN), null, 'menu: a rest started again has no record');
-equal(restRecord(recordRest, new Map(), 'lb', EN), null, 'menu: no set recorded, no record');
+equal(restRecord({...recordRest, startedAtUsec: NOW}, recordSet, 'lb', EN), null, 'menu: a rest started again has no record');
+equal(restRecord(recordRest, undefined, 'lb', EN), null, 'menu: no set recorded, no record');
 
 // Every word a person reads goes through `texts`: in a pseudo-language that marks each text it
 // translates, no item of a full menu nor the panel's word is left unmarked (restd's own sentence,

@@ -438,6 +438,22 @@ def run(session, args):
     check(wait_until(lambda: popup_has(r'Next rest \d+:\d\d \(.+\)'), 5),
           '"Set done" pressed: CompleteSet reached restd and the popup says the next rest')
     check(popup_button('Open report'), 'the popup has "Open report"')
+    # Pounds and a record: the Manager's WeightUnit is read (and followed after a reload), and from 6.4
+    # on (where SetRecorded is heard) the popup says the record of the set that started the rest.
+    with open(f"{env['XDG_CONFIG_HOME']}/restd/config.toml", 'a') as f:
+        f.write('[history]\nweight_unit = "lb"\n')
+    os.kill(restd_pid(bus), signal.SIGHUP)
+    manager = dbus.Interface(bus.get_object(RESTD, '/io/restd/Rest1', introspect=False), 'org.freedesktop.DBus.Properties')
+    check(wait_until(lambda: str(manager.Get('io.restd.Rest1.Manager', 'WeightUnit')) == 'lb', 5),
+          '[history] weight_unit = "lb" and a reload: the Manager\'s WeightUnit is lb')
+    restctl('set', '--exercise', 'Squat', '--reps', '5', '--weight', '225', '--rest', '90')
+    result = restctl('set', '--reps', '3', '--weight', '245', '--rest', '90')
+    record = 'record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)'
+    check(record in result.stdout, f'restctl set in pounds says the record: {result.stdout.strip()}')
+    if external == 5:
+        check(wait_until(lambda: popup_has(re.escape(record)), 5), f'the popup says the record under the rest, in pounds: "{record}"')
+    else:
+        print(f'  Plasma {version} has no signals in QML: no record line (SetRecorded is not heard)')
 
     # restd killed: the widget says so; activated again by restctl: the rest is back.
     os.kill(restd_pid(bus), signal.SIGKILL)

@@ -7,7 +7,7 @@ import Gio from 'gi://Gio';
 
 const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../io.restd.rest');
 const W = await import(dir.resolve_relative_path('contents/code/widget.mjs').get_uri());
-const {SOURCE_TEXTS: EN} = await import(dir.resolve_relative_path('contents/code/format.mjs').get_uri());
+const {SOURCE_TEXTS: EN, restRecord} = await import(dir.resolve_relative_path('contents/code/format.mjs').get_uri());
 
 let failures = 0;
 let checks = 0;
@@ -138,6 +138,19 @@ const report = W.reportCommand("/home/a b/it's");
 equal(report.path, "/home/a b/it's/restd/report.html", 'the report in the cache');
 equal(report.command.startsWith("'sh' '-c' 'mkdir -p"), true, 'the command is sh -c');
 equal(report.command.endsWith("'sh' '/home/a b/it'\\''s/restd/report.html'"), true, 'the path quoted');
+
+// The popup's record line: SetRecorded's entry of the set that started the shown rest, its weights in
+// the Manager's unit; a timer from D-Bus (StartedAtUSec as the set's at_usec) shows it, one started
+// again does not. 245 lb is kept as 111.13 kg.
+const recordSet = {
+    timer: 'default', at_usec: NOW - 20 * S, exercise: 'Squat', reps: 3, weight_kg: 111.13,
+    record_heaviest_was_kg: 102.06, record_e1rm_kg: 122.243, record_e1rm_was_kg: 119.07,
+};
+const recordTimer = W.timerFromInterfaces('/io/restd/Rest1/timer/default',
+    {[TIMER]: properties('default', {Label: 'Squat', StartedAtUSec: recordSet.at_usec})});
+equal(restRecord(recordTimer, recordSet, 'lb', EN),
+    'record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)', 'record line in pounds');
+equal(restRecord({...recordTimer, startedAtUsec: NOW}, recordSet, 'lb', EN), null, 'a rest started again: no record line');
 
 if (failures > 0) {
     printerr(`plasma pure tests: ${failures} of ${checks} checks failed`);

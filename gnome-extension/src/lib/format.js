@@ -279,3 +279,14 @@ export function recordLine(set, unit, texts) {
     // TRANSLATORS: under restctl set and in "Rest over": "record: Squat 110 kg × 3, estimated 1RM 121 kg (was 118)".
     return fill(texts.gettext('record: %1$s'), [what, ...parts].join(', '));
 }
+
+/**
+ * The record line of the set that started `timer`'s rest, or null: `set` is the SetRecorded
+ * entry of the last set recorded on that timer, which counts while the rest it started runs on
+ * (restd starts it at the set's instant), not for a rest started again or otherwise.
+ */
+export function restRecord(timer, set, unit, texts) {
+    if (!set || set.at_usec !== timer.startedAtUsec)
+        return null;
+    return recordLine(set, unit ?? 'kg', texts);
+}

@@ -1,7 +1,7 @@
 // What the indicator's menu holds, as a list of plain items the Shell glue turns into
 // PopupMenu items one for one. Pure: the state and the time are passed in.
 
-import {clock, fill, isOver, overtimeUsec, recordLine, remainingUsec, timeText} from './format.js';
+import {clock, fill, isOver, overtimeUsec, remainingUsec, restRecord, timeText} from './format.js';
 import {historyLabel} from './history.js';
 import {orderTimers} from './timers.js';
 
@@ -54,18 +54,6 @@ export function workoutLines(workout, texts) {
     return lines;
 }
 
-/**
- * The record line of the set that started `timer`'s rest (format.js's recordLine), or null: the
- * set's SetRecorded entry counts while the rest it started runs on (restd starts it at the set's
- * instant), not for a rest started again or otherwise.
- */
-export function restRecord(timer, records, unit, texts) {
-    const set = records?.get(timer.id);
-    if (!set || set.at_usec !== timer.startedAtUsec)
-        return null;
-    return recordLine(set, unit ?? 'kg', texts);
-}
-
 /** A Manager method call: the method's name and its arguments as GVariant type and values. */
 function call(method, signature, args) {
     return {method, signature, args};
@@ -78,7 +66,7 @@ function call(method, signature, args) {
  * when restctl is found).
  *
  * `state`: {connected, timers, followedId, workout, lastSet: {restUsec, restSource} | null,
- * records: Map of timer id → the SetRecorded entry of its last set, weightUnit: 'kg' | 'lb',
+ * records: {timer id: the SetRecorded entry of its last set}, weightUnit: 'kg' | 'lb',
  * error: string | null, historyView: 'report' | 'terminal' | null}; `texts`: the language
  * (format.js). restd's own sentences (`error`) come in restd's language already.
  */
@@ -95,7 +83,7 @@ export function menuItems(state, nowUsec, texts) {
     const timer = ordered.find(t => t.id === state.followedId) ?? null;
     if (timer) {
         items.push({type: 'heading', text: timerSummary(timer, nowUsec, texts)});
-        const record = restRecord(timer, state.records, state.weightUnit, texts);
+        const record = restRecord(timer, state.records?.[timer.id], state.weightUnit, texts);
         if (record)
             items.push({type: 'info', text: record});
         // During a workout its own lines below say what comes next.

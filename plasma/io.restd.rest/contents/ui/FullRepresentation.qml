@@ -105,6 +105,18 @@ PlasmaExtras.Representation {
             text: full.timer ? full.summaryText(full.timer) : i18n("No rest running")
         }
 
+        // The record the set that started this rest beat, in the Manager's unit (format.mjs).
+        PlasmaComponents3.Label {
+            readonly property string record: full.timer
+                ? (Format.restRecord(full.timer, full.client.records[full.timer.id], full.client.weightUnit, root.texts) ?? "")
+                : ""
+            objectName: "record"
+            Layout.fillWidth: true
+            visible: full.client.connected && record !== ""
+            wrapMode: Text.Wrap
+            text: record
+        }
+
         PlasmaComponents3.Label {
             Layout.fillWidth: true
             visible: full.client.connected && full.timer !== null && full.timer.next !== "" && full.workout === null

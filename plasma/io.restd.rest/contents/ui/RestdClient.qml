@@ -29,6 +29,13 @@ Item {
     property var workout: null
     /** The last "Set done"'s reply: {restUsec, restSource}, or null. */
     property var lastSet: null
+    /** The Manager's WeightUnit: the unit weights are shown in, "kg" or "lb". */
+    property string weightUnit: "kg"
+    /**
+     * Timer id → History.SetRecorded's entry of the last set recorded on it (from 6.4 on, where
+     * signals are followed: 6.3 cannot hear SetRecorded, so it shows no record line).
+     */
+    property var records: ({})
     /** restd's sentence for the last failed call, or "". */
     property string error: ""
     /** Whether a timer is shown (main.qml): the re-read is then more frequent, and complete. */
@@ -70,6 +77,8 @@ Item {
                 return;
             }
             setTimers(Widget.timersFromObjects(values[0]));
+            call(rootPath, "org.freedesktop.DBus.Properties", "Get", "(ss)", [managerIface, "WeightUnit"],
+                (unit) => { client.weightUnit = unit !== null && unit[0] === "lb" ? "lb" : "kg"; });
             if (Object.keys(client.timers).length > 0 || client.followsSignals)
                 refreshActivity();
             else
@@ -107,7 +116,17 @@ Item {
         });
     }
 
+    /** A set was recorded: the record it beat (if any) goes with the rest it starts on its timer. */
+    function setRecorded(set) {
+        if (typeof set?.timer !== "string")
+            return;
+        const records = Object.assign({}, client.records);
+        records[set.timer] = set;
+        client.records = records;
+    }
+
     function forget() {
+        client.records = {};
         client.timers = {};
         client.live = null;
         client.workout = null;

@@ -69,6 +69,29 @@ Item {
     DBus.SignalWatcher {
         busType: DBus.BusType.Session
         service: signals.client.service
+        path: signals.client.rootPath + "/history"
+        iface: "io.restd.Rest1.History"
+        function dbusSetRecorded(set) {
+            signals.client.setRecorded(Widget.plain(set));
+        }
+    }
+
+    // The Manager's WeightUnit, which a reload of config.toml may change.
+    DBus.SignalWatcher {
+        busType: DBus.BusType.Session
+        service: signals.client.service
+        path: signals.client.rootPath
+        iface: "org.freedesktop.DBus.Properties"
+        function dbusPropertiesChanged(iface, changed) {
+            const unit = Widget.plain(changed).WeightUnit;
+            if (String(iface) === signals.client.managerIface && unit !== undefined)
+                signals.client.weightUnit = unit === "lb" ? "lb" : "kg";
+        }
+    }
+
+    DBus.SignalWatcher {
+        busType: DBus.BusType.Session
+        service: signals.client.service
         path: signals.client.rootPath + "/workout"
         iface: "org.freedesktop.DBus.Properties"
         function dbusPropertiesChanged(iface, changed) {

@@ -21,10 +21,34 @@ PlasmoidItem {
      * own catalog: KDE's i18n() in the domain plasma_applet_io.restd.rest, restd's po/LANG.po.
      */
     readonly property var texts: ({
-        gettext: text => i18n(text),
-        ngettext: (text, plural, n) => i18np(text, plural, n),
-        pgettext: (context, text) => i18nc(context, text),
+        gettext: text => root.kept(undefined, text),
+        // i18np puts the count in for %1 itself: "%1$d reps" comes back "10$d reps".
+        ngettext: (text, plural, n) => i18np(text, plural, n).replace(/(\d)\$[sd]/, "$1"),
+        pgettext: (context, text) => root.kept(context, text),
     })
+
+    /**
+     * `text` (in `context`, if not undefined) from the catalog, its own `%1$s`, `%2$d`…
+     * placeholders given back as themselves ("%1", "%2": KDE's idiom against
+     * I18N_ARGUMENT_MISSING), for format.mjs's fill() to put the values in.
+     */
+    function kept(context, text) {
+        const highest = Math.max(0, ...(text.match(/%\d\$[sd]/g) ?? []).map(p => Number(p[1])));
+        if (context === undefined) {
+            switch (highest) {
+            case 0: return i18n(text);
+            case 1: return i18n(text, "%1");
+            case 2: return i18n(text, "%1", "%2");
+            default: return i18n(text, "%1", "%2", "%3");
+            }
+        }
+        switch (highest) {
+        case 0: return i18nc(context, text);
+        case 1: return i18nc(context, text, "%1");
+        case 2: return i18nc(context, text, "%1", "%2");
+        default: return i18nc(context, text, "%1", "%2", "%3");
+        }
+    }
     readonly property string compactText: timer ? Widget.compactText(timer, client.live, nowUsec, texts, {
         showExercise: Plasmoid.configuration.showExercise, showHeartRate: Plasmoid.configuration.showHeartRate,
     }) : ""
