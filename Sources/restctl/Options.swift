@@ -144,7 +144,7 @@ extension ExerciseName {
         do {
             self = try ExerciseName(parsing: text)
         } catch {
-            throw RestctlError(.usage, "--exercise: \(error.message)")
+            throw RestctlError(.usage, "--exercise: " + (TextProblemText.exerciseName(text) ?? error.message))
         }
     }
 }

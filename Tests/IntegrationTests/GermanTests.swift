@@ -137,6 +137,13 @@ struct GermanTests {
         #expect(
             german(["start", "9x"]).stderr.hasPrefix(
                 "restctl: duration \"9x\" ist unverständlich; geben Sie Sekunden (90), "))
+        #expect(
+            german(["set", "--exercise", " "]).stderr
+                == "restctl: --exercise: der Übungsname ist leer; geben Sie 1 bis 64 Bytes Text an, etwa \"Kniebeuge\"\n"
+        )
+        #expect(
+            german(["start", "5", "--label", "a\u{01}b"]).stderr
+                == "restctl: --label enthält ein Steuerzeichen (U+0001) an Position 2\n")
         // --help: restctl's abstracts and option help in German, ArgumentParser's headings as they are.
         let help = german(["start", "--help"]).stdout
         #expect(help.hasPrefix("OVERVIEW: Einen Timer starten (oder ersetzen).\n"), "\(help)")

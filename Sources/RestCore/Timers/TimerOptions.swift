@@ -37,15 +37,23 @@ public struct TimerOptions: Sendable, Equatable {
     /// Texts travel into notifications and the journal; a NUL would be cut off by C string
     /// APIs and other control characters could forge log lines.
     public static func validateText(_ s: String, field: String, limits: TimerLimits) throws(TimerError) {
-        let bytes = s.utf8.count
-        guard bytes <= limits.maxTextBytes else {
-            throw .invalidArgs("\(field) is \(bytes) bytes long; at most \(limits.maxTextBytes) are allowed")
-        }
-        // Positions count Unicode scalars from 1, so "\r\n" reports the \r where it is.
-        for (offset, scalar) in s.unicodeScalars.enumerated() where scalar.isControlCharacter {
+        switch textProblem(s, limits: limits) {
+        case .tooLong(let bytes, let max):
+            throw .invalidArgs("\(field) is \(bytes) bytes long; at most \(max) are allowed")
+        case .controlCharacter(let scalar, let position):
             throw .invalidArgs(
-                "\(field) contains a control character (\(MessageText.codePoint(scalar))) at position \(offset + 1)")
+                "\(field) contains a control character (\(MessageText.codePoint(scalar))) at position \(position)")
+        case .empty, nil:
+            return
         }
+    }
+
+    /// What `validateText` refuses in `s`, for a client to say in its own words; nil when
+    /// nothing. The length first: a long text is refused for its length whatever it holds.
+    public static func textProblem(_ s: String, limits: TimerLimits) -> TextProblem? {
+        let bytes = s.utf8.count
+        if bytes > limits.maxTextBytes { return .tooLong(bytes: bytes, max: limits.maxTextBytes) }
+        return TextProblem.of(s, maxBytes: limits.maxTextBytes, allowsEmpty: true)
     }
 
     /// Validates both texts of these options, and the pre-alert against the duration it is for.

@@ -16,25 +16,34 @@ public struct ExerciseName: Sendable, Equatable, Hashable {
 
     /// Checks and normalises a caller's name; the refusal is one sentence.
     public init(parsing raw: String) throws(TimerError) {
+        let trimmed = Self.trimmed(raw)
+        switch TextProblem.of(trimmed, maxBytes: Self.maxBytes, allowsEmpty: false) {
+        case .empty:
+            throw .invalidArgs("the exercise name is empty; give 1 to \(Self.maxBytes) bytes of text, as in \"Squat\"")
+        case .controlCharacter(let scalar, let position):
+            throw .invalidArgs(
+                "the exercise name contains a control character (\(MessageText.codePoint(scalar))) "
+                    + "at position \(position); give plain text, as in \"Squat\"")
+        case .tooLong(let bytes, let max):
+            throw .invalidArgs(
+                "the exercise name \(MessageText.quoted(trimmed)) is \(bytes) bytes long; at most \(max) are allowed")
+        case nil:
+            display = trimmed
+            key = Self.key(of: trimmed)
+        }
+    }
+
+    /// What is wrong with `raw` as a name (`init(parsing:)`'s refusal, for a client to say in
+    /// its own words), and the name as checked: without surrounding white space.
+    public static func problem(of raw: String) -> (problem: TextProblem, name: String)? {
+        let trimmed = trimmed(raw)
+        return TextProblem.of(trimmed, maxBytes: maxBytes, allowsEmpty: false).map { ($0, trimmed) }
+    }
+
+    private static func trimmed(_ raw: String) -> String {
         var scalars = Substring(raw).unicodeScalars[...]
         while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
-        let trimmed = String(String.UnicodeScalarView(scalars))
-        guard !trimmed.isEmpty else {
-            throw .invalidArgs("the exercise name is empty; give 1 to \(Self.maxBytes) bytes of text, as in \"Squat\"")
-        }
-        for (offset, scalar) in trimmed.unicodeScalars.enumerated() where scalar.isControlCharacter {
-            throw .invalidArgs(
-                "the exercise name contains a control character (\(MessageText.codePoint(scalar))) "
-                    + "at position \(offset + 1); give plain text, as in \"Squat\"")
-        }
-        let bytes = trimmed.utf8.count
-        guard bytes <= Self.maxBytes else {
-            throw .invalidArgs(
-                "the exercise name \(MessageText.quoted(trimmed)) is \(bytes) bytes long; "
-                    + "at most \(Self.maxBytes) are allowed")
-        }
-        display = trimmed
-        key = Self.key(of: trimmed)
+        return String(String.UnicodeScalarView(scalars))
     }
 }
