@@ -11,11 +11,21 @@ public enum TimerIDParser {
             throw InputError(
                 localized("--id is empty; give a timer id, or leave --id out for %1$s", "\"" + defaultID + "\""))
         }
-        do {
-            return try TimerID(parsing: text).rawValue
-        } catch {
-            throw InputError(error.message)
+        guard TimerID.isValid(text) else {
+            // restd's rule (TimerID), in the reader's words.
+            let length = text.unicodeScalars.count
+            let range = localized("%1$s to %2$s", 1, TimerID.maxLength)
+            throw InputError(
+                length > TimerID.maxLength
+                    ? localized(
+                        "timer id %1$s (%2$d characters) is invalid: use %3$s characters of A-Z, a-z, 0-9, _ and -",
+                        MessageText.quoted(text), length, range)
+                    : localized(
+                        "timer id %1$s is invalid: use %2$s characters of A-Z, a-z, 0-9, _ and -",
+                        MessageText.quoted(text),
+                        range))
         }
+        return text
     }
 
     /// The timer used when the caller names none.

@@ -144,6 +144,10 @@ struct GermanTests {
         #expect(
             german(["start", "5", "--label", "a\u{01}b"]).stderr
                 == "restctl: --label enthält ein Steuerzeichen (U+0001) an Position 2\n")
+        #expect(
+            german(["pause", "--id", "a b"]).stderr
+                == "restctl: Timer-ID \"a b\" ist ungültig: verwenden Sie 1 bis 64 Zeichen aus A-Z, a-z, 0-9, _ und -\n"
+        )
         // --help: restctl's abstracts and option help in German, ArgumentParser's headings as they are.
         let help = german(["start", "--help"]).stdout
         #expect(help.hasPrefix("OVERVIEW: Einen Timer starten (oder ersetzen).\n"), "\(help)")

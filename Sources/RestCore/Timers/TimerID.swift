@@ -19,8 +19,7 @@ public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
             self = .default
             return
         }
-        let utf8 = text.utf8
-        guard utf8.count <= Self.maxLength, utf8.allSatisfy(Self.isAllowed) else {
+        guard Self.isValid(text) else {
             let length = text.unicodeScalars.count
             let lengthNote = length > Self.maxLength ? " (\(length) characters)" : ""
             throw .invalidArgs(
@@ -28,6 +27,11 @@ public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
                     + "use \(MessageText.range(1...Self.maxLength)) characters of A-Z, a-z, 0-9, _ and -")
         }
         rawValue = text
+    }
+
+    /// 1 to `maxLength` of A-Z, a-z, 0-9, _ and - (what `init(parsing:)` takes but for "").
+    public static func isValid(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= maxLength && text.utf8.allSatisfy(isAllowed)
     }
 
     private init(validated: String) {
