@@ -517,6 +517,15 @@ def run(session, args):
         'record line', 5)
     check(shown == record and record in result.stdout,
           f'a record set: the menu says its record under the rest it started, in pounds: "{shown}"')
+    # Both sets taken back and kilograms again, so that what follows (and the screenshot) is as before.
+    for _ in range(2):
+        restctl('undo')
+    with open(f"{env['XDG_CONFIG_HOME']}/restd/config.toml", 'w') as f:
+        f.write('')
+    restd.send_signal(signal.SIGHUP)
+    check(wait_until(lambda: evaluates(f'{IND}._client.weightUnit') == 'kg', 'WeightUnit', 5)
+          and evaluates(f"{IND}.menu._getMenuItems().every(i => !i.label?.text?.startsWith('record: '))"),
+          'undone and kilograms again: the menu has no record line')
     # "Open history", whenever restctl is on PATH. With no history-terminal set, GIO picks the
     # terminal, as it does for a Terminal=true application: the test's fakes, first on the Shell's
     # PATH, under every name GIO looks for. GNOME's old terminal setting names one that does not
