@@ -1,5 +1,6 @@
 import DBusKit
 import Localization
+import RestCore
 import RestProtocol
 
 /// Why a client request failed, with one sentence for the user.
@@ -44,6 +45,12 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
         guard !error.message.isEmpty else { return error.name }
         if error.name == RestErrorName.noSuchTimer, let match = error.message.wholeMatch(of: #/no timer (".*")/#) {
             return localized("no timer %1$s", String(match.output.1))
+        }
+        if error.name == RestErrorName.invalidArgs, error.message.hasPrefix("no set "),
+            let id = Int64(error.message.dropFirst("no set ".count).prefix { $0.isASCII && $0.isNumber }),
+            error.message == TrainingBook.noSuchSetSentence(id)
+        {
+            return localized("no set %1$s in the history; 'restctl history' shows each set's id", id)
         }
         return error.message
     }

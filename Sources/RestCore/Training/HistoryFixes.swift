@@ -87,7 +87,12 @@ extension TrainingBook {
     }
 
     static func noSuchSet(_ id: Int64) -> TimerError {
-        .invalidArgs("no set \(id) in the history; 'restctl history' shows each set's id")
+        .invalidArgs(noSuchSetSentence(id))
+    }
+
+    /// restd's sentence (English, as on the bus) for a set id the history does not have.
+    public static func noSuchSetSentence(_ id: Int64) -> String {
+        "no set \(id) in the history; 'restctl history' shows each set's id"
     }
 
     /// Removing sets: each with its rest; a rest still on its timer is cancelled with it (its

@@ -114,10 +114,13 @@ extension Restctl {
                     parsing: text, decimalComma: localizedInContext("decimal separator", ".") == ",")
             } catch .commaForDot(let dotted) {
                 throw RestctlError(
-                    .usage, "--weight \(MessageText.quoted(text)): use a dot for decimals, as in \(dotted)")
+                    .usage,
+                    localized("--weight %1$s: use a dot for decimals, as in %2$s", MessageText.quoted(text), dotted))
             } catch {
                 throw RestctlError(
-                    .usage, "--weight \(MessageText.quoted(text)) is not a weight, such as 60, 62.5, 100kg or 225lb")
+                    .usage,
+                    localized(
+                        "--weight %1$s is not a weight, such as 60, 62.5, 100kg or 225lb", MessageText.quoted(text)))
             }
             guard let unit = weight.unit ?? unit else { return weight.kilograms(defaultUnit: .kg) }
             let kg = weight.kilograms(defaultUnit: unit)
