@@ -24,14 +24,54 @@ bugs_address=$(sed -n 's/^Maintainer: .*<\(.*\)>$/\1/p' debian/control)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# xgettext's C mode reads Swift's one-line literals and comments as C's; a multi-line literal
-# (""" … """), which no translated text is, is blanked first, its lines kept so that a warning
-# names the right one. Sorted, so that the template does not depend on find's order.
+# xgettext's C mode reads Swift's one-line literals and comments as C's. A multi-line literal
+# (""" … """) that is the argument of localized( (opened on the call's line or the next) becomes
+# one C literal on its opening line, the text as Swift gives it at run time: the closing """'s
+# indentation stripped from every line, lines joined by \n except after a line ending in a
+# backslash, `"` escaped, Swift's escapes kept as C's. Its other lines, and every other multi-line literal, are blanked, so that a
+# warning names the right line. Sorted, so that the template does not depend on find's order.
+# shellcheck disable=SC2016 # awk's program, not the shell's
+swift_literals_as_c='
+function as_c(text,    out, i, c) {
+  out = ""
+  for (i = 1; i <= length(text); i++) {
+    c = substr(text, i, 1)
+    if (c == "\\") { out = out c substr(text, i + 1, 1); i++ }
+    else if (c == "\"") { out = out "\\\"" }
+    else { out = out c }
+  }
+  return out
+}
+function print_localized(    indent, i, line, text, joined, tail) {
+  match(block[count], /^[ \t]*/)
+  indent = substr(block[count], 1, RLENGTH)
+  text = ""
+  joined = 1
+  for (i = 1; i < count; i++) {
+    line = block[i]
+    if (substr(line, 1, length(indent)) == indent) line = substr(line, length(indent) + 1)
+    if (!joined) text = text "\\n"
+    joined = 0
+    if (match(line, /\\+$/) && RLENGTH % 2 == 1) { line = substr(line, 1, length(line) - 1); joined = 1 }
+    text = text line
+  }
+  print opening "\"" as_c(text) "\""
+  for (i = 1; i < count; i++) print ""
+  tail = block[count]
+  sub(/^[ \t]*"""/, "", tail)
+  print tail
+}
+localized { block[++count] = $0; if ($0 ~ /"""/) { print_localized(); localized = 0 }; next }
+!inside && (/localized\("""[ \t]*$/ || (call_open && /^[ \t]*"""[ \t]*$/)) {
+  opening = $0; sub(/"""[ \t]*$/, "", opening); localized = 1; count = 0; call_open = 0; next
+}
+/"""/ { print ""; inside = !inside; call_open = 0; next }
+{ print (inside ? "" : $0); call_open = !inside && /localized\([ \t]*$/ }
+'
 mapfile -t swift_files < <(find Sources -name '*.swift' | sort)
 for file in "${swift_files[@]}"; do
   mkdir -p "$work/src/$(dirname "$file")"
-  awk '/"""/ { print ""; if (!inside) { inside = 1 } else { inside = 0 }; next } { print (inside ? "" : $0) }' \
-    "$file" >"$work/src/$file"
+  awk "$swift_literals_as_c" "$file" >"$work/src/$file"
 done
 (cd "$work/src" && xgettext --language=C --from-code=UTF-8 --add-comments=TRANSLATORS: --add-location=file \
   --sort-by-file --keyword= --keyword=localized:1 --keyword=localizedPlural:1,2 --keyword=localizedInContext:1c,2 \

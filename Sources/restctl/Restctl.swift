@@ -14,14 +14,13 @@ struct Restctl: ParsableCommand {
         commandName: "restctl",
         abstract: localized("Control the rest timers of restd."),
         usage: "restctl <subcommand>",
-        discussion: """
+        discussion: localized(
+            """
             Commands that act on a timer take --id (default: default); an id is 1 to 64 of \
             A-Z, a-z, 0-9, _ and -. A duration is 90, 90s, 1m30s, 2min, 1.5m or 1:30 \
             (every form: TIMERS AND DURATIONS in man restctl); a rest is 1 s to 24 h. \
             Commands that print a timer take --json.
-
-
-            """ + ExitStatus.helpText,
+            """) + "\n\n" + ExitStatus.helpText,
         // Every command, nested ones too, gives its commandName: without one ArgumentParser
         // derives it from the type's name at every start (String(describing:) over the runtime's
         // conformance tables), a large share of a short command's instructions.

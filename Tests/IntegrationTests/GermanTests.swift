@@ -150,9 +150,11 @@ struct GermanTests {
             german(["pause", "--id", "a b"]).stderr
                 == "restctl: Timer-ID \"a b\" ist ungültig: verwenden Sie 1 bis 64 Zeichen aus A-Z, a-z, 0-9, _ und -\n"
         )
-        // --help: restctl's abstracts and option help in German, ArgumentParser's headings as they are.
+        // --help: restctl's abstracts, discussions and option help in German, ArgumentParser's
+        // headings as they are.
         let help = german(["start", "--help"]).stdout
         #expect(help.hasPrefix("OVERVIEW: Einen Timer starten (oder ersetzen).\n"), "\(help)")
+        #expect(help.contains("\nMit --wait bleibt restctl, bis die Pause vorbei ist: in einem Terminal zeigt es\n"))
         #expect(
             help.contains("\nUSAGE: restctl start ")
                 && help.contains("  --label <text>          Wofür die Pause ist.\n"))

@@ -7,10 +7,11 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "cancel",
             abstract: localized("Remove a timer, or every timer with --all."),
-            discussion: """
+            discussion: localized(
+                """
                 Says which timers it removed ("cancelled ID", one line each), or that there was \
                 none with --all. 'restctl clear' removes only the timers that are over.
-                """)
+                """))
 
         @OptionGroup var timer: TimerSelection
 

@@ -7,10 +7,11 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "clear",
             abstract: localized("Remove the timers that are over."),
-            discussion: """
+            discussion: localized(
+                """
                 Expired timers otherwise stay listed (with their overtime) until restd removes \
                 them, an hour after they ended (expired_retention). Prints nothing.
-                """)
+                """))
 
         func run() throws {
             _ = try RestdConnection.withClient { client throws(ClientError) in

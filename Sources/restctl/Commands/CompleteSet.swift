@@ -10,7 +10,8 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: localized("Mark a set done and start the rest that follows it."),
-            discussion: """
+            discussion: localized(
+                """
                 restd records the set, ends the rest before it (how long it was actually \
                 taken), and starts the timer with the rest for this exercise, labelled with \
                 it: --rest if given; else the exercise's rest in config.toml; else the rest \
@@ -26,7 +27,7 @@ extension Restctl {
                 rest follows, and set prints the workout's status instead, as workout status \
                 does. Like start, set notes once on stderr that no notification server is \
                 running when none is, and that no sound server plays restd's sounds.
-                """)
+                """))
 
         @Option(
             help: ArgumentHelp(

@@ -54,11 +54,12 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "history",
             abstract: localized("Show the sets done; delete, edit or rename them."),
-            discussion: """
+            discussion: localized(
+                """
                 Without a command, history show: restctl history --since 2w is restctl \
                 history show --since 2w. Each change is one transaction; records, stats and \
                 the report follow it. restctl undo takes back the last set.
-                """,
+                """),
             subcommands: [Show.self, Delete.self, Edit.self, Rename.self], defaultSubcommand: Show.self)
     }
 }
@@ -80,7 +81,8 @@ extension Restctl.History {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: localized("Show the sets done, with the rest after each."),
-            discussion: """
+            discussion: localized(
+                """
                 One line per set, oldest first, in local time, after the set's id (which \
                 history delete and edit take): \
                 12  2026-11-23 18:02  Squat  5×100 kg  rest 2:41 of 2:30 (+0:11) — the rest taken, \
@@ -88,7 +90,7 @@ extension Restctl.History {
                 header row and one row per set with ISO 8601 UTC times and durations in \
                 seconds, for spreadsheets. Default: the last 7 days. With --workouts, one line \
                 per workout that ended in the window (its summary) instead.
-                """)
+                """))
 
         @OptionGroup var selection: HistorySelection
 

@@ -9,10 +9,11 @@ extension Restctl.History {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: localized("Delete sets by id, each with the rest after it."),
-            discussion: """
+            discussion: localized(
+                """
                 All or none: an id not in the history is refused and nothing is deleted. A \
                 rest still on its timer is cancelled with its set.
-                """)
+                """))
 
         @Argument(help: ArgumentHelp(localized("The ids of the sets, as restctl history shows them."), valueName: "id"))
         var ids: [String]

@@ -9,10 +9,11 @@ extension Restctl.History {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: localized("Change a set's exercise, reps, weight or whether it failed."),
-            discussion: """
+            discussion: localized(
+                """
                 Only what is given changes; the set keeps its time and id. An exercise restd \
                 knows keeps its name as first written. Prints the set as it is now.
-                """)
+                """))
 
         @Argument(help: ArgumentHelp(localized("The set's id, as restctl history shows it."), valueName: "id"))
         var id: String

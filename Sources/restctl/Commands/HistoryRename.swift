@@ -9,11 +9,12 @@ extension Restctl.History {
         static let configuration = CommandConfiguration(
             commandName: "rename",
             abstract: localized("Rename an exercise across the history, merging it into another."),
-            discussion: """
+            discussion: localized(
+                """
                 Every set of OLD becomes a set of NEW; when restd knows NEW already, the two \
                 merge (a typo fixed: restctl history rename Sqaut Squat), and NEW keeps its \
                 name as first written. Names differing only in case write the exercise anew.
-                """)
+                """))
 
         @Argument(help: ArgumentHelp(localized("The exercise as restd knows it."), valueName: "old"))
         var old: String

@@ -8,7 +8,8 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: localized("Import a Strong, Hevy or FitNotes export."),
-            discussion: """
+            discussion: localized(
+                """
                 Reads FILE, says which app's export it is (from its header, unless --from \
                 says), and adds its sets to restd's history at their own dates, on the timer \
                 'import', with each workout. Warm-ups are kept and marked (never failed sets \
@@ -19,7 +20,7 @@ extension Restctl {
                 FILE:LINE: why, every one of them, and nothing is imported unless \
                 --skip-bad-lines. Sets older than [history] keep_days are refused. IMPORT in \
                 man restctl says which columns are read.
-                """)
+                """))
 
         @Argument(help: ArgumentHelp(localized("The CSV file the app exported."), valueName: "file"))
         var file: String

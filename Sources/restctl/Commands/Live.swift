@@ -7,7 +7,8 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "live",
             abstract: localized("Send live fields (heart rate, progress) to restd."),
-            discussion: """
+            discussion: localized(
+                """
                 The fields given are sent as one update; --end clears every field.
 
                 With --stdin, each line of standard input is one update, as key=value fields \
@@ -22,7 +23,7 @@ extension Restctl {
                 are texts. Custom keys x_[a-z0-9_]{1,30} take true or false, an integer, a \
                 decimal number (2.5, 1e3; in JSON 142 is an integer and 142.0 a number), or a \
                 text; in key=value lines, quote a text with spaces as "…", with \\" and \\\\ inside.
-                """)
+                """))
 
         @Option(
             name: .customLong("heart-rate"),

@@ -8,7 +8,8 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "records",
             abstract: localized("Show each exercise's records."),
-            discussion: """
+            discussion: localized(
+                """
                 Per exercise, from its whole history (imported sets included): the heaviest \
                 set, the highest estimated one-rep max (Epley's weight × (1 + reps ÷ 30), from \
                 sets of 1 to 10 reps, as the report draws it) and the set of most reps, each \
@@ -17,7 +18,7 @@ extension Restctl {
                 reps counting at the set's own weight): record: Squat 110 kg × 3, estimated \
                 1RM 121 kg (was 118). --json keeps kg (heaviest_kg…) and adds the same in \
                 pounds (heaviest_lb…) when the unit is lb.
-                """)
+                """))
 
         @Option(help: ArgumentHelp(localized("Only this exercise (case does not matter)."), valueName: "name"))
         var exercise: String?

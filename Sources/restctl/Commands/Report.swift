@@ -9,7 +9,8 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "report",
             abstract: localized("Write a training report: one HTML page of charts."),
-            discussion: """
+            discussion: localized(
+                """
                 Volume per week (stacked by category from config.toml or a FitNotes import, else \
                 by exercise), each \
                 exercise's top set and estimated one-rep max, rests planned against taken with \
@@ -19,7 +20,7 @@ extension Restctl {
                 it (no script, nothing loaded from the network), light or dark as the system \
                 prefers. Default: the last 90 days, written to restd-report.html; where it was \
                 written is said on standard error.
-                """)
+                """))
 
         @OptionGroup var selection: HistorySelection
 

@@ -8,7 +8,8 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "sensors",
             abstract: localized("Show the Bluetooth heart-rate straps restd sees."),
-            discussion: """
+            discussion: localized(
+                """
                 One line per strap BlueZ knows (paired, or seen with the Heart Rate Service): \
                 its address, whether restd is reading it (reading), it is connected but not \
                 chosen (connected) or it is not connected (away), paired or unpaired, its \
@@ -16,7 +17,7 @@ extension Restctl {
                 none, it says so on stderr with restd's reason (no system bus, no bluetoothd, \
                 the adapter off, [heart_rate] bluetooth "off" in restd's config.toml, or none \
                 paired) and prints nothing ([] with --json); the exit status is 0 either way.
-                """)
+                """))
 
         @OptionGroup var output: OutputFormat
 

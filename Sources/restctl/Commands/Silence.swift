@@ -7,11 +7,12 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "silence",
             abstract: localized("Stop the alarm of a rest that is over."),
-            discussion: """
+            discussion: localized(
+                """
                 Without --id, every ringing timer falls quiet. The alarm also stops by itself \
                 after ring_for (1 min), with any other command on that timer, and when "Rest \
                 over" is dismissed; toggle on a ringing timer only silences it. Prints nothing.
-                """)
+                """))
 
         @Option(name: .long, help: ArgumentHelp(localized("Only this timer's alarm."), valueName: "id"))
         var id: String?

@@ -7,10 +7,11 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "skip",
             abstract: localized("End the rest now, on purpose."),
-            discussion: """
+            discussion: localized(
+                """
                 The timer is over from now, without "Rest over". A rest started by set is \
                 recorded as skipped. Prints the timer's line.
-                """)
+                """))
 
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat

@@ -8,7 +8,8 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "start",
             abstract: localized("Start (or replace) a timer."),
-            discussion: """
+            discussion: localized(
+                """
                 With --wait, restctl stays until the rest is over: in a terminal it shows a \
                 countdown with a progress bar, otherwise it prints the timer's line and waits \
                 silently. In a terminal it rings the terminal's bell once at the end when restd \
@@ -19,7 +20,7 @@ extension Restctl {
                 notification server is running and none can be started, a note on stderr says \
                 so, once each time the server goes missing (status says it every time); likewise, once, \
                 when no sound server answered for restd's last sound (not with --no-sound).
-                """)
+                """))
 
         @Argument(
             help: ArgumentHelp(

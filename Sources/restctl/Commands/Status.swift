@@ -9,13 +9,14 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: localized("Show one timer."),
-            discussion: """
+            discussion: localized(
+                """
                 With --json and no such timer, prints null (and the sentence on stderr, exit \
                 status 1), so that a pipeline into jq reads a value either way. When no \
                 notification server is running and none can be started, a note on stderr after \
                 the timer says that "Rest over" will not be shown; --json has \
                 notification_server (running, activatable or missing).
-                """)
+                """))
 
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat

@@ -7,14 +7,15 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "wait",
             abstract: localized("Wait until a timer's rest is over."),
-            discussion: """
+            discussion: localized(
+                """
                 What start --wait does, for a timer that is already there: in a terminal a \
                 countdown (and the bell at the end when restd plays no sound for the rest), \
                 otherwise silence until the end (then nothing is printed). Exit status \
                 0 when the rest is over (at once for a timer already over), 1 when there is no \
                 such timer or it is cancelled first, 69 when restd goes away. Ctrl-C, SIGTERM \
                 and SIGHUP stop waiting but not the timer.
-                """)
+                """))
 
         @OptionGroup var timer: TimerSelection
         @OptionGroup var output: OutputFormat

@@ -13,7 +13,8 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "watch",
             abstract: localized("Print the timer and live fields as they change."),
-            discussion: """
+            discussion: localized(
+                """
                 One line per change, and once a second while the timer runs or is over (on the \
                 second of its end); nothing wakes it while the timer is paused or there is none. \
                 In a terminal, the text format redraws one line in place instead.
@@ -29,7 +30,7 @@ extension Restctl {
 
                 restd may stop and start meanwhile: the watch shows idle and goes on. It ends \
                 quietly when its output is closed, and with status 69 when the bus goes away.
-                """)
+                """))
 
         @OptionGroup var timer: TimerSelection
 

@@ -13,11 +13,12 @@ extension Restctl {
         static let configuration = CommandConfiguration(
             commandName: "workout",
             abstract: localized("Follow a workout plan, set by set."),
-            discussion: """
+            discussion: localized(
+                """
                 A plan is a TOML file: $XDG_CONFIG_HOME/restd/workouts/NAME.toml, or any path. \
                 During a workout, restctl set with no --exercise records the plan's next set \
                 and starts its rest. One workout at a time.
-                """,
+                """),
             subcommands: [Start.self, Status.self, Next.self, Previous.self, End.self, List.self])
 
         /// $XDG_CONFIG_HOME/restd/workouts (~/.config/restd/workouts).
