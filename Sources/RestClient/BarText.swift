@@ -44,7 +44,7 @@ public enum BarText {
     /// `Squat → Bench press`, `Squat`, `→ Bench press`, or "".
     public static func texts(_ timer: TimerSnapshot) -> String {
         let label = TimerLine.visible(timer.label)
-        let next = TimerLine.visible(NextText.subject(timer.next))
+        let next = TimerLine.visible(NextText.worded(timer.next, catalog: .installed))
         switch (label.isEmpty, next.isEmpty) {
         case (false, false): return label + " → " + next
         case (false, true): return label

@@ -1,3 +1,5 @@
+import Localization
+
 /// restctl's exit statuses, each with the sentence that explains it in `restctl --help` and in
 /// man/restctl-exit-status.md, whose table `make man` writes into restctl(1) — the tests hold
 /// those three to this table. The numbers are BSD's
@@ -29,17 +31,18 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// A few words for the help.
     public var summary: String {
         switch self {
-        case .success: "success"
-        case .refused: "refused by restd"
-        case .usage: "a usage error"
-        case .unavailable: "restd unreachable"
-        case .badReply: "a reply that makes no sense"
+        case .success: localized("success")
+        case .refused: localized("refused by restd")
+        case .usage: localized("a usage error")
+        case .unavailable: localized("restd unreachable")
+        case .badReply: localized("a reply that makes no sense")
         }
     }
 
     /// The help's last paragraph: "Exit status: 0 success; 1 refused by restd; …".
     public static var helpText: String {
-        "Exit status: " + allCases.map { "\($0.rawValue) \($0.summary)" }.joined(separator: "; ")
-            + " (restctl(1) says when each is given)."
+        localized(
+            "Exit status: %1$s (restctl(1) says when each is given).",
+            allCases.map { "\($0.rawValue) \($0.summary)" }.joined(separator: "; "))
     }
 }

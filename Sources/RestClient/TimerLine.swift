@@ -34,7 +34,7 @@ public enum TimerLine {
 
     /// "label · Next: next", either part alone, or "" for neither.
     static func texts(label: String, next: String) -> String {
-        let next = NextText.subject(next)
+        let next = NextText.worded(next, catalog: .installed)
         return switch (label.isEmpty, next.isEmpty) {
         case (false, false): localized("%1$s · Next: %2$s", visible(label), visible(next))
         case (false, true): visible(label)

@@ -86,7 +86,7 @@ public struct WorkoutSnapshot: Sendable, Equatable {
     /// `{"active":true,"name":"Push day","exercise":"Dip","set_index":2,"exercise_sets":3,
     /// "sets_done":5,"sets_planned":14,"started_at":"…","summary":{…}|null}`; without a workout
     /// in progress every key but `active` and `summary` is null.
-    public var json: String {
+    public func json(unit: WeightUnit) -> String {
         var object = JSONObject()
         object.bool("active", active)
         object.text("name", active ? name : nil)
@@ -96,7 +96,7 @@ public struct WorkoutSnapshot: Sendable, Equatable {
         object.integer("sets_done", active ? setsDone : nil)
         object.integer("sets_planned", active ? setsPlanned : nil)
         object.instant("started_at", usec: active ? startedAtUSec : nil)
-        object.raw("summary", summary?.jsonObject.text)
+        object.raw("summary", summary?.jsonObject(unit: unit).text)
         return object.text
     }
 }
@@ -125,8 +125,9 @@ extension WorkoutSnapshot.Summary {
                 count: Int(setsPlanned), name, setsDone, setsPlanned, time, volume, rest, median)
     }
 
-    /// The last workout's summary: `rest_taken` is of the rests that ended during it.
-    public var jsonObject: JSONObject {
+    /// The last workout's summary: `rest_taken` is of the rests that ended during it; in pounds
+    /// (`unit` lb), `volume_lb` follows `volume_kg`, as `weight_lb` follows `weight_kg` in the history.
+    public func jsonObject(unit: WeightUnit) -> JSONObject {
         var object = JSONObject()
         object.text("name", name)
         object.instant("started_at", usec: startedAtUSec)
@@ -135,6 +136,7 @@ extension WorkoutSnapshot.Summary {
         object.integer("sets_done", setsDone)
         object.integer("sets_planned", setsPlanned)
         object.number("volume_kg", volumeKg)
+        if unit == .lb { object.number("volume_lb", Weight.amount(kilograms: volumeKg, in: .lb)) }
         object.duration("total_rest_taken_usec", usec: totalRestUSec)
         object.duration("median_rest_taken_usec", usec: medianRestUSec)
         object.bool("abandoned", abandoned)

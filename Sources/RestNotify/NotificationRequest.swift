@@ -174,7 +174,7 @@ public enum NotificationContent {
         {
             parts.append(late)
         }
-        let next = NextText.subject(alert.next)
+        let next = NextText.worded(alert.next, catalog: messages.catalog)
         if !next.isEmpty { parts.append(messages.next(next)) }
         if let progress = alert.progress {
             parts.append(messages.setsDone(Int(clamping: progress.done), Int(clamping: progress.total)))

@@ -1,3 +1,4 @@
+import RestClient
 import RestCore
 import Testing
 
@@ -256,5 +257,21 @@ enum RecoveryFieldsHeader {
         #expect(
             header.count == row.count && header[4...5] == ["weight_kg", "weight_lb"] && row[4...5] == ["102.06", "225"])
         #expect(HistoryFormat.csvHeader(unit: .kg) == HistoryFormat.csvHeader)
+    }
+}
+
+/// A workout's summary for scripts: kilograms always, pounds beside them when the unit is pounds.
+@Suite struct WorkoutSummaryJSONTests {
+    static let summary = WorkoutSnapshot.Summary(
+        name: "Legs", startedAtUSec: 1_765_000_000_000_000, endedAtUSec: 1_765_002_400_000_000,
+        durationUSec: 2_400_000_000, setsDone: 2, setsPlanned: 2, volumeKg: 1020.58, totalRestUSec: 0,
+        medianRestUSec: 0, abandoned: false)
+
+    @Test func volumeInKilogramsAndInPoundsWhenTheUnitIsPounds() {
+        // 1020.58 kg is 2250 lb (10 × 225 lb), to 0.1 lb.
+        let kilograms = Self.summary.jsonObject(unit: .kg).text
+        #expect(kilograms.contains(#""volume_kg":1020.58"#) && !kilograms.contains("volume_lb"), "\(kilograms)")
+        let pounds = Self.summary.jsonObject(unit: .lb).text
+        #expect(pounds.contains(#""volume_kg":1020.58,"volume_lb":2250"#), "\(pounds)")
     }
 }

@@ -173,7 +173,7 @@ let nothing = ServerCapabilities(actions: false, bodyMarkup: false)
         #expect(
             NotificationContent.body(
                 of: Alert(.expired(deadlineUSec: deadline), timerID: tid("default"), next: "Next: Curl (last set)"),
-                messages: .german, now: deadline) == "Weiter mit: Curl (last set)")
+                messages: .german, now: deadline) == "Weiter mit: Curl (letzter Satz)")
     }
 
     @Test("a rest that ended on recovery says how long it took and the heart rate then")

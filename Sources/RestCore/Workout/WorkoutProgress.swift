@@ -75,9 +75,9 @@ public struct WorkoutProgress: Sendable, Equatable {
                 "\(NextText.prefix) \(exercise.name)"
             }
         let remaining = steps[position...]
-        if remaining.count == 1 { return label + " (last set)" }
+        if remaining.count == 1 { return label + NextText.lastSet }
         // No rest before the end: what follows is the last round of a superset.
-        if remaining.dropLast().allSatisfy({ !$0.restAfter }) { return label + " (last round)" }
+        if remaining.dropLast().allSatisfy({ !$0.restAfter }) { return label + NextText.lastRound }
         return label
     }
 

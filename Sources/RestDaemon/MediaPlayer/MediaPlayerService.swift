@@ -143,10 +143,11 @@ final class MediaPlayerService {
         var metadata: [String: DBusValue] = [
             MediaPlayerMetadataKey.trackID: .objectPath(trackPath(timer)),
             MediaPlayerMetadataKey.length: .int64(Int64(clamping: timer.durationUSec)),
-            MediaPlayerMetadataKey.title: .string(timer.label.isEmpty ? "Rest" : timer.label),
+            // TRANSLATORS: the media player's title of a rest without a label (GNOME's and Plasma's media controls).
+            MediaPlayerMetadataKey.title: .string(timer.label.isEmpty ? localized("Rest") : timer.label),
         ]
-        let next = NextText.subject(timer.next)
-        if !next.isEmpty { metadata[MediaPlayerMetadataKey.artist] = .strings(["Next: \(next)"]) }
+        let next = NextText.worded(timer.next, catalog: .installed)
+        if !next.isEmpty { metadata[MediaPlayerMetadataKey.artist] = .strings([localized("Next: %1$s", next)]) }
         let shown = liveStream.lastPublished ?? liveSummary
         if let album = shown.album { metadata[MediaPlayerMetadataKey.album] = .string(album) }
         if let comment = shown.comment { metadata[MediaPlayerMetadataKey.comment] = .strings([comment]) }

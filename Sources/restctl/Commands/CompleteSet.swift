@@ -177,7 +177,7 @@ extension Restctl {
                     guard done.restSource != RestSource.none.rawValue else {
                         let status = try client.workoutStatus()
                         return output.json
-                            ? status.json
+                            ? status.json(unit: unit)
                             : ([status.line(unit: unit)] + [recorded].compactMap { $0 }).joined(separator: "\n")
                     }
                     let timer = try client.timer(id: id)

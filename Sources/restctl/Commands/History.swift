@@ -117,7 +117,7 @@ extension Restctl.History {
                     (try client.workoutSummaries(sinceUSec: since, untilUSec: until), try client.weightUnit())
                 }
                 if json {
-                    print(JSONText.array(summaries.map(\.jsonObject)))
+                    print(JSONText.array(summaries.map { $0.jsonObject(unit: unit) }))
                 } else {
                     for summary in summaries {
                         print(TimeFormat.localMinute(usec: summary.endedAtUSec) + "  " + summary.line(unit: unit))

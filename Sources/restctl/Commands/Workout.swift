@@ -95,7 +95,7 @@ extension Restctl {
                 let (status, unit) = try RestdConnection.withClient { client throws(ClientError) in
                     (try client.workoutStatus(), try client.weightUnit())
                 }
-                print(output.json ? status.json : status.line(unit: unit))
+                print(output.json ? status.json(unit: unit) : status.line(unit: unit))
             }
         }
 
