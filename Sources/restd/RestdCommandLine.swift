@@ -99,31 +99,34 @@ struct RestdCommandLine {
 
     static let version = "0.1.0"
 
-    static let help = """
-        USAGE: restd [--address ADDRESS] [--state-dir DIRECTORY] [--config FILE] [--check-config] [--verbose]
+    /// The help, in the reader's language (the option and path names are as people type them).
+    static var help: String {
+        localized(
+            """
+            USAGE: restd [--address ADDRESS] [--state-dir DIRECTORY] [--config FILE] [--check-config] [--verbose]
 
-        Rest timers on the D-Bus session bus, as io.restd.Rest1. Timers run on real elapsed time,
-        anchored to the wall clock across restarts, and are kept in $XDG_STATE_HOME/restd.
-        restd reads $XDG_CONFIG_HOME/restd/config.toml (else ~/.config/restd/config.toml) at
-        start-up and again on SIGHUP, and stops cleanly on SIGTERM or SIGINT.
+            Rest timers on the D-Bus session bus, as io.restd.Rest1. Timers run on real elapsed time,
+            anchored to the wall clock across restarts, and are kept in $XDG_STATE_HOME/restd.
+            restd reads $XDG_CONFIG_HOME/restd/config.toml (else ~/.config/restd/config.toml) at
+            start-up and again on SIGHUP, and stops cleanly on SIGTERM or SIGINT.
 
-        OPTIONS:
-          --address ADDRESS       Serve this bus address instead of the session bus.
-          --state-dir DIRECTORY   Keep state here instead of $XDG_STATE_HOME/restd.
-          --config FILE           Read this configuration file instead of the default one; it must exist.
-          --check-config          Check the configuration file, print what is wrong with it, and exit.
-          --verbose               Log debug messages.
-          --version               Show the version.
-          -h, --help              Show this help.
+            OPTIONS:
+              --address ADDRESS       Serve this bus address instead of the session bus.
+              --state-dir DIRECTORY   Keep state here instead of $XDG_STATE_HOME/restd.
+              --config FILE           Read this configuration file instead of the default one; it must exist.
+              --check-config          Check the configuration file, print what is wrong with it, and exit.
+              --verbose               Log debug messages.
+              --version               Show the version.
+              -h, --help              Show this help.
 
-        EXIT STATUS:
-          0 after SIGTERM or SIGINT, or when --check-config finds the file good; 64 for an unknown
-          option; 75 when another restd holds the state directory; 78 when the configuration file
-          has a problem (or a --config file does not exist); 1 for any other failure, losing the
-          bus included.
+            EXIT STATUS:
+              0 after SIGTERM or SIGINT, or when --check-config finds the file good; 64 for an unknown
+              option; 75 when another restd holds the state directory; 78 when the configuration file
+              has a problem (or a --config file does not exist); 1 for any other failure, losing the
+              bus included.
 
-        See restd(1), restd.conf(5) (the configuration keys), io.restd.Rest1(5) (the D-Bus API)
-        and restctl(1).
-
-        """
+            See restd(1), restd.conf(5) (the configuration keys), io.restd.Rest1(5) (the D-Bus API)
+            and restctl(1).
+            """) + "\n"
+    }
 }

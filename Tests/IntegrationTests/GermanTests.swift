@@ -158,5 +158,11 @@ struct GermanTests {
         #expect(
             help.contains("\nUSAGE: restctl start ")
                 && help.contains("  --label <text>          Wofür die Pause ist.\n"))
+        // restd's own help, written by hand, headings included.
+        let restdHelp = Command.run(
+            [try BuildProducts.executable("restd"), "--help"], environment: German.environment)
+        #expect(
+            restdHelp.status == 0 && restdHelp.stdout.hasPrefix("AUFRUF: restd [--address ADRESSE]"), "\(restdHelp)")
+        #expect(restdHelp.stdout.hasSuffix("\nund restctl(1).\n"), "\(restdHelp)")
     }
 }
