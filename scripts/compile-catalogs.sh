@@ -10,6 +10,8 @@
 # `make install` compiles them again into the installed tree (scripts/install-files.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# msgfilter reads the catalogs in the locale's charset: UTF-8, whatever the caller's (CI sets none).
+export LC_ALL=C.UTF-8
 locale_dir=${1:?usage: scripts/compile-catalogs.sh LOCALE_DIR [DOMAIN]}
 domain=${2:-}
 for po in po/*.po; do
