@@ -18,30 +18,32 @@ public enum ImportText {
         // TRANSLATORS: restctl import, what the file held: "read: 5 sets (1 warm-up) in 2 workouts".
         var line = localized("read: %1$s in %2$s", sets(summary.sets, warmups: summary.warmups), workouts)
         if let span = span(summary.earliestUSec, summary.latestUSec) { line += ", " + span }
-        var skipped: [String] = []
-        if summary.cardioRows > 0 {
-            skipped.append(
+        // Each kind of row passed over, said only when there was one.
+        let skipped = [
+            (
+                summary.cardioRows,
                 localizedPlural(
                     "%1$d cardio row (distance or time, no reps)", "%1$d cardio rows (distance or time, no reps)",
-                    count: summary.cardioRows, summary.cardioRows))
-        }
-        if summary.restTimerRows > 0 {
-            skipped.append(
+                    count: summary.cardioRows, summary.cardioRows)
+            ),
+            (
+                summary.restTimerRows,
                 localizedPlural(
-                    "%1$d rest timer row", "%1$d rest timer rows", count: summary.restTimerRows, summary.restTimerRows))
-        }
-        if summary.emptyRows > 0 {
-            skipped.append(
+                    "%1$d rest timer row", "%1$d rest timer rows", count: summary.restTimerRows, summary.restTimerRows)
+            ),
+            (
+                summary.emptyRows,
                 localizedPlural(
                     "%1$d empty row (no reps, no weight)", "%1$d empty rows (no reps, no weight)",
-                    count: summary.emptyRows, summary.emptyRows))
-        }
-        if summary.unreadableLines > 0 {
-            skipped.append(
+                    count: summary.emptyRows, summary.emptyRows)
+            ),
+            (
+                summary.unreadableLines,
                 localizedPlural(
                     "%1$d unreadable line", "%1$d unreadable lines", count: summary.unreadableLines,
-                    summary.unreadableLines))
-        }
+                    summary.unreadableLines)
+            ),
+        ].filter { $0.0 > 0 }.map(\.1)
         // TRANSLATORS: restctl import, after what the file held: "; skipped 2 cardio rows (…), 1 rest timer row".
         if !skipped.isEmpty { line += localized("; skipped %1$s", skipped.joined(separator: ", ")) }
         return line
