@@ -146,7 +146,10 @@ extension Reader {
             index += count
             return scalar
         default:
-            throw fail(localized("\\%1$s is not a TOML escape", describe(byte)))
+            guard byte >= 0x21 && byte < 0x7F else {
+                throw fail(localized("a backslash followed by %1$s is not a TOML escape", describe(byte)))
+            }
+            throw fail(localized("\\%1$s is not a TOML escape", Character(Unicode.Scalar(byte))))
         }
     }
 
