@@ -52,8 +52,8 @@ struct GermanTests {
         let refused = restctl(daemon.bus, ["reload"], environment: inGerman)
         #expect(
             refused.stderr.hasSuffix(
-                "max_timers: expected a whole number from 1 to 10000, found a string; the configuration was not reloaded; "
-                    + "the previous one stays in force\n"), "\(refused)")
+                "max_timers: ganze Zahl von 1 bis 10000 erwartet, gefunden: eine Zeichenkette; die Konfiguration wurde "
+                    + "nicht neu geladen; die bisherige bleibt in Kraft\n"), "\(refused)")
         _ = try daemon.restd.waitForLog(containing: "die Konfiguration wurde nicht neu geladen")
         try daemon.config.write("")
 
