@@ -130,7 +130,7 @@ extension ExerciseName {
         do {
             self = try ExerciseName(parsing: text)
         } catch {
-            throw RestctlError(.usage, "--exercise: " + (TextProblemText.exerciseName(text) ?? error.message))
+            throw RestctlError(.usage, "--exercise: " + error.message)
         }
     }
 }

@@ -52,9 +52,9 @@ public struct TimerOptions: Sendable, Equatable {
         }
     }
 
-    /// What `validateText` refuses in `s`, for a client to say in its own words; nil when
-    /// nothing. The length first: a long text is refused for its length whatever it holds.
-    public static func textProblem(_ s: String, limits: TimerLimits) -> TextProblem? {
+    /// What `validateText` refuses in `s`; nil when nothing. The length first: a long text is
+    /// refused for its length whatever it holds.
+    private static func textProblem(_ s: String, limits: TimerLimits) -> TextProblem? {
         let bytes = s.utf8.count
         if bytes > limits.maxTextBytes { return .tooLong(bytes: bytes, max: limits.maxTextBytes) }
         return TextProblem.of(s, maxBytes: limits.maxTextBytes, allowsEmpty: true)

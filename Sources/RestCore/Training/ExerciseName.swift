@@ -39,13 +39,6 @@ public struct ExerciseName: Sendable, Equatable, Hashable {
         }
     }
 
-    /// What is wrong with `raw` as a name (`init(parsing:)`'s refusal, for a client to say in
-    /// its own words), and the name as checked: without surrounding white space.
-    public static func problem(of raw: String) -> (problem: TextProblem, name: String)? {
-        let trimmed = trimmed(raw)
-        return TextProblem.of(trimmed, maxBytes: maxBytes, allowsEmpty: false).map { ($0, trimmed) }
-    }
-
     private static func trimmed(_ raw: String) -> String {
         var scalars = Substring(raw).unicodeScalars[...]
         while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
