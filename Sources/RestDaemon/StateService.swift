@@ -150,7 +150,7 @@ final class StateService {
             }
             logger.error(
                 .init(stringLiteral: localized("could not read the history for a command, refusing it: %1$s", error)))
-            throw DBusError(name: RestErrorName.storageFailed, message: "\(error); nothing was changed")
+            throw DBusError(name: RestErrorName.storageFailed, message: localized("%1$s; nothing was changed", error))
         }
     }
 
@@ -167,7 +167,7 @@ final class StateService {
             logger.error(.init(stringLiteral: localized("could not store a change, refusing it: %1$s", error)))
             throw DBusError(
                 name: RestErrorName.storageFailed,
-                message: "the change could not be saved (\(error)); nothing was changed")
+                message: localized("the change could not be saved (%1$s); nothing was changed", error))
         }
     }
 
