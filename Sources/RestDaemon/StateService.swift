@@ -58,7 +58,7 @@ final class StateService {
         var startUp = ChangePlan(events: recovered, history: recoveredHistory)
         startUp.pruneBeforeUSec = books.training.settings.historyCutoffUSec(now: clock.now().realtime)
         startUp.write = .afterAnnouncing
-        startUp.what = "the state recovered at start-up"
+        startUp.what = localized("the state recovered at start-up")
         try? write(startUp)
         do {
             lastWorkoutSummary = try store.lastWorkoutSummary()
@@ -178,7 +178,7 @@ final class StateService {
         batch.write = .batched
         var what: [String] = []
         for plan in unwritten where !what.contains(plan.what) { what.append(plan.what) }
-        batch.what = what.joined(separator: " and ")
+        batch.what = what.joined(separator: ", ")
         unwritten = []
         delayedWriter.isEnabled = false
         try? write(batch)
