@@ -99,7 +99,7 @@ enum ManagerObject {
                 let problems = error.problems.map(\.description).joined(separator: "; ")
                 throw DBusError(
                     name: RestErrorName.invalidConfiguration,
-                    message: "\(problems); \(ConfigurationReloader.notReloaded(.source))")
+                    message: "\(problems); \(ConfigurationReloader.notReloaded)")
             }
         },
         BusMethod(ManagerMember.beginImport, in: [.init("source", .string)], out: [.init("import", .string)]) {
