@@ -129,7 +129,7 @@ public final class Daemon {
             if let address = settings.busAddress { return try Connection.open(address: address) }
             return try Connection.session()
         } catch {
-            throw DaemonError("cannot connect to the session bus: \(error.message)")
+            throw DaemonError(localized("cannot connect to the session bus: %1$s", error.message))
         }
     }
 
@@ -331,7 +331,7 @@ public final class Daemon {
     {
         let (store, movedAside) = try openStore(settings, now: now)
         if let first = movedAside.first {
-            let reason = store.movedAsideReason ?? "it could not be read"
+            let reason = store.movedAsideReason ?? localized("it could not be read")
             logger.warning(
                 .init(
                     stringLiteral: localized(
