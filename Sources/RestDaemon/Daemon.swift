@@ -267,7 +267,16 @@ public final class Daemon {
     /// 7. Clock steps, SIGTERM/SIGINT (handled between loop iterations, so a write in progress
     /// always completes), SIGHUP's reload, and systemd's watchdog.
     private func watchSystem() throws {
-        clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {
+        clockWatcher = try WallClockWatcher(
+            loop: loop,
+            onError: { [logger] error in
+                logger.error(
+                    .init(
+                        stringLiteral: localized(
+                            "cannot arm the clock-change timer (%1$s); steps of the wall clock go unnoticed until it is armed again",
+                            String(cString: strerror(error.errno)))))
+            }
+        ) {
             [unowned service, clock] in
             let now = clock.now()
             service.queue.post(.wallClockStepped(offsetUSec: service.books.wallClock.step(at: now)), at: now)
