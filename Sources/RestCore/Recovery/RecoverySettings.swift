@@ -16,8 +16,11 @@ public struct RecoverySettings: Sendable, Equatable {
         /// `"-30bpm"`: a drop from the peak after the set.
         case drop(Int)
 
-        /// The forms accepted, for messages.
-        public static let forms = "\"120bpm\", \"60%max\", \"60%reserve\" or \"-30bpm\""
+        /// The forms accepted, for messages, in the installed catalog's language.
+        public static var forms: String {
+            // TRANSLATORS: the forms of a recovery target, each typed as it is: "120bpm", "60%max", "60%reserve" or "-30bpm".
+            localized("%1$s, %2$s, %3$s or %4$s", "\"120bpm\"", "\"60%max\"", "\"60%reserve\"", "\"-30bpm\"")
+        }
 
         /// Reads `"120bpm"`, `"60%max"`, `"60%reserve"`, `"-30bpm"` (spaces and case do not
         /// matter: `"60 % max"`), refusing anything else or a value out of range with a sentence.
@@ -62,10 +65,7 @@ public struct RecoverySettings: Sendable, Equatable {
         }
 
         private static func notOneOfTheForms(_ text: String) -> TimerError {
-            .invalidArgs(
-                localized(
-                    "recovery target %1$s is not one of %2$s, %3$s, %4$s or %5$s", MessageText.quoted(text),
-                    "\"120bpm\"", "\"60%max\"", "\"60%reserve\"", "\"-30bpm\""))
+            .invalidArgs(localized("recovery target %1$s is not one of %2$s", MessageText.quoted(text), forms))
         }
 
         /// As the configuration writes it: "120bpm", "60%max", "60%reserve", "-30bpm".
