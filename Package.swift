@@ -65,7 +65,7 @@ let package = Package(
         // posix_spawn, wrapped once: restd's sound command and the harness's child processes.
         .target(name: "POSIXSpawn"),
         // TOML 1.0 documents into values that know their line: config.toml, workout plans.
-        .target(name: "TOML"),
+        .target(name: "TOML", dependencies: ["Localization"]),
         // SQLite's C API, wrapped once: connections, statements, transactions, errors.
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
         // Event sounds through the session's sound server (libpulse, driven from the sd-event loop;

@@ -94,38 +94,3 @@ extension RestdClient {
         return try exercises().first { ExerciseNames.key($0.name) == key }
     }
 }
-
-/// A refused text (`TextProblem`) in the reader's words, as restd says it in English.
-public enum TextProblemText {
-    /// Why `raw` is no exercise name: "the exercise name is empty; …"; nil when it is one.
-    public static func exerciseName(_ raw: String) -> String? {
-        guard let (problem, name) = ExerciseName.problem(of: raw) else { return nil }
-        switch problem {
-        case .empty:
-            return localized(
-                "the exercise name is empty; give 1 to %1$d bytes of text, as in \"Squat\"", ExerciseName.maxBytes)
-        case .controlCharacter(let scalar, let position):
-            return localized(
-                "the exercise name contains a control character (%1$s) at position %2$d; give plain text, as in \"Squat\"",
-                MessageText.codePoint(scalar), position)
-        case .tooLong(let bytes, let max):
-            return localized(
-                "the exercise name %1$s is %2$d bytes long; at most %3$d are allowed", MessageText.quoted(name), bytes,
-                max)
-        }
-    }
-
-    /// Why `text` cannot be `field` (`--label`): too long, or a control character; nil when it can.
-    public static func field(_ field: String, _ text: String, limits: TimerLimits) -> String? {
-        switch TimerOptions.textProblem(text, limits: limits) {
-        case .tooLong(let bytes, let max):
-            return localized("%1$s is %2$d bytes long; at most %3$d are allowed", field, bytes, max)
-        case .controlCharacter(let scalar, let position):
-            return localized(
-                "%1$s contains a control character (%2$s) at position %3$d", field, MessageText.codePoint(scalar),
-                position)
-        case .empty, nil:
-            return nil
-        }
-    }
-}

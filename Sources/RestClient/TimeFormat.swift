@@ -48,8 +48,8 @@ public enum TimeFormat {
     }
 }
 
-/// `Suggestion.hint` in the reader's language: "; did you mean 'rest'?", else "; " and
-/// `otherwise`, or nothing.
+/// `Suggestion.likelyMeant` said in the reader's language: "; did you mean 'rest'?", else "; "
+/// and `otherwise`, or nothing.
 public enum SuggestionText {
     public static func hint(for typed: String, among known: [String], otherwise: String? = nil) -> String {
         if let meant = Suggestion.likelyMeant(typed, among: known) {

@@ -35,7 +35,7 @@ final class BusName {
         do {
             reply = try connection.requestName(RestBus.name, doNotQueue: false)
         } catch {
-            throw DaemonError("cannot own the bus name \(RestBus.name): \(error.message)")
+            throw DaemonError(localized("cannot own the bus name %1$s: %2$s", RestBus.name, error.message))
         }
         if reply == .inQueue {
             logger.info(

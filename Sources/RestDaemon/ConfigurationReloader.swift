@@ -36,28 +36,38 @@ final class ConfigurationReloader {
             loaded = try ConfigFile.load(path: path, mustExist: mustExist)
         } catch {
             for problem in error.problems { logger.error("\(problem)") }
-            logger.error("\(Self.notReloaded())")
+            logger.error("\(Self.notReloaded)")
             throw error
         }
         let old = configuration
         let new = loaded.configuration
         for warning in new.warnings { logger.warning("\(warning)") }
         let changed = ConfigKey.changedKeys(from: old, to: new)
-        let source = loaded.found ? path : "the defaults (\(path) does not exist)"
         guard !changed.isEmpty else {
-            logger.info("reloaded the configuration from \(source); nothing changed")
+            logger.info(
+                .init(
+                    stringLiteral: loaded.found
+                        ? localized("reloaded the configuration from %1$s; nothing changed", path)
+                        : localized(
+                            "reloaded the configuration: %1$s does not exist, so the defaults apply; nothing changed",
+                            path)))
             return []
         }
         configuration = new
         for listener in listeners { listener(old, new) }
-        logger.info("reloaded the configuration from \(source); changed: \(changed.joined(separator: ", "))")
+        let keys = changed.joined(separator: ", ")
+        logger.info(
+            .init(
+                stringLiteral: loaded.found
+                    ? localized("reloaded the configuration from %1$s; changed: %2$s", path, keys)
+                    : localized(
+                        "reloaded the configuration: %1$s does not exist, so the defaults apply; changed: %2$s", path,
+                        keys)))
         return changed
     }
 
-    /// What follows a refused file's problems, in `catalog`'s language: the log's is restd's
-    /// language, the Reload error's on the bus English (`Catalog.source`: a client's language is
-    /// not restd's).
-    static func notReloaded(_ catalog: Catalog = .installed) -> String {
-        catalog.localized("the configuration was not reloaded; the previous one stays in force")
+    /// What follows a refused file's problems, in the journal and in the Manager's Reload error.
+    static var notReloaded: String {
+        localized("the configuration was not reloaded; the previous one stays in force")
     }
 }

@@ -129,7 +129,7 @@ public final class Daemon {
             if let address = settings.busAddress { return try Connection.open(address: address) }
             return try Connection.session()
         } catch {
-            throw DaemonError("cannot connect to the session bus: \(error.message)")
+            throw DaemonError(localized("cannot connect to the session bus: %1$s", error.message))
         }
     }
 
@@ -267,7 +267,16 @@ public final class Daemon {
     /// 7. Clock steps, SIGTERM/SIGINT (handled between loop iterations, so a write in progress
     /// always completes), SIGHUP's reload, and systemd's watchdog.
     private func watchSystem() throws {
-        clockWatcher = try WallClockWatcher(loop: loop, onError: { [logger] error in logger.error("\(error)") }) {
+        clockWatcher = try WallClockWatcher(
+            loop: loop,
+            onError: { [logger] error in
+                logger.error(
+                    .init(
+                        stringLiteral: localized(
+                            "cannot arm the clock-change timer (%1$s); steps of the wall clock go unnoticed until it is armed again",
+                            String(cString: strerror(error.errno)))))
+            }
+        ) {
             [unowned service, clock] in
             let now = clock.now()
             service.queue.post(.wallClockStepped(offsetUSec: service.books.wallClock.step(at: now)), at: now)
@@ -331,7 +340,7 @@ public final class Daemon {
     {
         let (store, movedAside) = try openStore(settings, now: now)
         if let first = movedAside.first {
-            let reason = store.movedAsideReason ?? "it could not be read"
+            let reason = store.movedAsideReason ?? localized("it could not be read")
             logger.warning(
                 .init(
                     stringLiteral: localized(

@@ -58,7 +58,7 @@ final class StateService {
         var startUp = ChangePlan(events: recovered, history: recoveredHistory)
         startUp.pruneBeforeUSec = books.training.settings.historyCutoffUSec(now: clock.now().realtime)
         startUp.write = .afterAnnouncing
-        startUp.what = "the state recovered at start-up"
+        startUp.what = localized("the state recovered at start-up")
         try? write(startUp)
         do {
             lastWorkoutSummary = try store.lastWorkoutSummary()
@@ -150,7 +150,7 @@ final class StateService {
             }
             logger.error(
                 .init(stringLiteral: localized("could not read the history for a command, refusing it: %1$s", error)))
-            throw DBusError(name: RestErrorName.storageFailed, message: "\(error); nothing was changed")
+            throw DBusError(name: RestErrorName.storageFailed, message: localized("%1$s; nothing was changed", error))
         }
     }
 
@@ -167,7 +167,7 @@ final class StateService {
             logger.error(.init(stringLiteral: localized("could not store a change, refusing it: %1$s", error)))
             throw DBusError(
                 name: RestErrorName.storageFailed,
-                message: "the change could not be saved (\(error)); nothing was changed")
+                message: localized("the change could not be saved (%1$s); nothing was changed", error))
         }
     }
 
@@ -178,7 +178,7 @@ final class StateService {
         batch.write = .batched
         var what: [String] = []
         for plan in unwritten where !what.contains(plan.what) { what.append(plan.what) }
-        batch.what = what.joined(separator: " and ")
+        batch.what = what.joined(separator: ", ")
         unwritten = []
         delayedWriter.isEnabled = false
         try? write(batch)

@@ -1,4 +1,5 @@
 import EventLoop
+import Localization
 
 /// Keeps systemd's `STATUS=` line current: "2 timers running, 1 paused".
 ///
@@ -28,7 +29,8 @@ final class StatusReporter {
     /// The current line.
     var line: String {
         let phrases = parts.compactMap { $0() }
-        return phrases.isEmpty ? "running" : phrases.joined(separator: ", ")
+        // TRANSLATORS: systemd's status line of restd when no part has anything to say.
+        return phrases.isEmpty ? localized("running") : phrases.joined(separator: ", ")
     }
 
     /// Sends `STATUS=` if the line changed since the last one sent (nothing before READY=1).
@@ -49,24 +51,19 @@ final class StatusReporter {
         send("READY=1\nSTATUS=" + line)
     }
 
-    /// "no timers running", "1 timer running", "2 timers running, 1 paused".
+    /// "no timers running", "1 timer running", "2 timers running, 1 paused": the line's parts,
+    /// each a text of its own, listed as the line lists its parts.
     static func timersPhrase(running: Int, paused: Int) -> String {
-        var phrase: String
-        switch running {
-        case 0: phrase = "no timers running"
-        case 1: phrase = "1 timer running"
-        default: phrase = "\(running) timers running"
-        }
-        if paused > 0 { phrase += ", \(paused) paused" }
-        return phrase
+        let phrase =
+            running == 0
+            ? localized("no timers running")
+            : localizedPlural("%1$d timer running", "%1$d timers running", count: running, running)
+        guard paused > 0 else { return phrase }
+        return phrase + ", " + localizedPlural("%1$d paused", "%1$d paused", count: paused, paused)
     }
 
     /// "1 live subscriber", "3 live subscribers"; nil when there are none.
     static func subscribersPhrase(_ count: Int) -> String? {
-        switch count {
-        case 0: nil
-        case 1: "1 live subscriber"
-        default: "\(count) live subscribers"
-        }
+        count == 0 ? nil : localizedPlural("%1$d live subscriber", "%1$d live subscribers", count: count, count)
     }
 }

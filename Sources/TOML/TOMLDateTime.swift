@@ -1,3 +1,5 @@
+import Localization
+
 // Date-times: RFC 3339 as TOML 1.0 writes it, checked field by field, so that a typo such as
 // 1979-02-30 or 25:00:00 is refused with its reason rather than kept. restd reads no date-time;
 // the value stays the text as written.
@@ -18,47 +20,41 @@ extension Reader {
         if text.bytes.count > 4, text.bytes[4] == UInt8(ascii: "-") {
             guard let year = text.number(4), text.skip("-"), let month = text.number(2), text.skip("-"),
                 let day = text.number(2)
-            else { return "a date is YYYY-MM-DD" }
-            guard (1...12).contains(month) else { return "there is no month \(twoDigits(month))" }
+            else { return localized("a date is YYYY-MM-DD") }
+            guard (1...12).contains(month) else { return localized("there is no month %1$s", twoDigits(month)) }
             let days = daysIn(month: month, year: year)
-            guard day >= 1 else { return "there is no day 00" }
-            guard day <= days else { return "\(monthNames[month - 1]) \(year) has \(days) days" }
+            guard day >= 1 else { return localized("there is no day 00") }
+            guard day <= days else { return localized("the month %1$s has %2$d days", String(word.prefix(7)), days) }
             if text.atEnd { return nil }
             // The date and the time are separated by T, t or one space (RFC 3339 allows the space).
             guard text.skip("T") || text.skip("t") || text.skip(" ") else {
-                return "only a time, after T, may follow a date"
+                return localized("only a time, after T, may follow a date")
             }
             hasDate = true
         }
         guard let hour = text.number(2), text.skip(":"), let minute = text.number(2), text.skip(":"),
             let second = text.number(2)
-        else { return "a time is HH:MM:SS, two digits each" }
-        guard hour <= 23 else { return "the hour must be 00 to 23" }
-        guard minute <= 59 else { return "the minute must be 00 to 59" }
+        else { return localized("a time is HH:MM:SS, two digits each") }
+        guard hour <= 23 else { return localized("the hour must be 00 to 23") }
+        guard minute <= 59 else { return localized("the minute must be 00 to 59") }
         // 60: RFC 3339's leap second.
-        guard second <= 60 else { return "the second must be 00 to 60" }
+        guard second <= 60 else { return localized("the second must be 00 to 60") }
         if text.skip(".") {
-            guard text.digits() > 0 else { return "the decimal point must be followed by digits" }
+            guard text.digits() > 0 else { return localized("the decimal point must be followed by digits") }
         }
         if text.atEnd { return nil }
-        guard hasDate else { return "a time without a date has no offset" }
-        if text.skip("Z") || text.skip("z") { return text.atEnd ? nil : "nothing may follow the offset Z" }
-        let offsetProblem = "an offset is Z or ±HH:MM, from -23:59 to +23:59"
+        guard hasDate else { return localized("a time without a date has no offset") }
+        if text.skip("Z") || text.skip("z") { return text.atEnd ? nil : localized("nothing may follow the offset Z") }
         guard text.skip("+") || text.skip("-"), let hours = text.number(2), text.skip(":"),
-            let minutes = text.number(2), text.atEnd
-        else { return offsetProblem }
-        return hours <= 23 && minutes <= 59 ? nil : offsetProblem
+            let minutes = text.number(2), text.atEnd, hours <= 23, minutes <= 59
+        else { return localized("an offset is Z or ±HH:MM, from -23:59 to +23:59") }
+        return nil
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
         let isLeapYear = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         return month == 2 ? (isLeapYear ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
     }
-
-    static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-        "December",
-    ]
 
     static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 

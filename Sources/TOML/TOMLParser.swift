@@ -1,8 +1,11 @@
+import Localization
+
 /// A TOML 1.0 reader: the whole document into `TOMLTable`s, every value with its line.
 ///
 /// restd's own, so that reading a configuration or a workout plan needs neither Foundation nor a
 /// C++ library: the daemon links nothing that could start a thread. Written against
-/// https://toml.io/en/v1.0.0; date-times are checked and kept as text.
+/// https://toml.io/en/v1.0.0; date-times are checked and kept as text. Its errors are sentences
+/// a person reads (`restd --check-config`), in their language.
 public enum TOMLParser {
     /// Parses a whole document.
     public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
@@ -16,7 +19,8 @@ public enum TOMLParser {
             // Line by line to say where: a newline byte is never part of a longer UTF-8 sequence.
             for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
             where String(validating: line, as: UTF8.self) == nil {
-                throw TOMLSyntaxError(line: index + 1, reason: "the document is not valid UTF-8, as TOML requires")
+                throw TOMLSyntaxError(
+                    line: index + 1, reason: localized("the document is not valid UTF-8, as TOML requires"))
             }
         }
         var reader = Reader(bytes)
@@ -76,7 +80,7 @@ struct Reader {
     mutating func skipComment() throws(TOMLSyntaxError) {
         while let byte = current, !isLineEnd(at: index) {
             if byte < 0x20 && byte != UInt8(ascii: "\t") || byte == 0x7F {
-                throw fail("control character \(describe(byte)) in a comment")
+                throw fail(localized("control character %1$s in a comment", describe(byte)))
             }
             advance()
         }
@@ -88,12 +92,16 @@ struct Reader {
         if current == UInt8(ascii: "#") { try skipComment() }
         if current == UInt8(ascii: "\r"), peek(1) == UInt8(ascii: "\n") { index += 1 }
         guard let byte = current else { return }
-        guard byte == UInt8(ascii: "\n") else { throw fail("expected the end of the line, found \(describe(byte))") }
+        guard byte == UInt8(ascii: "\n") else {
+            throw fail(localized("expected the end of the line, found %1$s", describe(byte)))
+        }
         advance()
     }
 
-    func describe(_ byte: UInt8) -> String {
+    /// The byte found where something else was expected; nil is the end of the file.
+    func describe(_ byte: UInt8?) -> String {
+        guard let byte else { return localized("the end of the file") }
         if byte >= 0x21 && byte < 0x7F { return "\"\(Character(Unicode.Scalar(byte)))\"" }
-        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+        return localized("byte 0x%1$s", String(byte, radix: 16, uppercase: true))
     }
 }

@@ -1,3 +1,5 @@
+import Localization
+
 // Strings: basic, literal, multi-line, escapes.
 
 extension Reader {
@@ -6,7 +8,9 @@ extension Reader {
         var scalars = String.UnicodeScalarView()
         var start = index
         while true {
-            guard let byte = current, byte != UInt8(ascii: "\n") else { throw fail("the string is not closed with \"") }
+            guard let byte = current, byte != UInt8(ascii: "\n") else {
+                throw fail(localized("the string is not closed with \""))
+            }
             if byte == UInt8(ascii: "\"") {
                 try appendText(start..<index, to: &scalars)
                 advance()
@@ -24,13 +28,15 @@ extension Reader {
     }
 
     mutating func multilineBasicString() throws(TOMLSyntaxError) -> String {
-        let unclosed = TOMLSyntaxError(line: line, reason: "the string is not closed with \"\"\"")
+        let opened = line
         index += 3
         skipNewline()
         var scalars = String.UnicodeScalarView()
         var start = index
         while true {
-            guard let byte = current else { throw unclosed }
+            guard let byte = current else {
+                throw TOMLSyntaxError(line: opened, reason: localized("the string is not closed with \"\"\""))
+            }
             if let close = closingTriple(of: UInt8(ascii: "\"")) {
                 try appendText(start..<close.textEnd, to: &scalars)
                 index = close.next
@@ -64,7 +70,9 @@ extension Reader {
         advance()  // '
         let start = index
         while true {
-            guard let byte = current, byte != UInt8(ascii: "\n") else { throw fail("the string is not closed with '") }
+            guard let byte = current, byte != UInt8(ascii: "\n") else {
+                throw fail(localized("the string is not closed with '"))
+            }
             if byte == UInt8(ascii: "'") {
                 var scalars = String.UnicodeScalarView()
                 try appendText(start..<index, to: &scalars)
@@ -77,12 +85,14 @@ extension Reader {
     }
 
     mutating func multilineLiteralString() throws(TOMLSyntaxError) -> String {
-        let unclosed = TOMLSyntaxError(line: line, reason: "the string is not closed with '''")
+        let opened = line
         index += 3
         skipNewline()
         let start = index
         while true {
-            guard let byte = current else { throw unclosed }
+            guard let byte = current else {
+                throw TOMLSyntaxError(line: opened, reason: localized("the string is not closed with '''"))
+            }
             if let close = closingTriple(of: UInt8(ascii: "'")) {
                 var scalars = String.UnicodeScalarView()
                 try appendText(start..<close.textEnd, to: &scalars)
@@ -111,7 +121,7 @@ extension Reader {
     /// `\n`, `\u00e9`, …, after the backslash at `index`.
     mutating func escape() throws(TOMLSyntaxError) -> Unicode.Scalar {
         advance()  // backslash
-        guard let byte = current else { throw fail("the string ends inside an escape") }
+        guard let byte = current else { throw fail(localized("the string ends inside an escape")) }
         advance()
         switch byte {
         case UInt8(ascii: "b"): return "\u{08}"
@@ -129,26 +139,31 @@ extension Reader {
                 let scalar = Unicode.Scalar(code)
             else {
                 throw fail(
-                    "\\\(Character(Unicode.Scalar(byte))) must be followed by \(count) hex digits of a Unicode scalar")
+                    localized(
+                        "\\%1$s must be followed by %2$d hex digits of a Unicode scalar",
+                        Character(Unicode.Scalar(byte)), count))
             }
             index += count
             return scalar
         default:
-            throw fail("\\\(describe(byte)) is not a TOML escape")
+            guard byte >= 0x21 && byte < 0x7F else {
+                throw fail(localized("a backslash followed by %1$s is not a TOML escape", describe(byte)))
+            }
+            throw fail(localized("\\%1$s is not a TOML escape", Character(Unicode.Scalar(byte))))
         }
     }
 
     /// Appends raw bytes of a string, refusing what is not UTF-8.
     func appendText(_ range: Range<Int>, to scalars: inout String.UnicodeScalarView) throws(TOMLSyntaxError) {
         guard let text = String(validating: bytes[range], as: UTF8.self) else {
-            throw fail("the string is not valid UTF-8")
+            throw fail(localized("the string is not valid UTF-8"))
         }
         scalars.append(contentsOf: text.unicodeScalars)
     }
 
     func checkControl(_ byte: UInt8) throws(TOMLSyntaxError) {
         if byte < 0x20 && byte != UInt8(ascii: "\t") || byte == 0x7F {
-            throw fail("control character \(describe(byte)) in a string; write it as an escape")
+            throw fail(localized("control character %1$s in a string; write it as an escape", describe(byte)))
         }
     }
 }

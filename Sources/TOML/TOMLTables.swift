@@ -1,3 +1,5 @@
+import Localization
+
 // Document structure: headers, key/value lines, dotted keys, and the tables they make.
 
 /// How a table came to exist, which decides whether a later header or key may add to it.
@@ -82,7 +84,10 @@ extension Reader {
         let path = try key()
         skipSpaces()
         guard current == UInt8(ascii: "]"), !isArray || peek(1) == UInt8(ascii: "]") else {
-            throw fail(isArray ? "expected ]] to close the table header" : "expected ] to close the table header")
+            throw fail(
+                isArray
+                    ? localized("expected ]] to close the table header")
+                    : localized("expected ] to close the table header"))
         }
         advance()
         if isArray { advance() }
@@ -100,7 +105,7 @@ extension Reader {
             case .tableArray(let elements, let line): node.set(last, .tableArray(elements + [element], line: line))
             default:
                 throw TOMLSyntaxError(
-                    line: headerLine, reason: "\(name) is already defined and is not an array of tables")
+                    line: headerLine, reason: localized("%1$s is already defined and is not an array of tables", name))
             }
             return element
         }
@@ -110,12 +115,12 @@ extension Reader {
             node.set(last, .table(table))
             return table
         case .table(let existing) where existing.hasHeader:
-            throw TOMLSyntaxError(line: headerLine, reason: "table [\(name)] is defined twice")
+            throw TOMLSyntaxError(line: headerLine, reason: localized("table [%1$s] is defined twice", name))
         case .table(let existing) where existing.origin == .implicit:
             existing.hasHeader = true
             return existing
         default:
-            throw TOMLSyntaxError(line: headerLine, reason: "\(name) is already defined")
+            throw TOMLSyntaxError(line: headerLine, reason: localized("%1$s is already defined", name))
         }
     }
 
@@ -131,7 +136,8 @@ extension Reader {
         case .tableArray(let elements, _):
             return elements.last!
         default:
-            throw TOMLSyntaxError(line: line, reason: "\(path.joined(separator: ".")) is already defined as a value")
+            throw TOMLSyntaxError(
+                line: line, reason: localized("%1$s is already defined as a value", path.joined(separator: ".")))
         }
     }
 
@@ -141,7 +147,7 @@ extension Reader {
         let path = try key()
         skipSpaces()
         guard current == UInt8(ascii: "=") else {
-            throw fail("expected = after the key \(path.joined(separator: "."))")
+            throw fail(localized("expected = after the key %1$s", path.joined(separator: ".")))
         }
         advance()
         skipSpaces()
@@ -157,12 +163,13 @@ extension Reader {
                 node = inner
             default:
                 throw TOMLSyntaxError(
-                    line: keyLine, reason: "\(path[...depth].joined(separator: ".")) is already defined")
+                    line: keyLine, reason: localized("%1$s is already defined", path[...depth].joined(separator: ".")))
             }
         }
         let last = path.last!
         guard node.entries[last] == nil else {
-            throw TOMLSyntaxError(line: keyLine, reason: "the key \(path.joined(separator: ".")) is defined twice")
+            throw TOMLSyntaxError(
+                line: keyLine, reason: localized("the key %1$s is defined twice", path.joined(separator: ".")))
         }
         if case .table(let inline) = value.kind {
             node.set(last, .table(TableNode(closed: inline, line: value.line)))
@@ -176,7 +183,7 @@ extension Reader {
         var parts: [String] = []
         while true {
             skipSpaces()
-            guard let byte = current else { throw fail("expected a key") }
+            guard let byte = current else { throw fail(localized("expected a key")) }
             if byte == UInt8(ascii: "\"") {
                 parts.append(try basicString())
             } else if byte == UInt8(ascii: "'") {
@@ -184,7 +191,7 @@ extension Reader {
             } else {
                 let start = index
                 while let byte = current, Self.isBareKey(byte) { advance() }
-                guard index > start else { throw fail("expected a key, found \(describe(byte))") }
+                guard index > start else { throw fail(localized("expected a key, found %1$s", describe(byte))) }
                 parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
             }
             skipSpaces()

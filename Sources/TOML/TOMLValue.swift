@@ -1,3 +1,5 @@
+import Localization
+
 /// A value of a TOML document, with the line it starts on (1-based), for `file:line: reason`.
 public struct TOMLValue: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
@@ -30,13 +32,13 @@ public struct TOMLValue: Equatable, Sendable {
     /// "a string", "an integer", … for sentences such as "expected a duration, found a list".
     public var typeDescription: String {
         switch kind {
-        case .string: "a string"
-        case .integer: "an integer"
-        case .float: "a floating-point number"
-        case .boolean: "a boolean"
-        case .dateTime: "a date or time"
-        case .array: "a list"
-        case .table: "a table"
+        case .string: localized("a string")
+        case .integer: localized("an integer")
+        case .float: localized("a floating-point number")
+        case .boolean: localized("a boolean")
+        case .dateTime: localized("a date or time")
+        case .array: localized("a list")
+        case .table: localized("a table")
         }
     }
 }

@@ -1,9 +1,11 @@
+import Localization
+
 // Values: arrays, inline tables, booleans, numbers, date-times.
 
 extension Reader {
     mutating func value() throws(TOMLSyntaxError) -> TOMLValue {
         let valueLine = line
-        guard let byte = current else { throw fail("expected a value after =") }
+        guard let byte = current else { throw fail(localized("expected a value after =")) }
         switch byte {
         case UInt8(ascii: "\""):
             let isMultiline = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"")
@@ -33,24 +35,24 @@ extension Reader {
         }
         let word = String(decoding: bytes[start..<index], as: UTF8.self)
         guard !word.isEmpty else {
-            throw fail("expected a value, found \(current.map(describe) ?? "the end of the file")")
+            throw fail(localized("expected a value, found %1$s", describe(current)))
         }
         if word == "true" { return .boolean(true) }
         if word == "false" { return .boolean(false) }
         if let literal = Self.integerLiteral(word) {
             guard let integer = Int64(literal.digits, radix: literal.radix) else {
-                throw fail("\(word) does not fit in a 64-bit integer")
+                throw fail(localized("%1$s does not fit in a 64-bit integer", word))
             }
             return .integer(integer)
         }
         if let float = Self.float(word) { return .float(float) }
         if Self.looksLikeDateTime(word) {
             if let problem = Self.dateTimeProblem(word) {
-                throw fail("\(word) is not a valid date or time: \(problem)")
+                throw fail(localized("%1$s is not a valid date or time: %2$s", word, problem))
             }
             return .dateTime(word)
         }
-        throw fail("\(word) is not a TOML value (strings need quotes)")
+        throw fail(localized("%1$s is not a TOML value (strings need quotes)", word))
     }
 
     static func endsScalar(_ byte: UInt8) -> Bool {
@@ -119,23 +121,27 @@ extension Reader {
 
     mutating func array() throws(TOMLSyntaxError) -> [TOMLValue] {
         // An unclosed list is reported where it opened: the end of the file says nothing useful.
-        let unclosed = TOMLSyntaxError(line: line, reason: "the list is not closed with ]")
+        let opened = line
         advance()  // [
         var elements: [TOMLValue] = []
         while true {
             try skipBlankAndComments()
-            guard let byte = current else { throw unclosed }
+            guard let byte = current else {
+                throw TOMLSyntaxError(line: opened, reason: localized("the list is not closed with ]"))
+            }
             if byte == UInt8(ascii: "]") {
                 advance()
                 return elements
             }
             elements.append(try value())
             try skipBlankAndComments()
-            guard current != nil else { throw unclosed }
+            guard current != nil else {
+                throw TOMLSyntaxError(line: opened, reason: localized("the list is not closed with ]"))
+            }
             if current == UInt8(ascii: ",") {
                 advance()
             } else if current != UInt8(ascii: "]") {
-                throw fail("expected , or ] in the list, found \(current.map(describe) ?? "the end of the file")")
+                throw fail(localized("expected , or ] in the list, found %1$s", describe(current)))
             }
         }
     }
@@ -153,13 +159,13 @@ extension Reader {
             skipSpaces()
             try keyValue(into: node)
             skipSpaces()
-            guard let byte = current else { throw fail("the inline table is not closed with }") }
+            guard let byte = current else { throw fail(localized("the inline table is not closed with }")) }
             if byte == UInt8(ascii: "}") {
                 advance()
                 return node.build()
             }
             guard byte == UInt8(ascii: ",") else {
-                throw fail("expected , or } in the inline table, found \(describe(byte))")
+                throw fail(localized("expected , or } in the inline table, found %1$s", describe(byte)))
             }
             advance()
         }

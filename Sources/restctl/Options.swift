@@ -61,7 +61,7 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
     } catch {
         let subject = role.name + " " + MessageText.quoted(text)
         guard error.reason == .negative else {
-            throw RestctlError(.usage, durationSentence(error, name: role.name, subject: subject))
+            throw RestctlError(.usage, error.message)
         }
         let amount = String(text.dropFirst())
         switch role {
@@ -108,20 +108,6 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
     return usec
 }
 
-/// DurationParser's sentence in the reader's words where restctl knows its shape (it is
-/// restd's too, in English on the bus): empty, not understood, too long; any other as written.
-private func durationSentence(_ error: DurationError, name: String, subject: String) -> String {
-    // TRANSLATORS: the forms of a duration restctl takes; the words in parentheses are typed as they are.
-    let forms = localized("seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)")
-    switch error.reason {
-    case .notUnderstood where error.message == subject + " is not understood; give " + DurationParser.forms:
-        return localized("%1$s is not understood; give %2$s", subject, forms)
-    case .empty: return localized("%1$s is empty; give %2$s", name, forms)
-    case .tooLong: return localized("%1$s is too long to count", subject)
-    default: return error.message
-    }
-}
-
 /// Checks `--warn` against the rest it is for: the pre-alert must come after the start.
 func checkWarning(_ text: String, warnUSec: UInt64, restUSec: UInt64) throws(RestctlError) {
     guard warnUSec < restUSec else {
@@ -144,7 +130,7 @@ extension ExerciseName {
         do {
             self = try ExerciseName(parsing: text)
         } catch {
-            throw RestctlError(.usage, "--exercise: " + (TextProblemText.exerciseName(text) ?? error.message))
+            throw RestctlError(.usage, "--exercise: " + error.message)
         }
     }
 }

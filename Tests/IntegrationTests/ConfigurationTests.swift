@@ -193,7 +193,8 @@ struct ConfigurationTests {
             $0.member == "PropertiesChanged" && $0.path == RestBus.managerPath && $0 !== changed
         })
         #expect(next.changedProperties == [ManagerProperty.defaultDurationUSec: .uint64(90_000_000)])
-        try restd.waitForLog(containing: "reloaded the configuration from the defaults (\(config.file) does not exist)")
+        try restd.waitForLog(
+            containing: "reloaded the configuration: \(config.file) does not exist, so the defaults apply; changed: ")
         #expect(restctl(bus, "start", "10", "--id", "two").succeeded, "max_timers is back to 10000")
     }
 

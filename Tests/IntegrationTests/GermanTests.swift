@@ -11,7 +11,7 @@ struct GermanTests {
     )
     func restctlInGerman() throws {
         try German.requireCatalog()
-        // restd in German too: its log; what it says on the bus stays English (restctl's words are its own).
+        // restd in German too: its log and its sentences on the bus (restctl's words are its own).
         let daemon = try RunningDaemon(environment: German.environment)
         // LANG alone chooses (the children's LC_ALL=C.UTF-8 is emptied, which is unset to gettext).
         let inGerman = German.environment.merging(["XDG_CONFIG_HOME": daemon.config.path]) { $1 }
@@ -52,8 +52,8 @@ struct GermanTests {
         let refused = restctl(daemon.bus, ["reload"], environment: inGerman)
         #expect(
             refused.stderr.hasSuffix(
-                "max_timers: expected a whole number from 1 to 10000, found a string; the configuration was not reloaded; "
-                    + "the previous one stays in force\n"), "\(refused)")
+                "max_timers: ganze Zahl von 1 bis 10000 erwartet, gefunden: eine Zeichenkette; die Konfiguration wurde "
+                    + "nicht neu geladen; die bisherige bleibt in Kraft\n"), "\(refused)")
         _ = try daemon.restd.waitForLog(containing: "die Konfiguration wurde nicht neu geladen")
         try daemon.config.write("")
 

@@ -527,7 +527,7 @@ private func withDatabase(_ path: String, _ body: (SQLiteDatabase) throws -> Voi
         #expect(bytes(brokenPath) == original, "the moved file keeps its bytes")
         switch kind {
         case .directory: #expect(bytes(brokenPath + "/inside") == Data("keep".utf8))
-        case .symlink: #expect(StoreFiles.kind(of: brokenPath) == .other("a symbolic link"))
+        case .symlink: #expect(StoreFiles.kind(of: brokenPath) == .other(.symbolicLink))
         default: #expect(StoreFiles.kind(of: brokenPath) != .absent)
         }
         #expect(try store.loadAll().isEmpty)

@@ -211,7 +211,7 @@ public struct ImportReader {
         do {
             exercise = try ExerciseName(parsing: String(field(columns.exercise)))
         } catch {
-            throw RowProblem(reason: TextProblemText.exerciseName(String(field(columns.exercise))) ?? error.message)
+            throw RowProblem(reason: error.message)
         }
 
         if workout?.key != workoutKey {

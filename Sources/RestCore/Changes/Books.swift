@@ -1,3 +1,5 @@
+import Localization
+
 /// The one model of restd's state: the timers (`TimerBook`) and the training (`TrainingBook`),
 /// changed only by `apply`. Every message, a caller's `Command` or restd's own `Occurrence`,
 /// goes the same way: `questions` says what the history must tell, `plan` turns the message,
@@ -105,7 +107,8 @@ public struct Books: Sendable {
             var plan = ChangePlan(events: events, history: noted.followHousekeeping(events))
             plan.notes = [.recovery(metrics, timer: id)]
             plan.write = .afterAnnouncing
-            plan.what = "expiry or clean-up"
+            // TRANSLATORS: what restd could not store, in its error "could not store %1$s: …".
+            plan.what = localized("expiry or clean-up")
             return plan
         case .strapLost(let id):
             return housekeeping(timers.recoveryLost(id))
@@ -143,14 +146,16 @@ public struct Books: Sendable {
             plan.logged = .info(
                 "the workout \(MessageText.quoted(training.workout?.name ?? "")) was left untouched; ended as abandoned"
             )
-            plan.what = "the abandoned workout"
+            // TRANSLATORS: what restd could not store, in its error "could not store %1$s: …".
+            plan.what = localized("the abandoned workout")
             return plan
         case .heartRateTrace(let trace):
             guard training.settings.heartRateKeepDays > 0 else { return ChangePlan() }
             let cutoff = training.settings.heartRateCutoffUSec(now: now.realtime)
             var plan = ChangePlan(history: [.heartRateKept(trace, pruneBeforeUSec: cutoff)])
             plan.write = .afterAnnouncing
-            plan.what = "a rest's heart rate"
+            // TRANSLATORS: what restd could not store, in its error "could not store %1$s: …".
+            plan.what = localized("a rest's heart rate")
             return plan
         }
     }
@@ -160,7 +165,8 @@ public struct Books: Sendable {
     private func housekeeping(_ events: [TimerEvent]) -> ChangePlan {
         var plan = ChangePlan(events: events, history: training.followHousekeeping(events))
         plan.write = .afterAnnouncing
-        plan.what = "expiry or clean-up"
+        // TRANSLATORS: what restd could not store, in its error "could not store %1$s: …".
+        plan.what = localized("expiry or clean-up")
         return plan
     }
 

@@ -1,3 +1,5 @@
+import Localization
+
 /// A message planned in full (`Books.plan`): the timer events, what the history gains with them,
 /// what the books only keep in memory, and how the daemon writes it. Nothing changes until the
 /// daemon applies it (`Books.apply`), after or before writing it as `write` says.
@@ -23,8 +25,9 @@ public struct ChangePlan: Sendable, Equatable {
     public var pruneBeforeUSec: USec?
     /// What restd logs of it, when anything.
     public var logged: Logged?
-    /// What a failed write of it is called in the log.
-    public var what = "a change"
+    /// What a failed write of it is called in the log, in restd's language.
+    // TRANSLATORS: what restd could not store, in its error "could not store %1$s: …".
+    public var what = localized("a change")
 
     /// When a plan is written, against when it is applied and announced.
     public enum Write: Sendable, Equatable {

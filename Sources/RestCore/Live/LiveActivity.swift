@@ -1,3 +1,5 @@
+import Localization
+
 /// The current live activity: heart rate, progress, exercise and custom fields, merged from
 /// producers' updates. Pure: every method takes the time it happens at.
 public struct LiveActivity: Sendable, Equatable {
@@ -68,7 +70,8 @@ public struct LiveActivity: Sendable, Equatable {
             case .integer(let total)? = after(LiveKey.progressTotal),
             done > total
         {
-            throw .invalidArgs("progress_done \(done) is more than progress_total \(total)")
+            throw .invalidArgs(
+                localized("%1$s %2$d is more than %3$s %4$d", LiveKey.progressDone, done, LiveKey.progressTotal, total))
         }
         guard entries.keys.contains(where: { LiveKey.isCustom($0) && fields[$0] == nil }) else { return }
         var customCount = 0
@@ -78,7 +81,9 @@ public struct LiveActivity: Sendable, Equatable {
         }
         guard customCount <= limits.maxCustomKeys else {
             throw .limitExceeded(
-                "at most \(limits.maxCustomKeys) custom x_ keys may be set; this update would make \(customCount)")
+                localized(
+                    "at most %1$d custom %2$s keys may be set; this update would make %3$d", limits.maxCustomKeys, "x_",
+                    customCount))
         }
     }
 
@@ -174,25 +179,32 @@ public struct LiveActivity: Sendable, Equatable {
     private func validated(key: String, value: LiveValue) throws(LiveError) -> LiveValue {
         switch key {
         case LiveKey.heartRate:
-            guard case .integer(let bpm) = value else { throw wrongType(key, "an integer") }
+            guard case .integer(let bpm) = value else { throw .invalidArgs(localized("%1$s must be an integer", key)) }
             guard limits.heartRate.contains(bpm) else {
                 throw .invalidArgs(
-                    "heart_rate \(bpm) is out of range: give \(MessageText.range(limits.heartRate, unit: "bpm"))")
+                    localized(
+                        "%1$s %2$d is out of range: give %3$d to %4$d bpm", key, bpm, limits.heartRate.lowerBound,
+                        limits.heartRate.upperBound))
             }
         case LiveKey.progressDone, LiveKey.progressTotal:
-            guard case .integer(let count) = value else { throw wrongType(key, "an integer") }
+            guard case .integer(let count) = value else {
+                throw .invalidArgs(localized("%1$s must be an integer", key))
+            }
             guard (0...limits.maxProgress).contains(count) else {
-                throw .invalidArgs("\(key) \(count) is out of range: give \(MessageText.range(0...limits.maxProgress))")
+                throw .invalidArgs(
+                    localized("%1$s %2$d is out of range: give %3$d to %4$d", key, count, 0, limits.maxProgress))
             }
         case LiveKey.exercise, LiveKey.workout, LiveKey.heartRateSensor:
-            guard case .string(let text) = value else { throw wrongType(key, "a string") }
+            guard case .string(let text) = value else { throw .invalidArgs(localized("%1$s must be a string", key)) }
             try checkText(text, key: key)
         case LiveKey.heartRateContact:
-            guard case .boolean = value else { throw wrongType(key, "a boolean") }
+            guard case .boolean = value else { throw .invalidArgs(localized("%1$s must be a boolean", key)) }
         case LiveKey.sensorBattery:
-            guard case .integer(let percent) = value else { throw wrongType(key, "an integer") }
+            guard case .integer(let percent) = value else {
+                throw .invalidArgs(localized("%1$s must be an integer", key))
+            }
             guard (0...100).contains(percent) else {
-                throw .invalidArgs("sensor_battery \(percent) is out of range: give 0 to 100 %")
+                throw .invalidArgs(localized("%1$s %2$d is out of range: give %3$d to %4$d %%", key, percent, 0, 100))
             }
         default:
             guard LiveKey.isCustom(key) else {
@@ -200,15 +212,19 @@ public struct LiveActivity: Sendable, Equatable {
                     LiveKey.heartRate, LiveKey.heartRateSensor, LiveKey.heartRateContact, LiveKey.sensorBattery,
                     LiveKey.progressDone, LiveKey.progressTotal, LiveKey.exercise, LiveKey.workout,
                 ]
+                if let meant = Suggestion.likelyMeant(key, among: keys) {
+                    throw .invalidArgs(
+                        localized(
+                            "unknown key %1$s; did you mean %2$s?", MessageText.name(key), MessageText.name(meant)))
+                }
                 throw .invalidArgs(
-                    "unknown key \(MessageText.name(key))"
-                        + Suggestion.hint(
-                            for: key, among: keys,
-                            otherwise: "use \(keys.joined(separator: ", ")), or a custom key x_[a-z0-9_]{1,30}"))
+                    localized(
+                        "unknown key %1$s; use %2$s, or a custom key %3$s", MessageText.name(key),
+                        keys.joined(separator: ", "), "x_[a-z0-9_]{1,30}"))
             }
             if case .string(let text) = value { try checkText(text, key: key) }
             if case .double(let number) = value, !number.isFinite {
-                throw .invalidArgs("\(key) must be a finite number")
+                throw .invalidArgs(localized("%1$s must be a finite number", key))
             }
         }
         return value
@@ -220,9 +236,5 @@ public struct LiveActivity: Sendable, Equatable {
         } catch {
             throw .invalidArgs(error.message)
         }
-    }
-
-    private func wrongType(_ key: String, _ expected: String) -> LiveError {
-        .invalidArgs("\(key) must be \(expected)")
     }
 }

@@ -1,3 +1,5 @@
+import Localization
+
 /// A rest timer seen as an MPRIS media player's one track: what a media widget shows (status,
 /// position) and what its buttons do, as timer commands. Pure: the time is passed in.
 ///
@@ -44,8 +46,9 @@ public enum MediaPlayerControl {
         case (.seek(let offset), let state):
             guard offset.magnitude <= maxSeekUSec else {
                 throw .invalidArgs(
-                    "seek offset \(DurationText.describe(signed: offset)) is out of range: "
-                        + "give at most \(DurationText.describe(maxSeekUSec)) either way")
+                    localized(
+                        "seek offset %1$s is out of range: give at most %2$s either way",
+                        DurationText.describe(signed: offset), DurationText.describe(maxSeekUSec)))
             }
             guard state != .expired, offset != 0 else { return nil }
             // Past the end is the next track, as the specification says: the rest ends now.
@@ -54,13 +57,15 @@ public enum MediaPlayerControl {
         case (.setPosition(let signedPosition), let state):
             guard let position = USec(exactly: signedPosition) else {
                 throw .invalidArgs(
-                    "position \(DurationText.describe(signed: signedPosition)) is negative; "
-                        + "give 0 (the start of the rest) or more")
+                    localized(
+                        "position %1$s is negative; give 0 (the start of the rest) or more",
+                        DurationText.describe(signed: signedPosition)))
             }
             guard position <= timer.durationUSec else {
                 throw .invalidArgs(
-                    "position \(DurationText.describe(position)) is past the end of the rest "
-                        + "(\(DurationText.describe(timer.durationUSec)) long)")
+                    localized(
+                        "position %1$s is past the end of the rest (%2$s long)", DurationText.describe(position),
+                        DurationText.describe(timer.durationUSec)))
             }
             guard state != .expired else { return nil }
             let elapsed = positionUSec(of: timer, now: now)

@@ -1,3 +1,5 @@
+import Localization
+
 /// How one rest may end on recovery: the target, how long heart rate must stay at or below it,
 /// and the window in which that may end the rest. Always valid: the initializer refuses
 /// anything else.
@@ -30,15 +32,17 @@ public struct RecoveryRule: Sendable, Equatable {
         try target.validate()
         guard Self.holdRangeUSec.contains(holdUSec) else {
             throw .invalidArgs(
-                "hold time \(DurationText.describe(holdUSec)) is out of range: give "
-                    + "\(DurationText.describe(Self.holdRangeUSec.lowerBound)) to "
-                    + "\(DurationText.describe(Self.holdRangeUSec.upperBound))")
+                localized(
+                    "hold time %1$s is out of range: give %2$s to %3$s", DurationText.describe(holdUSec),
+                    DurationText.describe(Self.holdRangeUSec.lowerBound),
+                    DurationText.describe(Self.holdRangeUSec.upperBound)))
         }
         let minimum = minimumUSec ?? min(Self.defaultMinimumCapUSec, plannedUSec)
         guard minimum <= plannedUSec else {
             throw .invalidArgs(
-                "minimum rest \(DurationText.describe(minimum)) is longer than the planned rest "
-                    + "\(DurationText.describe(plannedUSec)); give at most \(DurationText.describe(plannedUSec))")
+                localized(
+                    "minimum rest %1$s is longer than the planned rest %2$s; give at most %2$s",
+                    DurationText.describe(minimum), DurationText.describe(plannedUSec)))
         }
         self.init(unchecked: target, plannedUSec: plannedUSec, minimumUSec: minimum, holdUSec: holdUSec)
     }

@@ -1,3 +1,5 @@
+import Localization
+
 /// What the configuration says about resting until recovered: restd-wide in `[recovery]`, and
 /// per exercise (`until_recovered`, `recovery_target`, `recovery_min`, `recovery_hold` in
 /// `[exercises."…"]`). Every field optional: an exercise's value wins over `[recovery]`'s, which
@@ -14,17 +16,18 @@ public struct RecoverySettings: Sendable, Equatable {
         /// `"-30bpm"`: a drop from the peak after the set.
         case drop(Int)
 
-        /// The forms accepted, for messages.
-        public static let forms = "\"120bpm\", \"60%max\", \"60%reserve\" or \"-30bpm\""
+        /// The forms accepted, for messages, in the installed catalog's language.
+        public static var forms: String {
+            // TRANSLATORS: the forms of a recovery target, each typed as it is: "120bpm", "60%max", "60%reserve" or "-30bpm".
+            localized("%1$s, %2$s, %3$s or %4$s", "\"120bpm\"", "\"60%max\"", "\"60%reserve\"", "\"-30bpm\"")
+        }
 
         /// Reads `"120bpm"`, `"60%max"`, `"60%reserve"`, `"-30bpm"` (spaces and case do not
         /// matter: `"60 % max"`), refusing anything else or a value out of range with a sentence.
         public init(parsing text: String) throws(TimerError) {
             let compact = String(text.lowercased().filter { $0 != " " })
             func number<T: LosslessStringConvertible>(_ digits: Substring, as: T.Type) throws(TimerError) -> T {
-                guard let value = T(String(digits)) else {
-                    throw .invalidArgs("recovery target \(MessageText.quoted(text)) is not one of \(Self.forms)")
-                }
+                guard let value = T(String(digits)) else { throw Self.notOneOfTheForms(text) }
                 return value
             }
             if compact.hasSuffix("bpm") {
@@ -33,8 +36,9 @@ public struct RecoverySettings: Sendable, Equatable {
                     let drop = try number(digits.dropFirst(), as: Int.self)
                     guard RecoveryTarget.dropRange.contains(drop) else {
                         throw .invalidArgs(
-                            "recovery drop \(drop) bpm is out of range: give \(RecoveryTarget.dropRange.lowerBound) "
-                                + "to \(RecoveryTarget.dropRange.upperBound) bpm")
+                            localized(
+                                "recovery drop %1$d bpm is out of range: give %2$d to %3$d bpm", drop,
+                                RecoveryTarget.dropRange.lowerBound, RecoveryTarget.dropRange.upperBound))
                     }
                     self = .drop(drop)
                 } else {
@@ -49,14 +53,19 @@ public struct RecoverySettings: Sendable, Equatable {
                 let share = percent / 100
                 guard share.isFinite, RecoveryTarget.shareRange.contains(share) else {
                     throw .invalidArgs(
-                        "recovery target \(MessageText.quoted(text)) is out of range: give "
-                            + "\(RecoveryTarget.percent(RecoveryTarget.shareRange.lowerBound)) to "
-                            + "\(RecoveryTarget.percent(RecoveryTarget.shareRange.upperBound))")
+                        localized(
+                            "recovery target %1$s is out of range: give %2$s to %3$s", MessageText.quoted(text),
+                            RecoveryTarget.percent(RecoveryTarget.shareRange.lowerBound),
+                            RecoveryTarget.percent(RecoveryTarget.shareRange.upperBound)))
                 }
                 self = reserve ? .shareOfReserve(share) : .shareOfMax(share)
                 return
             }
-            throw .invalidArgs("recovery target \(MessageText.quoted(text)) is not one of \(Self.forms)")
+            throw Self.notOneOfTheForms(text)
+        }
+
+        private static func notOneOfTheForms(_ text: String) -> TimerError {
+            .invalidArgs(localized("recovery target %1$s is not one of %2$s", MessageText.quoted(text), forms))
         }
 
         /// As the configuration writes it: "120bpm", "60%max", "60%reserve", "-30bpm".
@@ -116,14 +125,17 @@ public struct RecoverySettings: Sendable, Equatable {
         case .shareOfMax(let share):
             guard let maxHeartRate else {
                 throw .invalidArgs(
-                    "the recovery target \(self.target!) needs your HRmax: set hr_max in [recovery] of config.toml")
+                    localized(
+                        "the recovery target %1$s needs your HRmax: set %2$s in %3$s of config.toml", self.target!,
+                        "hr_max", "[recovery]"))
             }
             target = .shareOfMax(share: share, maxBPM: maxHeartRate)
         case .shareOfReserve(let share):
             guard let maxHeartRate, let restingHeartRate else {
                 throw .invalidArgs(
-                    "the recovery target \(self.target!) needs your HRmax and resting heart rate: set hr_max and "
-                        + "resting_hr in [recovery] of config.toml")
+                    localized(
+                        "the recovery target %1$s needs your HRmax and resting heart rate: set %2$s and %3$s in %4$s of config.toml",
+                        self.target!, "hr_max", "resting_hr", "[recovery]"))
             }
             target = .shareOfReserve(share: share, restingBPM: restingHeartRate, maxBPM: maxHeartRate)
         }

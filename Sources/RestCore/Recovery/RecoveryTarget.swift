@@ -1,3 +1,5 @@
+import Localization
+
 /// The heart rate at or below which a rest counts as recovered.
 ///
 /// Straps count whole beats and people write whole bpm, so the two shares are whole bpm, worked
@@ -59,24 +61,36 @@ public enum RecoveryTarget: Sendable, Equatable, CustomStringConvertible {
     public func validate() throws(TimerError) {
         switch self {
         case .absolute(let bpm):
-            try Self.check(bpm, "recovery target")
+            try Self.check(bpm) {
+                localized("recovery target %1$d bpm is out of range: give %2$d to %3$d bpm", $0, $1, $2)
+            }
         case .shareOfMax(let share, let maxBPM):
-            try Self.check(share: share, of: "HRmax")
-            try Self.check(maxBPM, "HRmax")
+            try Self.check(
+                share: share, finite: { localized("the share of HRmax must be a finite number") },
+                inRange: { localized("share %1$s of HRmax is out of range: give %2$s to %3$s", $0, $1, $2) })
+            try Self.check(maxBPM) { localized("HRmax %1$d bpm is out of range: give %2$d to %3$d bpm", $0, $1, $2) }
         case .shareOfReserve(let share, let restingBPM, let maxBPM):
-            try Self.check(share: share, of: "heart-rate reserve")
-            try Self.check(restingBPM, "resting heart rate")
-            try Self.check(maxBPM, "HRmax")
+            try Self.check(
+                share: share, finite: { localized("the share of heart-rate reserve must be a finite number") },
+                inRange: {
+                    localized("share %1$s of heart-rate reserve is out of range: give %2$s to %3$s", $0, $1, $2)
+                })
+            try Self.check(restingBPM) {
+                localized("resting heart rate %1$d bpm is out of range: give %2$d to %3$d bpm", $0, $1, $2)
+            }
+            try Self.check(maxBPM) { localized("HRmax %1$d bpm is out of range: give %2$d to %3$d bpm", $0, $1, $2) }
             guard restingBPM < maxBPM else {
                 throw .invalidArgs(
-                    "resting heart rate \(restingBPM) bpm is not below HRmax \(maxBPM) bpm; "
-                        + "a heart-rate reserve needs the resting heart rate lower")
+                    localized(
+                        "resting heart rate %1$d bpm is not below HRmax %2$d bpm; a heart-rate reserve needs the resting heart rate lower",
+                        restingBPM, maxBPM))
             }
         case .drop(let bpm):
             guard Self.dropRange.contains(bpm) else {
                 throw .invalidArgs(
-                    "recovery drop \(bpm) bpm is out of range: give \(Self.dropRange.lowerBound) to "
-                        + "\(Self.dropRange.upperBound) bpm")
+                    localized(
+                        "recovery drop %1$d bpm is out of range: give %2$d to %3$d bpm", bpm, Self.dropRange.lowerBound,
+                        Self.dropRange.upperBound))
             }
         }
     }
@@ -93,19 +107,21 @@ public enum RecoveryTarget: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func check(_ bpm: Int, _ what: String) throws(TimerError) {
+    /// Refuses `bpm` outside `bpmRange` with `refusal`'s sentence (the value, the lowest, the highest).
+    private static func check(_ bpm: Int, refusal: (Int, Int, Int) -> String) throws(TimerError) {
         guard bpmRange.contains(bpm) else {
-            throw .invalidArgs(
-                "\(what) \(bpm) bpm is out of range: give \(bpmRange.lowerBound) to \(bpmRange.upperBound) bpm")
+            throw .invalidArgs(refusal(bpm, bpmRange.lowerBound, bpmRange.upperBound))
         }
     }
 
-    private static func check(share: Double, of what: String) throws(TimerError) {
-        guard share.isFinite else { throw .invalidArgs("the share of \(what) must be a finite number") }
+    /// Refuses a share that is no number (`finite`'s sentence) or outside `shareRange` (`inRange`'s:
+    /// the share, the lowest, the highest, as percentages).
+    private static func check(
+        share: Double, finite: () -> String, inRange: (String, String, String) -> String
+    ) throws(TimerError) {
+        guard share.isFinite else { throw .invalidArgs(finite()) }
         guard shareRange.contains(share) else {
-            throw .invalidArgs(
-                "share \(percent(share)) of \(what) is out of range: give \(percent(shareRange.lowerBound)) "
-                    + "to \(percent(shareRange.upperBound))")
+            throw .invalidArgs(inRange(percent(share), percent(shareRange.lowerBound), percent(shareRange.upperBound)))
         }
     }
 

@@ -1,3 +1,5 @@
+import Localization
+
 /// The one duration grammar of restd and restctl: the command line's DURATION arguments,
 /// the durations of config.toml and those of workout plans are read by it, so that all take
 /// the same words.
@@ -10,8 +12,11 @@
 /// a duration like any other here; whether an amount is in range is for the caller to say (a
 /// rest is 1 s to 24 h, `expired_retention` may be 0).
 public enum DurationParser {
-    /// The forms, for sentences and help.
-    public static let forms = "seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)"
+    /// The forms, for sentences and help, in the installed catalog's language.
+    public static var forms: String {
+        // TRANSLATORS: the forms of a duration restctl takes; the words in parentheses are typed as they are.
+        localized("seconds (90), units (1h2m3s, 1m30s, 90s, 2min, 1.5m) or a clock time (1:30, 1:02:03)")
+    }
 
     /// The unit words, each with its seconds.
     static let units: [String: UInt64] = [
@@ -27,11 +32,11 @@ public enum DurationParser {
     public static func parse(_ text: String, name: String = "duration") throws(DurationError) -> UInt64 {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else {
-            throw DurationError(.empty, "\(name) is empty; give \(forms)")
+            throw DurationError(.empty, localized("%1$s is empty; give %2$s", name, forms))
         }
         let subject = "\(name) \(MessageText.quoted(text))"  // what every sentence below is about
         if bytes[0] == UInt8(ascii: "-") {
-            throw DurationError(.negative, "\(subject) is negative; give \(forms)")
+            throw DurationError(.negative, localized("%1$s is negative; give %2$s", subject, forms))
         }
         let seconds =
             bytes.contains(UInt8(ascii: ":"))
@@ -52,16 +57,16 @@ public enum DurationParser {
         for (index, field) in fields.enumerated() {
             let value = try number(field, subject: subject)
             if index > 0 {
-                let unit = index == fields.count - 1 ? "seconds" : "minutes"
                 guard field.count == 2 else {
                     throw DurationError(
-                        .notUnderstood,
-                        "\(subject) needs two digits after each colon, as in 1:05")
+                        .notUnderstood, localized("%1$s needs two digits after each colon, as in 1:05", subject))
                 }
                 guard value < 60 else {
                     throw DurationError(
                         .notUnderstood,
-                        "\(subject) has \(value) \(unit); after a colon use 00 to 59")
+                        index == fields.count - 1
+                            ? localized("%1$s has %2$d seconds; after a colon use 00 to 59", subject, value)
+                            : localized("%1$s has %2$d minutes; after a colon use 00 to 59", subject, value))
                 }
             }
             total = try add(try multiply(total, 60, subject: subject), value, subject: subject)
@@ -99,14 +104,14 @@ public enum DurationParser {
                 throw notUnderstood(subject)
             }
             if unit == smallestUnitSoFar {
-                throw DurationError(
-                    .notUnderstood,
-                    "\(subject) gives the \(unitName(unit)) twice; give each unit once, as in 1h2m3s")
+                throw DurationError(.notUnderstood, twice(unit, subject: subject))
             }
             guard unit < smallestUnitSoFar else {
                 throw DurationError(
                     .notUnderstood,
-                    "\(subject) has its units out of order; give hours, then minutes, then seconds, as in 1h2m3s")
+                    localized(
+                        "%1$s has its units out of order; give hours, then minutes, then seconds, as in 1h2m3s", subject
+                    ))
             }
             smallestUnitSoFar = unit
             // (whole + digits / scale) × unit, in whole seconds only.
@@ -115,16 +120,20 @@ public enum DurationParser {
                 try multiply(fraction.digits, unit, subject: subject), subject: subject)
             guard scaled % fraction.scale == 0 else {
                 throw DurationError(
-                    .notUnderstood, "\(subject) is not a whole number of seconds; give whole seconds, as in 1.5m (90 s)"
-                )
+                    .notUnderstood,
+                    localized("%1$s is not a whole number of seconds; give whole seconds, as in 1.5m (90 s)", subject))
             }
             total = try add(total, scaled / fraction.scale, subject: subject)
         }
         return total
     }
 
-    private static func unitName(_ seconds: UInt64) -> String {
-        seconds == 3_600 ? "hours" : seconds == 60 ? "minutes" : "seconds"
+    private static func twice(_ unit: UInt64, subject: String) -> String {
+        switch unit {
+        case 3_600: localized("%1$s gives the hours twice; give each unit once, as in 1h2m3s", subject)
+        case 60: localized("%1$s gives the minutes twice; give each unit once, as in 1h2m3s", subject)
+        default: localized("%1$s gives the seconds twice; give each unit once, as in 1h2m3s", subject)
+        }
     }
 
     private static func power(_ base: UInt64, _ exponent: Int) -> UInt64 {
@@ -162,11 +171,11 @@ public enum DurationParser {
     }
 
     private static func notUnderstood(_ subject: String) -> DurationError {
-        DurationError(.notUnderstood, "\(subject) is not understood; give \(forms)")
+        DurationError(.notUnderstood, localized("%1$s is not understood; give %2$s", subject, forms))
     }
 
     private static func tooLong(_ subject: String) -> DurationError {
-        DurationError(.tooLong, "\(subject) is too long to count")
+        DurationError(.tooLong, localized("%1$s is too long to count", subject))
     }
 }
 

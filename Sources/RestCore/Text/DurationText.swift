@@ -37,11 +37,6 @@ public enum DurationText {
         return describe(rounded >= 3_600 * second ? rounded - rounded % (60 * second) : rounded)
     }
 
-    /// A range of durations as every message writes one: "1 s to 24 h".
-    public static func range(_ lower: USec, _ upper: USec) -> String {
-        "\(describe(lower)) to \(describe(upper))"
-    }
-
     /// Describes a signed amount with its sign: "+30 s", "-1 min".
     public static func describe(signed usec: Int64) -> String {
         (usec < 0 ? "-" : "+") + describe(usec.magnitude)

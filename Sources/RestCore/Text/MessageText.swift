@@ -2,8 +2,7 @@ import Localization
 
 /// How every message of restd and restctl quotes and writes what it names (CONTRIBUTING.md,
 /// "Messages"): a value as it was given in double quotes (`duration "1x"`), what one types — a
-/// command, an option, a key, a suggestion — in single quotes (`did you mean 'rest'?`), and a
-/// range as "1 to 100".
+/// command, an option, a key, a suggestion — in single quotes (`did you mean 'rest'?`).
 public enum MessageText {
     /// Quotes a value as it was given, safely for a message: escapes quotes, backslashes and
     /// control or format characters as `\u{…}`, and truncates after `limit` characters with "…".
@@ -18,16 +17,6 @@ public enum MessageText {
     /// single quotes, escaped as `quoted` escapes (an unknown key may hold anything).
     public static func name(_ text: String, limit: Int = 40) -> String {
         escaped(text, quote: "'", limit: limit)
-    }
-
-    /// A range of whole numbers: "1 to 100", "0 to 1000 kg" (digits as typed, no separators).
-    public static func range<Number: BinaryInteger>(_ range: ClosedRange<Number>, unit: String? = nil) -> String {
-        "\(range.lowerBound) to \(range.upperBound)" + (unit.map { " " + $0 } ?? "")
-    }
-
-    /// A range of decimal numbers, without a needless ".0": "0.01 to 20 Hz".
-    public static func range(_ range: ClosedRange<Double>, unit: String? = nil) -> String {
-        "\(number(range.lowerBound)) to \(number(range.upperBound))" + (unit.map { " " + $0 } ?? "")
     }
 
     /// A number written with a dot ("102.5") as `catalog`'s language writes it: "102,5" in German.

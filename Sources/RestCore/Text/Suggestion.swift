@@ -1,6 +1,7 @@
 /// "Did you mean": the known name a mistyped one most likely was, for restctl's options and
 /// commands, restd's options, and the keys of config.toml and workout plans alike — one rule
-/// and one sentence for all of them (CONTRIBUTING.md, "Messages").
+/// for all of them; each sentence that offers the name is a catalog text of its own
+/// (CONTRIBUTING.md, "Messages").
 public enum Suggestion {
     /// The known name `typed` most likely stands for: the only one it begins (from two
     /// characters: `resu` is `resume`), else the closest one at most a third of its length
@@ -18,27 +19,6 @@ public enum Suggestion {
         let extensions = ranked.filter { $0.hasPrefix(typed) }
         if typed.count >= 2, extensions.count == 1 { return extensions[0] }
         return nearest(typed, among: ranked, maxDistance: min(3, max(1, (typed.count + 1) / 3)))
-    }
-
-    /// What follows "unknown …" in every message: `; did you mean 'rest'?` when a known name is
-    /// likely meant; else `; ` and `otherwise` (such as "the keys are …"), or nothing.
-    public static func hint(
-        for typed: String, among known: [String], alreadySet: Set<String> = [], otherwise: String? = nil
-    ) -> String {
-        if let meant = likelyMeant(typed, among: known, alreadySet: alreadySet) {
-            return "; did you mean \(MessageText.name(meant))?"
-        }
-        return otherwise.map { "; " + $0 } ?? ""
-    }
-
-    /// The same for an option, compared without its dashes: `; did you mean '--label'?` for
-    /// `--lable`.
-    public static func optionHint(for typed: String, among known: [String], otherwise: String? = nil) -> String {
-        let bare = { (option: String) in String(option.drop { $0 == "-" }) }
-        if let meant = likelyMeant(bare(typed), among: known.map(bare)) {
-            return "; did you mean \(MessageText.name("--" + meant))?"
-        }
-        return otherwise.map { "; " + $0 } ?? ""
     }
 
     /// Edit distance counting characters, a swap of two neighbours as one edit (the commonest

@@ -1,6 +1,6 @@
 /// What is wrong with a text a caller gave (an exercise's name, a label): found once here, and
-/// said by each side in its own words (restd's English on the bus, restctl's in the reader's
-/// language).
+/// said in one sentence by its checker (`ExerciseName`, `TimerOptions.validateText`), in the
+/// language of the program that checks it.
 public enum TextProblem: Sendable, Equatable {
     /// Nothing but white space.
     case empty

@@ -1,3 +1,5 @@
+import Localization
+
 /// The set of timers and every rule about them.
 ///
 /// Operations do not mutate: they plan, returning the events that would happen, and `apply`
@@ -77,18 +79,22 @@ public struct TimerBook: Sendable, Equatable {
         _ id: TimerID, durationUSec: USec, options: TimerOptions, now: Instant
     ) throws(TimerError) -> [TimerEvent] {
         guard durationUSec >= limits.minDurationUSec, durationUSec <= limits.maxDurationUSec else {
+            let (duration, shortest, longest) = (
+                DurationText.describe(durationUSec), DurationText.describe(limits.minDurationUSec),
+                DurationText.describe(limits.maxDurationUSec)
+            )
             throw .invalidArgs(
-                "duration \(DurationText.describe(durationUSec)) is too \(durationUSec < limits.minDurationUSec ? "short" : "long"): "
-                    + "give a rest of \(DurationText.describe(limits.minDurationUSec)) to "
-                    + "\(DurationText.describe(limits.maxDurationUSec))")
+                durationUSec < limits.minDurationUSec
+                    ? localized("duration %1$s is too short: give a rest of %2$s to %3$s", duration, shortest, longest)
+                    : localized("duration %1$s is too long: give a rest of %2$s to %3$s", duration, shortest, longest))
         }
         try options.validate(durationUSec: durationUSec, limits: limits)
         let old = timers[id]
         if old == nil, timers.count >= limits.maxTimers {
             throw .limitExceeded(
-                "cannot add timer \(MessageText.quoted(id.rawValue)): "
-                    + "at most \(limits.maxTimers) timers may exist at once (expired ones count too); "
-                    + "cancel one, reuse an id, or raise max_timers in config.toml")
+                localized(
+                    "cannot add timer %1$s: at most %2$d timers may exist at once (expired ones count too); cancel one, reuse an id, or raise %3$s in config.toml",
+                    MessageText.quoted(id.rawValue), limits.maxTimers, "max_timers"))
         }
         var fresh = RestTimer(
             id: id, label: options.label, next: options.next, notify: options.notify, sound: options.sound,
@@ -109,14 +115,16 @@ public struct TimerBook: Sendable, Equatable {
         case .expired where timer.ringing:
             return Self.silenced(timer, now: now)
         case .expired:
-            throw .invalidState("timer \(Self.quoted(id)) has expired and cannot be paused; restart it or add time")
+            throw .invalidState(
+                localized("timer %1$s has expired and cannot be paused; restart it or add time", Self.quoted(id)))
         case .running:
             let left = timer.deadlineBoottime.subtractingSaturated(now.boottime)
             // The deadline passed but due() has not run yet: the next pass expires it.
             // Pausing at zero would leave a paused timer with nothing left.
             guard left > 0 else {
                 throw .invalidState(
-                    "timer \(Self.quoted(id)) has already run out and cannot be paused; restart it or add time")
+                    localized(
+                        "timer %1$s has already run out and cannot be paused; restart it or add time", Self.quoted(id)))
             }
             var paused = timer
             paused.state = .paused
@@ -141,7 +149,7 @@ public struct TimerBook: Sendable, Equatable {
             return Self.silenced(timer, now: now)
         case .expired:
             throw .invalidState(
-                "timer \(Self.quoted(id)) has expired and cannot be resumed; restart it or add time")
+                localized("timer %1$s has expired and cannot be resumed; restart it or add time", Self.quoted(id)))
         case .paused:
             var running = timer
             running.state = .running
@@ -159,8 +167,9 @@ public struct TimerBook: Sendable, Equatable {
     public func adjust(_ id: TimerID, deltaUSec: Int64, now: Instant) throws(TimerError) -> [TimerEvent] {
         guard deltaUSec != 0, deltaUSec.magnitude <= limits.maxDurationUSec else {
             throw .invalidArgs(
-                "adjustment \(DurationText.describe(signed: deltaUSec)) is out of range: "
-                    + "give a non-zero amount of at most \(DurationText.describe(limits.maxDurationUSec)) either way")
+                localized(
+                    "adjustment %1$s is out of range: give a non-zero amount of at most %2$s either way",
+                    DurationText.describe(signed: deltaUSec), DurationText.describe(limits.maxDurationUSec)))
         }
         let timer = try existing(id)
         switch timer.state {
@@ -174,7 +183,9 @@ public struct TimerBook: Sendable, Equatable {
         case .expired:
             guard deltaUSec > 0 else {
                 throw .invalidState(
-                    "timer \(Self.quoted(id)) has expired, so there is no time to take off; add time or restart it")
+                    localized(
+                        "timer %1$s has expired, so there is no time to take off; add time or restart it",
+                        Self.quoted(id)))
             }
             // Time added after the rest is over is a plain timed rest: a recovered heart rate
             // would end it again within seconds.
@@ -422,7 +433,7 @@ public struct TimerBook: Sendable, Equatable {
 
     private func existing(_ id: TimerID) throws(TimerError) -> RestTimer {
         guard let timer = timers[id] else {
-            throw .noSuchTimer("no timer \(Self.quoted(id))")
+            throw .noSuchTimer(localized("no timer %1$s", Self.quoted(id)))
         }
         return timer
     }
@@ -441,13 +452,17 @@ public struct TimerBook: Sendable, Equatable {
         guard newLeft <= limits.maxDurationUSec else {
             // Only a lengthening gets here; say how much could still be added, if anything.
             let room = limits.maxDurationUSec.subtractingSaturated(left)
-            let advice =
-                room >= 1_000_000
-                ? "add at most \(DurationText.readable(room, roundingDown: true))"
-                : "it already has that much"
+            let (id, wouldHave, most) = (
+                Self.quoted(timer.id), DurationText.readable(newLeft), DurationText.describe(limits.maxDurationUSec)
+            )
             throw .invalidArgs(
-                "timer \(Self.quoted(timer.id)) would have \(DurationText.readable(newLeft)) left, and a timer may have "
-                    + "at most \(DurationText.describe(limits.maxDurationUSec)); \(advice)")
+                room >= 1_000_000
+                    ? localized(
+                        "timer %1$s would have %2$s left, and a timer may have at most %3$s; add at most %4$s", id,
+                        wouldHave, most, DurationText.readable(room, roundingDown: true))
+                    : localized(
+                        "timer %1$s would have %2$s left, and a timer may have at most %3$s; it already has that much",
+                        id, wouldHave, most))
         }
         updated.remainingUSec = newLeft
         // The planned maximum follows the timer (the tracker's rule follows `durationUSec`).

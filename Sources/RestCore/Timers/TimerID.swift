@@ -1,3 +1,5 @@
+import Localization
+
 /// The name of a timer: 1–64 ASCII letters, digits, underscores and dashes (`bench-press`).
 ///
 /// The rule is strict on purpose: the id names a D-Bus object, whose path element is the id
@@ -21,10 +23,14 @@ public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
         guard Self.isValid(text) else {
             let length = text.unicodeScalars.count
-            let lengthNote = length > Self.maxLength ? " (\(length) characters)" : ""
             throw .invalidArgs(
-                "timer id \(MessageText.quoted(text))\(lengthNote) is invalid: "
-                    + "use \(MessageText.range(1...Self.maxLength)) characters of A-Z, a-z, 0-9, _ and -")
+                length > Self.maxLength
+                    ? localized(
+                        "timer id %1$s (%2$d characters) is invalid: use %3$d to %4$d characters of A-Z, a-z, 0-9, _ and -",
+                        MessageText.quoted(text), length, 1, Self.maxLength)
+                    : localized(
+                        "timer id %1$s is invalid: use %2$d to %3$d characters of A-Z, a-z, 0-9, _ and -",
+                        MessageText.quoted(text), 1, Self.maxLength))
         }
         rawValue = text
     }

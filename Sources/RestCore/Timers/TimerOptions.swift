@@ -1,3 +1,5 @@
+import Localization
+
 /// What a caller may set besides the duration when starting a timer.
 public struct TimerOptions: Sendable, Equatable {
     /// A short description shown in the notification ("Tea").
@@ -39,18 +41,20 @@ public struct TimerOptions: Sendable, Equatable {
     public static func validateText(_ s: String, field: String, limits: TimerLimits) throws(TimerError) {
         switch textProblem(s, limits: limits) {
         case .tooLong(let bytes, let max):
-            throw .invalidArgs("\(field) is \(bytes) bytes long; at most \(max) are allowed")
+            throw .invalidArgs(localized("%1$s is %2$d bytes long; at most %3$d are allowed", field, bytes, max))
         case .controlCharacter(let scalar, let position):
             throw .invalidArgs(
-                "\(field) contains a control character (\(MessageText.codePoint(scalar))) at position \(position)")
+                localized(
+                    "%1$s contains a control character (%2$s) at position %3$d", field, MessageText.codePoint(scalar),
+                    position))
         case .empty, nil:
             return
         }
     }
 
-    /// What `validateText` refuses in `s`, for a client to say in its own words; nil when
-    /// nothing. The length first: a long text is refused for its length whatever it holds.
-    public static func textProblem(_ s: String, limits: TimerLimits) -> TextProblem? {
+    /// What `validateText` refuses in `s`; nil when nothing. The length first: a long text is
+    /// refused for its length whatever it holds.
+    private static func textProblem(_ s: String, limits: TimerLimits) -> TextProblem? {
         let bytes = s.utf8.count
         if bytes > limits.maxTextBytes { return .tooLong(bytes: bytes, max: limits.maxTextBytes) }
         return TextProblem.of(s, maxBytes: limits.maxTextBytes, allowsEmpty: true)
@@ -69,14 +73,15 @@ public struct TimerOptions: Sendable, Equatable {
         guard warnUSec != 0 else { return }
         guard warnUSec >= limits.minDurationUSec else {
             throw .invalidArgs(
-                "the pre-alert (warn_usec) \(DurationText.describe(warnUSec)) is too short: give at least "
-                    + "\(DurationText.describe(limits.minDurationUSec)), or 0 for none")
+                localized(
+                    "the pre-alert (%1$s) %2$s is too short: give at least %3$s, or 0 for none", "warn_usec",
+                    DurationText.describe(warnUSec), DurationText.describe(limits.minDurationUSec)))
         }
         guard warnUSec < durationUSec else {
             throw .invalidArgs(
-                "the pre-alert (warn_usec) \(DurationText.describe(warnUSec)) is not shorter than the duration "
-                    + "\(DurationText.describe(durationUSec)): give less than \(DurationText.describe(durationUSec)), "
-                    + "or 0 for none")
+                localized(
+                    "the pre-alert (%1$s) %2$s is not shorter than the duration %3$s: give less than %3$s, or 0 for none",
+                    "warn_usec", DurationText.describe(warnUSec), DurationText.describe(durationUSec)))
         }
     }
 }

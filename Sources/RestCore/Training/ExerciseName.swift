@@ -1,3 +1,5 @@
+import Localization
+
 /// An exercise's name as a person types it: trimmed, 1–64 UTF-8 bytes, no control characters.
 /// Names are compared case-insensitively (`key`), so "squat", "Squat " and "SQUAT" are one
 /// exercise; history keeps the name as first written.
@@ -19,25 +21,22 @@ public struct ExerciseName: Sendable, Equatable, Hashable {
         let trimmed = Self.trimmed(raw)
         switch TextProblem.of(trimmed, maxBytes: Self.maxBytes, allowsEmpty: false) {
         case .empty:
-            throw .invalidArgs("the exercise name is empty; give 1 to \(Self.maxBytes) bytes of text, as in \"Squat\"")
+            throw .invalidArgs(
+                localized("the exercise name is empty; give 1 to %1$d bytes of text, as in \"Squat\"", Self.maxBytes))
         case .controlCharacter(let scalar, let position):
             throw .invalidArgs(
-                "the exercise name contains a control character (\(MessageText.codePoint(scalar))) "
-                    + "at position \(position); give plain text, as in \"Squat\"")
+                localized(
+                    "the exercise name contains a control character (%1$s) at position %2$d; give plain text, as in \"Squat\"",
+                    MessageText.codePoint(scalar), position))
         case .tooLong(let bytes, let max):
             throw .invalidArgs(
-                "the exercise name \(MessageText.quoted(trimmed)) is \(bytes) bytes long; at most \(max) are allowed")
+                localized(
+                    "the exercise name %1$s is %2$d bytes long; at most %3$d are allowed", MessageText.quoted(trimmed),
+                    bytes, max))
         case nil:
             display = trimmed
             key = Self.key(of: trimmed)
         }
-    }
-
-    /// What is wrong with `raw` as a name (`init(parsing:)`'s refusal, for a client to say in
-    /// its own words), and the name as checked: without surrounding white space.
-    public static func problem(of raw: String) -> (problem: TextProblem, name: String)? {
-        let trimmed = trimmed(raw)
-        return TextProblem.of(trimmed, maxBytes: maxBytes, allowsEmpty: false).map { ($0, trimmed) }
     }
 
     private static func trimmed(_ raw: String) -> String {

@@ -1,3 +1,5 @@
+import Localization
+
 /// A caller's fix of sets already recorded: `restctl undo`, `restctl history delete`, `edit` and
 /// `rename`. The history's records, stats and report are read from the sets, so a set fixed here
 /// is fixed there too; nothing else keeps a copy.
@@ -66,14 +68,17 @@ extension TrainingBook {
         switch fix {
         case .undo:
             guard let last = facts.fixedSets.last else {
-                throw .invalidState("there is no set to undo: the history has none")
+                throw .invalidState(localized("there is no set to undo: the history has none"))
             }
             return try planDelete([last], timers: timers, now: now)
         case .delete(let ids):
-            guard !ids.isEmpty else { throw .invalidArgs("no set given: name the ids of the sets to delete") }
+            guard !ids.isEmpty else {
+                throw .invalidArgs(localized("no set given: name the ids of the sets to delete"))
+            }
             guard ids.count <= HistoryFix.maxIDs else {
                 throw .limitExceeded(
-                    "\(ids.count) sets is more than one delete may name: give at most \(HistoryFix.maxIDs)")
+                    localized(
+                        "%1$d sets is more than one delete may name: give at most %2$d", ids.count, HistoryFix.maxIDs))
             }
             let found = Set(facts.fixedSets.map(\.id))
             if let missing = ids.first(where: { !found.contains($0) }) { throw Self.noSuchSet(missing) }
@@ -87,12 +92,12 @@ extension TrainingBook {
     }
 
     static func noSuchSet(_ id: Int64) -> TimerError {
-        .invalidArgs(noSuchSetSentence(id))
+        .invalidArgs(localized("no set %1$s in the history; 'restctl history' shows each set's id", id))
     }
 
-    /// restd's sentence (English, as on the bus) for a set id the history does not have.
+    /// `noSuchSet`'s sentence as restd says it in English (its language under C.UTF-8).
     public static func noSuchSetSentence(_ id: Int64) -> String {
-        "no set \(id) in the history; 'restctl history' shows each set's id"
+        Catalog.source.localized("no set %1$s in the history; 'restctl history' shows each set's id", id)
     }
 
     /// Removing sets: each with its rest; a rest still on its timer is cancelled with it (its
@@ -123,7 +128,8 @@ extension TrainingBook {
         _ set: SetRecord, _ edit: SetEdit, timers: TimerBook, facts: HistoryFacts
     ) throws(TimerError) -> ChangePlan {
         guard !edit.isEmpty else {
-            throw .invalidArgs("nothing to change: give an exercise, reps, a weight or whether the set failed")
+            throw .invalidArgs(
+                localized("nothing to change: give an exercise, reps, a weight or whether the set failed"))
         }
         try SetInput(reps: edit.reps, weightKg: edit.weightKg).validate(limits: timers.limits)
         var edited = set
@@ -147,11 +153,12 @@ extension TrainingBook {
         let old = try ExerciseName(parsing: from)
         let new = try ExerciseName(parsing: to)
         guard facts.exerciseNames[old.key] != nil || !facts.fixedSets.isEmpty else {
-            throw .invalidArgs("no exercise \(MessageText.quoted(old.display)) in the history")
+            throw .invalidArgs(localized("no exercise %1$s in the history", MessageText.quoted(old.display)))
         }
         let name = old.key == new.key ? new.display : facts.exerciseNames[new.key] ?? new.display
         guard old.key != new.key || facts.exerciseNames[old.key] != name else {
-            throw .invalidArgs("\(MessageText.quoted(old.display)) is already written \(MessageText.quoted(name))")
+            throw .invalidArgs(
+                localized("%1$s is already written %2$s", MessageText.quoted(old.display), MessageText.quoted(name)))
         }
         var plan = ChangePlan(history: [.exerciseRenamed(fromKey: old.key, to: name, toKey: new.key)])
         var fixed = FixedSets(

@@ -1,3 +1,5 @@
+import Localization
+
 /// A set from another app's export (Strong, Hevy, FitNotes), as restctl read it and restd
 /// stages it until the import is committed.
 public struct ImportRow: Sendable, Equatable {
@@ -166,10 +168,17 @@ extension TrainingBook {
         let cutoff = settings.historyCutoffUSec(now: now)
         if let earliest = request.rows.lazy.map(\.atUSec).min(), earliest < cutoff {
             let days = (now.subtractingSaturated(LocalCalendar.startOfDay(containing: earliest))) / 86_400_000_000 + 1
+            let (keepDays, keepsDays) = ("[history] keep_days", settings.keepDays)
+            guard let date = LocalCalendar.parts(of: earliest)?.dateText else {
+                throw .limitExceeded(
+                    localized(
+                        "the file goes back before 1970, further than the %1$d days of history restd keeps (%2$s), which would delete those sets again; set %3$s = %4$d in config.toml and run 'restctl reload' to keep them",
+                        keepsDays, keepDays, "keep_days", days))
+            }
             throw .limitExceeded(
-                "the file goes back to \(LocalCalendar.parts(of: earliest)?.dateText ?? "before 1970"), further than the \(settings.keepDays) days "
-                    + "of history restd keeps ([history] keep_days), which would delete those sets again; "
-                    + "set keep_days = \(days) in config.toml and run 'restctl reload' to keep them")
+                localized(
+                    "the file goes back to %1$s, further than the %2$d days of history restd keeps (%3$s), which would delete those sets again; set %4$s = %5$d in config.toml and run 'restctl reload' to keep them",
+                    date, keepsDays, keepDays, "keep_days", days))
         }
         var outcome = ImportOutcome()
         outcome.dryRun = request.dryRun
@@ -259,7 +268,8 @@ extension TrainingBook {
         }
         var plan = ChangePlan(history: request.dryRun ? [] : history)
         plan.imported = outcome
-        plan.what = "an import"
+        // TRANSLATORS: what restd could not store, in its error "could not store %1$s: …".
+        plan.what = localized("an import")
         return plan
     }
 

@@ -1,3 +1,5 @@
+import Localization
+
 /// What a person says about a set they just finished (`restctl set`, Manager.CompleteSet).
 public struct SetInput: Sendable, Equatable {
     /// The exercise as given; nil means "the exercise of the previous set on this timer".
@@ -35,20 +37,26 @@ public struct SetInput: Sendable, Equatable {
     /// (it may come from the previous set).
     public func validate(limits: TimerLimits) throws(TimerError) {
         if let reps, reps > Self.maxReps {
-            throw .invalidArgs("reps \(reps) is out of range: give 0 to \(Self.maxReps)")
+            throw .invalidArgs(localized("%1$s %2$d is out of range: give %3$d to %4$d", "reps", reps, 0, Self.maxReps))
         }
         if let weightKg {
             guard weightKg.isFinite, weightKg >= 0, weightKg <= Self.maxWeightKg else {
-                throw .invalidArgs("weight \(weightKg) kg is out of range: give 0 to \(Int(Self.maxWeightKg)) kg")
+                throw .invalidArgs(
+                    localized(
+                        "weight %1$s kg is out of range: give %2$d to %3$d kg", "\(weightKg)", 0, Int(Self.maxWeightKg))
+                )
             }
         }
         if let restUSec {
             guard restUSec >= limits.minDurationUSec, restUSec <= limits.maxDurationUSec else {
-                throw .invalidArgs(
-                    "rest \(DurationText.describe(restUSec)) is too "
-                        + "\(restUSec < limits.minDurationUSec ? "short" : "long"): give a rest of "
-                        + "\(DurationText.describe(limits.minDurationUSec)) to \(DurationText.describe(limits.maxDurationUSec))"
+                let (rest, shortest, longest) = (
+                    DurationText.describe(restUSec), DurationText.describe(limits.minDurationUSec),
+                    DurationText.describe(limits.maxDurationUSec)
                 )
+                throw .invalidArgs(
+                    restUSec < limits.minDurationUSec
+                        ? localized("rest %1$s is too short: give a rest of %2$s to %3$s", rest, shortest, longest)
+                        : localized("rest %1$s is too long: give a rest of %2$s to %3$s", rest, shortest, longest))
             }
         }
     }

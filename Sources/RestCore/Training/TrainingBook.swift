@@ -1,3 +1,5 @@
+import Localization
+
 /// What CompleteSet replies, and what the live activity shows.
 public struct PlannedSet: Sendable, Equatable {
     public var record: SetRecord
@@ -42,8 +44,9 @@ public struct TrainingBook: Sendable, Equatable {
     public static func exerciseName(given: String?, previous: String?) throws(TimerError) -> ExerciseName {
         guard let raw = given ?? previous else {
             throw .invalidArgs(
-                "no exercise given, and this timer has no previous set to take it from; "
-                    + "name one, as in --exercise Squat")
+                localized(
+                    "no exercise given, and this timer has no previous set to take it from; name one, as in --exercise Squat"
+                ))
         }
         return try ExerciseName(parsing: raw)
     }

@@ -1,3 +1,5 @@
+import Localization
+
 /// What a caller asks of the workout (`Command.workout`).
 public enum WorkoutCommand: Sendable, Equatable {
     /// Start `plan`, whose file `source` held `text` ("" for a plan given as text).
@@ -39,8 +41,9 @@ extension TrainingBook {
     ) throws(TimerError) -> [HistoryChange] {
         if let workout {
             throw .invalidState(
-                "the workout \(MessageText.quoted(workout.name)) is in progress; end it first with "
-                    + "'restctl workout end'")
+                localized(
+                    "the workout %1$s is in progress; end it first with 'restctl workout end'",
+                    MessageText.quoted(workout.name)))
         }
         try checkRecoveryTargets(of: plan)
         let progress = WorkoutProgress(plan: plan, startedAtUSec: now)
@@ -60,13 +63,19 @@ extension TrainingBook {
                         exercise: settings.exercise(name), plan: [block.recovery, plan.recovery], asked: nil,
                         plannedUSec: 60_000_000)
                 } catch {
-                    let key =
-                        block.recovery.target != nil
-                        ? "recovery_target of its [[exercise]] \(index + 1)"
-                        : plan.recovery.target != nil ? "its recovery_target" : "the configuration's recovery target"
+                    let (workout, name) = (MessageText.quoted(plan.name), exercise.name)
                     throw .invalidArgs(
-                        "cannot start the workout \(MessageText.quoted(plan.name)): \(exercise.name) rests until "
-                            + "recovered, and \(key) is a share — \(error.message)")
+                        block.recovery.target != nil
+                            ? localized(
+                                "cannot start the workout %1$s: %2$s rests until recovered, and %3$s of its %4$s %5$d is a share — %6$s",
+                                workout, name, "recovery_target", "[[exercise]]", index + 1, error.message)
+                            : plan.recovery.target != nil
+                                ? localized(
+                                    "cannot start the workout %1$s: %2$s rests until recovered, and its %3$s is a share — %4$s",
+                                    workout, name, "recovery_target", error.message)
+                                : localized(
+                                    "cannot start the workout %1$s: %2$s rests until recovered, and the configuration's recovery target is a share — %3$s",
+                                    workout, name, error.message))
                 }
             }
         }
@@ -82,8 +91,10 @@ extension TrainingBook {
         guard moved else {
             throw .invalidState(
                 forward
-                    ? "this is the workout's last exercise; record its sets, or end the workout with 'restctl workout end'"
-                    : "this is the workout's first set; there is no exercise before it")
+                    ? localized(
+                        "this is the workout's last exercise; record its sets, or end the workout with 'restctl workout end'"
+                    )
+                    : localized("this is the workout's first set; there is no exercise before it"))
         }
         active.touchedAtUSec = now.realtime
         return ChangePlan(
@@ -134,7 +145,7 @@ extension TrainingBook {
 
     private func activeWorkout() throws(TimerError) -> ActiveWorkout {
         guard let workout else {
-            throw .invalidState("no workout is in progress; start one with 'restctl workout start NAME'")
+            throw .invalidState(localized("no workout is in progress; start one with 'restctl workout start NAME'"))
         }
         return workout
     }

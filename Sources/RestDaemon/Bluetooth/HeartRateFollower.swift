@@ -95,7 +95,7 @@ final class HeartRateFollower {
             connection = try Connection.system()
             driver = try BusDriver(connection: connection, loop: loop)
         } catch {
-            systemBusProblem = "cannot connect to the system bus (\(error))"
+            systemBusProblem = localized("cannot connect to the system bus (%1$s)", String(describing: error))
             logger.info("no heart rate from Bluetooth: \(systemBusProblem ?? "")")
             driver = nil
             return
@@ -155,11 +155,13 @@ final class HeartRateFollower {
     /// Why no strap can be read, as `restctl sensors` says it when it lists none: "" while
     /// restd follows bluetoothd with an adapter on.
     var problem: String {
-        if choice == .off { return "[heart_rate] bluetooth is \"off\" in restd's config.toml" }
+        if choice == .off { return localized("[heart_rate] bluetooth is \"off\" in restd's config.toml") }
         if let systemBusProblem { return systemBusProblem }
-        if owner == nil { return "bluetoothd is not on the system bus; start it (systemctl start bluetooth)" }
-        if objects.adapters.count == 0 { return "BlueZ has no Bluetooth adapter" }
-        if objects.adapters.powered == 0 { return "the Bluetooth adapter is off; turn it on" }
+        if owner == nil {
+            return localized("bluetoothd is not on the system bus; start it (systemctl start bluetooth)")
+        }
+        if objects.adapters.count == 0 { return localized("BlueZ has no Bluetooth adapter") }
+        if objects.adapters.powered == 0 { return localized("the Bluetooth adapter is off; turn it on") }
         return ""
     }
 
@@ -217,7 +219,7 @@ final class HeartRateFollower {
             // The connection and its driver stay as they are: this runs inside their dispatch, and
             // libdbus has already dropped the socket's watches.
             logger.info("the system bus went away; no heart rate from Bluetooth until restd restarts")
-            systemBusProblem = "the system bus went away; restd reads no strap until it restarts"
+            systemBusProblem = localized("the system bus went away; restd reads no strap until it restarts")
             forgetBluez()
             return
         }

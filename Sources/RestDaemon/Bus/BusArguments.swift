@@ -1,4 +1,6 @@
 import DBusKit
+import Localization
+import RestCore
 
 /// Turns method arguments into domain values, refusing bad ones with a sentence. What every
 /// object shares is here: the options type and readers of one typed option. Each feature
@@ -19,29 +21,42 @@ enum BusArguments {
     }
 
     /// An option that is not one of `known` (a sentence listing them).
-    static func unknownOption(_ key: String, known: String) -> DBusError {
-        DBusError(.invalidArgs, "unknown option \"\(key.debugEscaped)\"; the options are \(known)")
+    static func unknownOption(_ key: String, known: [String]) -> DBusError {
+        DBusError(
+            .invalidArgs,
+            localized(
+                "unknown option %1$s; the options are %2$s", MessageText.quoted(key),
+                known.joined(separator: ", ")))
     }
 
-    /// Each reader refuses a value of another type with a sentence naming the option.
+    /// Each reader refuses a value of another type with a sentence naming the option and the
+    /// type it came as (a client of another version of the interface).
     static func boolean(_ value: DBusValue, option: String) throws(DBusError) -> Bool {
-        guard let flag = value.bool else { throw wrongType(option, expected: "a boolean (b)", got: value) }
+        guard let flag = value.bool else {
+            throw DBusError(
+                .invalidArgs,
+                localized("option %1$s must be a boolean (b), not of type %2$s", option, value.type.signature))
+        }
         return flag
     }
 
     static func unsigned(_ value: DBusValue, option: String) throws(DBusError) -> UInt64 {
         guard case .uint64(let number) = value else {
-            throw wrongType(option, expected: "an unsigned 64-bit integer (t)", got: value)
+            throw DBusError(
+                .invalidArgs,
+                localized(
+                    "option %1$s must be an unsigned 64-bit integer (t), not of type %2$s", option,
+                    value.type.signature))
         }
         return number
     }
 
     static func string(_ value: DBusValue, option: String) throws(DBusError) -> String {
-        guard case .string(let text) = value else { throw wrongType(option, expected: "a string (s)", got: value) }
+        guard case .string(let text) = value else {
+            throw DBusError(
+                .invalidArgs,
+                localized("option %1$s must be a string (s), not of type %2$s", option, value.type.signature))
+        }
         return text
-    }
-
-    static func wrongType(_ option: String, expected: String, got value: DBusValue) -> DBusError {
-        DBusError(.invalidArgs, "option \(option) must be \(expected), not of type \(value.type.signature)")
     }
 }

@@ -1,9 +1,11 @@
 import Glibc
+import Localization
 import RestCore
 import TOML
 
 /// Reads `config.toml`: TOML syntax through restd's own `TOMLParser`, then every key checked against
-/// `ConfigKey.all`. All problems are collected, each as `file:line: reason`.
+/// `ConfigKey.all`. All problems are collected, each as `file:line: reason`, the reason a
+/// sentence in restd's language.
 public enum ConfigFile {
     /// `$XDG_CONFIG_HOME/restd/config.toml`, else `~/.config/restd/config.toml`.
     public static func defaultPath() -> String {
@@ -31,11 +33,13 @@ public enum ConfigFile {
             throw ConfigError([
                 ConfigProblem(
                     file: path, line: nil,
-                    reason: "does not exist; check the path given to --config")
+                    reason: localized("does not exist; check the path given to --config"))
             ])
         case .failure(let code):
             throw ConfigError([
-                ConfigProblem(file: path, line: nil, reason: "cannot be read: \(String(cString: strerror(code)))")
+                ConfigProblem(
+                    file: path, line: nil,
+                    reason: localized("cannot be read: %1$s", String(cString: strerror(code))))
             ])
         }
         return (try parse(bytes, file: path), true)
@@ -48,7 +52,7 @@ public enum ConfigFile {
             throw ConfigError([
                 ConfigProblem(
                     file: file, line: lineNumber(at: nul, in: bytes),
-                    reason: "the file contains a NUL byte; TOML files are UTF-8 text")
+                    reason: localized("the file contains a NUL byte; TOML files are UTF-8 text"))
             ])
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -56,7 +60,7 @@ public enum ConfigFile {
             throw ConfigError([
                 ConfigProblem(
                     file: file, line: lineNumber(at: bad, in: bytes),
-                    reason: "the file is not valid UTF-8, as TOML requires")
+                    reason: localized("the file is not valid UTF-8, as TOML requires"))
             ])
         }
         return try parse(text, file: file)
@@ -68,7 +72,9 @@ public enum ConfigFile {
         do {
             table = try TOMLParser.parse(text)
         } catch {
-            throw ConfigError([ConfigProblem(file: file, line: error.line, reason: "not valid TOML: \(error.reason)")])
+            throw ConfigError([
+                ConfigProblem(file: file, line: error.line, reason: localized("not valid TOML: %1$s", error.reason))
+            ])
         }
 
         var configuration = RestdConfiguration()
@@ -101,7 +107,9 @@ public enum ConfigFile {
                     }
                 } else if prefix.isEmpty, ConfigKey.tables.contains(name) {
                     guard let inner = value.table else {
-                        problem(value.line, "\(path) must be a table ([\(path)]), found \(value.typeDescription)")
+                        problem(
+                            value.line,
+                            localized("%1$s must be a table ([%1$s]), found %2$s", path, value.typeDescription))
                         continue
                     }
                     visit(inner, prefix: path)
@@ -117,7 +125,8 @@ public enum ConfigFile {
                 configuration.warnings.append(
                     ConfigProblem(
                         file: file, line: renamed.value.line,
-                        reason: "\(MessageText.name(renamed.old)) is ignored: \(name) is set, which replaces it"))
+                        reason: localized(
+                            "%1$s is ignored: %2$s is set, which replaces it", MessageText.name(renamed.old), name)))
                 continue
             }
             do {
@@ -125,7 +134,8 @@ public enum ConfigFile {
                 configuration.warnings.append(
                     ConfigProblem(
                         file: file, line: renamed.value.line,
-                        reason: "\(MessageText.name(renamed.old)) is now \(name); it was read as that"))
+                        reason: localized("%1$s is now %2$s; it was read as that", MessageText.name(renamed.old), name))
+                )
             } catch {
                 for found in error.all { problem(found.line ?? renamed.value.line, "\(renamed.old): \(found.reason)") }
             }
@@ -140,8 +150,10 @@ public enum ConfigFile {
     /// "unknown key …", with the known key likely meant, else the list of keys.
     static func unknownKeyReason(_ path: String) -> String {
         let known = ConfigKey.all.map(\.path)
-        return "unknown key \(MessageText.name(path))"
-            + Suggestion.hint(for: path, among: known, otherwise: "the keys are " + known.joined(separator: ", "))
+        if let meant = Suggestion.likelyMeant(path, among: known) {
+            return localized("unknown key %1$s; did you mean %2$s?", MessageText.name(path), MessageText.name(meant))
+        }
+        return localized("unknown key %1$s; the keys are %2$s", MessageText.name(path), known.joined(separator: ", "))
     }
 
     private static func lineNumber(at offset: Int, in bytes: [UInt8]) -> Int {

@@ -1,5 +1,6 @@
 import DBusKit
 import Glibc
+import Localization
 import RestCore
 import RestNotify
 import TOML
@@ -75,8 +76,7 @@ struct ConfigKey: Sendable {
                 show: { ConfigValue.showNumber($0.live.broadcastRate) }
             ) { value, config throws(ConfigValueError) in
                 config.live.broadcastRate = try ConfigValue.number(
-                    value, in: LiveLimits.standard.subscriberRateHz,
-                    unit: "updates per second")
+                    value, in: LiveLimits.standard.subscriberRateHz, unit: .perSecond)
             },
             ConfigKey(
                 path: "live.heart_rate_staleness", defaultText: "\"10s\"", appliesOnReload: true,
@@ -88,12 +88,17 @@ struct ConfigKey: Sendable {
                 path: "heart_rate.bluetooth", defaultText: "\"auto\"", appliesOnReload: true,
                 show: { ConfigValue.showStrings([$0.heartRate.bluetooth.description], list: false) }
             ) { value, config throws(ConfigValueError) in
-                let forms = "\"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\")"
                 guard let text = value.string else {
-                    throw ConfigValueError("expected \(forms), found \(value.typeDescription)")
+                    throw ConfigValueError(
+                        localized(
+                            "expected \"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\"), found %1$s",
+                            value.typeDescription))
                 }
                 guard let choice = StrapChoice(text) else {
-                    throw ConfigValueError("\"\(text.debugEscaped)\" is not \(forms)")
+                    throw ConfigValueError(
+                        localized(
+                            "%1$s is not \"auto\", \"off\" or a Bluetooth address (\"A0:9E:1A:12:34:56\")",
+                            "\"\(text.debugEscaped)\""))
                 }
                 config.heartRate.bluetooth = choice
             },
@@ -144,7 +149,9 @@ struct ConfigKey: Sendable {
                 path: "sound.theme", defaultText: "(none)", appliesOnReload: true,
                 show: { $0.sound.theme.map { ConfigValue.showStrings([$0], list: false) } ?? "(none)" }
             ) { value, config throws(ConfigValueError) in
-                config.sound.theme = try ConfigValue.name(value, of: "a sound theme (\"freedesktop\")")
+                config.sound.theme = try ConfigValue.name(value) { found in
+                    localized("expected the name of a sound theme (\"freedesktop\"), found %1$s", found)
+                }
             },
             ConfigKey(
                 path: "sound.cue_file", defaultText: "(none)", appliesOnReload: true,
@@ -170,7 +177,9 @@ struct ConfigKey: Sendable {
             ) { value, config throws(ConfigValueError) in
                 guard let text = value.string, !text.isEmpty else {
                     throw ConfigValueError(
-                        "expected the id of a timer (\"default\", \"bench-press\"), found \(value.typeDescription)")
+                        localized(
+                            "expected the id of a timer (\"default\", \"bench-press\"), found %1$s",
+                            value.typeDescription))
                 }
                 do throws(TimerError) {
                     config.mediaPlayer.timer = try TimerID(parsing: text)
@@ -194,31 +203,42 @@ struct ConfigKey: Sendable {
 
 /// Readers of typed values; each refuses with a sentence that names what would be accepted.
 enum ConfigValue {
-    static let durationForms = DurationParser.forms + ", the last two as strings"
-
     /// A duration: whole seconds as an integer, or a string in the one duration grammar of
     /// restd and restctl (`DurationParser`): "90", "90s", "1m30s", "2h", "1:30".
     static func duration(_ value: TOMLValue, min: USec, max: USec) throws(ConfigValueError) -> USec {
         let usec: USec
         if let int = value.integer {
-            guard int >= 0 else { throw ConfigValueError("\(int) is negative; give \(durationForms)") }
+            guard int >= 0 else {
+                throw ConfigValueError(
+                    localized("%1$d is negative; give %2$s, the last two as strings", int, DurationParser.forms))
+            }
             let (product, overflow) = UInt64(int).multipliedReportingOverflow(by: 1_000_000)
             guard !overflow else {
-                throw ConfigValueError("\(int) s is out of range: give \(DurationText.range(min, max))")
+                throw ConfigValueError(
+                    localized(
+                        "%1$d s is out of range: give %2$s to %3$s", int, DurationText.describe(min),
+                        DurationText.describe(max)))
             }
             usec = product
         } else if let text = value.string {
             do {
-                usec = try DurationParser.parse(text, name: "the duration")
+                // TRANSLATORS: what a sentence about a wrong duration in config.toml calls it, as in
+                // 'the duration "9x" is not understood'.
+                usec = try DurationParser.parse(text, name: localized("the duration"))
             } catch {
                 throw ConfigValueError(error.message)
             }
         } else {
-            throw ConfigValueError("expected a duration, found \(value.typeDescription); give \(durationForms)")
+            throw ConfigValueError(
+                localized(
+                    "expected a duration, found %1$s; give %2$s, the last two as strings", value.typeDescription,
+                    DurationParser.forms))
         }
         guard usec >= min, usec <= max else {
             throw ConfigValueError(
-                "\(DurationText.describe(usec)) is out of range: give \(DurationText.range(min, max))")
+                localized(
+                    "%1$s is out of range: give %2$s to %3$s", DurationText.describe(usec), DurationText.describe(min),
+                    DurationText.describe(max)))
         }
         return usec
     }
@@ -226,29 +246,50 @@ enum ConfigValue {
     static func integer(_ value: TOMLValue, in range: ClosedRange<Int>) throws(ConfigValueError) -> Int {
         guard let int = value.integer.flatMap(Int.init(exactly:)) else {
             throw ConfigValueError(
-                "expected a whole number from \(MessageText.range(range)), found \(value.typeDescription)")
+                localized(
+                    "expected a whole number from %1$d to %2$d, found %3$s", range.lowerBound, range.upperBound,
+                    value.typeDescription))
         }
         guard range.contains(int) else {
-            throw ConfigValueError("\(int) is out of range: give \(MessageText.range(range))")
+            throw ConfigValueError(
+                localized("%1$d is out of range: give %2$d to %3$d", int, range.lowerBound, range.upperBound))
         }
         return int
     }
 
+    /// What a number counts, for the sentences that refuse it.
+    enum NumberUnit {
+        case perSecond, kilograms
+    }
+
     static func number(
-        _ value: TOMLValue, in range: ClosedRange<Double>, unit: String
+        _ value: TOMLValue, in range: ClosedRange<Double>, unit: NumberUnit
     ) throws(ConfigValueError) -> Double {
+        let lower = MessageText.number(range.lowerBound), upper = MessageText.number(range.upperBound)
         let number: Double
         if let int = value.integer {
             number = Double(int)
         } else if let double = value.float {
             number = double
         } else {
-            throw ConfigValueError(
-                "expected a number from \(MessageText.range(range, unit: unit)), found \(value.typeDescription)")
+            let found = value.typeDescription
+            let reason =
+                switch unit {
+                case .perSecond:
+                    localized("expected a number from %1$s to %2$s updates per second, found %3$s", lower, upper, found)
+                case .kilograms: localized("expected a number from %1$s to %2$s kg, found %3$s", lower, upper, found)
+                }
+            throw ConfigValueError(reason)
         }
         guard range.contains(number) else {  // NaN is in no range
-            throw ConfigValueError(
-                "\(MessageText.number(number)) is out of range: give \(MessageText.range(range, unit: unit))")
+            let given = MessageText.number(number)
+            let reason =
+                switch unit {
+                case .perSecond:
+                    localized("%1$s is out of range: give %2$s to %3$s updates per second", given, lower, upper)
+                case .kilograms: localized("%1$s is out of range: give %2$s to %3$s kg", given, lower, upper)
+                }
+            throw ConfigValueError(reason)
         }
         return number
     }
@@ -257,10 +298,10 @@ enum ConfigValue {
     where T.RawValue == String {
         let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         guard let text = value.string else {
-            throw ConfigValueError("expected one of \(allowed), found \(value.typeDescription)")
+            throw ConfigValueError(localized("expected one of %1$s, found %2$s", allowed, value.typeDescription))
         }
         guard let choice = T(rawValue: text) else {
-            throw ConfigValueError("\"\(text.debugEscaped)\" is not one of \(allowed)")
+            throw ConfigValueError(localized("%1$s is not one of %2$s", "\"\(text.debugEscaped)\"", allowed))
         }
         return choice
     }
@@ -271,12 +312,14 @@ enum ConfigValue {
     where T.RawValue == String {
         let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         guard let array = value.array else {
-            throw ConfigValueError("expected a list of \(allowed), found \(value.typeDescription)")
+            throw ConfigValueError(localized("expected a list of %1$s, found %2$s", allowed, value.typeDescription))
         }
         var result: [T] = []
         for element in array {
             let choice = try Self.choice(element, T.self)
-            guard !result.contains(choice) else { throw ConfigValueError("\"\(choice.rawValue)\" is listed twice") }
+            guard !result.contains(choice) else {
+                throw ConfigValueError(localized("%1$s is listed twice", "\"\(choice.rawValue)\""))
+            }
             result.append(choice)
         }
         return result
@@ -284,37 +327,44 @@ enum ConfigValue {
 
     static func boolean(_ value: TOMLValue) throws(ConfigValueError) -> Bool {
         guard let flag = value.boolean else {
-            throw ConfigValueError("expected true or false, found \(value.typeDescription)")
+            throw ConfigValueError(localized("expected true or false, found %1$s", value.typeDescription))
         }
         return flag
     }
 
     /// A program and its arguments, run without a shell: ["paplay", "/path/sound.oga"].
     static func command(_ value: TOMLValue) throws(ConfigValueError) -> [String] {
-        let expected = "a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\")"
         guard let array = value.array else {
-            throw ConfigValueError("expected \(expected), found \(value.typeDescription)")
+            throw ConfigValueError(
+                localized(
+                    "expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found %1$s",
+                    value.typeDescription))
         }
         var argv: [String] = []
         for element in array {
             guard let word = element.string else {
-                throw ConfigValueError("expected \(expected), found \(element.typeDescription) in the list")
+                throw ConfigValueError(
+                    localized(
+                        "expected a list of strings, the program and its arguments (\"paplay\", \"/usr/share/sounds/…\"), found %1$s in the list",
+                        element.typeDescription))
             }
             argv.append(word)
         }
         guard let program = argv.first, !program.isEmpty else {
-            throw ConfigValueError("the list is empty or names no program; leave the key out for no sound")
+            throw ConfigValueError(localized("the list is empty or names no program; leave the key out for no sound"))
         }
         return argv
     }
 
-    /// A name: a string that is not empty and holds no slash.
-    static func name(_ value: TOMLValue, of what: String) throws(ConfigValueError) -> String {
+    /// A name: a string that is not empty and holds no slash; `expected` says what, given what was found.
+    static func name(
+        _ value: TOMLValue, expected: (_ found: String) -> String
+    ) throws(ConfigValueError) -> String {
         guard let text = value.string, !text.isEmpty else {
-            throw ConfigValueError("expected the name of \(what), found \(value.typeDescription)")
+            throw ConfigValueError(expected(value.typeDescription))
         }
         guard !text.contains("/") else {
-            throw ConfigValueError("\(MessageText.quoted(text)) is not a name: it holds a slash")
+            throw ConfigValueError(localized("%1$s is not a name: it holds a slash", MessageText.quoted(text)))
         }
         return text
     }
@@ -322,13 +372,15 @@ enum ConfigValue {
     /// A file's absolute path ("/home/me/sounds/gong.oga"; "~/" for the home directory).
     static func absolutePath(_ value: TOMLValue) throws(ConfigValueError) -> String {
         guard let text = value.string, !text.isEmpty else {
-            throw ConfigValueError("expected a file's path (\"/home/me/gong.oga\"), found \(value.typeDescription)")
+            throw ConfigValueError(
+                localized("expected a file's path (\"/home/me/gong.oga\"), found %1$s", value.typeDescription))
         }
         if text.hasPrefix("~/"), let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") {
             return home + text.dropFirst()
         }
         guard text.hasPrefix("/") else {
-            throw ConfigValueError("\(MessageText.quoted(text)) is not an absolute path: start it with / or ~/")
+            throw ConfigValueError(
+                localized("%1$s is not an absolute path: start it with / or ~/", MessageText.quoted(text)))
         }
         return text
     }

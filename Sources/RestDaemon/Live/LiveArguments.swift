@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -14,12 +15,13 @@ enum LiveArguments {
         // (`mapValues`) instead of hashing every key again.
         for (key, value) in dictionary where liveValue(value) == nil {
             if case .uint64(let number) = value {
-                throw DBusError(.invalidArgs, "\(MessageText.quoted(key)) is too large: \(number)")
+                throw DBusError(.invalidArgs, localized("%1$s is too large: %2$s", MessageText.quoted(key), number))
             }
             throw DBusError(
                 .invalidArgs,
-                "\(MessageText.quoted(key)) has type \(value.type.signature); values are integers, doubles, strings or booleans"
-            )
+                localized(
+                    "%1$s has type %2$s; values are integers, doubles, strings or booleans", MessageText.quoted(key),
+                    value.type.signature))
         }
         return dictionary.mapValues { liveValue($0)! }
     }

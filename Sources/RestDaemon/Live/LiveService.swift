@@ -266,8 +266,10 @@ final class LiveService {
         guard rateHz.isFinite, limits.subscriberRateHz.contains(rateHz) else {
             throw DBusError(
                 .invalidArgs,
-                "max_rate_hz \(MessageText.number(rateHz)) is out of range: give "
-                    + MessageText.range(limits.subscriberRateHz, unit: "Hz"))
+                localized(
+                    "max_rate_hz %1$s is out of range: give %2$s to %3$s Hz", MessageText.number(rateHz),
+                    MessageText.number(limits.subscriberRateHz.lowerBound),
+                    MessageText.number(limits.subscriberRateHz.upperBound)))
         }
         let interval = ThrottledStream<Fields>.interval(forRateHz: rateHz)
         let now = clock.now()
@@ -278,8 +280,10 @@ final class LiveService {
         guard subscribers.count < limits.maxSubscribers else {
             throw DBusError(
                 name: RestErrorName.limitExceeded,
-                message: "at most \(limits.maxSubscribers) subscribers are served at once; "
-                    + "read the Fields property and its PropertiesChanged instead, or try again later")
+                message: localizedPlural(
+                    "at most %1$d subscriber is served at once; read the Fields property and its PropertiesChanged instead, or try again later",
+                    "at most %1$d subscribers are served at once; read the Fields property and its PropertiesChanged instead, or try again later",
+                    count: limits.maxSubscribers, limits.maxSubscribers))
         }
         let stream: Stream
         do {
@@ -287,7 +291,7 @@ final class LiveService {
                 self.fire(stream, to: name)
             }
         } catch {
-            throw DBusError(.failed, "cannot add a subscriber: \(error)")
+            throw DBusError(.failed, localized("cannot add a subscriber: %1$s", String(describing: error)))
         }
         subscribers[name] = stream
         onSubscribersChanged()

@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -35,7 +36,7 @@ enum MediaPlayerObject {
             return []
         },
         BusMethod(MediaPlayerMember.openUri, in: [.init("Uri", .string)]) { _, _ throws(DBusError) in
-            throw DBusError(.notSupported, "a rest timer opens no media (SupportedUriSchemes is empty)")
+            throw DBusError(.notSupported, localized("a rest timer opens no media (SupportedUriSchemes is empty)"))
         },
     ]
 

@@ -117,8 +117,9 @@ final class MediaPlayerService {
         guard trackID == current else {
             throw DBusError(
                 .invalidArgs,
-                "track \(trackID.debugEscaped) is not the current one (\(current)); "
-                    + "read mpris:trackid from Metadata")
+                localized(
+                    "track %1$s is not the current one (%2$s); read mpris:trackid from Metadata",
+                    MessageText.quoted(trackID), current))
         }
         try perform(.setPosition(positionUSec))
     }
@@ -126,7 +127,8 @@ final class MediaPlayerService {
     private func followed() throws(DBusError) -> RestTimer {
         guard let timer = followedTimer else {
             throw DBusError(
-                name: RestErrorName.noSuchTimer, message: "there is no timer \"\(settings.timer)\" to control")
+                name: RestErrorName.noSuchTimer,
+                message: localized("there is no timer %1$s to control", MessageText.quoted(settings.timer.rawValue)))
         }
         return timer
     }

@@ -301,7 +301,10 @@ final class Notifier {
             switch result {
             case .success(let reply):
                 guard case .uint32(let id)? = reply.arguments().first else {
-                    noteFailure(DBusError(.failed, "Notify answered \"\(reply.signature)\" instead of an id"))
+                    noteFailure(
+                        DBusError(
+                            .failed,
+                            localized("Notify answered %1$s instead of an id", MessageText.quoted(reply.signature))))
                     tracker.failed(notification.ticket)
                     break
                 }

@@ -66,7 +66,9 @@ final class SoundCommand {
             // complaints reach restd's log.
             pid = try Spawn.start(argv, searchPath: true)
         } catch {
-            noteFailure("cannot run the sound command \(program): \(String(cString: strerror(error.errno)))")
+            noteFailure(
+                localized(
+                    "cannot run the sound command %1$s: %2$s", program, String(cString: strerror(error.errno))))
             return false
         }
         logger.debug("sound command started: \(program) (pid \(pid))")
@@ -87,7 +89,15 @@ final class SoundCommand {
         stopping = false
         defer { onFinished() }
         guard exit == .exited(0) || (stopped && exit == .killed(signal: SIGTERM)) else {
-            noteFailure("the sound command \(argv?.first ?? "?") (pid \(pid)) \(exit)")
+            let program = argv?.first ?? "?"
+            let failure =
+                switch exit {
+                case .exited(let status):
+                    localized("the sound command %1$s (pid %2$d) exited with status %3$d", program, pid, status)
+                case .killed(let signal):
+                    localized("the sound command %1$s (pid %2$d) was killed by signal %3$d", program, pid, signal)
+                }
+            noteFailure(failure)
             return
         }
         logger.debug("sound command (pid \(pid)) finished")

@@ -105,7 +105,7 @@ final class SoundService {
         }
         server.onLost = { [unowned self] reason in serverLost(reason) }
         server.onSoundFailed = { [unowned self] sound, reason in
-            noteFileProblem(sound.path, "cannot play the sound \(sound.path): \(reason)")
+            noteFileProblem(sound.path, localized("cannot play the sound %1$s: %2$s", sound.path, reason))
         }
         command.onFinished = { [unowned self] in commandFinished() }
     }
@@ -286,13 +286,13 @@ final class SoundService {
     private var cueSound: SoundServerConnection.Sound? {
         sound(
             sampleName: Self.cueSampleName, file: settings.cueFile, event: Self.cueEvent,
-            description: "Rest almost over")
+            description: localized("Rest almost over"))
     }
 
     private var alarmSound: SoundServerConnection.Sound? {
         sound(
-            sampleName: Self.alarmSampleName, file: settings.alarmFile, event: Self.alarmEvent, description: "Rest over"
-        )
+            sampleName: Self.alarmSampleName, file: settings.alarmFile, event: Self.alarmEvent,
+            description: localized("Rest over"))
     }
 
     /// `file` when set, else what the theme plays for `event`; nil (said once) when there is none.
@@ -307,10 +307,12 @@ final class SoundService {
             case .file(let found): path = found
             case .disabled: return nil
             case .notFound:
+                let key = event == Self.cueEvent ? "cue_file" : "alarm_file"
                 noteFileProblem(
                     event,
-                    "no sound theme has the sound '\(event)': install sound-theme-freedesktop, or set [sound] \(event == Self.cueEvent ? "cue_file" : "alarm_file")"
-                )
+                    localized(
+                        "no sound theme has the sound '%1$s': install sound-theme-freedesktop, or set [sound] %2$s",
+                        event, key))
                 return nil
             }
         }

@@ -1,4 +1,5 @@
 import Glibc
+import Localization
 import RestCore
 import RestProtocol
 import SQLiteKit
@@ -85,7 +86,7 @@ final class StateStore {
         do {
             statements = try Statements(database)
         } catch {
-            throw StoreError(description: "could not open the state file \(path): \(error.reason)")
+            throw StoreError(description: localized("could not open the state file %1$s: %2$s", path, error.reason))
         }
     }
 
@@ -134,7 +135,7 @@ final class StateStore {
         let path = directory + "/" + fileName
         let scratch = try StoreFiles.makeScratchDirectory()
         let copy = scratch + "/" + fileName
-        let readOnlyReason = "the state directory \(directory) is read-only"
+        let readOnlyReason = localized("the state directory %1$s is read-only", directory)
         do {
             for suffix in ["", "-wal"] where access(path + suffix, R_OK) == 0 {
                 try StoreFiles.copyFile(path + suffix, to: copy + suffix)
@@ -172,7 +173,7 @@ final class StateStore {
         do {
             try database.close()
         } catch {
-            throw StoreError(description: "could not close the state file \(path): \(error.reason)")
+            throw StoreError(description: localized("could not close the state file %1$s: %2$s", path, error.reason))
         }
         if let scratchDirectory { StoreFiles.removeScratchDirectory(scratchDirectory) }
         lock?.release()
@@ -185,7 +186,14 @@ final class StateStore {
         case .absent:
             return nil
         case .other(let kind):
-            return "\(path) is \(kind), not a database file"
+            return switch kind {
+            case .directory: localized("%1$s is a directory, not a database file", path)
+            case .symbolicLink: localized("%1$s is a symbolic link, not a database file", path)
+            case .fifo: localized("%1$s is a FIFO, not a database file", path)
+            case .socket: localized("%1$s is a socket, not a database file", path)
+            case .deviceNode: localized("%1$s is a device node, not a database file", path)
+            case .inaccessible(let reason): localized("%1$s is inaccessible (%2$s), not a database file", path, reason)
+            }
         case .regularFile:
             break
         }
@@ -198,9 +206,9 @@ final class StateStore {
             defer { try? checker.execute("COMMIT") }
             return try schemaProblem(checker, path: path)
         } catch  where isFileProblem(error, path: path) {
-            return "\(path) cannot be read: \(error.reason)"
+            return localized("%1$s cannot be read: %2$s", path, error.reason)
         } catch {
-            throw StoreError(description: "could not read the state file \(path): \(error.reason)")
+            throw StoreError(description: localized("could not read the state file %1$s: %2$s", path, error.reason))
         }
     }
 
@@ -208,7 +216,8 @@ final class StateStore {
     private static func schemaProblem(_ database: SQLiteDatabase, path: String) throws(SQLiteError) -> String? {
         let version = try database.integer("PRAGMA user_version") ?? 0
         if version > schemaVersion {
-            return "\(path) has schema version \(version), newer than this restd understands (\(schemaVersion))"
+            return localized(
+                "%1$s has schema version %2$d, newer than this restd understands (%3$d)", path, version, schemaVersion)
         }
         let tables = try database.strings(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
@@ -222,21 +231,22 @@ final class StateStore {
             if check != ["ok"] {
                 // Skip the "*** in database main ***" banner; two findings are enough for a log line.
                 let findings = check.filter { !$0.hasPrefix("*** ") }.prefix(2)
-                return "\(path) fails the integrity check: \(findings.joined(separator: "; "))"
+                return localized("%1$s fails the integrity check: %2$s", path, findings.joined(separator: "; "))
             }
         }
         switch version {
         case 0 where tables.isEmpty:
             return nil
         case 0:
-            return "\(path) has no schema version but holds tables (\(tables.joined(separator: ", ")))"
+            return localized("%1$s has no schema version but holds tables (%2$s)", path, tables.joined(separator: ", "))
         case 1...Int64(schemaVersion):
             guard tables.contains("timers") else {
-                return "\(path) has schema version \(version) but no timers table"
+                return localized("%1$s has schema version %2$d but no timers table", path, version)
             }
             let columns = try database.strings("SELECT name FROM pragma_table_info('timers')")
             guard Set(columns) == Set(Column.all(version: Int(version))) else {
-                return "\(path) has a timers table with unexpected columns (\(columns.joined(separator: ", ")))"
+                return localized(
+                    "%1$s has a timers table with unexpected columns (%2$s)", path, columns.joined(separator: ", "))
             }
             guard version >= 3 else { return nil }
             let expectedTables = HistorySchema.columns(version: version).merging(
@@ -244,16 +254,18 @@ final class StateStore {
             ) { $1 }.merging(version >= 7 ? HeartRateSchema.columns : [:]) { $1 }
             for (table, expected) in expectedTables.sorted(by: { $0.key < $1.key }) {
                 guard tables.contains(table) else {
-                    return "\(path) has schema version \(version) but no \(table) table"
+                    return localized("%1$s has schema version %2$d but no %3$s table", path, version, table)
                 }
                 let columns = try database.strings("SELECT name FROM pragma_table_info('\(table)')")
                 guard Set(columns) == Set(expected) else {
-                    return "\(path) has a \(table) table with unexpected columns (\(columns.joined(separator: ", ")))"
+                    return localized(
+                        "%1$s has a %2$s table with unexpected columns (%3$s)", path, table,
+                        columns.joined(separator: ", "))
                 }
             }
             return nil
         default:
-            return "\(path) has an invalid schema version \(version)"
+            return localized("%1$s has an invalid schema version %2$d", path, version)
         }
     }
 
@@ -282,7 +294,8 @@ final class StateStore {
             let database = try SQLiteDatabase(path: path)
             guard try database.strings("PRAGMA journal_mode = WAL") == ["wal"] else {
                 throw StoreError(
-                    description: "could not open the state file \(path): could not switch to WAL journal mode")
+                    description: localized(
+                        "could not open the state file %1$s: could not switch to WAL journal mode", path))
             }
             // WAL's usual NORMAL may lose the last commits on power loss; FULL does not.
             try database.execute("PRAGMA synchronous = FULL")
@@ -314,9 +327,10 @@ final class StateStore {
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {
-            throw StoreError(description: "could not open the state file \(path): \(error.reason)")
+            throw StoreError(description: localized("could not open the state file %1$s: %2$s", path, error.reason))
         } catch {
-            throw StoreError(description: "could not open the state file \(path): \(error)")
+            throw StoreError(
+                description: localized("could not open the state file %1$s: %2$s", path, String(describing: error)))
         }
     }
 
@@ -347,7 +361,7 @@ final class StateStore {
                 }
             }
         } catch {
-            throw StoreError(description: "could not read the state file \(path): \(error.reason)")
+            throw StoreError(description: localized("could not read the state file %1$s: %2$s", path, error.reason))
         }
         return timers
     }
@@ -362,9 +376,9 @@ final class StateStore {
             // Only pruning: nothing to refuse on a read-only state.
             guard pruneBeforeUSec != nil, readOnlyReason == nil else { return }
         }
-        if let readOnlyReason { throw StoreError(description: "cannot save changes: \(readOnlyReason)") }
+        if let readOnlyReason { throw StoreError(description: localized("cannot save changes: %1$s", readOnlyReason)) }
         func failure(_ reason: String) -> StoreError {
-            StoreError(description: "could not write the state file \(path): \(reason)")
+            StoreError(description: localized("could not write the state file %1$s: %2$s", path, reason))
         }
         // Rows are made before the transaction, so that a timer that cannot be stored fails the
         // whole batch without touching the file.
@@ -419,13 +433,13 @@ final class StateStore {
             default: nil
             }
         } catch {
-            throw StoreError(description: "could not read the state file \(path): \(error.reason)")
+            throw StoreError(description: localized("could not read the state file %1$s: %2$s", path, error.reason))
         }
     }
 
     func openStatements() throws(SQLiteError) -> Statements {
         guard let statements else {
-            throw SQLiteError.closed("the state file is closed")
+            throw SQLiteError.closed(localized("the state file is closed"))
         }
         return statements
     }
@@ -525,7 +539,8 @@ final class StateStore {
             // SQLite integers are signed; realistic µs times are far below Int64.max.
             guard let int = Int64(exactly: value) else {
                 throw StoreError(
-                    description: "timer \(MessageText.quoted(timer.id.rawValue)) has \(name) \(value), out of range")
+                    description: localized(
+                        "timer %1$s has %2$s %3$d, out of range", MessageText.quoted(timer.id.rawValue), name, value))
             }
             return .integer(int)
         }
@@ -546,25 +561,31 @@ final class StateStore {
     private static func timer(from row: SQLiteStatement) throws(StoreError) -> RestTimer {
         func column(_ column: Column) -> SQLiteValue { row.column(Int32(column.rawValue)) }
         let rawID = column(.id).text ?? "?"
-        func invalid(_ what: String) -> StoreError {
-            StoreError(description: "skipped a stored timer: row \(MessageText.quoted(rawID)) \(what)")
-        }
+        let row = MessageText.quoted(rawID)
         func text(_ name: Column) throws(StoreError) -> String {
             // Control characters would end up in notifications and the journal.
             guard let value = column(name).text,
                 !value.unicodeScalars.contains(where: \.isControlCharacter)
-            else { throw invalid("has a \(name.name) that is missing or contains a control character") }
+            else {
+                throw StoreError(
+                    description: localized(
+                        "skipped a stored timer: row %1$s has a %2$s that is missing or contains a control character",
+                        row, name.name))
+            }
             return value
         }
         func usec(_ name: Column) throws(StoreError) -> USec {
             guard let value = column(name).integer, let usec = USec(exactly: value) else {
-                throw invalid("has an invalid \(name.name)")
+                throw StoreError(
+                    description: localized("skipped a stored timer: row %1$s has an invalid %2$s", row, name.name))
             }
             return usec
         }
         func flag(_ name: Column) throws(StoreError) -> Bool {
             guard let value = column(name).integer, value == 0 || value == 1 else {
-                throw invalid("has a \(name.name) value that is neither 0 nor 1")
+                throw StoreError(
+                    description: localized(
+                        "skipped a stored timer: row %1$s has a %2$s value that is neither 0 nor 1", row, name.name))
             }
             return value == 1
         }
@@ -573,16 +594,23 @@ final class StateStore {
         do {
             id = try TimerID(parsing: rawID)
         } catch {
-            throw invalid("has an invalid id: \(error.message)")
+            throw StoreError(
+                description: localized("skipped a stored timer: row %1$s has an invalid id: %2$s", row, error.message))
         }
         let stateText = column(.state).text
         guard let state = stateText.flatMap(TimerState.init(rawValue:)) else {
-            throw invalid("has an unknown state \(MessageText.quoted(stateText ?? "?"))")
+            throw StoreError(
+                description: localized(
+                    "skipped a stored timer: row %1$s has an unknown state %2$s", row,
+                    MessageText.quoted(stateText ?? "?")))
         }
         let reasonText = try text(.end_reason)
         let endReason = EndReason(rawValue: reasonText)
         guard reasonText.isEmpty || endReason != nil else {
-            throw invalid("has an unknown end_reason \(MessageText.quoted(reasonText))")
+            throw StoreError(
+                description: localized(
+                    "skipped a stored timer: row %1$s has an unknown end_reason %2$s", row,
+                    MessageText.quoted(reasonText)))
         }
         return RestTimer(
             id: id, label: try text(.label), next: try text(.next), notify: try flag(.notify),

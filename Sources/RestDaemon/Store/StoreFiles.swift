@@ -1,4 +1,5 @@
 import Glibc
+import Localization
 import RestCore
 
 /// The file-system chores around the state file: private modes, the lock on the state directory,
@@ -8,8 +9,15 @@ enum StoreFiles {
     enum Kind: Equatable {
         case absent
         case regularFile(size: Int64)
-        /// Anything else, described for a sentence: "a directory", "a symbolic link".
-        case other(String)
+        /// Anything else.
+        case other(Other)
+    }
+
+    /// What a path holds that is neither absent nor a regular file.
+    enum Other: Equatable {
+        case directory, symbolicLink, fifo, socket, deviceNode
+        /// lstat failed, for this reason (strerror).
+        case inaccessible(String)
     }
 
     /// `mkdir -p` with mode 0700 for what it creates; an existing directory is set to 0700.
@@ -18,14 +26,16 @@ enum StoreFiles {
         for component in path.split(separator: "/") {
             prefix += component
             if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw StoreError(description: "could not create the state directory \(prefix): \(errorText())")
+                throw StoreError(
+                    description: localized("could not create the state directory %1$s: %2$s", prefix, errorText()))
             }
             prefix += "/"
         }
         // stat, not lstat: a symbolic link to a directory is a fine state directory.
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw StoreError(description: "could not use the state directory \(path): it is not a directory")
+            throw StoreError(
+                description: localized("could not use the state directory %1$s: it is not a directory", path))
         }
         try restrict(path, mode: 0o700)
     }
@@ -53,7 +63,8 @@ enum StoreFiles {
         let base = candidates.first { !$0.isEmpty && access($0, W_OK) == 0 } ?? "/tmp"
         var template = Array("\(base)/restd-readonly.XXXXXX".utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw StoreError(description: "could not create a scratch directory in \(base): \(errorText())")
+            throw StoreError(
+                description: localized("could not create a scratch directory in %1$s: %2$s", base, errorText()))
         }
         return String(cString: created)
     }
@@ -67,22 +78,30 @@ enum StoreFiles {
     /// Copies a regular file's bytes to a new private file (0600) at `target`.
     static func copyFile(_ source: String, to target: String) throws(StoreError) {
         let input = Glibc.open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw StoreError(description: "could not read \(source): \(errorText())") }
+        guard input >= 0 else {
+            throw StoreError(description: localized("could not read %1$s: %2$s", source, errorText()))
+        }
         defer { Glibc.close(input) }
         let output = Glibc.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw StoreError(description: "could not create \(target): \(errorText())") }
+        guard output >= 0 else {
+            throw StoreError(description: localized("could not create %1$s: %2$s", target, errorText()))
+        }
         defer { Glibc.close(output) }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw StoreError(description: "could not read \(source): \(errorText())") }
+            guard count >= 0 else {
+                throw StoreError(description: localized("could not read %1$s: %2$s", source, errorText()))
+            }
             if count == 0 { return }
             var written = 0
             while written < count {
                 let result = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
                 if result < 0, errno == EINTR { continue }
-                guard result > 0 else { throw StoreError(description: "could not write \(target): \(errorText())") }
+                guard result > 0 else {
+                    throw StoreError(description: localized("could not write %1$s: %2$s", target, errorText()))
+                }
                 written += result
             }
         }
@@ -92,15 +111,15 @@ enum StoreFiles {
     static func kind(of path: String) -> Kind {
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            return errno == ENOENT ? .absent : .other("inaccessible (\(errorText()))")
+            return errno == ENOENT ? .absent : .other(.inaccessible(errorText()))
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return .regularFile(size: Int64(info.st_size))
-        case S_IFDIR: return .other("a directory")
-        case S_IFLNK: return .other("a symbolic link")
-        case S_IFIFO: return .other("a FIFO")
-        case S_IFSOCK: return .other("a socket")
-        default: return .other("a device node")
+        case S_IFDIR: return .other(.directory)
+        case S_IFLNK: return .other(.symbolicLink)
+        case S_IFIFO: return .other(.fifo)
+        case S_IFSOCK: return .other(.socket)
+        default: return .other(.deviceNode)
         }
     }
 
@@ -108,12 +127,13 @@ enum StoreFiles {
     static func makePrivateFile(_ path: String) throws(StoreError) {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw StoreError(description: "could not create the state file \(path): \(errorText())")
+            throw StoreError(description: localized("could not create the state file %1$s: %2$s", path, errorText()))
         }
         defer { Glibc.close(fd) }
         // The umask may have removed bits but never adds any; fchmod makes the mode exact.
         guard fchmod(fd, 0o600) == 0 else {
-            throw StoreError(description: "could not make the state file \(path) private: \(errorText())")
+            throw StoreError(
+                description: localized("could not make the state file %1$s private: %2$s", path, errorText()))
         }
     }
 
@@ -124,7 +144,7 @@ enum StoreFiles {
     static func lockExclusively(_ path: String) throws(StoreError) -> Int32? {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw StoreError(description: "could not open the lock file \(path): \(errorText())")
+            throw StoreError(description: localized("could not open the lock file %1$s: %2$s", path, errorText()))
         }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
@@ -132,7 +152,7 @@ enum StoreFiles {
             let reason = errorText()
             Glibc.close(fd)
             if held { return nil }
-            throw StoreError(description: "could not lock \(path): \(reason)")
+            throw StoreError(description: localized("could not lock %1$s: %2$s", path, reason))
         }
         return fd
     }
@@ -141,13 +161,15 @@ enum StoreFiles {
     static func rewrite(_ fd: Int32, path: String, with text: String) throws(StoreError) {
         let bytes = Array(text.utf8)
         guard ftruncate(fd, 0) == 0 else {
-            throw StoreError(description: "could not write \(path): \(errorText())")
+            throw StoreError(description: localized("could not write %1$s: %2$s", path, errorText()))
         }
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + written, bytes.count - written, written) }
             if result < 0, errno == EINTR { continue }
-            guard result > 0 else { throw StoreError(description: "could not write \(path): \(errorText())") }
+            guard result > 0 else {
+                throw StoreError(description: localized("could not write %1$s: %2$s", path, errorText()))
+            }
             written += result
         }
     }
@@ -178,7 +200,8 @@ enum StoreFiles {
         guard chmod(path, mode) == 0 else {
             if ignoringAbsence, errno == ENOENT { return }
             throw StoreError(
-                description: "could not set mode \(String(mode, radix: 8)) on \(path): \(errorText())")
+                description: localized(
+                    "could not set mode %1$s on %2$s: %3$s", String(mode, radix: 8), path, errorText()))
         }
     }
 
@@ -199,7 +222,8 @@ enum StoreFiles {
         for suffix in companions + [""] where kind(of: path + suffix) != .absent {
             guard rename(path + suffix, target + suffix) == 0 else {
                 throw StoreError(
-                    description: "could not move the unreadable state file \(path + suffix) aside: \(errorText())")
+                    description: localized(
+                        "could not move the unreadable state file %1$s aside: %2$s", path + suffix, errorText()))
             }
             moved.append(target + suffix)
         }

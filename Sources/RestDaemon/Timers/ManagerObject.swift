@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -66,7 +67,7 @@ enum ManagerObject {
             let input = try BusArguments.setInput(exercise: args[1], options: args[2])
             // A set's plan always records the set (`TrainingBook.plan`): nothing else gets here.
             guard let set = try manager.service.perform(.completeSet(id, input)).set else {
-                throw DBusError(.failed, "restd planned the set without recording it: a defect in restd")
+                throw DBusError(.failed, localized("restd planned the set without recording it: a defect in restd"))
             }
             return [
                 .objectPath(RestBus.timerPath(id: id.rawValue)), .uint64(set.rest.usec), .string(set.rest.sourceText),
@@ -98,7 +99,7 @@ enum ManagerObject {
                 let problems = error.problems.map(\.description).joined(separator: "; ")
                 throw DBusError(
                     name: RestErrorName.invalidConfiguration,
-                    message: "\(problems); \(ConfigurationReloader.notReloaded(.source))")
+                    message: "\(problems); \(ConfigurationReloader.notReloaded)")
             }
         },
         BusMethod(ManagerMember.beginImport, in: [.init("source", .string)], out: [.init("import", .string)]) {

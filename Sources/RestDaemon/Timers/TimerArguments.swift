@@ -30,9 +30,9 @@ extension BusArguments {
             default:
                 throw unknownOption(
                     key,
-                    known:
-                        "\(StartOption.label), \(StartOption.next), \(StartOption.notify), \(StartOption.sound) "
-                        + "and \(StartOption.warn)")
+                    known: [
+                        StartOption.label, StartOption.next, StartOption.notify, StartOption.sound, StartOption.warn,
+                    ])
             }
         }
         return options

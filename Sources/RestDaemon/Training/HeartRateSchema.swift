@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 import SQLiteKit
 
@@ -38,7 +39,7 @@ enum HeartRateSchema {
     static func values(_ trace: HeartRateTrace) throws(StoreError) -> [SQLiteValue] {
         func integer(_ usec: USec) throws(StoreError) -> SQLiteValue {
             guard let value = Int64(exactly: usec) else {
-                throw StoreError(description: "time \(usec) is out of range")
+                throw StoreError(description: localized("time %1$d is out of range", usec))
             }
             return .integer(value)
         }

@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -19,7 +20,7 @@ enum HistoryObject {
         /// `exerciseWindow`'s, "" for all) and limit of the call, the rows of `query`, refused when
         /// limit 0 would be more than one call may return.
         func page<Row>(
-            _ call: MethodCall, what: String,
+            _ call: MethodCall, what: PageRows,
             query: (StateStore) -> (USec, USec, String, Int) throws -> (rows: [Row], more: Bool),
             reply: ([Row]) -> MethodReply
         ) throws(DBusError) -> MethodReply {
@@ -35,7 +36,8 @@ enum HistoryObject {
         /// A fix of the history, through the one door; what it did.
         func fix(_ fix: HistoryFix) throws(DBusError) -> FixedSets {
             guard let fixed = try service.perform(.fixHistory(fix)).fixed else {
-                throw DBusError(.failed, "restd planned a fix of the history that changed nothing: a defect in restd")
+                throw DBusError(
+                    .failed, localized("restd planned a fix of the history that changed nothing: a defect in restd"))
             }
             return fixed
         }
@@ -49,7 +51,7 @@ enum HistoryObject {
             } catch let error as DBusError {
                 throw error
             } catch {
-                throw DBusError(.failed, "\(error)")
+                throw DBusError(.failed, String(describing: error))
             }
         }
     }
@@ -67,22 +69,22 @@ enum HistoryObject {
     static let methods: [BusMethod<Context>] = [
         BusMethod(HistoryMember.sets, in: exerciseWindow, out: [.init("sets", .array(options))]) {
             history, call throws(DBusError) in
-            try history.page(call, what: "sets", query: StateStore.sets) { .records($0.map(HistoryEntries.set)) }
+            try history.page(call, what: .sets, query: StateStore.sets) { .records($0.map(HistoryEntries.set)) }
         },
         BusMethod(HistoryMember.setRows, in: exerciseWindow, out: [.init("rows", .array(HistoryEntries.setRowType))]) {
             history, call throws(DBusError) in
-            try history.page(call, what: "sets", query: StateStore.sets) { rows in
+            try history.page(call, what: .sets, query: StateStore.sets) { rows in
                 [.array(HistoryEntries.setRowType, rows.map(HistoryEntries.row))]
             }
         },
         BusMethod(HistoryMember.rests, in: exerciseWindow, out: [.init("rests", .array(options))]) {
             history, call throws(DBusError) in
-            try history.page(call, what: "rests", query: StateStore.rests) { .records($0.map(HistoryEntries.rest)) }
+            try history.page(call, what: .rests, query: StateStore.rests) { .records($0.map(HistoryEntries.rest)) }
         },
         BusMethod(HistoryMember.heartRates, in: window, out: [.init("heart_rates", .array(options))]) {
             history, call throws(DBusError) in
             try history.page(
-                call, what: "heart-rate traces",
+                call, what: .heartRateTraces,
                 query: { store in
                     { since, until, _, limit in try store.heartRateTraces(since: since, until: until, limit: limit) }
                 }
@@ -196,8 +198,9 @@ enum HistoryObject {
         guard limit <= StateStore.maxHistoryRows else {
             throw DBusError(
                 name: RestErrorName.limitExceeded,
-                message: "limit \(limit) is more than the \(StateStore.maxHistoryRows) rows one call may return; "
-                    + "ask for fewer and page with since_usec")
+                message: localized(
+                    "limit %1$d is more than the %2$d rows one call may return; ask for fewer and page with since_usec",
+                    limit, StateStore.maxHistoryRows))
         }
         return (args[0].uint64 ?? 0, until(args[1].uint64 ?? 0), key, limit == 0 ? StateStore.maxHistoryRows : limit)
     }
@@ -214,13 +217,31 @@ enum HistoryObject {
 
     private static func until(_ usec: USec) -> USec { usec == 0 ? USec(Int64.max) : usec }
 
+    /// What a page holds, for the sentence that refuses too many of them.
+    enum PageRows {
+        case sets, rests, heartRateTraces
+    }
+
     /// Limit 0 asks for everything: refused when that is more than one call may return.
-    private static func refuseMore(_ more: Bool, limit: Int, what: String) throws(DBusError) {
+    private static func refuseMore(_ more: Bool, limit: Int, what: PageRows) throws(DBusError) {
         guard more, limit == StateStore.maxHistoryRows else { return }
-        throw DBusError(
-            name: RestErrorName.limitExceeded,
-            message: "more than \(StateStore.maxHistoryRows) \(what) match, the most one call may return; "
-                + "give a limit and page with since_usec, or a shorter time span")
+        let most = StateStore.maxHistoryRows
+        let message =
+            switch what {
+            case .sets:
+                localized(
+                    "more than %1$d sets match, the most one call may return; give a limit and page with since_usec, or a shorter time span",
+                    most)
+            case .rests:
+                localized(
+                    "more than %1$d rests match, the most one call may return; give a limit and page with since_usec, or a shorter time span",
+                    most)
+            case .heartRateTraces:
+                localized(
+                    "more than %1$d heart-rate traces match, the most one call may return; give a limit and page with since_usec, or a shorter time span",
+                    most)
+            }
+        throw DBusError(name: RestErrorName.limitExceeded, message: message)
     }
 
     /// Every exercise remembered or configured: name, last rest, override, category and its

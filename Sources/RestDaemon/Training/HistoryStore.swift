@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 import SQLiteKit
 
@@ -203,7 +204,9 @@ struct HistoryStatements {
     }
 
     private static func integer(_ usec: USec) throws(StoreError) -> SQLiteValue {
-        guard let value = Int64(exactly: usec) else { throw StoreError(description: "time \(usec) is out of range") }
+        guard let value = Int64(exactly: usec) else {
+            throw StoreError(description: localized("time %1$d is out of range", usec))
+        }
         return .integer(value)
     }
 
@@ -580,7 +583,7 @@ extension StateStore {
         do {
             return try body(try openStatements().history)
         } catch {
-            throw StoreError(description: "could not read the history in \(path): \(error.reason)")
+            throw StoreError(description: localized("could not read the history in %1$s: %2$s", path, error.reason))
         }
     }
 

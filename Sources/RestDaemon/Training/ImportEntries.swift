@@ -15,7 +15,7 @@ enum ImportEntries {
     static func dryRun(_ options: DBusValue) throws(DBusError) -> Bool {
         var dryRun = false
         for (key, value) in try BusArguments.options(options) {
-            guard key == ImportKey.dryRun else { throw BusArguments.unknownOption(key, known: ImportKey.dryRun) }
+            guard key == ImportKey.dryRun else { throw BusArguments.unknownOption(key, known: [ImportKey.dryRun]) }
             dryRun = try BusArguments.boolean(value, option: key)
         }
         return dryRun

@@ -1,6 +1,7 @@
 import DBusKit
 import EventLoop
 import Glibc
+import Localization
 import RestCore
 import RestProtocol
 
@@ -55,14 +56,17 @@ final class ImportStaging {
         guard HistoryImport.sources.contains(source) else {
             throw DBusError(
                 .invalidArgs,
-                "source \(MessageText.quoted(source)) is none of the apps restd imports from: "
-                    + HistoryImport.sources.joined(separator: ", "))
+                localized(
+                    "source %1$s is none of the apps restd imports from: %2$s", MessageText.quoted(source),
+                    HistoryImport.sources.joined(separator: ", ")))
         }
         guard staged.count < Self.maxImports else {
             throw DBusError(
                 name: RestErrorName.limitExceeded,
-                message: "\(Self.maxImports) imports are staged already, the most at once; commit one, "
-                    + "or wait until its client leaves the bus")
+                message: localizedPlural(
+                    "%1$d import is staged already, the most at once; commit it, or wait until its client leaves the bus",
+                    "%1$d imports are staged already, the most at once; commit one, or wait until its client leaves the bus",
+                    count: Self.maxImports, Self.maxImports))
         }
         let handle = String(nextHandle)
         nextHandle += 1
@@ -82,12 +86,14 @@ final class ImportStaging {
         guard values.count <= Self.maxRowsPerCall else {
             throw DBusError(
                 name: RestErrorName.limitExceeded,
-                message: "\(values.count) rows in one call; send at most \(Self.maxRowsPerCall) a call")
+                message: localized(
+                    "%1$d rows in one call; send at most %2$d a call", values.count, Self.maxRowsPerCall))
         }
         guard import_.rows.count + values.count <= HistoryImport.maxRows else {
             throw DBusError(
                 name: RestErrorName.limitExceeded,
-                message: "an import holds at most \(HistoryImport.maxRows) sets; send a larger file as several imports")
+                message: localized(
+                    "an import holds at most %1$d sets; send a larger file as several imports", HistoryImport.maxRows))
         }
         var read: [ImportRow] = []
         read.reserveCapacity(values.count)
@@ -95,7 +101,8 @@ final class ImportStaging {
             do throws(DBusError) {
                 read.append(try Self.row(value, source: import_.source))
             } catch {
-                throw DBusError(name: error.name, message: "row \(index + 1) of this call: \(error.message)")
+                throw DBusError(
+                    name: error.name, message: localized("row %1$d of this call: %2$s", index + 1, error.message))
             }
         }
         import_.rows += read
@@ -111,7 +118,7 @@ final class ImportStaging {
         rearm()
         let committed = try service.perform(.importHistory(HistoryImport(rows: import_.rows, dryRun: dryRun)))
         guard let outcome = committed.imported else {
-            throw DBusError(.failed, "restd planned the import without counting it: a defect in restd")
+            throw DBusError(.failed, localized("restd planned the import without counting it: a defect in restd"))
         }
         return outcome
     }
@@ -121,8 +128,10 @@ final class ImportStaging {
         guard let found = staged[handle], found.owner == owner else {
             throw DBusError(
                 .invalidArgs,
-                "no import \(MessageText.quoted(handle)) is staged for this caller; begin one with BeginImport "
-                    + "(an import is dropped when its client leaves the bus, or after 10 minutes untouched)")
+                localizedPlural(
+                    "no import %1$s is staged for this caller; begin one with BeginImport (an import is dropped when its client leaves the bus, or after %2$d minute untouched)",
+                    "no import %1$s is staged for this caller; begin one with BeginImport (an import is dropped when its client leaves the bus, or after %2$d minutes untouched)",
+                    count: Int(Self.idleUSec / 60_000_000), MessageText.quoted(handle), Self.idleUSec / 60_000_000))
         }
         return found
     }
@@ -160,13 +169,15 @@ final class ImportStaging {
         for (name, text) in [("workout_start", start), ("workout_name", workoutName), ("category", category)] {
             guard text.utf8.count <= maxTextBytes, !text.unicodeScalars.contains(where: \.isControlCharacter) else {
                 throw DBusError(
-                    .invalidArgs, "\(name) must be at most \(maxTextBytes) bytes of text without control characters")
+                    .invalidArgs,
+                    localized(
+                        "%1$s must be at most %2$d bytes of text without control characters", name, maxTextBytes))
             }
         }
-        guard !start.isEmpty else { throw DBusError(.invalidArgs, "workout_start is empty") }
-        guard order >= 1 else { throw DBusError(.invalidArgs, "order 0: a set's order starts at 1") }
+        guard !start.isEmpty else { throw DBusError(.invalidArgs, localized("workout_start is empty")) }
+        guard order >= 1 else { throw DBusError(.invalidArgs, localized("order 0: a set's order starts at 1")) }
         guard atUSec > 0, Int64(exactly: atUSec) != nil else {
-            throw DBusError(.invalidArgs, "at_usec \(atUSec) is no time a set was done")
+            throw DBusError(.invalidArgs, localized("at_usec %1$d is no time a set was done", atUSec))
         }
         let name: ExerciseName
         do {

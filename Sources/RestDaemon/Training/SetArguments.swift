@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -26,7 +27,7 @@ extension BusArguments {
             case SetOption.sound:
                 input.sound = try boolean(value, option: key)
             default:
-                throw unknownOption(key, known: SetOption.all.joined(separator: ", "))
+                throw unknownOption(key, known: SetOption.all)
             }
         }
         return input
@@ -39,8 +40,7 @@ extension BusArguments {
         for (key, value) in try Self.options(value) {
             switch key {
             case HistoryKey.exercise:
-                guard case .string(let name) = value else { throw wrongType(key, expected: "a string (s)", got: value) }
-                edit.exercise = name
+                edit.exercise = try string(value, option: key)
             case SetOption.reps:
                 edit.reps = try reps(value, option: key)
             case SetOption.weightKg:
@@ -49,9 +49,7 @@ extension BusArguments {
                 edit.failed = try boolean(value, option: key)
             default:
                 throw unknownOption(
-                    key,
-                    known: [HistoryKey.exercise, SetOption.reps, SetOption.weightKg, SetOption.failed].joined(
-                        separator: ", "))
+                    key, known: [HistoryKey.exercise, SetOption.reps, SetOption.weightKg, SetOption.failed])
             }
         }
         return edit
@@ -59,9 +57,15 @@ extension BusArguments {
 
     /// A set's reps: an integer of any width, 0 to `SetInput.maxReps`.
     private static func reps(_ value: DBusValue, option: String) throws(DBusError) -> UInt32 {
-        guard let reps = value.int64 else { throw wrongType(option, expected: "an unsigned integer (u)", got: value) }
+        guard let reps = value.int64 else {
+            throw DBusError(
+                .invalidArgs,
+                localized("option %1$s must be an unsigned integer (u), not of type %2$s", option, value.type.signature)
+            )
+        }
         guard reps >= 0, reps <= Int64(SetInput.maxReps) else {
-            throw DBusError(.invalidArgs, "reps \(reps) is out of range: give 0 to \(SetInput.maxReps)")
+            throw DBusError(
+                .invalidArgs, localized("reps %1$d is out of range: give 0 to %2$d", reps, SetInput.maxReps))
         }
         return UInt32(reps)
     }
@@ -69,7 +73,11 @@ extension BusArguments {
     /// A weight in kg: a double, or an integer of any width (checked when the set is planned).
     private static func kilograms(_ value: DBusValue, option: String) throws(DBusError) -> Double {
         if case .double(let kg) = value { return kg }
-        guard let kg = value.int64 else { throw wrongType(option, expected: "a number of kg (d)", got: value) }
+        guard let kg = value.int64 else {
+            throw DBusError(
+                .invalidArgs,
+                localized("option %1$s must be a number of kg (d), not of type %2$s", option, value.type.signature))
+        }
         return Double(kg)
     }
 }

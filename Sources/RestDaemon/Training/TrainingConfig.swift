@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 import TOML
 
@@ -95,7 +96,8 @@ enum TrainingConfig {
     /// `[categories]`: `compound = "2m30s"`, one rest per name.
     static func categories(_ value: TOMLValue) throws(ConfigValueError) -> [String: USec] {
         guard let table = value.table else {
-            throw ConfigValueError("must be a table ([categories]) of rests, found \(value.typeDescription)")
+            throw ConfigValueError(
+                localized("must be a table ([categories]) of rests, found %1$s", value.typeDescription))
         }
         var result: [String: USec] = [:]
         var problems: [ConfigValueError] = []
@@ -127,7 +129,8 @@ enum TrainingConfig {
     static func exercises(_ value: TOMLValue) throws(ConfigValueError) -> [String: TrainingSettings.Exercise] {
         guard let table = value.table else {
             throw ConfigValueError(
-                "must hold one table per exercise ([exercises.\"Squat\"]), found \(value.typeDescription)")
+                localized("must hold one table per exercise ([exercises.\"Squat\"]), found %1$s", value.typeDescription)
+            )
         }
         var result: [String: TrainingSettings.Exercise] = [:]
         var problems: [ConfigValueError] = []
@@ -143,14 +146,16 @@ enum TrainingConfig {
             guard result[name.key] == nil else {
                 problems.append(
                     ConfigValueError(
-                        "\(label) names an exercise already listed (names are compared without regard to case)",
+                        localized(
+                            "%1$s names an exercise already listed (names are compared without regard to case)", label),
                         line: entry.line))
                 continue
             }
             guard let fields = entry.table else {
                 problems.append(
                     ConfigValueError(
-                        "\(label) must be a table ([\(label)]), found \(entry.typeDescription)", line: entry.line))
+                        localized("%1$s must be a table ([%1$s]), found %2$s", label, entry.typeDescription),
+                        line: entry.line))
                 continue
             }
             var exercise = TrainingSettings.Exercise(name: name.display)
@@ -162,7 +167,9 @@ enum TrainingConfig {
                     case "category":
                         guard let text = field.string, !text.isEmpty else {
                             throw ConfigValueError(
-                                "expected the name of a category of [categories], found \(field.typeDescription)")
+                                localized(
+                                    "expected the name of a category of [categories], found %1$s",
+                                    field.typeDescription))
                         }
                         exercise.category = text
                     case "sets": exercise.sets = try ConfigValue.integer(field, in: 1...1000)
@@ -170,11 +177,12 @@ enum TrainingConfig {
                     case _ where recoveryKeys.contains(key):
                         try readRecoveryKey(key, field, into: &exercise.recovery)
                     default:
+                        if let meant = Suggestion.likelyMeant(key, among: exerciseKeys, alreadySet: Set(fields.keys)) {
+                            throw ConfigValueError(
+                                localized("unknown key; did you mean %1$s?", MessageText.name(meant)))
+                        }
                         throw ConfigValueError(
-                            "unknown key"
-                                + Suggestion.hint(
-                                    for: key, among: exerciseKeys, alreadySet: Set(fields.keys),
-                                    otherwise: "an exercise has " + exerciseKeys.joined(separator: ", ")))
+                            localized("unknown key; an exercise has %1$s", exerciseKeys.joined(separator: ", ")))
                     }
                 } catch {
                     problems.append(ConfigValueError("\(label).\(key): \(error.reason)", line: field.line))
@@ -230,10 +238,13 @@ enum TrainingConfig {
                 return nil
             }
             let known = defined.sorted().map { "\"\($0)\"" }
+            let key = "exercises.\"\(rawName.debugEscaped)\".category"
+            let name = "\"\(category.debugEscaped)\""
             return (
                 field.line,
-                "exercises.\"\(rawName.debugEscaped)\".category: \"\(category.debugEscaped)\" is not in [categories]"
-                    + (known.isEmpty ? "; define it there" : " (\(known.joined(separator: ", ")))")
+                known.isEmpty
+                    ? localized("%1$s: %2$s is not in [categories]; define it there", key, name)
+                    : localized("%1$s: %2$s is not in [categories] (%3$s)", key, name, known.joined(separator: ", "))
             )
         }
     }
@@ -259,7 +270,9 @@ enum TrainingConfig {
     private static func recoveryTarget(_ value: TOMLValue) throws(ConfigValueError) -> RecoverySettings.TargetSpec {
         guard let text = value.string else {
             throw ConfigValueError(
-                "expected a target as a string, \(RecoverySettings.TargetSpec.forms), found \(value.typeDescription)")
+                localized(
+                    "expected a target as a string, %1$s, found %2$s", RecoverySettings.TargetSpec.forms,
+                    value.typeDescription))
         }
         do {
             return try RecoverySettings.TargetSpec(parsing: text)

@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 import TOML
 
@@ -31,16 +32,18 @@ public enum WorkoutPlanFile {
             throw ConfigError([
                 ConfigProblem(
                     file: file, line: nil,
-                    reason:
-                        "the plan is \(text.utf8.count) bytes; at most \(WorkoutPlan.Limits.maxFileBytes / 1024) KiB are allowed"
-                )
+                    reason: localized(
+                        "the plan is %1$d bytes; at most %2$d KiB are allowed", text.utf8.count,
+                        WorkoutPlan.Limits.maxFileBytes / 1024))
             ])
         }
         let table: TOMLTable
         do {
             table = try TOMLParser.parse(text)
         } catch {
-            throw ConfigError([ConfigProblem(file: file, line: error.line, reason: "not valid TOML: \(error.reason)")])
+            throw ConfigError([
+                ConfigProblem(file: file, line: error.line, reason: localized("not valid TOML: %1$s", error.reason))
+            ])
         }
         var problems: [ConfigProblem] = []
         func problem(_ line: Int?, _ reason: String) {
@@ -61,7 +64,9 @@ public enum WorkoutPlanFile {
             case "exercise":
                 guard let entries = value.array, entries.allSatisfy({ $0.table != nil }) else {
                     problem(
-                        value.line, "exercise must be a list of tables ([[exercise]]), found \(value.typeDescription)")
+                        value.line,
+                        localized("exercise must be a list of tables ([[exercise]]), found %1$s", value.typeDescription)
+                    )
                     continue
                 }
                 for entry in entries {
@@ -77,20 +82,25 @@ public enum WorkoutPlanFile {
                 }
             default:
                 let known = ["name", "exercise"] + TrainingConfig.recoveryKeys
-                problem(
-                    value.line,
-                    "unknown key \(MessageText.name(key))"
-                        + Suggestion.hint(
-                            for: key, among: known, alreadySet: Set(table.keys),
-                            otherwise: "a plan has name, [[exercise]] tables and "
-                                + TrainingConfig.recoveryKeys.joined(separator: ", ")))
+                if let meant = Suggestion.likelyMeant(key, among: known, alreadySet: Set(table.keys)) {
+                    problem(
+                        value.line,
+                        localized(
+                            "unknown key %1$s; did you mean %2$s?", MessageText.name(key), MessageText.name(meant)))
+                } else {
+                    problem(
+                        value.line,
+                        localized(
+                            "unknown key %1$s; a plan has name, [[exercise]] tables and %2$s", MessageText.name(key),
+                            TrainingConfig.recoveryKeys.joined(separator: ", ")))
+                }
             }
         }
         if problems.isEmpty {
             if blocks.isEmpty {
-                problem(nil, "the plan has no exercises; add [[exercise]] tables with name and sets")
+                problem(nil, localized("the plan has no exercises; add [[exercise]] tables with name and sets"))
             } else if blocks.reduce(0, { $0 + $1.exercises.count }) > WorkoutPlan.Limits.maxExercises {
-                problem(nil, "the plan has more than \(WorkoutPlan.Limits.maxExercises) exercises")
+                problem(nil, localized("the plan has more than %1$d exercises", WorkoutPlan.Limits.maxExercises))
             }
         }
         guard problems.isEmpty else {
@@ -122,14 +132,17 @@ public enum WorkoutPlanFile {
         }
         let table = entry.table ?? TOMLTable()
         for (key, value) in table.entries where !keys.contains(key) {
-            problems.append(
-                Problem(
-                    line: value.line,
-                    reason: "unknown key \(MessageText.name(key)) in [[exercise]]"
-                        + Suggestion.hint(
-                            for: key, among: keys, alreadySet: Set(table.keys),
-                            otherwise: "the keys are " + keys.joined(separator: ", "))
-                ))
+            let reason =
+                if let meant = Suggestion.likelyMeant(key, among: keys, alreadySet: Set(table.keys)) {
+                    localized(
+                        "unknown key %1$s in [[exercise]]; did you mean %2$s?", MessageText.name(key),
+                        MessageText.name(meant))
+                } else {
+                    localized(
+                        "unknown key %1$s in [[exercise]]; the keys are %2$s", MessageText.name(key),
+                        keys.joined(separator: ", "))
+                }
+            problems.append(Problem(line: value.line, reason: reason))
         }
         let names: [String]? = checked { () throws(Problem) in
             switch (table["name"], table["superset"]) {
@@ -139,22 +152,31 @@ public enum WorkoutPlanFile {
                 guard let list = superset.array, list.count >= 2 else {
                     throw Problem(
                         line: superset.line,
-                        reason: "superset must list two or more exercises, as in [\"Curl\", \"Triceps pushdown\"]")
+                        reason: localized(
+                            "superset must list two or more exercises, as in [\"Curl\", \"Triceps pushdown\"]"))
                 }
                 var names: [String] = []
                 for element in list { names.append(try exerciseName(element, key: "superset")) }
                 return names
             case (_?, _?):
-                throw Problem(line: entry.line, reason: "an [[exercise]] has either name or superset, not both")
+                throw Problem(
+                    line: entry.line, reason: localized("an [[exercise]] has either name or superset, not both"))
             case (nil, nil):
-                throw Problem(line: entry.line, reason: "an [[exercise]] needs a name (or a superset list)")
+                throw Problem(line: entry.line, reason: localized("an [[exercise]] needs a name (or a superset list)"))
             }
         }
         let sets = checked { () throws(Problem) in
             guard let value = table["sets"] else {
-                let what = names.map { $0.joined(separator: " + ") } ?? "an [[exercise]]"
-                throw Problem(
-                    line: entry.line, reason: "\(what) needs sets (\(MessageText.range(WorkoutPlan.Limits.sets)))")
+                let range = WorkoutPlan.Limits.sets
+                let reason =
+                    if let names {
+                        localized(
+                            "%1$s needs sets (%2$d to %3$d)", names.joined(separator: " + "), range.lowerBound,
+                            range.upperBound)
+                    } else {
+                        localized("an [[exercise]] needs sets (%1$d to %2$d)", range.lowerBound, range.upperBound)
+                    }
+                throw Problem(line: entry.line, reason: reason)
             }
             return try integer(value, key: "sets", in: WorkoutPlan.Limits.sets)
         }
@@ -198,7 +220,8 @@ public enum WorkoutPlanFile {
 
     private static func exerciseName(_ value: TOMLValue, key: String) throws(Problem) -> String {
         guard let text = value.string else {
-            throw Problem(line: value.line, reason: "\(key) must be a string, found \(value.typeDescription)")
+            throw Problem(
+                line: value.line, reason: localized("%1$s must be a string, found %2$s", key, value.typeDescription))
         }
         let trimmed = String(
             text.unicodeScalars.drop { $0 == " " || $0 == "\t" }.reversed()
@@ -208,7 +231,8 @@ public enum WorkoutPlanFile {
         else {
             throw Problem(
                 line: value.line,
-                reason: "\(key) \(MessageText.quoted(text)) must be 1 to 64 characters without control characters")
+                reason: localized(
+                    "%1$s %2$s must be 1 to 64 characters without control characters", key, MessageText.quoted(text)))
         }
         return trimmed
     }
@@ -232,7 +256,7 @@ public enum WorkoutPlanFile {
 
     private static func weightKG(_ value: TOMLValue) throws(Problem) -> Double {
         try Self.value(value, key: "weight") { (value) throws(ConfigValueError) in
-            try ConfigValue.number(value, in: 0...SetInput.maxWeightKg, unit: "kg")
+            try ConfigValue.number(value, in: 0...SetInput.maxWeightKg, unit: .kilograms)
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import Localization
 import RestCore
 
 /// Where Workout.Start's plan comes from: an absolute path to a plan file, or the plan's TOML
@@ -20,11 +21,13 @@ struct WorkoutPlanSource {
         if argument.hasPrefix("/") {
             switch ConfigFile.readFile(argument, maxBytes: WorkoutPlan.Limits.maxFileBytes) {
             case .failure(EFBIG):
-                throw refuse("the plan is over \(WorkoutPlan.Limits.maxFileBytes / 1024) KiB")
+                throw refuse(localized("the plan is over %1$d KiB", WorkoutPlan.Limits.maxFileBytes / 1024))
             case .failure(let code):
-                throw refuse("cannot be read: \(String(cString: strerror(code)))")
+                throw refuse(localized("cannot be read: %1$s", String(cString: strerror(code))))
             case .success(let bytes):
-                guard let text = String(validating: bytes, as: UTF8.self) else { throw refuse("is not UTF-8 text") }
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw refuse(localized("is not UTF-8 text"))
+                }
                 self.text = text
                 path = argument
             }

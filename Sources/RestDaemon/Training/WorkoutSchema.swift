@@ -1,3 +1,4 @@
+import Localization
 import RestCore
 
 /// The workouts' tables in state.sqlite (schema 4): the one workout in progress (a single row,
@@ -82,7 +83,9 @@ struct StoredWorkout: Equatable {
 extension StoredWorkout {
     /// The workout in progress again, its plan parsed from the copy taken at the start.
     func restored() throws(ConfigError) -> ActiveWorkout {
-        let plan = try WorkoutPlanFile.parse(planText, file: planSource.isEmpty ? "the stored plan" : planSource)
+        // TRANSLATORS: in place of a plan's file name, before ":line: problem".
+        let file = planSource.isEmpty ? localized("the stored plan") : planSource
+        let plan = try WorkoutPlanFile.parse(planText, file: file)
         return ActiveWorkout(
             progress: WorkoutProgress(plan: plan, startedAtUSec: startedAtUSec, position: position, setsDone: setsDone),
             planText: planText, planSource: planSource, touchedAtUSec: touchedAtUSec)

@@ -126,11 +126,14 @@ extension Restctl {
             guard let unit = weight.unit ?? unit else { return weight.kilograms(defaultUnit: .kg) }
             let kg = weight.kilograms(defaultUnit: unit)
             guard kg <= SetInput.maxWeightKg else {
-                let converted = unit == .lb ? " (\(MessageText.number(kg)) kg)" : ""
+                let most = MessageText.number(SetInput.maxWeightKg)
                 throw RestctlError(
                     .usage,
-                    "--weight \(text)\(converted) is out of range: give "
-                        + MessageText.range(0...SetInput.maxWeightKg, unit: "kg"))
+                    unit == .lb
+                        ? localized(
+                            "--weight %1$s (%2$s kg) is out of range: give 0 to %3$s kg", text, MessageText.number(kg),
+                            most)
+                        : localized("--weight %1$s is out of range: give 0 to %2$s kg", text, most))
             }
             return kg
         }

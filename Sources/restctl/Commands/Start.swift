@@ -71,7 +71,7 @@ extension Restctl {
                 do {
                     try TimerOptions.validateText(text, field: option, limits: .standard)
                 } catch {
-                    throw RestctlError(.usage, TextProblemText.field(option, text, limits: .standard) ?? error.message)
+                    throw RestctlError(.usage, error.message)
                 }
             }
             let rest = try duration.map { text throws(RestctlError) in try durationUSec(text, as: .rest) }
