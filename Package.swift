@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CSystemd", "CDBus", "DBusKit"]),
 
         // Names shared by daemon and client: bus name, paths, interfaces, errors.
-        .target(name: "RestProtocol"),
+        .target(name: "RestProtocol", dependencies: ["Localization"]),
         // The rules: timers, training, recovery, texts, planned on an injected clock without I/O;
         // only LocalCalendar reads the system's time zone (localtime_r, mktime). Texts a person
         // reads (a weight, a record) take the catalog they are said in as a parameter.

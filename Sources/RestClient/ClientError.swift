@@ -1,6 +1,5 @@
 import DBusKit
 import Localization
-import RestCore
 import RestProtocol
 
 /// Why a client request failed, with one sentence for the user.
@@ -38,21 +37,9 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// restd's sentence for a refusal, in the reader's language where restctl knows it: restd
-    /// speaks English on the bus (a client's language is not restd's), and restctl says again
-    /// in the reader's words the refusals it knows by name and shape; any other as restd wrote it.
+    /// restd's sentence for a refusal, as restd wrote it: in restd's language, the session's.
     public static func sentence(of error: DBusError) -> String {
-        guard !error.message.isEmpty else { return error.name }
-        if error.name == RestErrorName.noSuchTimer, let match = error.message.wholeMatch(of: #/no timer (".*")/#) {
-            return localized("no timer %1$s", String(match.output.1))
-        }
-        if error.name == RestErrorName.invalidArgs, error.message.hasPrefix("no set "),
-            let id = Int64(error.message.dropFirst("no set ".count).prefix { $0.isASCII && $0.isNumber }),
-            error.message == TrainingBook.noSuchSetSentence(id)
-        {
-            return localized("no set %1$s in the history; 'restctl history' shows each set's id", id)
-        }
-        return error.message
+        error.message.isEmpty ? error.name : error.message
     }
 
     /// restd answered that there is no such timer.

@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestProtocol
 
 #if canImport(Glibc)
@@ -40,10 +41,11 @@ enum StartFailure {
             let directory = StateDirectory.defaultPath { getenv($0).map { String(cString: $0) } }
             let lockFile = readSmallFile(directory + "/" + StateDirectory.lockFileName)
             let holder = lockFile.flatMap(StateDirectory.Holder.init(lockFileText:))
-            return "the session bus could not start restd: "
-                + StateDirectory.inUseSentence(directory: directory, holder: holder)
+            return localized(
+                "the session bus could not start restd: %1$s",
+                StateDirectory.inUseSentence(directory: directory, holder: holder))
         }
-        return "the session bus could not start restd (\(error.message)); \(ServiceHint.whyNotStarted)"
+        return localized("the session bus could not start restd (%1$s); %2$s", error.message, ServiceHint.whyNotStarted)
     }
 
     /// The status in dbus-daemon's "Process io.restd.Rest1 exited with status 75".

@@ -1,3 +1,5 @@
+import Localization
+
 /// Where restd keeps its state, and the lock file that makes it one restd's: restd writes the
 /// file and holds it locked (flock) while it serves; restctl reads it to say who holds the state
 /// when an activated restd could not start.
@@ -50,12 +52,14 @@ public enum StateDirectory {
     /// take the lock, and restctl when an activated restd exited for that reason.
     public static func inUseSentence(directory: String, holder: Holder?) -> String {
         guard let holder else {
-            return "the state in \(directory) is in use by another restd; stop that restd first"
+            return localized("the state in %1$s is in use by another restd; stop that restd first", directory)
         }
         guard !holder.bus.isEmpty else {
-            return "the state in \(directory) is in use by restd (pid \(holder.pid)); stop that restd first"
+            return localized(
+                "the state in %1$s is in use by restd (pid %2$d); stop that restd first", directory, holder.pid)
         }
-        return "the state in \(directory) is in use by restd (pid \(holder.pid)) on bus \(holder.bus); "
-            + "stop that restd first, or use it there: export DBUS_SESSION_BUS_ADDRESS=\(holder.bus)"
+        return localized(
+            "the state in %1$s is in use by restd (pid %2$d) on bus %3$s; stop that restd first, or use it there: export DBUS_SESSION_BUS_ADDRESS=%3$s",
+            directory, holder.pid, holder.bus)
     }
 }

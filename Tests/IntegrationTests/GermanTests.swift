@@ -11,7 +11,7 @@ struct GermanTests {
     )
     func restctlInGerman() throws {
         try German.requireCatalog()
-        // restd in German too: its log and its sentences on the bus (restctl's words are its own).
+        // restd in German too: its log and its refusals, which restctl shows as they come.
         let daemon = try RunningDaemon(environment: German.environment)
         // LANG alone chooses (the children's LC_ALL=C.UTF-8 is emptied, which is unset to gettext).
         let inGerman = German.environment.merging(["XDG_CONFIG_HOME": daemon.config.path]) { $1 }
@@ -134,7 +134,7 @@ struct GermanTests {
                 == "restctl: duration \"25h\" ist zu lang: geben Sie eine Pause von 1 s bis 24 Std. an\n")
         #expect(
             german(["history", "--json", "--csv"]).stderr.hasPrefix("restctl: --json und --csv gehen nicht zusammen"))
-        // restd's refusal on the bus is English; restctl says the one it knows again in German.
+        // restd's refusal, in restd's German, as restctl shows it.
         #expect(german(["pause", "--id", "nosuch"]).stderr == "restctl: kein Timer \"nosuch\"\n")
         #expect(
             german(["start", "9x"]).stderr.hasPrefix(

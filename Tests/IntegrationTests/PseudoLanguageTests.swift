@@ -38,7 +38,8 @@ struct PseudoLanguageTests {
     @Test("a set, a rest, the history, records, stats, a workout and errors, on stdout and stderr")
     func restctlSpeaksOnlyTheCatalog() throws {
         try German.requireCatalog()
-        let daemon = try RunningDaemon(config: "")
+        // restd speaks the pseudo-language too: its refusals are what restctl says of them.
+        let daemon = try RunningDaemon(config: "", environment: Self.environment)
         let plan = """
             name = "Push"
             [[exercise]]

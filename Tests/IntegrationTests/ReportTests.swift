@@ -130,6 +130,9 @@ struct ReportTests {
         // Dates as German writes them: day.month.year in the title, day.month. on the axes.
         #expect(german.dom.contains(#/<title>Trainingsbericht, \d\d\.\d\d\.\d{4} bis \d\d\.\d\d\.\d{4}</title>/#))
         #expect(german.dom.contains(#/<text[^>]*>\d\d\.\d\d\.</text>/#), "\(german.dom)")
+        // Numbers as German writes them: the top sets' estimates with a decimal comma, none with a dot.
+        #expect(german.dom.contains(#/"number">\d+,\d</#) && !german.dom.contains(#/"number">\d+\.\d</#))
+        #expect(opened.dom.contains(#/"number">\d+\.\d</#) && !opened.dom.contains(#/"number">\d+,\d</#))
 
         // In the pseudo-language (every text of the catalog inside ⟦ ⟧), no word of the page is
         // outside the marks but the history's own (exercises, categories, workouts, restd's summary

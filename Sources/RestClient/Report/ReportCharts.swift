@@ -110,7 +110,7 @@ enum ReportCharts {
             let y = LinearScale(
                 low: max(low - pad, 0), high: high + pad, from: weightFrame.plotBottom, to: weightFrame.plotTop,
                 tickCount: 4)
-            html.yAxis(y, frame: weightFrame, title: weights.symbol, format: { HistoryFormat.number($0) })
+            html.yAxis(y, frame: weightFrame, title: weights.symbol, format: ReportNumber.shown)
             html.polyline(
                 points.compactMap { point in point.weightKg.map { (x(point.atUSec), y(weights.amount($0))) } },
                 class: "trend s0")

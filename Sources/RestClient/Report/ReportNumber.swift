@@ -1,7 +1,7 @@
 import RestCore
 
-/// Numbers as the report writes them, with a full stop for the decimal point whatever the
-/// locale, as `history` and `stats` write them: coordinates in the SVG, and values in the tables.
+/// Numbers as the report writes them: coordinates in the SVG and whole values with digits alone,
+/// a decimal value a person reads with the language's separator (`shown`: 62,5 in German).
 enum ReportNumber {
     /// `value` rounded to `decimals` places (0 to 3), without trailing zeros: 12, 12.5, -0.3.
     /// A value that is not finite, or too large to be a coordinate, is written as 0.
@@ -31,6 +31,11 @@ enum ReportNumber {
     /// An SVG coordinate: to 0.1 of a unit, what a screen can show of a 640-unit-wide chart.
     static func coordinate(_ value: Double) -> String { fixed(value, decimals: 1) }
 
+    /// A decimal value on a label or in a table, without a needless ".0": 62.5, 60 (62,5 in German).
+    static func shown(_ value: Double) -> String {
+        MessageText.decimal(MessageText.number(value), catalog: .installed)
+    }
+
     /// Whole numbers, as bpm and kilograms of volume are shown: 12345.
     static func whole(_ value: Double) -> String { fixed(value, decimals: 0) }
 
@@ -42,8 +47,8 @@ enum ReportNumber {
 }
 
 /// Weights as the report shows them, in its unit (the Manager's `WeightUnit`): numbers for the
-/// tables and labels by the one formatter (`Weight.number`, with a full stop as everywhere in
-/// the page), amounts for the scales.
+/// tables and labels by the one formatter (`Weight.number`, in the language's way: 102,5 in
+/// German), amounts for the scales.
 struct ReportWeights {
     let unit: WeightUnit
 
@@ -55,7 +60,7 @@ struct ReportWeights {
 
     /// A weight: "102.5", "225"; `tenths` for an estimate.
     func number(_ kg: Double, tenths: Bool = false) -> String {
-        Weight.number(kilograms: kg, in: unit, catalog: .source, tenths: tenths)
+        Weight.number(kilograms: kg, in: unit, catalog: .installed, tenths: tenths)
     }
 
     /// A weight with its unit: "102.5 kg", "225 lb".

@@ -95,11 +95,6 @@ extension TrainingBook {
         .invalidArgs(localized("no set %1$s in the history; 'restctl history' shows each set's id", id))
     }
 
-    /// `noSuchSet`'s sentence as restd says it in English (its language under C.UTF-8).
-    public static func noSuchSetSentence(_ id: Int64) -> String {
-        Catalog.source.localized("no set %1$s in the history; 'restctl history' shows each set's id", id)
-    }
-
     /// Removing sets: each with its rest; a rest still on its timer is cancelled with it (its
     /// notification goes too), and the workout in progress goes one set back when its last
     /// move was the set removed. The rest before a set stays ended as it ended.
