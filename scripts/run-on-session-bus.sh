@@ -105,20 +105,9 @@ trap 'exit 0' INT
 if [ -n "$bus_dir" ]; then
   # A socket left by a run that was killed is nobody's now: the lock says so.
   rm -f "$bus_dir/bus" "$bus_dir/address"
-  cat >"$bus_dir/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path=$bus_dir/bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
+  # The configuration of restd's private buses, beside this script, listening on this socket.
+  config=$(<"$(dirname "${BASH_SOURCE[0]}")/private-bus.conf")
+  printf '%s\n' "${config//@SOCKET@/"$bus_dir/bus"}" >"$bus_dir/bus.conf"
   mkfifo "$bus_dir/address"
   # dbus-daemon tries to raise its descriptor limit to 65536 and says so when it may not (a hard
   # limit below that and no CAP_SYS_RESOURCE): a bus for a few clients needs no such limit, so

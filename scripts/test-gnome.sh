@@ -22,10 +22,9 @@
 # is copied into the overlay only, into the installed extension's locale/ and /usr/share/locale.
 # GNOME_TEST_SHELLS (default "host trixie forky sid") chooses the Shells to run.
 set -euo pipefail
-bin_dir=$(realpath -- "$1") build_dir=$(realpath -- "$2") screenshot=${3:-} deb=${4:-${DEB:-}}
-[ -z "$screenshot" ] || screenshot=$(realpath -m -- "$screenshot")
-[ -z "$deb" ] || deb=$(realpath -- "$deb")
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/desktop-test-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/desktop-test-lib.sh"
+desktop_test_start test-gnome "$@"
 read -r -a shells <<<"${GNOME_TEST_SHELLS:-host trixie forky sid}"
 if [ "$(id -u)" -ne 0 ] && [[ " ${shells[*]} " != " host " ]]; then
   echo "test-gnome: not root, so only this machine's GNOME Shell is run, not those in Debian roots (CI runs as root)"
@@ -35,80 +34,41 @@ fi
 screenshot_shell=trixie
 # The Shell whose extension is also checked in German and in the pseudo-language.
 german_shell=trixie
-if [ -n "$screenshot" ] && [[ " ${shells[*]} " != *" $screenshot_shell "* ]]; then
-  echo "error: the screenshot is taken in $screenshot_shell, which GNOME_TEST_SHELLS leaves out" >&2
-  exit 2
-fi
-start=$(date +%s%N)
-ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+screenshot_in "$screenshot_shell" GNOME_TEST_SHELLS "${shells[@]}"
 
 gjs -m gnome-extension/tests/build.test.js
 gjs -m gnome-extension/tests/pure.test.js
 gjs -m gnome-extension/tests/pure.test.js "$build_dir/esm/restd@restd.io"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/restd-gnome.XXXXXX")
-# KEEP_TEST_DIRS=1 keeps the logs of the Shells, restd and the buses (as the Swift tests do).
-if [ -n "${KEEP_TEST_DIRS:-}" ]; then trap 'echo "test-gnome: kept $work"' EXIT; else trap 'rm -rf "$work"' EXIT; fi
-# `make install PREFIX=/usr`'s layout, which scripts/install-files.sh derives from PREFIX.
-install_layout=(PREFIX=/usr)
-
-swift_runtime=$(ldd "$bin_dir/restd" | awk '$1 == "libswiftCore.so" { print $3 }')
-[ -z "$swift_runtime" ] || swift_runtime=$(dirname "$swift_runtime")
+make_work
 roots=()
 for shell in "${shells[@]}"; do [ "$shell" = host ] || roots+=("$shell"); done
 [ ${#roots[@]} -eq 0 ] || scripts/test-roots.sh "${roots[@]}"
 
-timings=()
-failed=()
 for shell in "${shells[@]}"; do
-  shell_start=$(date +%s%N)
-  dir=$work/$shell
-  mkdir -p "$dir"
-  shot=()
-  [ -z "$screenshot" ] || [ "$shell" != "$screenshot_shell" ] || shot=(--screenshot "$dir/screenshot.png")
-  echo "test-gnome: $shell"
+  run_start "$shell" "$screenshot_shell"
+  status=0
   if [ "$shell" = host ]; then
     # The host's Shell, 43: installed into a temporary tree, found through XDG_DATA_DIRS.
     env DESTDIR="$dir/root" "${install_layout[@]}" GNOME_SHELL_VERSION=43 \
       scripts/install-files.sh install "$bin_dir" "$build_dir" >"$dir/install.log"
     # python3-dbusmock and python3-dbus are Debian's: only /usr/bin/python3 sees them.
-    status=0
-    /usr/bin/python3 gnome-extension/tests/in_shell.py --root "$dir/root" --work "$dir" "${shot[@]}" || status=$?
+    /usr/bin/python3 gnome-extension/tests/in_shell.py --root "$dir/root" --work "$dir" ${shot:+--screenshot "$shot"} || status=$?
   else
-    # In the root, installed into / of the overlay. A debug restd links the toolchain's Swift
-    # runtime (e.g. /opt/swift/usr/lib/swift/linux): bound at the same path; the release one in
-    # the .deb carries it.
-    binds=(--bind "$dir:/restd-test" --bind "$bin_dir:/restd-test-bin" --bind "$build_dir:/restd-test-gnome")
-    [ -z "$swift_runtime" ] || binds+=(--bind "$swift_runtime:$swift_runtime")
-    [ -z "$deb" ] || binds+=(--bind "$(dirname "$deb"):/restd-test-deb")
-    [ ${#shot[@]} -eq 0 ] || shot=(--screenshot /restd-test/screenshot.png)
+    # In the root, installed into / of the overlay.
     german=
     if [ "$shell" = "$german_shell" ]; then
       german=de
-      binds+=(--bind /usr/share/i18n:/usr/share/i18n)
       scripts/compile-catalogs.sh "$dir/catalogs" >/dev/null
     fi
-    status=0
+    overlay_binds ${german:+german}
     # shellcheck disable=SC2016 # expanded by the root's shell
-    scripts/in-root.sh "$shell" "${binds[@]}" -- bash -euc '
-      deb=$1 shot=$2 german=$3; shift 3
-      cd /src
-      version=$(gnome-shell --version | grep -oE "[0-9]+" | head -n 1)
-      if [ -n "$deb" ]; then
-        # Without the package lists of the archive (nothing downloaded: the root must have every
-        # dependency; --no-download of apt 3 refuses a local .deb), and without removals (a package
-        # that would take GNOME Shell away, by Breaks or Conflicts, fails here).
-        mkdir -p /tmp/no-apt-lists/partial
-        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-remove -o Dir::State::Lists=/tmp/no-apt-lists \
-          -o Dir::Etc::SourceParts=/tmp/no-apt-lists -o Dir::Etc::SourceList=/tmp/no-apt-lists/none.list \
-          "/restd-test-deb/$deb" >/restd-test/install.log 2>&1 || { cat /restd-test/install.log; exit 1; }
-      else
-        env DESTDIR= "$@" GNOME_SHELL_VERSION="$version" \
-          scripts/install-files.sh install /restd-test-bin /restd-test-gnome >/restd-test/install.log
-      fi
+    run_in_overlay "$shell" '
+      deb=$1 shot=$2 german=$3
+      install_restd "$deb" GNOME_SHELL_VERSION="$(gnome-shell --version | grep -oE "[0-9]+" | head -n 1)"
       /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test ${shot:+--screenshot "$shot"}
       [ -n "$german" ] || exit 0
-      localedef --inputfile=de_DE --charmap=UTF-8 de_DE.UTF-8
+      german_locale
       /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test/de --language de
       # The overlay copy of the installed extension (never the build bound from the checkout).
       extension=$(realpath /usr/share/gnome-shell/extensions/restd@restd.io)
@@ -118,17 +78,8 @@ for shell in "${shells[@]}"; do
         cp "/restd-test/catalogs/en@pseudo/LC_MESSAGES/restd.mo" "$locale/en@pseudo/LC_MESSAGES/restd.mo"
       done
       exec /usr/bin/python3 gnome-extension/tests/in_shell.py --root / --work /restd-test/pseudo --language en@pseudo
-    ' in-root "${deb:+$(basename "$deb")}" "${shot[1]:-}" "$german" "${install_layout[@]}" 2>"$dir/in-root.log" || status=$?
-    # in-root.sh's own errors (a missing root, a failed mount) are in its log.
-    [ "$status" -eq 0 ] || cat "$dir/in-root.log" >&2
+    ' "${deb:+$(basename "$deb")}" "${shot:+/restd-test/screenshot.png}" "$german" || status=$?
   fi
-  if [ ${#shot[@]} -gt 0 ] && [ "$status" -eq 0 ]; then cp "$dir/screenshot.png" "$screenshot"; fi
-  timings+=("$shell $(ms_since "$shell_start") ms")
-  [ "$status" -eq 0 ] || failed+=("$shell")
+  run_done "$shell" "$status"
 done
-summary=$(printf '%s, ' "${timings[@]}")
-echo "test-gnome: ${summary%, }; done in $(ms_since "$start") ms"
-if [ ${#failed[@]} -gt 0 ]; then
-  echo "test-gnome: failed in ${failed[*]}" >&2
-  exit 1
-fi
+desktop_test_end

@@ -8,29 +8,16 @@ import GLib from 'gi://GLib';
 
 import {destination} from '../tools/flavours.js';
 import {toLegacy} from '../tools/legacy.js';
+import {check, equal, finish} from './checks.js';
 
-let failures = 0;
-let checks = 0;
-function equal(actual, expected, what) {
-    checks++;
-    if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-        failures++;
-        printerr(`✘ ${what}:\n  got      ${JSON.stringify(actual)}\n  expected ${JSON.stringify(expected)}`);
-    }
-}
 function throws(fn, pattern, what) {
-    checks++;
+    let message = null;
     try {
         fn();
     } catch (e) {
-        if (pattern.test(e.message))
-            return;
-        failures++;
-        printerr(`✘ ${what}: threw "${e.message}"`);
-        return;
+        message = e.message;
     }
-    failures++;
-    printerr(`✘ ${what}: did not throw`);
+    check(message !== null && pattern.test(message), `${what}: ${message === null ? 'did not throw' : `threw "${message}"`}`);
 }
 /** The translation without its first-line banner comment. */
 const body = (source, path = 'x.js') => toLegacy(source, path).replace(/^\/\* Generated from [^*]+\*\/ /, '');
@@ -97,27 +84,23 @@ for (const [flavour, entry] of Object.entries(entries)) {
     const built = sources.map(name => [name, destination(flavour, name)]).filter(([, to]) => to);
     equal(built.filter(([, to]) => to.as === 'extension.js').map(([name]) => name), [entry], `${flavour}: one extension.js, ${entry}`);
     for (const [name, to] of built) {
-        checks++;
+        let error = null;
         try {
             if (flavour === 'esm') {
                 Reflect.parse(text(name), {target: 'module', source: name});
-                continue;
+            } else {
+                const script = to.how === 'translate' ? toLegacy(text(name), name) : text(name);
+                equal(moduleSyntax(script), [], `${flavour}: ${name}, no import or export left`);
+                equal(script.split('\n').length, text(name).split('\n').length, `${flavour}: ${name}, same lines as the source`);
             }
-            const script = to.how === 'translate' ? toLegacy(text(name), name) : text(name);
-            equal(moduleSyntax(script), [], `${flavour}: ${name}, no import or export left`);
-            equal(script.split('\n').length, text(name).split('\n').length, `${flavour}: ${name}, same lines as the source`);
         } catch (e) {
-            failures++;
-            printerr(`✘ ${flavour}: ${name}: ${e.message}`);
+            error = e;
         }
+        check(error === null, `${flavour}: ${name}: ${error?.message}`);
     }
 }
 // The D-Bus client imports nothing of the Shell: it loads here as it is.
 const {RestClient} = await import('../src/restClient.js');
 equal(typeof RestClient, 'function', 'restClient.js loads under gjs -m without the Shell');
 
-if (failures > 0) {
-    printerr(`${failures} of ${checks} checks failed`);
-    imports.system.exit(1);
-}
-print(`extension build: ${checks} checks passed`);
+finish('extension build');

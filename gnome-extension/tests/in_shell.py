@@ -31,10 +31,11 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 import dbus
+
+from desktop_session import Session, check, finish, wait_until
 
 UUID = 'restd@restd.io'
 # The indicator, as the Shell's Eval sees it.
@@ -46,59 +47,20 @@ IDLE_ICON = 'alarm-symbolic'
 # What the extension logs when the report could not be written (the test makes it so, once).
 REPORT_WARNING = 'restd@restd.io: the history opens in a terminal: could not write the report'
 
-BUS_CONFIG = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path={socket}</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <!-- eavesdrop allowed: GDBus hangs in Hello against a bus whose policy lacks it -->
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-'''
-
-passed = 0
-failures = []
-
-
-def check(ok, what):
-    global passed
-    if ok:
-        passed += 1
-        print(f'✔ {what}', flush=True)
-    else:
-        failures.append(what)
-        print(f'✘ {what}', flush=True)
-
-
-class Session:
-    """The processes of the run, stopped in reverse order by their own pids."""
+class ShellSession(Session):
+    """The Shell's session: GSettings in a keyfile, the installed tree's data first, fake terminals
+    first on PATH, and the user's browsers (remove_browsers, install_browser)."""
 
     def __init__(self, args):
+        super().__init__(args.work)
         self.args = args
-        self.work = args.work
-        self.processes = []
-        home = os.path.join(self.work, 'home')
-        self.env = dict(os.environ)
-        for key in ('DISPLAY', 'WAYLAND_DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_SESSION_TYPE'):
-            self.env.pop(key, None)
-        runtime = os.path.join(self.work, 'runtime')
-        os.makedirs(runtime, mode=0o700)
         self.env.update({
-            'HOME': home, 'XDG_CONFIG_HOME': f'{home}/.config', 'XDG_DATA_HOME': f'{home}/.local/share',
-            'XDG_CACHE_HOME': f'{home}/.cache', 'XDG_STATE_HOME': f'{home}/.local/state',
-            'XDG_RUNTIME_DIR': runtime, 'GSETTINGS_BACKEND': 'keyfile', 'LC_ALL': 'C.UTF-8',
+            'GSETTINGS_BACKEND': 'keyfile',
             # The installed tree first: the extension, and the interface file it reads.
             'XDG_DATA_DIRS': '/usr/share' if args.root == '/' else f'{args.root}/usr/share:/usr/share',
             'PATH': f"{self.fake_terminals()}:{args.root}/usr/bin:{os.environ['PATH']}",
             'NO_AT_BRIDGE': '1',
         })
-        for key in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'):
-            os.makedirs(self.env[key], exist_ok=True)
         # Made before the Shell starts, so that GIO watches it for the stand-in browser.
         self.applications = os.path.join(self.env['XDG_DATA_HOME'], 'applications')
         os.makedirs(self.applications)
@@ -158,36 +120,6 @@ class Session:
         for name in ('restd-test-browser.desktop', 'mimeinfo.cache'):
             os.remove(os.path.join(self.applications, name))
 
-    def spawn(self, argv, log, env=None, stdout=None):
-        process = subprocess.Popen(argv, env=env or self.env, stdin=subprocess.DEVNULL,
-                                   stdout=stdout or open(os.path.join(self.work, log), 'ab'),
-                                   stderr=open(os.path.join(self.work, log), 'ab'))
-        self.processes.append(process)
-        return process
-
-    def bus(self, name):
-        socket = os.path.join(self.work, f'{name}.socket')
-        config = os.path.join(self.work, f'{name}.conf')
-        with open(config, 'w') as f:
-            f.write(BUS_CONFIG.format(socket=socket))
-        daemon = self.spawn(['dbus-daemon', '--nofork', f'--config-file={config}', '--print-address=1'],
-                            f'{name}-bus.log', stdout=subprocess.PIPE)
-        return daemon.stdout.readline().decode().strip()
-
-    def stop(self, process):
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-    def close(self):
-        for process in reversed(self.processes):
-            self.stop(process)
-
-
 def theme_icon(evaluate, name):
     """The file of icon `name` in the Shell's icon theme, looked up as the icon theme
     specification says (the theme, the themes it inherits, hicolor; in the Shell's data
@@ -232,18 +164,6 @@ class ShellApi:
         self.legacy = version < 45
 
 
-def wait_until(probe, what, timeout=5.0):
-    """Polls probe() until it returns a true value; returns it, or None after the deadline."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = probe()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            return None
-        time.sleep(0.02)
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--root', required=True)
@@ -251,7 +171,7 @@ def main():
     parser.add_argument('--screenshot')
     parser.add_argument('--language', choices=['de', 'en@pseudo'], help='the short session in this language instead')
     args = parser.parse_args()
-    session = Session(args)
+    session = ShellSession(args)
     session.env.pop('LANGUAGE', None)
     if args.language:
         # A German desktop's locale, not the C.UTF-8 of the other checks; the pseudo-language
@@ -264,13 +184,7 @@ def main():
         run(session, args)
     finally:
         session.close()
-    shell_log = open(os.path.join(args.work, 'shell.log'), errors='replace').read()
-    if failures:
-        print('--- gnome-shell log (tail) ---')
-        print('\n'.join(shell_log.splitlines()[-60:]))
-        print(f'in-shell: {passed} passed, {len(failures)} failed: {"; ".join(failures)}')
-        sys.exit(1)
-    print(f'in-shell: {passed} passed')
+    finish('in-shell', 'gnome-shell log', open(os.path.join(args.work, 'shell.log'), errors='replace').read().splitlines())
 
 
 def run(session, args):

@@ -5,6 +5,8 @@
 import GLib from 'gi://GLib';
 import Gio from 'gi://Gio';
 
+import {equal, finish} from './checks.js';
+
 const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../src');
 const lib = name => import(dir.resolve_relative_path(`lib/${name}`).get_uri());
 const {
@@ -14,18 +16,6 @@ const {
 const {chooseTimer, emptyTimer, orderTimers, withProperties} = await lib('timers.js');
 const {menuItems, workoutLines} = await lib('menuModel.js');
 const {execLine, historyLabel, historyView, reportArgv, reportPath, terminalArgv} = await lib('history.js');
-
-let failures = 0;
-let checks = 0;
-function equal(actual, expected, what) {
-    checks++;
-    const a = JSON.stringify(actual);
-    const e = JSON.stringify(expected);
-    if (a !== e) {
-        failures++;
-        printerr(`✘ ${what}: got ${a}, expected ${e}`);
-    }
-}
 
 const S = 1_000_000;
 // An arbitrary instant (2026-11-21T21:10:00Z): nothing below depends on which.
@@ -237,8 +227,4 @@ equal(unmarked, [], 'pseudo-language: every text of the menu and the panel\'s wo
 // A translation may put the values in another order.
 equal(fill('%2$s · %1$s, 100%%', 'Squat', '1:23'), '1:23 · Squat, 100%', 'fill: values by position, %% is %');
 
-if (failures > 0) {
-    printerr(`${failures} of ${checks} checks failed`);
-    imports.system.exit(1);
-}
-print(`pure modules (${dir.get_path()}): ${checks} checks passed`);
+finish(`pure modules (${dir.get_path()})`);

@@ -27,6 +27,10 @@ import dbus
 
 import screen
 
+# The harness both desktops' in-session tests share, beside the GNOME extension's in_shell.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'gnome-extension', 'tests'))
+from desktop_session import Session, check, finish, wait_until  # noqa: E402
+
 WIDGET = 'io.restd.rest'
 # metadata.json's Name: the accessible name of the panel button that holds the compact representation.
 WIDGET_NAME = 'Rest timer'
@@ -35,72 +39,20 @@ WIDGET_NAMES = {None: WIDGET_NAME, 'de': 'Pausentimer'}
 MEDIA_WIDGET = 'org.kde.plasma.mediacontroller'
 RESTD = 'io.restd.Rest1'
 
-BUS_CONFIG = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path={socket}</listen>
-  <auth>EXTERNAL</auth>
-  <standard_session_servicedirs/>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-'''
-
-passed = 0
-failures = []
-
-
-def check(ok, what):
-    global passed
-    if ok:
-        passed += 1
-        print(f'✔ {what}', flush=True)
-    else:
-        failures.append(what)
-        print(f'✘ {what}', flush=True)
-
-
-def wait_until(probe, timeout=5.0):
-    """Polls probe() until it returns a true value; returns it, or None after the deadline."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            value = probe()
-        except Exception:  # noqa: BLE001 (AT-SPI objects vanish while a tree is walked)
-            value = None
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            return None
-        time.sleep(0.05)
-
-
-class Session:
-    """The processes of the run, stopped in reverse order by their own pids."""
+class PlasmaSession(Session):
+    """Plasma's session (Wayland, KDE's variables), its own settings, and every process of the run
+    marked, so that close() finds those the bus started too."""
 
     def __init__(self, work):
-        self.work = work
-        self.processes = []
-        home = os.path.join(work, 'home')
-        runtime = os.path.join(work, 'runtime')
-        os.makedirs(runtime, mode=0o700)
-        self.env = {key: value for key, value in os.environ.items()
-                    if key not in ('DISPLAY', 'WAYLAND_DISPLAY', 'DBUS_SESSION_BUS_ADDRESS')}
+        super().__init__(work)
+        home = self.env['HOME']
         self.env.update({
-            'HOME': home, 'XDG_CONFIG_HOME': f'{home}/.config', 'XDG_DATA_HOME': f'{home}/.local/share',
-            'XDG_CACHE_HOME': f'{home}/.cache', 'XDG_STATE_HOME': f'{home}/.local/state',
-            'XDG_RUNTIME_DIR': runtime, 'XDG_DATA_DIRS': '/usr/local/share:/usr/share', 'LC_ALL': 'C.UTF-8',
+            'XDG_DATA_DIRS': '/usr/local/share:/usr/share',
             'XDG_CURRENT_DESKTOP': 'KDE', 'XDG_SESSION_TYPE': 'wayland', 'KDE_FULL_SESSION': 'true',
             'KDE_SESSION_VERSION': '6',
             # Marks every process of this run, those the bus starts included (close() below).
             'RESTD_TEST_RUN': f'{os.getpid()}-{time.time_ns()}',
         })
-        for key in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'):
-            os.makedirs(self.env[key], exist_ok=True)
         # restd's MPRIS player, off by default, for Plasma's media controller.
         os.makedirs(f'{home}/.config/restd')
         with open(f'{home}/.config/restd/config.toml', 'w') as f:
@@ -111,25 +63,8 @@ class Session:
         with open(f'{home}/.config/ksplashrc', 'w') as f:
             f.write('[KSplash]\nEngine=none\nTheme=None\n')
 
-    def spawn(self, argv, log, env=None, stdout=None):
-        process = subprocess.Popen(argv, env=env or self.env, stdin=subprocess.DEVNULL,
-                                   stdout=stdout or open(os.path.join(self.work, log), 'ab'),
-                                   stderr=open(os.path.join(self.work, log), 'ab'))
-        self.processes.append(process)
-        return process
-
-    def stop(self, process):
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
     def close(self):
-        for process in reversed(self.processes):
-            self.stop(process)
+        super().close()
         # What the bus activated (restd, kded6, the AT-SPI registry, KIO workers) is no child of
         # ours: found by this run's mark in its environment.
         mark = f"RESTD_TEST_RUN={self.env['RESTD_TEST_RUN']}".encode()
@@ -192,7 +127,7 @@ def main():
     parser.add_argument('--screenshot', help='a PNG to write the panel and the open popup to')
     parser.add_argument('--language', choices=['de'], help='a short session in this language instead')
     args = parser.parse_args()
-    session = Session(args.work)
+    session = PlasmaSession(args.work)
     if args.language:
         # A German desktop's locale (generated by the caller), not the C.UTF-8 of the other checks.
         session.env.pop('LC_ALL', None)
@@ -202,12 +137,7 @@ def main():
     finally:
         session.close()
     log = open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read()
-    if failures:
-        print('--- plasmashell log (tail) ---')
-        print('\n'.join([line for line in log.splitlines() if 'qt.scenegraph' not in line][-60:]))
-        print(f'in-plasma: {passed} passed, {len(failures)} failed: {"; ".join(failures)}')
-        sys.exit(1)
-    print(f'in-plasma: {passed} passed')
+    finish('in-plasma', 'plasmashell log', [line for line in log.splitlines() if 'qt.scenegraph' not in line])
 
 
 def plasma_version():
@@ -219,13 +149,11 @@ def plasma_version():
 def run(session, args):
     env = session.env
     started = time.monotonic()
-    daemon = session.spawn(['dbus-daemon', '--nofork', f'--config-file={bus_config(args.work)}', '--print-address=1'],
-                           'session-bus.log', stdout=subprocess.PIPE)
-    env['DBUS_SESSION_BUS_ADDRESS'] = daemon.stdout.readline().decode().strip()
+    env['DBUS_SESSION_BUS_ADDRESS'] = session.bus('session', activation=True)
     bus = dbus.bus.BusConnection(env['DBUS_SESSION_BUS_ADDRESS'])
     monitor = CallMonitor(session)
     session.spawn(['/usr/libexec/at-spi-bus-launcher', '--launch-immediately'], 'at-spi.log')
-    wait_until(lambda: bus.name_has_owner('org.a11y.Bus'), 10)
+    wait_until(lambda: bus.name_has_owner('org.a11y.Bus'), 'AT-SPI bus', 10)
     # KWin's X11 backend in Xvfb rather than its virtual output: the same compositing (QPainter,
     # with no OpenGL device here), and the screen readable from Xvfb's file. Xvfb picks a free
     # display and listens on no abstract socket (the network namespace is the host's).
@@ -234,18 +162,18 @@ def run(session, args):
     display = ':' + xvfb.stdout.readline().decode().strip()
     session.spawn(['kwin_wayland', '--x11-display', display, '--no-lockscreen', '--width', '1280', '--height', '800',
                    '--socket', 'wayland-0'], 'kwin.log')
-    wait_until(lambda: os.path.exists(os.path.join(env['XDG_RUNTIME_DIR'], 'wayland-0')), 30)
+    wait_until(lambda: os.path.exists(os.path.join(env['XDG_RUNTIME_DIR'], 'wayland-0')), 'Wayland socket', 30)
     env.update({'WAYLAND_DISPLAY': 'wayland-0', 'QT_QPA_PLATFORM': 'wayland',
                 'QT_ACCESSIBILITY': '1', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON': '1'})
     subprocess.run(['dbus-update-activation-environment', 'WAYLAND_DISPLAY', 'QT_QPA_PLATFORM', 'QT_ACCESSIBILITY',
                     'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'XDG_CURRENT_DESKTOP', 'XDG_SESSION_TYPE'], env=env, check=True)
     session.spawn(['/usr/lib/x86_64-linux-gnu/libexec/kactivitymanagerd'], 'kactivitymanagerd.log')
-    wait_until(lambda: bus.name_has_owner('org.kde.ActivityManager'), 20)
+    wait_until(lambda: bus.name_has_owner('org.kde.ActivityManager'), 'activity manager', 20)
     shell_env = dict(env)
     # Each frame of plasmashell's windows, logged: the redraws the measurements count.
     shell_env['QT_LOGGING_RULES'] = 'qt.scenegraph.time.renderloop=true'
     shell = session.spawn(['plasmashell', '--no-respawn'], 'plasmashell.log', env=shell_env)
-    up = wait_until(lambda: bus.name_has_owner('org.kde.plasmashell'), 60)
+    up = wait_until(lambda: bus.name_has_owner('org.kde.plasmashell'), 'plasmashell', 60)
     version = plasma_version()
     check(up, f'plasmashell {version} is up ({time.monotonic() - started:.1f} s)')
     if not up:
@@ -292,7 +220,7 @@ def run(session, args):
         return texts[0] if texts else ''
 
     def wait_text(pattern, timeout=5.0):
-        return wait_until(lambda: (t := panel_text()) and re.fullmatch(pattern, t) and t, timeout)
+        return wait_until(lambda: (t := panel_text()) and re.fullmatch(pattern, t) and t, pattern, timeout)
 
     def popup_button(name):
         return find(lambda n: n.name == name and n.getRole() == pyatspi.ROLE_PUSH_BUTTON and n is not None)
@@ -302,11 +230,11 @@ def run(session, args):
             return True
         button = widget_button()
         button.queryAction().doAction(0)
-        return wait_until(lambda: popup_button('Set done') or find(lambda n: n.name == 'restd is not running'), 5)
+        return wait_until(lambda: popup_button('Set done') or find(lambda n: n.name == 'restd is not running'), 'popup', 5)
 
     def press(name):
         open_popup()
-        button = wait_until(lambda: popup_button(name), 5)
+        button = wait_until(lambda: popup_button(name), name, 5)
         if not button:
             return False
         button.queryAction().doAction(0)
@@ -318,13 +246,13 @@ def run(session, args):
 
     # plasmashell's memory with the panel, then with the widget in it too (restd not running yet).
     wait_until(lambda: find(lambda n: n.getRole() == pyatspi.ROLE_PUSH_BUTTON and n.name and n.name != widget_name
-                            and any(a.getRole() == pyatspi.ROLE_FRAME for a in ancestors(n))), 20)
+                            and any(a.getRole() == pyatspi.ROLE_FRAME for a in ancestors(n))), 'the panel', 20)
     memory_before = rss_kib(shell.pid)
     script(f'panels()[panels().length - 1].addWidget("{WIDGET}")')
-    check(wait_until(widget_button, 20), f'the widget is in the panel: a button named "{widget_name}" through AT-SPI'
+    check(wait_until(widget_button, 'widget', 20), f'the widget is in the panel: a button named "{widget_name}" through AT-SPI'
           f'{"" if widget_button() else [n.name for n in accessible_tree(shell_app()) if n.getRole() == pyatspi.ROLE_PUSH_BUTTON]}')
     memory_with = rss_kib(shell.pid)
-    check(wait_until(lambda: panel_texts() == [], 5), 'restd not running: no text in the panel (the idle icon)')
+    check(wait_until(lambda: panel_texts() == [], 'no text', 5), 'restd not running: no text in the panel (the idle icon)')
 
     def restctl(*argv):
         return subprocess.run(['restctl', *argv], env=env, capture_output=True, text=True)
@@ -348,23 +276,23 @@ def run(session, args):
     if args.language:
         # The widget's words from its own catalog (contents/locale, plasma_applet_io.restd.rest).
         restctl('start', '90', '--label', 'Squat', '--no-notify')
-        check(wait_until(lambda: agrees(' Squat'), 5), f'a rest in the panel: "{panel_text()}"')
+        check(wait_until(lambda: agrees(' Squat'), 'German rest', 5), f'a rest in the panel: "{panel_text()}"')
         widget_button().queryAction().doAction(0)
         buttons = ['Pausieren', '+30 s', '−15 s', 'Überspringen', 'Satz fertig', 'Bericht öffnen']
-        shown = wait_until(lambda: all(popup_button(b) for b in buttons) and popup_has(r'Squat · noch \d+:\d\d'), 5)
+        shown = wait_until(lambda: all(popup_button(b) for b in buttons) and popup_has(r'Squat · noch \d+:\d\d'), 'German popup', 5)
         check(shown, f'the popup in German: "Squat · noch …" and {buttons}'
               f'{"" if shown else [n.name for n in accessible_tree(shell_app()) if n.name][-14:]}')
         if popup_button('Pausieren'):
             popup_button('Pausieren').queryAction().doAction(0)
         check(wait_until(lambda: str(timer('State')) == 'paused' and popup_button('Fortsetzen')
-                         and popup_has(r'Squat · pausiert, noch \d+:\d\d'), 5),
+                         and popup_has(r'Squat · pausiert, noch \d+:\d\d'), 'pausiert', 5),
               '"Pausieren" pressed: restd paused the rest, the popup says "pausiert" and offers "Fortsetzen"')
         restctl('cancel', '--all')
         # Over and ringing: the panel's word comes from the GNOME extension's module, through i18n();
         # Plasma 6.3 learns of the end by reading restd again (a few seconds).
         restctl('start', '1', '--label', 'Squat', '--no-notify')
-        text = wait_until(lambda: (t := panel_text()) and re.fullmatch(r'\+\d+:\d\d klingelt Squat', t) and t, 12)
-        check(text and wait_until(lambda: popup_button('Stopp'), 5),
+        text = wait_until(lambda: (t := panel_text()) and re.fullmatch(r'\+\d+:\d\d klingelt Squat', t) and t, 'klingelt', 12)
+        check(text and wait_until(lambda: popup_button('Stopp'), 'Stopp', 5),
               f'ringing, in German: the panel "{text or panel_text()}", "Stopp" in the popup')
         restctl('cancel', '--all')
         return
@@ -373,7 +301,7 @@ def run(session, args):
         # restd running without a timer, before anything else has happened on the screen.
         mark = monitor.count()
         restctl('status')
-        wait_until(lambda: any(c[4] == 'GetManagedObjects' for c in monitor.since(mark, shell_name)), 5)
+        wait_until(lambda: any(c[4] == 'GetManagedObjects' for c in monitor.since(mark, shell_name)), 'GetManagedObjects', 5)
         # The reads that follow restd's appearance over (no call for a second), then the count.
         seen = [-1]
 
@@ -381,20 +309,20 @@ def run(session, args):
             count, seen[0] = seen[0], monitor.count()
             time.sleep(1)
             return count == seen[0]
-        wait_until(quiet, 10)
+        wait_until(quiet, 'quiet', 10)
         measure(args, monitor, shell_name, 'idle')
         # Stopped again, so that the rest below starts restd as it does without the measurement.
         os.kill(restd_pid(bus), signal.SIGTERM)
-        wait_until(lambda: not bus.name_has_owner(RESTD), 10)
+        wait_until(lambda: not bus.name_has_owner(RESTD), 'restd gone', 10)
 
     # A rest started by restctl (restd activated by the bus): the countdown in the panel.
     result = restctl('start', '90', '--label', 'Squat')
-    text = wait_until(lambda: agrees(' Squat'), 5)
+    text = wait_until(lambda: agrees(' Squat'), 'rest', 5)
     check(result.returncode == 0 and text, f'restctl start 90 --label Squat: the panel counts down: "{text or panel_text()}"')
     if result.returncode != 0:
         print(result.stderr)
     first = text
-    later = wait_until(lambda: (t := agrees(' Squat')) and t != first and t, 3)
+    later = wait_until(lambda: (t := agrees(' Squat')) and t != first and t, 'a second later', 3)
     check(later, f'a second later: "{later}" (counted locally from EndsAtUSec)')
     restd_name = bus.get_name_owner(RESTD)
 
@@ -406,10 +334,10 @@ def run(session, args):
     restctl('pause')
     left = -(-int(timer('RemainingUSec')) // 1_000_000)
     frozen = f'{left // 60}:{left % 60:02d} Squat'
-    text = wait_until(lambda: panel_text() == frozen and agrees_paused(), external)
+    text = wait_until(lambda: panel_text() == frozen and agrees_paused(), 'frozen', external)
     check(text, f'restctl pause: the panel shows the frozen time "{frozen}" ("{panel_text()}") within {external} s')
     restctl('resume')
-    check(wait_until(lambda: agrees(' Squat'), external), f'restctl resume: counting again within {external} s')
+    check(wait_until(lambda: agrees(' Squat'), 'resumed', external), f'restctl resume: counting again within {external} s')
     # Plasma 6.3 re-reads the live activity after an action (6.4+ follows its signal at once).
     restctl('live', '--heart-rate', '128', '--done', '3', '--total', '5')
 
@@ -418,24 +346,24 @@ def run(session, args):
     check(open_popup(), 'the widget\'s button opens the popup (AT-SPI action)')
     before = int(timer('EndsAtUSec'))
     check(press('+30 s'), 'the popup has "+30 s"')
-    added = wait_until(lambda: abs(int(timer('EndsAtUSec')) - before - 30_000_000) <= 1000, 5)
+    added = wait_until(lambda: abs(int(timer('EndsAtUSec')) - before - 30_000_000) <= 1000, '+30 s', 5)
     check(added, f'"+30 s" pressed: restd added 30 s ({(int(timer("EndsAtUSec")) - before) / 1e6} s)')
     if not added:
         print('in-plasma: the popup says:', [n.name for n in accessible_tree(shell_app())
                                               if n.getRole() == pyatspi.ROLE_LABEL and n.name][-12:])
-    text = wait_until(lambda: agrees(r' Squat ♥128 3/5'), 5)
+    text = wait_until(lambda: agrees(r' Squat ♥128 3/5'), 'live', 5)
     check(text, f'the panel agrees with the new end, with restctl live --heart-rate 128 --done 3 --total 5: "{text or panel_text()}"')
     picture(args, closed)
     before = int(timer('EndsAtUSec'))
     check(press('−15 s'), 'the popup has "−15 s"')
-    check(wait_until(lambda: abs(before - int(timer('EndsAtUSec')) - 15_000_000) <= 1000, 5), '"−15 s" pressed: restd took 15 s off')
+    check(wait_until(lambda: abs(before - int(timer('EndsAtUSec')) - 15_000_000) <= 1000, '-15 s', 5), '"−15 s" pressed: restd took 15 s off')
     check(press('Pause'), 'the popup has "Pause"')
-    check(wait_until(lambda: str(timer('State')) == 'paused', 5), '"Pause" pressed: restd paused the timer')
+    check(wait_until(lambda: str(timer('State')) == 'paused', 'paused', 5), '"Pause" pressed: restd paused the timer')
     check(press('Resume'), 'the popup has "Resume" once paused')
-    check(wait_until(lambda: str(timer('State')) == 'running', 5), '"Resume" pressed: running again')
+    check(wait_until(lambda: str(timer('State')) == 'running', 'running', 5), '"Resume" pressed: running again')
     restctl('set', '--exercise', 'Squat', '--reps', '5')
     check(press('Set done'), 'the popup has "Set done"')
-    check(wait_until(lambda: popup_has(r'Next rest \d+:\d\d \(.+\)'), 5),
+    check(wait_until(lambda: popup_has(r'Next rest \d+:\d\d \(.+\)'), 'next rest', 5),
           '"Set done" pressed: CompleteSet reached restd and the popup says the next rest')
     check(popup_button('Open report'), 'the popup has "Open report"')
     # Pounds and a record: the Manager's WeightUnit is read (and followed after a reload), and from 6.4
@@ -444,24 +372,24 @@ def run(session, args):
         f.write('[history]\nweight_unit = "lb"\n')
     os.kill(restd_pid(bus), signal.SIGHUP)
     manager = dbus.Interface(bus.get_object(RESTD, '/io/restd/Rest1', introspect=False), 'org.freedesktop.DBus.Properties')
-    check(wait_until(lambda: str(manager.Get('io.restd.Rest1.Manager', 'WeightUnit')) == 'lb', 5),
+    check(wait_until(lambda: str(manager.Get('io.restd.Rest1.Manager', 'WeightUnit')) == 'lb', 'WeightUnit', 5),
           '[history] weight_unit = "lb" and a reload: the Manager\'s WeightUnit is lb')
     restctl('set', '--exercise', 'Squat', '--reps', '5', '--weight', '225', '--rest', '90')
     result = restctl('set', '--reps', '3', '--weight', '245', '--rest', '90')
     record = 'record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)'
     check(record in result.stdout, f'restctl set in pounds says the record: {result.stdout.strip()}')
     if external == 5:
-        check(wait_until(lambda: popup_has(re.escape(record)), 5), f'the popup says the record under the rest, in pounds: "{record}"')
+        check(wait_until(lambda: popup_has(re.escape(record)), 'record', 5), f'the popup says the record under the rest, in pounds: "{record}"')
     else:
         print(f'  Plasma {version} has no signals in QML: no record line (SetRecorded is not heard)')
 
     # restd killed: the widget says so; activated again by restctl: the rest is back.
     os.kill(restd_pid(bus), signal.SIGKILL)
-    check(wait_until(lambda: not bus.name_has_owner(RESTD), 5), 'restd killed')
-    check(wait_until(lambda: popup_has('restd is not running') and panel_texts() == [], 5),
+    check(wait_until(lambda: not bus.name_has_owner(RESTD), 'restd killed', 5), 'restd killed')
+    check(wait_until(lambda: popup_has('restd is not running') and panel_texts() == [], 'not running', 5),
           'restd gone: "restd is not running" in the popup, nothing counting in the panel')
     restctl('status')
-    check(wait_until(lambda: agrees(r' Squat.*'), 5), f'restd activated again: the rest is back in the panel ("{panel_text()}")')
+    check(wait_until(lambda: agrees(r' Squat.*'), 'rest back', 5), f'restd activated again: the rest is back in the panel ("{panel_text()}")')
     restd_name = bus.get_name_owner(RESTD)
 
     # Plasma's own parts: its notification server shows restd's "Rest over" with its buttons.
@@ -474,7 +402,7 @@ def run(session, args):
     cookie = notifications.Inhibit('restd-test', 'Do Not Disturb, for the test', dbus.Dictionary({}, signature='sv'),
                                    dbus_interface='org.freedesktop.Notifications')
     inhibited = wait_until(lambda: bool(notifications.Get('org.freedesktop.Notifications', 'Inhibited',
-                                                          dbus_interface='org.freedesktop.DBus.Properties')), 5)
+                                                          dbus_interface='org.freedesktop.DBus.Properties')), 'Inhibited', 5)
     check(inhibited, 'Do Not Disturb on (Inhibit): plasmashell says Inhibited')
     restctl('start', '5', '--id', 'short', '--label', 'Lunge', '--warn', '4')
 
@@ -485,7 +413,7 @@ def run(session, args):
     def rest_over():
         seen.extend(n.name for n in [pre_alert()] if n)
         return find(lambda n: n.name == 'Again' and n.getRole() == pyatspi.ROLE_PUSH_BUTTON)
-    again = wait_until(rest_over, 10)
+    again = wait_until(rest_over, 'Rest over', 10)
     check(again and find(lambda n: re.search('Rest over', n.name or '')),
           '"Rest over" (critical) shows in Plasma in Do Not Disturb, with its "Again" button')
     check(not seen, f'the pre-alert (low urgency) never showed in Do Not Disturb ({seen[:1]})')
@@ -493,10 +421,10 @@ def run(session, args):
     plus = find(lambda n: n.name == '+30 s' and n.getRole() == pyatspi.ROLE_PUSH_BUTTON and n is not popup_button('+30 s'))
     if again:
         again.queryAction().doAction(0)
-    check(wait_until(lambda: str(timer('State', 'short')) == 'running', 5),
+    check(wait_until(lambda: str(timer('State', 'short')) == 'running', 'Again', 5),
           '"Again" pressed in Plasma\'s notification: restd restarted the timer')
     # Out of Do Not Disturb, the restarted rest's pre-alert shows: the check above could fail.
-    shown = wait_until(pre_alert, 5)
+    shown = wait_until(pre_alert, 'pre-alert', 5)
     check(shown, f'out of Do Not Disturb, the pre-alert of the rest "Again" started shows: "{shown and shown.name}"')
     del plus
 
@@ -504,7 +432,7 @@ def run(session, args):
     check(bus.name_has_owner('org.mpris.MediaPlayer2.restd'), 'restd\'s MPRIS player is on the bus ([mpris] enabled)')
     media = wait_until(lambda: find(lambda n: re.search(r'Squat|Lunge|rest', n.name or '', re.I)
                                     and n.getRole() == pyatspi.ROLE_LABEL
-                                    and not any(a.name == WIDGET_NAME for a in ancestors(n))), 10)
+                                    and not any(a.name == WIDGET_NAME for a in ancestors(n))), 'media controller', 10)
     check(media, f'Plasma\'s media controller shows restd\'s player: "{media.name if media else ""}"')
 
     # The alarm: a rest that ran out rings until it is stopped (Ringing is restd's own state; no
@@ -513,23 +441,23 @@ def run(session, args):
     # found first, so that it is pressed at once), and once the local count has run out the widget
     # reads restd again. The popup's "Stop" silences it.
     open_popup()
-    minus = wait_until(lambda: popup_button('−15 s'), 5)
+    minus = wait_until(lambda: popup_button('−15 s'), '-15 s button', 5)
     restctl('start', '17', '--label', 'Squat', '--no-notify')
     if minus:
         minus.queryAction().doAction(0)
-    check(minus and wait_until(lambda: int(timer('EndsAtUSec')) - time.time_ns() // 1000 < 2_500_000, 5),
+    check(minus and wait_until(lambda: int(timer('EndsAtUSec')) - time.time_ns() // 1000 < 2_500_000, '-15 s pressed', 5),
           'a 17 s rest: "−15 s" pressed in the popup at once')
-    rings = wait_until(lambda: bool(timer('Ringing')), 5)
-    text = wait_until(lambda: (t := panel_text()) and re.fullmatch(r'\+\d+:\d\d ringing Squat( .*)?', t) and t, 5)
+    rings = wait_until(lambda: bool(timer('Ringing')), 'Ringing', 5)
+    text = wait_until(lambda: (t := panel_text()) and re.fullmatch(r'\+\d+:\d\d ringing Squat( .*)?', t) and t, 'ringing', 5)
     check(rings and text, f'the rest over: restd says Ringing, the panel "{text or panel_text()}"')
     open_popup()
-    heading = wait_until(lambda: popup_has(r'Squat · over by \d+:\d\d, ringing'), 5)
+    heading = wait_until(lambda: popup_has(r'Squat · over by \d+:\d\d, ringing'), 'ringing heading', 5)
     check(heading, f'the popup: "{heading.name if heading else ""}"')
     check(press('Stop'), 'ringing: the popup has "Stop", pressed')
-    silenced = wait_until(lambda: not timer('Ringing'), 5)
+    silenced = wait_until(lambda: not timer('Ringing'), 'silenced', 5)
     check(silenced and str(timer('State')) == 'expired', '"Stop" silenced restd: Ringing false over the bus, the timer still over')
     quiet = wait_until(lambda: (t := panel_text()) and re.fullmatch(r'\+\d+:\d\d Squat( .*)?', t)
-                       and popup_has(r'Squat · over by \d+:\d\d') and not popup_button('Stop') and t, 5)
+                       and popup_has(r'Squat · over by \d+:\d\d') and not popup_button('Stop') and t, 'quiet', 5)
     check(quiet, f'silenced: the panel "{quiet or panel_text()}", the popup over and without "Stop"')
 
     # The width setting (in grid units, Kirigami's measure from the font): a long text is cut to
@@ -546,13 +474,13 @@ def run(session, args):
         script(f'panels().forEach(p => p.widgets("{WIDGET}").forEach(w => {{ w.currentConfigGroup = ["General"]; '
                f'w.writeConfig("maximumWidth", {units}); w.reloadConfig(); }}))')
 
-    whole = wait_until(lambda: agrees(r' Romanian deadlift.*') and label_width(), 5) or 0
+    whole = wait_until(lambda: agrees(r' Romanian deadlift.*') and label_width(), 'whole width', 5) or 0
     widths = {}
     for units in (5, 8):
         set_width(units)
-        widths[units] = wait_until(lambda: (w := label_width()) and w < whole and w not in widths.values() and w, 5) or 0
+        widths[units] = wait_until(lambda: (w := label_width()) and w < whole and w not in widths.values() and w, 'cut', 5) or 0
     set_width(14)
-    back = wait_until(lambda: label_width() == whole, 5)
+    back = wait_until(lambda: label_width() == whole, 'whole again', 5)
     check(widths[5] and widths[8] and abs(widths[8] / 8 - widths[5] / 5) <= 1 and back,
           f'the width setting: the text {whole} px wide at 14 units (not cut), cut to {widths[5]} px at 5 and '
           f'{widths[8]} px at 8 (one unit {widths[5] / 5:.0f} px), whole again at 14')
@@ -567,12 +495,12 @@ def run(session, args):
                 if labels and re.fullmatch(r'\d+:\d\d', labels[0].name):
                     return labels[0]
         return None
-    label = wait_until(vertical_label, 20)
+    label = wait_until(vertical_label, 'vertical label', 20)
     extents = label.queryComponent().getExtents(pyatspi.WINDOW_COORDS) if label else None
     check(label and 0 < extents.width <= 48, f'in a vertical panel 48 px thick: the time alone, "{label and label.name}", '
           f'{extents and extents.width} px wide')
     script('panels().forEach(p => { if (p.location === "left") p.remove(); })')
-    check(wait_until(lambda: vertical_label() is None, 10), 'the vertical panel removed')
+    check(wait_until(lambda: vertical_label() is None, 'vertical panel removed', 10), 'the vertical panel removed')
 
     # The colour scheme, changed as System Settings does (plasma-apply-colorscheme): Breeze Light,
     # then Breeze Dark. The panel follows it, and the text takes the scheme's colours: readable on
@@ -589,7 +517,7 @@ def run(session, args):
     for scheme, dark in (('BreezeLight', False), ('BreezeDark', True)):
         subprocess.run(['plasma-apply-colorscheme', scheme], env=env, capture_output=True)
         got = wait_until(lambda: (c := label_colours()) and (luminance(c[1]) < 0.2) == dark
-                         and contrast(*c) >= 4.5 and c, 10)
+                         and contrast(*c) >= 4.5 and c, scheme, 10)
         got = got or label_colours()
         check(got and (luminance(got[1]) < 0.2) == dark and contrast(*got) >= 4.5,
               f'colour scheme {scheme}: a {"dark" if dark else "light"} panel, the text {got and got[0]} on '
@@ -600,16 +528,16 @@ def run(session, args):
     log_before = len(open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read())
     restctl('start', '60', '--label', 'Squat')
     script(f'panels().forEach(p => p.widgets("{WIDGET}").forEach(w => w.remove()))')
-    check(wait_until(lambda: widget_button() is None, 10), 'the widget removed: its button is gone')
+    check(wait_until(lambda: widget_button() is None, 'widget removed', 10), 'the widget removed: its button is gone')
     mark = monitor.count()
     # restd goes and comes back (what a live widget answers with a re-read), then a marker call:
     # plasmashell's calls would be on the bus before plasmashell's reply to the script below.
     os.kill(restd_pid(bus), signal.SIGKILL)
-    wait_until(lambda: not bus.name_has_owner(RESTD), 5)
+    wait_until(lambda: not bus.name_has_owner(RESTD), 'restd gone', 5)
     restctl('status')
     script('print(1)')
     bus.call_blocking(RESTD, '/io/restd/Rest1', 'org.freedesktop.DBus.Peer', 'Ping', '', [])
-    wait_until(lambda: any(c[1] == bus.get_unique_name() and c[4] == 'Ping' for c in monitor.since(mark)), 5)
+    wait_until(lambda: any(c[1] == bus.get_unique_name() and c[4] == 'Ping' for c in monitor.since(mark)), 'Ping', 5)
     after = monitor.since(mark, shell_name)
     check(not after, f'no D-Bus call from plasmashell to restd after the removal ({len(after)}: {after[:3]})')
     log = open(os.path.join(args.work, 'plasmashell.log'), errors='replace').read()
@@ -628,7 +556,7 @@ def picture(args, closed):
     # The popup opens under the widget, at the top panel's left; the bottom panel's clock, which
     # may change meanwhile, is elsewhere. Its bottom is well below the top panel (44 pixels).
     top_left = (0, 0, closed.width // 2, closed.height // 2)
-    popup = wait_until(lambda: (box := screen.changed_box(closed, screen.capture(frame), top_left)) and box[3] > 100 and box, 5)
+    popup = wait_until(lambda: (box := screen.changed_box(closed, screen.capture(frame), top_left)) and box[3] > 100 and box, 'popup drawn', 5)
     shown = popup and screen.capture(frame).colours(popup) > 16
     check(shown, f'a capture of the screen shows the popup drawn below the panel ({popup})')
     if args.screenshot and shown:
@@ -695,13 +623,6 @@ def measure(args, monitor, shell_name, state):
     per_minute = 60 / args.measure
     print(f'in-plasma: measured {state}: {calls * per_minute:.1f} D-Bus calls/min, {frames * per_minute:.1f} frames/min '
           f'of plasmashell ({args.measure:.0f} s)', flush=True)
-
-
-def bus_config(work):
-    path = os.path.join(work, 'session.conf')
-    with open(path, 'w') as f:
-        f.write(BUS_CONFIG.format(socket=os.path.join(work, 'session.socket')))
-    return path
 
 
 if __name__ == '__main__':

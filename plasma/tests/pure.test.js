@@ -5,21 +5,11 @@
 
 import Gio from 'gi://Gio';
 
+import {equal, finish} from '../../gnome-extension/tests/checks.js';
+
 const dir = ARGV[0] ? Gio.File.new_for_path(ARGV[0]) : Gio.File.new_for_uri(import.meta.url).resolve_relative_path('../../io.restd.rest');
 const W = await import(dir.resolve_relative_path('contents/code/widget.mjs').get_uri());
 const {SOURCE_TEXTS: EN, restRecord} = await import(dir.resolve_relative_path('contents/code/format.mjs').get_uri());
-
-let failures = 0;
-let checks = 0;
-function equal(actual, expected, what) {
-    checks++;
-    const a = JSON.stringify(actual);
-    const e = JSON.stringify(expected);
-    if (a !== e) {
-        failures++;
-        printerr(`✘ ${what}: got ${a}, expected ${e}`);
-    }
-}
 
 const S = 1_000_000;
 // An arbitrary instant (2026-11-21T21:10:00Z): nothing below depends on which.
@@ -152,8 +142,4 @@ equal(restRecord(recordTimer, recordSet, 'lb', EN),
     'record: Squat 245 lb × 3, heaviest (was 225 lb), estimated 1RM 269.5 lb (was 262.5)', 'record line in pounds');
 equal(restRecord({...recordTimer, startedAtUsec: NOW}, recordSet, 'lb', EN), null, 'a rest started again: no record line');
 
-if (failures > 0) {
-    printerr(`plasma pure tests: ${failures} of ${checks} checks failed`);
-    imports.system.exit(1);
-}
-print(`plasma pure tests: ${checks} checks passed`);
+finish('plasma pure tests');
