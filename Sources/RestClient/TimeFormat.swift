@@ -19,32 +19,9 @@ public enum TimeFormat {
         clock(seconds: usec / 1_000_000)
     }
 
-    /// A duration for a sentence, with the language's unit words and decimal separator:
-    /// "14 min 2 s" (`DurationText.readable`), "14 Min. 2 s" in German.
-    public static func readable(usec: UInt64, roundingDown: Bool = false) -> String {
-        inWords(DurationText.readable(usec, roundingDown: roundingDown))
-    }
-
-    /// `DurationText.describe` in the language's unit words: "24 h", "24 Std.".
-    public static func described(usec: UInt64) -> String {
-        inWords(DurationText.describe(usec))
-    }
-
     /// A range of durations: "1 s to 24 h", "1 s bis 24 Std.".
     public static func range(_ lower: UInt64, _ upper: UInt64) -> String {
-        localized("%1$s to %2$s", described(usec: lower), described(usec: upper))
-    }
-
-    /// `DurationText`'s "1 h 5 min 1.5 s" in the language's unit words and decimal separator.
-    static func inWords(_ text: String) -> String {
-        text.split(separator: " ").map { word in
-            switch word {
-            case "h": localizedInContext("unit of hours", "h")
-            case "min": localizedInContext("unit of minutes", "min")
-            case "s": localizedInContext("unit of seconds", "s")
-            default: word.contains(".") ? HistoryFormat.shownText(String(word)) : String(word)
-            }
-        }.joined(separator: " ")
+        localized("%1$s to %2$s", DurationText.describe(lower), DurationText.describe(upper))
     }
 }
 

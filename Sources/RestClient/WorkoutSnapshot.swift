@@ -108,7 +108,7 @@ extension WorkoutSnapshot.Summary {
     public func line(unit: WeightUnit) -> String {
         let volume = Weight.text(kilograms: volumeKg, in: unit, catalog: .installed, tenths: true)
         func duration(_ usec: UInt64) -> String {
-            TimeFormat.readable(usec: usec - usec % 1_000_000, roundingDown: true)
+            DurationText.readable(usec - usec % 1_000_000, roundingDown: true)
         }
         let (time, rest, median) = (duration(durationUSec), duration(totalRestUSec), duration(medianRestUSec))
         return abandoned

@@ -94,7 +94,7 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
                 .usage,
                 localized(
                     "%1$s is too long: add and sub take at most %2$s", subject,
-                    TimeFormat.described(usec: limits.maxDurationUSec)))
+                    DurationText.describe(limits.maxDurationUSec)))
         }
     case .warning:
         guard usec > 0 else {
@@ -102,7 +102,7 @@ func durationUSec(_ text: String, as role: DurationRole) throws(RestctlError) ->
                 .usage,
                 localized(
                     "%1$s is zero; leave --warn out for no pre-alert, or give at least %2$s", subject,
-                    TimeFormat.described(usec: limits.minDurationUSec)))
+                    DurationText.describe(limits.minDurationUSec)))
         }
     }
     return usec
@@ -115,7 +115,7 @@ func checkWarning(_ text: String, warnUSec: UInt64, restUSec: UInt64) throws(Res
             .usage,
             localized(
                 "--warn %1$s is not shorter than the rest (%2$s): give a shorter --warn or a longer rest",
-                MessageText.quoted(text), TimeFormat.described(usec: restUSec)))
+                MessageText.quoted(text), DurationText.describe(restUSec)))
     }
 }
 

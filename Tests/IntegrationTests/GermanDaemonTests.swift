@@ -17,6 +17,13 @@ extension GermanTests {
         #expect(
             PseudoLanguageTests.refusal(reps) == "reps 100000 liegt außerhalb des Bereichs: geben Sie 0 bis 10000 an",
             "\(reps)")
+        // Durations inside restd's sentence in German's unit words, as restctl writes them.
+        #expect(restctl(daemon.bus, ["start", "23h30m", "--no-notify"]).status == 0)
+        let added = restctl(daemon.bus, ["add", "1h"], environment: German.environment)
+        #expect(
+            added.stderr.hasPrefix(
+                "restctl: Timer \"default\" hätte noch 24 Std. 30 Min., und ein Timer darf höchstens 24 Std. haben; "
+                    + "geben Sie höchstens 30 Min. hinzu"), "\(added)")
         let sensors = restctl(daemon.bus, ["sensors"], environment: German.environment)
         #expect(sensors.stderr.contains(": keine Verbindung zum Systembus möglich ("), "\(sensors)")
         #expect(
