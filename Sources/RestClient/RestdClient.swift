@@ -1,4 +1,5 @@
 import DBusKit
+import Localization
 import RestCore
 import RestProtocol
 
@@ -345,7 +346,9 @@ public final class RestdClient {
         case .success(let message):
             arguments = message.arguments()
         case .failure(.refused(let error)) where error.hasName(.unknownObject):
-            throw .refused(DBusError(name: RestErrorName.noSuchTimer, message: "no timer \"\(id)\""))
+            // restd's own sentence for a timer it does not have (TimerBook), in the reader's language.
+            throw .refused(
+                DBusError(name: RestErrorName.noSuchTimer, message: localized("no timer %1$s", MessageText.quoted(id))))
         case .failure(let error):
             throw error
         }

@@ -136,6 +136,8 @@ struct GermanTests {
             german(["history", "--json", "--csv"]).stderr.hasPrefix("restctl: --json und --csv gehen nicht zusammen"))
         // restd's refusal, in restd's German, as restctl shows it.
         #expect(german(["pause", "--id", "nosuch"]).stderr == "restctl: kein Timer \"nosuch\"\n")
+        // The same sentence where restctl finds the timer missing itself (status reads it directly).
+        #expect(german(["status", "--id", "nosuch"]).stderr == "restctl: kein Timer \"nosuch\"\n")
         #expect(
             german(["start", "9x"]).stderr.hasPrefix(
                 "restctl: duration \"9x\" ist unverständlich; geben Sie Sekunden (90), "))

@@ -62,6 +62,7 @@ struct PseudoLanguageTests {
         }
         run("start", "90", "--label", "Squat")
         run("status")
+        run("status", "--id", "nosuch")
         run("list")
         run("pause")
         run("status")
