@@ -324,7 +324,6 @@ def run(session, args):
     first = text
     later = wait_until(lambda: (t := agrees(' Squat')) and t != first and t, 'a second later', 3)
     check(later, f'a second later: "{later}" (counted locally from EndsAtUSec)')
-    restd_name = bus.get_name_owner(RESTD)
 
     if args.measure:
         measure(args, monitor, shell_name, 'running')
@@ -390,7 +389,6 @@ def run(session, args):
           'restd gone: "restd is not running" in the popup, nothing counting in the panel')
     restctl('status')
     check(wait_until(lambda: agrees(r' Squat.*'), 'rest back', 5), f'restd activated again: the rest is back in the panel ("{panel_text()}")')
-    restd_name = bus.get_name_owner(RESTD)
 
     # Plasma's own parts: its notification server shows restd's "Rest over" with its buttons.
     owner = bus.get_name_owner('org.freedesktop.Notifications') if bus.name_has_owner('org.freedesktop.Notifications') else ''
