@@ -190,8 +190,11 @@ enum StoreFiles {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Closes a descriptor from `lockExclusively`, and with it the lock.
+    /// Lets go of the lock of a descriptor from `lockExclusively`, and closes it. The lock goes
+    /// first: a child forked meanwhile by another thread shares the open file until its exec, and
+    /// closing alone would leave the lock held for that long.
     static func unlock(_ fd: Int32) {
+        while flock(fd, LOCK_UN) != 0, errno == EINTR {}
         Glibc.close(fd)
     }
 
